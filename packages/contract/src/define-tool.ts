@@ -1,0 +1,405 @@
+import { z } from "zod";
+import { AgentoolError } from "./agentool-error.js";
+import type { ContentBlock, ToolContent } from "./content.js";
+import { dropNullsForOptionalFields } from "./normalize-input.js";
+import { fail, isToolResult, type ToolResult } from "./result.js";
+import { formatTruncationMarker } from "./truncate.js";
+import { formatZodIssues } from "./zod-issues.js";
+
+/** The pattern every tool name must match (snake_case, at most 64 characters). */
+export const TOOL_NAME_PATTERN: RegExp = /^[a-z][a-z0-9_]{0,63}$/;
+
+/** Default `timeoutMs` of a tool: 30 seconds. */
+export const DEFAULT_TIMEOUT_MS = 30_000;
+
+/** Default cap on the JSON size of one call's input: 1 MiB. */
+export const DEFAULT_MAX_INPUT_BYTES = 1_048_576;
+
+/** Hints for hosts and protocols (the MCP annotation names). */
+export interface ToolAnnotations {
+  /** A human-readable title. */
+  title?: string;
+  /** The tool does not change its environment. */
+  readOnly?: boolean;
+  /** The tool may destroy or overwrite data; hosts may ask for approval. */
+  destructive?: boolean;
+  /** Repeating the same call has no further effect. */
+  idempotent?: boolean;
+  /** The tool talks to the outside world (network, people). */
+  openWorld?: boolean;
+}
+
+/** A progress report from long work. */
+export interface ToolProgress {
+  /** What is happening now. */
+  message?: string;
+  /** Units done so far. */
+  completed?: number;
+  /** Units in all, when known. */
+  total?: number;
+}
+
+/** What `execute` receives besides its input. */
+export interface ToolContext {
+  /** Aborted when the caller aborts or the timeout fires: pass it to every await that can stop. */
+  signal: AbortSignal;
+  /** The model's id for this call, when there is one. */
+  toolCallId: string | undefined;
+  /** The conversation / thread id, when the host has one. */
+  threadId: string | undefined;
+  /** Reports progress of long work; never throws. */
+  progress(update: ToolProgress): void;
+  /** Host-supplied values for this call (read-only). */
+  metadata: Readonly<Record<string, unknown>>;
+}
+
+/** What a caller may pass to `run`. */
+export interface RunOptions {
+  /** Cancels the call; `run` then resolves to an `ABORTED` failure. */
+  signal?: AbortSignal;
+  /** The model's id for this call. */
+  toolCallId?: string;
+  /** The conversation / thread id. */
+  threadId?: string;
+  /** Receives progress reports. Errors it throws are ignored. */
+  progress?: (update: ToolProgress) => void;
+  /** Overrides the tool's `timeoutMs` for this call (`0` = no timeout). */
+  timeoutMs?: number;
+  /** Host-supplied values, passed to `execute` as `context.metadata`. */
+  metadata?: Record<string, unknown>;
+}
+
+/** The input schema of a tool: a zod object with snake_case keys, each described. */
+export type ToolInputSchema = z.ZodObject<z.ZodRawShape>;
+
+/** What {@link defineTool} takes. */
+export interface ToolDefinition<Input extends ToolInputSchema, Output> {
+  /** snake_case, matching {@link TOOL_NAME_PATTERN}. */
+  name: string;
+  /** Teaches the model when and how to use the tool. */
+  description: string;
+  /** A zod object; made strict (unknown keys are refused). */
+  input: Input;
+  /** Hints for hosts and protocols. */
+  annotations?: ToolAnnotations;
+  /** Labels for host allow-lists, e.g. `["fs:read"]`. */
+  tags?: readonly string[];
+  /** Time limit in milliseconds (`0` = none). Default {@link DEFAULT_TIMEOUT_MS}. */
+  timeoutMs?: number;
+  /** Cap on the JSON size of one call's input. Default {@link DEFAULT_MAX_INPUT_BYTES}. */
+  maxInputBytes?: number;
+  /** Does the work. May throw (mapped to `INTERNAL`); should honour `context.signal`. */
+  execute(input: z.output<Input>, context: ToolContext): Promise<ToolResult<Output>> | ToolResult<Output>;
+  /** Model-facing text or content blocks for successful data. Default: the data as JSON. */
+  render?(data: Output): ToolContent;
+}
+
+/** The `{ name?, description? }` a host may override on any tool. */
+export interface ToolOverrides {
+  /** A new snake_case name. */
+  name?: string;
+  /** A new description. */
+  description?: string;
+}
+
+const toolMarker = Symbol.for("agentool.tool");
+
+/** A tool made by {@link defineTool}. */
+export interface Tool<Input extends ToolInputSchema = ToolInputSchema, Output = unknown> {
+  /** snake_case name. */
+  readonly name: string;
+  /** Teaches the model when and how to use the tool. */
+  readonly description: string;
+  /** The strict zod input schema. */
+  readonly input: Input;
+  /** Hints for hosts and protocols. */
+  readonly annotations: Readonly<ToolAnnotations>;
+  /** Labels for host allow-lists. */
+  readonly tags: readonly string[];
+  /** Time limit in milliseconds (`0` = none). */
+  readonly timeoutMs: number;
+  /** Cap on the JSON size of one call's input. */
+  readonly maxInputBytes: number;
+  /**
+   * Validates the input, runs the tool under its timeout and the caller's signal, and resolves
+   * to an envelope. Never rejects, whatever it is given.
+   */
+  run(input: unknown, options?: RunOptions): Promise<ToolResult<Output>>;
+  /** The raw `execute` of the definition (no validation, no timeout). */
+  execute(input: z.output<Input>, context: ToolContext): Promise<ToolResult<Output>> | ToolResult<Output>;
+  /** Model-facing content for an envelope: rendered data, or `Error [CODE]: message` plus hint. */
+  renderResult(result: ToolResult<Output>): ToolContent;
+  /** A copy with another name and/or description. */
+  withOverrides(overrides: ToolOverrides): Tool<Input, Output>;
+}
+
+/** Any tool, whatever its input and output types. */
+// biome-ignore lint/suspicious/noExplicitAny: a heterogeneous tool list needs the widest input type
+export type AnyTool = Tool<any, any>;
+
+/**
+ * Tells whether a value is a tool made by {@link defineTool} (works across package copies).
+ *
+ * @param value - anything
+ * @returns `true` for an agentool tool
+ */
+export function isTool(value: unknown): value is AnyTool {
+  return typeof value === "object" && value !== null && toolMarker in value;
+}
+
+const DEFAULT_RENDER_CHARACTERS = 50_000;
+
+function defaultRender(data: unknown): string {
+  if (typeof data === "string") return data;
+  if (data === undefined) return "Done.";
+  let text: string;
+  try {
+    text = JSON.stringify(data, null, 2) ?? String(data);
+  } catch {
+    text = String(data);
+  }
+  if (text.length <= DEFAULT_RENDER_CHARACTERS) return text;
+  return `${text.slice(0, DEFAULT_RENDER_CHARACTERS)}\n${formatTruncationMarker({
+    omitted: text.length - DEFAULT_RENDER_CHARACTERS,
+    unit: "characters",
+    next: "the full result is in the tool's artifact; ask for a narrower result",
+  })}`;
+}
+
+/**
+ * Formats a failure for the model: `Error [CODE]: message` and, when present, the hint.
+ *
+ * @param error - the failure's error
+ * @returns model-facing text
+ * @example
+ * formatToolError({ code: "FILE_NOT_FOUND", message: "a.md does not exist." }); // "Error [FILE_NOT_FOUND]: a.md does not exist."
+ */
+export function formatToolError(error: { code: string; message: string; hint?: string }): string {
+  const hint = error.hint === undefined ? "" : `\nHint: ${error.hint}`;
+  return `Error [${error.code}]: ${error.message}${hint}`;
+}
+
+function isValidContent(content: unknown): content is ToolContent {
+  if (typeof content === "string") return true;
+  if (!Array.isArray(content)) return false;
+  return content.every((block: ContentBlock) =>
+    block?.type === "text"
+      ? typeof block.text === "string"
+      : block?.type === "image" && typeof block.data === "string" && typeof block.mimeType === "string",
+  );
+}
+
+const textEncoder = new TextEncoder();
+
+function inputSizeBytes(input: unknown, maxBytes: number): number {
+  let json: string | undefined;
+  try {
+    json = JSON.stringify(input);
+  } catch {
+    return Number.POSITIVE_INFINITY;
+  }
+  if (json === undefined) return 0;
+  return json.length * 3 <= maxBytes ? json.length : textEncoder.encode(json).length;
+}
+
+function noop(): void {}
+
+function checkDefinition(definition: ToolDefinition<ToolInputSchema, unknown>): void {
+  const where = `defineTool(${JSON.stringify(definition.name)})`;
+  if (typeof definition.name !== "string" || !TOOL_NAME_PATTERN.test(definition.name)) {
+    throw new AgentoolError(`${where}: the name must match ${TOOL_NAME_PATTERN} (snake_case, ≤ 64 characters).`);
+  }
+  if (typeof definition.description !== "string" || definition.description.trim().length === 0) {
+    throw new AgentoolError(`${where}: the description must be a non-empty string that teaches the model when to use the tool.`);
+  }
+  if (!(definition.input instanceof z.ZodObject)) {
+    throw new AgentoolError(`${where}: input must be a zod object (z.object({...})).`);
+  }
+  if (typeof definition.execute !== "function") {
+    throw new AgentoolError(`${where}: execute must be a function.`);
+  }
+  for (const [key, value] of [
+    ["timeoutMs", definition.timeoutMs],
+    ["maxInputBytes", definition.maxInputBytes],
+  ] as const) {
+    if (value !== undefined && (!Number.isFinite(value) || value < 0)) {
+      throw new AgentoolError(`${where}: ${key} must be a finite number ≥ 0, got ${value}.`);
+    }
+  }
+}
+
+/**
+ * Defines a tool: a name, a description that teaches the model, a zod input schema and an
+ * `execute`. The returned tool's `run` validates input (every bad field named), enforces the
+ * timeout and the caller's signal, maps anything thrown to `INTERNAL`, and never rejects.
+ *
+ * Throws {@link AgentoolError} at definition time for a bad definition (a programmer error).
+ *
+ * @param definition - the tool's parts
+ * @returns a frozen {@link Tool}
+ * @example
+ * const echo = defineTool({
+ *   name: "echo",
+ *   description: "Repeats the text back. Use it to test wiring.",
+ *   input: z.object({ text: z.string().describe("What to repeat.") }),
+ *   annotations: { readOnly: true, idempotent: true },
+ *   execute: ({ text }) => ok({ text }),
+ *   render: ({ text }) => text,
+ * });
+ * await echo.run({ text: "hi" }); // { success: true, data: { text: "hi" } }
+ */
+export function defineTool<Input extends ToolInputSchema, Output>(
+  definition: ToolDefinition<Input, Output>,
+): Tool<Input, Output> {
+  checkDefinition(definition as unknown as ToolDefinition<ToolInputSchema, unknown>);
+  const input = definition.input.strict() as Input;
+  const timeoutMs = definition.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const maxInputBytes = definition.maxInputBytes ?? DEFAULT_MAX_INPUT_BYTES;
+  const name = definition.name;
+  const execute = definition.execute;
+  const render = definition.render;
+
+  function invalidInput(lines: string[]): ToolResult<Output> {
+    return fail("INVALID_INPUT", `Invalid input for ${name}: ${lines.join("; ")}.`, {
+      hint: `Fix the field${lines.length > 1 ? "s" : ""} named above and call ${name} again with arguments that match its schema.`,
+    });
+  }
+
+  async function run(rawInput: unknown, options: RunOptions = {}): Promise<ToolResult<Output>> {
+    try {
+      const callerSignal = options.signal;
+      if (callerSignal?.aborted) {
+        return fail("ABORTED", `${name} was cancelled before it started.`, { retryable: true });
+      }
+      let candidate = rawInput ?? {};
+      if (typeof candidate === "string") {
+        try {
+          candidate = JSON.parse(candidate);
+        } catch {
+          return invalidInput(["(input): expected a JSON object, received a string that is not JSON"]);
+        }
+      }
+      if (typeof candidate !== "object" || candidate === null || Array.isArray(candidate)) {
+        return invalidInput([
+          `(input): expected an object of named arguments, received ${Array.isArray(candidate) ? "array" : candidate === null ? "null" : typeof candidate}`,
+        ]);
+      }
+      const size = inputSizeBytes(candidate, maxInputBytes);
+      if (size > maxInputBytes) {
+        return fail(
+          "INVALID_INPUT",
+          `Input for ${name} is too large: ${size === Number.POSITIVE_INFINITY ? "not serialisable" : `${size} bytes`} (limit ${maxInputBytes} bytes).`,
+          { hint: "Send less at once: split the work into several smaller calls." },
+        );
+      }
+      const parsed = input.safeParse(dropNullsForOptionalFields(input, candidate), { reportInput: true });
+      if (!parsed.success) return invalidInput(formatZodIssues(parsed.error.issues));
+
+      const controller = new AbortController();
+      const limit = options.timeoutMs ?? timeoutMs;
+      let outcome: "timeout" | "aborted" | undefined;
+      let settle: ((result: ToolResult<Output>) => void) | undefined;
+      const stopped = new Promise<ToolResult<Output>>((resolve) => {
+        settle = resolve;
+      });
+      const stop = (why: "timeout" | "aborted") => {
+        if (outcome !== undefined) return;
+        outcome = why;
+        controller.abort(
+          why === "timeout" ? new AgentoolError(`${name} timed out after ${limit} ms`) : callerSignal?.reason,
+        );
+        settle?.(
+          why === "timeout"
+            ? fail("TIMEOUT", `${name} did not finish within ${limit} ms and was stopped.`, {
+                hint: "Try a smaller request, or call again if the delay was temporary.",
+                retryable: true,
+              })
+            : fail("ABORTED", `${name} was cancelled by the caller.`, { retryable: true }),
+        );
+      };
+      const onCallerAbort = () => stop("aborted");
+      callerSignal?.addEventListener("abort", onCallerAbort, { once: true });
+      const timer = limit > 0 ? setTimeout(() => stop("timeout"), limit) : undefined;
+      const reportProgress = options.progress;
+      const context: ToolContext = {
+        signal: controller.signal,
+        toolCallId: options.toolCallId,
+        threadId: options.threadId,
+        metadata: Object.freeze({ ...(options.metadata ?? {}) }),
+        progress: reportProgress
+          ? (update) => {
+              try {
+                reportProgress(update);
+              } catch {
+                // A broken progress listener must not break the tool.
+              }
+            }
+          : noop,
+      };
+      try {
+        const work = (async () => execute(parsed.data, context))();
+        work.catch(noop);
+        const result = await Promise.race([work, stopped]);
+        if (outcome !== undefined) return (await stopped) as ToolResult<Output>;
+        if (!isToolResult(result)) {
+          return fail("INTERNAL", `${name} returned a malformed result (not an ok()/fail() envelope).`, {
+            hint: "This is a bug in the tool; report it. Try another approach meanwhile.",
+          });
+        }
+        return result;
+      } catch (error) {
+        if (outcome !== undefined) return await stopped;
+        return internalError(error);
+      } finally {
+        if (timer !== undefined) clearTimeout(timer);
+        callerSignal?.removeEventListener("abort", onCallerAbort);
+      }
+    } catch (error) {
+      return internalError(error);
+    }
+  }
+
+  function internalError(error: unknown): ToolResult<Output> {
+    let detail: string;
+    try {
+      detail = error instanceof Error ? error.message : String(error);
+    } catch {
+      detail = "unknown error";
+    }
+    return fail("INTERNAL", `${name} failed unexpectedly: ${detail || "unknown error"}`, {
+      hint: "Check the arguments; if they are right, try another approach or report the problem.",
+    });
+  }
+
+  function renderResult(result: ToolResult<Output>): ToolContent {
+    try {
+      if (!result.success) return formatToolError(result.error);
+      const content = render ? render(result.data) : defaultRender(result.data);
+      return isValidContent(content) ? content : defaultRender(result.data);
+    } catch (error) {
+      return `Error [INTERNAL]: ${name} could not render its result (${error instanceof Error ? error.message : String(error)}).`;
+    }
+  }
+
+  const tool: Tool<Input, Output> & { [toolMarker]: true } = {
+    [toolMarker]: true,
+    name,
+    description: definition.description,
+    input,
+    annotations: Object.freeze({ ...(definition.annotations ?? {}) }),
+    tags: Object.freeze([...(definition.tags ?? [])]),
+    timeoutMs,
+    maxInputBytes,
+    run,
+    execute,
+    renderResult,
+    withOverrides(overrides: ToolOverrides) {
+      return defineTool({
+        ...definition,
+        name: overrides.name ?? definition.name,
+        description: overrides.description ?? definition.description,
+      });
+    },
+  };
+  return Object.freeze(tool);
+}

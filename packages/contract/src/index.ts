@@ -1,0 +1,60 @@
+export { AgentoolError } from "./agentool-error.js";
+export {
+  type ContentBlock,
+  contentToText,
+  type ImageContentBlock,
+  type TextContentBlock,
+  type ToolContent,
+} from "./content.js";
+export {
+  type AnyTool,
+  DEFAULT_MAX_INPUT_BYTES,
+  DEFAULT_TIMEOUT_MS,
+  defineTool,
+  formatToolError,
+  isTool,
+  type RunOptions,
+  TOOL_NAME_PATTERN,
+  type Tool,
+  type ToolAnnotations,
+  type ToolContext,
+  type ToolDefinition,
+  type ToolInputSchema,
+  type ToolOverrides,
+  type ToolProgress,
+} from "./define-tool.js";
+export { ERROR_CODES, type ErrorCode, isErrorCode } from "./error-codes.js";
+export {
+  GEMINI_SCHEMA_KEYWORDS,
+  GEMINI_STRING_FORMATS,
+  GEMINI_TYPES,
+  type JsonSchema,
+  type JsonValue,
+  OPENAI_STRICT_FORMATS,
+  OPENAI_STRICT_KEYWORDS,
+  toGeminiSchema,
+  toJsonSchema,
+  toOpenAiStrictSchema,
+} from "./json-schema.js";
+export { parseOptions, toolOverridesShape } from "./options.js";
+export {
+  type FailOptions,
+  fail,
+  isToolResult,
+  ok,
+  type ToolError,
+  type ToolFailure,
+  type ToolResult,
+  type ToolSuccess,
+} from "./result.js";
+export {
+  formatTruncationMarker,
+  TRUNCATION_MARKER_PATTERN,
+  type TruncatedList,
+  type TruncatedText,
+  type TruncateTextOptions,
+  type TruncationCut,
+  type TruncationMarkerOptions,
+  truncateList,
+  truncateText,
+} from "./truncate.js";
