@@ -89,7 +89,10 @@ export interface ToolDefinition<Input extends ToolInputSchema, Output> {
   /** Cap on the JSON size of one call's input. Default {@link DEFAULT_MAX_INPUT_BYTES}. */
   maxInputBytes?: number;
   /** Does the work. May throw (mapped to `INTERNAL`); should honour `context.signal`. */
-  execute(input: z.output<Input>, context: ToolContext): Promise<ToolResult<Output>> | ToolResult<Output>;
+  execute(
+    input: z.output<Input>,
+    context: ToolContext,
+  ): Promise<ToolResult<Output>> | ToolResult<Output>;
   /** Model-facing text or content blocks for successful data. Default: the data as JSON. */
   render?(data: Output): ToolContent;
 }
@@ -126,7 +129,10 @@ export interface Tool<Input extends ToolInputSchema = ToolInputSchema, Output = 
    */
   run(input: unknown, options?: RunOptions): Promise<ToolResult<Output>>;
   /** The raw `execute` of the definition (no validation, no timeout). */
-  execute(input: z.output<Input>, context: ToolContext): Promise<ToolResult<Output>> | ToolResult<Output>;
+  execute(
+    input: z.output<Input>,
+    context: ToolContext,
+  ): Promise<ToolResult<Output>> | ToolResult<Output>;
   /** Model-facing content for an envelope: rendered data, or `Error [CODE]: message` plus hint. */
   renderResult(result: ToolResult<Output>): ToolContent;
   /** A copy with another name and/or description. */
@@ -185,7 +191,9 @@ function isValidContent(content: unknown): content is ToolContent {
   return content.every((block: ContentBlock) =>
     block?.type === "text"
       ? typeof block.text === "string"
-      : block?.type === "image" && typeof block.data === "string" && typeof block.mimeType === "string",
+      : block?.type === "image" &&
+        typeof block.data === "string" &&
+        typeof block.mimeType === "string",
   );
 }
 
@@ -207,10 +215,14 @@ function noop(): void {}
 function checkDefinition(definition: ToolDefinition<ToolInputSchema, unknown>): void {
   const where = `defineTool(${JSON.stringify(definition.name)})`;
   if (typeof definition.name !== "string" || !TOOL_NAME_PATTERN.test(definition.name)) {
-    throw new AgentoolError(`${where}: the name must match ${TOOL_NAME_PATTERN} (snake_case, ≤ 64 characters).`);
+    throw new AgentoolError(
+      `${where}: the name must match ${TOOL_NAME_PATTERN} (snake_case, ≤ 64 characters).`,
+    );
   }
   if (typeof definition.description !== "string" || definition.description.trim().length === 0) {
-    throw new AgentoolError(`${where}: the description must be a non-empty string that teaches the model when to use the tool.`);
+    throw new AgentoolError(
+      `${where}: the description must be a non-empty string that teaches the model when to use the tool.`,
+    );
   }
   if (!(definition.input instanceof z.ZodObject)) {
     throw new AgentoolError(`${where}: input must be a zod object (z.object({...})).`);
@@ -276,7 +288,9 @@ export function defineTool<Input extends ToolInputSchema, Output>(
         try {
           candidate = JSON.parse(candidate);
         } catch {
-          return invalidInput(["(input): expected a JSON object, received a string that is not JSON"]);
+          return invalidInput([
+            "(input): expected a JSON object, received a string that is not JSON",
+          ]);
         }
       }
       if (typeof candidate !== "object" || candidate === null || Array.isArray(candidate)) {
@@ -292,7 +306,9 @@ export function defineTool<Input extends ToolInputSchema, Output>(
           { hint: "Send less at once: split the work into several smaller calls." },
         );
       }
-      const parsed = input.safeParse(dropNullsForOptionalFields(input, candidate), { reportInput: true });
+      const parsed = input.safeParse(dropNullsForOptionalFields(input, candidate), {
+        reportInput: true,
+      });
       if (!parsed.success) return invalidInput(formatZodIssues(parsed.error.issues));
 
       const controller = new AbortController();
@@ -306,7 +322,9 @@ export function defineTool<Input extends ToolInputSchema, Output>(
         if (outcome !== undefined) return;
         outcome = why;
         controller.abort(
-          why === "timeout" ? new AgentoolError(`${name} timed out after ${limit} ms`) : callerSignal?.reason,
+          why === "timeout"
+            ? new AgentoolError(`${name} timed out after ${limit} ms`)
+            : callerSignal?.reason,
         );
         settle?.(
           why === "timeout"
@@ -342,9 +360,13 @@ export function defineTool<Input extends ToolInputSchema, Output>(
         const result = await Promise.race([work, stopped]);
         if (outcome !== undefined) return (await stopped) as ToolResult<Output>;
         if (!isToolResult(result)) {
-          return fail("INTERNAL", `${name} returned a malformed result (not an ok()/fail() envelope).`, {
-            hint: "This is a bug in the tool; report it. Try another approach meanwhile.",
-          });
+          return fail(
+            "INTERNAL",
+            `${name} returned a malformed result (not an ok()/fail() envelope).`,
+            {
+              hint: "This is a bug in the tool; report it. Try another approach meanwhile.",
+            },
+          );
         }
         return result;
       } catch (error) {

@@ -6,7 +6,13 @@ import type { AnyTool } from "./define-tool.js";
 export type JsonSchema = { [key: string]: JsonValue };
 
 /** Any JSON value. */
-export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+export type JsonValue =
+  | string
+  | number
+  | boolean
+  | null
+  | JsonValue[]
+  | { [key: string]: JsonValue };
 
 const SAFE_INTEGER_BOUND = Number.MAX_SAFE_INTEGER;
 
@@ -19,7 +25,10 @@ function clone<T>(value: T): T {
 }
 
 /** Applies `visit` to every sub-schema, children first, and returns the new tree. */
-function mapSchemas(schema: JsonSchema, visit: (node: JsonSchema, isRoot: boolean) => JsonSchema): JsonSchema {
+function mapSchemas(
+  schema: JsonSchema,
+  visit: (node: JsonSchema, isRoot: boolean) => JsonSchema,
+): JsonSchema {
   const walk = (node: JsonSchema, isRoot: boolean): JsonSchema => {
     const next: JsonSchema = { ...node };
     if (isObject(next.properties)) {
@@ -30,10 +39,12 @@ function mapSchemas(schema: JsonSchema, visit: (node: JsonSchema, isRoot: boolea
       next.properties = properties;
     }
     if (isObject(next.items)) next.items = walk(next.items, false);
-    if (isObject(next.additionalProperties)) next.additionalProperties = walk(next.additionalProperties, false);
+    if (isObject(next.additionalProperties))
+      next.additionalProperties = walk(next.additionalProperties, false);
     for (const key of ["anyOf", "oneOf", "allOf"] as const) {
       const list = next[key];
-      if (Array.isArray(list)) next[key] = list.map((item) => (isObject(item) ? walk(item, false) : item));
+      if (Array.isArray(list))
+        next[key] = list.map((item) => (isObject(item) ? walk(item, false) : item));
     }
     return visit(next, isRoot);
   };
@@ -53,7 +64,13 @@ function mapSchemas(schema: JsonSchema, visit: (node: JsonSchema, isRoot: boolea
 export function toJsonSchema(tool: Pick<AnyTool, "name" | "input">): JsonSchema {
   let raw: unknown;
   try {
-    raw = z.toJSONSchema(tool.input, { target: "draft-7", io: "input", unrepresentable: "any", cycles: "throw", reused: "inline" });
+    raw = z.toJSONSchema(tool.input, {
+      target: "draft-7",
+      io: "input",
+      unrepresentable: "any",
+      cycles: "throw",
+      reused: "inline",
+    });
   } catch (error) {
     throw new AgentoolError(
       `toJsonSchema(${tool.name}): the input schema cannot be expressed as JSON Schema (${error instanceof Error ? error.message : String(error)}).`,
@@ -63,7 +80,9 @@ export function toJsonSchema(tool: Pick<AnyTool, "name" | "input">): JsonSchema 
   const schema = clone(raw) as JsonSchema;
   delete schema.$schema;
   if ("$defs" in schema || "definitions" in schema || JSON.stringify(schema).includes('"$ref"')) {
-    throw new AgentoolError(`toJsonSchema(${tool.name}): recursive or referenced schemas are not supported; inline them.`);
+    throw new AgentoolError(
+      `toJsonSchema(${tool.name}): recursive or referenced schemas are not supported; inline them.`,
+    );
   }
   return mapSchemas(schema, (node) => {
     const next = { ...node };
@@ -72,8 +91,13 @@ export function toJsonSchema(tool: Pick<AnyTool, "name" | "input">): JsonSchema 
       if (typeof value === "number" && Math.abs(value) >= SAFE_INTEGER_BOUND) delete next[key];
     }
     delete next.propertyNames;
-    if (isObject(next.properties) && next.additionalProperties === undefined) next.additionalProperties = false;
-    if (next.type === "object" && next.properties === undefined && next.additionalProperties === undefined) {
+    if (isObject(next.properties) && next.additionalProperties === undefined)
+      next.additionalProperties = false;
+    if (
+      next.type === "object" &&
+      next.properties === undefined &&
+      next.additionalProperties === undefined
+    ) {
       next.properties = {};
       next.additionalProperties = false;
     }
@@ -85,7 +109,8 @@ function describeConstraints(node: JsonSchema, keys: readonly string[]): string[
   const notes: string[] = [];
   const has = (key: string) => node[key] !== undefined;
   if (keys.includes("minLength") || keys.includes("maxLength")) {
-    if (has("minLength") && has("maxLength")) notes.push(`${node.minLength}–${node.maxLength} characters`);
+    if (has("minLength") && has("maxLength"))
+      notes.push(`${node.minLength}–${node.maxLength} characters`);
     else if (has("minLength")) notes.push(`at least ${node.minLength} characters`);
     else if (has("maxLength")) notes.push(`at most ${node.maxLength} characters`);
   }
@@ -127,7 +152,9 @@ function describeConstraints(node: JsonSchema, keys: readonly string[]): string[
         notes.push(`a multiple of ${value}`);
         break;
       case "enum":
-        notes.push(`one of ${(value as JsonValue[]).map((item) => JSON.stringify(item)).join(", ")}`);
+        notes.push(
+          `one of ${(value as JsonValue[]).map((item) => JSON.stringify(item)).join(", ")}`,
+        );
         break;
       default:
         break;
@@ -275,7 +302,15 @@ export const GEMINI_SCHEMA_KEYWORDS: readonly string[] = [
 ];
 
 /** The `type` values of a Gemini `Schema`. */
-export const GEMINI_TYPES: readonly string[] = ["STRING", "NUMBER", "INTEGER", "BOOLEAN", "ARRAY", "OBJECT", "NULL"];
+export const GEMINI_TYPES: readonly string[] = [
+  "STRING",
+  "NUMBER",
+  "INTEGER",
+  "BOOLEAN",
+  "ARRAY",
+  "OBJECT",
+  "NULL",
+];
 
 /** The string formats a Gemini `Schema` accepts. */
 export const GEMINI_STRING_FORMATS: readonly string[] = ["enum", "date-time"];
@@ -335,7 +370,10 @@ export function toGeminiSchema(tool: Pick<AnyTool, "name" | "input">): JsonSchem
         delete next.enum;
       }
     }
-    if (typeof next.format === "string" && !(next.type === "STRING" && GEMINI_STRING_FORMATS.includes(next.format))) {
+    if (
+      typeof next.format === "string" &&
+      !(next.type === "STRING" && GEMINI_STRING_FORMATS.includes(next.format))
+    ) {
       notes.push(...describeConstraints(next, ["format"]));
       delete next.format;
     }

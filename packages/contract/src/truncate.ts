@@ -50,7 +50,8 @@ export interface TruncationMarkerOptions {
 const numberFormat = new Intl.NumberFormat("en-US");
 
 /** Recognises the standard truncation marker in model-facing text. */
-export const TRUNCATION_MARKER_PATTERN: RegExp = /…\[truncated: [\d,]+ more [a-z ]+(?: — [^\]]+)?\]/;
+export const TRUNCATION_MARKER_PATTERN: RegExp =
+  /…\[truncated: [\d,]+ more [a-z ]+(?: — [^\]]+)?\]/;
 
 /**
  * Writes the one standard truncation marker every tool uses.
@@ -205,6 +206,10 @@ export function truncateList<T>(
   return {
     items: items.slice(0, maxItems),
     omitted,
-    marker: formatTruncationMarker({ omitted, unit: options.unit ?? "entries", next: options.next }),
+    marker: formatTruncationMarker({
+      omitted,
+      unit: options.unit ?? "entries",
+      next: options.next,
+    }),
   };
 }

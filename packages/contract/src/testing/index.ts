@@ -1,1 +1,15 @@
-export {};
+export {
+  assertConformance,
+  type ConformanceOptions,
+  type ConformanceReport,
+  type ConformanceViolation,
+  checkConformance,
+} from "./check-conformance.js";
+export {
+  type Provider,
+  validateAnthropicInputSchema,
+  validateGeminiSchema,
+  validateOpenAiStrictSchema,
+  validateToolName,
+} from "./provider-rules.js";
+export { sampleFromSchema } from "./sample-input.js";

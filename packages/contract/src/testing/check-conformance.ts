@@ -1,0 +1,334 @@
+import { type AnyTool, isTool, TOOL_NAME_PATTERN } from "../define-tool.js";
+import {
+  type JsonSchema,
+  type JsonValue,
+  toGeminiSchema,
+  toJsonSchema,
+  toOpenAiStrictSchema,
+} from "../json-schema.js";
+import { fail, isToolResult, type ToolResult } from "../result.js";
+import {
+  type Provider,
+  validateAnthropicInputSchema,
+  validateGeminiSchema,
+  validateOpenAiStrictSchema,
+  validateToolName,
+} from "./provider-rules.js";
+import { sampleFromSchema, wrongTypeFor } from "./sample-input.js";
+
+/** One way a tool breaks the contract. */
+export interface ConformanceViolation {
+  /** The tool's name (or `"(list)"` for a problem of the whole list). */
+  tool: string;
+  /** A short rule id, e.g. `"field-described"`. */
+  rule: string;
+  /** What is wrong, specifically. */
+  message: string;
+}
+
+/** What {@link checkConformance} found. */
+export interface ConformanceReport {
+  /** Every violation; empty when all tools conform. */
+  violations: ConformanceViolation[];
+  /** The names of the tools checked. */
+  checkedTools: string[];
+}
+
+/** Options of {@link checkConformance}. */
+export interface ConformanceOptions {
+  /**
+   * A valid input per tool name. With one, the kit also runs the tool for real (expects
+   * success) and renders the result. Without one the kit never executes the tool.
+   */
+  samples?: Record<string, unknown>;
+  /** Longest description allowed (providers truncate or refuse long ones). Default 1,024. */
+  maxDescriptionLength?: number;
+  /** Providers whose schema rules to check. Default all three. */
+  providers?: readonly Provider[];
+}
+
+const SNAKE_CASE = /^[a-z][a-z0-9_]*$/;
+
+function isObject(value: unknown): value is JsonSchema {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function walkProperties(
+  schema: JsonSchema,
+  visit: (key: string, property: JsonSchema, path: string) => void,
+  path = "",
+): void {
+  const properties = isObject(schema.properties) ? schema.properties : {};
+  for (const [key, property] of Object.entries(properties)) {
+    if (!isObject(property)) continue;
+    const here = path.length === 0 ? key : `${path}.${key}`;
+    visit(key, property, here);
+    walkProperties(property, visit, here);
+    if (isObject(property.items)) walkProperties(property.items, visit, `${here}[]`);
+    for (const option of Array.isArray(property.anyOf) ? property.anyOf : []) {
+      if (isObject(option)) walkProperties(option, visit, here);
+    }
+  }
+}
+
+async function runSafely(tool: AnyTool, input: unknown, signal?: AbortSignal): Promise<unknown> {
+  try {
+    return await tool.run(input, signal ? { signal } : {});
+  } catch (error) {
+    return { thrown: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+function describeOutcome(value: unknown): string {
+  if (isToolResult(value))
+    return value.success ? "success" : `${value.error.code}: ${value.error.message}`;
+  if (isObject(value) && typeof value.thrown === "string") return `a rejection (${value.thrown})`;
+  return `a malformed result ${JSON.stringify(value)?.slice(0, 200)}`;
+}
+
+async function checkTool(
+  tool: AnyTool,
+  options: ConformanceOptions,
+  report: (rule: string, message: string) => void,
+): Promise<void> {
+  if (!TOOL_NAME_PATTERN.test(tool.name))
+    report("name-pattern", `the name must match ${TOOL_NAME_PATTERN}`);
+  const description = typeof tool.description === "string" ? tool.description.trim() : "";
+  const maxDescription = options.maxDescriptionLength ?? 1024;
+  if (description.length < 20)
+    report(
+      "description",
+      "the description must teach the model when and how to use the tool (at least 20 characters)",
+    );
+  if (description.length > maxDescription)
+    report(
+      "description",
+      `the description is ${description.length} characters; keep it within ${maxDescription}`,
+    );
+  if (tool.annotations.readOnly === true && tool.annotations.destructive === true) {
+    report("annotations", "a tool cannot be both readOnly and destructive");
+  }
+
+  let schema: JsonSchema | undefined;
+  try {
+    schema = toJsonSchema(tool);
+  } catch (error) {
+    report(
+      "json-schema",
+      `toJsonSchema failed: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+  if (schema !== undefined) {
+    const text = JSON.stringify(schema);
+    if (text.includes('"$schema"') || text.includes('"$ref"'))
+      report("json-schema", "the JSON Schema contains $schema or $ref");
+    if (/9007199254740991/.test(text))
+      report("json-schema", "the JSON Schema contains ±2^53 bounds");
+    if (schema.type !== "object") report("json-schema", 'the input schema must be type "object"');
+    walkProperties(schema, (key, property, path) => {
+      if (!SNAKE_CASE.test(key)) report("snake-case", `field ${path} is not snake_case`);
+      if (typeof property.description !== "string" || property.description.trim().length === 0) {
+        report("field-described", `field ${path} has no .describe() text`);
+      }
+    });
+    const providers = options.providers ?? ["openai", "anthropic", "gemini"];
+    for (const provider of providers) {
+      for (const problem of validateToolName(tool.name, provider)) report("provider-name", problem);
+      try {
+        const problems =
+          provider === "openai"
+            ? validateOpenAiStrictSchema(toOpenAiStrictSchema(tool))
+            : provider === "anthropic"
+              ? validateAnthropicInputSchema(schema)
+              : validateGeminiSchema(toGeminiSchema(tool));
+        for (const problem of problems) report(`provider-schema-${provider}`, problem);
+      } catch (error) {
+        report(
+          `provider-schema-${provider}`,
+          `could not build the ${provider} schema: ${error instanceof Error ? error.message : String(error)}`,
+        );
+      }
+    }
+  }
+
+  const expectInvalid = async (label: string, input: unknown, mustName: readonly string[] = []) => {
+    const result = await runSafely(tool, input);
+    if (!isToolResult(result) || result.success || result.error.code !== "INVALID_INPUT") {
+      report(
+        "invalid-input",
+        `run(${label}) must resolve to INVALID_INPUT, got ${describeOutcome(result)}`,
+      );
+      return;
+    }
+    for (const name of mustName) {
+      if (!result.error.message.includes(name)) {
+        report(
+          "invalid-input",
+          `run(${label}) must name ${JSON.stringify(name)} in its message, got: ${result.error.message}`,
+        );
+      }
+    }
+  };
+
+  for (const [label, garbage] of [
+    ["a number", 42],
+    ["a boolean", true],
+    ["an array", [1, 2]],
+    ["a non-JSON string", "{not json"],
+    ["a function", () => 1],
+  ] as const) {
+    await expectInvalid(label, garbage);
+  }
+  const sample: JsonValue = schema !== undefined ? sampleFromSchema(schema) : {};
+  const base = isObject(sample) ? sample : {};
+  await expectInvalid("an extra field", { ...base, conformance_extra_field: 1 }, [
+    "conformance_extra_field",
+  ]);
+  const required =
+    schema !== undefined && Array.isArray(schema.required) ? schema.required.map(String) : [];
+  if (required.length > 0) await expectInvalid("missing required fields", {}, required);
+  const properties = schema !== undefined && isObject(schema.properties) ? schema.properties : {};
+  for (const [key, property] of Object.entries(properties)) {
+    if (!isObject(property)) continue;
+    await expectInvalid(`a wrong type for ${key}`, { ...base, [key]: wrongTypeFor(property) }, [
+      key,
+    ]);
+  }
+  await expectInvalid("an oversized input", {
+    ...base,
+    conformance_padding: "x".repeat(tool.maxInputBytes + 1),
+  });
+
+  const aborted = new AbortController();
+  aborted.abort();
+  const abortedResult = await runSafely(tool, base, aborted.signal);
+  if (
+    !isToolResult(abortedResult) ||
+    abortedResult.success ||
+    abortedResult.error.code !== "ABORTED"
+  ) {
+    report(
+      "aborted",
+      `run with an aborted signal must resolve to ABORTED, got ${describeOutcome(abortedResult)}`,
+    );
+  }
+
+  try {
+    const content = tool.renderResult(
+      fail("INTERNAL", "conformance check failure", { hint: "a hint" }),
+    );
+    const text = typeof content === "string" ? content : JSON.stringify(content);
+    if (
+      !text.startsWith("Error [INTERNAL]: conformance check failure") ||
+      !text.includes("a hint")
+    ) {
+      report(
+        "render",
+        `a failure must render as "Error [CODE]: message" with the hint, got: ${text.slice(0, 200)}`,
+      );
+    }
+  } catch (error) {
+    report(
+      "render",
+      `rendering a failure threw: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+
+  const samples = options.samples ?? {};
+  if (Object.hasOwn(samples, tool.name)) {
+    const result = (await runSafely(tool, samples[tool.name])) as ToolResult<unknown>;
+    if (!isToolResult(result) || !result.success) {
+      report("sample", `run(sample) must succeed, got ${describeOutcome(result)}`);
+    } else {
+      try {
+        const content = tool.renderResult(result);
+        const empty =
+          typeof content === "string" ? content.trim().length === 0 : content.length === 0;
+        if (empty) report("render", "a success rendered as empty content; say what happened");
+      } catch (error) {
+        report(
+          "render",
+          `rendering a success threw: ${error instanceof Error ? error.message : String(error)}`,
+        );
+      }
+    }
+  }
+}
+
+/**
+ * Checks tools against the agentool contract and reports every violation: name pattern,
+ * described snake_case fields, each provider's schema rules, `run` on garbage / missing /
+ * extra / wrong-typed / oversized input resolving to `INVALID_INPUT` naming the field, an
+ * aborted signal resolving to `ABORTED`, and rendering of failures and (with samples) successes.
+ *
+ * @param tools - the tools to check (made by `defineTool`)
+ * @param options - valid samples per tool, limits, providers
+ * @returns the report; `violations` is empty when everything conforms
+ * @example
+ * const report = await checkConformance([think, updatePlan], { samples: { think: { thought: "x" } } });
+ * expect(report.violations).toEqual([]);
+ */
+export async function checkConformance(
+  tools: readonly unknown[],
+  options: ConformanceOptions = {},
+): Promise<ConformanceReport> {
+  const violations: ConformanceViolation[] = [];
+  const checkedTools: string[] = [];
+  const seen = new Set<string>();
+  if (tools.length === 0)
+    violations.push({ tool: "(list)", rule: "tools", message: "no tools were given" });
+  for (const candidate of tools) {
+    if (!isTool(candidate)) {
+      violations.push({
+        tool: "(list)",
+        rule: "is-tool",
+        message: `not a tool made by defineTool: ${String(candidate)}`,
+      });
+      continue;
+    }
+    if (seen.has(candidate.name)) {
+      violations.push({
+        tool: candidate.name,
+        rule: "unique-name",
+        message: "two tools share this name",
+      });
+    }
+    seen.add(candidate.name);
+    checkedTools.push(candidate.name);
+    await checkTool(candidate, options, (rule, message) =>
+      violations.push({ tool: candidate.name, rule, message }),
+    );
+  }
+  for (const name of Object.keys(options.samples ?? {})) {
+    if (!seen.has(name))
+      violations.push({
+        tool: name,
+        rule: "sample",
+        message: "a sample was given for a tool that is not in the list",
+      });
+  }
+  return { violations, checkedTools };
+}
+
+/**
+ * Like {@link checkConformance}, but throws one error listing every violation.
+ *
+ * @param tools - the tools to check
+ * @param options - valid samples per tool, limits, providers
+ * @returns the report when there is no violation
+ * @example
+ * await assertConformance(createCoreTools(), { samples: { think: { thought: "x" } } });
+ */
+export async function assertConformance(
+  tools: readonly unknown[],
+  options: ConformanceOptions = {},
+): Promise<ConformanceReport> {
+  const report = await checkConformance(tools, options);
+  if (report.violations.length > 0) {
+    const lines = report.violations.map(
+      (violation) => `- ${violation.tool} [${violation.rule}]: ${violation.message}`,
+    );
+    throw new Error(`${report.violations.length} contract violation(s):\n${lines.join("\n")}`);
+  }
+  return report;
+}
