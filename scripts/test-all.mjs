@@ -1,0 +1,54 @@
+#!/usr/bin/env node
+// The whole test suite, as the README's second command and CI run it:
+// lint → build + typecheck → every package's tests → package checks (publint, attw, pack-and-install).
+// Prints a table of steps and one closing line "tests: N passed, N failed".
+import { spawnSync } from "node:child_process";
+import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { join, resolve } from "node:path";
+
+const root = resolve(import.meta.dirname, "..");
+const workspaceFolders = ["packages", "apps"].flatMap((group) => {
+  const directory = join(root, group);
+  return existsSync(directory) ? readdirSync(directory).map((name) => join(directory, name)) : [];
+});
+const resultFiles = workspaceFolders.map((folder) => join(folder, "test-results.json"));
+for (const file of resultFiles) rmSync(file, { force: true });
+
+const steps = [
+  ["lint (biome)", "pnpm", ["exec", "biome", "check", "."]],
+  ["build + typecheck", "pnpm", ["exec", "turbo", "run", "build", "typecheck"]],
+  ["unit + integration tests", "pnpm", ["exec", "turbo", "run", "test", "--concurrency=1"]],
+  ["package checks", "node", ["scripts/check-packages.mjs"]],
+];
+
+const outcomes = [];
+for (const [label, command, args] of steps) {
+  console.log(`\n=== ${label}: ${command} ${args.join(" ")}`);
+  const started = Date.now();
+  const child = spawnSync(command, args, { cwd: root, stdio: "inherit", env: process.env });
+  outcomes.push({ label, ok: child.status === 0, seconds: (Date.now() - started) / 1000 });
+}
+
+let passed = 0;
+let failed = 0;
+console.log("\n=== summary");
+for (const file of resultFiles) {
+  if (!existsSync(file)) continue;
+  const report = JSON.parse(readFileSync(file, "utf8"));
+  passed += report.numPassedTests ?? 0;
+  failed += (report.numFailedTests ?? 0) + (report.numFailedTestSuites ?? 0);
+  console.log(
+    `${(report.numFailedTests ?? 0) === 0 ? "ok  " : "FAIL"} ${file.slice(root.length + 1).padEnd(44)} ${report.numPassedTests} passed, ${report.numFailedTests} failed, ${report.numPendingTests ?? 0} skipped`,
+  );
+}
+for (const outcome of outcomes) {
+  console.log(`${outcome.ok ? "ok  " : "FAIL"} ${outcome.label.padEnd(44)} ${outcome.seconds.toFixed(1)} s`);
+  if (outcome.ok) passed += 1;
+  else failed += 1;
+}
+if (passed === 0) {
+  console.log("no test ran");
+  process.exit(1);
+}
+console.log(`tests: ${passed} passed, ${failed} failed`);
+process.exit(failed > 0 ? 1 : 0);
