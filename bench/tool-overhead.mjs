@@ -65,15 +65,25 @@ for (const [label, call, callsPerBatch] of cases) {
 const format = (nanoseconds) => `${Math.round(nanoseconds).toLocaleString("en-US")} ns`;
 console.log(`Node ${process.version}, ${BATCHES} batches, median ns per call\n`);
 console.log(`${"path".padEnd(44)}${"median".padStart(14)}`);
-for (const [label] of cases) console.log(`${label.padEnd(44)}${format(medians[label]).padStart(14)}`);
+for (const [label] of cases)
+  console.log(`${label.padEnd(44)}${format(medians[label]).padStart(14)}`);
 
 const runOverhead = medians["tool.run()"] - medians["execute() directly"];
 const adapterOverhead = medians["toLangChainTool(tool).invoke()"] - medians["tool.run()"];
-const langChainOverhead = medians["LangChain tool() over the plain function"] - medians["plain async function"];
+const langChainOverhead =
+  medians["LangChain tool() over the plain function"] - medians["plain async function"];
 console.log("\noverheads");
-console.log(`${"run() over execute() (target < 5,000 ns)".padEnd(58)}${format(runOverhead).padStart(14)}  ${runOverhead < 5_000 ? "ok" : "OVER TARGET"}`);
+console.log(
+  `${"run() over execute() (target < 5,000 ns)".padEnd(58)}${format(runOverhead).padStart(14)}  ${runOverhead < 5_000 ? "ok" : "OVER TARGET"}`,
+);
 console.log(`${"adapter invoke() over run()".padEnd(58)}${format(adapterOverhead).padStart(14)}`);
-console.log(`${"LangChain tool() over a plain function (baseline)".padEnd(58)}${format(langChainOverhead).padStart(14)}`);
+console.log(
+  `${"LangChain tool() over a plain function (baseline)".padEnd(58)}${format(langChainOverhead).padStart(14)}`,
+);
 const ratio = adapterOverhead / langChainOverhead;
-console.log(`${"ratio adapter / LangChain baseline (target ≤ 1.00)".padEnd(58)}${ratio.toFixed(2).padStart(14)}  ${ratio <= 1 ? "ok" : "OVER TARGET"}`);
-console.log(`${"ratio run() / execute()".padEnd(58)}${(medians["tool.run()"] / medians["execute() directly"]).toFixed(2).padStart(14)}`);
+console.log(
+  `${"ratio adapter / LangChain baseline (target ≤ 1.00)".padEnd(58)}${ratio.toFixed(2).padStart(14)}  ${ratio <= 1 ? "ok" : "OVER TARGET"}`,
+);
+console.log(
+  `${"ratio run() / execute()".padEnd(58)}${(medians["tool.run()"] / medians["execute() directly"]).toFixed(2).padStart(14)}`,
+);

@@ -18,7 +18,11 @@ const only = process.argv.slice(2);
 const results = [];
 
 function run(command, args, options = {}) {
-  return execFileSync(command, args, { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], ...options });
+  return execFileSync(command, args, {
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"],
+    ...options,
+  });
 }
 
 function readManifest(directory) {
@@ -52,7 +56,9 @@ const tarballs = new Map();
 function pack(packageName) {
   if (tarballs.has(packageName)) return tarballs.get(packageName);
   const entry = workspace.get(packageName);
-  const output = run("pnpm", ["pack", "--pack-destination", packDirectory, "--json"], { cwd: entry.directory });
+  const output = run("pnpm", ["pack", "--pack-destination", packDirectory, "--json"], {
+    cwd: entry.directory,
+  });
   const tarball = JSON.parse(output).filename;
   tarballs.set(packageName, tarball);
   return tarball;
@@ -70,7 +76,9 @@ function workspaceClosure(packageName, seen = new Set()) {
 }
 
 function exportPaths(manifest) {
-  return Object.keys(manifest.exports ?? { ".": "" }).map((key) => (key === "." ? manifest.name : `${manifest.name}${key.slice(1)}`));
+  return Object.keys(manifest.exports ?? { ".": "" }).map((key) =>
+    key === "." ? manifest.name : `${manifest.name}${key.slice(1)}`,
+  );
 }
 
 function importAll(projectDirectory, specifiers) {
@@ -89,28 +97,43 @@ for (const specifier of ${JSON.stringify(specifiers)}) {
 }
 console.log(JSON.stringify(outcomes));`;
   writeFileSync(join(projectDirectory, "import-all.mjs"), script);
-  return JSON.parse(run("node", ["import-all.mjs"], { cwd: projectDirectory }).trim().split("\n").pop());
+  return JSON.parse(
+    run("node", ["import-all.mjs"], { cwd: projectDirectory }).trim().split("\n").pop(),
+  );
 }
 
 function npmInstall(projectDirectory, specs) {
-  run("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error", "--no-package-lock", ...specs], {
-    cwd: projectDirectory,
-    env: { ...process.env, npm_config_workspaces: "" },
-  });
+  run(
+    "npm",
+    ["install", "--no-audit", "--no-fund", "--loglevel=error", "--no-package-lock", ...specs],
+    {
+      cwd: projectDirectory,
+      env: { ...process.env, npm_config_workspaces: "" },
+    },
+  );
 }
 
 for (const [name, { folder, directory, manifest }] of workspace) {
   if (manifest.private) continue;
   if (only.length > 0 && !only.includes(folder)) continue;
 
-  check(name, "publint --strict", () => run("pnpm", ["exec", "publint", "--strict", "--pack", "pnpm"], { cwd: directory }).trim().split("\n").pop());
+  check(name, "publint --strict", () =>
+    run("pnpm", ["exec", "publint", "--strict", "--pack", "pnpm"], { cwd: directory })
+      .trim()
+      .split("\n")
+      .pop(),
+  );
 
   check(name, "attw --pack (esm-only profile)", () => {
     // The esm-only profile ignores the node10 and node16-from-CJS resolutions; everything else counts.
-    const attw = spawnSync("pnpm", ["exec", "attw", "--pack", ".", "--profile", "esm-only", "--format", "json"], {
-      cwd: directory,
-      encoding: "utf8",
-    });
+    const attw = spawnSync(
+      "pnpm",
+      ["exec", "attw", "--pack", ".", "--profile", "esm-only", "--format", "json"],
+      {
+        cwd: directory,
+        encoding: "utf8",
+      },
+    );
     let report;
     try {
       report = JSON.parse(attw.stdout);
@@ -122,7 +145,10 @@ for (const [name, { folder, directory, manifest }] of workspace) {
       .flat()
       .filter((problem) => !ignored.has(problem.resolutionKind));
     if (problems.length > 0) {
-      const listed = problems.map((problem) => `${problem.kind} at ${problem.entrypoint ?? "?"} (${problem.resolutionKind ?? "any"})`);
+      const listed = problems.map(
+        (problem) =>
+          `${problem.kind} at ${problem.entrypoint ?? "?"} (${problem.resolutionKind ?? "any"})`,
+      );
       throw new Error(`attw problems: ${listed.join("; ")}`);
     }
     const entrypoints = Object.keys(report.analysis?.entrypoints ?? {});
@@ -132,7 +158,10 @@ for (const [name, { folder, directory, manifest }] of workspace) {
   check(name, "pack + install alone + import every export", () => {
     const projectDirectory = mkdtempSync(join(tmpdir(), `agentool-install-${folder}-`));
     mkdirSync(projectDirectory, { recursive: true });
-    writeFileSync(join(projectDirectory, "package.json"), JSON.stringify({ name: "install-check", private: true, type: "module" }));
+    writeFileSync(
+      join(projectDirectory, "package.json"),
+      JSON.stringify({ name: "install-check", private: true, type: "module" }),
+    );
     const specs = [pack(name), ...[...workspaceClosure(name)].map(pack)];
     npmInstall(projectDirectory, specs);
     const specifiers = exportPaths(manifest);
@@ -144,18 +173,28 @@ for (const [name, { folder, directory, manifest }] of workspace) {
     for (const [specifier, outcome] of Object.entries(first)) {
       if (outcome.ok) continue;
       const blamesOptionalPeer = optionalPeers.some((peer) => outcome.error.includes(peer));
-      if (!blamesOptionalPeer) throw new Error(`${specifier} failed to import with required dependencies installed: ${outcome.error}`);
+      if (!blamesOptionalPeer)
+        throw new Error(
+          `${specifier} failed to import with required dependencies installed: ${outcome.error}`,
+        );
       failedWithout.push(specifier);
     }
     let detail = `${specifiers.length} export paths import`;
     if (optionalPeers.length > 0) {
-      npmInstall(projectDirectory, optionalPeers.map((peer) => `${peer}@${manifest.peerDependencies[peer]}`));
+      npmInstall(
+        projectDirectory,
+        optionalPeers.map((peer) => `${peer}@${manifest.peerDependencies[peer]}`),
+      );
       const second = importAll(projectDirectory, specifiers);
       const broken = Object.entries(second).filter(([, outcome]) => !outcome.ok);
-      if (broken.length > 0) throw new Error(`with optional peers installed: ${broken.map(([specifier, outcome]) => `${specifier}: ${outcome.error}`).join("; ")}`);
-      detail += failedWithout.length > 0
-        ? `; without optional peers (${optionalPeers.join(", ")}) only ${failedWithout.join(", ")} need them`
-        : `; all import without optional peers (${optionalPeers.join(", ")}) too`;
+      if (broken.length > 0)
+        throw new Error(
+          `with optional peers installed: ${broken.map(([specifier, outcome]) => `${specifier}: ${outcome.error}`).join("; ")}`,
+        );
+      detail +=
+        failedWithout.length > 0
+          ? `; without optional peers (${optionalPeers.join(", ")}) only ${failedWithout.join(", ")} need them`
+          : `; all import without optional peers (${optionalPeers.join(", ")}) too`;
     }
     rmSync(projectDirectory, { recursive: true, force: true });
     return detail;
@@ -168,7 +207,9 @@ let failed = 0;
 for (const result of results) {
   if (!result.ok) failed += 1;
   const mark = result.ok ? "ok  " : "FAIL";
-  console.log(`${mark} ${result.name.padEnd(24)} ${result.label.padEnd(44)} ${String(result.ms).padStart(6)} ms  ${result.ok ? result.detail : ""}`);
+  console.log(
+    `${mark} ${result.name.padEnd(24)} ${result.label.padEnd(44)} ${String(result.ms).padStart(6)} ms  ${result.ok ? result.detail : ""}`,
+  );
   if (!result.ok) {
     const lines = result.detail.split("\n");
     const shown = lines.slice(0, 25).map((line) => `       ${line.slice(0, 300)}`);

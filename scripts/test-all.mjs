@@ -42,7 +42,9 @@ for (const file of resultFiles) {
   );
 }
 for (const outcome of outcomes) {
-  console.log(`${outcome.ok ? "ok  " : "FAIL"} ${outcome.label.padEnd(44)} ${outcome.seconds.toFixed(1)} s`);
+  console.log(
+    `${outcome.ok ? "ok  " : "FAIL"} ${outcome.label.padEnd(44)} ${outcome.seconds.toFixed(1)} s`,
+  );
   if (outcome.ok) passed += 1;
   else failed += 1;
 }
