@@ -1,0 +1,40 @@
+import type { AnyTool } from "@agentool/contract";
+import type { PlanStep } from "@agentool/tools-core";
+import type { ScriptedTurn } from "../scripted-model.js";
+
+/** What a family gets when the demo builds its tools. */
+export interface DemoContext {
+  /** Absolute path of the temporary copy of the sample workspace. */
+  workspaceRoot: string;
+  /** The latest accepted plan per thread id, filled by `update_plan`'s `onUpdate` hook. */
+  savedPlans: Map<string, PlanStep[]>;
+}
+
+/** One step of the scripted plan and the model turns that carry it out. */
+export interface DemoTask {
+  /** The plan step, as the model writes it. */
+  step: string;
+  /** The scripted model's responses that do the step (each with its tool calls). */
+  turns: ScriptedTurn[];
+}
+
+/**
+ * One tool family's part in the demo: its tools, its tasks in the scripted run and what it
+ * contributes to the final answer. To add a family, write one of these in
+ * `src/families/<family>.ts` and list it in `src/families/index.ts`.
+ */
+export interface DemoFamily {
+  /** The family's short name, e.g. `"core"`. */
+  name: string;
+  /**
+   * Builds the family's tools for this run.
+   *
+   * @param context - the workspace root and shared state
+   * @returns contract tools
+   */
+  createTools(context: DemoContext): AnyTool[];
+  /** The family's tasks, in order; each becomes a plan step. */
+  tasks: DemoTask[];
+  /** Lines the scripted final answer reports. */
+  findings: string[];
+}

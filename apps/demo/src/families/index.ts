@@ -1,0 +1,5 @@
+import { coreFamily } from "./core.js";
+import type { DemoFamily } from "./demo-family.js";
+
+/** Every family the demo runs, in the order their tasks appear in the scripted plan. */
+export const DEMO_FAMILIES: readonly DemoFamily[] = [coreFamily];

@@ -1,0 +1,166 @@
+import { existsSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { coreFamily } from "./families/core.js";
+import type { DemoFamily } from "./families/demo-family.js";
+import { DEMO_FAMILIES } from "./families/index.js";
+import { runDemo } from "./run-demo.js";
+import { buildScript, createScriptedModel, REPORT_STEP } from "./scripted-model.js";
+import { formatTranscript, type TranscriptEvent } from "./transcript.js";
+
+function toolCalls(events: readonly TranscriptEvent[]) {
+  return events.flatMap((event) => (event.type === "tool_call" ? [event] : []));
+}
+
+function toolResults(events: readonly TranscriptEvent[]) {
+  return events.flatMap((event) => (event.type === "tool_result" ? [event] : []));
+}
+
+describe("runDemo (scripted)", () => {
+  it("runs the core family's script end to end: plan, think, tick the plan, answer", async () => {
+    const streamed: TranscriptEvent[] = [];
+    const run = await runDemo({ families: [coreFamily], onEvent: (event) => streamed.push(event) });
+
+    expect(run.summary.failure).toBeUndefined();
+    expect(run.summary.mode).toBe("scripted");
+    expect(run.summary.toolErrors).toBe(0);
+    expect(streamed).toEqual(run.events);
+
+    expect(toolCalls(run.events).map((call) => call.name)).toEqual([
+      "update_plan",
+      "think",
+      "update_plan",
+      "think",
+      "update_plan",
+      "update_plan",
+    ]);
+    expect(run.summary.toolCalls).toBe(6);
+    expect(run.summary.toolCallsByName).toEqual({ update_plan: 4, think: 2 });
+    expect(run.summary.modelTurns).toBe(7);
+
+    // Every call got a successful result, matched by id, in the same order.
+    const results = toolResults(run.events);
+    expect(results.map((result) => result.toolCallId)).toEqual(
+      toolCalls(run.events).map((call) => call.toolCallId),
+    );
+    expect(results.every((result) => result.success)).toBe(true);
+    expect(results[1]?.content).toBe("Thought recorded. Continue with your next step.");
+
+    // Plan results carry the canonical plan from the envelope (the adapter's artifact).
+    const plans = results.flatMap((result) => (result.plan === undefined ? [] : [result.plan]));
+    expect(plans).toHaveLength(4);
+    expect(plans[0]?.map((item) => item.status)).toEqual(["in_progress", "pending", "pending"]);
+    expect(plans[3]?.every((item) => item.status === "completed")).toBe(true);
+
+    // onUpdate saved the last plan under the thread id passed through the adapter.
+    expect(run.summary.finalPlan).toEqual(plans[3]);
+
+    const events = run.events.map((event) => event.type);
+    expect(events[0]).toBe("start");
+    expect(events[1]).toBe("user");
+    expect(events.at(-1)).toBe("final");
+    expect(run.summary.finalAnswer).toContain("port 8080");
+  });
+
+  it("prints a readable transcript with the plan as a checklist and a summary", async () => {
+    const run = await runDemo({ families: [coreFamily] });
+    const text = formatTranscript(run);
+    expect(text).toContain("agentool demo — scripted model (no API key needed)");
+    expect(text).toContain("tools: think, update_plan");
+    expect(text).toContain('→ update_plan {"explanation":"Initial plan.","plan":"[3 steps]"}');
+    expect(text).toContain(
+      [
+        "← update_plan ✓ plan (1/3 done)",
+        "    [x] Weigh the open todo items and pick the first fix",
+        "    [~] Check the port fix against the README before changing anything",
+        `    [ ] ${REPORT_STEP}`,
+      ].join("\n"),
+    );
+    expect(text).toContain("← update_plan ✓ plan (3/3 done)");
+    expect(text).toContain('→ think {"thought":"Three items are open');
+    expect(text).toContain("← think ✓\n    Thought recorded.");
+    expect(text).toContain("assistant (final) ›\n  Here is where things stand:");
+    expect(text).toMatch(/tool calls: {2}6 \(update_plan ×4, think ×2\)/);
+    expect(text).toMatch(/errors: {6}0/);
+    expect(text).toContain("final plan:  3/3 done (saved by onUpdate)");
+    expect(text).toContain("outcome:     finished");
+  });
+
+  it("runs every registered family's script with no errors", async () => {
+    const run = await runDemo();
+    expect(run.summary.failure).toBeUndefined();
+    expect(run.summary.toolErrors).toBe(0);
+    const scripted = buildScript(DEMO_FAMILIES).flatMap((turn) =>
+      turn.toolCalls.map((call) => call.name),
+    );
+    expect(toolCalls(run.events).map((call) => call.name)).toEqual(scripted);
+    expect(run.summary.finalPlan?.every((item) => item.status === "completed")).toBe(true);
+  });
+
+  it("gives families a temporary copy of the sample workspace and deletes it afterwards", async () => {
+    let files: string[] = [];
+    const probe: DemoFamily = {
+      name: "probe",
+      createTools: ({ workspaceRoot }) => {
+        files = readdirSync(workspaceRoot, { recursive: true, encoding: "utf8" }).sort();
+        return [];
+      },
+      tasks: [],
+      findings: [],
+    };
+    const run = await runDemo({ families: [coreFamily, probe] });
+    expect(files).toEqual([
+      "README.md",
+      "notes",
+      join("notes", "todo.md"),
+      "src",
+      join("src", "app.ts"),
+    ]);
+    const start = run.events[0];
+    expect(start?.type).toBe("start");
+    if (start?.type !== "start") return;
+    expect(start.workspaceRoot).not.toContain("apps/demo/workspace");
+    expect(existsSync(start.workspaceRoot)).toBe(false);
+  });
+});
+
+describe("runDemo (failures are reported, not thrown)", () => {
+  it("counts a refused tool call as an error and shows its code and message", async () => {
+    const model = createScriptedModel([
+      {
+        toolCalls: [
+          {
+            name: "update_plan",
+            arguments: {
+              plan: [
+                { step: "a", status: "in_progress" },
+                { step: "b", status: "in_progress" },
+              ],
+            },
+          },
+        ],
+      },
+      { text: "Sorry, the plan was refused.", toolCalls: [] },
+    ]);
+    const run = await runDemo({ families: [coreFamily], model, modelName: "test" });
+    expect(run.summary.failure).toBeUndefined();
+    expect(run.summary.toolErrors).toBe(1);
+    const [result] = toolResults(run.events);
+    expect(result?.success).toBe(false);
+    expect(result?.errorCode).toBe("INVALID_INPUT");
+    expect(result?.content).toContain('plan[0], plan[1] are all "in_progress"');
+    expect(formatTranscript(run)).toContain("← update_plan ✗ INVALID_INPUT");
+    expect(run.summary.finalPlan).toBeUndefined();
+  });
+
+  it("ends with a failure event when the model fails", async () => {
+    const model = createScriptedModel([
+      { toolCalls: [{ name: "think", arguments: { thought: "One turn only." } }] },
+    ]);
+    const run = await runDemo({ families: [coreFamily], model, modelName: "test" });
+    expect(run.summary.failure).toMatch(/no response queued/);
+    expect(run.events.at(-1)).toEqual({ type: "failure", message: run.summary.failure });
+    expect(formatTranscript(run)).toContain("outcome:     stopped — ");
+    expect(run.summary.finalAnswer).toBeUndefined();
+  });
+});

@@ -1,0 +1,111 @@
+import { defineTool, ok, parseOptions, type Tool, toolOverridesShape } from "@agentool/contract";
+import { z } from "zod";
+import { callHookSafely, isFunction } from "./internal/call-hook.js";
+
+/** The default name of the think tool. */
+export const THINK_TOOL_NAME = "think";
+
+/**
+ * The default description of the think tool. It teaches the model when to think: before an
+ * irreversible action, when rules or policies conflict, and when a tool result is surprising.
+ */
+export const DEFAULT_THINK_DESCRIPTION = [
+  "Use this tool to think. It does not fetch new information or change anything; it only records",
+  "your reasoning so you can work through a problem step by step before acting.",
+  "Think when:",
+  "- you are about to take an action that is hard or impossible to undo (deleting, overwriting,",
+  "  sending, committing): check that it is what the user asked for and that every rule allows it;",
+  "- instructions, policies or constraints seem to conflict: list them and decide which applies;",
+  "- a tool result is surprising, empty or contradicts what you expected: work out why before",
+  "  retrying or changing course;",
+  "- you have gathered several results and need to decide what to do next.",
+  "Keep each thought short and concrete. Do not use it for the final answer to the user.",
+].join("\n");
+
+/** The think tool's input schema: one described `thought` field. */
+export const thinkInputSchema = z.object({
+  thought: z
+    .string()
+    .min(1, { error: "the thought is empty; write what you are reasoning about" })
+    .describe(
+      "Your reasoning: what you know, what you are unsure about, and what you will do next and why.",
+    ),
+});
+
+/** What the think tool returns: an acknowledgement, never the thought itself. */
+export interface ThinkToolData {
+  /** Always `true`: the thought was recorded. */
+  recorded: true;
+  /** The thought's length in characters. */
+  characters: number;
+}
+
+/** What an `onThought` hook receives besides the thought. */
+export interface ThoughtContext {
+  /** The model's id for this call, when there is one. */
+  toolCallId: string | undefined;
+  /** The conversation / thread id, when the host has one. */
+  threadId: string | undefined;
+}
+
+/** A host hook that receives every thought (for logs or traces). */
+export type OnThought = (thought: string, context: ThoughtContext) => unknown;
+
+/** Options of {@link createThinkTool}. */
+export interface ThinkToolOptions {
+  /** Replaces the tool's name (snake_case). Default `"think"`. */
+  name?: string;
+  /** Replaces the description, e.g. to tune when the model should think in your domain. */
+  description?: string;
+  /**
+   * Receives every thought. Called without being awaited; a throw or a rejected promise is
+   * ignored and never breaks the call.
+   */
+  onThought?: OnThought;
+}
+
+const thinkOptionsSchema = z.object({
+  ...toolOverridesShape,
+  onThought: z
+    .custom<OnThought>(isFunction, { error: "expected a function (thought, context) => void" })
+    .optional(),
+});
+
+/** The think tool's type. */
+export type ThinkTool = Tool<typeof thinkInputSchema, ThinkToolData>;
+
+/**
+ * Creates the `think` tool: an Anthropic-style scratchpad. Nothing executes; the model records
+ * a thought and gets a short acknowledgement back. Read-only and idempotent.
+ *
+ * @param options - name/description overrides and an optional `onThought` hook
+ * @returns the tool
+ * @throws AgentoolError when the options are invalid (unknown key, wrong type)
+ * @example
+ * const think = createThinkTool({
+ *   description: "Think before refunding: confirm the order state and that the request matches policy.",
+ *   onThought: (thought, { threadId }) => logger.debug({ threadId, thought }),
+ * });
+ * await think.run({ thought: "The refund exceeds the limit; ask for approval first." });
+ * // { success: true, data: { recorded: true, characters: 52 } }
+ */
+export function createThinkTool(options?: ThinkToolOptions): ThinkTool {
+  const parsed = parseOptions("createThinkTool", thinkOptionsSchema, options);
+  const onThought = parsed.onThought;
+  return defineTool({
+    name: parsed.name ?? THINK_TOOL_NAME,
+    description: parsed.description ?? DEFAULT_THINK_DESCRIPTION,
+    input: thinkInputSchema,
+    annotations: { title: "Think", readOnly: true, idempotent: true },
+    tags: ["core"],
+    execute: ({ thought }, context) => {
+      if (onThought !== undefined) {
+        callHookSafely(() =>
+          onThought(thought, { toolCallId: context.toolCallId, threadId: context.threadId }),
+        );
+      }
+      return ok<ThinkToolData>({ recorded: true, characters: thought.length });
+    },
+    render: () => "Thought recorded. Continue with your next step.",
+  });
+}
