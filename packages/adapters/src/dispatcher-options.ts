@@ -1,0 +1,35 @@
+import type { ToolProgress } from "@agentool/contract";
+import type { ApproveFunction } from "./approval.js";
+
+/** A progress report from one dispatched call, tagged with the call it belongs to. */
+export interface DispatchProgress extends ToolProgress {
+  /** The tool's name. */
+  tool: string;
+  /** The provider's id for the call, when there is one. */
+  toolCallId: string | undefined;
+}
+
+/** Options of every provider dispatcher (`createOpenAiToolDispatcher` and the others). */
+export interface DispatcherOptions {
+  /**
+   * Runs before every call of a tool annotated `destructive: true`; anything but `true`
+   * refuses the call with `Error [BLOCKED]: …`. Without it, destructive tools run unasked.
+   */
+  approve?: ApproveFunction;
+  /** Host values passed to every tool as `context.metadata` (per-call metadata wins). */
+  metadata?: Record<string, unknown>;
+}
+
+/** Per-call options of `dispatch` / `dispatchAll`. */
+export interface DispatchRunOptions {
+  /** Cancels the call(s); a cancelled call resolves to an `ABORTED` error result. */
+  signal?: AbortSignal;
+  /** The conversation / thread id, passed to the tool as `context.threadId`. */
+  threadId?: string;
+  /** Receives progress reports of long work, tagged with tool name and call id. */
+  progress?: (update: DispatchProgress) => void;
+  /** Overrides each tool's `timeoutMs` for this call (`0` = no timeout). */
+  timeoutMs?: number;
+  /** Host values passed to the tool as `context.metadata`, merged over the dispatcher's. */
+  metadata?: Record<string, unknown>;
+}

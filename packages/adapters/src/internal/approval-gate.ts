@@ -1,0 +1,81 @@
+import { type AnyTool, fail, type RunOptions, type ToolResult } from "@agentool/contract";
+import type { ApproveFunction } from "../approval.js";
+
+const DO_NOT_RETRY_HINT =
+  "Do not retry the same call. Tell the user what you wanted to do and ask how to proceed, or continue without this action.";
+
+function waitForAbort(signal: AbortSignal | undefined): Promise<"aborted"> | undefined {
+  if (signal === undefined) return undefined;
+  return new Promise((resolve) => {
+    signal.addEventListener("abort", () => resolve("aborted"), { once: true });
+  });
+}
+
+/**
+ * Asks the gate about a call of a destructive tool.
+ *
+ * @param tool - the tool about to run
+ * @param input - the model's arguments
+ * @param options - the run options (ids, signal)
+ * @param approve - the host's gate
+ * @returns a failure envelope when the call must not run, `undefined` when it may
+ */
+async function refusal(
+  tool: AnyTool,
+  input: unknown,
+  options: RunOptions,
+  approve: ApproveFunction,
+): Promise<ToolResult<unknown> | undefined> {
+  const request = {
+    tool,
+    name: tool.name,
+    input,
+    toolCallId: options.toolCallId,
+    threadId: options.threadId,
+  };
+  let decision: unknown;
+  try {
+    const answer = Promise.resolve().then(() => approve(request));
+    const aborted = waitForAbort(options.signal);
+    decision = await (aborted === undefined ? answer : Promise.race([answer, aborted]));
+  } catch (error) {
+    const detail = error instanceof Error ? error.message : String(error);
+    return fail(
+      "BLOCKED",
+      `${tool.name} needs the user's approval and the approval check failed (${detail}), so the call was not run.`,
+      { hint: DO_NOT_RETRY_HINT },
+    );
+  }
+  if (decision === "aborted") {
+    return fail("ABORTED", `${tool.name} was cancelled while waiting for approval.`, {
+      retryable: true,
+    });
+  }
+  if (decision === true) return undefined;
+  return fail("BLOCKED", `The user did not approve this call to ${tool.name}, so it was not run.`, {
+    hint: DO_NOT_RETRY_HINT,
+  });
+}
+
+/**
+ * Runs a tool, first asking `approve` when the tool is annotated `destructive: true`.
+ * Never rejects: a refusal, a throwing gate or an abort while waiting become failure envelopes.
+ *
+ * @param tool - the tool to run
+ * @param input - the model's arguments (validated by `tool.run`)
+ * @param options - run options passed to `tool.run`
+ * @param approve - the host's gate, if any
+ * @returns the tool's envelope, or `BLOCKED` / `ABORTED` when the gate stopped the call
+ */
+export async function runWithApproval(
+  tool: AnyTool,
+  input: unknown,
+  options: RunOptions,
+  approve: ApproveFunction | undefined,
+): Promise<ToolResult<unknown>> {
+  if (approve !== undefined && tool.annotations.destructive === true && !options.signal?.aborted) {
+    const stopped = await refusal(tool, input, options, approve);
+    if (stopped !== undefined) return stopped;
+  }
+  return tool.run(input, options);
+}

@@ -1,0 +1,22 @@
+import { z } from "zod";
+import type { ApproveFunction } from "../approval.js";
+
+/** The `approve` option: a function, checked only for being callable. */
+export const approveOptionSchema = z
+  .custom<ApproveFunction>((value) => typeof value === "function", {
+    message: "expected a function (call) => boolean | Promise<boolean>",
+  })
+  .optional()
+  .describe("Gate run before every call of a tool annotated destructive.");
+
+/** The `metadata` option: a plain record passed to tools as `context.metadata`. */
+export const metadataOptionSchema = z
+  .record(z.string(), z.unknown())
+  .optional()
+  .describe("Host values passed to every tool as context.metadata.");
+
+/** The options every dispatcher accepts. */
+export const dispatcherOptionsSchema = z.object({
+  approve: approveOptionSchema,
+  metadata: metadataOptionSchema,
+});

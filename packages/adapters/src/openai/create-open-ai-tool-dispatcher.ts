@@ -1,0 +1,141 @@
+import {
+  AgentoolError,
+  type AnyTool,
+  contentToText,
+  parseOptions,
+  type ToolContent,
+} from "@agentool/contract";
+import type { DispatcherOptions, DispatchRunOptions } from "../dispatcher-options.js";
+import { dispatchToolCall } from "../internal/dispatch-tool-call.js";
+import { dispatcherOptionsSchema } from "../internal/option-schemas.js";
+import { createToolRegistry } from "../internal/tool-registry.js";
+import type {
+  OpenAiChatDispatchResult,
+  OpenAiChatToolCall,
+  OpenAiInputImage,
+  OpenAiInputText,
+  OpenAiResponsesDispatchResult,
+  OpenAiResponsesFunctionCall,
+} from "./open-ai-types.js";
+
+/** Runs OpenAI tool calls against a fixed set of tools. */
+export interface OpenAiToolDispatcher {
+  /**
+   * Runs one tool call and answers it in the shape of the API it came from. Never rejects for
+   * anything the model sent: bad JSON, unknown tools and tool failures come back as
+   * `Error [CODE]: …` text with the envelope in `result`.
+   */
+  dispatch(
+    call: OpenAiChatToolCall,
+    options?: DispatchRunOptions,
+  ): Promise<OpenAiChatDispatchResult>;
+  dispatch(
+    call: OpenAiResponsesFunctionCall,
+    options?: DispatchRunOptions,
+  ): Promise<OpenAiResponsesDispatchResult>;
+  /** Runs several calls concurrently; the answers keep the order of the calls. */
+  dispatchAll(
+    calls: readonly OpenAiChatToolCall[],
+    options?: DispatchRunOptions,
+  ): Promise<OpenAiChatDispatchResult[]>;
+  dispatchAll(
+    calls: readonly OpenAiResponsesFunctionCall[],
+    options?: DispatchRunOptions,
+  ): Promise<OpenAiResponsesDispatchResult[]>;
+}
+
+function toResponsesOutput(
+  content: ToolContent,
+): string | Array<OpenAiInputText | OpenAiInputImage> {
+  if (typeof content === "string") return content;
+  if (content.every((block) => block.type === "text")) return contentToText(content);
+  return content.map((block) =>
+    block.type === "text"
+      ? { type: "input_text" as const, text: block.text }
+      : { type: "input_image" as const, image_url: `data:${block.mimeType};base64,${block.data}` },
+  );
+}
+
+function isChatToolCall(call: unknown): call is OpenAiChatToolCall {
+  if (typeof call !== "object" || call === null) return false;
+  const record = call as { id?: unknown; function?: unknown };
+  return (
+    typeof record.id === "string" && typeof record.function === "object" && record.function !== null
+  );
+}
+
+function isResponsesFunctionCall(call: unknown): call is OpenAiResponsesFunctionCall {
+  if (typeof call !== "object" || call === null) return false;
+  const record = call as { type?: unknown; call_id?: unknown };
+  return record.type === "function_call" && typeof record.call_id === "string";
+}
+
+/**
+ * Creates a dispatcher that runs OpenAI tool calls (Chat Completions `tool_calls` or Responses
+ * `function_call` items) and returns the message or input item that answers each.
+ *
+ * @param tools - the tools the model may call (the same list given to `toOpenAiTools`)
+ * @param options - `approve` (gate for destructive tools) and `metadata` (passed to every tool)
+ * @returns a dispatcher with `dispatch(call, options?)` and `dispatchAll(calls, options?)`
+ * @throws AgentoolError for bad options or duplicate tool names
+ * @example
+ * const dispatcher = createOpenAiToolDispatcher(tools);
+ * const message = completion.choices[0].message;
+ * messages.push(message);
+ * const calls = (message.tool_calls ?? []).filter((call) => call.type === "function");
+ * for (const answer of await dispatcher.dispatchAll(calls)) messages.push(answer.message);
+ */
+export function createOpenAiToolDispatcher(
+  tools: readonly AnyTool[],
+  options?: DispatcherOptions,
+): OpenAiToolDispatcher {
+  const settings = parseOptions("createOpenAiToolDispatcher", dispatcherOptionsSchema, options);
+  const registry = createToolRegistry("createOpenAiToolDispatcher", tools);
+  const gate = { approve: settings.approve, metadata: settings.metadata };
+
+  async function dispatchOne(
+    call: OpenAiChatToolCall | OpenAiResponsesFunctionCall,
+    runOptions?: DispatchRunOptions,
+  ): Promise<OpenAiChatDispatchResult | OpenAiResponsesDispatchResult> {
+    if (isResponsesFunctionCall(call)) {
+      const outcome = await dispatchToolCall(
+        registry,
+        { name: call.name, arguments: call.arguments, toolCallId: call.call_id },
+        gate,
+        runOptions,
+      );
+      return {
+        item: {
+          type: "function_call_output",
+          call_id: call.call_id,
+          output: toResponsesOutput(outcome.content),
+        },
+        result: outcome.result,
+      };
+    }
+    if (isChatToolCall(call)) {
+      const outcome = await dispatchToolCall(
+        registry,
+        { name: call.function.name, arguments: call.function.arguments, toolCallId: call.id },
+        gate,
+        runOptions,
+      );
+      return {
+        message: { role: "tool", tool_call_id: call.id, content: contentToText(outcome.content) },
+        result: outcome.result,
+      };
+    }
+    throw new AgentoolError(
+      "createOpenAiToolDispatcher: dispatch expects a Chat Completions tool call ({ id, type: 'function', function: { name, arguments } }) or a Responses function_call item ({ type: 'function_call', call_id, name, arguments }).",
+    );
+  }
+
+  const dispatcher = {
+    dispatch: dispatchOne,
+    dispatchAll: (
+      calls: readonly (OpenAiChatToolCall | OpenAiResponsesFunctionCall)[],
+      runOptions?: DispatchRunOptions,
+    ) => Promise.all(calls.map((call) => dispatchOne(call, runOptions))),
+  };
+  return dispatcher as OpenAiToolDispatcher;
+}
