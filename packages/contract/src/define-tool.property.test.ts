@@ -1,10 +1,10 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { defineTool } from "./define-tool.js";
+import { type AnyTool, defineTool } from "./define-tool.js";
 import { isToolResult, ok } from "./result.js";
 
-const tools = [
+const tools: AnyTool[] = [
   defineTool({
     name: "nested_probe",
     description: "A probe with nested, optional, enum and array fields.",
