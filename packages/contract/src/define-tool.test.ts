@@ -1,3 +1,4 @@
+import { getEventListeners } from "node:events";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { AgentoolError } from "./agentool-error.js";
@@ -177,6 +178,15 @@ describe("defineTool", () => {
     expect(await pending).toMatchObject({ success: false, error: { code: "ABORTED" } });
     expect(started).toBe(true);
     expect(cancelled).toBe(true);
+  });
+
+  it("leaves one abort listener on a signal shared by many calls, whatever their number", async () => {
+    const controller = new AbortController();
+    const quick = defineTool({ ...baseDefinition(), execute: async ({ text }) => ok({ text }) });
+    for (let index = 0; index < 50; index += 1) {
+      await quick.run({ text: "x" }, { signal: controller.signal });
+    }
+    expect(getEventListeners(controller.signal, "abort")).toHaveLength(1);
   });
 
   it("returns ABORTED without running when the signal is already aborted", async () => {

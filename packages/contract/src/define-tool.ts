@@ -1,10 +1,12 @@
 import { z } from "zod";
 import { AgentoolError } from "./agentool-error.js";
 import type { ContentBlock, ToolContent } from "./content.js";
-import { dropNullsForOptionalFields } from "./normalize-input.js";
+import { subscribeToAbort } from "./internal/abort-listeners.js";
+import { cancelDeadline, type Deadline, scheduleDeadline } from "./internal/deadline-scheduler.js";
+import { dropNullsForOptionalFields } from "./internal/normalize-input.js";
+import { formatZodIssues } from "./internal/zod-issues.js";
 import { fail, isToolResult, type ToolResult } from "./result.js";
 import { formatTruncationMarker } from "./truncate.js";
-import { formatZodIssues } from "./zod-issues.js";
 
 /** The pattern every tool name must match (snake_case, at most 64 characters). */
 export const TOOL_NAME_PATTERN: RegExp = /^[a-z][a-z0-9_]{0,63}$/;
@@ -212,6 +214,16 @@ function inputSizeBytes(input: unknown, maxBytes: number): number {
 
 function noop(): void {}
 
+const EMPTY_METADATA: Readonly<Record<string, unknown>> = Object.freeze({});
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (
+    (typeof value === "object" || typeof value === "function") &&
+    value !== null &&
+    typeof (value as { then?: unknown }).then === "function"
+  );
+}
+
 function checkDefinition(definition: ToolDefinition<ToolInputSchema, unknown>): void {
   const where = `defineTool(${JSON.stringify(definition.name)})`;
   if (typeof definition.name !== "string" || !TOOL_NAME_PATTERN.test(definition.name)) {
@@ -277,8 +289,21 @@ export function defineTool<Input extends ToolInputSchema, Output>(
     });
   }
 
-  async function run(rawInput: unknown, options: RunOptions = {}): Promise<ToolResult<Output>> {
+  function run(rawInput: unknown, runOptions?: RunOptions): Promise<ToolResult<Output>> {
     try {
+      const result = start(rawInput, runOptions ?? {});
+      return isThenable(result) ? result : Promise.resolve(result);
+    } catch (error) {
+      return Promise.resolve(internalError(error));
+    }
+  }
+
+  /** Validates and starts the call; a synchronous execute yields a result without a promise. */
+  function start(
+    rawInput: unknown,
+    options: RunOptions,
+  ): ToolResult<Output> | Promise<ToolResult<Output>> {
+    {
       const callerSignal = options.signal;
       if (callerSignal?.aborted) {
         return fail("ABORTED", `${name} was cancelled before it started.`, { retryable: true });
@@ -306,44 +331,35 @@ export function defineTool<Input extends ToolInputSchema, Output>(
           { hint: "Send less at once: split the work into several smaller calls." },
         );
       }
-      const parsed = input.safeParse(dropNullsForOptionalFields(input, candidate), {
-        reportInput: true,
-      });
-      if (!parsed.success) return invalidInput(formatZodIssues(parsed.error.issues));
+      const normalized = dropNullsForOptionalFields(input, candidate);
+      const parsed = input.safeParse(normalized);
+      if (!parsed.success) {
+        // Parse again with the offending values attached, only on the slow path, to say what was received.
+        const detailed = input.safeParse(normalized, { reportInput: true });
+        return invalidInput(formatZodIssues((detailed.error ?? parsed.error).issues));
+      }
 
-      const controller = new AbortController();
       const limit = options.timeoutMs ?? timeoutMs;
+      // The signal is created on first use: most fast tools never look at it.
+      let controller: AbortController | undefined;
       let outcome: "timeout" | "aborted" | undefined;
-      let settle: ((result: ToolResult<Output>) => void) | undefined;
-      const stopped = new Promise<ToolResult<Output>>((resolve) => {
-        settle = resolve;
-      });
-      const stop = (why: "timeout" | "aborted") => {
-        if (outcome !== undefined) return;
-        outcome = why;
-        controller.abort(
-          why === "timeout"
-            ? new AgentoolError(`${name} timed out after ${limit} ms`)
-            : callerSignal?.reason,
-        );
-        settle?.(
-          why === "timeout"
-            ? fail("TIMEOUT", `${name} did not finish within ${limit} ms and was stopped.`, {
-                hint: "Try a smaller request, or call again if the delay was temporary.",
-                retryable: true,
-              })
-            : fail("ABORTED", `${name} was cancelled by the caller.`, { retryable: true }),
-        );
-      };
-      const onCallerAbort = () => stop("aborted");
-      callerSignal?.addEventListener("abort", onCallerAbort, { once: true });
-      const timer = limit > 0 ? setTimeout(() => stop("timeout"), limit) : undefined;
+      const abortReason = () =>
+        outcome === "timeout"
+          ? new AgentoolError(`${name} timed out after ${limit} ms`)
+          : callerSignal?.reason;
       const reportProgress = options.progress;
       const context: ToolContext = {
-        signal: controller.signal,
+        get signal() {
+          if (controller === undefined) {
+            controller = new AbortController();
+            if (outcome !== undefined) controller.abort(abortReason());
+          }
+          return controller.signal;
+        },
         toolCallId: options.toolCallId,
         threadId: options.threadId,
-        metadata: Object.freeze({ ...(options.metadata ?? {}) }),
+        metadata:
+          options.metadata === undefined ? EMPTY_METADATA : Object.freeze({ ...options.metadata }),
         progress: reportProgress
           ? (update) => {
               try {
@@ -354,31 +370,56 @@ export function defineTool<Input extends ToolInputSchema, Output>(
             }
           : noop,
       };
+
+      let returned: unknown;
       try {
-        const work = (async () => execute(parsed.data, context))();
-        work.catch(noop);
-        const result = await Promise.race([work, stopped]);
-        if (outcome !== undefined) return (await stopped) as ToolResult<Output>;
-        if (!isToolResult(result)) {
-          return fail(
-            "INTERNAL",
-            `${name} returned a malformed result (not an ok()/fail() envelope).`,
-            {
-              hint: "This is a bug in the tool; report it. Try another approach meanwhile.",
-            },
-          );
-        }
-        return result;
+        returned = execute(parsed.data, context);
       } catch (error) {
-        if (outcome !== undefined) return await stopped;
         return internalError(error);
-      } finally {
-        if (timer !== undefined) clearTimeout(timer);
-        callerSignal?.removeEventListener("abort", onCallerAbort);
       }
-    } catch (error) {
-      return internalError(error);
+      // A synchronous execute has finished already: nothing left to time out or abort.
+      if (!isThenable(returned)) return checkResult(returned);
+      const pending = returned;
+      return new Promise<ToolResult<Output>>((resolve) => {
+        let finished = false;
+        let deadline: Deadline | undefined;
+        let unsubscribe: (() => void) | undefined;
+        const finish = (result: ToolResult<Output>) => {
+          if (finished) return;
+          finished = true;
+          if (deadline !== undefined) cancelDeadline(deadline);
+          unsubscribe?.();
+          resolve(result);
+        };
+        const stop = (why: "timeout" | "aborted") => {
+          if (finished || outcome !== undefined) return;
+          outcome = why;
+          controller?.abort(abortReason());
+          finish(
+            why === "timeout"
+              ? fail("TIMEOUT", `${name} did not finish within ${limit} ms and was stopped.`, {
+                  hint: "Try a smaller request, or call again if the delay was temporary.",
+                  retryable: true,
+                })
+              : fail("ABORTED", `${name} was cancelled by the caller.`, { retryable: true }),
+          );
+        };
+        if (callerSignal !== undefined)
+          unsubscribe = subscribeToAbort(callerSignal, () => stop("aborted"));
+        if (limit > 0) deadline = scheduleDeadline(limit, () => stop("timeout"));
+        pending.then(
+          (result) => finish(checkResult(result)),
+          (error: unknown) => finish(internalError(error)),
+        );
+      });
     }
+  }
+
+  function checkResult(result: unknown): ToolResult<Output> {
+    if (isToolResult(result)) return result as ToolResult<Output>;
+    return fail("INTERNAL", `${name} returned a malformed result (not an ok()/fail() envelope).`, {
+      hint: "This is a bug in the tool; report it. Try another approach meanwhile.",
+    });
   }
 
   function internalError(error: unknown): ToolResult<Output> {

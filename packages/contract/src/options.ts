@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { AgentoolError } from "./agentool-error.js";
-import { formatZodIssues } from "./zod-issues.js";
+import { formatZodIssues } from "./internal/zod-issues.js";
 
 /**
  * Validates a factory's options against a strict zod object: unknown keys are rejected with the

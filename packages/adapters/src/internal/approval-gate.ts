@@ -4,11 +4,14 @@ import type { ApproveFunction } from "../approval.js";
 const DO_NOT_RETRY_HINT =
   "Do not retry the same call. Tell the user what you wanted to do and ask how to proceed, or continue without this action.";
 
-function waitForAbort(signal: AbortSignal | undefined): Promise<"aborted"> | undefined {
-  if (signal === undefined) return undefined;
-  return new Promise((resolve) => {
-    signal.addEventListener("abort", () => resolve("aborted"), { once: true });
+/** Resolves to "aborted" when the signal aborts; `stop()` removes the listener. */
+function waitForAbort(signal: AbortSignal): { aborted: Promise<"aborted">; stop: () => void } {
+  let onAbort: () => void = () => {};
+  const aborted = new Promise<"aborted">((resolve) => {
+    onAbort = () => resolve("aborted");
+    signal.addEventListener("abort", onAbort, { once: true });
   });
+  return { aborted, stop: () => signal.removeEventListener("abort", onAbort) };
 }
 
 /**
@@ -34,10 +37,10 @@ async function refusal(
     threadId: options.threadId,
   };
   let decision: unknown;
+  const abort = options.signal === undefined ? undefined : waitForAbort(options.signal);
   try {
     const answer = Promise.resolve().then(() => approve(request));
-    const aborted = waitForAbort(options.signal);
-    decision = await (aborted === undefined ? answer : Promise.race([answer, aborted]));
+    decision = await (abort === undefined ? answer : Promise.race([answer, abort.aborted]));
   } catch (error) {
     const detail = error instanceof Error ? error.message : String(error);
     return fail(
@@ -45,6 +48,8 @@ async function refusal(
       `${tool.name} needs the user's approval and the approval check failed (${detail}), so the call was not run.`,
       { hint: DO_NOT_RETRY_HINT },
     );
+  } finally {
+    abort?.stop();
   }
   if (decision === "aborted") {
     return fail("ABORTED", `${tool.name} was cancelled while waiting for approval.`, {
@@ -67,15 +72,16 @@ async function refusal(
  * @param approve - the host's gate, if any
  * @returns the tool's envelope, or `BLOCKED` / `ABORTED` when the gate stopped the call
  */
-export async function runWithApproval(
+export function runWithApproval(
   tool: AnyTool,
   input: unknown,
   options: RunOptions,
   approve: ApproveFunction | undefined,
 ): Promise<ToolResult<unknown>> {
-  if (approve !== undefined && tool.annotations.destructive === true && !options.signal?.aborted) {
-    const stopped = await refusal(tool, input, options, approve);
-    if (stopped !== undefined) return stopped;
+  if (approve === undefined || tool.annotations.destructive !== true || options.signal?.aborted) {
+    return tool.run(input, options);
   }
-  return tool.run(input, options);
+  return refusal(tool, input, options, approve).then(
+    (stopped) => stopped ?? tool.run(input, options),
+  );
 }

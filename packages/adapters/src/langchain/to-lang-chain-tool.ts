@@ -70,8 +70,12 @@ const toolsOptionsSchema = z.object({
 
 const toolOptionsSchema = toolsOptionsSchema.extend(toolOverridesShape);
 
-/** A JSON Schema that accepts anything: LangChain's own pre-validation sees only this. */
-const ACCEPT_ANY_SCHEMA = {};
+/**
+ * A schema that accepts anything: LangChain's own pre-validation sees only this. A zod schema,
+ * not `{}`: LangChain validates a JSON Schema by dereferencing it (URL parsing) on every call,
+ * which costs more than the rest of the adapter together.
+ */
+const ACCEPT_ANY_SCHEMA = z.any();
 
 /**
  * LangChain validates a JSON Schema itself before the tool function runs and, on a mismatch,
@@ -119,10 +123,10 @@ function convert(
     config: ToolRunnableConfig,
   ): Promise<[LangChainToolContent | ToolMessage, ToolResult<unknown>]> => {
     const toolCallId = toolCallIdOf(config);
-    let events: Promise<void> = Promise.resolve();
+    let events: Promise<void> | undefined;
     const progress = (update: ToolProgress) => {
       const payload: LangChainProgressEvent = { tool: name, toolCallId, ...update };
-      events = events
+      events = (events ?? Promise.resolve())
         .then(() => dispatchCustomEvent(PROGRESS_EVENT_NAME, payload, config))
         .catch(() => {});
     };
@@ -132,7 +136,7 @@ function convert(
       { signal: config.signal, toolCallId, threadId: threadIdOf(config), metadata, progress },
       approve,
     );
-    await events;
+    if (events !== undefined) await events;
     const content = toLangChainContent(tool.renderResult(result));
     if (!result.success && toolCallId !== undefined) {
       // A returned ToolMessage is passed through by LangChain as is: this is how the error status gets set.
