@@ -6,7 +6,7 @@ export interface ApprovalRequest {
   tool: AnyTool;
   /** The tool's name, as the model sees it. */
   name: string;
-  /** The arguments the model sent, parsed from JSON but not yet validated. */
+  /** The validated arguments (defaults applied, `null` for optional fields dropped): exactly what will run. */
   input: unknown;
   /** The model's id for this call, when there is one. */
   toolCallId: string | undefined;

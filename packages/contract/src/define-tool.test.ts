@@ -80,6 +80,33 @@ describe("defineTool", () => {
     }
   });
 
+  it("parseInput validates exactly like run, without running", async () => {
+    let ran = false;
+    const tool = defineTool({
+      ...baseDefinition(),
+      input: z.object({
+        text: z.string().describe("Text."),
+        mode: z.enum(["a", "b"]).default("a").describe("Mode."),
+        limit: z.number().optional().describe("Limit."),
+      }),
+      execute: () => {
+        ran = true;
+        return ok({ text: "" });
+      },
+    });
+    expect(tool.parseInput('{"text":"x","limit":null}')).toEqual(ok({ text: "x", mode: "a" }));
+    const bad = tool.parseInput({ text: 1, extra: true });
+    expect(!bad.success && bad.error.message).toContain('unknown field "extra"');
+    expect(bad).toEqual(await tool.run({ text: 1, extra: true }));
+    const hostile = {
+      get text(): string {
+        throw new Error("getter bomb");
+      },
+    };
+    expect(tool.parseInput(hostile)).toMatchObject({ success: false });
+    expect(ran).toBe(false);
+  });
+
   it("refuses oversized input before validating", async () => {
     const small = defineTool({ ...baseDefinition(), maxInputBytes: 50 });
     const result = await small.run({ text: "x".repeat(100) });

@@ -5,7 +5,7 @@ import { subscribeToAbort } from "./internal/abort-listeners.js";
 import { cancelDeadline, type Deadline, scheduleDeadline } from "./internal/deadline-scheduler.js";
 import { dropNullsForOptionalFields } from "./internal/normalize-input.js";
 import { formatZodIssues } from "./internal/zod-issues.js";
-import { fail, isToolResult, type ToolResult } from "./result.js";
+import { fail, isToolResult, ok, type ToolFailure, type ToolResult } from "./result.js";
 import { formatTruncationMarker } from "./truncate.js";
 
 /** The pattern every tool name must match (snake_case, at most 64 characters). */
@@ -130,6 +130,13 @@ export interface Tool<Input extends ToolInputSchema = ToolInputSchema, Output = 
    * to an envelope. Never rejects, whatever it is given.
    */
   run(input: unknown, options?: RunOptions): Promise<ToolResult<Output>>;
+  /**
+   * Validates raw input exactly as `run` does (JSON string parsing, size cap, `null` for optional
+   * fields, strict schema) without running the tool: `ok(validated input)` or the same
+   * `INVALID_INPUT` failure `run` would return. Hosts use it to show an approval prompt the
+   * validated arguments, or to skip asking about a call that would fail anyway.
+   */
+  parseInput(input: unknown): ToolResult<z.output<Input>>;
   /** The raw `execute` of the definition (no validation, no timeout). */
   execute(
     input: z.output<Input>,
@@ -283,7 +290,7 @@ export function defineTool<Input extends ToolInputSchema, Output>(
   const execute = definition.execute;
   const render = definition.render;
 
-  function invalidInput(lines: string[]): ToolResult<Output> {
+  function invalidInput(lines: string[]): ToolFailure {
     return fail("INVALID_INPUT", `Invalid input for ${name}: ${lines.join("; ")}.`, {
       hint: `Fix the field${lines.length > 1 ? "s" : ""} named above and call ${name} again with arguments that match its schema.`,
     });
@@ -298,6 +305,40 @@ export function defineTool<Input extends ToolInputSchema, Output>(
     }
   }
 
+  function validateInput(rawInput: unknown): ToolResult<z.output<Input>> {
+    let candidate = rawInput ?? {};
+    if (typeof candidate === "string") {
+      try {
+        candidate = JSON.parse(candidate);
+      } catch {
+        return invalidInput([
+          "(input): expected a JSON object, received a string that is not JSON",
+        ]);
+      }
+    }
+    if (typeof candidate !== "object" || candidate === null || Array.isArray(candidate)) {
+      return invalidInput([
+        `(input): expected an object of named arguments, received ${Array.isArray(candidate) ? "array" : candidate === null ? "null" : typeof candidate}`,
+      ]);
+    }
+    const size = inputSizeBytes(candidate, maxInputBytes);
+    if (size > maxInputBytes) {
+      return fail(
+        "INVALID_INPUT",
+        `Input for ${name} is too large: ${size === Number.POSITIVE_INFINITY ? "not serialisable" : `${size} bytes`} (limit ${maxInputBytes} bytes).`,
+        { hint: "Send less at once: split the work into several smaller calls." },
+      );
+    }
+    const normalized = dropNullsForOptionalFields(input, candidate);
+    const parsed = input.safeParse(normalized);
+    if (!parsed.success) {
+      // Parse again with the offending values attached, only on the slow path, to say what was received.
+      const detailed = input.safeParse(normalized, { reportInput: true });
+      return invalidInput(formatZodIssues((detailed.error ?? parsed.error).issues));
+    }
+    return ok(parsed.data);
+  }
+
   /** Validates and starts the call; a synchronous execute yields a result without a promise. */
   function start(
     rawInput: unknown,
@@ -308,36 +349,8 @@ export function defineTool<Input extends ToolInputSchema, Output>(
       if (callerSignal?.aborted) {
         return fail("ABORTED", `${name} was cancelled before it started.`, { retryable: true });
       }
-      let candidate = rawInput ?? {};
-      if (typeof candidate === "string") {
-        try {
-          candidate = JSON.parse(candidate);
-        } catch {
-          return invalidInput([
-            "(input): expected a JSON object, received a string that is not JSON",
-          ]);
-        }
-      }
-      if (typeof candidate !== "object" || candidate === null || Array.isArray(candidate)) {
-        return invalidInput([
-          `(input): expected an object of named arguments, received ${Array.isArray(candidate) ? "array" : candidate === null ? "null" : typeof candidate}`,
-        ]);
-      }
-      const size = inputSizeBytes(candidate, maxInputBytes);
-      if (size > maxInputBytes) {
-        return fail(
-          "INVALID_INPUT",
-          `Input for ${name} is too large: ${size === Number.POSITIVE_INFINITY ? "not serialisable" : `${size} bytes`} (limit ${maxInputBytes} bytes).`,
-          { hint: "Send less at once: split the work into several smaller calls." },
-        );
-      }
-      const normalized = dropNullsForOptionalFields(input, candidate);
-      const parsed = input.safeParse(normalized);
-      if (!parsed.success) {
-        // Parse again with the offending values attached, only on the slow path, to say what was received.
-        const detailed = input.safeParse(normalized, { reportInput: true });
-        return invalidInput(formatZodIssues((detailed.error ?? parsed.error).issues));
-      }
+      const parsed = validateInput(rawInput);
+      if (!parsed.success) return parsed;
 
       const limit = options.timeoutMs ?? timeoutMs;
       // The signal is created on first use: most fast tools never look at it.
@@ -422,7 +435,15 @@ export function defineTool<Input extends ToolInputSchema, Output>(
     });
   }
 
-  function internalError(error: unknown): ToolResult<Output> {
+  function parseInput(rawInput: unknown): ToolResult<z.output<Input>> {
+    try {
+      return validateInput(rawInput);
+    } catch (error) {
+      return internalError(error);
+    }
+  }
+
+  function internalError(error: unknown): ToolFailure {
     let detail: string;
     try {
       detail = error instanceof Error ? error.message : String(error);
@@ -454,6 +475,7 @@ export function defineTool<Input extends ToolInputSchema, Output>(
     timeoutMs,
     maxInputBytes,
     run,
+    parseInput,
     execute,
     renderResult,
     withOverrides(overrides: ToolOverrides) {

@@ -29,6 +29,25 @@ describe("runWithApproval", () => {
     ]);
   });
 
+  it("never asks about a call whose input is invalid, and shows the gate validated input", async () => {
+    const { tool, executions } = createDeleteTool();
+    let asked = 0;
+    const approve = () => {
+      asked += 1;
+      return true;
+    };
+    const invalid = await runWithApproval(tool, { title: 3, surplus: true }, {}, approve);
+    expect(invalid).toMatchObject({ success: false, error: { code: "INVALID_INPUT" } });
+    expect(asked).toBe(0);
+    const requests: unknown[] = [];
+    await runWithApproval(tool, '{"title":"from a JSON string"}', {}, (request) => {
+      requests.push(request.input);
+      return true;
+    });
+    expect(requests).toEqual([{ title: "from a JSON string" }]);
+    expect(executions.titles).toEqual(["from a JSON string"]);
+  });
+
   it("runs tools that are not destructive without asking", async () => {
     const result = await runWithApproval(echoTool, { text: "x" }, {}, () => {
       throw new Error("must not be asked");

@@ -63,11 +63,12 @@ async function refusal(
 }
 
 /**
- * Runs a tool, first asking `approve` when the tool is annotated `destructive: true`.
+ * Runs a tool, first asking `approve` when the tool is annotated `destructive: true` — with the
+ * validated input; input that fails validation is refused with `INVALID_INPUT` without asking.
  * Never rejects: a refusal, a throwing gate or an abort while waiting become failure envelopes.
  *
  * @param tool - the tool to run
- * @param input - the model's arguments (validated by `tool.run`)
+ * @param input - the model's arguments (validated by `tool.parseInput` / `tool.run`)
  * @param options - run options passed to `tool.run`
  * @param approve - the host's gate, if any
  * @returns the tool's envelope, or `BLOCKED` / `ABORTED` when the gate stopped the call
@@ -81,7 +82,10 @@ export function runWithApproval(
   if (approve === undefined || tool.annotations.destructive !== true || options.signal?.aborted) {
     return tool.run(input, options);
   }
-  return refusal(tool, input, options, approve).then(
-    (stopped) => stopped ?? tool.run(input, options),
+  // Never ask a person about a call that would be refused anyway; show them what will really run.
+  const parsed = tool.parseInput(input);
+  if (!parsed.success) return Promise.resolve(parsed);
+  return refusal(tool, parsed.data, options, approve).then(
+    (stopped) => stopped ?? tool.run(parsed.data, options),
   );
 }
