@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The whole test suite, as the README's second command and CI run it:
-// lint → build + typecheck → every package's tests → package checks (publint, attw, pack-and-install).
+// lint → changesets → build + typecheck → every package's tests → package checks (publint, attw, pack-and-install).
 // Prints a table of steps and one closing line "tests: N passed, N failed".
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
@@ -16,6 +16,7 @@ for (const file of resultFiles) rmSync(file, { force: true });
 
 const steps = [
   ["lint (biome)", "pnpm", ["exec", "biome", "check", "."]],
+  ["changesets parse (changeset status)", "pnpm", ["exec", "changeset", "status"]],
   ["build + typecheck", "pnpm", ["exec", "turbo", "run", "build", "typecheck"]],
   ["unit + integration tests", "pnpm", ["exec", "turbo", "run", "test", "--concurrency=1"]],
   ["package checks", "node", ["scripts/check-packages.mjs"]],
