@@ -1,8 +1,6 @@
-import { AgentoolError, type AnyTool, parseOptions, type ToolContent } from "@agentool/contract";
+import { AgentoolError, type AnyTool, type ToolContent } from "@agentool/contract";
 import type { DispatcherOptions, DispatchRunOptions } from "../dispatcher-options.js";
-import { dispatchToolCall } from "../internal/dispatch-tool-call.js";
-import { dispatcherOptionsSchema } from "../internal/option-schemas.js";
-import { createToolRegistry } from "../internal/tool-registry.js";
+import { dispatchToolCall, prepareDispatcher } from "../internal/dispatch-tool-call.js";
 import type {
   AnthropicDispatchResult,
   AnthropicImageBlock,
@@ -55,9 +53,11 @@ export function createAnthropicToolDispatcher(
   tools: readonly AnyTool[],
   options?: DispatcherOptions,
 ): AnthropicToolDispatcher {
-  const settings = parseOptions("createAnthropicToolDispatcher", dispatcherOptionsSchema, options);
-  const registry = createToolRegistry("createAnthropicToolDispatcher", tools);
-  const gate = { approve: settings.approve, metadata: settings.metadata };
+  const { registry, settings: gate } = prepareDispatcher(
+    "createAnthropicToolDispatcher",
+    tools,
+    options,
+  );
 
   async function dispatch(
     block: AnthropicToolUseBlock,

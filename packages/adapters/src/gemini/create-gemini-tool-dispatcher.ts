@@ -1,8 +1,6 @@
-import { AgentoolError, type AnyTool, contentToText, parseOptions } from "@agentool/contract";
+import { AgentoolError, type AnyTool, contentToText } from "@agentool/contract";
 import type { DispatcherOptions, DispatchRunOptions } from "../dispatcher-options.js";
-import { dispatchToolCall } from "../internal/dispatch-tool-call.js";
-import { dispatcherOptionsSchema } from "../internal/option-schemas.js";
-import { createToolRegistry } from "../internal/tool-registry.js";
+import { dispatchToolCall, prepareDispatcher } from "../internal/dispatch-tool-call.js";
 import type {
   GeminiDispatchResult,
   GeminiFunctionCall,
@@ -40,9 +38,11 @@ export function createGeminiToolDispatcher(
   tools: readonly AnyTool[],
   options?: DispatcherOptions,
 ): GeminiToolDispatcher {
-  const settings = parseOptions("createGeminiToolDispatcher", dispatcherOptionsSchema, options);
-  const registry = createToolRegistry("createGeminiToolDispatcher", tools);
-  const gate = { approve: settings.approve, metadata: settings.metadata };
+  const { registry, settings: gate } = prepareDispatcher(
+    "createGeminiToolDispatcher",
+    tools,
+    options,
+  );
 
   async function dispatch(
     call: GeminiFunctionCall,

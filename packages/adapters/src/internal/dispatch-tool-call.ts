@@ -2,12 +2,15 @@ import {
   type AnyTool,
   fail,
   formatToolError,
+  parseOptions,
   type ToolContent,
   type ToolResult,
 } from "@agentool/contract";
 import type { ApproveFunction } from "../approval.js";
-import type { DispatchRunOptions } from "../dispatcher-options.js";
+import type { DispatcherOptions, DispatchRunOptions } from "../dispatcher-options.js";
 import { runWithApproval } from "./approval-gate.js";
+import { dispatcherOptionsSchema } from "./option-schemas.js";
+import { createToolRegistry } from "./tool-registry.js";
 
 /** One provider tool call, reduced to what every provider has. */
 export interface ToolCallRequest {
@@ -113,4 +116,24 @@ export async function dispatchToolCall(
     settings.approve,
   );
   return { tool, result, content: tool.renderResult(result) };
+}
+
+/**
+ * What every provider dispatcher starts from: its options checked (unknown keys refused) and its
+ * tools indexed by name (duplicates refused).
+ *
+ * @param owner - the public factory's name, used in error messages
+ * @param tools - the tools the model may call
+ * @param options - the dispatcher's options
+ * @returns the registry and the settings shared by every call
+ * @throws AgentoolError for bad options, duplicate names or something that is not a tool
+ */
+export function prepareDispatcher(
+  owner: string,
+  tools: readonly AnyTool[],
+  options: DispatcherOptions | undefined,
+): { registry: ReadonlyMap<string, AnyTool>; settings: DispatchSettings } {
+  const parsed = parseOptions(owner, dispatcherOptionsSchema, options);
+  const registry = createToolRegistry(owner, tools);
+  return { registry, settings: { approve: parsed.approve, metadata: parsed.metadata } };
 }

@@ -1,14 +1,6 @@
-import {
-  AgentoolError,
-  type AnyTool,
-  contentToText,
-  parseOptions,
-  type ToolContent,
-} from "@agentool/contract";
+import { AgentoolError, type AnyTool, contentToText, type ToolContent } from "@agentool/contract";
 import type { DispatcherOptions, DispatchRunOptions } from "../dispatcher-options.js";
-import { dispatchToolCall } from "../internal/dispatch-tool-call.js";
-import { dispatcherOptionsSchema } from "../internal/option-schemas.js";
-import { createToolRegistry } from "../internal/tool-registry.js";
+import { dispatchToolCall, prepareDispatcher } from "../internal/dispatch-tool-call.js";
 import type {
   OpenAiChatDispatchResult,
   OpenAiChatToolCall,
@@ -89,9 +81,11 @@ export function createOpenAiToolDispatcher(
   tools: readonly AnyTool[],
   options?: DispatcherOptions,
 ): OpenAiToolDispatcher {
-  const settings = parseOptions("createOpenAiToolDispatcher", dispatcherOptionsSchema, options);
-  const registry = createToolRegistry("createOpenAiToolDispatcher", tools);
-  const gate = { approve: settings.approve, metadata: settings.metadata };
+  const { registry, settings: gate } = prepareDispatcher(
+    "createOpenAiToolDispatcher",
+    tools,
+    options,
+  );
 
   async function dispatchOne(
     call: OpenAiChatToolCall | OpenAiResponsesFunctionCall,
