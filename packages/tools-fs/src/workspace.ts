@@ -1,0 +1,221 @@
+import { type FileSystem, FileSystemError } from "./file-system.js";
+import { globToRegExp, matchesAny } from "./internal/glob.js";
+
+/**
+ * Paths no tool reads, lists, searches or writes, whatever the glob or symlink: environment
+ * files, keys, cloud and package-manager credentials. Patterns are globs; one without a `/`
+ * matches a name at any depth; a matching directory hides everything inside it.
+ */
+export const DEFAULT_SECRET_PATHS: readonly string[] = [
+  ".env",
+  ".env.*",
+  "*.env",
+  ".ssh",
+  ".aws",
+  ".gnupg",
+  ".azure",
+  ".config/gcloud",
+  ".kube/config",
+  ".docker/config.json",
+  ".npmrc",
+  ".pypirc",
+  ".netrc",
+  ".git-credentials",
+  ".git/config",
+  "*.pem",
+  "*.key",
+  "*.p12",
+  "*.pfx",
+  "*.keystore",
+  "*.jks",
+  "id_rsa",
+  "id_dsa",
+  "id_ecdsa",
+  "id_ed25519",
+  "credentials.json",
+  "secrets.json",
+  "secrets.yaml",
+  "secrets.yml",
+];
+
+/** Secret-looking names that are meant to be shared (templates), readable by default. */
+export const DEFAULT_SECRET_EXCEPTIONS: readonly string[] = [
+  ".env.example",
+  ".env.sample",
+  ".env.template",
+  ".env.dist",
+  "*.env.example",
+];
+
+/** Options of {@link createWorkspace}. */
+export interface WorkspaceOptions {
+  /** The seam the tools work over. */
+  fileSystem: FileSystem;
+  /** Globs of paths no tool may touch. Default {@link DEFAULT_SECRET_PATHS}. */
+  secretPaths?: readonly string[];
+  /** Globs excepted from `secretPaths`. Default {@link DEFAULT_SECRET_EXCEPTIONS}. */
+  secretExceptions?: readonly string[];
+}
+
+/** A model's path after normalisation and checks. */
+export interface ResolvedPath {
+  /** The workspace path as asked for (normalised, symlinks not followed); `""` is the root. */
+  path: string;
+  /** The real workspace path (symlinks followed); what the seam reads and writes. */
+  real: string;
+  /** How to show it to the model: the workspace path, or `.` for the root. */
+  display: string;
+}
+
+/** Options of {@link Workspace.resolve}. */
+export interface ResolveOptions {
+  /** Whether the root itself is acceptable (listing: yes; deleting: no). Default `true`. */
+  allowRoot?: boolean;
+  /** The argument's name, for messages (`path`, `destination`, `cwd`). Default `"path"`. */
+  argument?: string;
+}
+
+/** The confinement layer between a model's paths and a {@link FileSystem}. */
+export interface Workspace {
+  /** The seam. */
+  readonly fileSystem: FileSystem;
+  /**
+   * Normalises a model's path (NUL bytes, Windows separators, `./`, `..`, absolute paths inside
+   * the root), follows symlinks on the real path and refuses escapes (`INVALID_PATH`) and secret
+   * paths (`BLOCKED`) — checked on both the path asked for and the real path.
+   */
+  resolve(input: string | undefined, options?: ResolveOptions): Promise<ResolvedPath>;
+  /** Whether a workspace path is a secret path (the path itself or inside a secret directory). */
+  isSecret(path: string): boolean;
+  /** Runs `work` after every earlier locked work on the same real path has finished. */
+  withLock<T>(realPath: string, work: () => Promise<T>): Promise<T>;
+  /** How a workspace path is shown to the model (`.` for the root). */
+  display(path: string): string;
+}
+
+function invalid(message: string, hint?: string): FileSystemError {
+  return new FileSystemError(
+    "INVALID_PATH",
+    message,
+    hint ?? "Use a path relative to the workspace root, e.g. 'src/index.ts'.",
+  );
+}
+
+/**
+ * Turns a model's path into a workspace path without touching the file system: refuses NUL
+ * bytes, `~`, drive letters, absolute paths outside `displayRoot` and `..` that climbs above the
+ * root; turns `\` into `/`.
+ *
+ * @param input - what the model sent
+ * @param displayRoot - the root as shown to the model (absolute paths under it are accepted)
+ * @param argument - the argument's name, for messages
+ * @returns the normalised workspace path (`""` for the root)
+ * @throws FileSystemError `INVALID_PATH`
+ * @example
+ * normalizeWorkspacePath("./src\\..\\docs/a.md", "/repo"); // "docs/a.md"
+ */
+export function normalizeWorkspacePath(
+  input: string,
+  displayRoot: string,
+  argument = "path",
+): string {
+  if (input.includes("\0")) throw invalid(`${argument} contains a NUL byte.`);
+  let path = input.trim().replace(/\\/g, "/");
+  if (path === "~" || path.startsWith("~/")) {
+    throw invalid(
+      `${argument} ${JSON.stringify(input)} points into a home directory, outside the workspace.`,
+    );
+  }
+  if (/^[a-zA-Z]:\//.test(path) || path.startsWith("//")) {
+    throw invalid(
+      `${argument} ${JSON.stringify(input)} is an absolute path outside the workspace.`,
+    );
+  }
+  if (path.startsWith("/")) {
+    const root = displayRoot.replace(/\/+$/, "");
+    if (root.length > 0 && (path === root || path.startsWith(`${root}/`))) {
+      path = path.slice(root.length);
+    } else if (root.length === 0) {
+      path = path.slice(1);
+    } else {
+      throw invalid(
+        `${argument} ${JSON.stringify(input)} is an absolute path outside the workspace root ${displayRoot}.`,
+      );
+    }
+  }
+  const segments: string[] = [];
+  for (const segment of path.split("/")) {
+    if (segment === "" || segment === ".") continue;
+    if (segment === "..") {
+      if (segments.length === 0) {
+        throw invalid(`${argument} ${JSON.stringify(input)} climbs above the workspace root.`);
+      }
+      segments.pop();
+      continue;
+    }
+    segments.push(segment);
+  }
+  return segments.join("/");
+}
+
+/**
+ * Creates the confinement layer every file tool goes through.
+ *
+ * @param options - the seam and the secret-path lists
+ * @returns the workspace
+ * @example
+ * const workspace = createWorkspace({ fileSystem: createMemoryFileSystem({ "a.md": "# A" }) });
+ * await workspace.resolve("../etc/passwd"); // throws FileSystemError INVALID_PATH
+ */
+export function createWorkspace(options: WorkspaceOptions): Workspace {
+  const fileSystem = options.fileSystem;
+  const secrets = (options.secretPaths ?? DEFAULT_SECRET_PATHS).map(globToRegExp);
+  const exceptions = (options.secretExceptions ?? DEFAULT_SECRET_EXCEPTIONS).map(globToRegExp);
+  const locks = new Map<string, Promise<unknown>>();
+
+  const isSecret = (path: string): boolean =>
+    path.length > 0 &&
+    matchesAny(path, secrets) &&
+    !exceptions.some((pattern) => pattern.test(path));
+
+  const display = (path: string): string => (path.length === 0 ? "." : path);
+
+  return {
+    fileSystem,
+    isSecret,
+    display,
+    async resolve(input, resolveOptions = {}) {
+      const argument = resolveOptions.argument ?? "path";
+      const path = normalizeWorkspacePath(input ?? "", fileSystem.displayRoot, argument);
+      if (path.length === 0 && resolveOptions.allowRoot === false) {
+        throw invalid(
+          `${argument} must name something inside the workspace, not the root itself.`,
+          "Name a file or directory inside the root.",
+        );
+      }
+      const blocked = () =>
+        new FileSystemError(
+          "BLOCKED",
+          `${display(path)} is a secret path (credentials, keys or environment files); no tool reads or writes it.`,
+          "Work without it; ask the user to provide what you need from it.",
+        );
+      if (isSecret(path)) throw blocked();
+      const real = await fileSystem.realPath(path);
+      if (isSecret(real)) throw blocked();
+      return { path, real, display: display(path) };
+    },
+    withLock(realPath, work) {
+      const previous = locks.get(realPath) ?? Promise.resolve();
+      const next = previous.then(work, work);
+      const settled = next.then(
+        () => undefined,
+        () => undefined,
+      );
+      locks.set(realPath, settled);
+      void settled.then(() => {
+        if (locks.get(realPath) === settled) locks.delete(realPath);
+      });
+      return next;
+    },
+  };
+}
