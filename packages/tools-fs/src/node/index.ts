@@ -1,0 +1,1 @@
+export { createNodeFileSystem, type NodeFileSystemOptions } from "./node-file-system.js";
