@@ -79,6 +79,10 @@ export interface ResolveOptions {
 export interface Workspace {
   /** The seam. */
   readonly fileSystem: FileSystem;
+  /** The secret-path globs in force (search engines exclude them up front). */
+  readonly secretPaths: readonly string[];
+  /** The globs excepted from {@link Workspace.secretPaths}. */
+  readonly secretExceptions: readonly string[];
   /**
    * Normalises a model's path (NUL bytes, Windows separators, `./`, `..`, absolute paths inside
    * the root), follows symlinks on the real path and refuses escapes (`INVALID_PATH`) and secret
@@ -169,8 +173,12 @@ export function normalizeWorkspacePath(
  */
 export function createWorkspace(options: WorkspaceOptions): Workspace {
   const fileSystem = options.fileSystem;
-  const secrets = (options.secretPaths ?? DEFAULT_SECRET_PATHS).map(globToRegExp);
-  const exceptions = (options.secretExceptions ?? DEFAULT_SECRET_EXCEPTIONS).map(globToRegExp);
+  const secretPaths = Object.freeze([...(options.secretPaths ?? DEFAULT_SECRET_PATHS)]);
+  const secretExceptions = Object.freeze([
+    ...(options.secretExceptions ?? DEFAULT_SECRET_EXCEPTIONS),
+  ]);
+  const secrets = secretPaths.map(globToRegExp);
+  const exceptions = secretExceptions.map(globToRegExp);
   const locks = new Map<string, Promise<unknown>>();
 
   const isSecret = (path: string): boolean =>
@@ -182,6 +190,8 @@ export function createWorkspace(options: WorkspaceOptions): Workspace {
 
   return {
     fileSystem,
+    secretPaths,
+    secretExceptions,
     isSecret,
     display,
     async resolve(input, resolveOptions = {}) {

@@ -1,0 +1,241 @@
+import { type FileSystem, FileSystemError } from "../file-system.js";
+
+/**
+ * A small `.gitignore` matcher over any {@link FileSystem} seam, for the JS search fallback and
+ * `list_directory`. It follows git's rules: blank lines and `#` comments skipped, `\#` / `\!`
+ * escapes, trailing spaces trimmed (unless escaped), `!` re-includes, a trailing `/` matches
+ * directories only, a pattern with a `/` at the start or in the middle is anchored to the
+ * directory of its ignore file (otherwise it matches a name at any depth below it), `*` / `?` /
+ * `[…]` stay within one segment, `**` spans directories, the last matching rule wins, rules of a
+ * deeper ignore file beat shallower ones, and nothing inside an ignored directory can be
+ * re-included. `.gitignore` and `.ignore` files are read (as ripgrep does).
+ *
+ * @internal
+ */
+
+/** The ignore files read in every directory, in order (later files win). */
+export const IGNORE_FILE_NAMES: readonly string[] = [".gitignore", ".ignore"];
+
+/** One parsed line of an ignore file. */
+export interface IgnoreRule {
+  /** The directory holding the ignore file (workspace path, `""` for the root). */
+  base: string;
+  /** Matches a path relative to `base`. */
+  regExp: RegExp;
+  /** A `!` rule: re-includes what earlier rules ignored. */
+  negated: boolean;
+  /** A rule ending in `/`: matches directories only. */
+  directoryOnly: boolean;
+  /** The line as written, for messages. */
+  source: string;
+}
+
+function segmentPatternToSource(pattern: string): string {
+  let source = "";
+  for (let index = 0; index < pattern.length; index += 1) {
+    const character = pattern[index] as string;
+    if (character === "\\" && index + 1 < pattern.length) {
+      index += 1;
+      source += (pattern[index] as string).replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+    } else if (character === "*") {
+      if (pattern[index + 1] === "*") {
+        const atSegmentStart = index === 0 || pattern[index - 1] === "/";
+        const followedBySlash = pattern[index + 2] === "/";
+        const atEnd = index + 2 === pattern.length;
+        if (atSegmentStart && followedBySlash) {
+          source += "(?:.*/)?";
+          index += 2;
+          continue;
+        }
+        if (atSegmentStart && atEnd) {
+          source += ".*";
+          index += 1;
+          continue;
+        }
+      }
+      source += "[^/]*";
+    } else if (character === "?") {
+      source += "[^/]";
+    } else if (character === "[") {
+      const end = pattern.indexOf("]", index + 2);
+      if (end === -1) source += "\\[";
+      else {
+        let inner = pattern.slice(index + 1, end);
+        if (inner.startsWith("!")) inner = `^${inner.slice(1)}`;
+        source += `[${inner.replace(/\\/g, "\\\\")}]`;
+        index = end;
+      }
+    } else {
+      source += character.replace(/[.+^${}()|\\]/g, "\\$&");
+    }
+  }
+  return source;
+}
+
+/**
+ * Parses the text of one ignore file.
+ *
+ * @param text - the file's content
+ * @param base - the workspace path of the directory holding it (`""` for the root)
+ * @returns the rules, in file order
+ * @example
+ * parseIgnoreFile("node_modules/\n!keep.log\n*.log", ""); // three rules
+ */
+export function parseIgnoreFile(text: string, base: string): IgnoreRule[] {
+  const rules: IgnoreRule[] = [];
+  for (const rawLine of text.split(/\r?\n/)) {
+    let line = rawLine;
+    if (line.length === 0 || line.startsWith("#")) continue;
+    // Trailing spaces are ignored unless escaped with a backslash.
+    line = line.replace(/(?<!\\)\s+$/, "");
+    if (line.length === 0) continue;
+    let negated = false;
+    if (line.startsWith("!")) {
+      negated = true;
+      line = line.slice(1);
+    } else if (line.startsWith("\\!") || line.startsWith("\\#")) {
+      line = line.slice(1);
+    }
+    let directoryOnly = false;
+    if (line.endsWith("/")) {
+      directoryOnly = true;
+      line = line.replace(/\/+$/, "");
+    }
+    if (line.length === 0) continue;
+    const anchored = line.includes("/");
+    const body = line.replace(/^\/+/, "");
+    if (body.length === 0) continue;
+    const prefix = anchored || body.startsWith("**/") ? "" : "(?:.*/)?";
+    let regExp: RegExp;
+    try {
+      regExp = new RegExp(`^${prefix}${segmentPatternToSource(body)}$`);
+    } catch {
+      continue; // a malformed line is skipped, as git does
+    }
+    rules.push({ base, regExp, negated, directoryOnly, source: rawLine });
+  }
+  return rules;
+}
+
+/**
+ * Reads the ignore files (`.gitignore`, `.ignore`) of one directory. Missing or unreadable files
+ * give no rules.
+ *
+ * @param fileSystem - the seam
+ * @param directory - a workspace path (`""` for the root)
+ * @returns the directory's rules, in order
+ * @example
+ * const rules = await loadIgnoreRules(fileSystem, "src");
+ */
+export async function loadIgnoreRules(
+  fileSystem: FileSystem,
+  directory: string,
+): Promise<IgnoreRule[]> {
+  const rules: IgnoreRule[] = [];
+  for (const name of IGNORE_FILE_NAMES) {
+    const path = directory.length === 0 ? name : `${directory}/${name}`;
+    try {
+      const stat = await fileSystem.stat(path);
+      if (stat === undefined || stat.type !== "file" || stat.size > 1_048_576) continue;
+      const text = new TextDecoder().decode(await fileSystem.readFile(path));
+      rules.push(...parseIgnoreFile(text, directory));
+    } catch (error) {
+      if (!FileSystemError.isInstance(error)) throw error;
+    }
+  }
+  return rules;
+}
+
+/**
+ * Applies rules to one path (its ancestors are not looked at).
+ *
+ * @param rules - rules from the root down (deeper files last)
+ * @param path - a workspace path
+ * @param isDirectory - whether the path is a directory
+ * @returns `true` ignored, `false` re-included by a `!` rule, `undefined` no rule matched
+ */
+export function matchIgnoreRules(
+  rules: readonly IgnoreRule[],
+  path: string,
+  isDirectory: boolean,
+): boolean | undefined {
+  for (let index = rules.length - 1; index >= 0; index -= 1) {
+    const rule = rules[index] as IgnoreRule;
+    if (rule.directoryOnly && !isDirectory) continue;
+    let relative: string;
+    if (rule.base.length === 0) relative = path;
+    else if (path.startsWith(`${rule.base}/`)) relative = path.slice(rule.base.length + 1);
+    else continue;
+    if (rule.regExp.test(relative)) return !rule.negated;
+  }
+  return undefined;
+}
+
+/** Tells whether workspace paths are ignored by the `.gitignore` / `.ignore` files above them. */
+export interface IgnoreMatcher {
+  /**
+   * Whether a workspace path is ignored: by a rule of an ignore file in any directory from the
+   * root down to its parent, or because one of its parent directories is ignored. The root is
+   * never ignored. Ignore files are read once and cached.
+   *
+   * @param path - a workspace path
+   * @param isDirectory - whether it is a directory (for rules ending in `/`)
+   */
+  isIgnored(path: string, isDirectory: boolean): Promise<boolean>;
+  /** The rules that apply to the entries of a directory (root's first, the directory's last). */
+  rulesFor(directory: string): Promise<readonly IgnoreRule[]>;
+}
+
+/**
+ * Creates a cached `.gitignore` matcher over a seam.
+ *
+ * @param fileSystem - the seam whose ignore files to read
+ * @returns the matcher
+ * @example
+ * const matcher = createIgnoreMatcher(workspace.fileSystem);
+ * if (await matcher.isIgnored("node_modules/react/index.js", false)) skip();
+ */
+export function createIgnoreMatcher(fileSystem: FileSystem): IgnoreMatcher {
+  const chains = new Map<string, Promise<readonly IgnoreRule[]>>();
+  const directoryDecisions = new Map<string, Promise<boolean>>();
+
+  function rulesFor(directory: string): Promise<readonly IgnoreRule[]> {
+    let chain = chains.get(directory);
+    if (chain === undefined) {
+      const slash = directory.lastIndexOf("/");
+      const parent =
+        directory.length === 0 ? undefined : slash === -1 ? "" : directory.slice(0, slash);
+      chain = (async () => {
+        const inherited = parent === undefined ? [] : await rulesFor(parent);
+        const own = await loadIgnoreRules(fileSystem, directory);
+        return own.length === 0 ? inherited : [...inherited, ...own];
+      })();
+      chains.set(directory, chain);
+    }
+    return chain;
+  }
+
+  async function decide(path: string, isDirectory: boolean): Promise<boolean> {
+    const slash = path.lastIndexOf("/");
+    const parent = slash === -1 ? "" : path.slice(0, slash);
+    if (parent.length > 0 && (await directoryIgnored(parent))) return true;
+    return matchIgnoreRules(await rulesFor(parent), path, isDirectory) === true;
+  }
+
+  function directoryIgnored(directory: string): Promise<boolean> {
+    let decision = directoryDecisions.get(directory);
+    if (decision === undefined) {
+      decision = decide(directory, true);
+      directoryDecisions.set(directory, decision);
+    }
+    return decision;
+  }
+
+  return {
+    rulesFor,
+    isIgnored(path, isDirectory) {
+      if (path.length === 0) return Promise.resolve(false);
+      return isDirectory ? directoryIgnored(path) : decide(path, false);
+    },
+  };
+}

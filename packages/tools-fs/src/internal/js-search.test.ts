@@ -1,0 +1,105 @@
+import { describe, expect, it } from "vitest";
+import { createMemoryFileSystem } from "../memory-file-system.js";
+import { DEFAULT_SECRET_PATHS } from "../workspace.js";
+import { compileSearchPattern, createJsLister, createJsSearcher } from "./js-search.js";
+import type { SearchRequest } from "./search-types.js";
+
+function request(overrides: Partial<SearchRequest>): SearchRequest {
+  return {
+    path: "",
+    pathType: "directory",
+    glob: undefined,
+    includeHiddenAndIgnored: false,
+    isSecret: (path) => path.endsWith(".env"),
+    secretGlobs: DEFAULT_SECRET_PATHS,
+    pattern: "x",
+    literal: false,
+    ignoreCase: false,
+    contextLines: 0,
+    outputMode: "content",
+    limit: 100,
+    maxLineCharacters: 300,
+    ...overrides,
+  };
+}
+
+const fileSystem = createMemoryFileSystem(
+  {
+    "a.txt": "one hit\ntwo\nthree hit\n",
+    "big.txt": `${"hit ".repeat(100)}\n`,
+    "bin.dat": new Uint8Array([104, 105, 116, 0, 1, 2]),
+    "sub/c.txt": "hit again\n",
+    ".env": "hit secret\n",
+    ".hidden/d.txt": "hit hidden\n",
+    ".gitignore": "ignored/\n",
+    "ignored/e.txt": "hit ignored\n",
+  },
+  { symlinks: { "sub/link.txt": "../a.txt" } },
+);
+const signal = new AbortController().signal;
+
+describe("compileSearchPattern", () => {
+  it("honours (?i), literal text and refuses invalid patterns", () => {
+    expect(compileSearchPattern("(?i)HELLO", false, false).test("hello")).toBe(true);
+    expect(compileSearchPattern("a.b", true, false).test("axb")).toBe(false);
+    expect(() => compileSearchPattern("(", false, false)).toThrow(/not a valid regular expression/);
+  });
+});
+
+describe("createJsSearcher", () => {
+  it("skips binary, secret, hidden, ignored and symlinked files; walks in path order", async () => {
+    const outcome = await createJsSearcher({ fileSystem }).search(
+      request({ pattern: "hit", outputMode: "count" }),
+      signal,
+    );
+    expect(outcome.files.map((file) => [file.path, file.count])).toEqual([
+      ["a.txt", 2],
+      ["big.txt", 1],
+      ["sub/c.txt", 1],
+    ]);
+    const everything = await createJsSearcher({ fileSystem }).search(
+      request({ pattern: "hit", outputMode: "files_with_matches", includeHiddenAndIgnored: true }),
+      signal,
+    );
+    expect(everything.files.map((file) => file.path)).toEqual(
+      ["a.txt", "big.txt", ".hidden/d.txt", "ignored/e.txt", "sub/c.txt"].sort(),
+    );
+  });
+
+  it("skips files above the size cap and stops on abort", async () => {
+    const small = await createJsSearcher({ fileSystem, maxFileBytes: 100 }).search(
+      request({ pattern: "hit" }),
+      signal,
+    );
+    expect(small.files.map((file) => file.path)).not.toContain("big.txt");
+    const controller = new AbortController();
+    controller.abort(new Error("stopped"));
+    await expect(
+      createJsSearcher({ fileSystem }).search(request({ pattern: "hit" }), controller.signal),
+    ).rejects.toThrow("stopped");
+  });
+
+  it("applies include and exclude globs over workspace paths", async () => {
+    const include = await createJsSearcher({ fileSystem }).search(
+      request({ pattern: "hit", glob: "sub/*.txt" }),
+      signal,
+    );
+    expect(include.files.map((file) => file.path)).toEqual(["sub/c.txt"]);
+    const exclude = await createJsSearcher({ fileSystem }).search(
+      request({ pattern: "hit", glob: "!sub" }),
+      signal,
+    );
+    expect(exclude.files.map((file) => file.path)).toEqual(["a.txt", "big.txt"]);
+  });
+});
+
+describe("createJsLister", () => {
+  it("lists visible files matching the glob", async () => {
+    const outcome = await createJsLister({ fileSystem }).list(
+      { ...request({ glob: "**/*.txt" }), limit: 2 },
+      signal,
+    );
+    expect(outcome.files).toHaveLength(2);
+    expect(outcome.omitted).toBe(1);
+  });
+});
