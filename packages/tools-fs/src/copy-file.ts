@@ -1,0 +1,88 @@
+import { defineTool, parseOptions, type Tool, toolOverridesShape } from "@agentool/contract";
+import { z } from "zod";
+import { guardFileSystem, workspaceOption } from "./internal/tool-support.js";
+import { formatTransfer, type TransferData, transferEntry } from "./move-file.js";
+import type { Workspace } from "./workspace.js";
+
+/** The default name of the copying tool. */
+export const COPY_FILE_TOOL_NAME = "copy_file";
+
+/** Options of {@link createCopyFileTool}. */
+export interface CopyFileToolOptions {
+  /** The confined workspace (from `createWorkspace`). */
+  workspace: Workspace;
+  /** Replaces the tool's name (snake_case). Default `"copy_file"`. */
+  name?: string;
+  /** Replaces the tool's description. */
+  description?: string;
+}
+
+const optionsSchema = z.object({ ...toolOverridesShape, workspace: workspaceOption });
+
+/** The input schema of `copy_file`. */
+export const copyFileInputSchema = z.object({
+  source: z.string().describe("The file or directory to copy, relative to the workspace root."),
+  destination: z
+    .string()
+    .describe(
+      "The path of the copy, including its name (e.g. 'backup/config.yaml', not just 'backup'). Missing parent directories are created.",
+    ),
+  overwrite: z
+    .boolean()
+    .optional()
+    .describe(
+      "Replace a file that already exists at destination. Default false (FILE_ALREADY_EXISTS). Never replaces a directory.",
+    ),
+});
+
+/** The input of `copy_file`. */
+export type CopyFileInput = z.output<typeof copyFileInputSchema>;
+
+/** What `copy_file` returns. */
+export type CopyFileToolData = TransferData;
+
+/** The `copy_file` tool's type. */
+export type CopyFileTool = Tool<typeof copyFileInputSchema, CopyFileToolData>;
+
+const DESCRIPTION = [
+  "Copy a file or a whole directory inside the workspace. destination is the full path of the copy (name included); missing parent directories are created.",
+  "If something already exists at destination the copy is refused with FILE_ALREADY_EXISTS unless overwrite is true (which replaces a file, never a directory).",
+  "Copying a directory into itself is refused; directories holding secret files (keys, .env) are refused.",
+  "To rename or move instead, use move_file.",
+].join("\n");
+
+/**
+ * Creates the `copy_file` tool: copy a file or a directory tree, confined to the workspace on
+ * both ends (a symlinked source is copied from its real target, which must be inside).
+ * `FILE_ALREADY_EXISTS` unless `overwrite`; parents created; never into itself.
+ *
+ * @param options - the workspace and name/description overrides
+ * @returns the tool
+ * @throws AgentoolError when the options are invalid
+ * @example
+ * const copyFile = createCopyFileTool({ workspace });
+ * await copyFile.run({ source: "templates/page.md", destination: "docs/new-page.md" });
+ */
+export function createCopyFileTool(options: CopyFileToolOptions): CopyFileTool {
+  const parsed = parseOptions("createCopyFileTool", optionsSchema, options);
+  const workspace = parsed.workspace;
+  return defineTool({
+    name: parsed.name ?? COPY_FILE_TOOL_NAME,
+    description: parsed.description ?? DESCRIPTION,
+    input: copyFileInputSchema,
+    // Destructive only with overwrite, but annotations are static: hosts may ask before a copy.
+    annotations: { title: "Copy file", destructive: true, idempotent: false },
+    tags: ["fs:write"],
+    execute: (request, context) =>
+      guardFileSystem(() =>
+        transferEntry(workspace, {
+          operation: "copy",
+          source: request.source,
+          destination: request.destination,
+          overwrite: request.overwrite === true,
+          signal: context.signal,
+        }),
+      ),
+    render: (data) => formatTransfer(data, "Copied"),
+  });
+}

@@ -1,0 +1,95 @@
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { assertConformance } from "@agentool/contract/testing";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createCountWordsTool } from "./count-words.js";
+import { encodeText } from "./internal/text-codec.js";
+import { createMemoryFileSystem } from "./memory-file-system.js";
+import { createNodeFileSystem } from "./node/node-file-system.js";
+import { createWorkspace, type Workspace } from "./workspace.js";
+
+let root: string;
+let workspace: Workspace;
+
+beforeEach(async () => {
+  root = await mkdtemp(join(tmpdir(), "agentool-words-"));
+  workspace = createWorkspace({ fileSystem: createNodeFileSystem({ root }) });
+});
+
+afterEach(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+describe("createCountWordsTool", () => {
+  it("counts words, characters, paragraphs, headings and lines of Markdown", async () => {
+    await writeFile(
+      join(root, "essay.md"),
+      "---\ntitle: Not counted\n---\n# Hello world\n\nThis is **one** [link](https://example.com/very/long).\n\nSecond paragraph here.\n",
+    );
+    const tool = createCountWordsTool({ workspace });
+    const result = await tool.run({ path: "essay.md" });
+    expect(result.success && result.data).toEqual({
+      path: "essay.md",
+      characters: "Helloworld".length + "Thisisonelink.".length + "Secondparagraphhere.".length,
+      words: 2 + 4 + 3,
+      cjkCharacters: 0,
+      paragraphs: 2,
+      headings: 1,
+      lines: 8,
+      markdown: true,
+    });
+    expect(tool.renderResult(result)).toBe(
+      "essay.md: 9 words, 44 characters without spaces, 2 paragraphs, 1 headings, 8 lines.",
+    );
+  });
+
+  it("counts each CJK character as one word", async () => {
+    await writeFile(
+      join(root, "zh.md"),
+      "# 标题\n\n这是一个测试。Hello 世界！\n\nカタカナ と 한국어\n",
+    );
+    const result = await createCountWordsTool({ workspace }).run({ path: "zh.md" });
+    expect(result.success && result.data).toMatchObject({
+      words: 2 + 6 + 1 + 2 + 4 + 1 + 3,
+      cjkCharacters: 2 + 6 + 2 + 4 + 1 + 3,
+      paragraphs: 2,
+      headings: 1,
+    });
+  });
+
+  it("reads plain text files without Markdown rules, and UTF-16", async () => {
+    await writeFile(
+      join(root, "notes.txt"),
+      encodeText("# not a heading\n\nsecond [x](y)\n", "utf-16le"),
+    );
+    const result = await createCountWordsTool({ workspace }).run({ path: "notes.txt" });
+    expect(result.success && result.data).toMatchObject({
+      headings: 0,
+      paragraphs: 2,
+      words: 6,
+      markdown: false,
+    });
+  });
+
+  it("refuses binary files and secrets, says why a count is zero", async () => {
+    await writeFile(join(root, "blob.md"), new Uint8Array([0, 0, 1]));
+    await writeFile(join(root, ".env"), "A=1");
+    await writeFile(join(root, "empty.md"), "");
+    const tool = createCountWordsTool({ workspace });
+    const binary = await tool.run({ path: "blob.md" });
+    expect(binary.success ? undefined : binary.error.code).toBe("UNSUPPORTED");
+    const secret = await tool.run({ path: ".env" });
+    expect(secret.success ? undefined : secret.error.code).toBe("BLOCKED");
+    const escaped = await tool.run({ path: "../x.md" });
+    expect(escaped.success ? undefined : escaped.error.code).toBe("INVALID_PATH");
+    expect(tool.renderResult(await tool.run({ path: "empty.md" }))).toMatch(/has no words/);
+  });
+
+  it("works over the memory seam and passes the conformance kit", async () => {
+    const memory = createWorkspace({ fileSystem: createMemoryFileSystem({ sample: "one two\n" }) });
+    await assertConformance([createCountWordsTool({ workspace: memory })], {
+      samples: { count_words: { path: "sample" } },
+    });
+  });
+});

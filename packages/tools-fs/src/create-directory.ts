@@ -1,0 +1,105 @@
+import {
+  defineTool,
+  fail,
+  ok,
+  parseOptions,
+  type Tool,
+  toolOverridesShape,
+} from "@agentool/contract";
+import { z } from "zod";
+import { guardFileSystem, workspaceOption } from "./internal/tool-support.js";
+import type { Workspace } from "./workspace.js";
+
+/** The default name of the directory-creating tool. */
+export const CREATE_DIRECTORY_TOOL_NAME = "create_directory";
+
+/** Options of {@link createCreateDirectoryTool}. */
+export interface CreateDirectoryToolOptions {
+  /** The confined workspace (from `createWorkspace`). */
+  workspace: Workspace;
+  /** Replaces the tool's name (snake_case). Default `"create_directory"`. */
+  name?: string;
+  /** Replaces the tool's description. */
+  description?: string;
+}
+
+const optionsSchema = z.object({ ...toolOverridesShape, workspace: workspaceOption });
+
+/** The input schema of `create_directory`. */
+export const createDirectoryInputSchema = z.object({
+  path: z
+    .string()
+    .describe(
+      "The directory to create, relative to the workspace root (e.g. 'docs/guides'). Missing parents are created too.",
+    ),
+});
+
+/** The input of `create_directory`. */
+export type CreateDirectoryInput = z.output<typeof createDirectoryInputSchema>;
+
+/** What `create_directory` returns. */
+export interface CreateDirectoryToolData {
+  /** The directory, as a workspace path. */
+  path: string;
+  /** `true` when it was created, `false` when it already existed. */
+  created: boolean;
+}
+
+/** The `create_directory` tool's type. */
+export type CreateDirectoryTool = Tool<typeof createDirectoryInputSchema, CreateDirectoryToolData>;
+
+const DESCRIPTION = [
+  "Create a directory inside the workspace, with any missing parent directories (like `mkdir -p`).",
+  "Calling it for a directory that already exists is harmless and says so.",
+  "You do not need it before write_file, move_file or copy_file: they create parents themselves.",
+  "Fails with FILE_ALREADY_EXISTS when a file (not a directory) is in the way.",
+].join("\n");
+
+/**
+ * Creates the `create_directory` tool: `mkdir -p` confined to the workspace (symlinked parents
+ * are followed on the real path and refused when they lead outside), secret paths refused.
+ *
+ * @param options - the workspace and name/description overrides
+ * @returns the tool
+ * @throws AgentoolError when the options are invalid
+ * @example
+ * const createDirectory = createCreateDirectoryTool({ workspace });
+ * await createDirectory.run({ path: "docs/guides" }); // data: { path: "docs/guides", created: true }
+ */
+export function createCreateDirectoryTool(
+  options: CreateDirectoryToolOptions,
+): CreateDirectoryTool {
+  const parsed = parseOptions("createCreateDirectoryTool", optionsSchema, options);
+  const workspace = parsed.workspace;
+  const fileSystem = workspace.fileSystem;
+  return defineTool({
+    name: parsed.name ?? CREATE_DIRECTORY_TOOL_NAME,
+    description: parsed.description ?? DESCRIPTION,
+    input: createDirectoryInputSchema,
+    annotations: { title: "Create directory", idempotent: true, destructive: false },
+    tags: ["fs:write"],
+    execute: (input) =>
+      guardFileSystem(async () => {
+        const resolved = await workspace.resolve(input.path);
+        return workspace.withLock(resolved.real, async () => {
+          const existing = await fileSystem.stat(resolved.real);
+          if (existing?.type === "directory") {
+            return ok<CreateDirectoryToolData>({ path: resolved.display, created: false });
+          }
+          if (existing !== undefined) {
+            return fail(
+              "FILE_ALREADY_EXISTS",
+              `${resolved.display} already exists and is a file, not a directory.`,
+              { hint: "Choose another path, or delete the file first with delete_file." },
+            );
+          }
+          await fileSystem.createDirectory(resolved.real);
+          return ok<CreateDirectoryToolData>({ path: resolved.display, created: true });
+        });
+      }),
+    render: (data) =>
+      data.created
+        ? `Created directory ${data.path}.`
+        : `Directory ${data.path} already exists; nothing to do.`,
+  });
+}

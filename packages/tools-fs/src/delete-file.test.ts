@@ -1,0 +1,114 @@
+import { mkdir, mkdtemp, rm, stat, symlink, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { assertConformance } from "@agentool/contract/testing";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createDeleteFileTool } from "./delete-file.js";
+import { createMemoryFileSystem } from "./memory-file-system.js";
+import { createNodeFileSystem } from "./node/node-file-system.js";
+import { createWorkspace, type Workspace } from "./workspace.js";
+
+let root: string;
+let outside: string;
+let workspace: Workspace;
+
+const exists = (path: string) =>
+  stat(path).then(
+    () => true,
+    () => false,
+  );
+
+beforeEach(async () => {
+  root = await mkdtemp(join(tmpdir(), "agentool-delete-"));
+  outside = await mkdtemp(join(tmpdir(), "agentool-delete-outside-"));
+  workspace = createWorkspace({ fileSystem: createNodeFileSystem({ root }) });
+});
+
+afterEach(async () => {
+  await rm(root, { recursive: true, force: true });
+  await rm(outside, { recursive: true, force: true });
+});
+
+async function code(promise: Promise<{ success: boolean; error?: { code: string } }>) {
+  const result = await promise;
+  return result.success ? "success" : result.error?.code;
+}
+
+describe("createDeleteFileTool", () => {
+  it("deletes files and empty directories", async () => {
+    await writeFile(join(root, "a.txt"), "x");
+    await mkdir(join(root, "empty"));
+    const tool = createDeleteFileTool({ workspace });
+    const result = await tool.run({ path: "a.txt" });
+    expect(result).toEqual({
+      success: true,
+      data: { path: "a.txt", type: "file", removedEntries: 0 },
+    });
+    expect(await exists(join(root, "a.txt"))).toBe(false);
+    expect(await code(tool.run({ path: "empty" }))).toBe("success");
+    expect(await code(tool.run({ path: "a.txt" }))).toBe("FILE_NOT_FOUND");
+  });
+
+  it("refuses a non-empty directory without recursive, naming the count", async () => {
+    await mkdir(join(root, "dir/sub"), { recursive: true });
+    await writeFile(join(root, "dir/a"), "x");
+    await writeFile(join(root, "dir/sub/b"), "x");
+    const tool = createDeleteFileTool({ workspace });
+    const refused = await tool.run({ path: "dir" });
+    expect(refused.success).toBe(false);
+    if (refused.success) return;
+    expect(refused.error.code).toBe("DIRECTORY_NOT_EMPTY");
+    expect(refused.error.message).toContain("2 entries");
+    expect(refused.error.hint).toContain("recursive: true");
+    const deleted = await tool.run({ path: "dir", recursive: true });
+    expect(deleted.success && deleted.data.removedEntries).toBe(3);
+    expect(await exists(join(root, "dir"))).toBe(false);
+  });
+
+  it("never deletes the root, however it is spelled", async () => {
+    const tool = createDeleteFileTool({ workspace });
+    for (const path of ["", ".", "./", root, "a/..", "/"]) {
+      const result = await code(tool.run({ path, recursive: true }));
+      expect(result, path).toBe("INVALID_PATH");
+    }
+    expect(await exists(root)).toBe(true);
+  });
+
+  it("deletes a symlink itself, never its target, even when the target is outside", async () => {
+    await writeFile(join(outside, "keep.txt"), "x");
+    await writeFile(join(root, "target.txt"), "x");
+    await symlink(join(root, "target.txt"), join(root, "link"));
+    await symlink(outside, join(root, "escape"));
+    const tool = createDeleteFileTool({ workspace });
+    const link = await tool.run({ path: "link" });
+    expect(link.success && link.data.type).toBe("symlink");
+    expect(await exists(join(root, "target.txt"))).toBe(true);
+    expect(await code(tool.run({ path: "escape/keep.txt" }))).toBe("INVALID_PATH");
+    expect(await code(tool.run({ path: "escape", recursive: true }))).toBe("success");
+    expect(await exists(join(outside, "keep.txt"))).toBe(true);
+  });
+
+  it("refuses escapes, secret paths and directories holding secrets", async () => {
+    await writeFile(join(outside, "victim"), "x");
+    await mkdir(join(root, "config"));
+    await writeFile(join(root, "config/.env"), "KEY=1");
+    await writeFile(join(root, ".env"), "KEY=1");
+    const tool = createDeleteFileTool({ workspace });
+    expect(await code(tool.run({ path: "../victim" }))).toBe("INVALID_PATH");
+    expect(await code(tool.run({ path: join(outside, "victim") }))).toBe("INVALID_PATH");
+    expect(await code(tool.run({ path: ".env" }))).toBe("BLOCKED");
+    expect(await code(tool.run({ path: "config", recursive: true }))).toBe("BLOCKED");
+    expect(await exists(join(root, "config/.env"))).toBe(true);
+    expect(await exists(join(outside, "victim"))).toBe(true);
+  });
+
+  it("works over the memory seam and passes the conformance kit", async () => {
+    const memory = createWorkspace({
+      fileSystem: createMemoryFileSystem({ sample: "x", "d/a": "1" }),
+    });
+    const tool = createDeleteFileTool({ workspace: memory });
+    expect(await code(tool.run({ path: "d" }))).toBe("DIRECTORY_NOT_EMPTY");
+    await assertConformance([tool], { samples: { delete_file: { path: "sample" } } });
+    expect(tool.annotations.destructive).toBe(true);
+  });
+});

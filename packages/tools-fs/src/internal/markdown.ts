@@ -1,0 +1,322 @@
+/**
+ * A small, line-based Markdown block parser for `extract_toc` and `count_words`: ATX and Setext
+ * headings, paragraphs, fenced (``` and ~~~, any longer length, with info strings) and indented
+ * code blocks, thematic breaks, HTML comments and YAML/TOML front matter. It follows CommonMark
+ * where it matters for headings (a `#` line inside a code block or comment is not a heading;
+ * `---` under a paragraph is a Setext heading, under a list item a thematic break) and ignores
+ * the rest (inline markup is stripped only for counting).
+ *
+ * @internal
+ */
+
+/** One heading of a Markdown document. */
+export interface MarkdownHeading {
+  /** 1–6 (`#` … `######`; Setext `===` is 1, `---` is 2). */
+  level: number;
+  /** The heading text, trimmed, closing `#`s removed. */
+  title: string;
+  /** The 1-based line where the heading starts. */
+  line: number;
+}
+
+/** What kind of block a {@link MarkdownBlock} is. */
+export type MarkdownBlockKind =
+  | "heading"
+  | "paragraph"
+  | "code"
+  | "thematic-break"
+  | "html-comment"
+  | "front-matter";
+
+/** One block of a Markdown document. */
+export interface MarkdownBlock {
+  /** The kind of block. */
+  kind: MarkdownBlockKind;
+  /** 1-based first line. */
+  startLine: number;
+  /** 1-based last line. */
+  endLine: number;
+  /** The block's text content (heading title, paragraph lines, code lines without fences). */
+  text: string;
+}
+
+/** A parsed Markdown document. */
+export interface MarkdownDocument {
+  /** Lines in the text (a final line ending does not start another line). */
+  lines: number;
+  /** Headings in document order. */
+  headings: MarkdownHeading[];
+  /** Blocks in document order (blank lines belong to none). */
+  blocks: MarkdownBlock[];
+}
+
+/** Options of {@link parseMarkdown}. */
+export interface ParseMarkdownOptions {
+  /**
+   * `false` parses plain text: every run of non-blank lines is a paragraph, nothing is a heading
+   * or code. Default `true`.
+   */
+  markdown?: boolean;
+}
+
+/**
+ * Splits text into lines on `\n`, `\r\n` or `\r`; a final line ending does not start another line.
+ *
+ * @internal
+ */
+export function splitLines(text: string): string[] {
+  if (text.length === 0) return [];
+  const lines = text.split(/\r\n|\n|\r/);
+  if (lines.length > 1 && lines[lines.length - 1] === "") lines.pop();
+  return lines;
+}
+
+const BLANK = /^[ \t]*$/;
+const INDENTED_CODE = /^(?: {4}|\t| {1,3}\t)/;
+const FENCE_OPEN = /^( {0,3})(`{3,}|~{3,})(.*)$/;
+const ATX_HEADING = /^ {0,3}(#{1,6})(?=[ \t]|$)(.*)$/;
+const SETEXT_UNDERLINE = /^ {0,3}(=+|-+)[ \t]*$/;
+const THEMATIC_BREAK = /^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$/;
+const HTML_COMMENT_OPEN = /^ {0,3}<!--/;
+const LIST_OR_QUOTE = /^ {0,3}(?:[-+*]|\d{1,9}[.)])(?:[ \t]|$)|^ {0,3}>/;
+
+/** The text of an ATX heading line after its `#`s: trimmed, optional closing sequence removed. */
+function atxTitle(rest: string): string {
+  const trimmed = rest.trim();
+  if (/^#+$/.test(trimmed)) return "";
+  return trimmed.replace(/[ \t]+#+$/, "").trim();
+}
+
+/**
+ * Parses Markdown into blocks and headings.
+ *
+ * @param text - the document
+ * @param options - `markdown: false` for plain text
+ * @returns lines, headings and blocks
+ * @internal
+ * @example
+ * parseMarkdown("# Title\n\nText\n```\n# not a heading\n```\n").headings; // [{ level: 1, title: "Title", line: 1 }]
+ */
+export function parseMarkdown(text: string, options: ParseMarkdownOptions = {}): MarkdownDocument {
+  const lines = splitLines(text);
+  const markdown = options.markdown ?? true;
+  const blocks: MarkdownBlock[] = [];
+  const headings: MarkdownHeading[] = [];
+  let paragraphStart = -1;
+  let paragraphLines: string[] = [];
+
+  const flushParagraph = (endIndex: number) => {
+    if (paragraphStart === -1) return;
+    blocks.push({
+      kind: "paragraph",
+      startLine: paragraphStart + 1,
+      endLine: endIndex + 1,
+      text: paragraphLines.join("\n"),
+    });
+    paragraphStart = -1;
+    paragraphLines = [];
+  };
+  const addHeading = (level: number, title: string, startIndex: number, endIndex: number) => {
+    blocks.push({ kind: "heading", startLine: startIndex + 1, endLine: endIndex + 1, text: title });
+    if (title.length > 0) headings.push({ level, title, line: startIndex + 1 });
+  };
+
+  let index = 0;
+  if (markdown && lines.length > 0) {
+    const opener = lines[0]?.trimEnd();
+    if (opener === "---" || opener === "+++") {
+      for (let close = 1; close < lines.length; close += 1) {
+        const candidate = lines[close]?.trimEnd();
+        if (candidate === opener || (opener === "---" && candidate === "...")) {
+          blocks.push({
+            kind: "front-matter",
+            startLine: 1,
+            endLine: close + 1,
+            text: lines.slice(1, close).join("\n"),
+          });
+          index = close + 1;
+          break;
+        }
+      }
+    }
+  }
+
+  while (index < lines.length) {
+    const line = lines[index] as string;
+    if (BLANK.test(line)) {
+      flushParagraph(index - 1);
+      index += 1;
+      continue;
+    }
+    if (!markdown) {
+      if (paragraphStart === -1) paragraphStart = index;
+      paragraphLines.push(line);
+      index += 1;
+      continue;
+    }
+    if (paragraphStart === -1 && INDENTED_CODE.test(line)) {
+      const start = index;
+      let end = index;
+      const content: string[] = [];
+      while (index < lines.length) {
+        const current = lines[index] as string;
+        if (INDENTED_CODE.test(current)) {
+          end = index;
+          content.push(current.replace(INDENTED_CODE, ""));
+        } else if (!BLANK.test(current)) break;
+        index += 1;
+      }
+      blocks.push({
+        kind: "code",
+        startLine: start + 1,
+        endLine: end + 1,
+        text: content.join("\n"),
+      });
+      index = end + 1;
+      continue;
+    }
+    const fence = FENCE_OPEN.exec(line);
+    if (fence !== null && !(fence[2]?.startsWith("`") && fence[3]?.includes("`"))) {
+      flushParagraph(index - 1);
+      const marker = fence[2] as string;
+      const closing = new RegExp(
+        `^ {0,3}${marker[0] === "`" ? "`" : "~"}{${marker.length},}[ \\t]*$`,
+      );
+      const start = index;
+      const content: string[] = [];
+      index += 1;
+      let closed = false;
+      while (index < lines.length) {
+        const current = lines[index] as string;
+        if (closing.test(current)) {
+          closed = true;
+          break;
+        }
+        content.push(current);
+        index += 1;
+      }
+      const end = closed ? index : lines.length - 1;
+      blocks.push({
+        kind: "code",
+        startLine: start + 1,
+        endLine: end + 1,
+        text: content.join("\n"),
+      });
+      index = end + 1;
+      continue;
+    }
+    const atx = ATX_HEADING.exec(line);
+    if (atx !== null) {
+      flushParagraph(index - 1);
+      addHeading((atx[1] as string).length, atxTitle(atx[2] ?? ""), index, index);
+      index += 1;
+      continue;
+    }
+    if (
+      paragraphStart !== -1 &&
+      SETEXT_UNDERLINE.test(line) &&
+      !LIST_OR_QUOTE.test(paragraphLines[0] ?? "")
+    ) {
+      const level = line.trim().startsWith("=") ? 1 : 2;
+      const title = paragraphLines
+        .map((part) => part.trim())
+        .join(" ")
+        .trim();
+      const start = paragraphStart;
+      paragraphStart = -1;
+      paragraphLines = [];
+      addHeading(level, title, start, index);
+      index += 1;
+      continue;
+    }
+    if (THEMATIC_BREAK.test(line)) {
+      flushParagraph(index - 1);
+      blocks.push({ kind: "thematic-break", startLine: index + 1, endLine: index + 1, text: "" });
+      index += 1;
+      continue;
+    }
+    if (HTML_COMMENT_OPEN.test(line)) {
+      flushParagraph(index - 1);
+      const start = index;
+      const afterOpen = line.slice(line.indexOf("<!--") + 4);
+      if (!afterOpen.includes("-->")) {
+        index += 1;
+        while (index < lines.length && !(lines[index] as string).includes("-->")) index += 1;
+      }
+      const end = Math.min(index, lines.length - 1);
+      blocks.push({
+        kind: "html-comment",
+        startLine: start + 1,
+        endLine: end + 1,
+        text: lines.slice(start, end + 1).join("\n"),
+      });
+      index = end + 1;
+      continue;
+    }
+    if (paragraphStart === -1) paragraphStart = index;
+    paragraphLines.push(line);
+    index += 1;
+  }
+  flushParagraph(lines.length - 1);
+  return { lines: lines.length, headings, blocks };
+}
+
+/**
+ * Strips inline Markdown so only readable text is counted: images keep their alt text, links
+ * their text (not the URL), HTML tags and emphasis / code markers go, and leading list and quote
+ * markers go.
+ *
+ * @internal
+ */
+export function stripInlineMarkdown(text: string): string {
+  return text
+    .split("\n")
+    .map((line) => line.replace(/^[ \t]*(?:>[ \t]?)*[ \t]*(?:[-+*]|\d{1,9}[.)])?(?=[ \t]|$)/, ""))
+    .join("\n")
+    .replace(/!\[([^\]]*)\]\([^)]*\)/g, "$1")
+    .replace(/\[([^\]]*)\]\([^)]*\)/g, "$1")
+    .replace(/\[([^\]]*)\]\[[^\]]*\]/g, "$1")
+    .replace(/<\/?[A-Za-z][^>\n]*>/g, " ")
+    .replace(/[*`]+|~~/g, "")
+    .replace(/(^|[^\p{L}\p{N}])_+|_+(?=[^\p{L}\p{N}]|$)/gu, "$1");
+}
+
+const CJK_CLASS = "[\\p{scx=Han}\\p{scx=Hiragana}\\p{scx=Katakana}\\p{scx=Hangul}]";
+/** One CJK letter (punctuation such as 。 shares the scripts but is not a word). */
+const CJK_LETTER = `(?=[\\p{L}\\p{Nl}])${CJK_CLASS}`;
+const NON_CJK_WORD_CHARACTER = `(?!${CJK_CLASS})[\\p{L}\\p{N}\\p{M}]`;
+
+const WORD = new RegExp(
+  `${CJK_LETTER}|${NON_CJK_WORD_CHARACTER}+(?:['’.\\-]${NON_CJK_WORD_CHARACTER}+)*`,
+  "gu",
+);
+
+const CJK = new RegExp(CJK_LETTER, "gu");
+
+/** Word and character counts of a text. */
+export interface TextCounts {
+  /** Characters that are not whitespace (code points). */
+  characters: number;
+  /** Words: runs of letters/digits (joined by `'`, `’`, `-`, `.`), plus each CJK character. */
+  words: number;
+  /** How many of the words are single CJK characters (Han, Hiragana, Katakana, Hangul). */
+  cjkCharacters: number;
+}
+
+/**
+ * Counts words and non-whitespace characters. Each CJK character (Han, Hiragana, Katakana,
+ * Hangul) is one word; other words are runs of letters and digits, split by whitespace and
+ * punctuation (`don't`, `e-mail` and `3.14` are one word each).
+ *
+ * @internal
+ * @example
+ * countText("Hello, 世界!"); // { characters: 9, words: 3, cjkCharacters: 2 }
+ */
+export function countText(text: string): TextCounts {
+  const visible = text.replace(/\s+/gu, "");
+  const characters =
+    visible.length - (visible.match(/[\uD800-\uDBFF][\uDC00-\uDFFF]/g)?.length ?? 0);
+  const words = text.match(WORD)?.length ?? 0;
+  const cjkCharacters = text.match(CJK)?.length ?? 0;
+  return { characters, words, cjkCharacters };
+}

@@ -1,0 +1,301 @@
+import {
+  defineTool,
+  fail,
+  ok,
+  parseOptions,
+  type Tool,
+  type ToolResult,
+  toolOverridesShape,
+} from "@agentool/contract";
+import { z } from "zod";
+import type { EntryType, FileSystem } from "./file-system.js";
+import { guardFileSystem, workspaceOption } from "./internal/tool-support.js";
+import type { Workspace } from "./workspace.js";
+
+/** The default name of the moving tool. */
+export const MOVE_FILE_TOOL_NAME = "move_file";
+
+/** Options of {@link createMoveFileTool}. */
+export interface MoveFileToolOptions {
+  /** The confined workspace (from `createWorkspace`). */
+  workspace: Workspace;
+  /** Replaces the tool's name (snake_case). Default `"move_file"`. */
+  name?: string;
+  /** Replaces the tool's description. */
+  description?: string;
+}
+
+const optionsSchema = z.object({ ...toolOverridesShape, workspace: workspaceOption });
+
+/** The input schema of `move_file`. */
+export const moveFileInputSchema = z.object({
+  source: z
+    .string()
+    .describe("The file, symlink or directory to move or rename, relative to the workspace root."),
+  destination: z
+    .string()
+    .describe(
+      "Its new path, including the new name (e.g. 'archive/old-notes.md', not just 'archive'). Missing parent directories are created.",
+    ),
+  overwrite: z
+    .boolean()
+    .optional()
+    .describe(
+      "Replace a file that already exists at destination. Default false (FILE_ALREADY_EXISTS). Never replaces a directory.",
+    ),
+});
+
+/** The input of `move_file`. */
+export type MoveFileInput = z.output<typeof moveFileInputSchema>;
+
+/** What `move_file` and `copy_file` return. */
+export interface TransferData {
+  /** The source, as a workspace path. */
+  source: string;
+  /** The destination, as a workspace path. */
+  destination: string;
+  /** What was moved or copied (for `copy_file`, a symlink's target type). */
+  type: EntryType;
+  /** Whether a file at the destination was replaced. */
+  overwritten: boolean;
+  /** For a directory: how many entries (at any depth) it held. */
+  entries: number;
+}
+
+/** What `move_file` returns. */
+export type MoveFileToolData = TransferData;
+
+/** The `move_file` tool's type. */
+export type MoveFileTool = Tool<typeof moveFileInputSchema, MoveFileToolData>;
+
+const DESCRIPTION = [
+  "Move or rename a file, symlink or directory inside the workspace. destination is the full new path (name included); missing parent directories are created.",
+  "If something already exists at destination the move is refused with FILE_ALREADY_EXISTS unless overwrite is true (which replaces a file, never a directory).",
+  "Moving a directory into itself is refused; directories holding secret files (keys, .env) are refused.",
+  "To copy instead, use copy_file; to delete, delete_file.",
+].join("\n");
+
+function parentOf(path: string): string {
+  const index = path.lastIndexOf("/");
+  return index === -1 ? "" : path.slice(0, index);
+}
+
+function nameOf(path: string): string {
+  return path.slice(path.lastIndexOf("/") + 1);
+}
+
+function join(parent: string, name: string): string {
+  return parent.length === 0 ? name : `${parent}/${name}`;
+}
+
+async function entryAt(fileSystem: FileSystem, parentReal: string, name: string) {
+  const entries = await fileSystem.readDirectory(parentReal).catch(() => []);
+  return entries.find((entry) => entry.name === name);
+}
+
+async function countSecrets(
+  fileSystem: FileSystem,
+  workspace: Workspace,
+  real: string,
+  signal: AbortSignal,
+): Promise<{ entries: number; secrets: number }> {
+  let entries = 0;
+  let secrets = 0;
+  const pending = [real];
+  while (pending.length > 0) {
+    signal.throwIfAborted();
+    const directory = pending.pop() as string;
+    for (const entry of await fileSystem.readDirectory(directory)) {
+      entries += 1;
+      const child = join(directory, entry.name);
+      if (workspace.isSecret(child)) secrets += 1;
+      else if (entry.type === "directory") pending.push(child);
+    }
+  }
+  return { entries, secrets };
+}
+
+/** What {@link transferEntry} needs. */
+export interface TransferRequest {
+  /** `"move"` renames the entry itself (a symlink stays a symlink); `"copy"` copies what a symlink points to. */
+  operation: "move" | "copy";
+  /** The model's source path. */
+  source: string;
+  /** The model's destination path. */
+  destination: string;
+  /** Whether to replace a file at the destination. */
+  overwrite: boolean;
+  /** Stops long surveys. */
+  signal: AbortSignal;
+}
+
+/**
+ * The shared body of `move_file` and `copy_file`: both paths confined (the destination included,
+ * on its real parent), secret paths and directories holding them refused, an existing
+ * destination refused without `overwrite` (and a directory always), a directory never moved or
+ * copied into itself, parents created, both paths locked (in a fixed order, so two opposite
+ * moves cannot deadlock).
+ *
+ * @internal
+ */
+export async function transferEntry(
+  workspace: Workspace,
+  request: TransferRequest,
+): Promise<ToolResult<TransferData>> {
+  const fileSystem = workspace.fileSystem;
+  const verb = request.operation === "move" ? "move" : "copy";
+  const source = await workspace.resolve(request.source, { allowRoot: false, argument: "source" });
+  const destination = await workspace.resolve(request.destination, {
+    allowRoot: false,
+    argument: "destination",
+  });
+  const sourceParent = await fileSystem.realPath(parentOf(source.path));
+  const sourceLocation =
+    request.operation === "move" ? join(sourceParent, nameOf(source.path)) : source.real;
+  const destinationParent = await fileSystem.realPath(parentOf(destination.path));
+  const destinationLocation = join(destinationParent, nameOf(destination.path));
+  for (const location of [sourceLocation, destinationLocation]) {
+    if (workspace.isSecret(location)) {
+      return fail(
+        "BLOCKED",
+        `${workspace.display(location)} is a secret path; no tool touches it.`,
+        {
+          hint: "Choose other paths, or ask the user to do this.",
+        },
+      );
+    }
+  }
+  let type: EntryType;
+  if (request.operation === "move") {
+    const entry = await entryAt(fileSystem, sourceParent, nameOf(source.path));
+    if (entry === undefined) {
+      return fail("FILE_NOT_FOUND", `source ${source.display} does not exist.`, {
+        hint: "Check the path with list_directory or glob_search.",
+      });
+    }
+    type = entry.type;
+  } else {
+    const stat = await fileSystem.stat(source.real);
+    if (stat === undefined) {
+      return fail("FILE_NOT_FOUND", `source ${source.display} does not exist.`, {
+        hint: "Check the path with list_directory or glob_search.",
+      });
+    }
+    type = stat.type;
+  }
+  if (destinationLocation === sourceLocation) {
+    return fail("INVALID_INPUT", `source and destination are the same path (${source.display}).`, {
+      hint: `Give destination the new path you want, e.g. '${parentOf(source.path) ? `${parentOf(source.path)}/` : ""}new-name'.`,
+    });
+  }
+  if (type === "directory" && destinationLocation.startsWith(`${sourceLocation}/`)) {
+    return fail(
+      "INVALID_PATH",
+      `Cannot ${verb} the directory ${source.display} into itself (${destination.display}).`,
+      { hint: "Choose a destination outside the source directory." },
+    );
+  }
+
+  const [first, second] = [sourceLocation, destinationLocation].sort();
+  return workspace.withLock(first as string, () =>
+    workspace.withLock(second as string, async (): Promise<ToolResult<TransferData>> => {
+      let entries = 0;
+      if (type === "directory") {
+        const survey = await countSecrets(fileSystem, workspace, sourceLocation, request.signal);
+        if (survey.secrets > 0) {
+          return fail(
+            "BLOCKED",
+            `${source.display} contains ${survey.secrets} secret ${survey.secrets === 1 ? "file" : "files"} (keys, credentials or environment files); no tool ${verb === "move" ? "moves" : "copies"} them.`,
+            {
+              hint: `${verb === "move" ? "Move" : "Copy"} the other entries one by one, or ask the user.`,
+            },
+          );
+        }
+        entries = survey.entries;
+      }
+      const existing = await entryAt(fileSystem, destinationParent, nameOf(destination.path));
+      let overwritten = false;
+      if (existing !== undefined) {
+        if (existing.type === "directory") {
+          return fail(
+            "FILE_ALREADY_EXISTS",
+            `destination ${destination.display} is an existing directory; ${verb}_file never replaces a directory.`,
+            {
+              hint: `To put ${nameOf(source.path)} inside it, use destination '${destination.display}/${nameOf(source.path)}'; or choose another destination.`,
+            },
+          );
+        }
+        if (!request.overwrite) {
+          return fail("FILE_ALREADY_EXISTS", `destination ${destination.display} already exists.`, {
+            hint: "Pass overwrite: true to replace it, or choose another destination.",
+          });
+        }
+        overwritten = true;
+        // A file replaced by a file is swapped atomically by the seam; anything else goes first.
+        if (type === "directory" || existing.type !== "file" || type !== "file") {
+          await fileSystem.remove(destination.path, { recursive: false });
+        }
+      }
+      await fileSystem.createDirectory(destinationParent);
+      if (request.operation === "move") await fileSystem.rename(source.path, destination.path);
+      else await fileSystem.copy(source.path, destination.path);
+      return ok({
+        source: source.display,
+        destination: destination.display,
+        type,
+        overwritten,
+        entries,
+      });
+    }),
+  );
+}
+
+/**
+ * Renders a move or copy for the model.
+ *
+ * @internal
+ */
+export function formatTransfer(data: TransferData, verb: "Moved" | "Copied"): string {
+  const what =
+    data.type === "directory"
+      ? `the directory ${data.source} (${data.entries} ${data.entries === 1 ? "entry" : "entries"} inside)`
+      : data.type === "symlink"
+        ? `the symlink ${data.source}`
+        : data.source;
+  return `${verb} ${what} to ${data.destination}${data.overwritten ? ", replacing the file that was there" : ""}.`;
+}
+
+/**
+ * Creates the `move_file` tool: move or rename a file, symlink (the link itself) or directory,
+ * confined to the workspace on both ends. `FILE_ALREADY_EXISTS` unless `overwrite`; parents
+ * created; a directory is never moved into itself nor replaced.
+ *
+ * @param options - the workspace and name/description overrides
+ * @returns the tool
+ * @throws AgentoolError when the options are invalid
+ * @example
+ * const moveFile = createMoveFileTool({ workspace });
+ * await moveFile.run({ source: "notes.md", destination: "archive/2024/notes.md" });
+ */
+export function createMoveFileTool(options: MoveFileToolOptions): MoveFileTool {
+  const parsed = parseOptions("createMoveFileTool", optionsSchema, options);
+  const workspace = parsed.workspace;
+  return defineTool({
+    name: parsed.name ?? MOVE_FILE_TOOL_NAME,
+    description: parsed.description ?? DESCRIPTION,
+    input: moveFileInputSchema,
+    annotations: { title: "Move file", destructive: true, idempotent: false },
+    tags: ["fs:write"],
+    execute: (request, context) =>
+      guardFileSystem(() =>
+        transferEntry(workspace, {
+          operation: "move",
+          source: request.source,
+          destination: request.destination,
+          overwrite: request.overwrite === true,
+          signal: context.signal,
+        }),
+      ),
+    render: (data) => formatTransfer(data, "Moved"),
+  });
+}
