@@ -1,0 +1,115 @@
+import { defineTool, ok, parseOptions, type Tool, type ToolResult } from "@agentool/contract";
+import { z } from "zod";
+import type { GitToolOptions } from "./git-status.js";
+import { guard } from "./internal/git-failure.js";
+import type { FileChange } from "./internal/parse-status.js";
+import { confinePath } from "./internal/paths.js";
+import { stagedUnder, stagePaths } from "./internal/staging.js";
+import { createSettings, gitToolOptionsShape } from "./internal/tool-support.js";
+
+/** The default name of the add tool. */
+export const GIT_ADD_TOOL_NAME = "git_add";
+
+/** Most files one `git_add` call may name. */
+export const MAX_ADD_FILES = 1_000;
+
+/** What `git_add` returns. */
+export interface GitAddToolData {
+  /** The paths as staged (repository-relative). */
+  files: string[];
+  /** Everything staged now under those paths (capped). */
+  staged: FileChange[];
+  /** How many staged changes there are under those paths. */
+  total_staged: number;
+}
+
+/** The add tool's input schema. */
+export const gitAddInputSchema = z.object({
+  files: z
+    .array(z.string().describe("A file or directory relative to the repository root."))
+    .min(1)
+    .max(MAX_ADD_FILES)
+    .describe(
+      "Files or directories to stage, relative to the repository root (e.g. ['src/a.ts', 'docs']). Deleted files are staged as deletions.",
+    ),
+});
+
+/** The add tool's type. */
+export type GitAddTool = Tool<typeof gitAddInputSchema, GitAddToolData>;
+
+const DEFAULT_DESCRIPTION = [
+  "Stage files for the next commit (git add): new, modified and deleted files, or whole",
+  "directories. Use it after editing, then check with git_status or git_diff staged=true, then",
+  "call git_commit. Files ignored by .gitignore are refused; paths must stay inside the",
+  "repository. Changes only the index, never file contents, and repeating it is harmless.",
+].join(" ");
+
+const addOptionsSchema = z.object(gitToolOptionsShape);
+
+/**
+ * Renders what `git_add` staged.
+ *
+ * @param data - the add tool's data
+ * @returns model-facing text
+ * @example
+ * formatGitAdd(result.data); // "Staged 2 changes:\n  added     src/new.ts\n  modified  README.md"
+ */
+export function formatGitAdd(data: GitAddToolData): string {
+  if (data.total_staged === 0) {
+    return `Nothing staged under ${data.files.join(", ")}: those files have no changes (or match HEAD already).`;
+  }
+  const lines = [`Staged ${data.total_staged} change${data.total_staged === 1 ? "" : "s"}:`];
+  for (const change of data.staged) {
+    const name = change.from === undefined ? change.file : `${change.from} -> ${change.file}`;
+    lines.push(`  ${change.status.padEnd(9)} ${name}`);
+  }
+  if (data.total_staged > data.staged.length) {
+    lines.push(`  … and ${data.total_staged - data.staged.length} more`);
+  }
+  lines.push("Next: git_commit with a message (or git_diff staged=true to review).");
+  return lines.join("\n");
+}
+
+/**
+ * Creates the `git_add` tool (read-write mode only): stages files after confining every path to
+ * the repository on its real path; paths go to git after `--` with literal pathspecs.
+ *
+ * @param options - the repository root, caps and overrides
+ * @returns the tool
+ * @throws AgentoolError when the options are invalid
+ * @example
+ * const gitAdd = createGitAddTool({ root: "/work/repo" });
+ * await gitAdd.run({ files: ["src/new.ts"] }); // data.staged: [{ file: "src/new.ts", status: "added", staged: true }]
+ */
+export function createGitAddTool(options: GitToolOptions): GitAddTool {
+  const parsed = parseOptions("createGitAddTool", addOptionsSchema, options);
+  const settings = createSettings(parsed);
+  const { runner, maxEntries } = settings;
+
+  return defineTool({
+    name: parsed.name ?? GIT_ADD_TOOL_NAME,
+    description: parsed.description ?? DEFAULT_DESCRIPTION,
+    input: gitAddInputSchema,
+    annotations: { title: "Git add", readOnly: false, destructive: false, idempotent: true },
+    tags: ["git", "git:write"],
+    timeoutMs: settings.timeoutMs,
+    execute: (input, context): Promise<ToolResult<GitAddToolData>> =>
+      guard(async () => {
+        const paths: string[] = [];
+        for (const [index, file] of input.files.entries()) {
+          paths.push(await confinePath(runner, file, `files[${index}]`));
+        }
+        const unique = [...new Set(paths)];
+        return runner.withWriteLock(async () => {
+          await stagePaths(runner, unique, context.signal);
+          const staged = await stagedUnder(runner, unique, context.signal);
+          return ok({
+            files: unique,
+            staged: staged.slice(0, maxEntries),
+            total_staged: staged.length,
+          });
+        });
+      }),
+    render: formatGitAdd,
+  });
+}

@@ -1,0 +1,277 @@
+import {
+  defineTool,
+  ok,
+  parseOptions,
+  type Tool,
+  type ToolResult,
+  truncateList,
+} from "@agentool/contract";
+import { z } from "zod";
+import type { GitToolOptions } from "./git-status.js";
+import { guard, refuse } from "./internal/git-failure.js";
+import { checkRevisionText, resolveCommit } from "./internal/revisions.js";
+import { createSettings, failFromGit, gitToolOptionsShape } from "./internal/tool-support.js";
+
+/** The default name of the branch tool. */
+export const GIT_BRANCH_TOOL_NAME = "git_branch";
+
+/** One local branch. */
+export interface GitBranchSummary {
+  /** The branch name. */
+  name: string;
+  /** Whether HEAD is on it. */
+  current: boolean;
+  /** The short hash it points at. */
+  short_hash: string;
+  /** The subject of its last commit. */
+  subject: string;
+  /** The upstream branch, when set. */
+  upstream: string | null;
+  /** e.g. `"ahead 2, behind 1"`, `"gone"`, or `null` when in sync or without upstream. */
+  tracking: string | null;
+}
+
+/** What `git_branch` returns for `action: "list"`. */
+export interface GitBranchListData {
+  /** What was done. */
+  action: "list";
+  /** The current branch, or `null` when HEAD is detached or there are no commits. */
+  current: string | null;
+  /** Local branches (capped). */
+  branches: GitBranchSummary[];
+  /** How many local branches there are. */
+  total_branches: number;
+  /** The truncation marker, when `branches` was capped. */
+  truncated?: string;
+  /** Why the list is empty, when it is. */
+  empty_reason?: string;
+}
+
+/** What `git_branch` returns for `action: "create"`. */
+export interface GitBranchCreateData {
+  /** What was done. */
+  action: "create";
+  /** The new branch. */
+  name: string;
+  /** The commit it points at (full hash). */
+  hash: string;
+  /** Always `false`: creating a branch never switches to it. */
+  checked_out: false;
+}
+
+/** What `git_branch` returns. */
+export type GitBranchToolData = GitBranchListData | GitBranchCreateData;
+
+/** Options of {@link createGitBranchTool}. */
+export interface GitBranchToolOptions extends GitToolOptions {
+  /** Allow `action: "create"` (read-write mode). Default `false`: list only, read-only. */
+  allowCreate?: boolean;
+}
+
+function createBranchInputSchema(allowCreate: boolean) {
+  const actions = allowCreate ? (["list", "create"] as const) : (["list"] as const);
+  return z.object({
+    action: z
+      .enum(actions as unknown as ["list", "create"])
+      .describe(
+        allowCreate
+          ? '"list": local branches and the current one. "create": a new branch (does not switch to it).'
+          : '"list": local branches and the current one.',
+      ),
+    name: z
+      .string()
+      .optional()
+      .describe(
+        allowCreate ? "The new branch's name (for create), e.g. 'fix/parser-crash'." : "Unused.",
+      ),
+    base: z
+      .string()
+      .optional()
+      .describe(
+        allowCreate
+          ? "For create: the commit, branch or tag it starts from. Default HEAD."
+          : "Unused.",
+      ),
+  });
+}
+
+/** The branch tool's input schema (with create). */
+export const gitBranchInputSchema = createBranchInputSchema(true);
+
+/** The branch tool's type. */
+export type GitBranchTool = Tool<typeof gitBranchInputSchema, GitBranchToolData>;
+
+function defaultDescription(allowCreate: boolean): string {
+  const list =
+    'action="list" shows local branches, which one is current, each one\'s last commit and how far it is ahead/behind its upstream.';
+  if (!allowCreate)
+    return `List git branches (read-only). ${list} Use a name from it as ref in git_log or git_diff.`;
+  return [
+    "List or create git branches.",
+    list,
+    'action="create" with name (and optional base, default HEAD) creates a branch without',
+    "switching to it; it refuses names that exist already or that git does not allow.",
+  ].join(" ");
+}
+
+const branchOptionsSchema = z.object({
+  ...gitToolOptionsShape,
+  allowCreate: z.boolean().optional(),
+});
+
+const FIELD = "\x1f";
+
+/**
+ * Renders a branch list or a created branch.
+ *
+ * @param data - the branch tool's data
+ * @returns model-facing text
+ * @example
+ * formatGitBranch(result.data); // "* main      a1b2c3d Fix the parser\n  feature   d4e5f6a Add x"
+ */
+export function formatGitBranch(data: GitBranchToolData): string {
+  if (data.action === "create") {
+    return `Created branch ${data.name} at ${data.hash.slice(0, 7)} (not checked out; HEAD did not move).`;
+  }
+  if (data.branches.length === 0) return `No branches: ${data.empty_reason ?? "none exist."}`;
+  const width = Math.min(40, Math.max(...data.branches.map((branch) => branch.name.length)));
+  const lines = data.branches.map((branch) => {
+    const tracking =
+      branch.upstream === null
+        ? ""
+        : ` [${branch.upstream}${branch.tracking === null ? "" : `: ${branch.tracking}`}]`;
+    return `${branch.current ? "*" : " "} ${branch.name.padEnd(width)} ${branch.short_hash}${tracking} ${branch.subject}`;
+  });
+  if (data.current === null) lines.unshift("HEAD is detached (not on any branch).");
+  if (data.truncated !== undefined) lines.push(data.truncated);
+  return lines.join("\n");
+}
+
+/**
+ * Creates the `git_branch` tool: lists local branches; with `allowCreate` (read-write mode) it
+ * also creates a branch from a validated base without checking it out.
+ *
+ * @param options - the repository root, `allowCreate`, caps and overrides
+ * @returns the tool
+ * @throws AgentoolError when the options are invalid
+ * @example
+ * const gitBranch = createGitBranchTool({ root: "/work/repo", allowCreate: true });
+ * await gitBranch.run({ action: "create", name: "fix/parser", base: "main" });
+ */
+export function createGitBranchTool(options: GitBranchToolOptions): GitBranchTool {
+  const parsed = parseOptions("createGitBranchTool", branchOptionsSchema, options);
+  const settings = createSettings(parsed);
+  const { runner, maxEntries } = settings;
+  const allowCreate = parsed.allowCreate ?? false;
+
+  async function list(signal: AbortSignal): Promise<GitBranchListData> {
+    const result = await runner.run(
+      [
+        "for-each-ref",
+        `--format=%(HEAD)${FIELD}%(refname:short)${FIELD}%(objectname:short)${FIELD}%(upstream:short)${FIELD}%(upstream:track,nobracket)${FIELD}%(contents:subject)`,
+        "--sort=-committerdate",
+        "refs/heads/",
+      ],
+      { signal },
+    );
+    if (result.exitCode !== 0) failFromGit(result, "git for-each-ref");
+    const branches: GitBranchSummary[] = result.stdout
+      .split("\n")
+      .filter((line) => line.includes(FIELD))
+      .map((line) => {
+        const [head = "", name = "", hash = "", upstream = "", track = "", subject = ""] =
+          line.split(FIELD);
+        return {
+          name,
+          current: head === "*",
+          short_hash: hash,
+          subject,
+          upstream: upstream.length > 0 ? upstream : null,
+          tracking: track.length > 0 ? track : null,
+        };
+      });
+    const kept = truncateList(branches, maxEntries, { unit: "branches" });
+    const current = branches.find((branch) => branch.current)?.name ?? null;
+    const data: GitBranchListData = {
+      action: "list",
+      current,
+      branches: kept.items,
+      total_branches: branches.length,
+    };
+    if (kept.marker !== undefined) data.truncated = kept.marker;
+    if (branches.length === 0) {
+      data.empty_reason =
+        "the repository has no commits yet, so no branch exists; the first git_commit creates the current branch.";
+    }
+    return data;
+  }
+
+  async function create(
+    name: string | undefined,
+    base: string | undefined,
+    signal: AbortSignal,
+  ): Promise<GitBranchCreateData> {
+    if (name === undefined) {
+      refuse("INVALID_INPUT", 'name is required for action "create".', {
+        hint: "Pass the new branch's name, e.g. 'fix/parser-crash'.",
+      });
+    }
+    const branch = checkRevisionText(name, "name");
+    const format = await runner.run(["check-ref-format", `refs/heads/${branch}`], { signal });
+    if (format.exitCode !== 0 || branch === "HEAD" || branch.includes("@{")) {
+      refuse("INVALID_INPUT", `name ${JSON.stringify(name)} is not a valid branch name.`, {
+        hint: "Use letters, digits, '-', '_', '.' and '/', e.g. 'fix/parser-crash' (no spaces, '..', '~', '^', ':').",
+      });
+    }
+    const hash = await resolveCommit(runner, base ?? "HEAD", "base", signal);
+    return runner.withWriteLock(async () => {
+      const exists = await runner.run(
+        ["rev-parse", "--verify", "--quiet", `refs/heads/${branch}`],
+        { signal },
+      );
+      if (exists.exitCode === 0) {
+        refuse("GIT_ERROR", `A branch named ${branch} already exists.`, {
+          hint: 'Pick another name, or call git_branch with action="list" to see existing branches.',
+        });
+      }
+      // update-ref with an all-zero old value creates the ref only if it does not exist yet.
+      const created = await runner.run(
+        [
+          "update-ref",
+          "-m",
+          `branch: Created from ${base ?? "HEAD"}`,
+          `refs/heads/${branch}`,
+          hash,
+          "0".repeat(hash.length),
+        ],
+        { signal, write: true },
+      );
+      if (created.exitCode !== 0) failFromGit(created, "git update-ref");
+      return { action: "create" as const, name: branch, hash, checked_out: false as const };
+    });
+  }
+
+  return defineTool({
+    name: parsed.name ?? GIT_BRANCH_TOOL_NAME,
+    description: parsed.description ?? defaultDescription(allowCreate),
+    input: createBranchInputSchema(allowCreate) as typeof gitBranchInputSchema,
+    annotations: allowCreate
+      ? { title: "Git branch", readOnly: false, destructive: false, idempotent: false }
+      : { title: "Git branch", readOnly: true, idempotent: true },
+    tags: allowCreate ? ["git", "git:read", "git:write"] : ["git", "git:read"],
+    timeoutMs: settings.timeoutMs,
+    execute: (input, context): Promise<ToolResult<GitBranchToolData>> =>
+      guard(async () => {
+        if (input.action === "create") {
+          if (!allowCreate) {
+            refuse("BLOCKED", "Creating branches is not enabled (the git tools are read-only).", {
+              hint: 'Use action="list", or ask the user to enable read-write mode.',
+            });
+          }
+          return ok(await create(input.name, input.base, context.signal));
+        }
+        return ok(await list(context.signal));
+      }),
+    render: formatGitBranch,
+  });
+}

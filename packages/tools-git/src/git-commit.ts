@@ -1,0 +1,271 @@
+import {
+  defineTool,
+  ok,
+  parseOptions,
+  type Tool,
+  type ToolResult,
+  truncateList,
+} from "@agentool/contract";
+import { z } from "zod";
+import type { GitToolOptions } from "./git-status.js";
+import { guard, refuse } from "./internal/git-failure.js";
+import { type DiffFile, formatDiffFiles, parseNumstatPatch } from "./internal/parse-diff.js";
+import { confinePath } from "./internal/paths.js";
+import { stagePaths } from "./internal/staging.js";
+import { createSettings, failFromGit, gitToolOptionsShape } from "./internal/tool-support.js";
+
+/** The default name of the commit tool. */
+export const GIT_COMMIT_TOOL_NAME = "git_commit";
+
+/** Longest commit message accepted, in characters. */
+export const MAX_COMMIT_MESSAGE_CHARACTERS = 20_000;
+
+/** The identity commits are made with. */
+export interface GitAuthor {
+  /** The author's name. */
+  name: string;
+  /** The author's email. */
+  email: string;
+}
+
+/** Options of {@link createGitCommitTool}. */
+export interface GitCommitToolOptions extends GitToolOptions {
+  /**
+   * Who commits (author and committer). Default: the repository's (or the host's global)
+   * `user.name` / `user.email`; a commit fails with `GIT_ERROR` when neither exists.
+   */
+  author?: GitAuthor;
+}
+
+/** What `git_commit` returns. */
+export interface GitCommitToolData {
+  /** The new commit's full hash. */
+  hash: string;
+  /** The abbreviated hash. */
+  short_hash: string;
+  /** The message as recorded. */
+  message: string;
+  /** The branch that moved, or `null` when HEAD is detached. */
+  branch: string | null;
+  /** The files the commit changed (capped). */
+  files: DiffFile[];
+  /** How many files it changed. */
+  total_files: number;
+}
+
+/** The commit tool's input schema. */
+export const gitCommitInputSchema = z.object({
+  message: z
+    .string()
+    .describe(
+      "The commit message: a short summary line (≤ 72 characters), optionally a blank line and details.",
+    ),
+  files: z
+    .array(z.string().describe("A file or directory relative to the repository root."))
+    .max(1_000)
+    .optional()
+    .describe(
+      "Optional: stage these files and commit only them (other staged changes stay staged, uncommitted).",
+    ),
+  all: z
+    .boolean()
+    .optional()
+    .describe(
+      "true: stage every change first — modified, deleted and new untracked files not ignored by .gitignore — and commit it all.",
+    ),
+});
+
+/** The commit tool's type. */
+export type GitCommitTool = Tool<typeof gitCommitInputSchema, GitCommitToolData>;
+
+const DEFAULT_DESCRIPTION = [
+  "Record a commit and return its hash. Without files or all it commits what is already staged",
+  "(git_add); files=[...] stages and commits exactly those paths; all=true stages every change",
+  "including new files (respecting .gitignore). Check git_status / git_diff first so you commit",
+  "what you intend. A commit with nothing staged is refused. Write a concise message: a summary",
+  "line, then details after a blank line. Adds history only; nothing is overwritten.",
+].join(" ");
+
+const authorSchema = z
+  .object({
+    name: z.string().min(1).max(200),
+    email: z.string().min(3).max(320).includes("@"),
+  })
+  .strict();
+
+const commitOptionsSchema = z.object({
+  ...gitToolOptionsShape,
+  author: authorSchema.optional(),
+});
+
+/**
+ * Renders a new commit for the model.
+ *
+ * @param data - the commit tool's data
+ * @returns model-facing text
+ * @example
+ * formatGitCommit(result.data); // "Committed a1b2c3d on main: Fix the parser\n  +3 −1  src/parser.ts"
+ */
+export function formatGitCommit(data: GitCommitToolData): string {
+  const subject = data.message.split("\n", 1)[0] ?? "";
+  const where = data.branch === null ? "detached HEAD" : data.branch;
+  const lines = [
+    `Committed ${data.short_hash} on ${where}: ${subject}`,
+    ...formatDiffFiles(data.files),
+  ];
+  if (data.total_files > data.files.length) {
+    lines.push(`  … and ${data.total_files - data.files.length} more files`);
+  }
+  return lines.join("\n");
+}
+
+/**
+ * Creates the `git_commit` tool (read-write mode only): commits what is staged, the given files,
+ * or everything. Hooks run only with `runHooks: true`; signing and every config-driven command
+ * are switched off.
+ *
+ * @param options - the repository root, the author identity, caps and overrides
+ * @returns the tool
+ * @throws AgentoolError when the options are invalid
+ * @example
+ * const gitCommit = createGitCommitTool({ root: "/work/repo", author: { name: "Agent", email: "agent@example.com" } });
+ * await gitCommit.run({ message: "Fix the parser", files: ["src/parser.ts"] }); // data.hash: "a1b2…"
+ */
+export function createGitCommitTool(options: GitCommitToolOptions): GitCommitTool {
+  const parsed = parseOptions("createGitCommitTool", commitOptionsSchema, options);
+  const settings = createSettings(parsed);
+  const { runner, maxEntries } = settings;
+  const author = parsed.author;
+
+  async function identity(signal: AbortSignal): Promise<Record<string, string>> {
+    if (author !== undefined) {
+      return {
+        GIT_AUTHOR_NAME: author.name,
+        GIT_AUTHOR_EMAIL: author.email,
+        GIT_COMMITTER_NAME: author.name,
+        GIT_COMMITTER_EMAIL: author.email,
+      };
+    }
+    const result = await runner.run(["config", "--null", "--get-regexp", "^user\\.(name|email)$"], {
+      signal,
+    });
+    const keys = new Set(
+      result.stdout
+        .split("\0")
+        .filter((record) => /\n\S/.test(record))
+        .map((record) => record.split("\n", 1)[0]),
+    );
+    if (!keys.has("user.name") || !keys.has("user.email")) {
+      refuse(
+        "GIT_ERROR",
+        "No commit author is configured: the host gave no author and the repository has no user.name / user.email.",
+        {
+          hint: "Ask the user to configure an author (the git tools' author option, or git config user.name / user.email in the repository).",
+        },
+      );
+    }
+    return {};
+  }
+
+  return defineTool({
+    name: parsed.name ?? GIT_COMMIT_TOOL_NAME,
+    description: parsed.description ?? DEFAULT_DESCRIPTION,
+    input: gitCommitInputSchema,
+    annotations: { title: "Git commit", readOnly: false, destructive: false, idempotent: false },
+    tags: ["git", "git:write"],
+    timeoutMs: settings.timeoutMs,
+    execute: (input, context): Promise<ToolResult<GitCommitToolData>> =>
+      guard(async () => {
+        const signal = context.signal;
+        const message = input.message.trim();
+        if (message.length === 0 || message.length > MAX_COMMIT_MESSAGE_CHARACTERS) {
+          refuse(
+            "INVALID_INPUT",
+            `message must be 1 to ${MAX_COMMIT_MESSAGE_CHARACTERS} characters after trimming (got ${message.length}).`,
+            { hint: "Write a short summary line of what changed and why." },
+          );
+        }
+        if (message.includes("\0")) {
+          refuse("INVALID_INPUT", "message contains a NUL byte.", {
+            hint: "Send the message as plain text.",
+          });
+        }
+        if (input.all === true && input.files !== undefined && input.files.length > 0) {
+          refuse("INVALID_INPUT", "Pass either files or all=true, not both.", {
+            hint: "Use files to commit some paths, or all=true to commit every change.",
+          });
+        }
+        const paths: string[] = [];
+        for (const [index, file] of (input.files ?? []).entries()) {
+          paths.push(await confinePath(runner, file, `files[${index}]`));
+        }
+        const environment = await identity(signal);
+        return runner.withWriteLock(async () => {
+          if (paths.length > 0) await stagePaths(runner, paths, signal);
+          if (input.all === true) {
+            const added = await runner.run(["add", "--all"], {
+              signal,
+              write: true,
+              workingTree: true,
+            });
+            if (added.exitCode !== 0) failFromGit(added, "git add --all");
+          }
+          const pending = await runner.run(
+            ["diff", "--cached", "--quiet", "--ignore-submodules=dirty", "--", ...paths],
+            { signal, workingTree: true },
+          );
+          if (pending.exitCode === 0) {
+            refuse(
+              "GIT_ERROR",
+              paths.length > 0
+                ? `Nothing to commit: ${paths.join(", ")} ${paths.length === 1 ? "has" : "have"} no changes.`
+                : "Nothing to commit: no changes are staged.",
+              {
+                hint: "Stage files with git_add (or pass files / all=true), and check git_status for what changed.",
+              },
+            );
+          }
+          if (pending.exitCode !== 1) failFromGit(pending, "git diff --cached");
+          const args = ["commit", "--cleanup=whitespace", "--no-gpg-sign", "--file=-"];
+          if (paths.length > 0) args.push("--only", "--", ...paths);
+          const committed = await runner.run(args, {
+            signal,
+            input: message,
+            write: true,
+            workingTree: true,
+            environment,
+          });
+          if (committed.exitCode !== 0) failFromGit(committed, "git commit");
+          const head = await runner.run(["rev-parse", "HEAD", "--abbrev-ref", "HEAD"], { signal });
+          const [hash = "", branch = "HEAD"] = head.stdout.trim().split("\n");
+          const tree = await runner.run(
+            [
+              "diff-tree",
+              "-r",
+              "--root",
+              "--no-commit-id",
+              "--numstat",
+              "-z",
+              "--find-renames",
+              hash,
+            ],
+            { signal },
+          );
+          const files = parseNumstatPatch(tree.stdout).files;
+          const recorded = await runner.run(["log", "-1", "--format=%h%x1f%B", hash, "--"], {
+            signal,
+          });
+          const [shortHash = hash.slice(0, 7), ...body] = recorded.stdout.split("\x1f");
+          return ok({
+            hash,
+            short_hash: shortHash,
+            message: body.join("\x1f").trim() || message,
+            branch: branch === "HEAD" ? null : branch,
+            files: truncateList(files, maxEntries).items,
+            total_files: files.length,
+          });
+        });
+      }),
+    render: formatGitCommit,
+  });
+}

@@ -1,0 +1,380 @@
+import { spawn } from "node:child_process";
+import { realpath, stat } from "node:fs/promises";
+import * as path from "node:path";
+import { refuse } from "./git-failure.js";
+
+/**
+ * Config values forced on every git call. Command-scope config (`GIT_CONFIG_COUNT`) beats every
+ * config file, including the repository's `.git/config` and anything it includes, and is
+ * inherited by git processes that git itself starts.
+ */
+const NEUTRAL_CONFIG: readonly (readonly [string, string])[] = [
+  // Config-driven commands a hostile repository could use to run code.
+  ["core.fsmonitor", "false"],
+  ["core.pager", "cat"],
+  ["core.editor", ":"],
+  ["sequence.editor", ":"],
+  ["core.sshCommand", "false"],
+  ["core.askPass", ""],
+  ["credential.helper", ""],
+  // Empty: any diff that forgot --no-ext-diff fails loudly instead of running a command.
+  ["diff.external", ""],
+  ["gpg.program", "false"],
+  ["gpg.openpgp.program", "false"],
+  ["gpg.x509.program", "false"],
+  ["gpg.ssh.program", "false"],
+  ["gpg.ssh.defaultKeyCommand", "false"],
+  ["commit.gpgSign", "false"],
+  ["tag.gpgSign", "false"],
+  ["log.showSignature", "false"],
+  ["status.submoduleSummary", "false"],
+  ["submodule.recurse", "false"],
+  ["protocol.allow", "never"],
+  ["gc.auto", "0"],
+  ["maintenance.auto", "false"],
+  // Output the tools parse must not be coloured or quoted by the repository's taste.
+  ["color.ui", "false"],
+  ["color.diff", "false"],
+  ["color.status", "false"],
+  ["color.branch", "false"],
+  ["core.quotePath", "false"],
+  ["log.showRoot", "true"],
+];
+
+/** Options of {@link createGitRunner}. */
+export interface GitRunnerOptions {
+  /** The repository's top-level directory, as the host configured it. */
+  root: string;
+  /** Let the repository's hooks run (default: they never do). */
+  runHooks: boolean;
+}
+
+/** Options of one git call. */
+export interface GitCallOptions {
+  /** Kills the git process (and its process group) when aborted. */
+  signal?: AbortSignal;
+  /** Written to git's stdin. */
+  input?: string;
+  /** Stop reading (and kill git) after this many stdout bytes. Default 8 MiB. */
+  maxOutputBytes?: number;
+  /** The call may change the repository (index, refs, objects). Default `false`. */
+  write?: boolean;
+  /** Also neutralise every `filter.<name>.*` and `diff.<name>.*` driver configured. */
+  workingTree?: boolean;
+  /** Extra environment (e.g. author identity). */
+  environment?: Record<string, string>;
+}
+
+/** What one git call produced. */
+export interface GitCallResult {
+  /** git's exit code (`-1` when it was killed). */
+  exitCode: number;
+  /** stdout decoded as UTF-8 (up to the cap). */
+  stdout: string;
+  /** stdout bytes (up to the cap). */
+  stdoutBytes: Buffer;
+  /** stderr (first 64 KiB). */
+  stderr: string;
+  /** Whether stdout hit the cap (git was then stopped). */
+  truncated: boolean;
+}
+
+/** A hardened way to run git on one repository. */
+export interface GitRunner {
+  /** The root as the host configured it (absolute). */
+  readonly displayRoot: string;
+  /** The real (symlink-free) root. */
+  realRoot(): Promise<string>;
+  /** Runs git with an argv array (never a shell). */
+  run(args: readonly string[], options?: GitCallOptions): Promise<GitCallResult>;
+  /** Runs `work` after every earlier write on the same repository has finished. */
+  withWriteLock<T>(work: () => Promise<T>): Promise<T>;
+}
+
+const DEFAULT_MAX_OUTPUT_BYTES = 8 * 1024 * 1024;
+const MAX_STDERR_BYTES = 64 * 1024;
+
+/** Write locks per real root, shared by every runner in the process. */
+const writeQueues = new Map<string, Promise<unknown>>();
+
+function baseEnvironment(realRoot: string): Record<string, string> {
+  const environment: Record<string, string> = {
+    PATH: process.env.PATH ?? "/usr/local/bin:/usr/bin:/bin",
+    LC_ALL: "C",
+    LANG: "C",
+    GIT_CONFIG_NOSYSTEM: "1",
+    GIT_ATTR_NOSYSTEM: "1",
+    GIT_TERMINAL_PROMPT: "0",
+    GIT_PAGER: "cat",
+    PAGER: "cat",
+    GIT_EDITOR: ":",
+    GIT_LITERAL_PATHSPECS: "1",
+    GIT_NO_REPLACE_OBJECTS: "1",
+    GIT_CEILING_DIRECTORIES: path.dirname(realRoot),
+    // Beats a hostile core.worktree: the working tree is the configured root, nothing else.
+    GIT_WORK_TREE: realRoot,
+  };
+  // The host's own global config (identity, excludes) stays readable; nothing else leaks in.
+  for (const name of ["HOME", "XDG_CONFIG_HOME", "TMPDIR", "SYSTEMROOT"]) {
+    const value = process.env[name];
+    if (value !== undefined) environment[name] = value;
+  }
+  return environment;
+}
+
+function addConfig(
+  environment: Record<string, string>,
+  entries: readonly (readonly [string, string])[],
+): void {
+  entries.forEach(([key, value], index) => {
+    environment[`GIT_CONFIG_KEY_${index}`] = key;
+    environment[`GIT_CONFIG_VALUE_${index}`] = value;
+  });
+  environment.GIT_CONFIG_COUNT = String(entries.length);
+}
+
+/**
+ * Reads the names of every filter and diff driver configured for the repository (local, global,
+ * included files) so that each can be switched off by name.
+ */
+function driverOverrides(listing: string): [string, string][] {
+  const filters = new Set<string>();
+  const diffs = new Set<string>();
+  for (const record of listing.split("\0")) {
+    const key = record.split("\n", 1)[0] ?? "";
+    const lastDot = key.lastIndexOf(".");
+    const firstDot = key.indexOf(".");
+    if (firstDot === -1 || lastDot <= firstDot) continue;
+    const section = key.slice(0, firstDot).toLowerCase();
+    const name = key.slice(firstDot + 1, lastDot);
+    if (section === "filter") filters.add(name);
+    else if (section === "diff") diffs.add(name);
+  }
+  const overrides: [string, string][] = [];
+  for (const name of filters) {
+    overrides.push(
+      [`filter.${name}.clean`, ""],
+      [`filter.${name}.smudge`, ""],
+      [`filter.${name}.process`, ""],
+      [`filter.${name}.required`, "false"],
+    );
+  }
+  for (const name of diffs) {
+    overrides.push([`diff.${name}.textconv`, ""], [`diff.${name}.command`, ""]);
+  }
+  return overrides;
+}
+
+function killGroup(pid: number | undefined): void {
+  if (pid === undefined) return;
+  try {
+    process.kill(-pid, "SIGKILL");
+  } catch {
+    try {
+      process.kill(pid, "SIGKILL");
+    } catch {
+      // Already gone.
+    }
+  }
+}
+
+function spawnGit(
+  args: readonly string[],
+  cwd: string,
+  environment: Record<string, string>,
+  options: GitCallOptions,
+): Promise<GitCallResult> {
+  const maxOutputBytes = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
+  return new Promise<GitCallResult>((resolve, reject) => {
+    const signal = options.signal;
+    if (signal?.aborted) {
+      reject(abortedFailure());
+      return;
+    }
+    const child = spawn("git", args, {
+      cwd,
+      env: environment,
+      stdio: [options.input === undefined ? "ignore" : "pipe", "pipe", "pipe"],
+      detached: true,
+      windowsHide: true,
+    });
+    const chunks: Buffer[] = [];
+    let stdoutLength = 0;
+    let truncated = false;
+    const errorChunks: Buffer[] = [];
+    let stderrLength = 0;
+    let settled = false;
+
+    const onAbort = () => {
+      killGroup(child.pid);
+      if (!settled) {
+        settled = true;
+        reject(abortedFailure());
+      }
+    };
+    signal?.addEventListener("abort", onAbort, { once: true });
+
+    child.stdout?.on("data", (chunk: Buffer) => {
+      if (truncated) return;
+      const room = maxOutputBytes - stdoutLength;
+      if (chunk.length > room) {
+        if (room > 0) chunks.push(chunk.subarray(0, room));
+        stdoutLength = maxOutputBytes;
+        truncated = true;
+        killGroup(child.pid);
+        return;
+      }
+      chunks.push(chunk);
+      stdoutLength += chunk.length;
+    });
+    child.stderr?.on("data", (chunk: Buffer) => {
+      if (stderrLength >= MAX_STDERR_BYTES) return;
+      errorChunks.push(chunk);
+      stderrLength += chunk.length;
+    });
+    child.on("error", (error: NodeJS.ErrnoException) => {
+      signal?.removeEventListener("abort", onAbort);
+      if (settled) return;
+      settled = true;
+      if (error.code === "ENOENT") {
+        reject(
+          missingGit(
+            "git was not found on PATH, so the git tools cannot run.",
+            "Ask the user to install git (https://git-scm.com) and restart the host.",
+          ),
+        );
+      } else reject(error);
+    });
+    if (options.input !== undefined && child.stdin) {
+      child.stdin.on("error", () => {
+        // git may exit before reading all of its input; its exit code tells what happened.
+      });
+      child.stdin.end(options.input);
+    }
+    child.on("close", (code) => {
+      signal?.removeEventListener("abort", onAbort);
+      if (settled) return;
+      settled = true;
+      const stdoutBytes = Buffer.concat(chunks, stdoutLength);
+      let stdout = stdoutBytes.toString("utf8");
+      if (truncated && stdout.endsWith("\uFFFD")) stdout = stdout.replace(/\uFFFD+$/, "");
+      resolve({
+        exitCode: code ?? -1,
+        stdout,
+        stdoutBytes,
+        stderr: Buffer.concat(errorChunks).toString("utf8").slice(0, MAX_STDERR_BYTES),
+        truncated,
+      });
+    });
+  });
+}
+
+function abortedFailure(): Error {
+  try {
+    refuse("ABORTED", "The git command was cancelled and its process stopped.", {
+      retryable: true,
+    });
+  } catch (error) {
+    return error as Error;
+  }
+}
+
+function missingGit(message: string, hint: string): Error {
+  try {
+    refuse("DEPENDENCY_MISSING", message, { hint });
+  } catch (error) {
+    return error as Error;
+  }
+}
+
+/**
+ * Creates the hardened git runner every tool uses: argv only (no shell), a scrubbed environment,
+ * command-scope config that switches off every config-driven command (fsmonitor, pager, editor,
+ * ssh, credential helpers, external diff, gpg, hooks unless `runHooks`, and — for calls that read
+ * the working tree — each configured filter and diff driver by name), the process group killed
+ * on abort, and stdout capped.
+ *
+ * @param options - the root and whether hooks may run
+ * @returns the runner
+ */
+export function createGitRunner(options: GitRunnerOptions): GitRunner {
+  const displayRoot = path.resolve(options.root);
+  let realRootPromise: Promise<string> | undefined;
+
+  async function resolveRoot(): Promise<string> {
+    let real: string;
+    try {
+      real = await realpath(displayRoot);
+    } catch {
+      refuse("NOT_CONFIGURED", `The repository root ${displayRoot} does not exist.`, {
+        hint: "Ask the user to fix the git tools' root option: it must be an existing repository.",
+      });
+    }
+    const info = await stat(real);
+    if (!info.isDirectory()) {
+      refuse("NOT_CONFIGURED", `The repository root ${displayRoot} is not a directory.`, {
+        hint: "Ask the user to point the git tools' root option at a repository directory.",
+      });
+    }
+    return real;
+  }
+
+  function realRoot(): Promise<string> {
+    if (realRootPromise === undefined) {
+      realRootPromise = resolveRoot();
+      realRootPromise.catch(() => {
+        realRootPromise = undefined;
+      });
+    }
+    return realRootPromise;
+  }
+
+  const config: (readonly [string, string])[] = [...NEUTRAL_CONFIG];
+  if (!options.runHooks) config.push(["core.hooksPath", "/dev/null"]);
+
+  async function run(
+    args: readonly string[],
+    callOptions: GitCallOptions = {},
+  ): Promise<GitCallResult> {
+    const root = await realRoot();
+    const environment = baseEnvironment(root);
+    if (!callOptions.write) environment.GIT_OPTIONAL_LOCKS = "0";
+    let entries = config;
+    if (callOptions.workingTree) {
+      const probeEnvironment = { ...environment };
+      addConfig(probeEnvironment, config);
+      const listing = await spawnGit(
+        ["config", "--null", "--get-regexp", "^(filter|diff)\\."],
+        root,
+        probeEnvironment,
+        { signal: callOptions.signal, maxOutputBytes: 1024 * 1024 },
+      );
+      if (listing.exitCode !== 0 && listing.exitCode !== 1) {
+        refuse("GIT_ERROR", `git could not read the repository configuration: ${listing.stderr}`, {
+          hint: "Check that the repository's .git/config is valid (git_status shows the error too).",
+        });
+      }
+      entries = [...config, ...driverOverrides(listing.stdout)];
+    }
+    addConfig(environment, entries);
+    Object.assign(environment, callOptions.environment ?? {});
+    return spawnGit(args, root, environment, callOptions);
+  }
+
+  async function withWriteLock<T>(work: () => Promise<T>): Promise<T> {
+    const key = await realRoot();
+    const previous = writeQueues.get(key) ?? Promise.resolve();
+    const current = previous.then(work, work);
+    const settled = current.then(
+      () => undefined,
+      () => undefined,
+    );
+    writeQueues.set(key, settled);
+    settled.then(() => {
+      if (writeQueues.get(key) === settled) writeQueues.delete(key);
+    });
+    return current;
+  }
+
+  return { displayRoot, realRoot, run, withWriteLock };
+}

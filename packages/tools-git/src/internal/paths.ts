@@ -1,0 +1,112 @@
+import { lstat, realpath } from "node:fs/promises";
+import * as path from "node:path";
+import { refuse } from "./git-failure.js";
+import type { GitRunner } from "./git-runner.js";
+
+const PATH_HINT =
+  "Use a path relative to the repository root, e.g. 'src/index.ts' (git_status lists changed files).";
+
+function invalid(message: string): never {
+  refuse("INVALID_PATH", message, { hint: PATH_HINT });
+}
+
+/**
+ * Turns a model's path into a repository path without touching the disk: refuses NUL bytes and
+ * line breaks, `~`, drive letters, absolute paths outside the root, `..` that climbs above the
+ * root, and anything inside `.git`.
+ *
+ * @param input - what the model sent
+ * @param roots - absolute forms of the root that are accepted as prefixes
+ * @param argument - the field name, for messages
+ * @returns the normalised repository path, `""` for the root itself
+ */
+export function normalizeRepositoryPath(
+  input: string,
+  roots: readonly string[],
+  argument: string,
+): string {
+  const shown = JSON.stringify(input);
+  if (/[\0\r\n]/.test(input)) invalid(`${argument} ${shown} contains a NUL byte or a line break.`);
+  let candidate = input.trim().replace(/\\/g, "/");
+  if (candidate === "~" || candidate.startsWith("~/")) {
+    invalid(`${argument} ${shown} points into a home directory, outside the repository.`);
+  }
+  if (/^[a-zA-Z]:\//.test(candidate) || candidate.startsWith("//")) {
+    invalid(`${argument} ${shown} is an absolute path outside the repository.`);
+  }
+  if (candidate.startsWith("/")) {
+    const root = roots.find((item) => candidate === item || candidate.startsWith(`${item}/`));
+    if (root === undefined) {
+      invalid(`${argument} ${shown} is an absolute path outside the repository root.`);
+    }
+    candidate = candidate.slice(root.length);
+  }
+  const segments: string[] = [];
+  for (const segment of candidate.split("/")) {
+    if (segment === "" || segment === ".") continue;
+    if (segment === "..") {
+      if (segments.length === 0) invalid(`${argument} ${shown} climbs out of the repository.`);
+      segments.pop();
+      continue;
+    }
+    segments.push(segment);
+  }
+  if (segments[0]?.toLowerCase() === ".git") {
+    refuse("BLOCKED", `${argument} ${shown} is inside .git, git's private directory.`, {
+      hint: "Name files of the working tree; git's own files are not available through these tools.",
+    });
+  }
+  return segments.join("/");
+}
+
+function isInside(real: string, root: string): boolean {
+  return real === root || real.startsWith(root.endsWith(path.sep) ? root : `${root}${path.sep}`);
+}
+
+/**
+ * Confines a model's path to the repository on the real path: normalises it, then follows
+ * symlinks on the longest existing prefix and refuses anything whose real location is outside
+ * the root (symlinks, sibling directories such as `root-evil`).
+ *
+ * @param runner - the repository's runner (for its roots)
+ * @param input - what the model sent
+ * @param argument - the field name, for messages
+ * @returns the repository-relative path (`"."` for the root), safe to pass after `--`
+ */
+export async function confinePath(
+  runner: GitRunner,
+  input: string,
+  argument: string,
+): Promise<string> {
+  const realRoot = await runner.realRoot();
+  const relative = normalizeRepositoryPath(input, [runner.displayRoot, realRoot], argument);
+  if (relative === "") return ".";
+  const shown = JSON.stringify(input);
+  let probe = path.join(realRoot, ...relative.split("/"));
+  let first = true;
+  while (true) {
+    try {
+      const real = await realpath(probe);
+      if (!isInside(real, realRoot)) {
+        invalid(
+          `${argument} ${shown} resolves (through a symbolic link) to a place outside the repository.`,
+        );
+      }
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+      if (first) {
+        // A dangling symlink at the leaf: refuse rather than guess where it points.
+        const info = await lstat(probe).catch(() => undefined);
+        if (info?.isSymbolicLink()) {
+          invalid(`${argument} ${shown} is a symbolic link whose target does not exist.`);
+        }
+      }
+      first = false;
+      const parent = path.dirname(probe);
+      if (parent === probe || !isInside(parent, realRoot)) break;
+      probe = parent;
+    }
+  }
+  return relative;
+}

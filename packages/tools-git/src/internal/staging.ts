@@ -1,0 +1,65 @@
+import { refuse } from "./git-failure.js";
+import type { GitRunner } from "./git-runner.js";
+import { type FileChange, parsePorcelainStatus } from "./parse-status.js";
+import { failFromGit } from "./tool-support.js";
+
+/**
+ * Stages confined paths and reports what is staged under them; shared by `git_add` and
+ * `git_commit { files }`.
+ *
+ * @param runner - the repository's runner
+ * @param paths - confined repository paths
+ * @param signal - cancels the call
+ */
+export async function stagePaths(
+  runner: GitRunner,
+  paths: readonly string[],
+  signal: AbortSignal,
+): Promise<void> {
+  const result = await runner.run(["add", "--", ...paths], {
+    signal,
+    write: true,
+    workingTree: true,
+  });
+  if (result.exitCode === 0) return;
+  const missing = /pathspec '(.*)' did not match any files/.exec(result.stderr);
+  if (missing) {
+    refuse("FILE_NOT_FOUND", `${missing[1]} does not exist and is not tracked by git.`, {
+      hint: "Check the name with git_status (it lists changed and untracked files) and call again.",
+    });
+  }
+  if (/ignored by one of your \.gitignore files/.test(result.stderr)) {
+    refuse(
+      "GIT_ERROR",
+      `Some paths are ignored by .gitignore and were not staged: ${result.stderr
+        .split("\n")
+        .filter((line) => line.length > 0 && !/^(hint|The following)/.test(line))
+        .join(", ")}.`,
+      {
+        hint: "Leave ignored files out (they are usually build output or secrets), or ask the user to change .gitignore.",
+      },
+    );
+  }
+  failFromGit(result, "git add");
+}
+
+/**
+ * Reads what is staged under some paths.
+ *
+ * @param runner - the repository's runner
+ * @param paths - confined repository paths
+ * @param signal - cancels the call
+ * @returns the staged changes
+ */
+export async function stagedUnder(
+  runner: GitRunner,
+  paths: readonly string[],
+  signal: AbortSignal,
+): Promise<FileChange[]> {
+  const status = await runner.run(
+    ["status", "--porcelain=v2", "-z", "--untracked-files=no", "--renames", "--", ...paths],
+    { signal, workingTree: true },
+  );
+  if (status.exitCode !== 0) failFromGit(status, "git status");
+  return parsePorcelainStatus(status.stdout).changes.filter((change) => change.staged);
+}

@@ -1,0 +1,120 @@
+import { toolOverridesShape } from "@agentool/contract";
+import { z } from "zod";
+import { refuse } from "./git-failure.js";
+import { createGitRunner, type GitCallResult, type GitRunner } from "./git-runner.js";
+
+/** Default cap on model-facing text of one call (diff, show), in UTF-8 bytes. */
+export const DEFAULT_MAX_OUTPUT_BYTES = 50_000;
+/** Default cap on listed entries (changes, files, branches). */
+export const DEFAULT_MAX_ENTRIES = 500;
+/** Default `timeoutMs` of every git tool. */
+export const DEFAULT_GIT_TIMEOUT_MS = 30_000;
+
+/** Options every git tool factory takes. */
+export const gitToolOptionsShape = {
+  ...toolOverridesShape,
+  root: z.string().min(1).describe("The repository's top-level directory."),
+  runHooks: z.boolean().optional().describe("Let the repository's hooks run. Default false."),
+  timeoutMs: z.number().int().min(0).max(3_600_000).optional().describe("Per-call time limit."),
+  maxOutputBytes: z
+    .number()
+    .int()
+    .min(1_000)
+    .max(10_000_000)
+    .optional()
+    .describe("Cap on model-facing text per call."),
+  maxEntries: z.number().int().min(1).max(100_000).optional().describe("Cap on listed entries."),
+};
+
+/** What every factory knows after parsing its options. */
+export interface GitToolSettings {
+  runner: GitRunner;
+  timeoutMs: number;
+  maxOutputBytes: number;
+  maxEntries: number;
+}
+
+/**
+ * Builds the runner and caps from parsed factory options.
+ *
+ * @param parsed - options parsed with {@link gitToolOptionsShape}
+ * @returns the settings
+ */
+export function createSettings(parsed: {
+  root: string;
+  runHooks?: boolean | undefined;
+  timeoutMs?: number | undefined;
+  maxOutputBytes?: number | undefined;
+  maxEntries?: number | undefined;
+}): GitToolSettings {
+  return {
+    runner: createGitRunner({ root: parsed.root, runHooks: parsed.runHooks ?? false }),
+    timeoutMs: parsed.timeoutMs ?? DEFAULT_GIT_TIMEOUT_MS,
+    maxOutputBytes: parsed.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES,
+    maxEntries: parsed.maxEntries ?? DEFAULT_MAX_ENTRIES,
+  };
+}
+
+function firstLines(text: string, count: number): string {
+  const lines = text
+    .split("\n")
+    .map((line) => line.trim())
+    .filter((line) => line.length > 0 && !line.startsWith("hint:"));
+  const joined = lines.slice(0, count).join(" ");
+  return joined.length > 600 ? `${joined.slice(0, 600)}…` : joined;
+}
+
+/**
+ * Throws the failure for a git command that exited non-zero, with git's own words and a hint
+ * that names the next step.
+ *
+ * @param result - the failed call
+ * @param action - what was attempted, e.g. `"git status"`
+ */
+export function failFromGit(result: GitCallResult, action: string): never {
+  const detail = firstLines(result.stderr, 4) || `exit code ${result.exitCode}`;
+  const lower = result.stderr.toLowerCase();
+  if (lower.includes("not a git repository")) {
+    refuse("NOT_CONFIGURED", `${action} failed: the configured root is not a git repository.`, {
+      hint: "Ask the user to point the git tools' root option at the top level of a repository.",
+    });
+  }
+  if (
+    lower.includes("index.lock") ||
+    lower.includes("unable to create") ||
+    lower.includes(".lock")
+  ) {
+    refuse("GIT_ERROR", `${action} failed: another git process holds the lock (${detail}).`, {
+      hint: "Wait a moment and call again.",
+      retryable: true,
+    });
+  }
+  if (lower.includes("unmerged") || lower.includes("conflict")) {
+    refuse("GIT_ERROR", `${action} failed: ${detail}`, {
+      hint: "Resolve the conflicted files git_status lists (edit them, then git_add them) and call again.",
+    });
+  }
+  if (lower.includes("dubious ownership")) {
+    refuse("PERMISSION_DENIED", `${action} failed: ${detail}`, {
+      hint: "The repository belongs to another user; ask the user to mark it safe (safe.directory).",
+    });
+  }
+  refuse("GIT_ERROR", `${action} failed: ${detail}`, {
+    hint: "Check the arguments (git_status and git_log show what exists) and call again.",
+  });
+}
+
+/**
+ * Refuses with a clear message when a git output was cut by the raw byte cap before a list could
+ * be read completely — used only where a partial read would be wrong.
+ *
+ * @param value - text that may contain a NUL
+ * @returns `true` when it contains one
+ */
+export function looksBinary(value: Buffer): boolean {
+  return value.subarray(0, 8_000).includes(0);
+}
+
+/** Shared description of the `path` filter fields. */
+export const pathFieldDescription =
+  "Optional: limit to this file or directory, relative to the repository root (e.g. 'src' or 'README.md').";
