@@ -3,6 +3,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { coreFamily } from "./families/core.js";
 import type { DemoFamily } from "./families/demo-family.js";
+import { filesFamily } from "./families/files.js";
+import { gitFamily } from "./families/git.js";
 import { DEMO_FAMILIES } from "./families/index.js";
 import { runDemo } from "./run-demo.js";
 import { buildScript, createScriptedModel, REPORT_STEP } from "./scripted-model.js";
@@ -95,6 +97,57 @@ describe("runDemo (scripted)", () => {
     );
     expect(toolCalls(run.events).map((call) => call.name)).toEqual(scripted);
     expect(run.summary.finalPlan?.every((item) => item.status === "completed")).toBe(true);
+  });
+
+  it("runs the files family: explore, grep, read, then edit with a diff", async () => {
+    const run = await runDemo({ families: [coreFamily, filesFamily] });
+    expect(run.summary.toolErrors).toBe(0);
+    const calls = toolCalls(run.events).map((call) => call.name);
+    expect(calls.filter((name) => name !== "update_plan" && name !== "think")).toEqual([
+      "list_directory",
+      "grep_search",
+      "read_file",
+      "edit_file",
+    ]);
+    const results = toolResults(run.events);
+    const byName = (name: string) =>
+      results.find(
+        (result) =>
+          result.toolCallId ===
+          toolCalls(run.events).find((call) => call.name === name)?.toolCallId,
+      );
+    expect(byName("list_directory")?.content).toContain("src/");
+    expect(byName("grep_search")?.content).toContain("README.md");
+    expect(byName("grep_search")?.content).toContain("src/app.ts");
+    expect(byName("read_file")?.content).toContain("src/app.ts — lines 1–6 of 21");
+    expect(byName("edit_file")?.content).toContain(
+      "-const port = Number(process.env.TALLY_PORT ?? 3000);",
+    );
+    expect(byName("edit_file")?.content).toContain(
+      "+const port = Number(process.env.TALLY_PORT ?? 8080);",
+    );
+  });
+
+  it("runs the git family after the edit: status, diff, then a commit of that file only", async () => {
+    const run = await runDemo({ families: [coreFamily, filesFamily, gitFamily] });
+    expect(run.summary.toolErrors).toBe(0);
+    const calls = toolCalls(run.events);
+    expect(calls.map((call) => call.name).filter((name) => name.startsWith("git_"))).toEqual([
+      "git_status",
+      "git_diff",
+      "git_commit",
+    ]);
+    const resultOf = (name: string) =>
+      toolResults(run.events).find(
+        (result) => result.toolCallId === calls.find((call) => call.name === name)?.toolCallId,
+      );
+    expect(resultOf("git_status")?.content).toMatch(/modified\s+src\/app\.ts/);
+    expect(resultOf("git_diff")?.content).toContain(
+      "+const port = Number(process.env.TALLY_PORT ?? 8080);",
+    );
+    expect(resultOf("git_commit")?.content).toMatch(
+      /Committed [0-9a-f]{7,} on main: Default to port 8080/,
+    );
   });
 
   it("gives families a temporary copy of the sample workspace and deletes it afterwards", async () => {

@@ -12,9 +12,9 @@ describe("formatEvent", () => {
       content,
     });
     expect(text).toContain("← read_file ✓\n    line 1\n");
-    expect(text).toContain("    line 8\n");
-    expect(text).not.toContain("line 9\n");
-    expect(text).toContain("…[truncated: 22 more lines");
+    expect(text).toContain("    line 12\n");
+    expect(text).not.toContain("line 13\n");
+    expect(text).toContain("…[truncated: 18 more lines");
   });
 
   it("shows a failure's code and message", () => {

@@ -62,8 +62,8 @@ export interface DemoSummary {
 }
 
 const MAX_ARGUMENT_CHARACTERS = 500;
-const MAX_RESULT_LINES = 8;
-const MAX_RESULT_CHARACTERS = 600;
+const MAX_RESULT_LINES = 12;
+const MAX_RESULT_CHARACTERS = 900;
 const RULE = "─".repeat(72);
 
 function indent(text: string, prefix = "    "): string {

@@ -64,8 +64,15 @@ export function isBinary(bytes: Uint8Array): boolean {
  * @internal
  */
 export function detectLineEnding(text: string): LineEnding {
-  const crlf = text.split("\r\n").length - 1;
-  const lf = text.split("\n").length - 1;
+  // Counted with indexOf, without splitting: this runs on every file the tools read.
+  let lf = 0;
+  let crlf = 0;
+  let index = text.indexOf("\n");
+  while (index !== -1) {
+    lf += 1;
+    if (index > 0 && text.charCodeAt(index - 1) === 13) crlf += 1;
+    index = text.indexOf("\n", index + 1);
+  }
   if (lf === 0) return "none";
   if (crlf === lf) return "crlf";
   if (crlf === 0) return "lf";
@@ -143,4 +150,40 @@ export function encodeText(text: string, encoding: TextEncodingName): Uint8Array
  */
 export function encodingLabel(encoding: TextEncodingName): string {
   return encoding === "utf-8-bom" ? "utf-8 with BOM" : encoding;
+}
+
+/** How many hex characters of a sha-256 the tools show (`sha: 0123456789ab`). */
+export const SHORT_SHA_LENGTH = 12;
+
+/**
+ * SHA-256 of bytes as lower-case hex, with Web Crypto (any runtime). Matches
+ * `FileSystem.digest` of a file holding these bytes.
+ *
+ * @internal
+ */
+export async function sha256Hex(bytes: Uint8Array): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", bytes as Uint8Array<ArrayBuffer>);
+  const view = new Uint8Array(digest);
+  let hex = "";
+  for (const byte of view) hex += byte.toString(16).padStart(2, "0");
+  return hex;
+}
+
+/**
+ * Decodes UTF-8 bytes without throwing: invalid sequences become U+FFFD and are reported. An
+ * incomplete sequence at the very end (a line cut short) is dropped, not reported.
+ *
+ * @internal
+ */
+export function decodeUtf8Lenient(
+  bytes: Uint8Array,
+  cutShort = false,
+): { text: string; invalidBytes: boolean } {
+  try {
+    const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+    return { text: decoder.decode(bytes, { stream: cutShort }), invalidBytes: false };
+  } catch {
+    const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
+    return { text: decoder.decode(bytes, { stream: cutShort }), invalidBytes: true };
+  }
 }

@@ -223,7 +223,8 @@ export function createNodeFileSystem(options: NodeFileSystemOptions): FileSystem
     stat: statOf,
     async readFile(path) {
       try {
-        return new Uint8Array(await readFile(absolute(await realPathOf(path))));
+        const buffer = await readFile(absolute(await realPathOf(path)));
+        return new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.length);
       } catch (error) {
         return mapError(error, path);
       }

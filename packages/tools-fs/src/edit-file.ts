@@ -1,0 +1,264 @@
+import {
+  defineTool,
+  fail,
+  ok,
+  parseOptions,
+  type Tool,
+  toolOverridesShape,
+} from "@agentool/contract";
+import { z } from "zod";
+import {
+  applyTextEdit,
+  encodeEditedText,
+  expectedShaField,
+  loadEditableFile,
+  type MatchKind,
+  spliceAsciiBytes,
+  toWorkingForm,
+  writeAndHash,
+} from "./internal/edit-engine.js";
+import {
+  encodingLabel,
+  type LineEnding,
+  SHORT_SHA_LENGTH,
+  type TextEncodingName,
+} from "./internal/text-codec.js";
+import { guardFileSystem, workspaceOption } from "./internal/tool-support.js";
+import {
+  createSpliceDiff,
+  createUnifiedDiff,
+  DEFAULT_DIFF_CONTEXT_LINES,
+  DEFAULT_MAX_DIFF_CHARACTERS,
+  DEFAULT_MAX_DIFF_LINES,
+} from "./internal/unified-diff.js";
+import type { Workspace } from "./workspace.js";
+
+/** The default name of the edit tool. */
+export const EDIT_FILE_TOOL_NAME = "edit_file";
+
+/** Default cap on the size of a file the edit tools load: 32 MiB. */
+export const DEFAULT_MAX_EDIT_FILE_BYTES = 32 * 1_048_576;
+
+/** Options shared by {@link createEditFileTool} and `createMultiEditTool`. */
+export interface EditToolOptions {
+  /** The confinement layer (from `createWorkspace`). */
+  workspace: Workspace;
+  /** Replaces the tool's name (snake_case). */
+  name?: string;
+  /** Replaces the tool's description. */
+  description?: string;
+  /** Largest file edited, in bytes; larger ones get `TOO_LARGE`. Default {@link DEFAULT_MAX_EDIT_FILE_BYTES} (32 MiB). */
+  maxFileBytes?: number;
+  /** Context lines around each change in the diff. Default 3. */
+  diffContextLines?: number;
+  /** Most lines of diff shown. Default 200. */
+  maxDiffLines?: number;
+  /** Most characters of diff shown. Default 20,000. */
+  maxDiffCharacters?: number;
+}
+
+/** Options of {@link createEditFileTool}. */
+export type EditFileToolOptions = EditToolOptions;
+
+/** @internal */
+export const editToolOptionsShape = {
+  ...toolOverridesShape,
+  workspace: workspaceOption,
+  maxFileBytes: z.number().int().min(1).max(1_073_741_824).optional(),
+  diffContextLines: z.number().int().min(0).max(20).optional(),
+  maxDiffLines: z.number().int().min(10).max(100_000).optional(),
+  maxDiffCharacters: z.number().int().min(500).max(10_000_000).optional(),
+};
+
+const editFileOptionsSchema = z.object(editToolOptionsShape);
+
+/** The edit tool's input schema. */
+export const editFileInputSchema = z.object({
+  path: z.string().describe("The file to edit, relative to the workspace root."),
+  old_text: z
+    .string()
+    .describe(
+      "The exact text to replace, copied from the file (without read_file's line-number prefix), with enough surrounding lines to match exactly one place.",
+    ),
+  new_text: z.string().describe("The replacement text (literal; may be empty to delete old_text)."),
+  replace_all: z
+    .boolean()
+    .optional()
+    .describe(
+      "Optional: replace every occurrence of old_text instead of requiring exactly one (default false).",
+    ),
+  expected_sha: expectedShaField,
+});
+
+/** The edit tool's input. */
+export type EditFileToolInput = z.output<typeof editFileInputSchema>;
+
+/** What `edit_file` returns. */
+export interface EditFileToolData {
+  /** The path as shown to the model. */
+  path: string;
+  /** Occurrences replaced. */
+  replacements: number;
+  /** 1-based lines (before the edit) where each replaced occurrence started. */
+  lines: number[];
+  /** `exact`, or the difference that was tolerated (`line-endings`, `trailing-whitespace`). */
+  matchKind: MatchKind;
+  /** A compact unified diff of the change (capped with the standard marker). */
+  diff: string;
+  /** Lines added. */
+  added: number;
+  /** Lines removed. */
+  removed: number;
+  /** sha-256 of the file before the edit. */
+  previousSha: string;
+  /** sha-256 of the file after the edit (pass it as `expected_sha` to the next edit). */
+  sha: string;
+  /** The file's encoding (kept). */
+  encoding: TextEncodingName;
+  /** The file's line endings (kept). */
+  lineEnding: LineEnding;
+}
+
+/** The edit tool's type. */
+export type EditFileTool = Tool<typeof editFileInputSchema, EditFileToolData>;
+
+const DEFAULT_DESCRIPTION = [
+  "Replace one exact piece of text in a file (str_replace). Read the file first with read_file, copy old_text exactly as it appears (without the line-number prefix), and include enough surrounding lines that it matches exactly one place; or set replace_all to change every occurrence (e.g. a rename).",
+  "new_text replaces it literally; an empty new_text deletes it. Returns a unified diff of the change and the file's new sha.",
+  "Errors: PATTERN_NOT_UNIQUE lists the lines of every match (add context); PATTERN_NOT_FOUND shows the closest region (re-read and copy again).",
+  "The file keeps its encoding, BOM and CRLF line endings; send LF text. Pass the sha from read_file as expected_sha to fail with CONFLICT if the file changed. For several changes to one file use multi_edit; to rewrite a whole file use write_file.",
+].join("\n");
+
+/** @internal */
+export function matchNote(kind: MatchKind): string | undefined {
+  if (kind === "line-endings")
+    return "old_text matched only after ignoring line-ending differences (CRLF/LF).";
+  if (kind === "trailing-whitespace")
+    return "old_text matched only after ignoring trailing whitespace at line ends.";
+  return undefined;
+}
+
+/** @internal */
+export function formatKeptFormat(encoding: TextEncodingName, lineEnding: LineEnding): string {
+  const kept: string[] = [];
+  if (encoding !== "utf-8") kept.push(encodingLabel(encoding));
+  if (lineEnding === "crlf") kept.push("CRLF line endings");
+  return kept.length === 0 ? "" : ` Kept ${kept.join(" and ")}.`;
+}
+
+function formatLines(lines: number[]): string {
+  const shown = lines.slice(0, 20).join(", ");
+  return lines.length > 20 ? `${shown} and ${lines.length - 20} more` : shown;
+}
+
+/**
+ * Renders an edit for the model: a summary line, a note when the match was tolerant, the diff.
+ *
+ * @param data - the edit tool's result data
+ * @returns model-facing text
+ * @example
+ * formatEditFileResult(data);
+ * // "Edited src/a.ts: replaced 1 occurrence at line 12 (+1 −1 lines, sha: 0123456789ab).\n--- a/src/a.ts\n…"
+ */
+export function formatEditFileResult(data: EditFileToolData): string {
+  const occurrences = `${data.replacements} occurrence${data.replacements === 1 ? "" : "s"}`;
+  const where = `line${data.lines.length === 1 ? "" : "s"} ${formatLines(data.lines)}`;
+  const note = matchNote(data.matchKind);
+  return [
+    `Edited ${data.path}: replaced ${occurrences} at ${where} (+${data.added} −${data.removed} lines, sha: ${data.sha.slice(0, SHORT_SHA_LENGTH)}).${formatKeptFormat(data.encoding, data.lineEnding)}`,
+    ...(note === undefined ? [] : [`Note: ${note}`]),
+    data.diff,
+  ].join("\n");
+}
+
+/**
+ * Creates the `edit_file` tool: str_replace semantics on one file. `old_text` must match exactly
+ * once (`PATTERN_NOT_UNIQUE` lists every match's line; `PATTERN_NOT_FOUND` shows the closest
+ * region and says to re-read), unless `replace_all`; the replacement is literal; an empty
+ * `new_text` deletes; `old_text === new_text` is refused. When the exact text is absent, a unique
+ * match differing only in line endings, then only in trailing whitespace, is applied and
+ * reported. CRLF, a BOM and UTF-16 are preserved while the model works in LF text. Edits of one
+ * real path are serialised, so concurrent edits never lose an update. The result carries a
+ * compact unified diff and the new sha.
+ *
+ * @param options - the workspace, overrides, the file-size cap and the diff caps
+ * @returns the tool
+ * @throws AgentoolError when the options are invalid (unknown key, wrong type)
+ * @example
+ * const editFile = createEditFileTool({ workspace });
+ * await editFile.run({ path: "src/a.ts", old_text: "const x = 1;", new_text: "const x = 2;" });
+ * // data.diff: "--- a/src/a.ts\n+++ b/src/a.ts\n@@ -3,7 +3,7 @@\n…"
+ */
+export function createEditFileTool(options: EditFileToolOptions): EditFileTool {
+  const parsed = parseOptions("createEditFileTool", editFileOptionsSchema, options);
+  const workspace = parsed.workspace;
+  const fileSystem = workspace.fileSystem;
+  const name = parsed.name ?? EDIT_FILE_TOOL_NAME;
+  const maxFileBytes = parsed.maxFileBytes ?? DEFAULT_MAX_EDIT_FILE_BYTES;
+
+  return defineTool({
+    name,
+    description: parsed.description ?? DEFAULT_DESCRIPTION,
+    input: editFileInputSchema,
+    annotations: { title: "Edit file", destructive: true },
+    tags: ["fs:write"],
+    execute: (request, context) =>
+      guardFileSystem(async () => {
+        const resolved = await workspace.resolve(request.path, { allowRoot: false });
+        return workspace.withLock(resolved.real, async () => {
+          const file = await loadEditableFile(fileSystem, resolved, {
+            maxBytes: maxFileBytes,
+            expectedSha: request.expected_sha,
+          });
+          const applied = applyTextEdit(
+            file.working,
+            {
+              oldText: toWorkingForm(request.old_text, file),
+              newText: toWorkingForm(request.new_text, file),
+              replaceAll: request.replace_all === true,
+            },
+            { display: resolved.display },
+          );
+          if (!applied.ok) {
+            return fail(applied.error.code, applied.error.message, { hint: applied.error.hint });
+          }
+          const { splices } = applied.value;
+          // Fast paths for big files: splice ASCII bytes directly, diff a window around one change.
+          const bytes =
+            spliceAsciiBytes(file, splices) ?? encodeEditedText(applied.value.text, file);
+          if (context.signal.aborted) {
+            return fail("ABORTED", `${name} was cancelled before writing ${resolved.display}.`, {
+              retryable: true,
+            });
+          }
+          const diffOptions = {
+            path: resolved.display,
+            context: parsed.diffContextLines ?? DEFAULT_DIFF_CONTEXT_LINES,
+            maxLines: parsed.maxDiffLines ?? DEFAULT_MAX_DIFF_LINES,
+            maxCharacters: parsed.maxDiffCharacters ?? DEFAULT_MAX_DIFF_CHARACTERS,
+          };
+          const only = splices.length === 1 ? splices[0] : undefined;
+          // The diff is computed while the write and the hash run off the main thread.
+          const { sha, value: diff } = await writeAndHash(fileSystem, resolved.real, bytes, () =>
+            only === undefined
+              ? createUnifiedDiff(file.working, applied.value.text, diffOptions)
+              : createSpliceDiff(file.working, only, diffOptions),
+          );
+          return ok({
+            path: resolved.display,
+            replacements: applied.value.replacements,
+            lines: applied.value.lines,
+            matchKind: applied.value.matchKind,
+            diff: diff.text,
+            added: diff.added,
+            removed: diff.removed,
+            previousSha: file.sha,
+            sha,
+            encoding: file.encoding,
+            lineEnding: file.lineEnding,
+          });
+        });
+      }),
+    render: formatEditFileResult,
+  });
+}

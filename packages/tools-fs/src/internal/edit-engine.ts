@@ -1,0 +1,573 @@
+/**
+ * The str_replace engine shared by `edit_file` and `multi_edit`: loading a text file for editing
+ * (encoding, BOM, line endings, sha and `expected_sha` check), applying one literal replacement
+ * with the exact-then-tolerant matching rules, and writing the result back in the file's own
+ * encoding and line endings.
+ *
+ * @internal
+ */
+
+import { z } from "zod";
+import { type FileStat, type FileSystem, FileSystemError } from "../file-system.js";
+import type { ResolvedPath } from "../workspace.js";
+import {
+  decodeText,
+  encodeText,
+  encodingLabel,
+  type LineEnding,
+  SHORT_SHA_LENGTH,
+  sha256Hex,
+  type TextEncodingName,
+} from "./text-codec.js";
+import { countNewlines } from "./unified-diff.js";
+
+/** How `expected_sha` must look: 12 to 64 hex characters (a prefix of the sha-256). */
+export const EXPECTED_SHA_PATTERN: RegExp = /^[0-9a-fA-F]{12,64}$/;
+
+/** The `expected_sha` input field shared by the write tools. */
+export const expectedShaField = z
+  .string()
+  .regex(EXPECTED_SHA_PATTERN, "expected 12 to 64 hex characters (the sha from read_file's header)")
+  .optional()
+  .describe(
+    "Optional: the sha from read_file's header (12+ hex characters). The call fails with CONFLICT if the file changed since you read it.",
+  );
+
+/**
+ * Whether a file's sha-256 starts with what the model sent.
+ *
+ * @internal
+ */
+export function shaMatches(expected: string, actual: string): boolean {
+  return actual.startsWith(expected.toLowerCase());
+}
+
+/**
+ * The failure for an `expected_sha` that no longer matches.
+ *
+ * @internal
+ */
+export function conflictError(display: string, actualSha: string | undefined): FileSystemError {
+  return new FileSystemError(
+    "CONFLICT",
+    actualSha === undefined
+      ? `${display} was deleted since you read it (expected_sha no longer matches).`
+      : `${display} changed since you read it: its sha is now ${actualSha.slice(0, SHORT_SHA_LENGTH)}.`,
+    `Re-read ${display} with read_file, redo your change on the current content, and pass the new sha as expected_sha.`,
+  );
+}
+
+/** A text file loaded for editing. */
+export interface EditableFile {
+  /** The file's bytes as read. */
+  bytes: Uint8Array;
+  /** sha-256 of `bytes`, lower-case hex. */
+  sha: string;
+  /** The file's encoding (kept on write). */
+  encoding: TextEncodingName;
+  /** The file's line endings. */
+  lineEnding: LineEnding;
+  /** Whether the file is CRLF throughout: the working text is then LF and CRLF is restored on write. */
+  crlf: boolean;
+  /** The text edits work on (LF when `crlf`). */
+  working: string;
+  /** The stat when read. */
+  stat: FileStat;
+}
+
+/** Options of {@link loadEditableFile}. */
+export interface LoadEditableOptions {
+  /** Files larger than this are refused with `TOO_LARGE`. */
+  maxBytes: number;
+  /** The model's `expected_sha`, when given. */
+  expectedSha: string | undefined;
+}
+
+/**
+ * Reads and decodes a text file for editing; throws {@link FileSystemError} with `FILE_NOT_FOUND`,
+ * `CONFLICT`, `UNSUPPORTED` (directory, binary, invalid bytes) or `TOO_LARGE`.
+ *
+ * @internal
+ */
+export async function loadEditableFile(
+  fileSystem: FileSystem,
+  resolved: ResolvedPath,
+  options: LoadEditableOptions,
+): Promise<EditableFile> {
+  const display = resolved.display;
+  const stat = await fileSystem.stat(resolved.real);
+  if (stat === undefined) {
+    if (options.expectedSha !== undefined) throw conflictError(display, undefined);
+    throw new FileSystemError(
+      "FILE_NOT_FOUND",
+      `${display} does not exist.`,
+      "Check the path with list_directory or glob_search; to create a new file use write_file.",
+    );
+  }
+  if (stat.type === "directory") {
+    throw new FileSystemError(
+      "UNSUPPORTED",
+      `${display} is a directory; only files can be edited.`,
+      "Call list_directory to see its files, then edit one of them.",
+    );
+  }
+  if (stat.size > options.maxBytes) {
+    throw new FileSystemError(
+      "TOO_LARGE",
+      `${display} is ${stat.size} bytes; the edit tools load at most ${options.maxBytes} bytes.`,
+      "Edit a smaller file, or ask the user to change this one another way.",
+    );
+  }
+  const bytes = await fileSystem.readFile(resolved.real);
+  // Web Crypto hashes off the main thread: decode meanwhile.
+  const hashing = sha256Hex(bytes);
+  const decoded = decodeText(bytes);
+  const sha = await hashing;
+  if (options.expectedSha !== undefined && !shaMatches(options.expectedSha, sha)) {
+    throw conflictError(display, sha);
+  }
+  if (decoded === undefined) {
+    throw new FileSystemError(
+      "UNSUPPORTED",
+      `${display} looks like a binary file; the edit tools change text files only.`,
+      "Call file_stats to inspect it.",
+    );
+  }
+  if (decoded.invalidBytes) {
+    throw new FileSystemError(
+      "UNSUPPORTED",
+      `${display} contains bytes that are not valid ${encodingLabel(decoded.encoding)}; editing would corrupt them.`,
+      "Leave this file alone, or replace its whole content with write_file if that is really intended.",
+    );
+  }
+  const crlf = decoded.lineEnding === "crlf";
+  return {
+    bytes,
+    sha,
+    encoding: decoded.encoding,
+    lineEnding: decoded.lineEnding,
+    crlf,
+    working: crlf ? decoded.text.replace(/\r\n/g, "\n") : decoded.text,
+    stat,
+  };
+}
+
+/**
+ * Brings the model's text into the working form of a file (LF for a CRLF file).
+ *
+ * @internal
+ */
+export function toWorkingForm(text: string, file: Pick<EditableFile, "crlf">): string {
+  return file.crlf ? text.replace(/\r\n/g, "\n") : text;
+}
+
+/**
+ * Encodes edited working text in the file's encoding and line endings.
+ *
+ * @internal
+ */
+export function encodeEditedText(
+  working: string,
+  file: Pick<EditableFile, "crlf" | "encoding">,
+): Uint8Array {
+  const text = file.crlf ? working.replace(/\n/g, "\r\n") : working;
+  return encodeText(text, file.encoding);
+}
+
+/**
+ * The new bytes of a file straight from its old bytes, when its text is pure ASCII in UTF-8
+ * (with or without BOM) and not CRLF-normalised — then text positions are byte positions and
+ * the edit needs no re-encoding of the whole file. `undefined` otherwise.
+ *
+ * @internal
+ */
+export function spliceAsciiBytes(
+  file: Pick<EditableFile, "bytes" | "encoding" | "crlf" | "working">,
+  splices: readonly Splice[],
+): Uint8Array | undefined {
+  if (file.crlf || (file.encoding !== "utf-8" && file.encoding !== "utf-8-bom")) return undefined;
+  const offset = file.encoding === "utf-8-bom" ? 3 : 0;
+  if (file.bytes.length - offset !== file.working.length) return undefined;
+  const encoder = new TextEncoder();
+  const replacements = splices.map((splice) => encoder.encode(splice.replacement));
+  let length = file.bytes.length;
+  splices.forEach((splice, index) => {
+    length += (replacements[index] as Uint8Array).length - (splice.end - splice.start);
+  });
+  const bytes = new Uint8Array(length);
+  let from = 0;
+  let to = 0;
+  splices.forEach((splice, index) => {
+    const head = file.bytes.subarray(from, splice.start + offset);
+    bytes.set(head, to);
+    to += head.length;
+    const replacement = replacements[index] as Uint8Array;
+    bytes.set(replacement, to);
+    to += replacement.length;
+    from = splice.end + offset;
+  });
+  bytes.set(file.bytes.subarray(from), to);
+  return bytes;
+}
+
+/**
+ * Writes edited bytes and hashes them at once (both off the main thread), running `meanwhile`
+ * (e.g. the diff) on the main thread in between.
+ *
+ * @internal
+ */
+export async function writeAndHash<T>(
+  fileSystem: FileSystem,
+  realPath: string,
+  bytes: Uint8Array,
+  meanwhile: () => T,
+): Promise<{ sha: string; value: T }> {
+  const hashing = sha256Hex(bytes);
+  const writing = fileSystem.writeFile(realPath, bytes);
+  let value: T;
+  try {
+    value = meanwhile();
+  } finally {
+    await Promise.all([hashing, writing]).catch(() => undefined);
+  }
+  await writing;
+  return { sha: await hashing, value };
+}
+
+/** One literal replacement. */
+export interface TextEdit {
+  /** The text to find (literal). */
+  oldText: string;
+  /** What replaces it (literal; no `$&` expansion). Empty deletes. */
+  newText: string;
+  /** Replace every occurrence instead of requiring exactly one. */
+  replaceAll?: boolean;
+}
+
+/** How `old_text` was found. */
+export type MatchKind = "exact" | "line-endings" | "trailing-whitespace";
+
+/** A replacement that went through. */
+export interface AppliedEdit {
+  /** The text after the replacement. */
+  text: string;
+  /** How many occurrences were replaced. */
+  replacements: number;
+  /** Whether the match was exact or tolerated line-ending / trailing-whitespace differences. */
+  matchKind: MatchKind;
+  /** 1-based line numbers (in the text before) where each replaced occurrence started. */
+  lines: number[];
+  /** What was replaced, as positions in the text before (ascending, not overlapping). */
+  splices: Splice[];
+}
+
+/** One replacement: `[start, end)` of the text before became `replacement`. */
+export interface Splice {
+  /** Start (UTF-16 index) in the text before. */
+  start: number;
+  /** End (exclusive) in the text before. */
+  end: number;
+  /** The text that replaced it. */
+  replacement: string;
+}
+
+/** Why a replacement did not go through. */
+export interface EditFailure {
+  /** The shared error code. */
+  code: "PATTERN_NOT_FOUND" | "PATTERN_NOT_UNIQUE" | "INVALID_INPUT";
+  /** What went wrong. */
+  message: string;
+  /** What to do next. */
+  hint: string;
+}
+
+/** Options of {@link applyTextEdit}. */
+export interface ApplyEditOptions {
+  /** The file as shown to the model. */
+  display: string;
+  /** A prefix naming the edit in messages, e.g. `"edits[2]: "`. Default `""`. */
+  label?: string;
+  /** Most match line numbers listed in a `PATTERN_NOT_UNIQUE` message. Default 50. */
+  maxListedLines?: number;
+}
+
+type Range = { start: number; end: number };
+
+function exactRanges(text: string, needle: string): Range[] {
+  const ranges: Range[] = [];
+  let index = text.indexOf(needle);
+  while (index !== -1) {
+    ranges.push({ start: index, end: index + needle.length });
+    index = text.indexOf(needle, index + needle.length);
+  }
+  return ranges;
+}
+
+/**
+ * Finds `needle` in `text` after removing, before every `\n` of both, either `\r` or all trailing
+ * spaces, tabs and `\r`; maps the matches back to ranges of the original text.
+ */
+function tolerantRanges(text: string, needle: string, trailing: RegExp): Range[] | undefined {
+  const normalizedNeedle = needle
+    .split("\n")
+    .map((line, index, all) => (index < all.length - 1 ? line.replace(trailing, "") : line));
+  const needleText = normalizedNeedle.join("\n");
+  if (needleText.length === 0) return undefined;
+  const lines = text.split("\n");
+  const originalStarts = new Float64Array(lines.length);
+  const normalizedStarts = new Float64Array(lines.length);
+  const normalizedLines: string[] = new Array(lines.length);
+  let original = 0;
+  let normalized = 0;
+  let changed = needleText !== needle;
+  lines.forEach((line, index) => {
+    originalStarts[index] = original;
+    normalizedStarts[index] = normalized;
+    const stripped = index < lines.length - 1 ? line.replace(trailing, "") : line;
+    if (stripped.length !== line.length) changed = true;
+    normalizedLines[index] = stripped;
+    original += line.length + 1;
+    normalized += stripped.length + 1;
+  });
+  if (!changed) return undefined;
+  const haystack = normalizedLines.join("\n");
+  const lineOf = (position: number): number => {
+    let low = 0;
+    let high = lines.length - 1;
+    while (low < high) {
+      const middle = (low + high + 1) >> 1;
+      if ((normalizedStarts[middle] as number) <= position) low = middle;
+      else high = middle - 1;
+    }
+    return low;
+  };
+  const toOriginal = (position: number): number => {
+    const line = lineOf(position);
+    return (originalStarts[line] as number) + position - (normalizedStarts[line] as number);
+  };
+  return exactRanges(haystack, needleText).map((range) => ({
+    start: toOriginal(range.start),
+    end: toOriginal(range.end),
+  }));
+}
+
+function listLines(lines: number[], max: number): string {
+  const shown = lines.slice(0, max).join(", ");
+  return lines.length > max ? `${shown} and ${lines.length - max} more` : shown;
+}
+
+/**
+ * Applies one literal replacement with str_replace semantics: `oldText` must occur exactly once
+ * (or `replaceAll`); when it does not occur exactly, a unique match that differs only in line
+ * endings, then only in trailing whitespace, is accepted and reported through `matchKind`.
+ *
+ * @internal
+ */
+export function applyTextEdit(
+  text: string,
+  edit: TextEdit,
+  options: ApplyEditOptions,
+): { ok: true; value: AppliedEdit } | { ok: false; error: EditFailure } {
+  const label = options.label ?? "";
+  const display = options.display;
+  if (edit.oldText.length === 0) {
+    return {
+      ok: false,
+      error: {
+        code: "INVALID_INPUT",
+        message: `${label}old_text is empty; it must be the exact text to replace.`,
+        hint: "Copy the text to change from read_file's output into old_text; to create or overwrite a whole file use write_file.",
+      },
+    };
+  }
+  if (edit.oldText === edit.newText) {
+    return {
+      ok: false,
+      error: {
+        code: "INVALID_INPUT",
+        message: `${label}old_text and new_text are identical; the edit would change nothing.`,
+        hint: "Put the changed text in new_text.",
+      },
+    };
+  }
+  let matchKind: MatchKind = "exact";
+  let ranges = exactRanges(text, edit.oldText);
+  if (ranges.length === 0) {
+    const lineEndingRanges = tolerantRanges(text, edit.oldText, /\r$/);
+    if (lineEndingRanges !== undefined && lineEndingRanges.length > 0) {
+      ranges = lineEndingRanges;
+      matchKind = "line-endings";
+    } else {
+      const whitespaceRanges = tolerantRanges(text, edit.oldText, /[ \t\r]+$/);
+      if (whitespaceRanges !== undefined && whitespaceRanges.length > 0) {
+        ranges = whitespaceRanges;
+        matchKind = "trailing-whitespace";
+      }
+    }
+  }
+  if (ranges.length === 0) {
+    const region = findClosestRegion(text, edit.oldText);
+    const closest =
+      region === undefined
+        ? " Nothing in the file resembles it."
+        : ` The closest region is at line${region.startLine === region.endLine ? ` ${region.startLine}` : `s ${region.startLine}–${region.endLine}`}:\n${region.excerpt}`;
+    return {
+      ok: false,
+      error: {
+        code: "PATTERN_NOT_FOUND",
+        message: `${label}old_text was not found in ${display}.${closest}`,
+        hint: `Re-read ${display} with read_file${region === undefined ? "" : ` (offset=${Math.max(1, region.startLine - 5)})`} and copy old_text exactly as it is now, including whitespace and indentation (without the line-number prefix).`,
+      },
+    };
+  }
+  const lines: number[] = [];
+  let line = 1;
+  let counted = 0;
+  for (const range of ranges) {
+    line += countNewlines(text, range.start, counted);
+    counted = range.start;
+    lines.push(line);
+  }
+  const maxListed = options.maxListedLines ?? 50;
+  if (ranges.length > 1 && edit.replaceAll !== true) {
+    return {
+      ok: false,
+      error: {
+        code: "PATTERN_NOT_UNIQUE",
+        message: `${label}old_text occurs ${ranges.length} times in ${display}${matchKind === "exact" ? "" : " (ignoring line-ending and trailing-whitespace differences)"}, at lines ${listLines(lines, maxListed)}.`,
+        hint: "Add surrounding lines to old_text so it matches exactly one place, or set replace_all: true to replace every occurrence.",
+      },
+    };
+  }
+  // Concatenation (rope strings in V8) is far cheaper here than building an array and joining it.
+  let result = "";
+  let cursor = 0;
+  const splices: Splice[] = [];
+  for (const range of ranges) {
+    const matched = text.slice(range.start, range.end);
+    // A tolerant match in a mixed-ending file: give the new text the matched region's CRLF.
+    const replacement =
+      matchKind !== "exact" && matched.includes("\r\n") && !edit.newText.includes("\r\n")
+        ? edit.newText.replace(/\n/g, "\r\n")
+        : edit.newText;
+    result += text.slice(cursor, range.start) + replacement;
+    splices.push({ start: range.start, end: range.end, replacement });
+    cursor = range.end;
+  }
+  result += text.slice(cursor);
+  return {
+    ok: true,
+    value: { text: result, replacements: ranges.length, matchKind, lines, splices },
+  };
+}
+
+/** The region of a file most like a text that was not found. */
+export interface ClosestRegion {
+  /** First line (1-based). */
+  startLine: number;
+  /** Last line. */
+  endLine: number;
+  /** The region with a line of context each side, `cat -n` style, lines cut to 200 characters. */
+  excerpt: string;
+}
+
+const MAX_EXCERPT_LINES = 12;
+const MAX_EXCERPT_LINE_CHARACTERS = 200;
+const MAX_SIMILARITY_LINES = 200_000;
+
+function bigrams(text: string): Map<string, number> {
+  const result = new Map<string, number>();
+  for (let index = 0; index + 1 < text.length; index += 1) {
+    const pair = text.slice(index, index + 2);
+    result.set(pair, (result.get(pair) ?? 0) + 1);
+  }
+  return result;
+}
+
+function dice(first: Map<string, number>, firstSize: number, text: string): number {
+  if (firstSize === 0 || text.length < 2) return 0;
+  const seen = new Map<string, number>();
+  let shared = 0;
+  for (let index = 0; index + 1 < text.length; index += 1) {
+    const pair = text.slice(index, index + 2);
+    const available = (first.get(pair) ?? 0) - (seen.get(pair) ?? 0);
+    if (available > 0) {
+      shared += 1;
+      seen.set(pair, (seen.get(pair) ?? 0) + 1);
+    }
+  }
+  return (2 * shared) / (firstSize + text.length - 1);
+}
+
+/**
+ * Finds the region of `text` most like `needle`: the window of lines sharing most trimmed lines
+ * with it, else the single line most similar (character bigrams) to its longest line.
+ *
+ * @internal
+ */
+export function findClosestRegion(text: string, needle: string): ClosestRegion | undefined {
+  const lines = text.split("\n");
+  const needleLines = needle
+    .split("\n")
+    .map((line) => line.trim())
+    .filter((line, index, all) => !(index === all.length - 1 && line.length === 0));
+  const wanted = new Set(needleLines.filter((line) => line.length > 0));
+  if (wanted.size === 0) return undefined;
+  const window = Math.max(1, needleLines.length);
+  let bestStart = -1;
+  let bestScore = 0;
+  let score = 0;
+  const hits = new Uint8Array(lines.length);
+  for (let index = 0; index < lines.length; index += 1) {
+    hits[index] = wanted.has((lines[index] as string).trim()) ? 1 : 0;
+    score += hits[index] as number;
+    if (index >= window) score -= hits[index - window] as number;
+    if (score > bestScore) {
+      bestScore = score;
+      bestStart = Math.max(0, index - window + 1);
+    }
+  }
+  let startLine: number;
+  let endLine: number;
+  if (bestStart !== -1) {
+    // Trim the window to the lines that matched.
+    let first = bestStart;
+    let last = Math.min(lines.length - 1, bestStart + window - 1);
+    while (first < last && hits[first] === 0) first += 1;
+    while (last > first && hits[last] === 0) last -= 1;
+    startLine = first + 1;
+    endLine = last + 1;
+  } else {
+    const longest = [...wanted].reduce(
+      (best, line) => (line.length > best.length ? line : best),
+      "",
+    );
+    const pairs = bigrams(longest);
+    let bestSimilarity = 0.3;
+    let bestLine = -1;
+    const limit = Math.min(lines.length, MAX_SIMILARITY_LINES);
+    for (let index = 0; index < limit; index += 1) {
+      const candidate = (lines[index] as string).trim();
+      if (candidate.length === 0 || Math.abs(candidate.length - longest.length) > longest.length)
+        continue;
+      const similarity = dice(pairs, longest.length - 1, candidate);
+      if (similarity > bestSimilarity) {
+        bestSimilarity = similarity;
+        bestLine = index;
+      }
+    }
+    if (bestLine === -1) return undefined;
+    startLine = bestLine + 1;
+    endLine = bestLine + 1;
+  }
+  const from = Math.max(1, startLine - 1);
+  const to = Math.min(lines.length, endLine + 1, from + MAX_EXCERPT_LINES - 1);
+  const excerpt: string[] = [];
+  for (let number = from; number <= to; number += 1) {
+    let content = (lines[number - 1] as string).replace(/\r$/, "");
+    if (content.length > MAX_EXCERPT_LINE_CHARACTERS)
+      content = `${content.slice(0, MAX_EXCERPT_LINE_CHARACTERS)}…`;
+    excerpt.push(`${String(number).padStart(6)}\t${content}`);
+  }
+  return { startLine, endLine, excerpt: excerpt.join("\n") };
+}

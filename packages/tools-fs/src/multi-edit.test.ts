@@ -1,0 +1,231 @@
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { assertConformance } from "@agentool/contract/testing";
+import { afterAll, describe, expect, it } from "vitest";
+import type { FileSystem } from "./file-system.js";
+import { createMemoryFileSystem } from "./memory-file-system.js";
+import {
+  createMultiEditTool,
+  formatMultiEditResult,
+  type MultiEditToolData,
+} from "./multi-edit.js";
+import { createNodeFileSystem } from "./node/node-file-system.js";
+import { createReadFileTool } from "./read-file.js";
+import { createWorkspace } from "./workspace.js";
+
+const temporaryDirectories: string[] = [];
+afterAll(async () => {
+  await Promise.all(
+    temporaryDirectories.map((directory) => rm(directory, { recursive: true, force: true })),
+  );
+});
+
+async function nodeSeam(files: Record<string, string | Uint8Array>): Promise<FileSystem> {
+  const root = await mkdtemp(join(tmpdir(), "agentool-multi-"));
+  temporaryDirectories.push(root);
+  for (const [path, content] of Object.entries(files)) {
+    await mkdir(join(root, path, ".."), { recursive: true });
+    await writeFile(join(root, path), content);
+  }
+  return createNodeFileSystem({ root });
+}
+
+const seams: Array<[string, (files: Record<string, string | Uint8Array>) => Promise<FileSystem>]> =
+  [
+    ["memory", async (files) => createMemoryFileSystem(files)],
+    ["node", nodeSeam],
+  ];
+
+const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+
+function tools(fileSystem: FileSystem) {
+  const workspace = createWorkspace({ fileSystem });
+  return { multi: createMultiEditTool({ workspace }), read: createReadFileTool({ workspace }) };
+}
+
+function data(
+  result:
+    | { success: true; data: MultiEditToolData }
+    | { success: false; error: { code: string; message: string } },
+) {
+  if (!result.success) throw new Error(`${result.error.code}: ${result.error.message}`);
+  return result.data;
+}
+
+const source = "const oldName = 1;\nconsole.log(oldName);\n// TODO: rename\nexport { oldName };\n";
+
+describe.each(seams)("multi_edit over the %s seam", (_label, makeSeam) => {
+  it("applies edits in order, each on the result of the previous", async () => {
+    const fileSystem = await makeSeam({ "a.js": source });
+    const { multi } = tools(fileSystem);
+    const result = data(
+      await multi.run({
+        path: "a.js",
+        edits: [
+          { old_text: "oldName", new_text: "newName", replace_all: true },
+          { old_text: "// TODO: rename\n", new_text: "" },
+          { old_text: "const newName = 1;", new_text: "const newName = 2;" },
+        ],
+      }),
+    );
+    expect(result).toMatchObject({ written: true, dryRun: false, added: 3, removed: 4 });
+    expect(result.edits).toEqual([
+      { index: 0, replacements: 3, lines: [1, 2, 4], matchKind: "exact" },
+      { index: 1, replacements: 1, lines: [3], matchKind: "exact" },
+      { index: 2, replacements: 1, lines: [1], matchKind: "exact" },
+    ]);
+    expect(decode(await fileSystem.readFile("a.js"))).toBe(
+      "const newName = 2;\nconsole.log(newName);\nexport { newName };\n",
+    );
+    expect(result.sha).toBe(await fileSystem.digest("a.js"));
+    expect(formatMultiEditResult(result)).toMatch(
+      /^Edited a\.js: 3 edits, 5 replacements \(\+3 −4 lines, sha: [0-9a-f]{12}\)\.\n--- a\/a\.js/,
+    );
+  });
+
+  it("is all or nothing: a failing edit names its index and nothing is written", async () => {
+    const fileSystem = await makeSeam({ "a.js": source });
+    const { multi } = tools(fileSystem);
+    const result = await multi.run({
+      path: "a.js",
+      edits: [
+        { old_text: "const oldName = 1;", new_text: "const oldName = 2;" },
+        { old_text: "oldName", new_text: "x" },
+      ],
+    });
+    expect(result).toMatchObject({ success: false, error: { code: "PATTERN_NOT_UNIQUE" } });
+    expect(!result.success && result.error.message).toMatch(/^edits\[1\]: old_text occurs 3 times/);
+    expect(!result.success && result.error.message).toContain("Nothing was written.");
+    expect(!result.success && result.error.hint).toContain("Fix edits[1]");
+    const missing = await multi.run({
+      path: "a.js",
+      edits: [{ old_text: "nowhere to be found", new_text: "x" }],
+    });
+    expect(missing).toMatchObject({ success: false, error: { code: "PATTERN_NOT_FOUND" } });
+    const noop = await multi.run({
+      path: "a.js",
+      edits: [
+        { old_text: "a", new_text: "b", replace_all: true },
+        { old_text: "x", new_text: "x" },
+      ],
+    });
+    expect(noop).toMatchObject({ success: false, error: { code: "INVALID_INPUT" } });
+    expect(!noop.success && noop.error.message).toContain("edits[1]");
+    expect(decode(await fileSystem.readFile("a.js"))).toBe(source);
+  });
+
+  it("previews with dry_run without writing", async () => {
+    const fileSystem = await makeSeam({ "a.js": source });
+    const { multi } = tools(fileSystem);
+    const before = await fileSystem.digest("a.js");
+    const result = data(
+      await multi.run({
+        path: "a.js",
+        dry_run: true,
+        edits: [{ old_text: "1;", new_text: "42;" }],
+      }),
+    );
+    expect(result).toMatchObject({ dryRun: true, written: false, previousSha: before });
+    expect(result.sha).not.toBe(before);
+    expect(result.diff).toContain("-const oldName = 1;\n+const oldName = 42;");
+    expect(formatMultiEditResult(result)).toContain(
+      "Nothing was written; call again without dry_run to apply.",
+    );
+    expect(await fileSystem.digest("a.js")).toBe(before);
+  });
+
+  it("writes nothing when the edits cancel out", async () => {
+    const fileSystem = await makeSeam({ "a.txt": "x\n" });
+    const { multi } = tools(fileSystem);
+    const result = data(
+      await multi.run({
+        path: "a.txt",
+        edits: [
+          { old_text: "x", new_text: "y" },
+          { old_text: "y", new_text: "x" },
+        ],
+      }),
+    );
+    expect(result).toMatchObject({ written: false, diff: "" });
+    expect(formatMultiEditResult(result)).toContain("is unchanged");
+  });
+
+  it("keeps CRLF and UTF-16 and checks expected_sha", async () => {
+    const utf16 = (text: string) =>
+      new Uint8Array([
+        0xff,
+        0xfe,
+        ...[...text].flatMap((character) => [character.charCodeAt(0), 0]),
+      ]);
+    const fileSystem = await makeSeam({ "w.txt": utf16("a\r\nb\r\nc\r\n") });
+    const { multi, read } = tools(fileSystem);
+    const page = await read.run({ path: "w.txt" });
+    const sha = page.success ? page.data.sha : "";
+    data(
+      await multi.run({
+        path: "w.txt",
+        expected_sha: sha,
+        edits: [
+          { old_text: "a\n", new_text: "A\n" },
+          { old_text: "c\n", new_text: "C\nD\n" },
+        ],
+      }),
+    );
+    expect([...(await fileSystem.readFile("w.txt"))]).toEqual([...utf16("A\r\nb\r\nC\r\nD\r\n")]);
+    const stale = await multi.run({
+      path: "w.txt",
+      expected_sha: sha,
+      edits: [{ old_text: "b", new_text: "B" }],
+    });
+    expect(stale).toMatchObject({ success: false, error: { code: "CONFLICT" } });
+  });
+
+  it("serialises with concurrent calls on the same file", async () => {
+    const fileSystem = await makeSeam({
+      "n.txt": Array.from({ length: 10 }, (_, index) => `n${index}`).join("\n"),
+    });
+    const { multi } = tools(fileSystem);
+    const results = await Promise.all(
+      Array.from({ length: 10 }, (_, index) =>
+        multi.run({ path: "n.txt", edits: [{ old_text: `n${index}`, new_text: `m${index}` }] }),
+      ),
+    );
+    expect(results.every((result) => result.success)).toBe(true);
+    expect(decode(await fileSystem.readFile("n.txt"))).toBe(
+      Array.from({ length: 10 }, (_, index) => `m${index}`).join("\n"),
+    );
+  });
+
+  it("refuses secrets, escapes and an empty edit list", async () => {
+    const fileSystem = await makeSeam({ "a.txt": "a" });
+    const { multi } = tools(fileSystem);
+    expect(
+      await multi.run({ path: ".aws/credentials", edits: [{ old_text: "a", new_text: "b" }] }),
+    ).toMatchObject({ success: false, error: { code: "BLOCKED" } });
+    expect(
+      await multi.run({ path: "../a.txt", edits: [{ old_text: "a", new_text: "b" }] }),
+    ).toMatchObject({ success: false, error: { code: "INVALID_PATH" } });
+    expect(await multi.run({ path: "a.txt", edits: [] })).toMatchObject({
+      success: false,
+      error: { code: "INVALID_INPUT" },
+    });
+  });
+});
+
+describe("multi_edit contract", () => {
+  it("passes the conformance kit", async () => {
+    const fileSystem = createMemoryFileSystem({ "sample.txt": "hello\n" });
+    const { multi } = tools(fileSystem);
+    await assertConformance([multi], {
+      samples: {
+        multi_edit: { path: "sample.txt", edits: [{ old_text: "hello", new_text: "hi" }] },
+      },
+    });
+    expect(multi.annotations).toMatchObject({ destructive: true });
+    expect(multi.tags).toEqual(["fs:write"]);
+    expect(() =>
+      createMultiEditTool({ workspace: createWorkspace({ fileSystem }), maxEdits: 0 }),
+    ).toThrow(/maxEdits/);
+  });
+});

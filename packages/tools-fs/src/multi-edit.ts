@@ -1,0 +1,289 @@
+import { defineTool, fail, ok, parseOptions, type Tool } from "@agentool/contract";
+import { z } from "zod";
+import {
+  DEFAULT_MAX_EDIT_FILE_BYTES,
+  type EditToolOptions,
+  editToolOptionsShape,
+  formatKeptFormat,
+  matchNote,
+} from "./edit-file.js";
+import {
+  applyTextEdit,
+  encodeEditedText,
+  expectedShaField,
+  loadEditableFile,
+  type MatchKind,
+  toWorkingForm,
+  writeAndHash,
+} from "./internal/edit-engine.js";
+import {
+  type LineEnding,
+  SHORT_SHA_LENGTH,
+  sha256Hex,
+  type TextEncodingName,
+} from "./internal/text-codec.js";
+import { guardFileSystem } from "./internal/tool-support.js";
+import {
+  createUnifiedDiff,
+  DEFAULT_DIFF_CONTEXT_LINES,
+  DEFAULT_MAX_DIFF_CHARACTERS,
+  DEFAULT_MAX_DIFF_LINES,
+} from "./internal/unified-diff.js";
+
+/** The default name of the multi-edit tool. */
+export const MULTI_EDIT_TOOL_NAME = "multi_edit";
+
+/** Default cap on the edits of one call. */
+export const DEFAULT_MAX_EDITS = 50;
+
+/** Options of {@link createMultiEditTool}. */
+export interface MultiEditToolOptions extends EditToolOptions {
+  /** Most edits in one call. Default {@link DEFAULT_MAX_EDITS} (50). */
+  maxEdits?: number;
+}
+
+const multiEditOptionsSchema = z.object({
+  ...editToolOptionsShape,
+  maxEdits: z.number().int().min(1).max(1_000).optional(),
+});
+
+function createMultiEditInputSchema(maxEdits: number) {
+  return z.object({
+    path: z.string().describe("The file to edit, relative to the workspace root."),
+    edits: z
+      .array(
+        z
+          .object({
+            old_text: z
+              .string()
+              .describe(
+                "The exact text to replace, as it is after the earlier edits of this call (no line-number prefix).",
+              ),
+            new_text: z
+              .string()
+              .describe("The replacement text (literal; may be empty to delete old_text)."),
+            replace_all: z
+              .boolean()
+              .optional()
+              .describe(
+                "Optional: replace every occurrence instead of requiring exactly one (default false).",
+              ),
+          })
+          .strict(),
+      )
+      .min(1)
+      .max(maxEdits)
+      .describe(
+        `The replacements, applied in order (1 to ${maxEdits}); each sees the text left by the previous ones.`,
+      ),
+    dry_run: z
+      .boolean()
+      .optional()
+      .describe("Optional: when true, return the diff without writing anything (default false)."),
+    expected_sha: expectedShaField,
+  });
+}
+
+/** The multi-edit tool's input schema (with the default edit cap). */
+export const multiEditInputSchema = createMultiEditInputSchema(DEFAULT_MAX_EDITS);
+
+/** The multi-edit tool's input. */
+export type MultiEditToolInput = z.output<typeof multiEditInputSchema>;
+
+/** What one edit of a `multi_edit` call did. */
+export interface MultiEditOutcome {
+  /** The edit's index in `edits`. */
+  index: number;
+  /** Occurrences replaced. */
+  replacements: number;
+  /** 1-based lines (in the text this edit saw) where each replaced occurrence started. */
+  lines: number[];
+  /** `exact`, or the difference that was tolerated. */
+  matchKind: MatchKind;
+}
+
+/** What `multi_edit` returns. */
+export interface MultiEditToolData {
+  /** The path as shown to the model. */
+  path: string;
+  /** Whether this was a dry run (nothing written). */
+  dryRun: boolean;
+  /** Whether the file was written (false for a dry run or when the edits changed nothing overall). */
+  written: boolean;
+  /** Each edit's outcome, in order. */
+  edits: MultiEditOutcome[];
+  /** A compact unified diff of all the edits together (capped with the standard marker). */
+  diff: string;
+  /** Lines added. */
+  added: number;
+  /** Lines removed. */
+  removed: number;
+  /** sha-256 of the file before. */
+  previousSha: string;
+  /** sha-256 of the file now (for a dry run: what it would be). */
+  sha: string;
+  /** The file's encoding (kept). */
+  encoding: TextEncodingName;
+  /** The file's line endings (kept). */
+  lineEnding: LineEnding;
+}
+
+/** The multi-edit tool's type. */
+export type MultiEditTool = Tool<typeof multiEditInputSchema, MultiEditToolData>;
+
+function defaultDescription(maxEdits: number): string {
+  return [
+    `Make several str_replace edits to one file in a single atomic call (1 to ${maxEdits} edits). Edits apply in order, each to the text left by the previous ones; if any edit fails, nothing is written and the error names its index (edits[i]).`,
+    "Each old_text must match exactly once (or set replace_all); copy it exactly from read_file without the line-number prefix. An empty new_text deletes.",
+    "Set dry_run: true to preview the unified diff without writing. Pass the sha from read_file as expected_sha to fail with CONFLICT if the file changed meanwhile.",
+    "The file keeps its encoding, BOM and CRLF line endings; send LF text. For a single change use edit_file.",
+  ].join("\n");
+}
+
+/**
+ * Renders a multi-edit for the model: a summary, notes on tolerant matches, the diff.
+ *
+ * @param data - the multi-edit tool's result data
+ * @returns model-facing text
+ * @example
+ * formatMultiEditResult(data); // "Edited src/a.ts: 3 edits, 4 replacements (+4 −4 lines, sha: …).\n--- a/src/a.ts …"
+ */
+export function formatMultiEditResult(data: MultiEditToolData): string {
+  const replacements = data.edits.reduce((sum, edit) => sum + edit.replacements, 0);
+  const counts = `${data.edits.length} edit${data.edits.length === 1 ? "" : "s"}, ${replacements} replacement${replacements === 1 ? "" : "s"}`;
+  const short = data.sha.slice(0, SHORT_SHA_LENGTH);
+  let summary: string;
+  if (data.dryRun) {
+    summary = `Dry run on ${data.path}: ${counts} would apply (+${data.added} −${data.removed} lines, new sha would be ${short}). Nothing was written; call again without dry_run to apply.`;
+  } else if (!data.written) {
+    summary = `${data.path} is unchanged: the ${counts} cancel out, so nothing was written (sha: ${short}).`;
+  } else {
+    summary = `Edited ${data.path}: ${counts} (+${data.added} −${data.removed} lines, sha: ${short}).${formatKeptFormat(data.encoding, data.lineEnding)}`;
+  }
+  const notes = data.edits.flatMap((edit) => {
+    const note = matchNote(edit.matchKind);
+    return note === undefined ? [] : [`Note: edits[${edit.index}]: ${note}`];
+  });
+  return [summary, ...notes, ...(data.diff.length > 0 ? [data.diff] : [])].join("\n");
+}
+
+/**
+ * Creates the `multi_edit` tool: several str_replace edits to one file, applied in order in
+ * memory and written once — all or nothing (a failing edit names its index and nothing is
+ * written). `dry_run` returns the diff without writing. Matching, encoding, BOM and CRLF rules
+ * are those of `edit_file`; writes to one real path are serialised.
+ *
+ * @param options - the workspace, overrides, caps on edits, file size and diff
+ * @returns the tool
+ * @throws AgentoolError when the options are invalid (unknown key, wrong type)
+ * @example
+ * const multiEdit = createMultiEditTool({ workspace });
+ * await multiEdit.run({
+ *   path: "src/a.ts",
+ *   edits: [
+ *     { old_text: "oldName(", new_text: "newName(", replace_all: true },
+ *     { old_text: "// TODO: rename\n", new_text: "" },
+ *   ],
+ * });
+ */
+export function createMultiEditTool(options: MultiEditToolOptions): MultiEditTool {
+  const parsed = parseOptions("createMultiEditTool", multiEditOptionsSchema, options);
+  const workspace = parsed.workspace;
+  const fileSystem = workspace.fileSystem;
+  const name = parsed.name ?? MULTI_EDIT_TOOL_NAME;
+  const maxEdits = parsed.maxEdits ?? DEFAULT_MAX_EDITS;
+  const maxFileBytes = parsed.maxFileBytes ?? DEFAULT_MAX_EDIT_FILE_BYTES;
+
+  return defineTool({
+    name,
+    description: parsed.description ?? defaultDescription(maxEdits),
+    input: createMultiEditInputSchema(maxEdits),
+    annotations: { title: "Edit file (several edits)", destructive: true },
+    tags: ["fs:write"],
+    execute: (request, context) =>
+      guardFileSystem(async () => {
+        const resolved = await workspace.resolve(request.path, { allowRoot: false });
+        return workspace.withLock(resolved.real, async () => {
+          const file = await loadEditableFile(fileSystem, resolved, {
+            maxBytes: maxFileBytes,
+            expectedSha: request.expected_sha,
+          });
+          let text = file.working;
+          const outcomes: MultiEditOutcome[] = [];
+          for (const [index, edit] of request.edits.entries()) {
+            if (context.signal.aborted) {
+              return fail("ABORTED", `${name} was cancelled; nothing was written.`, {
+                retryable: true,
+              });
+            }
+            const applied = applyTextEdit(
+              text,
+              {
+                oldText: toWorkingForm(edit.old_text, file),
+                newText: toWorkingForm(edit.new_text, file),
+                replaceAll: edit.replace_all === true,
+              },
+              { display: resolved.display, label: `edits[${index}]: ` },
+            );
+            if (!applied.ok) {
+              const earlier =
+                index === 0
+                  ? ""
+                  : ` (edits[0]–edits[${index - 1}] applied cleanly before it; edits[${index}] sees their result)`;
+              return fail(
+                applied.error.code,
+                `${applied.error.message}${earlier} Nothing was written.`,
+                {
+                  hint: `Fix edits[${index}] and send the whole list again. ${applied.error.hint}`,
+                },
+              );
+            }
+            text = applied.value.text;
+            outcomes.push({
+              index,
+              replacements: applied.value.replacements,
+              lines: applied.value.lines,
+              matchKind: applied.value.matchKind,
+            });
+          }
+          const changed = text !== file.working;
+          const dryRun = request.dry_run === true;
+          const bytes = changed ? encodeEditedText(text, file) : file.bytes;
+          const diffOf = () =>
+            createUnifiedDiff(file.working, text, {
+              path: resolved.display,
+              context: parsed.diffContextLines ?? DEFAULT_DIFF_CONTEXT_LINES,
+              maxLines: parsed.maxDiffLines ?? DEFAULT_MAX_DIFF_LINES,
+              maxCharacters: parsed.maxDiffCharacters ?? DEFAULT_MAX_DIFF_CHARACTERS,
+            });
+          let sha = file.sha;
+          let diff: ReturnType<typeof diffOf>;
+          if (!dryRun && changed) {
+            if (context.signal.aborted) {
+              return fail("ABORTED", `${name} was cancelled; nothing was written.`, {
+                retryable: true,
+              });
+            }
+            ({ sha, value: diff } = await writeAndHash(fileSystem, resolved.real, bytes, diffOf));
+          } else {
+            diff = diffOf();
+            if (changed) sha = await sha256Hex(bytes);
+          }
+          return ok({
+            path: resolved.display,
+            dryRun,
+            written: !dryRun && changed,
+            edits: outcomes,
+            diff: diff.text,
+            added: diff.added,
+            removed: diff.removed,
+            previousSha: file.sha,
+            sha,
+            encoding: file.encoding,
+            lineEnding: file.lineEnding,
+          });
+        });
+      }),
+    render: formatMultiEditResult,
+  });
+}

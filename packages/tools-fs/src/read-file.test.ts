@@ -1,0 +1,429 @@
+import { mkdir, mkdtemp, open, rm, symlink, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { assertConformance } from "@agentool/contract/testing";
+import { afterAll, describe, expect, it } from "vitest";
+import type { FileSystem } from "./file-system.js";
+import { createMemoryFileSystem } from "./memory-file-system.js";
+import { createNodeFileSystem } from "./node/node-file-system.js";
+import {
+  createReadFileTool,
+  DEFAULT_READ_LIMIT,
+  formatReadFilePage,
+  type ReadFileToolData,
+  type ReadFileToolOptions,
+} from "./read-file.js";
+import { createWorkspace } from "./workspace.js";
+
+const temporaryDirectories: string[] = [];
+afterAll(async () => {
+  await Promise.all(
+    temporaryDirectories.map((directory) => rm(directory, { recursive: true, force: true })),
+  );
+});
+
+async function temporaryRoot(): Promise<string> {
+  const root = await mkdtemp(join(tmpdir(), "agentool-read-"));
+  temporaryDirectories.push(root);
+  return root;
+}
+
+async function nodeSeam(files: Record<string, string | Uint8Array>): Promise<FileSystem> {
+  const root = await temporaryRoot();
+  for (const [path, content] of Object.entries(files)) {
+    await mkdir(join(root, path, ".."), { recursive: true });
+    await writeFile(join(root, path), content);
+  }
+  return createNodeFileSystem({ root });
+}
+
+const seams: Array<[string, (files: Record<string, string | Uint8Array>) => Promise<FileSystem>]> =
+  [
+    ["memory", async (files) => createMemoryFileSystem(files)],
+    ["node", nodeSeam],
+  ];
+
+/** A seam that counts the calls that scan a whole file. */
+function countingSeam(inner: FileSystem) {
+  const counts = { openReader: 0, digest: 0, readFile: 0 };
+  const seam: FileSystem = {
+    ...inner,
+    kind: inner.kind,
+    displayRoot: inner.displayRoot,
+    realPath: (path) => inner.realPath(path),
+    stat: (path) => inner.stat(path),
+    readFile: (path) => {
+      counts.readFile += 1;
+      return inner.readFile(path);
+    },
+    openReader: (path) => {
+      counts.openReader += 1;
+      return inner.openReader(path);
+    },
+    digest: (path) => {
+      counts.digest += 1;
+      return inner.digest(path);
+    },
+  };
+  return { seam, counts };
+}
+
+function tool(fileSystem: FileSystem, options: Partial<ReadFileToolOptions> = {}) {
+  return createReadFileTool({ workspace: createWorkspace({ fileSystem }), ...options });
+}
+
+async function read(
+  fileSystem: FileSystem,
+  input: Record<string, unknown>,
+  options: Partial<ReadFileToolOptions> = {},
+) {
+  return tool(fileSystem, options).run(input);
+}
+
+function data(result: Awaited<ReturnType<typeof read>>): ReadFileToolData {
+  if (!result.success) throw new Error(`${result.error.code}: ${result.error.message}`);
+  return result.data;
+}
+
+const numbered = (count: number, prefix = "line") =>
+  Array.from({ length: count }, (_, index) => `${prefix} ${index + 1}`).join("\n");
+
+describe.each(seams)("read_file over the %s seam", (_label, makeSeam) => {
+  it("returns a numbered page with a header, sha and the next offset", async () => {
+    const fileSystem = await makeSeam({ "src/a.txt": `${numbered(1000)}\n` });
+    const result = data(await read(fileSystem, { path: "src/a.txt" }));
+    expect(result).toMatchObject({
+      startLine: 1,
+      endLine: DEFAULT_READ_LIMIT,
+      totalLines: 1000,
+      nextOffset: 401,
+      encoding: "utf-8",
+      lineEnding: "lf",
+    });
+    expect(result.sha).toBe(await fileSystem.digest("src/a.txt"));
+    const text = formatReadFilePage(result);
+    expect(text.split("\n")[0]).toBe(
+      `src/a.txt — lines 1–400 of 1000 (utf-8, sha: ${result.sha.slice(0, 12)})`,
+    );
+    expect(text).toContain("\n     1\tline 1\n     2\tline 2\n");
+    expect(text.endsWith("…[truncated: 600 more lines — call again with offset=401]")).toBe(true);
+    const last = data(await read(fileSystem, { path: "src/a.txt", offset: 901, limit: 500 }));
+    expect(last).toMatchObject({ startLine: 901, endLine: 1000 });
+    expect(last.nextOffset).toBeUndefined();
+    expect(last.content.split("\n").at(-1)).toBe("  1000\tline 1000");
+    expect(formatReadFilePage(last)).not.toContain("truncated");
+  });
+
+  it("ends a page early at the character cap and cuts long lines with a marker", async () => {
+    const long = "x".repeat(5000);
+    const fileSystem = await makeSeam({
+      "long.txt": `short\n${long}\n${"y".repeat(900)}\n`.repeat(200),
+    });
+    const result = data(
+      await read(fileSystem, { path: "long.txt" }, { maxPageCharacters: 10_000 }),
+    );
+    expect(result.content.length).toBeLessThanOrEqual(10_000);
+    expect(result.nextOffset).toBe(result.endLine + 1);
+    expect(result.cutLines).toBeGreaterThan(0);
+    expect(result.content).toContain(
+      `     2\t${"x".repeat(2000)} …[truncated: 3,000 more characters — line 2 is too long to show whole`,
+    );
+  });
+
+  it("reads an empty file and says why it is empty", async () => {
+    const fileSystem = await makeSeam({ "empty.txt": "" });
+    const result = data(await read(fileSystem, { path: "empty.txt" }));
+    expect(result).toMatchObject({ totalLines: 0, startLine: 0, endLine: 0, content: "" });
+    expect(formatReadFilePage(result)).toContain("The file is empty");
+    const past = await read(fileSystem, { path: "empty.txt", offset: 2 });
+    expect(past).toMatchObject({ success: false, error: { code: "INVALID_INPUT" } });
+  });
+
+  it("says how many lines the file has when the offset is past the end", async () => {
+    const fileSystem = await makeSeam({ "a.txt": "one\ntwo\nthree" });
+    const result = await read(fileSystem, { path: "a.txt", offset: 10 });
+    expect(result).toMatchObject({ success: false, error: { code: "INVALID_INPUT" } });
+    expect(!result.success && result.error.message).toContain("a.txt has 3 lines");
+    expect(data(await read(fileSystem, { path: "a.txt", offset: 3 })).content).toBe(
+      "     3\tthree",
+    );
+  });
+
+  it("refuses directories, missing files, binary files and secret paths", async () => {
+    const fileSystem = await makeSeam({
+      "dir/a.txt": "a",
+      "image.png": new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 0, 1, 2]),
+      ".env": "KEY=1",
+    });
+    const directory = await read(fileSystem, { path: "dir" });
+    expect(directory).toMatchObject({ success: false, error: { code: "UNSUPPORTED" } });
+    expect(!directory.success && directory.error.hint).toContain("list_directory");
+    expect(await read(fileSystem, { path: "nope.txt" })).toMatchObject({
+      success: false,
+      error: { code: "FILE_NOT_FOUND" },
+    });
+    const binary = await read(fileSystem, { path: "image.png" });
+    expect(binary).toMatchObject({ success: false, error: { code: "UNSUPPORTED" } });
+    expect(!binary.success && binary.error.hint).toContain("file_stats");
+    expect(await read(fileSystem, { path: ".env" })).toMatchObject({
+      success: false,
+      error: { code: "BLOCKED" },
+    });
+    expect(await read(fileSystem, { path: "../outside.txt" })).toMatchObject({
+      success: false,
+      error: { code: "INVALID_PATH" },
+    });
+    expect(await read(fileSystem, { path: "/etc/passwd" })).toMatchObject({
+      success: false,
+      error: { code: "INVALID_PATH" },
+    });
+  });
+
+  it("decodes a BOM, UTF-16 and CRLF, and notes invalid bytes", async () => {
+    const utf16le = new Uint8Array([
+      0xff,
+      0xfe,
+      ...[..."hé\r\nok"].flatMap((character) => [character.charCodeAt(0), 0]),
+    ]);
+    const utf16be = new Uint8Array([
+      0xfe,
+      0xff,
+      ...[..."be\nok"].flatMap((character) => [0, character.charCodeAt(0)]),
+    ]);
+    const fileSystem = await makeSeam({
+      "bom.txt": "\uFEFFfirst\nsecond\n",
+      "le.txt": utf16le,
+      "be.txt": utf16be,
+      "crlf.txt": "a\r\nb\r\n",
+      "bad.txt": new Uint8Array([0x61, 0xff, 0x62, 0x0a]),
+    });
+    const bom = data(await read(fileSystem, { path: "bom.txt" }));
+    expect(bom).toMatchObject({ encoding: "utf-8-bom", content: "     1\tfirst\n     2\tsecond" });
+    expect(formatReadFilePage(bom)).toContain("(utf-8 with BOM, sha: ");
+    expect(data(await read(fileSystem, { path: "le.txt" }))).toMatchObject({
+      encoding: "utf-16le",
+      content: "     1\thé\n     2\tok",
+    });
+    expect(data(await read(fileSystem, { path: "be.txt" }))).toMatchObject({
+      encoding: "utf-16be",
+      content: "     1\tbe\n     2\tok",
+    });
+    const crlf = data(await read(fileSystem, { path: "crlf.txt" }));
+    expect(crlf).toMatchObject({ lineEnding: "crlf", content: "     1\ta\n     2\tb" });
+    expect(formatReadFilePage(crlf)).toContain("CRLF line endings");
+    const bad = data(await read(fileSystem, { path: "bad.txt" }));
+    expect(bad).toMatchObject({ invalidBytes: true, content: "     1\ta\uFFFDb" });
+    expect(formatReadFilePage(bad)).toContain("invalid bytes shown as \uFFFD");
+  });
+
+  it("streams files above the threshold with the same pages as a whole read", async () => {
+    const lines = Array.from({ length: 3000 }, (_, index) =>
+      index % 97 === 0 ? "é".repeat(index % 300) : `row ${index + 1}\r`,
+    );
+    const text = `\uFEFF${lines.join("\n")}`;
+    const fileSystem = await makeSeam({ "big.txt": text });
+    const whole = tool(fileSystem);
+    const streamed = tool(fileSystem, { streamThresholdBytes: 100, maxLineCharacters: 50 });
+    const wholeCut = tool(fileSystem, { maxLineCharacters: 50 });
+    for (const [offset, limit] of [
+      [1, 10],
+      [255, 3],
+      [256, 2],
+      [257, 300],
+      [1500, 400],
+      [2990, 50],
+      [3000, 1],
+    ] as const) {
+      const expected = data(await wholeCut.run({ path: "big.txt", offset, limit }));
+      const actual = data(await streamed.run({ path: "big.txt", offset, limit }));
+      expect(actual.streamed).toBe(true);
+      expect({ ...actual, streamed: false, lineEnding: expected.lineEnding }).toEqual(expected);
+    }
+    expect(data(await whole.run({ path: "big.txt", offset: 3000 })).totalLines).toBe(3000);
+    expect(await streamed.run({ path: "big.txt", offset: 3001 })).toMatchObject({
+      success: false,
+      error: { code: "INVALID_INPUT" },
+    });
+  });
+});
+
+describe("read_file streaming and its line index cache", () => {
+  it("reuses the index for later pages and rebuilds it after a change", async () => {
+    const { seam, counts } = countingSeam(
+      createMemoryFileSystem({ "big.log": `${numbered(5000)}\n` }),
+    );
+    const readFile = tool(seam, { streamThresholdBytes: 1_000 });
+    data(await readFile.run({ path: "big.log", offset: 2500, limit: 5 }));
+    expect(counts).toMatchObject({ digest: 1, readFile: 0 });
+    const readersAfterFirst = counts.openReader;
+    const page = data(await readFile.run({ path: "big.log", offset: 4999 }));
+    expect(page.content).toBe("  4999\tline 4999\n  5000\tline 5000");
+    expect(counts.digest).toBe(1);
+    // One reader for the page; the index came from the cache.
+    expect(counts.openReader).toBe(readersAfterFirst + 1);
+    await seam.writeFile("big.log", new TextEncoder().encode(`${numbered(6000)}\n`));
+    const changed = data(await readFile.run({ path: "big.log", offset: 5999 }));
+    expect(changed).toMatchObject({
+      totalLines: 6000,
+      content: "  5999\tline 5999\n  6000\tline 6000",
+    });
+    expect(counts.digest).toBe(2);
+  });
+
+  it("refuses huge UTF-16 and binary files", async () => {
+    const utf16 = new Uint8Array(4_002);
+    utf16.set([0xff, 0xfe]);
+    for (let index = 2; index < utf16.length; index += 2) utf16[index] = 0x61;
+    const binary = new Uint8Array(4_000);
+    const fileSystem = createMemoryFileSystem({ "wide.txt": utf16, "blob.bin": binary });
+    const readFile = tool(fileSystem, { streamThresholdBytes: 1_000 });
+    const wide = await readFile.run({ path: "wide.txt" });
+    expect(wide).toMatchObject({ success: false, error: { code: "TOO_LARGE" } });
+    expect(!wide.success && wide.error.hint).toContain("grep_search");
+    expect(await readFile.run({ path: "blob.bin" })).toMatchObject({
+      success: false,
+      error: { code: "UNSUPPORTED" },
+    });
+  });
+
+  it("cuts a giant line after reading only its first bytes", async () => {
+    const fileSystem = createMemoryFileSystem({
+      "minified.js": `start\n${"z".repeat(200_000)}\nend\n`,
+    });
+    const result = data(
+      await read(fileSystem, { path: "minified.js" }, { streamThresholdBytes: 1_000 }),
+    );
+    expect(result.totalLines).toBe(3);
+    expect(result.content).toContain(
+      "…[truncated: 198,000 more bytes — line 2 is too long to show whole",
+    );
+    expect(result.content.endsWith("     3\tend")).toBe(true);
+  });
+});
+
+describe("read_file confinement on disk", () => {
+  it("refuses a symlink that escapes the root and follows one that stays inside", async () => {
+    const outside = await temporaryRoot();
+    await writeFile(join(outside, "secret.txt"), "outside\n");
+    const root = await temporaryRoot();
+    await writeFile(join(root, "inside.txt"), "inside\n");
+    await symlink(join(outside, "secret.txt"), join(root, "escape.txt"));
+    await symlink(outside, join(root, "escape-dir"));
+    await symlink("inside.txt", join(root, "alias.txt"));
+    await mkdir(join(root, "keys"));
+    await writeFile(join(root, "keys", "id_rsa"), "PRIVATE");
+    await symlink(join(root, "keys", "id_rsa"), join(root, "innocent.txt"));
+    const fileSystem = createNodeFileSystem({ root });
+    expect(await read(fileSystem, { path: "escape.txt" })).toMatchObject({
+      success: false,
+      error: { code: "INVALID_PATH" },
+    });
+    expect(await read(fileSystem, { path: "escape-dir/secret.txt" })).toMatchObject({
+      success: false,
+      error: { code: "INVALID_PATH" },
+    });
+    expect(await read(fileSystem, { path: "innocent.txt" })).toMatchObject({
+      success: false,
+      error: { code: "BLOCKED" },
+    });
+    expect(data(await read(fileSystem, { path: "alias.txt" })).content).toBe("     1\tinside");
+    expect(data(await read(fileSystem, { path: join(root, "inside.txt") })).content).toBe(
+      "     1\tinside",
+    );
+  });
+});
+
+/** Writes `bytes` bytes of fixed-width numbered lines (64 bytes each) in 1 MiB chunks. */
+async function writeNumberedFile(path: string, bytes: number): Promise<number> {
+  const lineBytes = 64;
+  const linesPerChunk = 16_384;
+  const template = new TextEncoder().encode(
+    "L0000000000 the quick brown fox jumps over the lazy dog 0123456\n",
+  );
+  const chunk = new Uint8Array(lineBytes * linesPerChunk);
+  for (let line = 0; line < linesPerChunk; line += 1) chunk.set(template, line * lineBytes);
+  const handle = await open(path, "w");
+  let line = 1;
+  try {
+    for (let written = 0; written < bytes; written += chunk.length) {
+      for (let index = 0; index < linesPerChunk; index += 1) {
+        let number = line + index;
+        for (let digit = 10; digit >= 1; digit -= 1) {
+          chunk[index * lineBytes + digit] = 48 + (number % 10);
+          number = Math.floor(number / 10);
+        }
+      }
+      await handle.write(chunk, 0, Math.min(chunk.length, bytes - written));
+      line += linesPerChunk;
+    }
+  } finally {
+    await handle.close();
+  }
+  return bytes / lineBytes;
+}
+
+const expectedLine = (line: number) =>
+  `L${String(line).padStart(10, "0")} the quick brown fox jumps over the lazy dog 0123456`;
+
+describe("read_file on a 1 GiB file", () => {
+  it("serves pages from the middle and the end with bounded memory, reusing the index", async () => {
+    const root = await temporaryRoot();
+    const size = 1_073_741_824;
+    const totalLines = await writeNumberedFile(join(root, "huge.log"), size);
+    const { seam, counts } = countingSeam(createNodeFileSystem({ root }));
+    const readFile = tool(seam);
+    const baseline = process.memoryUsage().rss;
+    let peak = baseline;
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, process.memoryUsage().rss);
+    }, 5);
+    try {
+      const middle = Math.floor(totalLines / 2);
+      const first = data(await readFile.run({ path: "huge.log", offset: middle, limit: 100 }));
+      expect(first).toMatchObject({
+        streamed: true,
+        totalLines,
+        startLine: middle,
+        endLine: middle + 99,
+        nextOffset: middle + 100,
+        bytes: size,
+      });
+      expect(first.content.split("\n")[0]).toBe(
+        `${String(middle).padStart(6)}\t${expectedLine(middle)}`,
+      );
+      expect(first.content.split("\n")[99]).toBe(
+        `${String(middle + 99).padStart(6)}\t${expectedLine(middle + 99)}`,
+      );
+      const end = data(await readFile.run({ path: "huge.log", offset: totalLines - 9 }));
+      expect(end.endLine).toBe(totalLines);
+      expect(end.nextOffset).toBeUndefined();
+      expect(end.content.split("\n")).toHaveLength(10);
+      expect(end.content.split("\n")[9]).toBe(`${String(totalLines)}\t${expectedLine(totalLines)}`);
+      expect(end.sha).toBe(first.sha);
+      // The second page reused the cached index and sha: no second scan.
+      expect(counts).toMatchObject({ digest: 1, readFile: 0 });
+    } finally {
+      clearInterval(sampler);
+    }
+    peak = Math.max(peak, process.memoryUsage().rss);
+    expect(peak - baseline).toBeLessThan(64 * 1_048_576);
+  }, 120_000);
+});
+
+describe("read_file contract", () => {
+  it("passes the conformance kit and validates options", async () => {
+    const fileSystem = createMemoryFileSystem({ "sample.txt": "hello\n" });
+    await assertConformance([tool(fileSystem)], { samples: { read_file: { path: "sample.txt" } } });
+    const readFile = tool(fileSystem);
+    expect(readFile.annotations).toMatchObject({ readOnly: true, idempotent: true });
+    expect(readFile.tags).toEqual(["fs:read"]);
+    expect(readFile.description.length).toBeLessThanOrEqual(1024);
+    expect(() =>
+      createReadFileTool({ workspace: createWorkspace({ fileSystem }), maxLimt: 3 } as never),
+    ).toThrow(/maxLimt/);
+    expect(await readFile.run({ path: "sample.txt", limit: 5000 })).toMatchObject({
+      success: false,
+      error: { code: "INVALID_INPUT" },
+    });
+  });
+});

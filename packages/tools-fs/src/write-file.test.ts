@@ -1,0 +1,239 @@
+import {
+  chmod,
+  mkdir,
+  mkdtemp,
+  readdir,
+  readFile,
+  rm,
+  stat,
+  symlink,
+  writeFile,
+} from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { assertConformance } from "@agentool/contract/testing";
+import { afterAll, describe, expect, it } from "vitest";
+import type { FileSystem } from "./file-system.js";
+import { sha256Hex } from "./internal/text-codec.js";
+import { createMemoryFileSystem } from "./memory-file-system.js";
+import { createNodeFileSystem } from "./node/node-file-system.js";
+import { createReadFileTool } from "./read-file.js";
+import { createWorkspace } from "./workspace.js";
+import {
+  createWriteFileTool,
+  formatWriteFileResult,
+  type WriteFileToolData,
+} from "./write-file.js";
+
+const temporaryDirectories: string[] = [];
+afterAll(async () => {
+  await Promise.all(
+    temporaryDirectories.map((directory) => rm(directory, { recursive: true, force: true })),
+  );
+});
+
+async function temporaryRoot(): Promise<string> {
+  const root = await mkdtemp(join(tmpdir(), "agentool-write-"));
+  temporaryDirectories.push(root);
+  return root;
+}
+
+async function nodeSeam(files: Record<string, string | Uint8Array>): Promise<FileSystem> {
+  const root = await temporaryRoot();
+  for (const [path, content] of Object.entries(files)) {
+    await mkdir(join(root, path, ".."), { recursive: true });
+    await writeFile(join(root, path), content);
+  }
+  return createNodeFileSystem({ root });
+}
+
+const seams: Array<[string, (files: Record<string, string | Uint8Array>) => Promise<FileSystem>]> =
+  [
+    ["memory", async (files) => createMemoryFileSystem(files)],
+    ["node", nodeSeam],
+  ];
+
+const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+
+function tools(fileSystem: FileSystem) {
+  const workspace = createWorkspace({ fileSystem });
+  return { write: createWriteFileTool({ workspace }), read: createReadFileTool({ workspace }) };
+}
+
+function data(
+  result:
+    | { success: true; data: WriteFileToolData }
+    | { success: false; error: { code: string; message: string } },
+) {
+  if (!result.success) throw new Error(`${result.error.code}: ${result.error.message}`);
+  return result.data;
+}
+
+describe.each(seams)("write_file over the %s seam", (_label, makeSeam) => {
+  it("creates a file and its parents, then overwrites it", async () => {
+    const fileSystem = await makeSeam({});
+    const { write } = tools(fileSystem);
+    const created = data(await write.run({ path: "deep/new/dir/notes.md", content: "# Notes\n" }));
+    expect(created).toMatchObject({
+      path: "deep/new/dir/notes.md",
+      created: true,
+      bytesWritten: 8,
+      encoding: "utf-8",
+      convertedToCrlf: false,
+    });
+    expect(created.sha).toBe(await fileSystem.digest("deep/new/dir/notes.md"));
+    expect(formatWriteFileResult(created)).toBe(
+      `Created deep/new/dir/notes.md (8 bytes, utf-8, sha: ${created.sha.slice(0, 12)}).`,
+    );
+    const overwritten = data(
+      await write.run({ path: "deep/new/dir/notes.md", content: "# New\n" }),
+    );
+    expect(overwritten.created).toBe(false);
+    expect(decode(await fileSystem.readFile("deep/new/dir/notes.md"))).toBe("# New\n");
+    expect(formatWriteFileResult(overwritten)).toMatch(/^Overwrote /);
+  });
+
+  it("keeps an existing file's BOM, UTF-16 and CRLF", async () => {
+    const fileSystem = await makeSeam({
+      "bom.txt": "\uFEFFold\n",
+      "wide.txt": new Uint8Array([0xfe, 0xff, 0, 0x6f, 0, 0x0a]),
+      "crlf.txt": "a\r\nb\r\n",
+    });
+    const { write } = tools(fileSystem);
+    expect(data(await write.run({ path: "bom.txt", content: "\uFEFFnew\n" }))).toMatchObject({
+      encoding: "utf-8-bom",
+      bytesWritten: 7,
+    });
+    expect([...(await fileSystem.readFile("bom.txt"))]).toEqual([
+      0xef, 0xbb, 0xbf, 0x6e, 0x65, 0x77, 0x0a,
+    ]);
+    expect(data(await write.run({ path: "wide.txt", content: "hi\n" }))).toMatchObject({
+      encoding: "utf-16be",
+    });
+    expect([...(await fileSystem.readFile("wide.txt"))]).toEqual([
+      0xfe, 0xff, 0, 0x68, 0, 0x69, 0, 0x0a,
+    ]);
+    const crlf = data(await write.run({ path: "crlf.txt", content: "x\ny\n" }));
+    expect(crlf).toMatchObject({ convertedToCrlf: true, lineEnding: "crlf" });
+    expect(formatWriteFileResult(crlf)).toContain("LF line endings written as CRLF");
+    expect(decode(await fileSystem.readFile("crlf.txt"))).toBe("x\r\ny\r\n");
+  });
+
+  it("checks expected_sha: a full hash or a 12+ character prefix, CONFLICT when changed or deleted", async () => {
+    const fileSystem = await makeSeam({ "a.txt": "one\n" });
+    const { write, read } = tools(fileSystem);
+    const page = await read.run({ path: "a.txt" });
+    const sha = page.success ? page.data.sha : "";
+    expect(
+      data(
+        await write.run({
+          path: "a.txt",
+          content: "two\n",
+          expected_sha: sha.slice(0, 12).toUpperCase(),
+        }),
+      ).created,
+    ).toBe(false);
+    const stale = await write.run({ path: "a.txt", content: "three\n", expected_sha: sha });
+    expect(stale).toMatchObject({ success: false, error: { code: "CONFLICT" } });
+    expect(!stale.success && stale.error.hint).toContain("read_file");
+    expect(decode(await fileSystem.readFile("a.txt"))).toBe("two\n");
+    await fileSystem.remove("a.txt", { recursive: false });
+    expect(await write.run({ path: "a.txt", content: "x", expected_sha: sha })).toMatchObject({
+      success: false,
+      error: { code: "CONFLICT" },
+    });
+    expect(await write.run({ path: "a.txt", content: "x", expected_sha: "abc" })).toMatchObject({
+      success: false,
+      error: { code: "INVALID_INPUT" },
+    });
+  });
+
+  it("refuses directories, the root, secret paths and escapes", async () => {
+    const fileSystem = await makeSeam({ "dir/a.txt": "a" });
+    const { write } = tools(fileSystem);
+    expect(await write.run({ path: "dir", content: "x" })).toMatchObject({
+      success: false,
+      error: { code: "UNSUPPORTED" },
+    });
+    expect(await write.run({ path: ".", content: "x" })).toMatchObject({
+      success: false,
+      error: { code: "INVALID_PATH" },
+    });
+    expect(await write.run({ path: ".env", content: "KEY=1" })).toMatchObject({
+      success: false,
+      error: { code: "BLOCKED" },
+    });
+    expect(await write.run({ path: "config/.ssh/id_rsa", content: "x" })).toMatchObject({
+      success: false,
+      error: { code: "BLOCKED" },
+    });
+    expect(await write.run({ path: "../x.txt", content: "x" })).toMatchObject({
+      success: false,
+      error: { code: "INVALID_PATH" },
+    });
+    expect(await write.run({ path: "/tmp/x.txt", content: "x" })).toMatchObject({
+      success: false,
+      error: { code: "INVALID_PATH" },
+    });
+  });
+
+  it("serialises concurrent writes to one path (the last one wins whole)", async () => {
+    const fileSystem = await makeSeam({});
+    const { write } = tools(fileSystem);
+    const contents = Array.from({ length: 20 }, (_, index) => `${String(index).repeat(1000)}\n`);
+    const results = await Promise.all(
+      contents.map((content) => write.run({ path: "race.txt", content })),
+    );
+    expect(results.every((result) => result.success)).toBe(true);
+    expect(results.filter((result) => result.success && result.data.created)).toHaveLength(1);
+    expect(contents).toContain(decode(await fileSystem.readFile("race.txt")));
+  });
+});
+
+describe("write_file on disk", () => {
+  it("keeps the mode, leaves no temporary file and refuses writes through escaping symlinks", async () => {
+    const outside = await temporaryRoot();
+    await writeFile(join(outside, "target.txt"), "outside\n");
+    const root = await temporaryRoot();
+    await writeFile(join(root, "script.sh"), "echo 1\n");
+    await chmod(join(root, "script.sh"), 0o750);
+    await symlink(join(outside, "target.txt"), join(root, "link.txt"));
+    await symlink(join(outside, "missing.txt"), join(root, "dangling.txt"));
+    await symlink(outside, join(root, "out"));
+    await mkdir(join(root, ".ssh"));
+    await symlink(join(root, ".ssh"), join(root, "harmless"));
+    const { write } = tools(createNodeFileSystem({ root }));
+    expect(data(await write.run({ path: "script.sh", content: "echo 2\n" })).created).toBe(false);
+    expect((await stat(join(root, "script.sh"))).mode & 0o777).toBe(0o750);
+    for (const path of ["link.txt", "dangling.txt", "out/new.txt", "out/target.txt"]) {
+      expect(await write.run({ path, content: "pwned" })).toMatchObject({
+        success: false,
+        error: { code: "INVALID_PATH" },
+      });
+    }
+    expect(await write.run({ path: "harmless/id_rsa", content: "x" })).toMatchObject({
+      success: false,
+      error: { code: "BLOCKED" },
+    });
+    expect(await readFile(join(outside, "target.txt"), "utf8")).toBe("outside\n");
+    expect(await readdir(outside)).toEqual(["target.txt"]);
+    expect((await readdir(root)).filter((name) => name.includes("agentool-tmp"))).toEqual([]);
+    const written = data(await write.run({ path: "ok.txt", content: "fine" }));
+    expect(written.sha).toBe(await sha256Hex(new TextEncoder().encode("fine")));
+  });
+});
+
+describe("write_file contract", () => {
+  it("passes the conformance kit", async () => {
+    const fileSystem = createMemoryFileSystem();
+    const { write } = tools(fileSystem);
+    await assertConformance([write], {
+      samples: { write_file: { path: "sample.txt", content: "hello\n" } },
+    });
+    expect(write.annotations).toMatchObject({ destructive: true });
+    expect(write.tags).toEqual(["fs:write"]);
+    expect(() =>
+      createWriteFileTool({ workspace: createWorkspace({ fileSystem }), mode: 1 } as never),
+    ).toThrow(/mode/);
+  });
+});
