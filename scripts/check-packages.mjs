@@ -9,10 +9,21 @@
 // Usage: node scripts/check-packages.mjs [package-folder-name ...]
 import { execFileSync, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { builtinModules } from "node:module";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 
 const root = resolve(import.meta.dirname, "..");
+
+// Entry points that must run in any JS runtime: no `node:` import and no Node built-in anywhere
+// in their built import graph (Node-only code lives on `./node` subpaths or Node-only packages).
+const RUNTIME_NEUTRAL_ENTRIES = {
+  "@agentool/contract": [".", "./testing"],
+  "@agentool/tools-core": ["."],
+  "@agentool/tools-fs": ["."],
+  "@agentool/adapters": ["./openai", "./anthropic", "./gemini"],
+};
+const NODE_BUILTINS = new Set(builtinModules);
 const packagesDirectory = join(root, "packages");
 const only = process.argv.slice(2);
 const results = [];
@@ -73,6 +84,33 @@ function workspaceClosure(packageName, seen = new Set()) {
     }
   }
   return seen;
+}
+
+/** Follows relative imports from a built file; returns the Node-only specifiers reached (with the file). */
+function nodeImports(entryFile) {
+  const pattern =
+    /(?:import|export)\s*(?:[^'"]*?\sfrom\s*)?["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g;
+  const queue = [entryFile];
+  const seen = new Set();
+  const offenders = [];
+  while (queue.length > 0) {
+    const file = queue.pop();
+    if (seen.has(file)) continue;
+    seen.add(file);
+    for (const match of readFileSync(file, "utf8").matchAll(pattern)) {
+      const specifier = match[1] ?? match[2];
+      if (specifier === undefined) continue;
+      if (specifier.startsWith(".")) queue.push(resolve(dirname(file), specifier));
+      else if (
+        specifier.startsWith("node:") ||
+        NODE_BUILTINS.has(specifier) ||
+        specifier === "@vscode/ripgrep"
+      ) {
+        offenders.push(`${specifier} (in ${file.slice(root.length + 1)})`);
+      }
+    }
+  }
+  return offenders;
 }
 
 function exportPaths(manifest) {
@@ -154,6 +192,20 @@ for (const [name, { folder, directory, manifest }] of workspace) {
     const entrypoints = Object.keys(report.analysis?.entrypoints ?? {});
     return `no problems in ${entrypoints.length} entry points`;
   });
+
+  if (RUNTIME_NEUTRAL_ENTRIES[name] !== undefined) {
+    check(name, "runtime-neutral entries (no node: imports)", () => {
+      const entries = RUNTIME_NEUTRAL_ENTRIES[name];
+      for (const entry of entries) {
+        const target = manifest.exports?.[entry]?.default;
+        if (typeof target !== "string") throw new Error(`${entry} has no "default" export target`);
+        const offenders = nodeImports(join(directory, target));
+        if (offenders.length > 0)
+          throw new Error(`${entry} reaches Node-only imports: ${offenders.join(", ")}`);
+      }
+      return `${entries.join(", ")} import nothing Node-only`;
+    });
+  }
 
   check(name, "pack + install alone + import every export", () => {
     const projectDirectory = mkdtempSync(join(tmpdir(), `agentool-install-${folder}-`));
