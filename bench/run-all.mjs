@@ -5,7 +5,7 @@ import { existsSync, readdirSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 
 const root = resolve(import.meta.dirname, "..");
-const words = process.argv.slice(2);
+const words = process.argv.slice(2).filter((word) => word !== "--");
 const scripts = [join(root, "bench", "tool-overhead.mjs")];
 for (const folder of readdirSync(join(root, "packages"))) {
   const directory = join(root, "packages", folder, "bench");

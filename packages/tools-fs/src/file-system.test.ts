@@ -1,27 +1,11 @@
-import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
-import { type FileSystem, FileSystemError } from "./file-system.js";
-import { createMemoryFileSystem } from "./memory-file-system.js";
+import { describe, expect, it } from "vitest";
+import { FileSystemError } from "./file-system.js";
 import { createNodeFileSystem } from "./node/node-file-system.js";
+import { seamFactories, useTemporaryDirectories } from "./test-support/seams.js";
 
-const temporaryDirectories: string[] = [];
-afterAll(async () => {
-  await Promise.all(
-    temporaryDirectories.map((directory) => rm(directory, { recursive: true, force: true })),
-  );
-});
-
-async function nodeSeam(files: Record<string, string>): Promise<FileSystem> {
-  const root = await mkdtemp(join(tmpdir(), "agentool-seam-"));
-  temporaryDirectories.push(root);
-  for (const [path, content] of Object.entries(files)) {
-    await mkdir(join(root, path, ".."), { recursive: true });
-    await writeFile(join(root, path), content);
-  }
-  return createNodeFileSystem({ root });
-}
+const temporaryDirectory = useTemporaryDirectories("agentool-attack-");
 
 const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
 
@@ -34,10 +18,7 @@ async function codeOf(promise: Promise<unknown>): Promise<string | undefined> {
   }
 }
 
-const seams: Array<[string, (files: Record<string, string>) => Promise<FileSystem>]> = [
-  ["memory", async (files) => createMemoryFileSystem(files)],
-  ["node", nodeSeam],
-];
+const seams = seamFactories("agentool-seam-");
 
 describe.each(seams)("the %s seam", (_kind, make) => {
   it("reads, writes atomically, creates parents and reports stats", async () => {
@@ -92,8 +73,7 @@ describe.each(seams)("the %s seam", (_kind, make) => {
 
 describe("the node seam on the real path", () => {
   async function setUp() {
-    const parent = await mkdtemp(join(tmpdir(), "agentool-attack-"));
-    temporaryDirectories.push(parent);
+    const parent = await temporaryDirectory();
     const root = join(parent, "root");
     const evil = join(parent, "root-evil");
     await mkdir(join(root, "inside"), { recursive: true });

@@ -1,8 +1,5 @@
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { assertConformance } from "@agentool/contract/testing";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { FileSystem } from "./file-system.js";
 import { createMemoryFileSystem } from "./memory-file-system.js";
 import {
@@ -10,32 +7,11 @@ import {
   formatMultiEditResult,
   type MultiEditToolData,
 } from "./multi-edit.js";
-import { createNodeFileSystem } from "./node/node-file-system.js";
 import { createReadFileTool } from "./read-file.js";
+import { seamFactories } from "./test-support/seams.js";
 import { createWorkspace } from "./workspace.js";
 
-const temporaryDirectories: string[] = [];
-afterAll(async () => {
-  await Promise.all(
-    temporaryDirectories.map((directory) => rm(directory, { recursive: true, force: true })),
-  );
-});
-
-async function nodeSeam(files: Record<string, string | Uint8Array>): Promise<FileSystem> {
-  const root = await mkdtemp(join(tmpdir(), "agentool-multi-"));
-  temporaryDirectories.push(root);
-  for (const [path, content] of Object.entries(files)) {
-    await mkdir(join(root, path, ".."), { recursive: true });
-    await writeFile(join(root, path), content);
-  }
-  return createNodeFileSystem({ root });
-}
-
-const seams: Array<[string, (files: Record<string, string | Uint8Array>) => Promise<FileSystem>]> =
-  [
-    ["memory", async (files) => createMemoryFileSystem(files)],
-    ["node", nodeSeam],
-  ];
+const seams = seamFactories("agentool-multi-");
 
 const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
 

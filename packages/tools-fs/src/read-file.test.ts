@@ -1,8 +1,7 @@
-import { mkdir, mkdtemp, open, rm, symlink, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, open, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { assertConformance } from "@agentool/contract/testing";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { FileSystem } from "./file-system.js";
 import { createMemoryFileSystem } from "./memory-file-system.js";
 import { createNodeFileSystem } from "./node/node-file-system.js";
@@ -13,35 +12,11 @@ import {
   type ReadFileToolData,
   type ReadFileToolOptions,
 } from "./read-file.js";
+import { seamFactories, useTemporaryDirectories } from "./test-support/seams.js";
 import { createWorkspace } from "./workspace.js";
 
-const temporaryDirectories: string[] = [];
-afterAll(async () => {
-  await Promise.all(
-    temporaryDirectories.map((directory) => rm(directory, { recursive: true, force: true })),
-  );
-});
-
-async function temporaryRoot(): Promise<string> {
-  const root = await mkdtemp(join(tmpdir(), "agentool-read-"));
-  temporaryDirectories.push(root);
-  return root;
-}
-
-async function nodeSeam(files: Record<string, string | Uint8Array>): Promise<FileSystem> {
-  const root = await temporaryRoot();
-  for (const [path, content] of Object.entries(files)) {
-    await mkdir(join(root, path, ".."), { recursive: true });
-    await writeFile(join(root, path), content);
-  }
-  return createNodeFileSystem({ root });
-}
-
-const seams: Array<[string, (files: Record<string, string | Uint8Array>) => Promise<FileSystem>]> =
-  [
-    ["memory", async (files) => createMemoryFileSystem(files)],
-    ["node", nodeSeam],
-  ];
+const temporaryRoot = useTemporaryDirectories("agentool-read-");
+const seams = seamFactories("agentool-read-");
 
 /** A seam that counts the calls that scan a whole file. */
 function countingSeam(inner: FileSystem) {

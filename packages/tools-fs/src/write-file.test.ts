@@ -1,23 +1,13 @@
-import {
-  chmod,
-  mkdir,
-  mkdtemp,
-  readdir,
-  readFile,
-  rm,
-  stat,
-  symlink,
-  writeFile,
-} from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { chmod, mkdir, readdir, readFile, stat, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { assertConformance } from "@agentool/contract/testing";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { FileSystem } from "./file-system.js";
 import { sha256Hex } from "./internal/text-codec.js";
 import { createMemoryFileSystem } from "./memory-file-system.js";
 import { createNodeFileSystem } from "./node/node-file-system.js";
 import { createReadFileTool } from "./read-file.js";
+import { seamFactories, useTemporaryDirectories } from "./test-support/seams.js";
 import { createWorkspace } from "./workspace.js";
 import {
   createWriteFileTool,
@@ -25,33 +15,8 @@ import {
   type WriteFileToolData,
 } from "./write-file.js";
 
-const temporaryDirectories: string[] = [];
-afterAll(async () => {
-  await Promise.all(
-    temporaryDirectories.map((directory) => rm(directory, { recursive: true, force: true })),
-  );
-});
-
-async function temporaryRoot(): Promise<string> {
-  const root = await mkdtemp(join(tmpdir(), "agentool-write-"));
-  temporaryDirectories.push(root);
-  return root;
-}
-
-async function nodeSeam(files: Record<string, string | Uint8Array>): Promise<FileSystem> {
-  const root = await temporaryRoot();
-  for (const [path, content] of Object.entries(files)) {
-    await mkdir(join(root, path, ".."), { recursive: true });
-    await writeFile(join(root, path), content);
-  }
-  return createNodeFileSystem({ root });
-}
-
-const seams: Array<[string, (files: Record<string, string | Uint8Array>) => Promise<FileSystem>]> =
-  [
-    ["memory", async (files) => createMemoryFileSystem(files)],
-    ["node", nodeSeam],
-  ];
+const temporaryRoot = useTemporaryDirectories("agentool-write-");
+const seams = seamFactories("agentool-write-");
 
 const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
 
