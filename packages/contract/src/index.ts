@@ -25,6 +25,14 @@ export {
 } from "./define-tool.js";
 export { ERROR_CODES, type ErrorCode, isErrorCode } from "./error-codes.js";
 export {
+  createSecretPathMatcher,
+  DEFAULT_SECRET_EXCEPTIONS,
+  DEFAULT_SECRET_PATHS,
+  globToRegExp,
+  matchesAny,
+  type SecretPathOptions,
+} from "./glob.js";
+export {
   GEMINI_SCHEMA_KEYWORDS,
   GEMINI_STRING_FORMATS,
   GEMINI_TYPES,

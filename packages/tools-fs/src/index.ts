@@ -1,3 +1,4 @@
+export { DEFAULT_SECRET_EXCEPTIONS, DEFAULT_SECRET_PATHS } from "@agentool/contract";
 export {
   COPY_FILE_TOOL_NAME,
   type CopyFileInput,
@@ -191,8 +192,6 @@ export {
 } from "./read-file.js";
 export {
   createWorkspace,
-  DEFAULT_SECRET_EXCEPTIONS,
-  DEFAULT_SECRET_PATHS,
   normalizeWorkspacePath,
   type ResolvedPath,
   type ResolveOptions,

@@ -1,51 +1,9 @@
+import {
+  createSecretPathMatcher,
+  DEFAULT_SECRET_EXCEPTIONS,
+  DEFAULT_SECRET_PATHS,
+} from "@agentool/contract";
 import { type FileSystem, FileSystemError } from "./file-system.js";
-import { globToRegExp, matchesAny } from "./internal/glob.js";
-
-/**
- * Paths no tool reads, lists, searches or writes, whatever the glob or symlink: environment
- * files, keys, cloud and package-manager credentials. Patterns are globs; one without a `/`
- * matches a name at any depth; a matching directory hides everything inside it.
- */
-export const DEFAULT_SECRET_PATHS: readonly string[] = [
-  ".env",
-  ".env.*",
-  "*.env",
-  ".ssh",
-  ".aws",
-  ".gnupg",
-  ".azure",
-  ".config/gcloud",
-  ".kube/config",
-  ".docker/config.json",
-  ".npmrc",
-  ".pypirc",
-  ".netrc",
-  ".git-credentials",
-  ".git/config",
-  "*.pem",
-  "*.key",
-  "*.p12",
-  "*.pfx",
-  "*.keystore",
-  "*.jks",
-  "id_rsa",
-  "id_dsa",
-  "id_ecdsa",
-  "id_ed25519",
-  "credentials.json",
-  "secrets.json",
-  "secrets.yaml",
-  "secrets.yml",
-];
-
-/** Secret-looking names that are meant to be shared (templates), readable by default. */
-export const DEFAULT_SECRET_EXCEPTIONS: readonly string[] = [
-  ".env.example",
-  ".env.sample",
-  ".env.template",
-  ".env.dist",
-  "*.env.example",
-];
 
 /** Options of {@link createWorkspace}. */
 export interface WorkspaceOptions {
@@ -177,14 +135,8 @@ export function createWorkspace(options: WorkspaceOptions): Workspace {
   const secretExceptions = Object.freeze([
     ...(options.secretExceptions ?? DEFAULT_SECRET_EXCEPTIONS),
   ]);
-  const secrets = secretPaths.map(globToRegExp);
-  const exceptions = secretExceptions.map(globToRegExp);
+  const isSecret = createSecretPathMatcher({ secretPaths, secretExceptions });
   const locks = new Map<string, Promise<unknown>>();
-
-  const isSecret = (path: string): boolean =>
-    path.length > 0 &&
-    matchesAny(path, secrets) &&
-    !exceptions.some((pattern) => pattern.test(path));
 
   const display = (path: string): string => (path.length === 0 ? "." : path);
 

@@ -10,7 +10,7 @@ import { z } from "zod";
 import type { GitToolOptions } from "./git-status.js";
 import { guard, refuse } from "./internal/git-failure.js";
 import { type DiffFile, formatDiffFiles, parseNumstatPatch } from "./internal/parse-diff.js";
-import { confinePath } from "./internal/paths.js";
+import { confinePath, secretExclusionPathspecs } from "./internal/paths.js";
 import { stagePaths } from "./internal/staging.js";
 import { createSettings, failFromGit, gitToolOptionsShape } from "./internal/tool-support.js";
 
@@ -203,11 +203,15 @@ export function createGitCommitTool(options: GitCommitToolOptions): GitCommitToo
         return runner.withWriteLock(async () => {
           if (paths.length > 0) await stagePaths(runner, paths, signal);
           if (input.all === true) {
-            const added = await runner.run(["add", "--all"], {
-              signal,
-              write: true,
-              workingTree: true,
-            });
+            const added = await runner.run(
+              ["add", "--all", "--", ".", ...secretExclusionPathspecs()],
+              {
+                signal,
+                write: true,
+                workingTree: true,
+                pathspecMagic: true,
+              },
+            );
             if (added.exitCode !== 0) failFromGit(added, "git add --all");
           }
           const pending = await runner.run(

@@ -16,7 +16,7 @@ import {
   parseNumstatPatch,
   summarizeDiffFiles,
 } from "./internal/parse-diff.js";
-import { confinePath } from "./internal/paths.js";
+import { confinePath, literalPathspec, secretExclusionPathspecs } from "./internal/paths.js";
 import { resolveCommit } from "./internal/revisions.js";
 import {
   createSettings,
@@ -156,10 +156,16 @@ export function createGitDiffTool(options: GitToolOptions): GitDiffTool {
           compared = `${input.staged ? "index (staged)" : "working tree"} vs ${input.ref} (${hash.slice(0, 7)})`;
         }
         args.push("--");
-        if (input.path !== undefined) args.push(await confinePath(runner, input.path, "path"));
+        args.push(
+          literalPathspec(
+            input.path === undefined ? "." : await confinePath(runner, input.path, "path"),
+          ),
+        );
+        args.push(...secretExclusionPathspecs());
         const result = await runner.run(args, {
           signal,
           workingTree: true,
+          pathspecMagic: true,
           maxOutputBytes: Math.max(maxOutputBytes * 4, 1_048_576),
         });
         if (result.exitCode !== 0 && !result.truncated) failFromGit(result, "git diff");

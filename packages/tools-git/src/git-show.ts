@@ -16,7 +16,7 @@ import {
   parseNumstatPatch,
   summarizeDiffFiles,
 } from "./internal/parse-diff.js";
-import { normalizeRepositoryPath } from "./internal/paths.js";
+import { normalizeRepositoryPath, secretExclusionPathspecs } from "./internal/paths.js";
 import { resolveCommit } from "./internal/revisions.js";
 import {
   createSettings,
@@ -307,8 +307,10 @@ export function createGitShowTool(options: GitToolOptions): GitShowTool {
         "-z",
         hash,
         "--",
+        ".",
+        ...secretExclusionPathspecs(),
       ],
-      { signal, maxOutputBytes: Math.max(maxOutputBytes * 4, 1_048_576) },
+      { signal, pathspecMagic: true, maxOutputBytes: Math.max(maxOutputBytes * 4, 1_048_576) },
     );
     if (patchResult.exitCode !== 0 && !patchResult.truncated) {
       failFromGit(patchResult, "git show");

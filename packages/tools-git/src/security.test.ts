@@ -191,3 +191,55 @@ describe("a hostile model cannot escape or inject options", () => {
     expect(existsSync("/tmp/agentool-y")).toBe(false);
   });
 });
+
+describe("secret paths stay out of git", () => {
+  function repositoryWithSecrets() {
+    const repository = createTemporaryRepository();
+    repositories.push(repository);
+    repository.commit("app.ts", "export const port = 3000;\n", "app");
+    repository.commit(".env", "API_KEY=committed-long-ago\n", "a secret committed by someone");
+    repository.write(".env", "API_KEY=changed-secret\n");
+    repository.write("deploy/server.pem", "-----BEGIN PRIVATE KEY-----\n");
+    repository.write("app.ts", "export const port = 8080;\n");
+    const tools = createGitTools({ root: repository.root, mode: "read-write" });
+    const tool = (name: string) => {
+      const found = tools.find((candidate) => candidate.name === name);
+      if (found === undefined) throw new Error(`no ${name}`);
+      return found;
+    };
+    return { repository, tool };
+  }
+
+  it("refuses to stage, show or diff a secret path by name", async () => {
+    const { tool } = repositoryWithSecrets();
+    for (const [name, input] of [
+      ["git_add", { files: [".env"] }],
+      ["git_add", { files: ["deploy/server.pem"] }],
+      ["git_show", { revision: "HEAD", path: ".env" }],
+      ["git_diff", { path: ".env" }],
+      ["git_log", { path: ".env" }],
+      ["git_commit", { message: "leak", files: [".env"] }],
+    ] as const) {
+      const result = await tool(name).run(input);
+      expect(result, `${name} ${JSON.stringify(input)}`).toMatchObject({
+        success: false,
+        error: { code: "BLOCKED" },
+      });
+    }
+  });
+
+  it("leaves secret files out of whole-tree diffs, commit views and commit all", async () => {
+    const { repository, tool } = repositoryWithSecrets();
+    const diff = JSON.stringify(await tool("git_diff").run({}));
+    expect(diff).toContain("8080");
+    expect(diff).not.toContain("changed-secret");
+    expect(diff).not.toContain("committed-long-ago");
+    const show = JSON.stringify(await tool("git_show").run({ revision: "HEAD" }));
+    expect(show).not.toContain("committed-long-ago");
+    const commit = await tool("git_commit").run({ message: "everything but secrets", all: true });
+    expect(commit.success).toBe(true);
+    const committed = repository.git("show", "--name-only", "--format=", "HEAD").trim().split("\n");
+    expect(committed).toEqual(["app.ts"]);
+    expect(repository.git("status", "--porcelain")).toContain("deploy/");
+  });
+});

@@ -1,6 +1,6 @@
+import { DEFAULT_SECRET_PATHS } from "@agentool/contract";
 import { describe, expect, it } from "vitest";
 import { createMemoryFileSystem } from "../memory-file-system.js";
-import { DEFAULT_SECRET_PATHS } from "../workspace.js";
 import { compileSearchPattern, createJsLister, createJsSearcher } from "./js-search.js";
 import type { SearchRequest } from "./search-types.js";
 

@@ -1,6 +1,6 @@
+import { globToRegExp, matchesAny } from "@agentool/contract";
 import { type FileSystem, FileSystemError } from "../file-system.js";
 import { createIgnoreMatcher, matchIgnoreRules } from "./gitignore.js";
-import { globToRegExp, matchesAny } from "./glob.js";
 import {
   comparePaths,
   cutLine,

@@ -2,10 +2,11 @@ import { execFileSync } from "node:child_process";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { DEFAULT_SECRET_PATHS } from "@agentool/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createGrepSearchTool } from "../grep-search.js";
 import type { SearchRequest } from "../internal/search-types.js";
-import { createWorkspace, DEFAULT_SECRET_PATHS } from "../workspace.js";
+import { createWorkspace } from "../workspace.js";
 import { createNodeFileSystem } from "./node-file-system.js";
 import { createRipgrepLister, createRipgrepSearcher } from "./ripgrep-search.js";
 

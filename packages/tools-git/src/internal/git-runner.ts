@@ -63,6 +63,12 @@ export interface GitCallOptions {
   workingTree?: boolean;
   /** Extra environment (e.g. author identity). */
   environment?: Record<string, string>;
+  /**
+   * Let pathspec magic work (for the tools' own `:(exclude,glob)` secret exclusions). Every
+   * model-supplied path must then be passed as `:(literal)<path>`. Default `false`: all
+   * pathspecs are literal (`GIT_LITERAL_PATHSPECS=1`).
+   */
+  pathspecMagic?: boolean;
 }
 
 /** What one git call produced. */
@@ -339,6 +345,7 @@ export function createGitRunner(options: GitRunnerOptions): GitRunner {
     const root = await realRoot();
     const environment = baseEnvironment(root);
     if (!callOptions.write) environment.GIT_OPTIONAL_LOCKS = "0";
+    if (callOptions.pathspecMagic) delete environment.GIT_LITERAL_PATHSPECS;
     let entries = config;
     if (callOptions.workingTree) {
       const probeEnvironment = { ...environment };

@@ -1,5 +1,6 @@
 import { lstat, realpath } from "node:fs/promises";
 import * as path from "node:path";
+import { createSecretPathMatcher, DEFAULT_SECRET_PATHS } from "@agentool/contract";
 import { refuse } from "./git-failure.js";
 import type { GitRunner } from "./git-runner.js";
 
@@ -10,10 +11,20 @@ function invalid(message: string): never {
   refuse("INVALID_PATH", message, { hint: PATH_HINT });
 }
 
+const isSecretPath = createSecretPathMatcher();
+
+function refuseSecret(argument: string, shown: string): never {
+  refuse(
+    "BLOCKED",
+    `${argument} ${shown} is a secret path (credentials, keys or environment files); the git tools do not stage, show or diff it.`,
+    { hint: "Leave it out; if it must be versioned, ask the user to do it themselves." },
+  );
+}
+
 /**
  * Turns a model's path into a repository path without touching the disk: refuses NUL bytes and
  * line breaks, `~`, drive letters, absolute paths outside the root, `..` that climbs above the
- * root, and anything inside `.git`.
+ * root, anything inside `.git`, and secret paths (`DEFAULT_SECRET_PATHS`: `.env`, keys…).
  *
  * @param input - what the model sent
  * @param roots - absolute forms of the root that are accepted as prefixes
@@ -56,7 +67,23 @@ export function normalizeRepositoryPath(
       hint: "Name files of the working tree; git's own files are not available through these tools.",
     });
   }
-  return segments.join("/");
+  const relative = segments.join("/");
+  if (isSecretPath(relative)) refuseSecret(argument, shown);
+  return relative;
+}
+
+/**
+ * Pathspecs that keep secret paths (the shared `DEFAULT_SECRET_PATHS`) out of diffs, shows and
+ * `add --all`: append them after `--` and a positive pathspec, on a call made with
+ * `pathspecMagic: true` (model paths then go in as {@link literalPathspec}).
+ *
+ * @returns `:(exclude,glob)` pathspecs, two per secret pattern (the path and anything inside it)
+ */
+export function secretExclusionPathspecs(): string[] {
+  return DEFAULT_SECRET_PATHS.flatMap((pattern) => {
+    const anchored = pattern.includes("/") ? pattern : `**/${pattern}`;
+    return [`:(exclude,glob)${anchored}`, `:(exclude,glob)${anchored}/**`];
+  });
 }
 
 function isInside(real: string, root: string): boolean {
@@ -92,6 +119,9 @@ export async function confinePath(
           `${argument} ${shown} resolves (through a symbolic link) to a place outside the repository.`,
         );
       }
+      if (isSecretPath(path.relative(realRoot, real).split(path.sep).join("/"))) {
+        refuseSecret(argument, shown);
+      }
       break;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
@@ -109,4 +139,14 @@ export async function confinePath(
     }
   }
   return relative;
+}
+
+/**
+ * A confined repository path as a pathspec that is read literally even when pathspec magic is on.
+ *
+ * @param relative - a path from {@link confinePath} (`"."` for the root)
+ * @returns `:(literal)<path>`
+ */
+export function literalPathspec(relative: string): string {
+  return `:(literal)${relative}`;
 }

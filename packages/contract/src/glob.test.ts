@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { globToRegExp, matchesAny } from "./glob.js";
+import { createSecretPathMatcher, globToRegExp, matchesAny } from "./glob.js";
 
 describe("globToRegExp", () => {
   const matches = (pattern: string, path: string) => globToRegExp(pattern).test(path);
@@ -38,5 +38,34 @@ describe("matchesAny", () => {
     expect(matchesAny(".git/config", patterns)).toBe(true);
     expect(matchesAny(".git/HEAD", patterns)).toBe(false);
     expect(matchesAny("", patterns)).toBe(false);
+  });
+});
+
+describe("createSecretPathMatcher", () => {
+  it("knows the default secrets and their template exceptions", () => {
+    const isSecret = createSecretPathMatcher();
+    for (const path of [
+      ".env",
+      "config/.env.production",
+      "deploy/server.pem",
+      "home/.ssh/id_ed25519",
+      ".git/config",
+      "app/secrets.yaml",
+    ]) {
+      expect(isSecret(path), path).toBe(true);
+    }
+    for (const path of [".env.example", "src/env.ts", ".git/HEAD", "README.md", ""]) {
+      expect(isSecret(path), path).toBe(false);
+    }
+  });
+
+  it("takes the host's own lists", () => {
+    const isSecret = createSecretPathMatcher({
+      secretPaths: ["private/**"],
+      secretExceptions: ["private/public.md"],
+    });
+    expect(isSecret("private/a.md")).toBe(true);
+    expect(isSecret("private/public.md")).toBe(false);
+    expect(isSecret(".env")).toBe(false);
   });
 });
