@@ -72,6 +72,24 @@ describe("defineTool", () => {
     expect(!required.success && required.error.code).toBe("INVALID_INPUT");
   });
 
+  it("refuses keys named like Object.prototype members, at any depth, as unknown fields", async () => {
+    for (const key of ["valueOf", "toString", "constructor", "hasOwnProperty", "__proto__"]) {
+      for (const value of [null, [], {}, 1]) {
+        const nested = JSON.parse(
+          `{"text":"a","options":{${JSON.stringify(key)}:${JSON.stringify(value)}}}`,
+        );
+        const top = JSON.parse(`{"text":"a",${JSON.stringify(key)}:${JSON.stringify(value)}}`);
+        const nestedResult = await echo.run(nested);
+        expect(
+          nestedResult.success || nestedResult.error.code === "INVALID_INPUT",
+          `${key} nested`,
+        ).toBe(true);
+        const topResult = await echo.run(top);
+        expect(!topResult.success && topResult.error.code, `${key} top`).toBe("INVALID_INPUT");
+      }
+    }
+  });
+
   it("accepts arguments as a JSON string and refuses non-objects", async () => {
     expect(await echo.run('{"text":"x"}')).toEqual(ok({ text: "x" }));
     for (const input of ["nope", 3, [1], true]) {

@@ -54,6 +54,8 @@ export function dropNullsForOptionalFields(schema: AnySchema, value: unknown): u
     const shape = (inner as unknown as z.ZodObject).shape as Record<string, AnySchema>;
     let copy: Record<string, unknown> | undefined;
     for (const key of Object.keys(value)) {
+      // Only the schema's own fields: a model may send keys such as "valueOf" or "constructor".
+      if (!Object.hasOwn(shape, key)) continue;
       const field = shape[key];
       if (field === undefined) continue;
       const item = value[key];
