@@ -18,7 +18,11 @@ const steps = [
   ["lint (biome)", "pnpm", ["exec", "biome", "check", "."]],
   ["changesets parse (changeset status)", "pnpm", ["exec", "changeset", "status"]],
   ["build + typecheck", "pnpm", ["exec", "turbo", "run", "build", "typecheck"]],
-  ["unit + integration tests", "pnpm", ["exec", "turbo", "run", "test", "--concurrency=1", "--continue"]],
+  [
+    "unit + integration tests",
+    "pnpm",
+    ["exec", "turbo", "run", "test", "--concurrency=1", "--continue"],
+  ],
   ["package checks", "node", ["scripts/check-packages.mjs"]],
 ];
 
