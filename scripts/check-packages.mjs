@@ -21,6 +21,8 @@ const RUNTIME_NEUTRAL_ENTRIES = {
   "@agentool/contract": [".", "./testing"],
   "@agentool/tools-core": ["."],
   "@agentool/tools-fs": ["."],
+  "@agentool/tools-web": ["."],
+  "@agentool/tools-interact": ["."],
   "@agentool/adapters": ["./openai", "./anthropic", "./gemini"],
 };
 const NODE_BUILTINS = new Set(builtinModules);

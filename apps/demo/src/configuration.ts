@@ -42,3 +42,30 @@ export function readConfiguration(
     baseUrl: nonEmpty(environment.OPENAI_BASE_URL),
   };
 }
+
+/** The demo's command-line flags. */
+export interface DemoFlags {
+  /** `--interactive`: `ask_user` / `confirm` questions go to the terminal instead of the script. */
+  interactive: boolean;
+}
+
+/**
+ * Reads the demo's flags. Unknown flags are refused, so a typo does not silently run the
+ * scripted answers.
+ *
+ * @param argv - the arguments after the script, usually `process.argv.slice(2)`
+ * @returns the flags
+ * @throws Error for an unknown argument
+ * @example
+ * readFlags(["--interactive"]); // { interactive: true }
+ */
+export function readFlags(argv: readonly string[]): DemoFlags {
+  const flags: DemoFlags = { interactive: false };
+  for (const argument of argv) {
+    if (argument === "--interactive" || argument === "-i") flags.interactive = true;
+    else if (argument === "--") continue;
+    else
+      throw new Error(`unknown argument ${JSON.stringify(argument)}; the demo knows --interactive`);
+  }
+  return flags;
+}

@@ -2,6 +2,12 @@ import { coreFamily } from "./core.js";
 import type { DemoFamily } from "./demo-family.js";
 import { filesFamily } from "./files.js";
 import { gitFamily } from "./git.js";
+import { interactFamily } from "./interact.js";
 
 /** Every family the demo runs, in the order their tasks appear in the scripted plan. */
-export const DEMO_FAMILIES: readonly DemoFamily[] = [coreFamily, filesFamily, gitFamily];
+export const DEMO_FAMILIES: readonly DemoFamily[] = [
+  coreFamily,
+  interactFamily,
+  filesFamily,
+  gitFamily,
+];

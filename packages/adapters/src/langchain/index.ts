@@ -1,4 +1,14 @@
 export type { ApprovalRequest, ApproveFunction } from "../approval.js";
+export {
+  createInterruptHandler,
+  type InterruptAnswer,
+  type InterruptHandler,
+  type InterruptHandlerContext,
+  type InterruptHandlerOptions,
+  type InterruptNotification,
+  type InterruptQuestion,
+  NOTIFICATION_EVENT_NAME,
+} from "./create-interrupt-handler.js";
 export type {
   LangChainImageBlock,
   LangChainTextBlock,

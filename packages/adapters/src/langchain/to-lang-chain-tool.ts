@@ -19,6 +19,7 @@ import { z } from "zod";
 import type { ApproveFunction } from "../approval.js";
 import { runWithApproval } from "../internal/approval-gate.js";
 import { approveOptionSchema, metadataOptionSchema } from "../internal/option-schemas.js";
+import { takeInterrupt } from "../internal/pending-interrupts.js";
 import { createToolRegistry } from "../internal/tool-registry.js";
 import { type LangChainToolContent, toLangChainContent } from "./lang-chain-content.js";
 
@@ -137,6 +138,9 @@ function convert(
       approve,
     );
     if (events !== undefined) await events;
+    // A LangGraph interrupt raised inside the tool (see createInterruptHandler) pauses the graph.
+    const interrupted = takeInterrupt(config, toolCallId);
+    if (interrupted !== undefined) throw interrupted;
     const content = toLangChainContent(tool.renderResult(result));
     if (!result.success && toolCallId !== undefined) {
       // A returned ToolMessage is passed through by LangChain as is: this is how the error status gets set.

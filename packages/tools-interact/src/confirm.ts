@@ -1,0 +1,202 @@
+import {
+  defineTool,
+  fail,
+  ok,
+  parseOptions,
+  type Tool,
+  type ToolResult,
+  toolOverridesShape,
+} from "@agentool/contract";
+import { z } from "zod";
+import type { ConfirmQuestion, InteractionHandler, UserAnswer } from "./interaction-handler.js";
+import { handlerOptionSchema, waitTimeoutOptionSchema } from "./internal/handler-option.js";
+import { contractTimeoutFor, formatDuration, waitForAnswer } from "./internal/wait-for-answer.js";
+
+/** The default name of the yes/no tool. */
+export const CONFIRM_TOOL_NAME = "confirm";
+
+/** Default time `confirm` waits for an answer: 10 minutes. */
+export const DEFAULT_CONFIRM_TIMEOUT_MS = 600_000;
+
+/** Default cap on the message, in characters (after trimming). */
+export const DEFAULT_MAX_CONFIRM_MESSAGE_CHARACTERS = 2_000;
+
+/** Why `confirm` fell back to its default. */
+export type ConfirmDefaultReason = "timeout" | "no_answer";
+
+/** What `confirm` returns. */
+export interface ConfirmToolData {
+  /** Whether to go ahead: the person's answer, or the default when nobody answered. */
+  confirmed: boolean;
+  /** `true` when nobody answered and `confirmed` is the default. */
+  defaulted: boolean;
+  /** Why it defaulted, when it did. */
+  reason?: ConfirmDefaultReason;
+}
+
+/** Options of {@link createConfirmTool}. */
+export interface ConfirmToolOptions {
+  /** Shows the yes/no question to a person and resolves with the answer. Required; there is no default. */
+  handler: InteractionHandler;
+  /** Replaces the tool's name (snake_case). Default `"confirm"`. */
+  name?: string;
+  /** Replaces the tool's description. */
+  description?: string;
+  /** How long to wait for an answer before using the default (`0` = no limit). Default {@link DEFAULT_CONFIRM_TIMEOUT_MS} (10 minutes). */
+  timeoutMs?: number;
+  /** Cap on the message, in characters. Default {@link DEFAULT_MAX_CONFIRM_MESSAGE_CHARACTERS} (2,000). */
+  maxMessageCharacters?: number;
+}
+
+const confirmOptionsSchema = z.object({
+  ...toolOverridesShape,
+  handler: handlerOptionSchema,
+  timeoutMs: waitTimeoutOptionSchema,
+  maxMessageCharacters: z.number().int().min(1).max(100_000).optional(),
+});
+
+/** The yes/no tool's input schema. */
+export const confirmInputSchema = z.object({
+  message: z
+    .string()
+    .describe(
+      "What you are about to do and why, as a yes/no question, e.g. 'Delete the 3 files in build/?'.",
+    ),
+  default: z
+    .boolean()
+    .optional()
+    .describe(
+      "Optional: the answer to assume when the user does not answer in time. Default false (do not go ahead).",
+    ),
+});
+
+/** The yes/no tool's type. */
+export type ConfirmTool = Tool<typeof confirmInputSchema, ConfirmToolData>;
+
+function defaultDescription(timeoutMs: number): string {
+  const wait = timeoutMs === 0 ? "" : ` within ${formatDuration(timeoutMs)}`;
+  return [
+    "Ask the user a yes/no question and wait for the answer: returns { confirmed }.",
+    "Use it before an action that is risky, costly or hard to undo (deleting data, spending money,",
+    "sending something on the user's behalf) when the user has not already asked for it explicitly.",
+    "Do not use it for routine, reversible steps. State exactly what will happen in message.",
+    `If the user does not answer${wait}, the result is the default (false unless you set`,
+    "default: true) and says it defaulted: then do not do the action unless confirmed is true, and",
+    "tell the user what you skipped.",
+  ].join("\n");
+}
+
+const YES = new Set(["y", "yes", "true", "ok", "confirm", "confirmed"]);
+const NO = new Set(["n", "no", "false", "deny", "denied", "cancel"]);
+
+/**
+ * Reads a yes/no answer: a boolean, or text such as "yes" / "no".
+ *
+ * @param answer - what a handler resolved with
+ * @returns `true`, `false`, or `undefined` when it is not a yes/no answer
+ * @example
+ * readConfirmation("Yes"); // true
+ */
+export function readConfirmation(answer: UserAnswer): boolean | undefined {
+  if (typeof answer === "boolean") return answer;
+  if (typeof answer !== "string") return undefined;
+  const text = answer.trim().toLowerCase();
+  if (YES.has(text)) return true;
+  if (NO.has(text)) return false;
+  return undefined;
+}
+
+/**
+ * Renders the result of `confirm` for the model.
+ *
+ * @param data - the tool's result data
+ * @returns e.g. `The user confirmed: go ahead.`
+ * @example
+ * formatConfirmation({ confirmed: false, defaulted: false }); // "The user declined: do not go ahead."
+ */
+export function formatConfirmation(data: ConfirmToolData): string {
+  const decision = data.confirmed
+    ? "go ahead"
+    : "do not go ahead, and tell the user what you skipped";
+  if (!data.defaulted) {
+    return data.confirmed ? "The user confirmed: go ahead." : `The user declined: ${decision}.`;
+  }
+  const why =
+    data.reason === "timeout"
+      ? "The user did not answer in time"
+      : "The user gave no yes/no answer";
+  return `${why}, so this defaulted to ${data.confirmed ? "yes" : "no"}: ${decision}.`;
+}
+
+/**
+ * Creates the `confirm` tool: a yes/no question to a person over the host's handler. Returns
+ * `{ confirmed }`; when nobody answers within `timeoutMs` (or the answer is empty) it returns the
+ * call's `default` (false unless given) with `defaulted: true`, and says so to the model. An
+ * aborted run stops waiting.
+ *
+ * @param options - the handler (required), the timeout, the message cap, name/description overrides
+ * @returns the tool
+ * @throws AgentoolError when the options are invalid (no handler, unknown key, wrong type)
+ * @example
+ * const confirm = createConfirmTool({ handler: createTerminalHandler() });
+ * await confirm.run({ message: "Delete the 3 files in build/?" });
+ * // { success: true, data: { confirmed: true, defaulted: false } }
+ */
+export function createConfirmTool(options: ConfirmToolOptions): ConfirmTool {
+  const parsed = parseOptions("createConfirmTool", confirmOptionsSchema, options);
+  const handler = parsed.handler;
+  const timeoutMs = parsed.timeoutMs ?? DEFAULT_CONFIRM_TIMEOUT_MS;
+  const maxMessageCharacters =
+    parsed.maxMessageCharacters ?? DEFAULT_MAX_CONFIRM_MESSAGE_CHARACTERS;
+  const name = parsed.name ?? CONFIRM_TOOL_NAME;
+
+  return defineTool({
+    name,
+    description: parsed.description ?? defaultDescription(timeoutMs),
+    input: confirmInputSchema,
+    annotations: { title: "Ask the user to confirm", readOnly: true, openWorld: true },
+    tags: ["interact", "interact:confirm"],
+    timeoutMs: contractTimeoutFor(timeoutMs),
+    execute: async (request, context): Promise<ToolResult<ConfirmToolData>> => {
+      const message = request.message.trim();
+      if (message.length === 0) {
+        return fail("INVALID_INPUT", `${name} refused the question: message is empty.`, {
+          hint: "Say exactly what you are about to do, as a yes/no question, and call again.",
+        });
+      }
+      if (message.length > maxMessageCharacters) {
+        return fail(
+          "INVALID_INPUT",
+          `${name} refused the question: message is ${message.length} characters; the limit is ${maxMessageCharacters}.`,
+          { hint: "Shorten the message to the action and its consequence, and call again." },
+        );
+      }
+      const fallback = request.default ?? false;
+      const question: ConfirmQuestion = { type: "confirm", message, default: fallback };
+      const outcome = await waitForAnswer(handler, question, context, timeoutMs);
+      if (outcome.kind === "timeout") {
+        return ok({ confirmed: fallback, defaulted: true, reason: "timeout" });
+      }
+      if (outcome.kind === "aborted") {
+        return fail("ABORTED", "The run was cancelled while waiting for the user's confirmation.", {
+          retryable: true,
+        });
+      }
+      if (outcome.kind === "failed") {
+        return fail(
+          "INTERNAL",
+          `The confirmation could not be put to the user: ${outcome.detail}.`,
+          {
+            hint: "Do not retry and do not do the action; tell the user what you wanted to do and why.",
+          },
+        );
+      }
+      const confirmed = readConfirmation(outcome.answer);
+      if (confirmed === undefined) {
+        return ok({ confirmed: fallback, defaulted: true, reason: "no_answer" });
+      }
+      return ok({ confirmed, defaulted: false });
+    },
+    render: formatConfirmation,
+  });
+}

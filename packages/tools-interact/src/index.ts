@@ -1,0 +1,52 @@
+export {
+  ASK_USER_TOOL_NAME,
+  type AskUserTool,
+  type AskUserToolData,
+  type AskUserToolOptions,
+  askUserInputSchema,
+  createAskUserTool,
+  DEFAULT_ASK_USER_TIMEOUT_MS,
+  DEFAULT_MAX_ANSWER_CHARACTERS,
+  DEFAULT_MAX_OPTION_DESCRIPTION_CHARACTERS,
+  DEFAULT_MAX_OPTION_LABEL_CHARACTERS,
+  DEFAULT_MAX_OPTIONS,
+  DEFAULT_MAX_QUESTION_CHARACTERS,
+  formatAskUserAnswer,
+} from "./ask-user.js";
+export {
+  CONFIRM_TOOL_NAME,
+  type ConfirmDefaultReason,
+  type ConfirmTool,
+  type ConfirmToolData,
+  type ConfirmToolOptions,
+  confirmInputSchema,
+  createConfirmTool,
+  DEFAULT_CONFIRM_TIMEOUT_MS,
+  DEFAULT_MAX_CONFIRM_MESSAGE_CHARACTERS,
+  formatConfirmation,
+  readConfirmation,
+} from "./confirm.js";
+export { createInteractTools, type InteractToolsOptions } from "./create-interact-tools.js";
+export {
+  type AskUserQuestion,
+  type ConfirmQuestion,
+  type InteractionContext,
+  type InteractionHandler,
+  isInteractionHandler,
+  NOTIFICATION_LEVELS,
+  type NotificationLevel,
+  type QuestionOption,
+  type UserAnswer,
+  type UserNotification,
+  type UserQuestion,
+} from "./interaction-handler.js";
+export {
+  createNotifyTool,
+  DEFAULT_MAX_NOTIFICATION_CHARACTERS,
+  formatNotifyResult,
+  NOTIFY_TOOL_NAME,
+  type NotifyTool,
+  type NotifyToolData,
+  type NotifyToolOptions,
+  notifyInputSchema,
+} from "./notify.js";
