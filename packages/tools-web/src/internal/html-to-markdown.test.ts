@@ -1,0 +1,50 @@
+import { describe, expect, it } from "vitest";
+import { htmlToMarkdown } from "./html-to-markdown.js";
+
+function table(rows: number): string {
+  const body = Array.from(
+    { length: rows },
+    (_, index) =>
+      `<tr><td>${index}</td><td>Name ${index}</td><td><a href="/items/${index}">item</a></td></tr>`,
+  ).join("");
+  return `<table><thead><tr><th>#</th><th>Name</th><th>Link</th></tr></thead><tbody>${body}</tbody></table>`;
+}
+
+describe("htmlToMarkdown", () => {
+  it("converts headings, links against the base URL and code fences with their language", () => {
+    const markdown = htmlToMarkdown(
+      '<h1>Title</h1><p>See <a href="/docs">the docs</a>.</p><pre><code class="language-ts">const a = 1;</code></pre>',
+      "https://example.com/page",
+    );
+    expect(markdown).toContain("# Title");
+    expect(markdown).toContain("[the docs](https://example.com/docs)");
+    expect(markdown).toMatch(/```ts\nconst a = 1;/);
+  });
+
+  it("converts a large table in chunks into one GFM table: one header, every row, in order", () => {
+    const rows = 2_000;
+    const markdown = htmlToMarkdown(
+      `<h2>Data</h2>${table(rows)}<p>After the table.</p>`,
+      "https://example.com/",
+    );
+    const lines = markdown.split("\n").filter((line) => line.startsWith("|"));
+    expect(lines).toHaveLength(rows + 2);
+    expect(lines[0]).toMatch(/^\|\s*#\s*\|\s*Name\s*\|\s*Link\s*\|$/);
+    expect(lines[1]).toMatch(/^\|[\s-|]+\|$/);
+    expect(lines.filter((line) => /^\|\s*#\s*\|/.test(line))).toHaveLength(1);
+    expect(lines[2]).toContain("[item](https://example.com/items/0)");
+    expect(lines.at(-1)).toContain(`Name ${rows - 1}`);
+    expect(markdown.indexOf("## Data")).toBeLessThan(markdown.indexOf("| #"));
+    expect(markdown.trim().endsWith("After the table.")).toBe(true);
+    expect(markdown).not.toMatch(/agentooltable/);
+  });
+
+  it("leaves a small table and a nested table to the converter as they are", () => {
+    const small = htmlToMarkdown(table(3));
+    expect(small.split("\n").filter((line) => line.startsWith("|"))).toHaveLength(5);
+    const nested = htmlToMarkdown(
+      `<table><tr><td><table><tr><td>inner</td></tr></table></td></tr>${"<tr><td>row</td></tr>".repeat(3000)}</table>`,
+    );
+    expect(nested).toContain("inner");
+  });
+});

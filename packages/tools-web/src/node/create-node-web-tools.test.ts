@@ -1,0 +1,123 @@
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { assertConformance } from "@agentool/contract/testing";
+import { afterAll, describe, expect, it } from "vitest";
+import { startPagesServer } from "../test-support/pages-server.js";
+import { createNodeWebFetchTool, createNodeWebTools } from "./create-node-web-tools.js";
+import { savedFileName } from "./directory-saver.js";
+
+const pages = await startPagesServer();
+const directories: string[] = [];
+afterAll(async () => {
+  await Promise.all(
+    directories.map((directory) => rm(directory, { recursive: true, force: true })),
+  );
+});
+async function temporaryDirectory(): Promise<string> {
+  const directory = await mkdtemp(join(tmpdir(), "agentool-web-"));
+  directories.push(directory);
+  return directory;
+}
+
+describe("saving to saveDir", () => {
+  it("writes Markdown with url/title/fetched front matter and returns the relative file name", async () => {
+    const saveDir = await temporaryDirectory();
+    const tool = createNodeWebFetchTool({
+      allowHosts: ["127.0.0.1"],
+      saveDir,
+      now: () => new Date("2025-06-01T10:00:00Z"),
+    });
+    const result = await tool.run({ url: `${pages.origin}/article` });
+    expect(result.success).toBe(true);
+    if (!result.success) return;
+    const name = `127.0.0.1-${pages.port}-article.md`;
+    expect(result.data.savedAs).toBe(name);
+    expect(tool.renderResult(result)).toContain(`Saved as: ${name}`);
+    const saved = await readFile(join(saveDir, name), "utf8");
+    expect(saved).toMatch(
+      new RegExp(
+        `^---\\nurl: "${pages.origin}/article"\\ntitle: "Tides & Moons — Ocean Notes"\\nfetched: 2025-06-01T10:00:00.000Z\\ntype: html\\n---\\n\\n`,
+      ),
+    );
+    expect(saved).toContain("# How the Moon drives the tides");
+    expect(await readdir(saveDir)).toEqual([name]);
+  });
+
+  it("re-fetching a URL refreshes its file", async () => {
+    const saveDir = await temporaryDirectory();
+    let clock = new Date("2025-01-01T00:00:00Z");
+    const tool = createNodeWebFetchTool({
+      allowHosts: ["127.0.0.1"],
+      saveDir,
+      cacheTtlMs: 0,
+      now: () => clock,
+    });
+    await tool.run({ url: `${pages.origin}/notes.txt` });
+    clock = new Date("2025-02-02T00:00:00Z");
+    const again = await tool.run({ url: `${pages.origin}/notes.txt` });
+    const name = again.success ? (again.data.savedAs ?? "") : "";
+    expect(await readdir(saveDir)).toEqual([name]);
+    expect(await readFile(join(saveDir, name), "utf8")).toContain(
+      "fetched: 2025-02-02T00:00:00.000Z",
+    );
+  });
+
+  it("saveDir can be a function of the call context (per-thread folders)", async () => {
+    const root = await temporaryDirectory();
+    const tool = createNodeWebFetchTool({
+      allowHosts: ["127.0.0.1"],
+      saveDir: (context) => join(root, context.threadId ?? "default"),
+    });
+    const result = await tool.run({ url: `${pages.origin}/data.json` }, { threadId: "thread-7" });
+    expect(result.success && result.data.savedAs).toBe(`127.0.0.1-${pages.port}-data.json.md`);
+    expect(await readdir(join(root, "thread-7"))).toHaveLength(1);
+  });
+
+  it("a failing save still returns the content and says why it was not saved", async () => {
+    const root = await temporaryDirectory();
+    const tool = createNodeWebFetchTool({
+      allowHosts: ["127.0.0.1"],
+      saveDir: join(root, "\0bad"),
+    });
+    const result = await tool.run({ url: `${pages.origin}/notes.txt` });
+    expect(result.success && result.data.saveError).toBeTruthy();
+    expect(tool.renderResult(result)).toContain("Not saved:");
+  });
+
+  it("file names are stable, safe and bounded", () => {
+    expect(savedFileName("https://example.com/docs/intro/")).toBe("example.com-docs-intro.md");
+    expect(savedFileName("https://example.com/a?x=1")).toMatch(/^example\.com-a-[0-9a-f]{10}\.md$/);
+    expect(savedFileName("https://example.com/../../etc/passwd")).toBe("example.com-etc-passwd.md");
+    expect(savedFileName(`https://example.com/${"x".repeat(500)}`).length).toBeLessThanOrEqual(123);
+  });
+});
+
+describe("createNodeWebTools", () => {
+  it("wires wiki_search and the guarded web_fetch; false drops a tool; options are strict", async () => {
+    const tools = createNodeWebTools({ fetch: { allowHosts: ["127.0.0.1"] } });
+    expect(tools.map((tool) => tool.name)).toEqual(["wiki_search", "web_fetch"]);
+    expect(createNodeWebTools({ wiki: false }).map((tool) => tool.name)).toEqual(["web_fetch"]);
+    const blocked = await createNodeWebTools({ wiki: false })[0]?.run({
+      url: `${pages.origin}/notes.txt`,
+    });
+    expect(blocked?.success === false && blocked.error.code).toBe("BLOCKED");
+    expect(() => createNodeWebTools({ fetch: { allowHost: ["x"] } as never })).toThrow(/allowHost/);
+    expect(() => createNodeWebTools({ browse: {} } as never)).toThrow(/browse/);
+    expect(() => createNodeWebFetchTool({ maxRedirects: 99 })).toThrow(/maxRedirects/);
+  });
+
+  it("readability: true keeps the main content", async () => {
+    const tool = createNodeWebFetchTool({ allowHosts: ["127.0.0.1"], readability: true });
+    const result = await tool.run({ url: `${pages.origin}/article` });
+    expect(result.success && result.data.mainContent).toBe(true);
+    expect(result.success && result.data.content).not.toContain("SIDEBAR-ADVERT");
+  });
+
+  it("conforms to the contract", async () => {
+    const saveDir = await temporaryDirectory();
+    await assertConformance([createNodeWebFetchTool({ allowHosts: ["127.0.0.1"], saveDir })], {
+      samples: { web_fetch: { url: `${pages.origin}/article` } },
+    });
+  });
+});

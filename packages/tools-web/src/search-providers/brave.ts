@@ -1,0 +1,62 @@
+import { ok } from "@agentool/contract";
+import { checkKeyedOptions } from "./keyed.js";
+import { collectResults, requestProviderJson, type SearchProvider } from "./types.js";
+
+/** Brave Search's web endpoint. */
+export const BRAVE_ENDPOINT = "https://api.search.brave.com/res/v1/web/search";
+
+/** Options of {@link createBraveProvider}. */
+export interface BraveProviderOptions {
+  /** The Brave Search API key (sent as `X-Subscription-Token`). */
+  apiKey: string;
+  /** Where requests go. Default {@link BRAVE_ENDPOINT}. */
+  endpoint?: string;
+  /** Country, e.g. `"us"`. */
+  country?: string;
+  /** Search language, e.g. `"en"`. */
+  language?: string;
+  /** `"off"`, `"moderate"` (Brave's default) or `"strict"`. */
+  safeSearch?: "off" | "moderate" | "strict";
+}
+
+/**
+ * A Brave Search provider: `GET {endpoint}?q=…&count=N` with `X-Subscription-Token`; reads
+ * `web.results[]` (highlight tags stripped from descriptions).
+ *
+ * @param options - the key and search settings
+ * @returns the provider
+ * @example
+ * createBraveProvider({ apiKey: process.env.BRAVE_API_KEY ?? "" });
+ */
+export function createBraveProvider(options: BraveProviderOptions): SearchProvider {
+  const { apiKey, endpoint } = checkKeyedOptions("createBraveProvider", options, BRAVE_ENDPOINT);
+  return {
+    name: "brave",
+    async search(request) {
+      const url = new URL(endpoint);
+      url.searchParams.set("q", request.query);
+      url.searchParams.set("count", String(request.limit));
+      if (options.country) url.searchParams.set("country", options.country);
+      if (options.language) url.searchParams.set("search_lang", options.language);
+      if (options.safeSearch) url.searchParams.set("safesearch", options.safeSearch);
+      const answer = await requestProviderJson("Brave", request, {
+        url: url.href,
+        headers: { "x-subscription-token": apiKey },
+      });
+      if (!answer.success) return answer;
+      const json = answer.data as { web?: { results?: unknown }; query?: { altered?: unknown } };
+      const { results, dropped } = collectResults(json.web?.results, (item) => [
+        item.title,
+        item.url,
+        item.description,
+      ]);
+      const altered = json.query?.altered;
+      return ok({
+        results: results.slice(0, request.limit),
+        answers: [],
+        suggestions: typeof altered === "string" && altered ? [altered] : [],
+        dropped,
+      });
+    },
+  };
+}

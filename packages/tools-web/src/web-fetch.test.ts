@@ -1,0 +1,343 @@
+import { describe, expect, it } from "vitest";
+import { createReadabilityExtractor } from "./internal/content-extractor.js";
+import type { HttpTransport } from "./internal/http-transport.js";
+import { createNodeWebFetchTool } from "./node/create-node-web-tools.js";
+import { startServer } from "./test-support/http-server.js";
+import { GZIP_BOMB_BYTES, startPagesServer } from "./test-support/pages-server.js";
+import {
+  createWebFetchTool,
+  type WebFetchToolData,
+  type WebFetchToolOptions,
+} from "./web-fetch.js";
+
+const pages = await startPagesServer();
+const at = (path: string) => `${pages.origin}${path}`;
+const localTool = (options: WebFetchToolOptions = {}) =>
+  createNodeWebFetchTool({ allowHosts: ["127.0.0.1"], ...options });
+
+async function fetchData(
+  path: string,
+  options: WebFetchToolOptions = {},
+  input: Record<string, unknown> = {},
+) {
+  const tool = localTool(options);
+  const result = await tool.run({ url: at(path), ...input });
+  if (!result.success) throw new Error(`${result.error.code}: ${result.error.message}`);
+  return { data: result.data as WebFetchToolData, text: tool.renderResult(result) as string };
+}
+
+describe("web_fetch: the response decides the treatment", () => {
+  it("HTML → Markdown: headings, table, list, code fence with language, absolute links, no scripts", async () => {
+    const { data, text } = await fetchData("/article");
+    expect(data.kind).toBe("html");
+    expect(data.title).toBe("Tides & Moons — Ocean Notes");
+    expect(data.content).toContain("# How the Moon drives the tides");
+    expect(data.content).toContain("## Tidal ranges");
+    expect(data.content).toMatch(/\| Place +\| Range \(m\) \|\n\| -+ \| -+ \|/);
+    expect(data.content).toContain("```python\ndef tide(hours):");
+    expect(data.content).toContain(`[spring tides](${pages.origin}/guides/spring-tides.html)`);
+    expect(data.content).toContain("[neap tides](https://other.example/neap)");
+    expect(data.content).toMatch(/^- Diurnal tides/m);
+    expect(data.content).not.toContain("tracking");
+    expect(data.content).not.toContain("color: red");
+    // the full page keeps navigation and sidebar
+    expect(data.content).toContain("NAVIGATION-SHOP-LINK");
+    expect(text.split("\n")[0]).toBe("# Tides & Moons — Ocean Notes");
+    expect(text).toContain(`URL: ${at("/article")}`);
+  });
+
+  it("the Readability extractor keeps the article only, and falls back on pages without one", async () => {
+    const extractor = createReadabilityExtractor();
+    const { data } = await fetchData("/article", { extractor });
+    expect(data.mainContent).toBe(true);
+    expect(data.content).toContain("spring tides");
+    expect(data.content).not.toContain("NAVIGATION-SHOP-LINK");
+    expect(data.content).not.toContain("SIDEBAR-ADVERT");
+    const home = await fetchData("/home", { extractor });
+    expect(home.data.mainContent).toBe(false);
+    expect(home.data.content).toContain(`[One](${pages.origin}/1)`);
+    const throwing = await fetchData("/article", {
+      extractor: () => {
+        throw new Error("extractor bug");
+      },
+    });
+    expect(throwing.data.mainContent).toBe(false);
+    expect(throwing.data.content).toContain("NAVIGATION-SHOP-LINK");
+  });
+
+  it("JSON is pretty-printed, also when served as text/plain", async () => {
+    const { data } = await fetchData("/data.json");
+    expect(data.kind).toBe("json");
+    expect(data.content).toBe(
+      JSON.stringify({ name: "tides", values: [1, 2, 3], nested: { ok: true } }, null, 2),
+    );
+    expect((await fetchData("/json-as-text")).data.kind).toBe("json");
+  });
+
+  it("RSS 2.0 and Atom become entries", async () => {
+    const rss = await fetchData("/feed.rss");
+    expect(rss.data.kind).toBe("feed");
+    expect(rss.data.title).toBe("Ocean Notes");
+    expect(rss.data.entries).toEqual([
+      {
+        title: "Spring tides explained",
+        url: "https://ocean.example/spring",
+        date: "2025-06-10T09:00:00.000Z",
+        summary: "When the Sun and Moon align.",
+      },
+      {
+        title: "Neap & tidal range",
+        url: `${pages.origin}/neap`,
+        date: "2025-06-02T09:00:00.000Z",
+        summary: "Right angles make small tides.",
+      },
+    ]);
+    const atom = await fetchData("/atom.xml");
+    expect(atom.data.kind).toBe("feed");
+    expect(atom.data.entries?.map((entry) => [entry.title, entry.url, entry.summary])).toEqual([
+      ["First entry", "https://log.example/1", "The first log entry."],
+      ["Second entry", "https://log.example/2", "Second content"],
+    ]);
+    expect(atom.text).toContain("feed, 2 entries");
+  });
+
+  it("a real PDF becomes text via unpdf, by content type or by %PDF- magic", async () => {
+    const { data, text } = await fetchData("/doc.pdf");
+    expect(data.kind).toBe("pdf");
+    expect(data.pages).toBe(2);
+    expect(data.title).toBe("Tide Tables");
+    expect(data.content).toContain("Tide tables for 2025");
+    expect(data.content).toContain("Page two mentions spring tides");
+    expect(text).toContain("PDF → text, 2 pages");
+    expect((await fetchData("/pdf-without-type")).data.kind).toBe("pdf");
+  });
+
+  it("a missing PDF library is DEPENDENCY_MISSING with an install hint, never a crash", async () => {
+    const { importOptionalPeer } = await import("./internal/optional-import.js");
+    const tool = localTool({
+      pdfExtractor: () =>
+        importOptionalPeer("agentool-package-that-is-not-installed", "Reading PDF files"),
+    });
+    const result = await tool.run({ url: at("/doc.pdf") });
+    expect(!result.success && result.error).toMatchObject({
+      code: "DEPENDENCY_MISSING",
+      hint: expect.stringContaining("pnpm add agentool-package-that-is-not-installed"),
+    });
+  });
+
+  it("text comes raw; mislabelled HTML is still HTML; binary is refused", async () => {
+    expect((await fetchData("/notes.txt")).data).toMatchObject({
+      kind: "text",
+      content: "plain notes\nsecond line",
+    });
+    expect((await fetchData("/html-as-octet-stream")).data).toMatchObject({
+      kind: "html",
+      title: "Mislabelled",
+    });
+    for (const path of ["/image.png", "/binary"]) {
+      const result = await localTool().run({ url: at(path) });
+      expect(!result.success && result.error.code).toBe("UNSUPPORTED");
+    }
+  });
+
+  it("raw returns the body as received", async () => {
+    const { data } = await fetchData("/article", {}, { raw: true });
+    expect(data.kind).toBe("text");
+    expect(data.content).toContain('<nav class="site-nav">');
+  });
+
+  it("an empty page says why it is empty", async () => {
+    const { data, text } = await fetchData("/empty");
+    expect(data.totalChars).toBe(0);
+    expect(text).toMatch(/The document is empty: .* returned no readable text/);
+  });
+
+  it("HTTP errors name the next step", async () => {
+    const gone = await localTool().run({ url: at("/gone") });
+    expect(!gone.success && gone.error).toMatchObject({ code: "NETWORK_ERROR", retryable: false });
+    expect(!gone.success && gone.error.message).toContain("404");
+    const failing = await localTool().run({ url: at("/server-error") });
+    expect(!failing.success && failing.error.retryable).toBe(true);
+  });
+});
+
+describe("web_fetch: paging, cache, redirects, caps, time", () => {
+  it("pages long output with offset and the standard marker", async () => {
+    const tool = localTool();
+    const first = await tool.run({ url: at("/long.txt"), max_chars: 1_000 });
+    expect(first.success).toBe(true);
+    if (!first.success) return;
+    const next = first.data.nextOffset;
+    expect(next).toBeGreaterThan(800);
+    expect(next).toBeLessThanOrEqual(1_000);
+    expect(first.data.content.endsWith("\n")).toBe(true);
+    const text = tool.renderResult(first) as string;
+    expect(text).toMatch(
+      new RegExp(
+        `…\\[truncated: [\\d,]+ more characters — call web_fetch again with the same url and offset=${next}\\]`,
+      ),
+    );
+    const second = await tool.run({ url: at("/long.txt"), max_chars: 1_000, offset: next });
+    expect(second.success && second.data.content.startsWith("Line ")).toBe(true);
+    expect(second.success && second.data.cached).toBe(true);
+    const past = await tool.run({ url: at("/long.txt"), offset: 10_000_000 });
+    expect(!past.success && past.error.code).toBe("INVALID_INPUT");
+  });
+
+  it("caches per URL for the TTL; 0 disables", async () => {
+    const count = () => pages.requests.filter((request) => request.url === "/notes.txt").length;
+    const before = count();
+    const cached = localTool();
+    await cached.run({ url: at("/notes.txt") });
+    await cached.run({ url: at("/notes.txt") });
+    expect(count() - before).toBe(1);
+    const uncached = localTool({ cacheTtlMs: 0 });
+    await uncached.run({ url: at("/notes.txt") });
+    await uncached.run({ url: at("/notes.txt") });
+    expect(count() - before).toBe(3);
+  });
+
+  it("follows a redirect chain and reports the final URL", async () => {
+    const { data, text } = await fetchData("/redirect/1");
+    expect(data.finalUrl).toBe(at("/article"));
+    expect(data.url).toBe(at("/redirect/1"));
+    expect(text).toContain(`(redirected from ${at("/redirect/1")})`);
+  });
+
+  it("stops a redirect loop after 5 hops", async () => {
+    const before = pages.requests.filter((request) => request.url === "/loop").length;
+    const result = await localTool().run({ url: at("/loop") });
+    expect(!result.success && result.error.message).toMatch(/Stopped after 5 redirects/);
+    expect(pages.requests.filter((request) => request.url === "/loop").length - before).toBe(6);
+  });
+
+  it("an endless body stops at the byte cap and the connection is closed", async () => {
+    const { data } = await fetchData("/endless", { maxResponseBytes: 256 * 1024 });
+    expect(data.truncatedBody).toBe(true);
+    expect(data.totalChars).toBe(256 * 1024);
+    await expect.poll(() => pages.endlessWritten.length).toBeGreaterThan(0);
+    expect(pages.endlessWritten[0]).toBeLessThan(64 * 1_048_576);
+  });
+
+  it("a gzip bomb stops at the cap on decoded bytes", async () => {
+    const started = performance.now();
+    const { data, text } = await fetchData("/gzip-bomb", { maxResponseBytes: 1_048_576 });
+    expect(data.truncatedBody).toBe(true);
+    expect(data.totalChars).toBe(1_048_576);
+    expect(GZIP_BOMB_BYTES).toBeGreaterThan(data.totalChars * 60);
+    expect(performance.now() - started).toBeLessThan(5_000);
+    expect(text).toContain("larger than the size cap");
+  });
+
+  it("the same caps hold on the plain fetch transport (runtime-neutral entry)", async () => {
+    const tool = createWebFetchTool({ maxResponseBytes: 1_048_576 });
+    const result = await tool.run({ url: at("/gzip-bomb") });
+    expect(result.success && result.data.totalChars).toBe(1_048_576);
+  });
+
+  it("a slow server hits the timeout; the caller's abort cancels", async () => {
+    const slow = localTool({ timeoutMs: 300 });
+    const timedOut = await slow.run({ url: at("/slow") });
+    expect(!timedOut.success && timedOut.error.code).toBe("TIMEOUT");
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 100);
+    const aborted = await localTool().run({ url: at("/slow") }, { signal: controller.signal });
+    expect(!aborted.success && aborted.error.code).toBe("ABORTED");
+  });
+
+  it("refuses non-http schemes, credentials and non-URLs", async () => {
+    const tool = localTool();
+    for (const url of [
+      "file:///etc/passwd",
+      "ftp://files.example/x",
+      "javascript:alert(1)",
+      "data:text/plain,hi",
+    ]) {
+      const result = await tool.run({ url });
+      expect(!result.success && result.error.code).toBe("BLOCKED");
+    }
+    const credentials = await tool.run({ url: "http://user:secret@127.0.0.1/" });
+    expect(!credentials.success && credentials.error.code).toBe("BLOCKED");
+    const bare = await tool.run({ url: "example.com/page" });
+    expect(!bare.success && bare.error.hint).toContain("https://example.com/page");
+  });
+
+  it("sends the honest User-Agent unless the host sets headers", async () => {
+    const plain = await fetchData("/echo-headers");
+    expect(JSON.parse(plain.data.content).ua).toMatch(/^agentool-tools-web\//);
+    const custom = await fetchData("/echo-headers", {
+      headers: { "User-Agent": "MyBot/1.0", Authorization: "Bearer host" },
+    });
+    expect(JSON.parse(custom.data.content)).toEqual({
+      ua: "MyBot/1.0",
+      authorization: "Bearer host",
+    });
+  });
+});
+
+describe("web_fetch on the runtime-neutral entry: forward and transport", () => {
+  it("forward routes reads through a proxy while the model only sees the target URL", async () => {
+    const proxy = await startServer({
+      "/proxy": async (request, response) => {
+        const target = new URL(request.url ?? "", "http://x").searchParams.get("url") ?? "";
+        const upstream = await fetch(target);
+        response.writeHead(upstream.status, {
+          "content-type": upstream.headers.get("content-type") ?? "",
+        });
+        response.end(Buffer.from(await upstream.arrayBuffer()));
+      },
+    });
+    const target = "https://tides.example/guide/article";
+    const tool = createWebFetchTool({
+      forward: (url) =>
+        `${proxy.origin}/proxy?url=${encodeURIComponent(url.replace("https://tides.example/guide", pages.origin))}`,
+    });
+    const result = await tool.run({ url: target });
+    expect(result.success).toBe(true);
+    if (!result.success) return;
+    expect(result.data.finalUrl).toBe(target);
+    expect(result.data.content).toContain(
+      "[spring tides](https://tides.example/guides/spring-tides.html)",
+    );
+    expect(JSON.stringify(tool.renderResult(result))).not.toContain(proxy.origin);
+    const template = createWebFetchTool({ forward: `${pages.origin}/notes.txt?for={urlEncoded}` });
+    const templated = await template.run({ url: "https://x.example/a?b=1" });
+    expect(templated.success && templated.data.content).toBe("plain notes\nsecond line");
+    expect(pages.requests.at(-1)?.url).toBe(
+      `/notes.txt?for=${encodeURIComponent("https://x.example/a?b=1")}`,
+    );
+  });
+
+  it("an injected transport replaces fetch (runtimes without it)", async () => {
+    const seen: string[] = [];
+    const transport: HttpTransport = async (request) => {
+      seen.push(request.url);
+      return {
+        status: 200,
+        url: request.url,
+        headers: { "content-type": "text/html" },
+        body: new TextEncoder().encode("<h1>From the transport</h1>"),
+        truncated: false,
+      };
+    };
+    const tool = createWebFetchTool({ transport });
+    const result = await tool.run({ url: "https://mini.example/page" });
+    expect(result.success && result.data.content).toBe("# From the transport");
+    expect(seen).toEqual(["https://mini.example/page"]);
+    const throwing = createWebFetchTool({
+      transport: async () => {
+        throw new Error("socket hang up");
+      },
+    });
+    const failed = await throwing.run({ url: "https://mini.example/page" });
+    expect(!failed.success && failed.error).toMatchObject({
+      code: "NETWORK_ERROR",
+      retryable: true,
+    });
+  });
+
+  it("validates options strictly", () => {
+    expect(() => createWebFetchTool({ cacheTtl: 5 } as never)).toThrow(/cacheTtl/);
+    expect(() => createWebFetchTool({ maxResponseBytes: -1 })).toThrow(/maxResponseBytes/);
+  });
+});

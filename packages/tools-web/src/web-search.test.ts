@@ -1,0 +1,264 @@
+import { describe, expect, it } from "vitest";
+import { createBraveProvider } from "./search-providers/brave.js";
+import { createSearxngProvider } from "./search-providers/searxng.js";
+import { createSerperProvider } from "./search-providers/serper.js";
+import { createTavilyProvider } from "./search-providers/tavily.js";
+import {
+  BRAVE_RESPONSE,
+  SEARXNG_FALLBACK_RESPONSE,
+  SEARXNG_RESPONSE,
+  SERPER_RESPONSE,
+  TAVILY_RESPONSE,
+} from "./test-support/fixtures.js";
+import { json, respond, startServer } from "./test-support/http-server.js";
+import { createWebSearchTool } from "./web-search.js";
+
+const searxng = await startServer({
+  "/search": (request, response) => {
+    const query = new URL(request.url ?? "/", "http://x").searchParams.get("q");
+    if (query === "fallback") return json(SEARXNG_FALLBACK_RESPONSE)(request, response, "");
+    if (query === "nothing")
+      return json({ ...SEARXNG_FALLBACK_RESPONSE, answers: [], infoboxes: [], suggestions: [] })(
+        request,
+        response,
+        "",
+      );
+    return json(SEARXNG_RESPONSE)(request, response, "");
+  },
+});
+const searxngNoJson = await startServer({
+  "/search": respond("text/html", "<h1>403 Forbidden</h1>", 403),
+});
+
+const keyed = await startServer({
+  "/search": (request, response, body) => {
+    // Serper (x-api-key) and Tavily (Bearer / api_key) share the path, as the real APIs do.
+    if (request.headers["x-api-key"] !== undefined) {
+      if (request.headers["x-api-key"] !== "serper-key")
+        return json({ message: "Unauthorized." }, 403)(request, response, body);
+      return json(SERPER_RESPONSE)(request, response, body);
+    }
+    const parsed = JSON.parse(body) as { api_key?: string };
+    if (request.headers.authorization !== "Bearer tvly-key" || parsed.api_key !== "tvly-key") {
+      return json({ detail: { error: "Unauthorized: missing or invalid API key." } }, 401)(
+        request,
+        response,
+        body,
+      );
+    }
+    return json(TAVILY_RESPONSE)(request, response, body);
+  },
+  "/api/serper": json(SERPER_RESPONSE),
+  "/res/v1/web/search": (request, response) => {
+    if (request.headers["x-subscription-token"] !== "brave-key")
+      return json({ type: "ErrorResponse" }, 401)(request, response, "");
+    return json(BRAVE_RESPONSE)(request, response, "");
+  },
+  "/rate-limited": json({ message: "Too many requests" }, 429),
+  "/broken": json({ message: "boom" }, 502),
+  "/not-json": respond("text/html", "<html>gateway login</html>"),
+});
+
+describe("web_search over SearXNG", () => {
+  it("queries /search?format=json and drops malformed results one by one", async () => {
+    const tool = createWebSearchTool({
+      provider: createSearxngProvider({ baseUrl: searxng.origin }),
+    });
+    const result = await tool.run({ query: "  tides  " });
+    expect(result.success).toBe(true);
+    if (!result.success) return;
+    expect(result.data.results).toEqual([
+      {
+        title: "Tide - Wikipedia",
+        url: "https://en.wikipedia.org/wiki/Tide",
+        snippet: expect.stringContaining("rise and fall"),
+      },
+      {
+        title: "What are tides?",
+        url: "https://oceanservice.noaa.gov/facts/tides.html",
+        snippet: expect.any(String),
+      },
+    ]);
+    expect(result.data.dropped).toBe(2);
+    expect(result.data.suggestions).toEqual(["tides today", "tide tables"]);
+    const seen = new URL(searxng.requests.at(-1)?.url ?? "", "http://x");
+    expect(seen.pathname).toBe("/search");
+    expect(seen.searchParams.get("format")).toBe("json");
+    expect(seen.searchParams.get("q")).toBe("tides");
+    expect(searxng.requests.at(-1)?.headers["user-agent"]).toMatch(/agentool/);
+    const text = tool.renderResult(result) as string;
+    expect(text).toContain("1. Tide - Wikipedia\n   https://en.wikipedia.org/wiki/Tide");
+    expect(text).toContain("Suggestions: tides today · tide tables");
+  });
+
+  it("falls back to answers, infoboxes and suggestions when there are no results", async () => {
+    const tool = createWebSearchTool({
+      provider: createSearxngProvider({ baseUrl: `${searxng.origin}/` }),
+    });
+    const result = await tool.run({ query: "fallback" });
+    expect(result.success && result.data).toMatchObject({
+      answers: ["1 USD = 0.92 EUR", "plain string answer"],
+      results: [{ title: "Euro", url: "https://en.wikipedia.org/wiki/Euro" }],
+      suggestions: ["usd eur exchange rate"],
+    });
+    const empty = await tool.run({ query: "nothing" });
+    expect(empty.success).toBe(true);
+    expect(tool.renderResult(empty)).toMatch(
+      /No results for "nothing" \(searxng\): the engine found no pages/,
+    );
+  });
+
+  it("explains how to enable JSON when the instance refuses it", async () => {
+    const tool = createWebSearchTool({
+      provider: createSearxngProvider({ baseUrl: searxngNoJson.origin }),
+    });
+    const result = await tool.run({ query: "tides" });
+    expect(result.success).toBe(false);
+    if (result.success) return;
+    expect(result.error.code).toBe("NOT_CONFIGURED");
+    expect(result.error.hint).toContain("formats: [html, json]");
+  });
+
+  it("honours the limit", async () => {
+    const tool = createWebSearchTool({
+      provider: createSearxngProvider({ baseUrl: searxng.origin }),
+    });
+    const result = await tool.run({ query: "tides", limit: 1 });
+    expect(result.success && result.data.results.length).toBe(1);
+    expect((await tool.run({ query: "tides", limit: 11 })).success).toBe(false);
+  });
+});
+
+describe("web_search over keyed providers", () => {
+  it("Serper: POST {q, num} with x-api-key; answer box as an answer", async () => {
+    const tool = createWebSearchTool({
+      provider: createSerperProvider({ apiKey: "serper-key", endpoint: `${keyed.origin}/search` }),
+    });
+    const result = await tool.run({ query: "tides", limit: 3 });
+    expect(result.success && result.data).toMatchObject({
+      provider: "serper",
+      results: [
+        { url: "https://en.wikipedia.org/wiki/Tide" },
+        { url: "https://oceanservice.noaa.gov/education/tides/" },
+      ],
+      answers: ["Tides are caused by the Moon's gravity."],
+      suggestions: ["tide times"],
+      dropped: 1,
+    });
+    const seen = keyed.requests.at(-1);
+    expect(seen?.method).toBe("POST");
+    expect(seen?.headers["x-api-key"]).toBe("serper-key");
+    expect(JSON.parse(seen?.body ?? "")).toEqual({ q: "tides", num: 3 });
+  });
+
+  it("Serper: a custom endpoint (gateway) still gets the protocol and the token", async () => {
+    const tool = createWebSearchTool({
+      provider: createSerperProvider({
+        apiKey: "gateway-token",
+        endpoint: `${keyed.origin}/api/serper`,
+      }),
+    });
+    const result = await tool.run({ query: "tides" });
+    expect(result.success).toBe(true);
+    const seen = keyed.requests.at(-1);
+    expect(seen?.url).toBe("/api/serper");
+    expect(seen?.headers["x-api-key"]).toBe("gateway-token");
+    expect(JSON.parse(seen?.body ?? "")).toEqual({ q: "tides", num: 5 });
+  });
+
+  it("Serper: a refused key is NOT_CONFIGURED and the key never reaches the model", async () => {
+    const tool = createWebSearchTool({
+      provider: createSerperProvider({
+        apiKey: "wrong-secret-key",
+        endpoint: `${keyed.origin}/search`,
+      }),
+    });
+    const result = await tool.run({ query: "tides" });
+    expect(result.success).toBe(false);
+    if (result.success) return;
+    expect(result.error.code).toBe("NOT_CONFIGURED");
+    expect(JSON.stringify(result)).not.toContain("wrong-secret-key");
+    expect(Object.keys(tool.input.shape)).toEqual(["query", "limit"]);
+  });
+
+  it("Brave: GET /res/v1/web/search with X-Subscription-Token and count; tags stripped", async () => {
+    const tool = createWebSearchTool({
+      provider: createBraveProvider({
+        apiKey: "brave-key",
+        endpoint: `${keyed.origin}/res/v1/web/search`,
+      }),
+    });
+    const result = await tool.run({ query: "tides", limit: 4 });
+    expect(result.success && result.data).toMatchObject({
+      results: [
+        { title: "Tide - Wikipedia", snippet: "Tides are the rise and fall of sea levels." },
+      ],
+      suggestions: ["tides ocean"],
+      dropped: 1,
+    });
+    const seen = new URL(keyed.requests.at(-1)?.url ?? "", "http://x");
+    expect(seen.searchParams.get("q")).toBe("tides");
+    expect(seen.searchParams.get("count")).toBe("4");
+    expect(keyed.requests.at(-1)?.headers["x-subscription-token"]).toBe("brave-key");
+  });
+
+  it("Tavily: POST /search with Bearer and api_key; answer kept", async () => {
+    const tool = createWebSearchTool({
+      provider: createTavilyProvider({ apiKey: "tvly-key", endpoint: `${keyed.origin}/search` }),
+    });
+    const result = await tool.run({ query: "tides", limit: 2 });
+    expect(result.success && result.data).toMatchObject({
+      answers: ["Tides are driven mostly by the Moon."],
+      results: [{ title: "Tide" }, { title: "Tides" }],
+      dropped: 1,
+    });
+    expect(JSON.parse(keyed.requests.at(-1)?.body ?? "")).toMatchObject({
+      query: "tides",
+      max_results: 2,
+    });
+    const refused = await createWebSearchTool({
+      provider: createTavilyProvider({ apiKey: "nope", endpoint: `${keyed.origin}/search` }),
+    }).run({ query: "tides" });
+    expect(!refused.success && refused.error.code).toBe("NOT_CONFIGURED");
+  });
+
+  it("maps 429, 5xx and non-JSON answers to retryable or explained failures", async () => {
+    const at = (path: string) =>
+      createWebSearchTool({
+        provider: createSerperProvider({ apiKey: "k", endpoint: `${keyed.origin}${path}` }),
+      });
+    const limited = await at("/rate-limited").run({ query: "x" });
+    expect(!limited.success && limited.error).toMatchObject({
+      code: "NETWORK_ERROR",
+      retryable: true,
+    });
+    const broken = await at("/broken").run({ query: "x" });
+    expect(!broken.success && broken.error).toMatchObject({
+      code: "NETWORK_ERROR",
+      retryable: true,
+    });
+    const html = await at("/not-json").run({ query: "x" });
+    expect(!html.success && html.error.message).toContain("did not answer with JSON");
+  });
+
+  it("refuses bad set-up: no key, unknown option, no provider", () => {
+    expect(() => createSerperProvider({ apiKey: "" })).toThrow(/apiKey/);
+    expect(() => createBraveProvider({ apiKey: "k", endpoint: "not a url" })).toThrow(/endpoint/);
+    expect(() => createSearxngProvider({ baseUrl: "file:///etc" })).toThrow(/baseUrl/);
+    expect(() =>
+      createWebSearchTool({
+        provider: createSerperProvider({ apiKey: "k" }),
+        apiKey: "x",
+      } as never),
+    ).toThrow(/apiKey/);
+    expect(() => createWebSearchTool({} as never)).toThrow(/provider/);
+  });
+
+  it("refuses an empty query", async () => {
+    const tool = createWebSearchTool({
+      provider: createSearxngProvider({ baseUrl: searxng.origin }),
+    });
+    const result = await tool.run({ query: "   " });
+    expect(!result.success && result.error.code).toBe("INVALID_INPUT");
+  });
+});

@@ -1,0 +1,215 @@
+import {
+  defineTool,
+  fail,
+  ok,
+  parseOptions,
+  type Tool,
+  toolOverridesShape,
+} from "@agentool/contract";
+import { z } from "zod";
+import { createFetchTransport, type HttpTransport } from "./internal/http-transport.js";
+import { buildHeaders, headersOption, transportOption } from "./internal/options.js";
+import { DEFAULT_USER_AGENT } from "./internal/request.js";
+import type { SearchProvider, SearchResult } from "./search-providers/types.js";
+
+/** The default name of the search tool. */
+export const WEB_SEARCH_TOOL_NAME = "web_search";
+
+/** Results returned when the model sends no `limit`. */
+export const DEFAULT_SEARCH_LIMIT = 5;
+
+/** Largest `limit` a model may ask for. */
+export const MAX_SEARCH_LIMIT = 10;
+
+/** Default time limit of one search: 15 s. */
+export const DEFAULT_SEARCH_TIMEOUT_MS = 15_000;
+
+/** Default cap on a search response body: 2 MiB. */
+export const DEFAULT_SEARCH_MAX_RESPONSE_BYTES = 2 * 1_048_576;
+
+/** Options of {@link createWebSearchTool}. */
+export interface WebSearchToolOptions {
+  /** The engine: `createSearxngProvider`, `createSerperProvider`, `createBraveProvider`, `createTavilyProvider` or your own. */
+  provider: SearchProvider;
+  /** Replaces the tool's name (snake_case). Default `"web_search"`. */
+  name?: string;
+  /** Replaces the tool's description. */
+  description?: string;
+  /** Results when the model sends no `limit` (1–10). Default {@link DEFAULT_SEARCH_LIMIT} (5). */
+  defaultLimit?: number;
+  /** Time limit of one call in ms (`0` = none). Default {@link DEFAULT_SEARCH_TIMEOUT_MS} (15 s). */
+  timeoutMs?: number;
+  /** Cap on the provider's response body. Default {@link DEFAULT_SEARCH_MAX_RESPONSE_BYTES} (2 MiB). */
+  maxResponseBytes?: number;
+  /** Headers sent with every request (host configuration). A `user-agent` here replaces the default. */
+  headers?: Record<string, string>;
+  /** How requests are made. Default: the global `fetch` ({@link createFetchTransport}). */
+  transport?: HttpTransport;
+}
+
+/** What `web_search` returns. */
+export interface WebSearchToolData {
+  /** The query searched. */
+  query: string;
+  /** The provider's name. */
+  provider: string;
+  /** Results in rank order. */
+  results: SearchResult[];
+  /** Direct answers from the engine, when any. */
+  answers: string[];
+  /** Suggested other queries, when any. */
+  suggestions: string[];
+  /** Malformed items the provider returned and the tool dropped. */
+  dropped: number;
+}
+
+const optionsSchema = z.object({
+  ...toolOverridesShape,
+  provider: z.custom<SearchProvider>(
+    (value) =>
+      typeof value === "object" &&
+      value !== null &&
+      typeof (value as SearchProvider).search === "function",
+    {
+      error:
+        "expected a search provider (createSearxngProvider / createSerperProvider / createBraveProvider / createTavilyProvider)",
+    },
+  ),
+  defaultLimit: z.number().int().min(1).max(MAX_SEARCH_LIMIT).optional(),
+  timeoutMs: z.number().int().min(0).max(600_000).optional(),
+  maxResponseBytes: z
+    .number()
+    .int()
+    .min(1_024)
+    .max(100 * 1_048_576)
+    .optional(),
+  headers: headersOption,
+  transport: transportOption,
+});
+
+/** The search tool's input schema. */
+export const webSearchInputSchema = z.object({
+  query: z
+    .string()
+    .describe(
+      "What to search for: a few precise keywords, or a question. Add a site or year to narrow it.",
+    ),
+  limit: z
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_SEARCH_LIMIT)
+    .optional()
+    .describe(
+      `Optional: how many results (1–${MAX_SEARCH_LIMIT}, default ${DEFAULT_SEARCH_LIMIT}).`,
+    ),
+});
+
+/** The search tool's type. */
+export type WebSearchTool = Tool<typeof webSearchInputSchema, WebSearchToolData>;
+
+const DEFAULT_DESCRIPTION = [
+  "Search the web and get a ranked list of results: title, URL and a snippet.",
+  "Snippets often answer the question outright; call web_fetch on a result's URL only when you need the page's detail.",
+  "Write focused keyword queries; search again with other words rather than asking for more results.",
+  "For definitions and encyclopedic facts, prefer wiki_search. Results are from the open web: check important claims in more than one source.",
+].join("\n");
+
+/**
+ * Renders search results as a numbered list.
+ *
+ * @param data - the search tool's data
+ * @returns model-facing text
+ */
+export function formatSearchResults(data: WebSearchToolData): string {
+  const lines: string[] = [];
+  if (data.answers.length > 0) {
+    lines.push("Answers:");
+    for (const answer of data.answers) lines.push(`- ${answer}`);
+    lines.push("");
+  }
+  if (data.results.length === 0) {
+    lines.push(
+      `No results for "${data.query}" (${data.provider}): the engine found no pages. Try broader or different keywords${data.suggestions.length > 0 ? ", or one of the suggestions below" : ""}.`,
+    );
+  } else {
+    lines.push(`Results for "${data.query}" (${data.provider}):`);
+    data.results.forEach((result, index) => {
+      lines.push(
+        `${index + 1}. ${result.title}\n   ${result.url}${result.snippet ? `\n   ${result.snippet}` : ""}`,
+      );
+    });
+  }
+  if (data.suggestions.length > 0)
+    lines.push("", `Suggestions: ${data.suggestions.slice(0, 5).join(" · ")}`);
+  return lines.join("\n");
+}
+
+/**
+ * Creates `web_search` over a provider (SearXNG, Serper, Brave, Tavily, or your own). Keys live in
+ * the provider — host configuration the model never sees. Results `[{ title, url, snippet }]`,
+ * 1–10 (default 5), malformed items dropped one by one.
+ *
+ * @param options - the provider, limits, headers and transport
+ * @returns the tool
+ * @throws AgentoolError for invalid options
+ * @example
+ * const webSearch = createWebSearchTool({ provider: createSerperProvider({ apiKey: process.env.SERPER_API_KEY ?? "" }) });
+ * await webSearch.run({ query: "node 20 release date" });
+ */
+export function createWebSearchTool(options: WebSearchToolOptions): WebSearchTool {
+  const parsed = parseOptions("createWebSearchTool", optionsSchema, options);
+  const provider = parsed.provider;
+  const defaultLimit = parsed.defaultLimit ?? DEFAULT_SEARCH_LIMIT;
+  const maxBytes = parsed.maxResponseBytes ?? DEFAULT_SEARCH_MAX_RESPONSE_BYTES;
+  const transport = parsed.transport ?? createFetchTransport();
+  const headers = buildHeaders(parsed.headers, DEFAULT_USER_AGENT);
+  const name = parsed.name ?? WEB_SEARCH_TOOL_NAME;
+  return defineTool({
+    name,
+    description: parsed.description ?? DEFAULT_DESCRIPTION,
+    input: webSearchInputSchema,
+    annotations: { title: "Web search", readOnly: true, openWorld: true },
+    tags: ["web", "web:search", "network"],
+    timeoutMs: parsed.timeoutMs ?? DEFAULT_SEARCH_TIMEOUT_MS,
+    async execute(input, context) {
+      const query = input.query.trim();
+      if (query.length === 0) {
+        return fail("INVALID_INPUT", "The query is empty.", {
+          hint: "Call web_search with a few keywords.",
+        });
+      }
+      const limit = input.limit ?? defaultLimit;
+      let outcome: Awaited<ReturnType<SearchProvider["search"]>>;
+      try {
+        outcome = await provider.search({
+          query,
+          limit,
+          signal: context.signal,
+          transport,
+          headers,
+          maxBytes,
+        });
+      } catch (error) {
+        return fail(
+          "NETWORK_ERROR",
+          `The ${provider.name} search failed: ${error instanceof Error ? error.message : String(error)}.`,
+          {
+            hint: "Try again, or use wiki_search.",
+            retryable: true,
+          },
+        );
+      }
+      if (!outcome.success) return outcome;
+      return ok({
+        query,
+        provider: provider.name,
+        results: outcome.data.results.slice(0, limit),
+        answers: outcome.data.answers,
+        suggestions: outcome.data.suggestions,
+        dropped: outcome.data.dropped,
+      });
+    },
+    render: formatSearchResults,
+  });
+}

@@ -1,0 +1,334 @@
+import {
+  AgentoolError,
+  defineTool,
+  fail,
+  ok,
+  parseOptions,
+  type Tool,
+  type ToolFailure,
+  toolOverridesShape,
+} from "@agentool/contract";
+import { z } from "zod";
+import { createFetchTransport, type HttpTransport } from "./internal/http-transport.js";
+import { buildHeaders, headersOption, transportOption } from "./internal/options.js";
+import {
+  DEFAULT_USER_AGENT,
+  parseJsonBody,
+  performRequest,
+  statusFailure,
+} from "./internal/request.js";
+import { clip, stripTags } from "./internal/text.js";
+
+/** The default name of the Wikipedia search tool. */
+export const WIKI_SEARCH_TOOL_NAME = "wiki_search";
+
+/** Wikipedia's API URL template; `{language}` is the language code. */
+export const DEFAULT_WIKI_API_URL = "https://{language}.wikipedia.org/w/api.php";
+
+/** Article URL template; `{language}` and `{title}` (encoded, spaces as `_`). */
+export const DEFAULT_WIKI_ARTICLE_URL = "https://{language}.wikipedia.org/wiki/{title}";
+
+/** Languages searched by default. */
+export const DEFAULT_WIKI_LANGUAGES: readonly string[] = ["en"];
+
+/** Results when the model sends no `limit`. */
+export const DEFAULT_WIKI_LIMIT = 5;
+
+/** Largest `limit`. */
+export const MAX_WIKI_LIMIT = 10;
+
+/** Default time limit of one call: 15 s. */
+export const DEFAULT_WIKI_TIMEOUT_MS = 15_000;
+
+/** Default cap on one API response: 1 MiB. */
+export const DEFAULT_WIKI_MAX_RESPONSE_BYTES = 1_048_576;
+
+const LANGUAGE_PATTERN = /^[a-z]{2,3}(?:-[a-z0-9]{2,8})*$/;
+
+/** Options of {@link createWikiSearchTool}. */
+export interface WikiSearchToolOptions {
+  /** Replaces the tool's name. Default `"wiki_search"`. */
+  name?: string;
+  /** Replaces the tool's description. */
+  description?: string;
+  /** Wikipedia languages searched and merged, e.g. `["zh", "en"]`. Default `["en"]`. */
+  languages?: readonly string[];
+  /** API URL template with `{language}`. Default {@link DEFAULT_WIKI_API_URL}. */
+  apiUrl?: string;
+  /** Article URL template with `{language}` and `{title}`. Default {@link DEFAULT_WIKI_ARTICLE_URL}. */
+  articleUrl?: string;
+  /** Results when the model sends no `limit`. Default {@link DEFAULT_WIKI_LIMIT} (5). */
+  defaultLimit?: number;
+  /** Time limit of one call in ms. Default {@link DEFAULT_WIKI_TIMEOUT_MS} (15 s). */
+  timeoutMs?: number;
+  /** Cap on one API response. Default {@link DEFAULT_WIKI_MAX_RESPONSE_BYTES} (1 MiB). */
+  maxResponseBytes?: number;
+  /** Headers sent with every request (Wikimedia asks for a descriptive User-Agent with contact details). */
+  headers?: Record<string, string>;
+  /** How requests are made. Default: the global `fetch`. */
+  transport?: HttpTransport;
+}
+
+/** One Wikipedia hit. */
+export interface WikiSearchResult {
+  /** The article title. */
+  title: string;
+  /** The article URL. */
+  url: string;
+  /** A plain-text extract around the match. */
+  snippet: string;
+  /** The Wikipedia language it came from. */
+  lang: string;
+}
+
+/** What `wiki_search` returns. */
+export interface WikiSearchToolData {
+  /** The query searched. */
+  query: string;
+  /** The languages searched. */
+  languages: string[];
+  /** Merged results (round-robin over the languages, in each one's rank order). */
+  results: WikiSearchResult[];
+  /** Languages whose search failed while others worked, with the reason. */
+  failures: Array<{ lang: string; message: string }>;
+}
+
+const optionsSchema = z.object({
+  ...toolOverridesShape,
+  languages: z.array(z.string().regex(LANGUAGE_PATTERN)).min(1).max(10).readonly().optional(),
+  apiUrl: z.string().includes("{language}").optional(),
+  articleUrl: z.string().includes("{title}").optional(),
+  defaultLimit: z.number().int().min(1).max(MAX_WIKI_LIMIT).optional(),
+  timeoutMs: z.number().int().min(0).max(600_000).optional(),
+  maxResponseBytes: z
+    .number()
+    .int()
+    .min(1_024)
+    .max(100 * 1_048_576)
+    .optional(),
+  headers: headersOption,
+  transport: transportOption,
+});
+
+/** The Wikipedia search tool's input schema. */
+export const wikiSearchInputSchema = z.object({
+  query: z
+    .string()
+    .describe("What to look up: a concept, a name, a term (a few words, not a sentence)."),
+  limit: z
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_WIKI_LIMIT)
+    .optional()
+    .describe(
+      `Optional: how many results in all (1–${MAX_WIKI_LIMIT}, default ${DEFAULT_WIKI_LIMIT}).`,
+    ),
+  language: z
+    .string()
+    .optional()
+    .describe(
+      'Optional: search only this Wikipedia language code (e.g. "en", "de", "zh") instead of the configured ones.',
+    ),
+});
+
+/** The Wikipedia search tool's type. */
+export type WikiSearchTool = Tool<typeof wikiSearchInputSchema, WikiSearchToolData>;
+
+function defaultDescription(languages: readonly string[]): string {
+  return [
+    `Search Wikipedia (${languages.join(", ")}) for articles: title, URL, an extract around the match, and the language.`,
+    "Use it first for concepts, definitions, people, places and established facts; it needs no key and is reliable.",
+    "Query with a few words naming the subject, not a full question. Read an article with web_fetch on its URL when the extract is not enough.",
+    "For news, products or anything recent, use web_search instead.",
+  ].join("\n");
+}
+
+/**
+ * Renders Wikipedia results.
+ *
+ * @param data - the tool's data
+ * @returns model-facing text
+ */
+export function formatWikiResults(data: WikiSearchToolData): string {
+  const lines: string[] = [];
+  if (data.results.length === 0) {
+    lines.push(
+      `No Wikipedia articles match "${data.query}" (${data.languages.join(", ")}). Try the subject's name alone, another spelling, or another language.`,
+    );
+  } else {
+    lines.push(`Wikipedia results for "${data.query}":`);
+    data.results.forEach((result, index) => {
+      lines.push(
+        `${index + 1}. [${result.lang}] ${result.title}\n   ${result.url}${result.snippet ? `\n   ${result.snippet}` : ""}`,
+      );
+    });
+  }
+  for (const failure of data.failures)
+    lines.push(`(${failure.lang}.wikipedia.org failed: ${failure.message})`);
+  return lines.join("\n");
+}
+
+/**
+ * Creates `wiki_search`: Wikipedia's keyless search API (`action=query&list=search`), several
+ * languages merged. Works in any runtime (Wikipedia's API is CORS-open with `origin=*`).
+ *
+ * @param options - languages, URL templates, limits, headers and transport
+ * @returns the tool
+ * @throws AgentoolError for invalid options
+ * @example
+ * const wikiSearch = createWikiSearchTool({ languages: ["zh", "en"] });
+ * await wikiSearch.run({ query: "Turing machine" });
+ */
+export function createWikiSearchTool(options?: WikiSearchToolOptions): WikiSearchTool {
+  const parsed = parseOptions("createWikiSearchTool", optionsSchema, options);
+  const languages = [...(parsed.languages ?? DEFAULT_WIKI_LANGUAGES)].map((language) =>
+    language.toLowerCase(),
+  );
+  const apiUrl = parsed.apiUrl ?? DEFAULT_WIKI_API_URL;
+  const articleUrl = parsed.articleUrl ?? DEFAULT_WIKI_ARTICLE_URL;
+  const defaultLimit = parsed.defaultLimit ?? DEFAULT_WIKI_LIMIT;
+  const maxBytes = parsed.maxResponseBytes ?? DEFAULT_WIKI_MAX_RESPONSE_BYTES;
+  const transport = parsed.transport ?? createFetchTransport();
+  const headers = buildHeaders(parsed.headers, DEFAULT_USER_AGENT);
+  try {
+    new URL(apiUrl.replaceAll("{language}", "en"));
+  } catch {
+    throw new AgentoolError(
+      "createWikiSearchTool: `apiUrl` must be an absolute URL template with {language}.",
+    );
+  }
+
+  async function searchOne(
+    query: string,
+    language: string,
+    limit: number,
+    signal: AbortSignal,
+  ): Promise<{ results: WikiSearchResult[] } | { failure: ToolFailure }> {
+    const url = new URL(apiUrl.replaceAll("{language}", language));
+    for (const [key, value] of Object.entries({
+      action: "query",
+      list: "search",
+      srsearch: query,
+      srlimit: String(limit),
+      srprop: "snippet",
+      format: "json",
+      formatversion: "2",
+      utf8: "1",
+      origin: "*",
+    })) {
+      url.searchParams.set(key, value);
+    }
+    const what = `${language}.wikipedia.org`;
+    const outcome = await performRequest(
+      transport,
+      { url: url.href, headers, signal, maxBytes },
+      what,
+    );
+    if (!outcome.ok) return { failure: outcome.failure };
+    if (outcome.response.status !== 200) return { failure: statusFailure(outcome.response, what) };
+    const json = parseJsonBody(outcome.response) as
+      | { query?: { search?: unknown }; error?: { info?: unknown } }
+      | undefined;
+    if (json?.error !== undefined) {
+      return {
+        failure: fail(
+          "NETWORK_ERROR",
+          `${what} refused the search: ${String(json.error.info ?? "unknown error")}.`,
+          {
+            hint: "Rephrase the query with plain words.",
+          },
+        ),
+      };
+    }
+    const hits = json?.query?.search;
+    if (!Array.isArray(hits)) {
+      return {
+        failure: fail("NETWORK_ERROR", `${what} did not answer with Wikipedia search JSON.`, {
+          hint: "Try again later; if it persists, ask the host to check the wiki apiUrl.",
+          retryable: true,
+        }),
+      };
+    }
+    const results: WikiSearchResult[] = [];
+    for (const hit of hits) {
+      const title = (hit as { title?: unknown } | null)?.title;
+      if (typeof title !== "string" || title.length === 0) continue;
+      const encoded = encodeURIComponent(title.replace(/ /g, "_"))
+        .replace(/%2F/g, "/")
+        .replace(/%3A/g, ":");
+      results.push({
+        title,
+        url: articleUrl.replaceAll("{language}", language).replaceAll("{title}", encoded),
+        snippet: clip(stripTags(String((hit as { snippet?: unknown }).snippet ?? "")), 400),
+        lang: language,
+      });
+    }
+    return { results };
+  }
+
+  return defineTool({
+    name: parsed.name ?? WIKI_SEARCH_TOOL_NAME,
+    description: parsed.description ?? defaultDescription(languages),
+    input: wikiSearchInputSchema,
+    annotations: { title: "Wikipedia search", readOnly: true, openWorld: true, idempotent: true },
+    tags: ["web", "web:search", "network"],
+    timeoutMs: parsed.timeoutMs ?? DEFAULT_WIKI_TIMEOUT_MS,
+    async execute(input, context) {
+      const query = input.query.trim();
+      if (query.length === 0) {
+        return fail("INVALID_INPUT", "The query is empty.", {
+          hint: "Call wiki_search with the subject's name.",
+        });
+      }
+      let searched = languages;
+      if (input.language !== undefined) {
+        const language = input.language.trim().toLowerCase();
+        if (!LANGUAGE_PATTERN.test(language)) {
+          return fail("INVALID_INPUT", `"${input.language}" is not a Wikipedia language code.`, {
+            hint: 'Use a code such as "en", "de", "fr", "zh", or omit language.',
+          });
+        }
+        searched = [language];
+      }
+      const limit = input.limit ?? defaultLimit;
+      const outcomes = await Promise.all(
+        searched.map((language) => searchOne(query, language, limit, context.signal)),
+      );
+      const failures: Array<{ lang: string; message: string }> = [];
+      const lists: WikiSearchResult[][] = [];
+      outcomes.forEach((outcome, index) => {
+        if ("failure" in outcome)
+          failures.push({ lang: searched[index] ?? "?", message: outcome.failure.error.message });
+        else lists.push(outcome.results);
+      });
+      if (lists.length === 0) {
+        const first = outcomes[0];
+        if (first !== undefined && "failure" in first && searched.length === 1)
+          return first.failure;
+        return fail(
+          "NETWORK_ERROR",
+          `Wikipedia search failed in every language: ${failures.map((failure) => `${failure.lang}: ${failure.message}`).join("; ")}`,
+          {
+            hint: "Wikipedia may be unreachable from this network; try again later or use web_search.",
+            retryable: true,
+          },
+        );
+      }
+      const results: WikiSearchResult[] = [];
+      for (let rank = 0; results.length < limit; rank += 1) {
+        let added = false;
+        for (const list of lists) {
+          const item = list[rank];
+          if (item !== undefined && results.length < limit) {
+            results.push(item);
+            added = true;
+          }
+        }
+        if (!added) break;
+      }
+      return ok({ query, languages: searched, results, failures });
+    },
+    render: formatWikiResults,
+  });
+}
