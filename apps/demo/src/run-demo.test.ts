@@ -6,6 +6,7 @@ import type { DemoFamily } from "./families/demo-family.js";
 import { filesFamily } from "./families/files.js";
 import { gitFamily } from "./families/git.js";
 import { DEMO_FAMILIES } from "./families/index.js";
+import { webFamily } from "./families/web.js";
 import { runDemo } from "./run-demo.js";
 import { buildScript, createScriptedModel, REPORT_STEP } from "./scripted-model.js";
 import { formatTranscript, type TranscriptEvent } from "./transcript.js";
@@ -148,6 +149,19 @@ describe("runDemo (scripted)", () => {
     expect(resultOf("git_commit")?.content).toMatch(
       /Committed [0-9a-f]{7,} on main: Default to port 8080/,
     );
+  });
+
+  it("runs the web family: web_fetch reads the docs page through the forward option", async () => {
+    const run = await runDemo({ families: [coreFamily, webFamily] });
+    expect(run.summary.toolErrors).toBe(0);
+    const calls = toolCalls(run.events);
+    const fetchCall = calls.find((call) => call.name === "web_fetch");
+    const result = toolResults(run.events).find(
+      (item) => item.toolCallId === fetchCall?.toolCallId,
+    );
+    expect(result?.content).toContain("URL: https://docs.tally.example/guides/json-responses.html");
+    expect(result?.content).toContain("Content-Type: application/json; charset=utf-8");
+    expect(result?.content).not.toContain("On this site");
   });
 
   it("gives families a temporary copy of the sample workspace and deletes it afterwards", async () => {

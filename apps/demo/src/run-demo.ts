@@ -157,11 +157,19 @@ export async function runDemo(options: RunDemoOptions = {}): Promise<DemoRun> {
   };
 
   const workspace = await createTemporaryWorkspace();
-  const context: DemoContext = { workspaceRoot: workspace.root, savedPlans: new Map() };
+  const cleanups: Array<() => void | Promise<void>> = [];
+  const context: DemoContext = {
+    workspaceRoot: workspace.root,
+    savedPlans: new Map(),
+    onCleanup: (cleanup) => {
+      cleanups.push(cleanup);
+    },
+  };
   let failure: string | undefined;
   let modelTurns = 0;
   try {
-    const tools: AnyTool[] = families.flatMap((family) => family.createTools(context));
+    const tools: AnyTool[] = [];
+    for (const family of families) tools.push(...(await family.createTools(context)));
     emit({
       type: "start",
       mode,
@@ -202,6 +210,7 @@ export async function runDemo(options: RunDemoOptions = {}): Promise<DemoRun> {
       emit({ type: "failure", message: failure });
     }
   } finally {
+    for (const cleanup of cleanups.reverse()) await cleanup();
     await workspace.cleanup();
   }
 

@@ -53,6 +53,8 @@ describe("web_fetch: the response decides the treatment", () => {
     expect(data.content).toContain("spring tides");
     expect(data.content).not.toContain("NAVIGATION-SHOP-LINK");
     expect(data.content).not.toContain("SIDEBAR-ADVERT");
+    // the code block keeps its language through the extractor
+    expect(data.content).toContain("```python");
     const home = await fetchData("/home", { extractor });
     expect(home.data.mainContent).toBe(false);
     expect(home.data.content).toContain(`[One](${pages.origin}/1)`);

@@ -8,6 +8,8 @@ export interface DemoContext {
   workspaceRoot: string;
   /** The latest accepted plan per thread id, filled by `update_plan`'s `onUpdate` hook. */
   savedPlans: Map<string, PlanStep[]>;
+  /** Registers work to do when the run ends (stop a server, close a handle). */
+  onCleanup(cleanup: () => void | Promise<void>): void;
 }
 
 /** One step of the scripted plan and the model turns that carry it out. */
@@ -32,7 +34,7 @@ export interface DemoFamily {
    * @param context - the workspace root and shared state
    * @returns contract tools
    */
-  createTools(context: DemoContext): AnyTool[];
+  createTools(context: DemoContext): AnyTool[] | Promise<AnyTool[]>;
   /** The family's tasks, in order; each becomes a plan step. */
   tasks: DemoTask[];
   /** Lines the scripted final answer reports. */

@@ -3,6 +3,7 @@ import type { DemoFamily } from "./demo-family.js";
 import { filesFamily } from "./files.js";
 import { gitFamily } from "./git.js";
 import { interactFamily } from "./interact.js";
+import { webFamily } from "./web.js";
 
 /** Every family the demo runs, in the order their tasks appear in the scripted plan. */
 export const DEMO_FAMILIES: readonly DemoFamily[] = [
@@ -10,4 +11,5 @@ export const DEMO_FAMILIES: readonly DemoFamily[] = [
   interactFamily,
   filesFamily,
   gitFamily,
+  webFamily,
 ];

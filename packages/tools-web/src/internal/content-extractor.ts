@@ -70,7 +70,11 @@ export function createReadabilityExtractor(
     } catch {
       // not critical: links are made absolute by the converter
     }
-    const article = new readability.Readability(document, { charThreshold: minText }).parse();
+    // keepClasses keeps `language-x` on code blocks, so code fences keep their language.
+    const article = new readability.Readability(document, {
+      charThreshold: minText,
+      keepClasses: true,
+    }).parse();
     const content = article?.content ?? "";
     const textLength = (article?.textContent ?? "").trim().length;
     if (content.length === 0 || textLength < minText) return undefined;
