@@ -1,23 +1,19 @@
-import { defineTool, parseOptions, type Tool, toolOverridesShape } from "@agentool/contract";
+import { defineTool, parseOptions, type Tool } from "@agentool/contract";
 import { z } from "zod";
-import { guardFileSystem, workspaceOption } from "./internal/tool-support.js";
+import {
+  guardFileSystem,
+  type WorkspaceToolOptions,
+  workspaceToolOptionsShape,
+} from "./internal/tool-support.js";
 import { formatTransfer, type TransferData, transferEntry } from "./move-file.js";
-import type { Workspace } from "./workspace.js";
 
 /** The default name of the copying tool. */
 export const COPY_FILE_TOOL_NAME = "copy_file";
 
 /** Options of {@link createCopyFileTool}. */
-export interface CopyFileToolOptions {
-  /** The confined workspace (from `createWorkspace`). */
-  workspace: Workspace;
-  /** Replaces the tool's name (snake_case). Default `"copy_file"`. */
-  name?: string;
-  /** Replaces the tool's description. */
-  description?: string;
-}
+export type CopyFileToolOptions = WorkspaceToolOptions;
 
-const optionsSchema = z.object({ ...toolOverridesShape, workspace: workspaceOption });
+const optionsSchema = z.object(workspaceToolOptionsShape);
 
 /** The input schema of `copy_file`. */
 export const copyFileInputSchema = z.object({

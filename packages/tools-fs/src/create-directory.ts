@@ -1,29 +1,18 @@
-import {
-  defineTool,
-  fail,
-  ok,
-  parseOptions,
-  type Tool,
-  toolOverridesShape,
-} from "@agentool/contract";
+import { defineTool, fail, ok, parseOptions, type Tool } from "@agentool/contract";
 import { z } from "zod";
-import { guardFileSystem, workspaceOption } from "./internal/tool-support.js";
-import type { Workspace } from "./workspace.js";
+import {
+  guardFileSystem,
+  type WorkspaceToolOptions,
+  workspaceToolOptionsShape,
+} from "./internal/tool-support.js";
 
 /** The default name of the directory-creating tool. */
 export const CREATE_DIRECTORY_TOOL_NAME = "create_directory";
 
 /** Options of {@link createCreateDirectoryTool}. */
-export interface CreateDirectoryToolOptions {
-  /** The confined workspace (from `createWorkspace`). */
-  workspace: Workspace;
-  /** Replaces the tool's name (snake_case). Default `"create_directory"`. */
-  name?: string;
-  /** Replaces the tool's description. */
-  description?: string;
-}
+export type CreateDirectoryToolOptions = WorkspaceToolOptions;
 
-const optionsSchema = z.object({ ...toolOverridesShape, workspace: workspaceOption });
+const optionsSchema = z.object(workspaceToolOptionsShape);
 
 /** The input schema of `create_directory`. */
 export const createDirectoryInputSchema = z.object({

@@ -1,30 +1,20 @@
-import {
-  defineTool,
-  fail,
-  ok,
-  parseOptions,
-  type Tool,
-  toolOverridesShape,
-} from "@agentool/contract";
+import { defineTool, fail, ok, parseOptions, type Tool } from "@agentool/contract";
 import { z } from "zod";
 import { type EntryType, type FileSystem, FileSystemError } from "./file-system.js";
-import { guardFileSystem, workspaceOption } from "./internal/tool-support.js";
+import {
+  guardFileSystem,
+  type WorkspaceToolOptions,
+  workspaceToolOptionsShape,
+} from "./internal/tool-support.js";
 import { normalizeWorkspacePath, type Workspace } from "./workspace.js";
 
 /** The default name of the deleting tool. */
 export const DELETE_FILE_TOOL_NAME = "delete_file";
 
 /** Options of {@link createDeleteFileTool}. */
-export interface DeleteFileToolOptions {
-  /** The confined workspace (from `createWorkspace`). */
-  workspace: Workspace;
-  /** Replaces the tool's name (snake_case). Default `"delete_file"`. */
-  name?: string;
-  /** Replaces the tool's description. */
-  description?: string;
-}
+export type DeleteFileToolOptions = WorkspaceToolOptions;
 
-const optionsSchema = z.object({ ...toolOverridesShape, workspace: workspaceOption });
+const optionsSchema = z.object(workspaceToolOptionsShape);
 
 /** The input schema of `delete_file`. */
 export const deleteFileInputSchema = z.object({

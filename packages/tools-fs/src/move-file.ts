@@ -1,31 +1,20 @@
-import {
-  defineTool,
-  fail,
-  ok,
-  parseOptions,
-  type Tool,
-  type ToolResult,
-  toolOverridesShape,
-} from "@agentool/contract";
+import { defineTool, fail, ok, parseOptions, type Tool, type ToolResult } from "@agentool/contract";
 import { z } from "zod";
 import type { EntryType, FileSystem } from "./file-system.js";
-import { guardFileSystem, workspaceOption } from "./internal/tool-support.js";
+import {
+  guardFileSystem,
+  type WorkspaceToolOptions,
+  workspaceToolOptionsShape,
+} from "./internal/tool-support.js";
 import type { Workspace } from "./workspace.js";
 
 /** The default name of the moving tool. */
 export const MOVE_FILE_TOOL_NAME = "move_file";
 
 /** Options of {@link createMoveFileTool}. */
-export interface MoveFileToolOptions {
-  /** The confined workspace (from `createWorkspace`). */
-  workspace: Workspace;
-  /** Replaces the tool's name (snake_case). Default `"move_file"`. */
-  name?: string;
-  /** Replaces the tool's description. */
-  description?: string;
-}
+export type MoveFileToolOptions = WorkspaceToolOptions;
 
-const optionsSchema = z.object({ ...toolOverridesShape, workspace: workspaceOption });
+const optionsSchema = z.object(workspaceToolOptionsShape);
 
 /** The input schema of `move_file`. */
 export const moveFileInputSchema = z.object({

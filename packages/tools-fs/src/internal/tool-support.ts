@@ -1,4 +1,4 @@
-import { fail, type ToolResult } from "@agentool/contract";
+import { fail, type ToolResult, toolOverridesShape } from "@agentool/contract";
 import { z } from "zod";
 import { FileSystemError } from "../file-system.js";
 import type { Workspace } from "../workspace.js";
@@ -39,3 +39,24 @@ function isWorkspace(value: unknown): value is Workspace {
 export const workspaceOption = z.custom<Workspace>(isWorkspace, {
   error: "expected a workspace made by createWorkspace({ fileSystem })",
 });
+
+/**
+ * What every file tool factory takes: the workspace and the name/description overrides.
+ *
+ * @internal
+ */
+export interface WorkspaceToolOptions {
+  /** The confined workspace (from `createWorkspace`). */
+  workspace: Workspace;
+  /** Replaces the tool's name (snake_case). */
+  name?: string;
+  /** Replaces the tool's description. */
+  description?: string;
+}
+
+/**
+ * The zod shape of {@link WorkspaceToolOptions}, for a factory's strict `parseOptions` schema.
+ *
+ * @internal
+ */
+export const workspaceToolOptionsShape = { ...toolOverridesShape, workspace: workspaceOption };
