@@ -46,6 +46,11 @@ export {
 } from "./json-schema.js";
 export { parseOptions, toolOverridesShape } from "./options.js";
 export {
+  type NormalizedRelativePath,
+  type NormalizeRelativePathOptions,
+  normalizeRelativePath,
+} from "./relative-path.js";
+export {
   type FailOptions,
   fail,
   isToolResult,

@@ -2,6 +2,7 @@ import {
   createSecretPathMatcher,
   DEFAULT_SECRET_EXCEPTIONS,
   DEFAULT_SECRET_PATHS,
+  normalizeRelativePath,
 } from "@agentool/contract";
 import { type FileSystem, FileSystemError } from "./file-system.js";
 
@@ -64,9 +65,9 @@ function invalid(message: string, hint?: string): FileSystemError {
 }
 
 /**
- * Turns a model's path into a workspace path without touching the file system: refuses NUL
- * bytes, `~`, drive letters, absolute paths outside `displayRoot` and `..` that climbs above the
- * root; turns `\` into `/`.
+ * Turns a model's path into a workspace path without touching the file system (the contract's
+ * `normalizeRelativePath`): refuses NUL bytes, line breaks, `~`, drive letters, absolute paths
+ * outside `displayRoot` and `..` that climbs above the root; turns `\` into `/`.
  *
  * @param input - what the model sent
  * @param displayRoot - the root as shown to the model (absolute paths under it are accepted)
@@ -81,43 +82,13 @@ export function normalizeWorkspacePath(
   displayRoot: string,
   argument = "path",
 ): string {
-  if (input.includes("\0")) throw invalid(`${argument} contains a NUL byte.`);
-  let path = input.trim().replace(/\\/g, "/");
-  if (path === "~" || path.startsWith("~/")) {
-    throw invalid(
-      `${argument} ${JSON.stringify(input)} points into a home directory, outside the workspace.`,
-    );
-  }
-  if (/^[a-zA-Z]:\//.test(path) || path.startsWith("//")) {
-    throw invalid(
-      `${argument} ${JSON.stringify(input)} is an absolute path outside the workspace.`,
-    );
-  }
-  if (path.startsWith("/")) {
-    const root = displayRoot.replace(/\/+$/, "");
-    if (root.length > 0 && (path === root || path.startsWith(`${root}/`))) {
-      path = path.slice(root.length);
-    } else if (root.length === 0) {
-      path = path.slice(1);
-    } else {
-      throw invalid(
-        `${argument} ${JSON.stringify(input)} is an absolute path outside the workspace root ${displayRoot}.`,
-      );
-    }
-  }
-  const segments: string[] = [];
-  for (const segment of path.split("/")) {
-    if (segment === "" || segment === ".") continue;
-    if (segment === "..") {
-      if (segments.length === 0) {
-        throw invalid(`${argument} ${JSON.stringify(input)} climbs above the workspace root.`);
-      }
-      segments.pop();
-      continue;
-    }
-    segments.push(segment);
-  }
-  return segments.join("/");
+  const normalized = normalizeRelativePath(input, {
+    roots: [displayRoot],
+    argument,
+    rootName: "workspace",
+  });
+  if (normalized.problem !== undefined) throw invalid(normalized.problem);
+  return normalized.path;
 }
 
 /**

@@ -1,6 +1,10 @@
 import { lstat, realpath } from "node:fs/promises";
 import * as path from "node:path";
-import { createSecretPathMatcher, DEFAULT_SECRET_PATHS } from "@agentool/contract";
+import {
+  createSecretPathMatcher,
+  DEFAULT_SECRET_PATHS,
+  normalizeRelativePath,
+} from "@agentool/contract";
 import { refuse } from "./git-failure.js";
 import type { GitRunner } from "./git-runner.js";
 
@@ -22,7 +26,8 @@ function refuseSecret(argument: string, shown: string): never {
 }
 
 /**
- * Turns a model's path into a repository path without touching the disk: refuses NUL bytes and
+ * Turns a model's path into a repository path without touching the disk (the contract's
+ * `normalizeRelativePath`, then git's own rules): refuses NUL bytes and
  * line breaks, `~`, drive letters, absolute paths outside the root, `..` that climbs above the
  * root, anything inside `.git`, and secret paths (`DEFAULT_SECRET_PATHS`: `.env`, keys…).
  *
@@ -36,38 +41,15 @@ export function normalizeRepositoryPath(
   roots: readonly string[],
   argument: string,
 ): string {
+  const normalized = normalizeRelativePath(input, { roots, argument, rootName: "repository" });
+  if (normalized.problem !== undefined) invalid(normalized.problem);
+  const relative = normalized.path;
   const shown = JSON.stringify(input);
-  if (/[\0\r\n]/.test(input)) invalid(`${argument} ${shown} contains a NUL byte or a line break.`);
-  let candidate = input.trim().replace(/\\/g, "/");
-  if (candidate === "~" || candidate.startsWith("~/")) {
-    invalid(`${argument} ${shown} points into a home directory, outside the repository.`);
-  }
-  if (/^[a-zA-Z]:\//.test(candidate) || candidate.startsWith("//")) {
-    invalid(`${argument} ${shown} is an absolute path outside the repository.`);
-  }
-  if (candidate.startsWith("/")) {
-    const root = roots.find((item) => candidate === item || candidate.startsWith(`${item}/`));
-    if (root === undefined) {
-      invalid(`${argument} ${shown} is an absolute path outside the repository root.`);
-    }
-    candidate = candidate.slice(root.length);
-  }
-  const segments: string[] = [];
-  for (const segment of candidate.split("/")) {
-    if (segment === "" || segment === ".") continue;
-    if (segment === "..") {
-      if (segments.length === 0) invalid(`${argument} ${shown} climbs out of the repository.`);
-      segments.pop();
-      continue;
-    }
-    segments.push(segment);
-  }
-  if (segments[0]?.toLowerCase() === ".git") {
+  if (relative.split("/")[0]?.toLowerCase() === ".git") {
     refuse("BLOCKED", `${argument} ${shown} is inside .git, git's private directory.`, {
       hint: "Name files of the working tree; git's own files are not available through these tools.",
     });
   }
-  const relative = segments.join("/");
   if (isSecretPath(relative)) refuseSecret(argument, shown);
   return relative;
 }
