@@ -33,6 +33,10 @@ export interface GitToolsOptions {
   maxEntries?: number;
   /** Most commits one `git_log` call may return. Default 100. */
   maxLogLimit?: number;
+  /** Secret-path globs: refused by name, left out of diffs, shows and `commit all`. Default: the contract's `DEFAULT_SECRET_PATHS`. */
+  secretPaths?: readonly string[];
+  /** Globs excepted from `secretPaths` (readable by name). Default: `DEFAULT_SECRET_EXCEPTIONS`. */
+  secretExceptions?: readonly string[];
 }
 
 const { name: _name, description: _description, ...sharedShape } = gitToolOptionsShape;

@@ -204,7 +204,7 @@ export function createGitCommitTool(options: GitCommitToolOptions): GitCommitToo
           if (paths.length > 0) await stagePaths(runner, paths, signal);
           if (input.all === true) {
             const added = await runner.run(
-              ["add", "--all", "--", ".", ...secretExclusionPathspecs()],
+              ["add", "--all", "--", ".", ...secretExclusionPathspecs(runner)],
               {
                 signal,
                 write: true,

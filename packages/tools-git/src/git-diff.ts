@@ -161,7 +161,7 @@ export function createGitDiffTool(options: GitToolOptions): GitDiffTool {
             input.path === undefined ? "." : await confinePath(runner, input.path, "path"),
           ),
         );
-        args.push(...secretExclusionPathspecs());
+        args.push(...secretExclusionPathspecs(runner));
         const result = await runner.run(args, {
           signal,
           workingTree: true,

@@ -195,7 +195,7 @@ export function createGitShowTool(options: GitToolOptions): GitShowTool {
     signal: AbortSignal,
   ): Promise<GitShowFile | GitShowDirectory> {
     const realRoot = await runner.realRoot();
-    const relative = normalizeRepositoryPath(path, [runner.displayRoot, realRoot], "path");
+    const relative = normalizeRepositoryPath(runner, realRoot, path, "path");
     const shownPath = relative === "" ? "." : relative;
     const result = await runner.run(["cat-file", "--batch"], {
       signal,
@@ -308,7 +308,7 @@ export function createGitShowTool(options: GitToolOptions): GitShowTool {
         hash,
         "--",
         ".",
-        ...secretExclusionPathspecs(),
+        ...secretExclusionPathspecs(runner),
       ],
       { signal, pathspecMagic: true, maxOutputBytes: Math.max(maxOutputBytes * 4, 1_048_576) },
     );

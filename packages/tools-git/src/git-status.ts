@@ -34,6 +34,10 @@ export interface GitToolOptions {
   maxOutputBytes?: number;
   /** Cap on listed entries (changes, files, branches). Default 500. */
   maxEntries?: number;
+  /** Secret-path globs: refused by name, left out of diffs, shows and `commit all`. Default: the contract's `DEFAULT_SECRET_PATHS`. */
+  secretPaths?: readonly string[];
+  /** Globs excepted from `secretPaths` (readable by name). Default: `DEFAULT_SECRET_EXCEPTIONS`. */
+  secretExceptions?: readonly string[];
   /** Replaces the tool's name (snake_case). */
   name?: string;
   /** Replaces the tool's description. */

@@ -243,3 +243,30 @@ describe("secret paths stay out of git", () => {
     expect(repository.git("status", "--porcelain")).toContain("deploy/");
   });
 });
+
+describe("the host's own secret list", () => {
+  it("replaces the default list for every tool", async () => {
+    const repository = createTemporaryRepository();
+    repositories.push(repository);
+    repository.commit("app.ts", "export {};\n", "app");
+    repository.write("private/notes.txt", "internal only\n");
+    repository.write(".env", "API_KEY=not secret here\n");
+    const tools = createGitTools({
+      root: repository.root,
+      mode: "read-write",
+      secretPaths: ["private"],
+      secretExceptions: [],
+    });
+    const add = tools.find((tool) => tool.name === "git_add");
+    expect(await add?.run({ files: ["private/notes.txt"] })).toMatchObject({
+      success: false,
+      error: { code: "BLOCKED" },
+    });
+    expect((await add?.run({ files: [".env"] }))?.success).toBe(true);
+    const commit = tools.find((tool) => tool.name === "git_commit");
+    expect((await commit?.run({ message: "all but private", all: true }))?.success).toBe(true);
+    expect(
+      repository.git("show", "--name-only", "--format=", "HEAD").trim().split("\n").sort(),
+    ).toEqual([".env"]);
+  });
+});

@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
 import { realpath, stat } from "node:fs/promises";
 import * as path from "node:path";
+import { createSecretPathMatcher, DEFAULT_SECRET_PATHS } from "@agentool/contract";
 import { refuse } from "./git-failure.js";
 
 /**
@@ -47,6 +48,10 @@ export interface GitRunnerOptions {
   root: string;
   /** Let the repository's hooks run (default: they never do). */
   runHooks: boolean;
+  /** Secret-path globs (default: the contract's `DEFAULT_SECRET_PATHS`). */
+  secretPaths?: readonly string[];
+  /** Globs excepted from `secretPaths` (default: `DEFAULT_SECRET_EXCEPTIONS`). */
+  secretExceptions?: readonly string[];
 }
 
 /** Options of one git call. */
@@ -95,6 +100,10 @@ export interface GitRunner {
   run(args: readonly string[], options?: GitCallOptions): Promise<GitCallResult>;
   /** Runs `work` after every earlier write on the same repository has finished. */
   withWriteLock<T>(work: () => Promise<T>): Promise<T>;
+  /** The secret-path globs in force. */
+  readonly secretPaths: readonly string[];
+  /** Whether a repository path is a secret path (itself or inside a secret directory). */
+  isSecret(relative: string): boolean;
 }
 
 const DEFAULT_MAX_OUTPUT_BYTES = 8 * 1024 * 1024;
@@ -383,5 +392,12 @@ export function createGitRunner(options: GitRunnerOptions): GitRunner {
     return current;
   }
 
-  return { displayRoot, realRoot, run, withWriteLock };
+  const secretPaths = Object.freeze([...(options.secretPaths ?? DEFAULT_SECRET_PATHS)]);
+  const isSecret = createSecretPathMatcher({
+    secretPaths,
+    ...(options.secretExceptions === undefined
+      ? {}
+      : { secretExceptions: options.secretExceptions }),
+  });
+  return { displayRoot, realRoot, run, withWriteLock, secretPaths, isSecret };
 }

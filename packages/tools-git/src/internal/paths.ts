@@ -1,10 +1,6 @@
 import { lstat, realpath } from "node:fs/promises";
 import * as path from "node:path";
-import {
-  createSecretPathMatcher,
-  DEFAULT_SECRET_PATHS,
-  normalizeRelativePath,
-} from "@agentool/contract";
+import { normalizeRelativePath } from "@agentool/contract";
 import { refuse } from "./git-failure.js";
 import type { GitRunner } from "./git-runner.js";
 
@@ -14,8 +10,6 @@ const PATH_HINT =
 function invalid(message: string): never {
   refuse("INVALID_PATH", message, { hint: PATH_HINT });
 }
-
-const isSecretPath = createSecretPathMatcher();
 
 function refuseSecret(argument: string, shown: string): never {
   refuse(
@@ -29,18 +23,21 @@ function refuseSecret(argument: string, shown: string): never {
  * Turns a model's path into a repository path without touching the disk (the contract's
  * `normalizeRelativePath`, then git's own rules): refuses NUL bytes and
  * line breaks, `~`, drive letters, absolute paths outside the root, `..` that climbs above the
- * root, anything inside `.git`, and secret paths (`DEFAULT_SECRET_PATHS`: `.env`, keys…).
+ * root, anything inside `.git`, and secret paths (the runner's list; by default the contract's `DEFAULT_SECRET_PATHS`).
  *
+ * @param runner - the repository's runner (its display root and secret-path test)
+ * @param realRoot - the real root (also accepted as a prefix of absolute paths)
  * @param input - what the model sent
- * @param roots - absolute forms of the root that are accepted as prefixes
  * @param argument - the field name, for messages
  * @returns the normalised repository path, `""` for the root itself
  */
 export function normalizeRepositoryPath(
+  runner: Pick<GitRunner, "displayRoot" | "isSecret">,
+  realRoot: string,
   input: string,
-  roots: readonly string[],
   argument: string,
 ): string {
+  const roots = [runner.displayRoot, realRoot];
   const normalized = normalizeRelativePath(input, { roots, argument, rootName: "repository" });
   if (normalized.problem !== undefined) invalid(normalized.problem);
   const relative = normalized.path;
@@ -50,19 +47,20 @@ export function normalizeRepositoryPath(
       hint: "Name files of the working tree; git's own files are not available through these tools.",
     });
   }
-  if (isSecretPath(relative)) refuseSecret(argument, shown);
+  if (runner.isSecret(relative)) refuseSecret(argument, shown);
   return relative;
 }
 
 /**
- * Pathspecs that keep secret paths (the shared `DEFAULT_SECRET_PATHS`) out of diffs, shows and
+ * Pathspecs that keep secret paths (the runner's list) out of diffs, shows and
  * `add --all`: append them after `--` and a positive pathspec, on a call made with
  * `pathspecMagic: true` (model paths then go in as {@link literalPathspec}).
  *
+ * @param runner - the repository's runner (its secret-path globs)
  * @returns `:(exclude,glob)` pathspecs, two per secret pattern (the path and anything inside it)
  */
-export function secretExclusionPathspecs(): string[] {
-  return DEFAULT_SECRET_PATHS.flatMap((pattern) => {
+export function secretExclusionPathspecs(runner: Pick<GitRunner, "secretPaths">): string[] {
+  return runner.secretPaths.flatMap((pattern) => {
     const anchored = pattern.includes("/") ? pattern : `**/${pattern}`;
     return [`:(exclude,glob)${anchored}`, `:(exclude,glob)${anchored}/**`];
   });
@@ -88,7 +86,7 @@ export async function confinePath(
   argument: string,
 ): Promise<string> {
   const realRoot = await runner.realRoot();
-  const relative = normalizeRepositoryPath(input, [runner.displayRoot, realRoot], argument);
+  const relative = normalizeRepositoryPath(runner, realRoot, input, argument);
   if (relative === "") return ".";
   const shown = JSON.stringify(input);
   let probe = path.join(realRoot, ...relative.split("/"));
@@ -101,7 +99,7 @@ export async function confinePath(
           `${argument} ${shown} resolves (through a symbolic link) to a place outside the repository.`,
         );
       }
-      if (isSecretPath(path.relative(realRoot, real).split(path.sep).join("/"))) {
+      if (runner.isSecret(path.relative(realRoot, real).split(path.sep).join("/"))) {
         refuseSecret(argument, shown);
       }
       break;

@@ -24,6 +24,16 @@ export const gitToolOptionsShape = {
     .optional()
     .describe("Cap on model-facing text per call."),
   maxEntries: z.number().int().min(1).max(100_000).optional().describe("Cap on listed entries."),
+  secretPaths: z
+    .array(z.string().min(1))
+    .readonly()
+    .optional()
+    .describe("Secret-path globs. Default: the contract's DEFAULT_SECRET_PATHS."),
+  secretExceptions: z
+    .array(z.string().min(1))
+    .readonly()
+    .optional()
+    .describe("Globs excepted from secretPaths. Default: DEFAULT_SECRET_EXCEPTIONS."),
 };
 
 /** What every factory knows after parsing its options. */
@@ -46,9 +56,18 @@ export function createSettings(parsed: {
   timeoutMs?: number | undefined;
   maxOutputBytes?: number | undefined;
   maxEntries?: number | undefined;
+  secretPaths?: readonly string[] | undefined;
+  secretExceptions?: readonly string[] | undefined;
 }): GitToolSettings {
   return {
-    runner: createGitRunner({ root: parsed.root, runHooks: parsed.runHooks ?? false }),
+    runner: createGitRunner({
+      root: parsed.root,
+      runHooks: parsed.runHooks ?? false,
+      ...(parsed.secretPaths === undefined ? {} : { secretPaths: parsed.secretPaths }),
+      ...(parsed.secretExceptions === undefined
+        ? {}
+        : { secretExceptions: parsed.secretExceptions }),
+    }),
     timeoutMs: parsed.timeoutMs ?? DEFAULT_GIT_TIMEOUT_MS,
     maxOutputBytes: parsed.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES,
     maxEntries: parsed.maxEntries ?? DEFAULT_MAX_ENTRIES,
