@@ -1,27 +1,19 @@
-import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { assertConformance } from "@agentool/contract/testing";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createFileStatsTool, type FileStatsToolData } from "./file-stats.js";
 import { encodeText } from "./internal/text-codec.js";
 import { createMemoryFileSystem } from "./memory-file-system.js";
-import { createNodeFileSystem } from "./node/node-file-system.js";
+import { useNodeWorkspace } from "./test-support/seams.js";
 import { createWorkspace, type Workspace } from "./workspace.js";
 
 let root: string;
 let outside: string;
 let workspace: Workspace;
 
-beforeEach(async () => {
-  root = await mkdtemp(join(tmpdir(), "agentool-stats-"));
-  outside = await mkdtemp(join(tmpdir(), "agentool-stats-outside-"));
-  workspace = createWorkspace({ fileSystem: createNodeFileSystem({ root }) });
-});
-
-afterEach(async () => {
-  await rm(root, { recursive: true, force: true });
-  await rm(outside, { recursive: true, force: true });
+useNodeWorkspace("agentool-stats-", (fixture) => {
+  ({ root, outside, workspace } = fixture);
 });
 
 async function stats(path: string | undefined, options: Record<string, unknown> = {}) {

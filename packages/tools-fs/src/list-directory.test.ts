@@ -1,26 +1,18 @@
-import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { assertConformance } from "@agentool/contract/testing";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createListDirectoryTool, type ListDirectoryToolData } from "./list-directory.js";
 import { createMemoryFileSystem } from "./memory-file-system.js";
-import { createNodeFileSystem } from "./node/node-file-system.js";
+import { useNodeWorkspace } from "./test-support/seams.js";
 import { createWorkspace, type Workspace } from "./workspace.js";
 
 let root: string;
 let outside: string;
 let workspace: Workspace;
 
-beforeEach(async () => {
-  root = await mkdtemp(join(tmpdir(), "agentool-list-"));
-  outside = await mkdtemp(join(tmpdir(), "agentool-list-outside-"));
-  workspace = createWorkspace({ fileSystem: createNodeFileSystem({ root }) });
-});
-
-afterEach(async () => {
-  await rm(root, { recursive: true, force: true });
-  await rm(outside, { recursive: true, force: true });
+useNodeWorkspace("agentool-list-", (fixture) => {
+  ({ root, outside, workspace } = fixture);
 });
 
 async function list(input: Record<string, unknown>, options: Record<string, unknown> = {}) {

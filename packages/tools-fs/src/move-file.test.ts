@@ -1,38 +1,23 @@
-import { mkdir, mkdtemp, readFile, rm, stat, symlink, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, readFile, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { assertConformance } from "@agentool/contract/testing";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createMemoryFileSystem } from "./memory-file-system.js";
 import { createMoveFileTool } from "./move-file.js";
-import { createNodeFileSystem } from "./node/node-file-system.js";
+import { errorCodeOf, pathExists, useNodeWorkspace } from "./test-support/seams.js";
 import { createWorkspace, type Workspace } from "./workspace.js";
 
 let root: string;
 let outside: string;
 let workspace: Workspace;
 
-const exists = (path: string) =>
-  stat(path).then(
-    () => true,
-    () => false,
-  );
+const exists = pathExists;
 
-beforeEach(async () => {
-  root = await mkdtemp(join(tmpdir(), "agentool-move-"));
-  outside = await mkdtemp(join(tmpdir(), "agentool-move-outside-"));
-  workspace = createWorkspace({ fileSystem: createNodeFileSystem({ root }) });
+useNodeWorkspace("agentool-move-", (fixture) => {
+  ({ root, outside, workspace } = fixture);
 });
 
-afterEach(async () => {
-  await rm(root, { recursive: true, force: true });
-  await rm(outside, { recursive: true, force: true });
-});
-
-async function code(promise: Promise<{ success: boolean; error?: { code: string } }>) {
-  const result = await promise;
-  return result.success ? "success" : result.error?.code;
-}
+const code = errorCodeOf;
 
 describe("createMoveFileTool", () => {
   it("moves a file, creating parents", async () => {

@@ -1,10 +1,11 @@
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll } from "vitest";
+import { afterAll, afterEach, beforeEach } from "vitest";
 import type { FileSystem } from "../file-system.js";
 import { createMemoryFileSystem } from "../memory-file-system.js";
 import { createNodeFileSystem } from "../node/node-file-system.js";
+import { createWorkspace, type Workspace } from "../workspace.js";
 
 /** Files to start a seam with: workspace path → text or bytes. */
 export type SeamFiles = Record<string, string | Uint8Array>;
@@ -63,4 +64,69 @@ export function seamFactories(prefix: string): Array<[string, SeamFactory]> {
       },
     ],
   ];
+}
+
+/** A workspace on disk for one test, and a directory outside it for escape attempts. */
+export interface NodeWorkspaceFixture {
+  /** The workspace root. */
+  root: string;
+  /** A directory outside the root (symlink and path escapes point here). */
+  outside: string;
+  /** The workspace over a Node seam confined to `root`. */
+  workspace: Workspace;
+}
+
+/**
+ * Gives every test of a file a fresh workspace on disk and a directory outside it, both deleted
+ * after the test.
+ *
+ * @param prefix - the temporary directory name prefix
+ * @param assign - receives each test's fixture (assign it to the file's variables)
+ */
+export function useNodeWorkspace(
+  prefix: string,
+  assign: (fixture: NodeWorkspaceFixture) => void,
+): void {
+  let created: NodeWorkspaceFixture | undefined;
+  beforeEach(async () => {
+    const root = await mkdtemp(join(tmpdir(), prefix));
+    const outside = await mkdtemp(join(tmpdir(), `${prefix}outside-`));
+    created = {
+      root,
+      outside,
+      workspace: createWorkspace({ fileSystem: createNodeFileSystem({ root }) }),
+    };
+    assign(created);
+  });
+  afterEach(async () => {
+    if (created === undefined) return;
+    await rm(created.root, { recursive: true, force: true });
+    await rm(created.outside, { recursive: true, force: true });
+  });
+}
+
+/**
+ * Whether something exists at an absolute path.
+ *
+ * @param path - an absolute path
+ * @returns `true` when `stat` succeeds
+ */
+export function pathExists(path: string): Promise<boolean> {
+  return stat(path).then(
+    () => true,
+    () => false,
+  );
+}
+
+/**
+ * A tool result reduced to `"success"` or its error code.
+ *
+ * @param promise - a pending `tool.run(…)`
+ * @returns `"success"` or the error code
+ */
+export async function errorCodeOf(
+  promise: Promise<{ success: boolean; error?: { code: string } }>,
+): Promise<string | undefined> {
+  const result = await promise;
+  return result.success ? "success" : result.error?.code;
 }
