@@ -93,16 +93,10 @@ export const editFileInputSchema = z.object({
 /** The edit tool's input. */
 export type EditFileToolInput = z.output<typeof editFileInputSchema>;
 
-/** What `edit_file` returns. */
-export interface EditFileToolData {
+/** What `edit_file` and `multi_edit` both report about the edited file. */
+export interface EditedFileSummary {
   /** The path as shown to the model. */
   path: string;
-  /** Occurrences replaced. */
-  replacements: number;
-  /** 1-based lines (before the edit) where each replaced occurrence started. */
-  lines: number[];
-  /** `exact`, or the difference that was tolerated (`line-endings`, `trailing-whitespace`). */
-  matchKind: MatchKind;
   /** A compact unified diff of the change (capped with the standard marker). */
   diff: string;
   /** Lines added. */
@@ -117,6 +111,16 @@ export interface EditFileToolData {
   encoding: TextEncodingName;
   /** The file's line endings (kept). */
   lineEnding: LineEnding;
+}
+
+/** What `edit_file` returns. */
+export interface EditFileToolData extends EditedFileSummary {
+  /** Occurrences replaced. */
+  replacements: number;
+  /** 1-based lines (before the edit) where each replaced occurrence started. */
+  lines: number[];
+  /** `exact`, or the difference that was tolerated (`line-endings`, `trailing-whitespace`). */
+  matchKind: MatchKind;
 }
 
 /** The edit tool's type. */

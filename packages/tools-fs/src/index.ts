@@ -47,6 +47,7 @@ export {
   createEditFileTool,
   DEFAULT_MAX_EDIT_FILE_BYTES,
   EDIT_FILE_TOOL_NAME,
+  type EditedFileSummary,
   type EditFileTool,
   type EditFileToolData,
   type EditFileToolInput,

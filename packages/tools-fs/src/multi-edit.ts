@@ -2,6 +2,7 @@ import { defineTool, fail, ok, parseOptions, type Tool } from "@agentool/contrac
 import { z } from "zod";
 import {
   DEFAULT_MAX_EDIT_FILE_BYTES,
+  type EditedFileSummary,
   type EditToolOptions,
   editToolOptionsShape,
   formatKeptFormat,
@@ -16,12 +17,7 @@ import {
   toWorkingForm,
   writeAndHash,
 } from "./internal/edit-engine.js";
-import {
-  type LineEnding,
-  SHORT_SHA_LENGTH,
-  sha256Hex,
-  type TextEncodingName,
-} from "./internal/text-codec.js";
+import { SHORT_SHA_LENGTH, sha256Hex } from "./internal/text-codec.js";
 import { guardFileSystem } from "./internal/tool-support.js";
 import {
   createUnifiedDiff,
@@ -102,30 +98,14 @@ export interface MultiEditOutcome {
   matchKind: MatchKind;
 }
 
-/** What `multi_edit` returns. */
-export interface MultiEditToolData {
-  /** The path as shown to the model. */
-  path: string;
+/** What `multi_edit` returns (`diff`, `added`, `removed` cover all the edits together; for a dry run `sha` is what the file would be). */
+export interface MultiEditToolData extends EditedFileSummary {
   /** Whether this was a dry run (nothing written). */
   dryRun: boolean;
   /** Whether the file was written (false for a dry run or when the edits changed nothing overall). */
   written: boolean;
   /** Each edit's outcome, in order. */
   edits: MultiEditOutcome[];
-  /** A compact unified diff of all the edits together (capped with the standard marker). */
-  diff: string;
-  /** Lines added. */
-  added: number;
-  /** Lines removed. */
-  removed: number;
-  /** sha-256 of the file before. */
-  previousSha: string;
-  /** sha-256 of the file now (for a dry run: what it would be). */
-  sha: string;
-  /** The file's encoding (kept). */
-  encoding: TextEncodingName;
-  /** The file's line endings (kept). */
-  lineEnding: LineEnding;
 }
 
 /** The multi-edit tool's type. */
