@@ -90,6 +90,13 @@ export interface ToolDefinition<Input extends ToolInputSchema, Output> {
   timeoutMs?: number;
   /** Cap on the JSON size of one call's input. Default {@link DEFAULT_MAX_INPUT_BYTES}. */
   maxInputBytes?: number;
+  /**
+   * Top-level field names from other toolsets accepted silently as another name of one of this
+   * tool's fields, e.g. `{ file_path: "path", old_string: "old_text" }`. Only for aliases whose
+   * meaning is unambiguous; an alias is ignored when the call also sends the real field (and then
+   * refused as unknown). Aliases never appear in the JSON Schema.
+   */
+  aliases?: Readonly<Record<string, string>>;
   /** Does the work. May throw (mapped to `INTERNAL`); should honour `context.signal`. */
   execute(
     input: z.output<Input>,
@@ -125,6 +132,8 @@ export interface Tool<Input extends ToolInputSchema = ToolInputSchema, Output = 
   readonly timeoutMs: number;
   /** Cap on the JSON size of one call's input. */
   readonly maxInputBytes: number;
+  /** Field aliases accepted silently (alias → field). */
+  readonly aliases: Readonly<Record<string, string>>;
   /**
    * Validates the input, runs the tool under its timeout and the caller's signal, and resolves
    * to an envelope. Never rejects, whatever it is given.
@@ -249,6 +258,19 @@ function checkDefinition(definition: ToolDefinition<ToolInputSchema, unknown>): 
   if (typeof definition.execute !== "function") {
     throw new AgentoolError(`${where}: execute must be a function.`);
   }
+  const shape = definition.input.shape as Record<string, unknown>;
+  for (const [alias, field] of Object.entries(definition.aliases ?? {})) {
+    if (!Object.hasOwn(shape, field)) {
+      throw new AgentoolError(
+        `${where}: alias ${JSON.stringify(alias)} points at ${JSON.stringify(field)}, which is not an input field.`,
+      );
+    }
+    if (Object.hasOwn(shape, alias)) {
+      throw new AgentoolError(
+        `${where}: alias ${JSON.stringify(alias)} is already an input field; an alias must be another name.`,
+      );
+    }
+  }
   for (const [key, value] of [
     ["timeoutMs", definition.timeoutMs],
     ["maxInputBytes", definition.maxInputBytes],
@@ -289,6 +311,8 @@ export function defineTool<Input extends ToolInputSchema, Output>(
   const name = definition.name;
   const execute = definition.execute;
   const render = definition.render;
+  const aliases = Object.freeze({ ...(definition.aliases ?? {}) });
+  const aliasEntries = Object.entries(aliases);
 
   function invalidInput(lines: string[]): ToolFailure {
     return fail("INVALID_INPUT", `Invalid input for ${name}: ${lines.join("; ")}.`, {
@@ -329,14 +353,26 @@ export function defineTool<Input extends ToolInputSchema, Output>(
         { hint: "Send less at once: split the work into several smaller calls." },
       );
     }
-    const normalized = dropNullsForOptionalFields(input, candidate);
+    const renamed = aliasEntries.length === 0 ? candidate : applyAliases(candidate);
+    const normalized = dropNullsForOptionalFields(input, renamed);
     const parsed = input.safeParse(normalized);
     if (!parsed.success) {
       // Parse again with the offending values attached, only on the slow path, to say what was received.
       const detailed = input.safeParse(normalized, { reportInput: true });
-      return invalidInput(formatZodIssues((detailed.error ?? parsed.error).issues));
+      return invalidInput(formatZodIssues((detailed.error ?? parsed.error).issues, input));
     }
     return ok(parsed.data);
+  }
+
+  function applyAliases(candidate: object): object {
+    let copy: Record<string, unknown> | undefined;
+    for (const [alias, field] of aliasEntries) {
+      if (!Object.hasOwn(candidate, alias) || Object.hasOwn(candidate, field)) continue;
+      copy ??= { ...(candidate as Record<string, unknown>) };
+      copy[field] = copy[alias];
+      delete copy[alias];
+    }
+    return copy ?? candidate;
   }
 
   /** Validates and starts the call; a synchronous execute yields a result without a promise. */
@@ -474,6 +510,7 @@ export function defineTool<Input extends ToolInputSchema, Output>(
     tags: Object.freeze([...(definition.tags ?? [])]),
     timeoutMs,
     maxInputBytes,
+    aliases,
     run,
     parseInput,
     execute,

@@ -46,6 +46,23 @@ export {
 } from "./json-schema.js";
 export { parseOptions, toolOverridesShape } from "./options.js";
 export {
+  formatNextCall,
+  formatPageMarker,
+  type ItemPage,
+  isOffsetPastEnd,
+  NEXT_CALL_PATTERN,
+  type NextCallValue,
+  type OffsetPastEndOptions,
+  offsetPastEnd,
+  type PageInfo,
+  type PageMarkerOptions,
+  type PageRequest,
+  type PagingInputOptions,
+  pageItems,
+  pagingInputShape,
+  parseNextCall,
+} from "./paging.js";
+export {
   type NormalizedRelativePath,
   type NormalizeRelativePathOptions,
   normalizeRelativePath,
@@ -60,6 +77,7 @@ export {
   type ToolResult,
   type ToolSuccess,
 } from "./result.js";
+export { type SelectToolsOptions, selectTools } from "./select-tools.js";
 export {
   formatTruncationMarker,
   TRUNCATION_MARKER_PATTERN,

@@ -43,15 +43,17 @@ export interface TruncationMarkerOptions {
   omitted: number;
   /** The unit, plural: `"lines"`, `"characters"`, `"bytes"`, `"entries"`, `"matches"`… */
   unit: string;
-  /** How to get the rest, e.g. `"call again with offset=201"`. */
+  /** How to get the rest, e.g. `"call read_file again with offset=201"`. */
   next?: string;
+  /** `omitted` is a lower bound: the marker says "at least". */
+  atLeast?: boolean;
 }
 
 const numberFormat = new Intl.NumberFormat("en-US");
 
 /** Recognises the standard truncation marker in model-facing text. */
 export const TRUNCATION_MARKER_PATTERN: RegExp =
-  /…\[truncated: [\d,]+ more [a-z ]+(?: — [^\]]+)?\]/;
+  /…\[truncated: (?:at least )?[\d,]+ more [a-z -]+(?: — [^\]]+)?\]/;
 
 /**
  * Writes the one standard truncation marker every tool uses.
@@ -63,7 +65,8 @@ export const TRUNCATION_MARKER_PATTERN: RegExp =
  */
 export function formatTruncationMarker(options: TruncationMarkerOptions): string {
   const next = options.next ?? "narrow the request to see the rest";
-  return `…[truncated: ${numberFormat.format(options.omitted)} more ${options.unit} — ${next}]`;
+  const count = `${options.atLeast === true ? "at least " : ""}${numberFormat.format(options.omitted)}`;
+  return `…[truncated: ${count} more ${options.unit} — ${next}]`;
 }
 
 function countLines(text: string): number {

@@ -1,4 +1,7 @@
 import type { z } from "zod";
+import { knownFieldsAt, suggestField } from "./field-suggestions.js";
+
+type AnySchema = z.core.$ZodType;
 
 function formatPath(path: readonly PropertyKey[]): string {
   let text = "";
@@ -9,13 +12,34 @@ function formatPath(path: readonly PropertyKey[]): string {
   return text.length === 0 ? "(input)" : text;
 }
 
-function describeIssue(issue: z.core.$ZodIssue): string {
+function describeUnknownKeys(
+  where: string,
+  keys: readonly string[],
+  known: readonly string[],
+): string {
+  if (known.length === 0) {
+    return `${where}: unknown field${keys.length > 1 ? "s" : ""} ${keys
+      .map((key) => JSON.stringify(key))
+      .join(", ")} — remove ${keys.length > 1 ? "them" : "it"}`;
+  }
+  const parts = keys.map((key) => {
+    const suggestion = suggestField(key, known);
+    return suggestion === undefined
+      ? `unknown field ${JSON.stringify(key)}`
+      : `unknown field ${JSON.stringify(key)} — did you mean ${JSON.stringify(suggestion)}?`;
+  });
+  return `${where}: ${parts.join("; ")} (known fields: ${known.join(", ")})`;
+}
+
+function describeIssue(issue: z.core.$ZodIssue, schema?: AnySchema): string {
   const where = formatPath(issue.path);
   switch (issue.code) {
     case "unrecognized_keys":
-      return `${where}: unknown field${issue.keys.length > 1 ? "s" : ""} ${issue.keys
-        .map((key) => JSON.stringify(key))
-        .join(", ")} — remove ${issue.keys.length > 1 ? "them" : "it"}`;
+      return describeUnknownKeys(
+        where,
+        issue.keys,
+        schema === undefined ? [] : knownFieldsAt(schema, issue.path),
+      );
     case "invalid_type": {
       const received = issue.input === undefined ? "nothing" : receivedType(issue.input);
       if (issue.input === undefined) {
@@ -36,21 +60,24 @@ function receivedType(value: unknown): string {
 
 /**
  * Formats zod issues as one line per bad field, each naming the field and what was expected.
+ * With the schema, an unknown field also gets a "did you mean" and the list of known fields.
  *
  * @internal
  */
-export function formatZodIssues(issues: readonly z.core.$ZodIssue[]): string[] {
+export function formatZodIssues(issues: readonly z.core.$ZodIssue[], schema?: AnySchema): string[] {
   const lines: string[] = [];
   for (const issue of issues) {
     if (issue.code === "invalid_union" && issue.errors.length > 0) {
       const nested = issue.errors.flat();
       lines.push(`${formatPath(issue.path)}: ${issue.message}`);
       for (const inner of nested.slice(0, 3)) {
-        lines.push(`  or ${describeIssue({ ...inner, path: [...issue.path, ...inner.path] })}`);
+        lines.push(
+          `  or ${describeIssue({ ...inner, path: [...issue.path, ...inner.path] }, schema)}`,
+        );
       }
       continue;
     }
-    lines.push(describeIssue(issue));
+    lines.push(describeIssue(issue, schema));
   }
   return lines;
 }

@@ -8,6 +8,13 @@ import {
 } from "../json-schema.js";
 import { fail, isToolResult, type ToolResult } from "../result.js";
 import {
+  AGENTOOL_TOOL_NAMES,
+  findAbsentToolNames,
+  findForeignMarkers,
+  findMarkers,
+  findNonSnakeCaseKeys,
+} from "./boundary-rules.js";
+import {
   type Provider,
   validateAnthropicInputSchema,
   validateGeminiSchema,
@@ -45,6 +52,31 @@ export interface ConformanceOptions {
   maxDescriptionLength?: number;
   /** Providers whose schema rules to check. Default all three. */
   providers?: readonly Provider[];
+  /**
+   * An input per tool name whose result must be cut (more than one page). The kit checks the
+   * paging vocabulary on it: `truncated: true`, `next_offset`, `total` or `total_at_least`, a
+   * contract marker naming `call <tool> again with … offset=<next_offset>`, and that this very
+   * next call succeeds.
+   */
+  cutSamples?: Record<string, unknown>;
+  /**
+   * Tools that cut their output without paging (head + tail, like `run_command`): a cut result
+   * without `offset` is allowed for them. Every other cut result must be pageable.
+   */
+  unpaged?: readonly string[];
+  /**
+   * Read-only tools whose output may differ between two identical calls on an unchanged world
+   * (e.g. live search results). Every other read-only tool's sample runs twice and must return
+   * the same data and text.
+   */
+  nondeterministic?: readonly string[];
+  /** Tool names to look for in descriptions. Default {@link AGENTOOL_TOOL_NAMES}. */
+  knownToolNames?: readonly string[];
+  /**
+   * Names mounted beside the checked tools but not in the list (when checking part of a set);
+   * descriptions may name them.
+   */
+  alsoMounted?: readonly string[];
 }
 
 const SNAKE_CASE = /^[a-z][a-z0-9_]*$/;
@@ -86,9 +118,122 @@ function describeOutcome(value: unknown): string {
   return `a malformed result ${JSON.stringify(value)?.slice(0, 200)}`;
 }
 
+function renderedText(tool: AnyTool, result: ToolResult<unknown>): string {
+  const content = tool.renderResult(result);
+  if (typeof content === "string") return content;
+  return content.map((block) => (block.type === "text" ? block.text : "")).join("\n");
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function hasField(tool: AnyTool, field: string): boolean {
+  return Object.hasOwn(tool.input.shape as Record<string, unknown>, field);
+}
+
+/** The boundary rules on one successful result: snake_case data, paging facts, markers. */
+async function checkSuccess(
+  tool: AnyTool,
+  input: unknown,
+  result: ToolResult<unknown> & { success: true },
+  mounted: ReadonlySet<string>,
+  options: ConformanceOptions,
+  expectCut: boolean,
+  report: (rule: string, message: string) => void,
+): Promise<void> {
+  const label = expectCut ? "cut sample" : "sample";
+  for (const key of findNonSnakeCaseKeys(result.data)) {
+    report("data-snake-case", `the ${label}'s data key ${key} is not snake_case`);
+  }
+  let text: string;
+  try {
+    text = renderedText(tool, result);
+  } catch (error) {
+    report(
+      "render",
+      `rendering a success threw: ${error instanceof Error ? error.message : String(error)}`,
+    );
+    return;
+  }
+  if (text.trim().length === 0)
+    report("render", "a success rendered as empty content; say what happened");
+  for (const snippet of findForeignMarkers(text)) {
+    report(
+      "marker",
+      `the ${label}'s text has a truncation note that is not the contract's marker (use formatPageMarker / formatTruncationMarker): ${JSON.stringify(snippet)}`,
+    );
+  }
+  const markers = findMarkers(text);
+  for (const { marker, next } of markers) {
+    if (next !== undefined && !mounted.has(next.tool)) {
+      report(
+        "marker",
+        `the marker ${JSON.stringify(marker)} names ${next.tool}, which is not mounted`,
+      );
+    }
+  }
+  const data = isRecord(result.data) ? result.data : undefined;
+  const truncated = data?.truncated;
+  if (data !== undefined && "truncated" in data && typeof truncated !== "boolean") {
+    report("paging", `data.truncated must be a boolean, got ${JSON.stringify(truncated)}`);
+  }
+  if (data !== undefined && data.next_offset !== undefined && truncated !== true) {
+    report("paging", "data.next_offset is set but data.truncated is not true");
+  }
+  if (expectCut && truncated !== true) {
+    report(
+      "paging",
+      `the cut sample must return data.truncated: true, got ${JSON.stringify(truncated)}`,
+    );
+    return;
+  }
+  if (truncated !== true || data === undefined) return;
+  if (!hasField(tool, "offset")) {
+    if (!(options.unpaged ?? []).includes(tool.name)) {
+      report(
+        "paging",
+        "the result is cut but the tool takes no offset: the rest is unreachable (add offset/limit, or list the tool in unpaged when it keeps head and tail)",
+      );
+    }
+    return;
+  }
+  if (typeof data.total !== "number" && typeof data.total_at_least !== "number") {
+    report("paging", "a cut result must carry data.total (or data.total_at_least)");
+  }
+  if (typeof data.next_offset !== "number") {
+    report("paging", "a cut result must carry data.next_offset (the offset of the next page)");
+    return;
+  }
+  const own = markers.filter(
+    (item) => item.next?.tool === tool.name && item.next.args.offset !== undefined,
+  );
+  const matching = own.find((item) => item.next?.args.offset === data.next_offset);
+  if (matching === undefined) {
+    report(
+      "marker",
+      `a cut result's text must end with the contract marker naming "call ${tool.name} again with offset=${data.next_offset}", found ${markers.length === 0 ? "no marker" : markers.map((item) => JSON.stringify(item.marker)).join(", ")}`,
+    );
+    return;
+  }
+  const nextInput = { ...(isRecord(input) ? input : {}), ...(matching.next?.args ?? {}) };
+  const nextResult = (await runSafely(tool, nextInput)) as ToolResult<unknown>;
+  if (!isToolResult(nextResult) || !nextResult.success) {
+    report(
+      "marker",
+      `the next call the marker names (${JSON.stringify(nextInput)}) must succeed, got ${describeOutcome(nextResult)}`,
+    );
+    return;
+  }
+  if (JSON.stringify(nextResult.data) === JSON.stringify(result.data)) {
+    report("marker", "the next call the marker names returned the same page again");
+  }
+}
+
 async function checkTool(
   tool: AnyTool,
   options: ConformanceOptions,
+  mounted: ReadonlySet<string>,
   report: (rule: string, message: string) => void,
 ): Promise<void> {
   if (!TOOL_NAME_PATTERN.test(tool.name))
@@ -107,6 +252,22 @@ async function checkTool(
     );
   if (tool.annotations.readOnly === true && tool.annotations.destructive === true) {
     report("annotations", "a tool cannot be both readOnly and destructive");
+  }
+  const known = options.knownToolNames ?? AGENTOOL_TOOL_NAMES;
+  const fieldDescriptions = Object.values(
+    tool.input.shape as Record<string, { description?: unknown }>,
+  )
+    .map((field) => (typeof field?.description === "string" ? field.description : ""))
+    .join("\n");
+  for (const absent of findAbsentToolNames(
+    `${description}\n${fieldDescriptions}`,
+    mounted,
+    known,
+  )) {
+    report(
+      "description-names-absent-tool",
+      `the description names ${absent}, which is not mounted beside this tool (build the description from what the factory mounts)`,
+    );
   }
 
   let schema: JsonSchema | undefined;
@@ -236,21 +397,37 @@ async function checkTool(
 
   const samples = options.samples ?? {};
   if (Object.hasOwn(samples, tool.name)) {
-    const result = (await runSafely(tool, samples[tool.name])) as ToolResult<unknown>;
+    const input = samples[tool.name];
+    const result = (await runSafely(tool, input)) as ToolResult<unknown>;
     if (!isToolResult(result) || !result.success) {
       report("sample", `run(sample) must succeed, got ${describeOutcome(result)}`);
     } else {
-      try {
-        const content = tool.renderResult(result);
-        const empty =
-          typeof content === "string" ? content.trim().length === 0 : content.length === 0;
-        if (empty) report("render", "a success rendered as empty content; say what happened");
-      } catch (error) {
-        report(
-          "render",
-          `rendering a success threw: ${error instanceof Error ? error.message : String(error)}`,
-        );
+      await checkSuccess(tool, input, result, mounted, options, false, report);
+      if (
+        tool.annotations.readOnly === true &&
+        !(options.nondeterministic ?? []).includes(tool.name)
+      ) {
+        const again = (await runSafely(tool, input)) as ToolResult<unknown>;
+        const first = JSON.stringify(result.data);
+        const second =
+          isToolResult(again) && again.success ? JSON.stringify(again.data) : undefined;
+        if (first !== second) {
+          report(
+            "deterministic",
+            "the same read-only call on an unchanged world returned a different result the second time",
+          );
+        }
       }
+    }
+  }
+  const cutSamples = options.cutSamples ?? {};
+  if (Object.hasOwn(cutSamples, tool.name)) {
+    const input = cutSamples[tool.name];
+    const result = (await runSafely(tool, input)) as ToolResult<unknown>;
+    if (!isToolResult(result) || !result.success) {
+      report("sample", `run(cut sample) must succeed, got ${describeOutcome(result)}`);
+    } else {
+      await checkSuccess(tool, input, result, mounted, options, true, report);
     }
   }
 }
@@ -275,6 +452,8 @@ export async function checkConformance(
   const violations: ConformanceViolation[] = [];
   const checkedTools: string[] = [];
   const seen = new Set<string>();
+  const mounted = new Set<string>(options.alsoMounted ?? []);
+  for (const candidate of tools) if (isTool(candidate)) mounted.add(candidate.name);
   if (tools.length === 0)
     violations.push({ tool: "(list)", rule: "tools", message: "no tools were given" });
   for (const candidate of tools) {
@@ -295,11 +474,14 @@ export async function checkConformance(
     }
     seen.add(candidate.name);
     checkedTools.push(candidate.name);
-    await checkTool(candidate, options, (rule, message) =>
+    await checkTool(candidate, options, mounted, (rule, message) =>
       violations.push({ tool: candidate.name, rule, message }),
     );
   }
-  for (const name of Object.keys(options.samples ?? {})) {
+  for (const name of [
+    ...Object.keys(options.samples ?? {}),
+    ...Object.keys(options.cutSamples ?? {}),
+  ]) {
     if (!seen.has(name))
       violations.push({
         tool: name,

@@ -1,4 +1,11 @@
 export {
+  AGENTOOL_TOOL_NAMES,
+  findAbsentToolNames,
+  findForeignMarkers,
+  findMarkers,
+  findNonSnakeCaseKeys,
+} from "./boundary-rules.js";
+export {
   assertConformance,
   type ConformanceOptions,
   type ConformanceReport,

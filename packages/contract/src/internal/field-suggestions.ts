@@ -1,0 +1,190 @@
+import type { z } from "zod";
+
+type AnySchema = z.core.$ZodType;
+
+/**
+ * Field names that models trained on other toolsets send, and what they mean here. Used only to
+ * suggest ("did you mean"); a tool accepts an alias silently only when it lists it in its own
+ * `aliases`. The first target that the tool really has wins.
+ */
+export const WELL_KNOWN_FIELD_ALIASES: Readonly<Record<string, readonly string[]>> = {
+  file_path: ["path"],
+  filepath: ["path"],
+  file: ["path"],
+  filename: ["path"],
+  dir: ["path"],
+  directory: ["path"],
+  dir_path: ["path"],
+  target_file: ["path"],
+  absolute_path: ["path"],
+  relative_path: ["path"],
+  old_string: ["old_text"],
+  new_string: ["new_text"],
+  old_str: ["old_text"],
+  new_str: ["new_text"],
+  search: ["old_text", "pattern", "query"],
+  replace: ["new_text"],
+  replacement: ["new_text"],
+  replace_all: ["all", "allow_multiple"],
+  head_limit: ["limit"],
+  max_results: ["limit"],
+  max_count: ["limit"],
+  num_results: ["limit"],
+  count: ["limit"],
+  max_lines: ["limit"],
+  lines: ["limit"],
+  start_line: ["offset"],
+  line_offset: ["offset"],
+  start: ["offset"],
+  skip: ["offset"],
+  page: ["offset"],
+  timeout: ["timeout_seconds", "timeout_ms"],
+  timeout_ms: ["timeout_seconds"],
+  recursive: ["depth", "recursive"],
+  cmd: ["command"],
+  args: ["command", "arguments"],
+  cwd: ["working_directory", "cwd"],
+  regex: ["pattern"],
+  glob: ["pattern", "glob"],
+  include: ["glob", "include"],
+  q: ["query"],
+  search_query: ["query"],
+  text: ["content", "text"],
+  contents: ["content"],
+  body: ["content"],
+  message: ["message", "question"],
+  choices: ["options"],
+  url: ["url"],
+  uri: ["url"],
+  link: ["url"],
+  revision: ["ref"],
+  commit: ["ref"],
+  sha: ["ref"],
+  branch: ["name", "ref"],
+  max_count_commits: ["limit"],
+  case_sensitive: ["case_sensitive", "ignore_case"],
+  "-i": ["ignore_case"],
+  context: ["context_lines"],
+  "-C": ["context_lines"],
+  "-A": ["context_lines"],
+  "-B": ["context_lines"],
+  output_mode: ["mode"],
+};
+
+function editDistance(left: string, right: string): number {
+  if (left === right) return 0;
+  const previous = Array.from({ length: right.length + 1 }, (_, index) => index);
+  const current = new Array<number>(right.length + 1).fill(0);
+  for (let row = 1; row <= left.length; row += 1) {
+    current[0] = row;
+    for (let column = 1; column <= right.length; column += 1) {
+      const cost = left[row - 1] === right[column - 1] ? 0 : 1;
+      current[column] = Math.min(
+        (previous[column] ?? 0) + 1,
+        (current[column - 1] ?? 0) + 1,
+        (previous[column - 1] ?? 0) + cost,
+      );
+    }
+    for (let column = 0; column <= right.length; column += 1)
+      previous[column] = current[column] ?? 0;
+  }
+  return previous[right.length] ?? 0;
+}
+
+function normalise(name: string): string {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
+    .replace(/[-\s]+/g, "_")
+    .toLowerCase();
+}
+
+/**
+ * The known field closest to an unknown one: a well-known alias first, then the same name in
+ * snake_case, then the nearest name by edit distance (or one that contains the other).
+ *
+ * @internal
+ */
+export function suggestField(unknown: string, known: readonly string[]): string | undefined {
+  if (known.length === 0) return undefined;
+  const snake = normalise(unknown);
+  if (snake !== unknown && known.includes(snake)) return snake;
+  for (const key of [unknown, snake]) {
+    const targets = Object.hasOwn(WELL_KNOWN_FIELD_ALIASES, key)
+      ? (WELL_KNOWN_FIELD_ALIASES[key] ?? [])
+      : [];
+    for (const target of targets) {
+      if (known.includes(target) && target !== unknown) return target;
+    }
+  }
+  let best: string | undefined;
+  let bestDistance = Number.POSITIVE_INFINITY;
+  for (const candidate of known) {
+    const distance = editDistance(snake, candidate);
+    if (distance < bestDistance) {
+      best = candidate;
+      bestDistance = distance;
+    }
+  }
+  const allowed = Math.max(2, Math.floor(snake.length / 3));
+  if (best !== undefined && bestDistance <= allowed) return best;
+  const containing = known.find(
+    (candidate) =>
+      (snake.length >= 3 && candidate.includes(snake)) ||
+      (candidate.length >= 3 && snake.includes(candidate)),
+  );
+  return containing;
+}
+
+function definitionOf(schema: AnySchema): { type: string } & Record<string, unknown> {
+  return schema._zod.def as unknown as { type: string } & Record<string, unknown>;
+}
+
+function unwrap(schema: AnySchema): AnySchema {
+  let current = schema;
+  for (let depth = 0; depth < 16; depth += 1) {
+    const def = definitionOf(current);
+    if (
+      def.type === "optional" ||
+      def.type === "nullable" ||
+      def.type === "default" ||
+      def.type === "prefault" ||
+      def.type === "readonly" ||
+      def.type === "catch" ||
+      def.type === "nonoptional"
+    ) {
+      current = def.innerType as AnySchema;
+    } else if (def.type === "pipe") {
+      current = def.in as AnySchema;
+    } else {
+      return current;
+    }
+  }
+  return current;
+}
+
+/**
+ * The field names of the object schema found at `path` inside `schema` (through optional,
+ * nullable, default and array wrappers), or `[]` when there is none.
+ *
+ * @internal
+ */
+export function knownFieldsAt(schema: AnySchema, path: readonly PropertyKey[]): string[] {
+  let current: AnySchema | undefined = unwrap(schema);
+  for (const segment of path) {
+    if (current === undefined) return [];
+    const def = definitionOf(current);
+    if (def.type === "array" && typeof segment === "number") {
+      current = unwrap(def.element as AnySchema);
+    } else if (def.type === "object" && typeof segment === "string") {
+      const shape = (current as unknown as z.ZodObject).shape as Record<string, AnySchema>;
+      const next = Object.hasOwn(shape, segment) ? shape[segment] : undefined;
+      current = next === undefined ? undefined : unwrap(next);
+    } else {
+      return [];
+    }
+  }
+  if (current === undefined) return [];
+  const def = definitionOf(current);
+  if (def.type !== "object") return [];
+  return Object.keys((current as unknown as z.ZodObject).shape);
+}
