@@ -3,6 +3,7 @@ import { AgentoolError } from "./agentool-error.js";
 import type { ContentBlock, ToolContent } from "./content.js";
 import { subscribeToAbort } from "./internal/abort-listeners.js";
 import { cancelDeadline, type Deadline, scheduleDeadline } from "./internal/deadline-scheduler.js";
+import { findUnknownNestedFields } from "./internal/field-suggestions.js";
 import { dropNullsForOptionalFields } from "./internal/normalize-input.js";
 import { formatZodIssues } from "./internal/zod-issues.js";
 import { fail, isToolResult, ok, type ToolFailure, type ToolResult } from "./result.js";
@@ -230,6 +231,15 @@ function inputSizeBytes(input: unknown, maxBytes: number): number {
 
 function noop(): void {}
 
+function hasNestedObjects(value: unknown): boolean {
+  if (typeof value !== "object" || value === null) return false;
+  for (const key in value) {
+    const item = (value as Record<string, unknown>)[key];
+    if (typeof item === "object" && item !== null) return true;
+  }
+  return false;
+}
+
 const EMPTY_METADATA: Readonly<Record<string, unknown>> = Object.freeze({});
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {
@@ -360,6 +370,25 @@ export function defineTool<Input extends ToolInputSchema, Output>(
       // Parse again with the offending values attached, only on the slow path, to say what was received.
       const detailed = input.safeParse(normalized, { reportInput: true });
       return invalidInput(formatZodIssues((detailed.error ?? parsed.error).issues, input));
+    }
+    if (hasNestedObjects(normalized)) {
+      const nested = findUnknownNestedFields(input, normalized);
+      if (nested.length > 0) {
+        return invalidInput(
+          formatZodIssues(
+            nested.map(
+              (entry) =>
+                ({
+                  code: "unrecognized_keys",
+                  keys: entry.keys,
+                  path: entry.path,
+                  message: "Unrecognized keys",
+                }) as z.core.$ZodIssue,
+            ),
+            input,
+          ),
+        );
+      }
     }
     return ok(parsed.data);
   }

@@ -129,8 +129,8 @@ export interface PageRequest {
 export interface ItemPage<T> {
   /** The items on this page. */
   items: T[];
-  /** The paging facts to spread into the tool's `data`. */
-  page: PageInfo;
+  /** The paging facts to spread into the tool's `data` (`total` is always exact here). */
+  page: PageInfo & { total: number };
 }
 
 /**
@@ -147,7 +147,7 @@ export function pageItems<T>(items: readonly T[], request: PageRequest): ItemPag
   const offset = Math.max(1, request.offset ?? 1);
   const start = offset - 1;
   const end = Math.min(items.length, start + Math.max(0, request.limit));
-  const page: PageInfo = { total: items.length, truncated: end < items.length };
+  const page: PageInfo & { total: number } = { total: items.length, truncated: end < items.length };
   if (end < items.length) page.next_offset = end + 1;
   return { items: items.slice(start, end), page };
 }

@@ -188,3 +188,50 @@ export function knownFieldsAt(schema: AnySchema, path: readonly PropertyKey[]): 
   if (def.type !== "object") return [];
   return Object.keys((current as unknown as z.ZodObject).shape);
 }
+
+/** Unknown keys found below the top level: where, and which. */
+export interface UnknownNestedFields {
+  /** The path of the object that holds them. */
+  path: Array<string | number>;
+  /** The unknown keys. */
+  keys: string[];
+}
+
+/**
+ * Finds keys of nested objects in `value` that their object schema does not declare. zod strips
+ * such keys from non-strict nested objects; the JSON Schema given to providers forbids them
+ * (`additionalProperties: false`), so `run` refuses them as it refuses unknown top-level keys.
+ * Walks only plain objects and arrays under object schemas (records and unions are left alone).
+ *
+ * @internal
+ */
+export function findUnknownNestedFields(schema: AnySchema, value: unknown): UnknownNestedFields[] {
+  const found: UnknownNestedFields[] = [];
+  const walk = (current: AnySchema, item: unknown, path: Array<string | number>, depth: number) => {
+    if (depth > 32 || typeof item !== "object" || item === null) return;
+    const inner = unwrap(current);
+    const def = definitionOf(inner);
+    if (def.type === "array" && Array.isArray(item)) {
+      const element = def.element as AnySchema;
+      item.forEach((entry, index) => {
+        walk(element, entry, [...path, index], depth + 1);
+      });
+      return;
+    }
+    if (def.type !== "object" || Array.isArray(item)) return;
+    const shape = (inner as unknown as z.ZodObject).shape as Record<string, AnySchema>;
+    const unknownKeys: string[] = [];
+    for (const [key, entry] of Object.entries(item)) {
+      const field = Object.hasOwn(shape, key) ? shape[key] : undefined;
+      if (field === undefined) {
+        unknownKeys.push(key);
+        continue;
+      }
+      if (typeof entry === "object" && entry !== null)
+        walk(field, entry, [...path, key], depth + 1);
+    }
+    if (unknownKeys.length > 0 && path.length > 0) found.push({ path, keys: unknownKeys });
+  };
+  walk(schema, value, [], 0);
+  return found;
+}
