@@ -1,5 +1,5 @@
 import type { ToolProgress } from "@agentool/contract";
-import type { ApproveFunction } from "./approval.js";
+import type { ApproveFunction, RequireApprovalFunction } from "./approval.js";
 
 /** A progress report from one dispatched call, tagged with the call it belongs to. */
 export interface DispatchProgress extends ToolProgress {
@@ -12,10 +12,19 @@ export interface DispatchProgress extends ToolProgress {
 /** Options of every provider dispatcher (`createOpenAiToolDispatcher` and the others). */
 export interface DispatcherOptions {
   /**
-   * Runs before every call of a tool annotated `destructive: true`; anything but `true`
-   * refuses the call with `Error [BLOCKED]: …`. Without it, destructive tools run unasked.
+   * Runs before every call of a tool that needs approval (see `requireApproval`; by default the
+   * tools annotated `destructive: true`); anything but `true` refuses the call with
+   * `Error [BLOCKED]: …`. Without it, every tool runs unasked.
    */
   approve?: ApproveFunction;
+  /**
+   * Which tools need approval, decided once per tool from its name, annotations and tags.
+   * Default: `defaultRequireApproval` (annotated `destructive: true`). Needs `approve`.
+   *
+   * @example
+   * { approve, requireApproval: (tool) => tool.annotations.openWorld === true }
+   */
+  requireApproval?: RequireApprovalFunction;
   /** Host values passed to every tool as `context.metadata` (per-call metadata wins). */
   metadata?: Record<string, unknown>;
 }

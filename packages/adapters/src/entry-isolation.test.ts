@@ -63,9 +63,9 @@ describe("provider entries do not load LangChain", () => {
   });
 
   it.each([
-    ["openai", "createOpenAiToolDispatcher,toOpenAiTools"],
-    ["anthropic", "createAnthropicToolDispatcher,toAnthropicTools"],
-    ["gemini", "createGeminiToolDispatcher,toGeminiTools"],
+    ["openai", "createOpenAiToolDispatcher,defaultRequireApproval,toOpenAiTools"],
+    ["anthropic", "createAnthropicToolDispatcher,defaultRequireApproval,toAnthropicTools"],
+    ["gemini", "createGeminiToolDispatcher,defaultRequireApproval,toGeminiTools"],
   ])("imports dist/%s without resolving any LangChain module", (entry, exports) => {
     const { status, output } = importInFreshNode(entry);
     expect(output).not.toContain("LangChain module loaded");

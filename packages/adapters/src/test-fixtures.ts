@@ -56,8 +56,8 @@ export const contextTool = defineTool({
   input: z.object({}),
   execute: (_input, context) =>
     ok({
-      toolCallId: context.toolCallId,
-      threadId: context.threadId,
+      tool_call_id: context.toolCallId,
+      thread_id: context.threadId,
       metadata: { ...context.metadata },
     }),
 });
@@ -132,6 +132,23 @@ export function createDeleteTool(): {
   });
   return { tool, executions };
 }
+
+/**
+ * Like tools-web's `web_fetch`: read-only but open-world (it really fetches the URL), tagged
+ * `web`. Nothing in it is destructive, so only a `requireApproval` predicate can gate it.
+ */
+export const webFetchTool = defineTool({
+  name: "web_fetch",
+  description: "Fetches a web page and returns its text.",
+  input: z.object({ url: z.string().describe("The page's http(s) URL.") }),
+  annotations: { readOnly: true, openWorld: true },
+  tags: ["web"],
+  execute: async ({ url }, context) => {
+    const response = await fetch(url, { signal: context.signal });
+    return ok({ url, status: response.status, text: await response.text() });
+  },
+  render: ({ status, text }) => `HTTP ${status}\n${text}`,
+});
 
 /** A tool with a richer schema: bounds, a default, an optional array and a nested object. */
 export const searchTool = defineTool({

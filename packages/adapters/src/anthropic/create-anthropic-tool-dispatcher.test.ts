@@ -6,6 +6,7 @@ import {
   PIXEL_PNG,
   readNoteTool,
   screenshotTool,
+  webFetchTool,
 } from "../test-fixtures.js";
 import type { AnthropicToolUseBlock } from "./anthropic-types.js";
 import { createAnthropicToolDispatcher } from "./create-anthropic-tool-dispatcher.js";
@@ -99,5 +100,21 @@ describe("createAnthropicToolDispatcher", () => {
     await expect(dispatcher.dispatch({ type: "text", text: "hi" } as never)).rejects.toThrow(
       /tool_use block/,
     );
+  });
+
+  it("takes requireApproval: a tool picked by its tags is refused without running", async () => {
+    let asked = 0;
+    const guarded = createAnthropicToolDispatcher([webFetchTool, echoTool], {
+      approve: () => {
+        asked += 1;
+        return false;
+      },
+      requireApproval: (tool) => tool.tags.includes("web"),
+    });
+    const { result } = await guarded.dispatch(toolUse("web_fetch", { url: "http://127.0.0.1:9/" }));
+    expect(result).toMatchObject({ success: false, error: { code: "BLOCKED" } });
+    const echoed = await guarded.dispatch(toolUse("echo", { text: "free" }));
+    expect(echoed.result).toEqual({ success: true, data: { text: "free" } });
+    expect(asked).toBe(1);
   });
 });

@@ -39,7 +39,8 @@ function toAnthropicContent(content: ToolContent): AnthropicToolResultBlock["con
  * Creates a dispatcher that runs Anthropic `tool_use` blocks and returns `tool_result` blocks.
  *
  * @param tools - the tools the model may call (the same list given to `toAnthropicTools`)
- * @param options - `approve` (gate for destructive tools) and `metadata` (passed to every tool)
+ * @param options - `approve` (the gate), `requireApproval` (which tools need it; default: those
+ *   annotated `destructive`) and `metadata` (passed to every tool)
  * @returns a dispatcher with `dispatch(block, options?)` and `dispatchAll(blocks, options?)`
  * @throws AgentoolError for bad options or duplicate tool names
  * @example

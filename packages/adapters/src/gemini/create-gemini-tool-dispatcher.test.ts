@@ -5,6 +5,7 @@ import {
   echoTool,
   readNoteTool,
   screenshotTool,
+  webFetchTool,
 } from "../test-fixtures.js";
 import { createGeminiToolDispatcher } from "./create-gemini-tool-dispatcher.js";
 
@@ -97,5 +98,24 @@ describe("createGeminiToolDispatcher", () => {
     await new Promise((resolve) => setTimeout(resolve, 30));
     expect(state.cancelled).toBe(1);
     expect(state.finished).toBe(0);
+  });
+
+  it("takes requireApproval: a tool picked by its tags is refused without running", async () => {
+    let asked = 0;
+    const guarded = createGeminiToolDispatcher([webFetchTool, echoTool], {
+      approve: () => {
+        asked += 1;
+        return false;
+      },
+      requireApproval: (tool) => tool.tags.includes("web"),
+    });
+    const { result } = await guarded.dispatch({
+      name: "web_fetch",
+      args: { url: "http://127.0.0.1:9/" },
+    });
+    expect(result).toMatchObject({ success: false, error: { code: "BLOCKED" } });
+    const echoed = await guarded.dispatch({ name: "echo", args: { text: "free" } });
+    expect(echoed.result).toEqual({ success: true, data: { text: "free" } });
+    expect(asked).toBe(1);
   });
 });

@@ -26,7 +26,8 @@ export interface GeminiToolDispatcher {
  * Creates a dispatcher that runs Gemini `functionCall`s and returns `functionResponse` parts.
  *
  * @param tools - the tools the model may call (the same list given to `toGeminiTools`)
- * @param options - `approve` (gate for destructive tools) and `metadata` (passed to every tool)
+ * @param options - `approve` (the gate), `requireApproval` (which tools need it; default: those
+ *   annotated `destructive`) and `metadata` (passed to every tool)
  * @returns a dispatcher with `dispatch(call, options?)` and `dispatchAll(calls, options?)`
  * @throws AgentoolError for bad options or duplicate tool names
  * @example

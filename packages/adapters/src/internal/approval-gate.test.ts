@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { createDeleteTool, echoTool } from "../test-fixtures.js";
-import { runWithApproval } from "./approval-gate.js";
+import { createDeleteTool, echoTool, webFetchTool } from "../test-fixtures.js";
+import { approvalGateFor, checkApprovalOptions, runWithApproval } from "./approval-gate.js";
 
 describe("runWithApproval", () => {
   it("answers ABORTED when the signal aborts while the gate is still waiting", async () => {
@@ -48,10 +48,57 @@ describe("runWithApproval", () => {
     expect(executions.titles).toEqual(["from a JSON string"]);
   });
 
-  it("runs tools that are not destructive without asking", async () => {
-    const result = await runWithApproval(echoTool, { text: "x" }, {}, () => {
-      throw new Error("must not be asked");
+  it("runs a tool without asking when it has no gate", async () => {
+    const { tool, executions } = createDeleteTool();
+    const result = await runWithApproval(tool, { title: "x" }, {}, undefined);
+    expect(result).toEqual({ success: true, data: { deleted: "x" } });
+    expect(executions.count).toBe(1);
+  });
+});
+
+describe("approvalGateFor", () => {
+  const approve = () => true;
+
+  it("gives the gate to destructive tools only, by default", () => {
+    const { tool } = createDeleteTool();
+    expect(approvalGateFor("t", tool, approve, undefined)).toBe(approve);
+    expect(approvalGateFor("t", echoTool, approve, undefined)).toBeUndefined();
+    expect(approvalGateFor("t", tool, undefined, undefined)).toBeUndefined();
+  });
+
+  it("asks requireApproval with the tool's name, annotations and tags", () => {
+    const seen: unknown[] = [];
+    const gate = approvalGateFor("t", webFetchTool, approve, (candidate) => {
+      seen.push(candidate);
+      return candidate.annotations.openWorld === true;
     });
-    expect(result).toEqual({ success: true, data: { text: "x" } });
+    expect(gate).toBe(approve);
+    expect(seen).toEqual([
+      { name: "web_fetch", annotations: { readOnly: true, openWorld: true }, tags: ["web"] },
+    ]);
+    const { tool } = createDeleteTool();
+    // The predicate replaces the default: a destructive tool it does not pick runs unasked.
+    expect(approvalGateFor("t", tool, approve, (c) => c.name === "web_fetch")).toBeUndefined();
+  });
+
+  it("refuses a predicate that throws or does not answer with a boolean, naming the tool", () => {
+    expect(() =>
+      approvalGateFor("toLangChainTools", echoTool, approve, () => {
+        throw new Error("boom");
+      }),
+    ).toThrow(/^toLangChainTools: requireApproval threw for the tool echo: boom$/);
+    expect(() =>
+      approvalGateFor("t", echoTool, approve, (() => "yes") as unknown as () => boolean),
+    ).toThrow(/requireApproval must return true or false; for the tool echo it returned string/);
+  });
+});
+
+describe("checkApprovalOptions", () => {
+  it("refuses requireApproval without approve", () => {
+    expect(() => checkApprovalOptions("x", { requireApproval: () => true })).toThrow(
+      /^x: requireApproval was given without approve/,
+    );
+    expect(() => checkApprovalOptions("x", { approve: () => true })).not.toThrow();
+    expect(() => checkApprovalOptions("x", {})).not.toThrow();
   });
 });

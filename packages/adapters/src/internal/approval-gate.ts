@@ -1,5 +1,15 @@
-import { type AnyTool, fail, type RunOptions, type ToolResult } from "@agentool/contract";
-import type { ApproveFunction } from "../approval.js";
+import {
+  AgentoolError,
+  type AnyTool,
+  fail,
+  type RunOptions,
+  type ToolResult,
+} from "@agentool/contract";
+import {
+  type ApproveFunction,
+  defaultRequireApproval,
+  type RequireApprovalFunction,
+} from "../approval.js";
 
 const DO_NOT_RETRY_HINT =
   "Do not retry the same call. Tell the user what you wanted to do and ask how to proceed, or continue without this action.";
@@ -15,7 +25,7 @@ function waitForAbort(signal: AbortSignal): { aborted: Promise<"aborted">; stop:
 }
 
 /**
- * Asks the gate about a call of a destructive tool.
+ * Asks the gate about a call of a tool that needs approval.
  *
  * @param tool - the tool about to run
  * @param input - the model's arguments
@@ -63,14 +73,73 @@ async function refusal(
 }
 
 /**
- * Runs a tool, first asking `approve` when the tool is annotated `destructive: true` — with the
- * validated input; input that fails validation is refused with `INVALID_INPUT` without asking.
- * Never rejects: a refusal, a throwing gate or an abort while waiting become failure envelopes.
+ * Decides, once per tool, whether its calls go through the gate: the gate itself when
+ * `requireApproval(tool)` (default: annotated `destructive: true`) says so, else `undefined`.
+ *
+ * @param owner - the public factory's name, used in error messages
+ * @param tool - the tool (overrides applied: the predicate sees the name the model sees)
+ * @param approve - the host's gate, if any
+ * @param requireApproval - the host's predicate, if any
+ * @returns the gate to ask before each call of this tool, or `undefined` to run it unasked
+ * @throws AgentoolError when the predicate throws or returns something other than a boolean
+ */
+export function approvalGateFor(
+  owner: string,
+  tool: AnyTool,
+  approve: ApproveFunction | undefined,
+  requireApproval: RequireApprovalFunction | undefined,
+): ApproveFunction | undefined {
+  if (approve === undefined) return undefined;
+  const predicate = requireApproval ?? defaultRequireApproval;
+  let needed: unknown;
+  try {
+    needed = predicate({ name: tool.name, annotations: tool.annotations, tags: tool.tags });
+  } catch (error) {
+    const detail = error instanceof Error ? error.message : String(error);
+    throw new AgentoolError(
+      `${owner}: requireApproval threw for the tool ${tool.name}: ${detail}`,
+      {
+        cause: error,
+      },
+    );
+  }
+  if (typeof needed !== "boolean") {
+    throw new AgentoolError(
+      `${owner}: requireApproval must return true or false; for the tool ${tool.name} it returned ${needed === null ? "null" : typeof needed}.`,
+    );
+  }
+  return needed ? approve : undefined;
+}
+
+/**
+ * Checks the approval options together: `requireApproval` without `approve` would name tools
+ * that need approval and then run them unasked, so it is refused.
+ *
+ * @param owner - the public factory's name, used in error messages
+ * @param options - the parsed `approve` and `requireApproval`
+ * @throws AgentoolError when `requireApproval` is given without `approve`
+ */
+export function checkApprovalOptions(
+  owner: string,
+  options: { approve?: ApproveFunction; requireApproval?: RequireApprovalFunction },
+): void {
+  if (options.requireApproval !== undefined && options.approve === undefined) {
+    throw new AgentoolError(
+      `${owner}: requireApproval was given without approve, so the tools it picks would run unasked; pass approve (the gate) too.`,
+    );
+  }
+}
+
+/**
+ * Runs a tool, first asking `approve` when one is given (see {@link approvalGateFor} for which
+ * tools get one) — with the validated input; input that fails validation is refused with
+ * `INVALID_INPUT` without asking. Never rejects: a refusal, a throwing gate or an abort while
+ * waiting become failure envelopes.
  *
  * @param tool - the tool to run
  * @param input - the model's arguments (validated by `tool.parseInput` / `tool.run`)
  * @param options - run options passed to `tool.run`
- * @param approve - the host's gate, if any
+ * @param approve - the gate for this tool, if its calls need approval
  * @returns the tool's envelope, or `BLOCKED` / `ABORTED` when the gate stopped the call
  */
 export function runWithApproval(
@@ -79,7 +148,7 @@ export function runWithApproval(
   options: RunOptions,
   approve: ApproveFunction | undefined,
 ): Promise<ToolResult<unknown>> {
-  if (approve === undefined || tool.annotations.destructive !== true || options.signal?.aborted) {
+  if (approve === undefined || options.signal?.aborted) {
     return tool.run(input, options);
   }
   // Never ask a person about a call that would be refused anyway; show them what will really run.

@@ -8,7 +8,7 @@ import {
 } from "@agentool/contract";
 import type { ApproveFunction } from "../approval.js";
 import type { DispatcherOptions, DispatchRunOptions } from "../dispatcher-options.js";
-import { runWithApproval } from "./approval-gate.js";
+import { approvalGateFor, checkApprovalOptions, runWithApproval } from "./approval-gate.js";
 import { dispatcherOptionsSchema } from "./option-schemas.js";
 import { createToolRegistry } from "./tool-registry.js";
 
@@ -34,8 +34,8 @@ export interface DispatchOutcome {
 
 /** Settings shared by every call of one dispatcher. */
 export interface DispatchSettings {
-  /** The gate for destructive tools. */
-  approve: ApproveFunction | undefined;
+  /** The gate of each tool whose calls need approval, by tool name. */
+  gates: ReadonlyMap<string, ApproveFunction>;
   /** Host values for every call. */
   metadata: Record<string, unknown> | undefined;
 }
@@ -64,7 +64,7 @@ function parseArguments(
 }
 
 /**
- * Finds the tool, parses the arguments, asks the approval gate for destructive tools and runs
+ * Finds the tool, parses the arguments, asks the approval gate for tools that need it and runs
  * the tool. Never rejects: an unknown name becomes `UNSUPPORTED` (naming the available tools),
  * arguments that are not JSON become `INVALID_INPUT`.
  *
@@ -113,20 +113,21 @@ export async function dispatchToolCall(
           ? undefined
           : (update) => progress({ ...update, tool: tool.name, toolCallId: call.toolCallId }),
     },
-    settings.approve,
+    settings.gates.get(tool.name),
   );
   return { tool, result, content: tool.renderResult(result) };
 }
 
 /**
- * What every provider dispatcher starts from: its options checked (unknown keys refused) and its
- * tools indexed by name (duplicates refused).
+ * What every provider dispatcher starts from: its options checked (unknown keys refused), its
+ * tools indexed by name (duplicates refused) and, once per tool, whether its calls need approval.
  *
  * @param owner - the public factory's name, used in error messages
  * @param tools - the tools the model may call
  * @param options - the dispatcher's options
  * @returns the registry and the settings shared by every call
- * @throws AgentoolError for bad options, duplicate names or something that is not a tool
+ * @throws AgentoolError for bad options (also `requireApproval` without `approve`, or a predicate
+ *   that throws or returns no boolean), duplicate names or something that is not a tool
  */
 export function prepareDispatcher(
   owner: string,
@@ -134,6 +135,12 @@ export function prepareDispatcher(
   options: DispatcherOptions | undefined,
 ): { registry: ReadonlyMap<string, AnyTool>; settings: DispatchSettings } {
   const parsed = parseOptions(owner, dispatcherOptionsSchema, options);
+  checkApprovalOptions(owner, parsed);
   const registry = createToolRegistry(owner, tools);
-  return { registry, settings: { approve: parsed.approve, metadata: parsed.metadata } };
+  const gates = new Map<string, ApproveFunction>();
+  for (const [name, tool] of registry) {
+    const gate = approvalGateFor(owner, tool, parsed.approve, parsed.requireApproval);
+    if (gate !== undefined) gates.set(name, gate);
+  }
+  return { registry, settings: { gates, metadata: parsed.metadata } };
 }

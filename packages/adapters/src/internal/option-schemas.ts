@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { ApproveFunction } from "../approval.js";
+import type { ApproveFunction, RequireApprovalFunction } from "../approval.js";
 
 /** The `approve` option: a function, checked only for being callable. */
 export const approveOptionSchema = z
@@ -7,7 +7,15 @@ export const approveOptionSchema = z
     message: "expected a function (call) => boolean | Promise<boolean>",
   })
   .optional()
-  .describe("Gate run before every call of a tool annotated destructive.");
+  .describe("Gate run before every call of a tool that needs approval.");
+
+/** The `requireApproval` option: a predicate over a tool's name, annotations and tags. */
+export const requireApprovalOptionSchema = z
+  .custom<RequireApprovalFunction>((value) => typeof value === "function", {
+    message: "expected a function ({ name, annotations, tags }) => boolean",
+  })
+  .optional()
+  .describe("Which tools need approval (default: those annotated destructive).");
 
 /** The `metadata` option: a plain record passed to tools as `context.metadata`. */
 export const metadataOptionSchema = z
@@ -18,5 +26,6 @@ export const metadataOptionSchema = z
 /** The options every dispatcher accepts. */
 export const dispatcherOptionsSchema = z.object({
   approve: approveOptionSchema,
+  requireApproval: requireApprovalOptionSchema,
   metadata: metadataOptionSchema,
 });

@@ -119,6 +119,32 @@ describe("createInterruptHandler with createAgent, a checkpointer and fakeModel"
     ]);
   });
 
+  it("takes a { selected_options } resume (ask_user's own snake_case data key)", async () => {
+    const model = fakeModel()
+      .respondWithTools([
+        {
+          id: "s1",
+          name: "ask_user",
+          args: {
+            question: "Which platforms?",
+            options: [{ label: "Linux" }, { label: "macOS" }],
+            allow_multiple: true,
+          },
+        },
+      ])
+      .respond(new AIMessage("ok"));
+    const agent = interactAgent(model);
+    const config = { configurable: { thread_id: "selected-options" } };
+    await agent.invoke({ messages: [new HumanMessage("build")] }, config);
+    const done = await agent.invoke(
+      new Command({ resume: { selected_options: ["macOS", "Linux"] } }),
+      config,
+    );
+    const [answer] = toolMessages(done.messages);
+    expect(answer?.status).toBe("success");
+    expect(answer?.content).toBe("The user chose: macOS, Linux");
+  });
+
   it("tells the model when the graph was resumed with something unreadable", async () => {
     const model = fakeModel()
       .respondWithTools([{ id: "q1", name: "ask_user", args: { question: "Q?" } }])

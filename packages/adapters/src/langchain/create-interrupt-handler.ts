@@ -79,7 +79,8 @@ function isAnswerList(value: unknown): value is readonly string[] {
 
 /**
  * Reads the `resume` value: an answer (text, chosen labels, true/false, or nothing), or an
- * object `{ answer }` / `{ confirmed }` as some UIs send.
+ * object as some UIs send: `{ answer }`, `{ selected_options }` (the snake_case key of
+ * `ask_user`'s own data) or `{ confirmed }`.
  */
 function readResume(resume: unknown): InterruptAnswer {
   if (
@@ -92,12 +93,15 @@ function readResume(resume: unknown): InterruptAnswer {
     return resume;
   }
   if (typeof resume === "object") {
-    const record = resume as { answer?: unknown; confirmed?: unknown };
+    const record = resume as { answer?: unknown; selected_options?: unknown; confirmed?: unknown };
     if ("answer" in record) return readResume(record.answer);
+    if ("selected_options" in record && isAnswerList(record.selected_options)) {
+      return record.selected_options;
+    }
     if ("confirmed" in record) return readResume(record.confirmed);
   }
   throw new Error(
-    `the graph was resumed with ${typeof resume === "object" ? "an object without answer" : `a ${typeof resume}`}; resume with new Command({ resume: "text" | ["label", …] | true | false })`,
+    `the graph was resumed with ${typeof resume === "object" ? "an object without answer, selected_options or confirmed" : `a ${typeof resume}`}; resume with new Command({ resume: "text" | ["label", …] | true | false })`,
   );
 }
 
@@ -112,7 +116,8 @@ function readResume(resume: unknown): InterruptAnswer {
  * pauses.
  *
  * A `resume` value may be a string, a list of option labels (multi-select), `true` / `false`
- * (confirm), `null` (no answer), or an object `{ answer }` / `{ confirmed }`.
+ * (confirm), `null` (no answer), or an object `{ answer }`, `{ selected_options: [label, …] }`
+ * or `{ confirmed }`.
  *
  * @param options - where notifications go
  * @returns the handler, to pass to `createInteractTools({ handler })`

@@ -1,4 +1,10 @@
-export type { ApprovalRequest, ApproveFunction } from "../approval.js";
+export {
+  type ApprovalCandidate,
+  type ApprovalRequest,
+  type ApproveFunction,
+  defaultRequireApproval,
+  type RequireApprovalFunction,
+} from "../approval.js";
 export {
   createInterruptHandler,
   type InterruptAnswer,
@@ -15,6 +21,7 @@ export type {
   LangChainToolContent,
 } from "./lang-chain-content.js";
 export {
+  type LangChainArtifactMode,
   type LangChainProgressEvent,
   type LangChainTool,
   PROGRESS_EVENT_NAME,

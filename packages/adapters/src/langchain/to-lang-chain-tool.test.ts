@@ -127,7 +127,7 @@ describe("toLangChainTool", () => {
     const message = await invokeWithCall(tool, {}, { configurable: { thread_id: "thread-7" } });
     expect(message.artifact).toEqual({
       success: true,
-      data: { toolCallId: "call_1", threadId: "thread-7", metadata: { user: "ada" } },
+      data: { tool_call_id: "call_1", thread_id: "thread-7", metadata: { user: "ada" } },
     });
     expect(tool.metadata).toEqual({ user: "ada" });
   });

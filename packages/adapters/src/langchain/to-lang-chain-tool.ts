@@ -16,9 +16,17 @@ import {
   type ToolRunnableConfig,
 } from "@langchain/core/tools";
 import { z } from "zod";
-import type { ApproveFunction } from "../approval.js";
-import { runWithApproval } from "../internal/approval-gate.js";
-import { approveOptionSchema, metadataOptionSchema } from "../internal/option-schemas.js";
+import type { ApproveFunction, RequireApprovalFunction } from "../approval.js";
+import {
+  approvalGateFor,
+  checkApprovalOptions,
+  runWithApproval,
+} from "../internal/approval-gate.js";
+import {
+  approveOptionSchema,
+  metadataOptionSchema,
+  requireApprovalOptionSchema,
+} from "../internal/option-schemas.js";
 import { takeInterrupt } from "../internal/pending-interrupts.js";
 import { createToolRegistry } from "../internal/tool-registry.js";
 import { type LangChainToolContent, toLangChainContent } from "./lang-chain-content.js";
@@ -39,13 +47,35 @@ export interface LangChainProgressEvent extends ToolProgress {
   toolCallId: string | undefined;
 }
 
+/**
+ * What a `ToolMessage`'s `artifact` holds (the model never sees it; checkpoints store it):
+ *
+ * - `"envelope"` (default): the whole result, `{ success: true, data }` or `{ success: false, error }`;
+ * - `"data"`: only `result.data` on success, only `result.error` on failure (tell them apart by
+ *   the message's `status`);
+ * - `"none"`: no artifact — the checkpoint keeps only the content the model read.
+ */
+export type LangChainArtifactMode = "envelope" | "data" | "none";
+
 /** Options of {@link toLangChainTools}. */
 export interface ToLangChainToolsOptions {
   /**
-   * Runs before every call of a tool annotated `destructive: true`; anything but `true`
-   * refuses the call with an error `ToolMessage` `Error [BLOCKED]: …`.
+   * Runs before every call of a tool that needs approval (see `requireApproval`; by default the
+   * tools annotated `destructive: true`); anything but `true` refuses the call with an error
+   * `ToolMessage` `Error [BLOCKED]: …`.
    */
   approve?: ApproveFunction;
+  /**
+   * Which tools need approval, decided once per tool from its name (overrides applied),
+   * annotations and tags. Default: `defaultRequireApproval` (annotated `destructive: true`).
+   * Needs `approve`.
+   *
+   * @example
+   * { approve, requireApproval: (tool) => tool.annotations.openWorld === true }
+   */
+  requireApproval?: RequireApprovalFunction;
+  /** What the `ToolMessage`'s `artifact` holds: `"envelope"` (default), `"data"` or `"none"`. */
+  artifact?: LangChainArtifactMode;
   /** Host values: LangChain tool metadata (for tracing) and `context.metadata` of every call. */
   metadata?: Record<string, unknown>;
 }
@@ -60,14 +90,36 @@ export interface ToLangChainToolOptions extends ToLangChainToolsOptions {
 
 /**
  * The LangChain tool made from an agentool tool: a `DynamicStructuredTool` with
- * `responseFormat: "content_and_artifact"`, whose schema is the tool's JSON Schema.
+ * `responseFormat: "content_and_artifact"`, whose schema is the tool's JSON Schema (the artifact
+ * is left out with `artifact: "none"`).
  */
 export type LangChainTool = DynamicStructuredTool;
 
 const toolsOptionsSchema = z.object({
   approve: approveOptionSchema,
+  requireApproval: requireApprovalOptionSchema,
+  artifact: z
+    .enum(["envelope", "data", "none"])
+    .optional()
+    .describe("What the ToolMessage artifact holds (default envelope)."),
   metadata: metadataOptionSchema,
 });
+
+/** What each converted tool needs besides the tool. */
+interface ConvertSettings {
+  /** The gate, when this tool's calls need approval. */
+  approve: ApproveFunction | undefined;
+  /** What the artifact holds. */
+  artifact: LangChainArtifactMode;
+  /** Host values. */
+  metadata: Record<string, unknown> | undefined;
+}
+
+function artifactOf(result: ToolResult<unknown>, mode: LangChainArtifactMode): unknown {
+  if (mode === "envelope") return result;
+  if (mode === "none") return undefined;
+  return result.success ? result.data : result.error;
+}
 
 const toolOptionsSchema = toolsOptionsSchema.extend(toolOverridesShape);
 
@@ -113,16 +165,13 @@ function toolCallIdOf(config: ToolRunnableConfig): string | undefined {
   return typeof fromRuntime === "string" && fromRuntime.length > 0 ? fromRuntime : undefined;
 }
 
-function convert(
-  tool: AnyTool,
-  approve: ApproveFunction | undefined,
-  metadata: Record<string, unknown> | undefined,
-): LangChainTool {
+function convert(tool: AnyTool, settings: ConvertSettings): LangChainTool {
+  const { approve, metadata } = settings;
   const name = tool.name;
   const run = async (
     input: unknown,
     config: ToolRunnableConfig,
-  ): Promise<[LangChainToolContent | ToolMessage, ToolResult<unknown>]> => {
+  ): Promise<[LangChainToolContent | ToolMessage, unknown]> => {
     const toolCallId = toolCallIdOf(config);
     let events: Promise<void> | undefined;
     const progress = (update: ToolProgress) => {
@@ -142,19 +191,20 @@ function convert(
     const interrupted = takeInterrupt(config, toolCallId);
     if (interrupted !== undefined) throw interrupted;
     const content = toLangChainContent(tool.renderResult(result));
+    const artifact = artifactOf(result, settings.artifact);
     if (!result.success && toolCallId !== undefined) {
       // A returned ToolMessage is passed through by LangChain as is: this is how the error status gets set.
       const message = new ToolMessage({
         status: "error",
         content: content as ToolMessage["content"],
-        artifact: result,
+        ...(artifact === undefined ? {} : { artifact }),
         tool_call_id: toolCallId,
         name,
         ...(metadata === undefined ? {} : { metadata }),
       });
-      return [message, result];
+      return [message, artifact];
     }
-    return [content, result];
+    return [content, artifact];
   };
   const structuredTool = langChainTool(run, {
     name,
@@ -172,8 +222,9 @@ function convert(
  * `model.bindTools`.
  *
  * - Invoked with a `ToolCall` (as agents do), it returns a `ToolMessage`: content is the
- *   rendered result (text, or text and image blocks), `artifact` is the envelope, and a
- *   failure has `status: "error"` and content `Error [CODE]: message` (+ `Hint: …`).
+ *   rendered result (text, or text and image blocks), `artifact` is the envelope (or only the
+ *   data / error, or nothing: option `artifact`), and a failure has `status: "error"` and
+ *   content `Error [CODE]: message` (+ `Hint: …`).
  * - Invoked with plain arguments, it returns the content only.
  * - The model's arguments are validated by the tool itself, so bad arguments give
  *   `Error [INVALID_INPUT]: …` naming each bad field.
@@ -184,7 +235,8 @@ function convert(
  * - The tool gets `toolCallId` and `threadId` (`config.configurable.thread_id`).
  *
  * @param tool - a tool made by `defineTool`
- * @param options - `name`, `description` (overrides), `approve` (gate for destructive tools), `metadata`
+ * @param options - `name`, `description` (overrides), `approve` (the gate), `requireApproval`
+ *   (which tools need it; default: annotated `destructive`), `artifact`, `metadata`
  * @returns a LangChain `DynamicStructuredTool`
  * @throws AgentoolError for bad options or something that is not an agentool tool
  * @example
@@ -199,14 +251,20 @@ export function toLangChainTool(tool: AnyTool, options?: ToLangChainToolOptions)
     parsed.name === undefined && parsed.description === undefined
       ? tool
       : tool.withOverrides({ name: parsed.name, description: parsed.description });
-  return convert(target, parsed.approve, parsed.metadata);
+  checkApprovalOptions("toLangChainTool", parsed);
+  return convert(target, {
+    approve: approvalGateFor("toLangChainTool", target, parsed.approve, parsed.requireApproval),
+    artifact: parsed.artifact ?? "envelope",
+    metadata: parsed.metadata,
+  });
 }
 
 /**
  * Turns several agentool tools into LangChain tools, with the same options for each.
  *
  * @param tools - tools made by `defineTool` (names must be unique)
- * @param options - `approve` (gate for destructive tools) and `metadata`; rename single tools with {@link toLangChainTool}
+ * @param options - `approve`, `requireApproval`, `artifact` and `metadata`; rename single tools
+ *   with {@link toLangChainTool}
  * @returns one LangChain tool per tool, in order
  * @throws AgentoolError for bad options, duplicate names or something that is not a tool
  * @example
@@ -217,6 +275,13 @@ export function toLangChainTools(
   options?: ToLangChainToolsOptions,
 ): LangChainTool[] {
   const parsed = parseOptions("toLangChainTools", toolsOptionsSchema, options);
+  checkApprovalOptions("toLangChainTools", parsed);
   const registry = createToolRegistry("toLangChainTools", tools);
-  return [...registry.values()].map((tool) => convert(tool, parsed.approve, parsed.metadata));
+  return [...registry.values()].map((tool) =>
+    convert(tool, {
+      approve: approvalGateFor("toLangChainTools", tool, parsed.approve, parsed.requireApproval),
+      artifact: parsed.artifact ?? "envelope",
+      metadata: parsed.metadata,
+    }),
+  );
 }

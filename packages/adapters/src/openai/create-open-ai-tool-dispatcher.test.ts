@@ -1,3 +1,5 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import type { ToolResult } from "@agentool/contract";
 import { describe, expect, it } from "vitest";
 import type { DispatchProgress } from "../dispatcher-options.js";
@@ -9,6 +11,7 @@ import {
   PIXEL_PNG,
   readNoteTool,
   screenshotTool,
+  webFetchTool,
 } from "../test-fixtures.js";
 import { createOpenAiToolDispatcher } from "./create-open-ai-tool-dispatcher.js";
 import type { OpenAiChatToolCall, OpenAiResponsesFunctionCall } from "./open-ai-types.js";
@@ -126,7 +129,7 @@ describe("createOpenAiToolDispatcher", () => {
     });
     expect(result).toEqual({
       success: true,
-      data: { toolCallId: "call_9", threadId: "t-2", metadata: { user: "ada", team: "b" } },
+      data: { tool_call_id: "call_9", thread_id: "t-2", metadata: { user: "ada", team: "b" } },
     });
   });
 
@@ -151,6 +154,61 @@ describe("createOpenAiToolDispatcher", () => {
       { name: "delete_note", input: { title: "no" }, toolCallId: "d1" },
       { name: "delete_note", input: { title: "ok" }, toolCallId: "d2" },
     ]);
+  });
+
+  it("gates the tools requireApproval picks (an openWorld web_fetch), not the others", async () => {
+    let hits = 0;
+    const server = createServer((_request, response) => {
+      hits += 1;
+      response.end("fetched text");
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/page`;
+      const { tool: deleteNote, executions } = createDeleteTool();
+      const asked: string[] = [];
+      const allowed = new Set<string>();
+      const guarded = createOpenAiToolDispatcher([webFetchTool, echoTool, deleteNote], {
+        approve: ({ name, toolCallId }) => {
+          asked.push(`${name}:${toolCallId}`);
+          return allowed.has(toolCallId ?? "");
+        },
+        requireApproval: (tool) => tool.annotations.openWorld === true,
+      });
+      const refused = await guarded.dispatch(chatCall("web_fetch", JSON.stringify({ url }), "w1"));
+      expect(refused.message.content).toMatch(
+        /^Error \[BLOCKED\]: The user did not approve this call to web_fetch/,
+      );
+      expect(hits).toBe(0);
+      allowed.add("w2");
+      const fetched = await guarded.dispatch(
+        responsesCall("web_fetch", JSON.stringify({ url }), "w2"),
+      );
+      expect(fetched.item.output).toBe("HTTP 200\nfetched text");
+      expect(hits).toBe(1);
+      const echoed = await guarded.dispatch(chatCall("echo", '{"text":"unasked"}', "e1"));
+      expect(echoed.message.content).toBe("unasked");
+      const deleted = await guarded.dispatch(chatCall("delete_note", '{"title":"t"}', "d1"));
+      expect(deleted.message.content).toBe("Deleted t.");
+      expect(executions.count).toBe(1);
+      expect(asked).toEqual(["web_fetch:w1", "web_fetch:w2"]);
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+
+  it("refuses requireApproval without approve, and a predicate that throws", () => {
+    expect(() => createOpenAiToolDispatcher([echoTool], { requireApproval: () => true })).toThrow(
+      /^createOpenAiToolDispatcher: requireApproval was given without approve/,
+    );
+    expect(() =>
+      createOpenAiToolDispatcher([echoTool], {
+        approve: () => true,
+        requireApproval: () => {
+          throw new Error("no policy");
+        },
+      }),
+    ).toThrow(/requireApproval threw for the tool echo: no policy/);
   });
 
   it("cancels the work on abort and answers ABORTED", async () => {

@@ -67,7 +67,8 @@ function isResponsesFunctionCall(call: unknown): call is OpenAiResponsesFunction
  * `function_call` items) and returns the message or input item that answers each.
  *
  * @param tools - the tools the model may call (the same list given to `toOpenAiTools`)
- * @param options - `approve` (gate for destructive tools) and `metadata` (passed to every tool)
+ * @param options - `approve` (the gate), `requireApproval` (which tools need it; default: those
+ *   annotated `destructive`) and `metadata` (passed to every tool)
  * @returns a dispatcher with `dispatch(call, options?)` and `dispatchAll(calls, options?)`
  * @throws AgentoolError for bad options or duplicate tool names
  * @example

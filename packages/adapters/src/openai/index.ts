@@ -1,4 +1,10 @@
-export type { ApprovalRequest, ApproveFunction } from "../approval.js";
+export {
+  type ApprovalCandidate,
+  type ApprovalRequest,
+  type ApproveFunction,
+  defaultRequireApproval,
+  type RequireApprovalFunction,
+} from "../approval.js";
 export type {
   DispatcherOptions,
   DispatchProgress,
