@@ -1,4 +1,4 @@
-import { fail, type ToolResult, toolOverridesShape } from "@agentool/contract";
+import { fail, type ToolFailure, type ToolResult, toolOverridesShape } from "@agentool/contract";
 import { z } from "zod";
 import { FileSystemError } from "../file-system.js";
 import type { Workspace } from "../workspace.js";
@@ -41,7 +41,18 @@ export const workspaceOption = z.custom<Workspace>(isWorkspace, {
 });
 
 /**
- * What every file tool factory takes: the workspace and the name/description overrides.
+ * The `mountedTools` option: the names of the tools mounted beside this one. A tool's default
+ * description (and its field descriptions) names another tool only when that name is listed
+ * here, so a read-only set never tells the model about `edit_file`. `createFsTools` fills it
+ * with what it mounts; a tool made alone names no other tool unless the host lists them.
+ *
+ * @internal
+ */
+export const mountedToolsOption = z.array(z.string().min(1)).readonly().optional();
+
+/**
+ * What every file tool factory takes: the workspace, the name/description overrides and the
+ * names of the tools mounted beside it.
  *
  * @internal
  */
@@ -52,6 +63,11 @@ export interface WorkspaceToolOptions {
   name?: string;
   /** Replaces the tool's description. */
   description?: string;
+  /**
+   * Names of the tools mounted beside this one; the default description names only these
+   * (`createFsTools` passes what it mounts). Default: none.
+   */
+  mountedTools?: readonly string[];
 }
 
 /**
@@ -59,4 +75,126 @@ export interface WorkspaceToolOptions {
  *
  * @internal
  */
-export const workspaceToolOptionsShape = { ...toolOverridesShape, workspace: workspaceOption };
+export const workspaceToolOptionsShape = {
+  ...toolOverridesShape,
+  workspace: workspaceOption,
+  mountedTools: mountedToolsOption,
+};
+
+/**
+ * Which sibling tools a description may name.
+ *
+ * @internal
+ */
+export interface MountedTools {
+  /** Whether `name` is mounted beside the tool. */
+  has(name: string): boolean;
+  /** `text` when `name` is mounted, else `""` (for optional sentences and clauses). */
+  when(name: string, text: string): string;
+  /** `text` when every one of `names` is mounted, else `""`. */
+  whenAll(names: readonly string[], text: string): string;
+  /** The first of `names` that is mounted, if any. */
+  first(...names: string[]): string | undefined;
+}
+
+/**
+ * Builds the {@link MountedTools} view of a `mountedTools` option.
+ *
+ * @param names - the option's value (`undefined`: no sibling is mounted)
+ * @returns the view
+ * @internal
+ */
+export function mountedTools(names: readonly string[] | undefined): MountedTools {
+  const set = new Set(names ?? []);
+  return {
+    has: (name) => set.has(name),
+    when: (name, text) => (set.has(name) ? text : ""),
+    whenAll: (list, text) => (list.every((name) => set.has(name)) ? text : ""),
+    first: (...list) => list.find((name) => set.has(name)),
+  };
+}
+
+/**
+ * Joins description lines, dropping the empty ones (sentences left out because a tool they name
+ * is not mounted).
+ *
+ * @internal
+ */
+export function joinDescription(lines: ReadonlyArray<string | undefined | false>): string {
+  return lines
+    .filter((line): line is string => typeof line === "string" && line.length > 0)
+    .join("\n");
+}
+
+/**
+ * The one failure for a directory given where a file is wanted (`INVALID_PATH`, naming the tool
+ * for directories), as the contract's mistake → code table says.
+ *
+ * @param display - the path as shown to the model
+ * @param detail - what the tool wanted, e.g. `"extract_toc reads a document"`
+ * @returns the failure
+ * @internal
+ */
+export function directoryNotFile(display: string, detail?: string): ToolFailure {
+  return fail(
+    "INVALID_PATH",
+    `${display} is a directory, not a file${detail === undefined ? "" : `; ${detail}`}.`,
+    { hint: `List it with list_directory and pick a file inside it.` },
+  );
+}
+
+/**
+ * The one failure for a file given where a directory is wanted (`INVALID_PATH`, naming the tool
+ * for files).
+ *
+ * @param display - the path as shown to the model
+ * @param detail - what the tool wanted
+ * @returns the failure
+ * @internal
+ */
+export function fileNotDirectory(display: string, detail?: string): ToolFailure {
+  return fail(
+    "INVALID_PATH",
+    `${display} is a file, not a directory${detail === undefined ? "" : `; ${detail}`}.`,
+    { hint: "Read it with read_file, or get its size and line count with file_stats." },
+  );
+}
+
+/**
+ * The one failure for a path that does not exist (`FILE_NOT_FOUND`, naming how to find it).
+ *
+ * @param display - the path as shown to the model
+ * @param what - how to name it (`"source a.txt"`); default the path
+ * @returns the failure
+ * @internal
+ */
+export function pathNotFound(display: string, what = display): ToolFailure {
+  return fail("FILE_NOT_FOUND", `${what} does not exist.`, {
+    hint: `Check the path with list_directory (its parent directory) or glob_search (a name pattern).`,
+  });
+}
+
+const BYTE_UNITS = ["KB", "MB", "GB", "TB", "PB"] as const;
+
+/**
+ * A byte count for people and models: `512 B`, `4.2 KB`, `37 KB`, `1.3 MB` (1 KB = 1,024 bytes;
+ * one decimal below 10). Data keeps the exact number; only rendered text uses this.
+ *
+ * @param bytes - a byte count
+ * @returns the human-readable size
+ * @internal
+ */
+export function formatSize(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  let value = bytes;
+  let unit = 0;
+  value /= 1024;
+  while (value >= 1024 && unit < BYTE_UNITS.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  const rounded = value < 10 ? Math.round(value * 10) / 10 : Math.round(value);
+  // 1023.9 KB rounds to 1024 KB: show the next unit instead.
+  if (rounded >= 1024 && unit < BYTE_UNITS.length - 1) return `1 ${BYTE_UNITS[unit + 1]}`;
+  return `${rounded} ${BYTE_UNITS[unit]}`;
+}
