@@ -1,5 +1,6 @@
 import { mkdir, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { parseNextCall } from "@agentool/contract";
 import { assertConformance } from "@agentool/contract/testing";
 import { describe, expect, it } from "vitest";
 import { createListDirectoryTool, type ListDirectoryToolData } from "./list-directory.js";
@@ -35,7 +36,7 @@ describe("createListDirectoryTool", () => {
       ["A.md", "file", 1],
       ["b.txt", "file", 5],
     ]);
-    expect(text).toContain("b.txt  (5 bytes)");
+    expect(text).toContain("b.txt  (5 B)");
   });
 
   it("recurses to depth in tree order", async () => {
@@ -44,7 +45,7 @@ describe("createListDirectoryTool", () => {
     await writeFile(join(root, "src/index.ts"), "x");
     const { data, text } = await list({ depth: 2 });
     expect(data.entries.map((entry) => entry.path)).toEqual(["src", "src/lib", "src/index.ts"]);
-    expect(text.split("\n").slice(1)).toEqual(["src/", "  lib/", "  index.ts  (1 bytes)"]);
+    expect(text.split("\n").slice(1)).toEqual(["src/", "  lib/", "  index.ts  (1 B)"]);
     const deeper = await list({ path: "src", depth: 3 });
     expect(deeper.data.entries.map((entry) => entry.path)).toContain("src/lib/deep/x.ts");
   });
@@ -87,23 +88,135 @@ describe("createListDirectoryTool", () => {
     await symlink(outside, join(root, "outside-link"));
     const { data, text } = await list({ depth: 2 });
     const inside = data.entries.find((entry) => entry.name === "inside-link");
-    expect(inside).toMatchObject({ type: "symlink", target: "target.txt", targetType: "file" });
+    expect(inside).toMatchObject({ type: "symlink", target: "target.txt", target_type: "file" });
     const outsideLink = data.entries.find((entry) => entry.name === "outside-link");
-    expect(outsideLink).toMatchObject({ type: "symlink", targetType: "outside" });
+    expect(outsideLink).toMatchObject({ type: "symlink", target_type: "outside" });
     expect(outsideLink?.target).toBeUndefined();
     expect(text).not.toContain(outside);
     expect(text).not.toContain("secret.txt");
   });
 
-  it("caps entries with the standard marker, breadth first", async () => {
+  it("shows sizes human-readable in the text and exact in the data", async () => {
+    await writeFile(join(root, "small.txt"), "x".repeat(4300));
+    await writeFile(join(root, "big.bin"), new Uint8Array(3 * 1024 * 1024 + 200_000));
+    const { data, text } = await list({});
+    expect(data.entries.map((entry) => [entry.name, entry.size])).toEqual([
+      ["big.bin", 3 * 1024 * 1024 + 200_000],
+      ["small.txt", 4300],
+    ]);
+    expect(text).toContain("small.txt  (4.2 KB)");
+    expect(text).toContain("big.bin  (3.2 MB)");
+    expect(text).not.toContain("4300");
+  });
+
+  it("pages in tree order: the marker names the exact next call, which returns the rest", async () => {
     await mkdir(join(root, "a"));
     for (let index = 0; index < 8; index += 1) await writeFile(join(root, `a/f${index}`), "x");
     for (let index = 0; index < 3; index += 1) await writeFile(join(root, `top${index}`), "x");
-    const { data, text } = await list({ depth: 2 }, { maxEntries: 6 });
-    expect(data.entries).toHaveLength(6);
-    expect(data.entries.filter((entry) => entry.depth === 1)).toHaveLength(4);
-    expect(data.omitted).toBe(6);
-    expect(text).toMatch(/…\[truncated: 6 more entries — .*path="a"/);
+    const whole = await list({ depth: 2 });
+    expect(whole.data).toMatchObject({ total: 12, truncated: false, offset: 1 });
+    expect(whole.data.next_offset).toBeUndefined();
+    const first = await list({ depth: 2, limit: 6 });
+    expect(first.data.entries.map((entry) => entry.path)).toEqual([
+      "a",
+      "a/f0",
+      "a/f1",
+      "a/f2",
+      "a/f3",
+      "a/f4",
+    ]);
+    expect(first.data).toMatchObject({ total: 12, next_offset: 7, truncated: true });
+    expect(first.text).toContain("(depth 2; entries 1–6 of 12; directories first)");
+    expect(first.text).toContain(
+      '…[truncated: 6 more entries — call list_directory again with path=".", depth=2, offset=7]',
+    );
+    const next = parseNextCall(first.text);
+    expect(next).toEqual({ tool: "list_directory", args: { path: ".", depth: 2, offset: 7 } });
+    const second = await list({ ...next?.args, limit: 6 });
+    expect(second.data.entries.map((entry) => entry.path)).toEqual([
+      "a/f5",
+      "a/f6",
+      "a/f7",
+      "top0",
+      "top1",
+      "top2",
+    ]);
+    expect(second.data).toMatchObject({ total: 12, truncated: false });
+    expect(second.data.next_offset).toBeUndefined();
+    expect(second.text).not.toContain("truncated");
+    expect([...first.data.entries, ...second.data.entries]).toEqual(whole.data.entries);
+  });
+
+  it("reaches every entry past the default 500 by following the markers", async () => {
+    await mkdir(join(root, "many"));
+    const names = Array.from({ length: 1203 }, (_, index) => `f${String(index).padStart(4, "0")}`);
+    await Promise.all(names.map((name) => writeFile(join(root, "many", name), "x")));
+    const seen: string[] = [];
+    let input: Record<string, unknown> = { path: "many" };
+    for (let calls = 0; calls < 10; calls += 1) {
+      const page = await list(input);
+      seen.push(...page.data.entries.map((entry) => entry.name));
+      const next = parseNextCall(page.text);
+      if (next === undefined) break;
+      expect(next.args).toMatchObject({ path: "many", offset: page.data.next_offset });
+      input = next.args;
+    }
+    expect(seen).toEqual(names);
+    const first = await list({ path: "many" });
+    expect(first.data).toMatchObject({ total: 1203, next_offset: 501, truncated: true });
+    expect(first.text).toContain(
+      '…[truncated: 703 more entries — call list_directory again with path="many", offset=501]',
+    );
+  });
+
+  it("says 'at least' past the scan cap, and the next call still works", async () => {
+    for (let index = 0; index < 30; index += 1) await writeFile(join(root, `n${index}`), "x");
+    const tool = createListDirectoryTool({ workspace, maxScanEntries: 10 });
+    const result = await tool.run({ limit: 5 });
+    if (!result.success) throw new Error(result.error.message);
+    expect(result.data.total).toBeUndefined();
+    expect(result.data).toMatchObject({ total_at_least: 11, next_offset: 6, truncated: true });
+    const text = tool.renderResult(result) as string;
+    expect(text).toContain("entries 1–5 of at least 11");
+    expect(text).toContain("…[truncated: at least 6 more entries — call list_directory again");
+    const last = await tool.run({ offset: 26, limit: 5 });
+    expect(last.success && last.data).toMatchObject({ total: 30, truncated: false });
+  });
+
+  it("refuses an offset past the end with the contract's failure; an empty directory takes offset 1", async () => {
+    await writeFile(join(root, "one"), "x");
+    await mkdir(join(root, "empty"));
+    const tool = createListDirectoryTool({ workspace });
+    const past = await tool.run({ offset: 3 });
+    expect(past.success ? undefined : past.error).toMatchObject({
+      code: "INVALID_INPUT",
+      message: expect.stringContaining("offset=3 is past the end: there are 2 entries in all"),
+    });
+    const empty = await tool.run({ path: "empty", offset: 1 });
+    expect(empty.success && empty.data).toMatchObject({ total: 0, truncated: false });
+  });
+
+  it("returns the same listing for the same call", async () => {
+    for (const name of ["b", "B", "a", "_x", "Z"]) await writeFile(join(root, name), "x");
+    await mkdir(join(root, "d"));
+    const first = await list({ depth: 2 });
+    const second = await list({ depth: 2 });
+    expect(second).toEqual(first);
+    expect(first.data.entries.map((entry) => entry.name)).toEqual(["d", "_x", "a", "B", "b", "Z"]);
+  });
+
+  it("accepts unambiguous aliases silently and suggests the field for other names", async () => {
+    await mkdir(join(root, "src"));
+    await writeFile(join(root, "src/a.ts"), "x");
+    const tool = createListDirectoryTool({ workspace });
+    for (const alias of ["dir_path", "directory", "dir"]) {
+      const result = await tool.run({ [alias]: "src" });
+      expect(result.success && result.data.path, alias).toBe("src");
+    }
+    const deep = await tool.run({ max_depth: 2, show_hidden: true });
+    expect(deep.success && deep.data).toMatchObject({ depth: 2, include_hidden: true });
+    const recursive = await tool.run({ recursive: true });
+    expect(recursive.success ? undefined : recursive.error.code).toBe("INVALID_INPUT");
   });
 
   it("refuses escapes and files", async () => {
@@ -115,7 +228,11 @@ describe("createListDirectoryTool", () => {
       expect(result.success ? undefined : result.error.code, path).toBe("INVALID_PATH");
     }
     const file = await tool.run({ path: "f" });
-    expect(file.success ? undefined : file.error.code).toBe("INVALID_PATH");
+    expect(file.success ? undefined : file.error).toMatchObject({
+      code: "INVALID_PATH",
+      message: "f is a file, not a directory; list_directory lists directories.",
+      hint: expect.stringContaining("read_file"),
+    });
     const missing = await tool.run({ path: "nope" });
     expect(missing.success ? undefined : missing.error.code).toBe("FILE_NOT_FOUND");
   });
@@ -133,6 +250,26 @@ describe("createListDirectoryTool", () => {
       "a/b.md",
       "c.txt",
     ]);
-    await assertConformance([tool], { samples: { list_directory: {} } });
+    await assertConformance([tool], {
+      samples: { list_directory: {} },
+      cutSamples: { list_directory: { depth: 2, limit: 1 } },
+    });
+  });
+});
+
+describe("list_directory's description", () => {
+  it("names only the tools mounted beside it", () => {
+    const alone = createListDirectoryTool({ workspace });
+    expect(alone.description).not.toMatch(/glob_search|file_stats|read_file/);
+    const withSiblings = createListDirectoryTool({
+      workspace,
+      mountedTools: ["glob_search", "file_stats"],
+    });
+    expect(withSiblings.description).toContain(
+      "Use glob_search to find files by name pattern and file_stats for line counts.",
+    );
+    const onlyGlob = createListDirectoryTool({ workspace, mountedTools: ["glob_search"] });
+    expect(onlyGlob.description).toContain("Use glob_search to find files by name pattern.");
+    expect(onlyGlob.description).not.toContain("file_stats");
   });
 });

@@ -1,17 +1,27 @@
 import {
   defineTool,
-  fail,
-  formatTruncationMarker,
+  formatPageMarker,
+  isOffsetPastEnd,
+  type NextCallValue,
+  offsetPastEnd,
   ok,
+  pagingInputShape,
   parseOptions,
   type Tool,
-  toolOverridesShape,
 } from "@agentool/contract";
 import { z } from "zod";
 import { type DirectoryEntry, type EntryType, FileSystemError } from "./file-system.js";
 import { createIgnoreMatcher } from "./internal/gitignore.js";
-import { guardFileSystem, workspaceOption } from "./internal/tool-support.js";
-import type { Workspace } from "./workspace.js";
+import {
+  fileNotDirectory,
+  formatSize,
+  guardFileSystem,
+  joinDescription,
+  mountedTools,
+  pathNotFound,
+  type WorkspaceToolOptions,
+  workspaceToolOptionsShape,
+} from "./internal/tool-support.js";
 
 /** The default name of the directory-listing tool. */
 export const LIST_DIRECTORY_TOOL_NAME = "list_directory";
@@ -22,34 +32,51 @@ export const DEFAULT_LIST_DEPTH = 1;
 /** Default deepest `depth` a model may ask for: 5. */
 export const DEFAULT_MAX_LIST_DEPTH = 5;
 
-/** Default cap on the entries one call shows: 500. */
-export const DEFAULT_MAX_LIST_ENTRIES = 500;
+/** Default page size (`limit` when the model gives none): 500 entries. */
+export const DEFAULT_LIST_LIMIT = 500;
+
+/** Default largest `limit` a model may ask for: 5,000 entries. */
+export const DEFAULT_MAX_LIST_LIMIT = 5000;
+
+/**
+ * Default number of entries a call walks before it stops counting: 20,000. Below it `total` is
+ * exact; above it the result says `total_at_least`.
+ */
+export const DEFAULT_MAX_LIST_SCAN_ENTRIES = 20_000;
 
 /** Options of {@link createListDirectoryTool}. */
-export interface ListDirectoryToolOptions {
-  /** The confined workspace (from `createWorkspace`). */
-  workspace: Workspace;
-  /** Replaces the tool's name (snake_case). Default `"list_directory"`. */
-  name?: string;
-  /** Replaces the tool's description. */
-  description?: string;
+export interface ListDirectoryToolOptions extends WorkspaceToolOptions {
   /** Deepest `depth` allowed. Default {@link DEFAULT_MAX_LIST_DEPTH} (5). */
   maxDepth?: number;
-  /** Most entries one call shows; the rest are counted in a truncation marker. Default {@link DEFAULT_MAX_LIST_ENTRIES} (500). */
-  maxEntries?: number;
+  /** Entries on a page when the model gives no `limit`. Default {@link DEFAULT_LIST_LIMIT} (500). */
+  defaultLimit?: number;
+  /** Largest `limit` accepted. Default {@link DEFAULT_MAX_LIST_LIMIT} (5,000). */
+  maxLimit?: number;
+  /**
+   * Entries a call walks at most to count them (it always walks far enough to fill the page);
+   * past it `total_at_least` replaces `total`. Default {@link DEFAULT_MAX_LIST_SCAN_ENTRIES} (20,000).
+   */
+  maxScanEntries?: number;
   /** Whether entries ignored by `.gitignore` / `.ignore` are marked `(ignored)`. Default `true`. */
   markIgnored?: boolean;
 }
 
-const optionsSchema = z.object({
-  ...toolOverridesShape,
-  workspace: workspaceOption,
-  maxDepth: z.number().int().min(1).max(50).optional(),
-  maxEntries: z.number().int().min(1).max(100_000).optional(),
-  markIgnored: z.boolean().optional(),
-});
+const optionsSchema = z
+  .object({
+    ...workspaceToolOptionsShape,
+    maxDepth: z.number().int().min(1).max(50).optional(),
+    defaultLimit: z.number().int().min(1).max(100_000).optional(),
+    maxLimit: z.number().int().min(1).max(100_000).optional(),
+    maxScanEntries: z.number().int().min(1).max(10_000_000).optional(),
+    markIgnored: z.boolean().optional(),
+  })
+  .refine(
+    (value) =>
+      (value.defaultLimit ?? DEFAULT_LIST_LIMIT) <= (value.maxLimit ?? DEFAULT_MAX_LIST_LIMIT),
+    { message: "defaultLimit must not exceed maxLimit", path: ["defaultLimit"] },
+  );
 
-function createInputSchema(maxDepth: number) {
+function createInputSchema(maxDepth: number, defaultLimit: number, maxLimit: number) {
   return z.object({
     path: z
       .string()
@@ -68,14 +95,31 @@ function createInputSchema(maxDepth: number) {
       .boolean()
       .optional()
       .describe("Also list hidden entries (names starting with '.'). Default false."),
+    ...pagingInputShape({ unit: "entry", units: "entries", defaultLimit, maxLimit }),
   });
 }
 
 /** The input schema of `list_directory` (with the default limits in its descriptions). */
-export const listDirectoryInputSchema = createInputSchema(DEFAULT_MAX_LIST_DEPTH);
+export const listDirectoryInputSchema = createInputSchema(
+  DEFAULT_MAX_LIST_DEPTH,
+  DEFAULT_LIST_LIMIT,
+  DEFAULT_MAX_LIST_LIMIT,
+);
 
 /** The input of `list_directory`. */
 export type ListDirectoryInput = z.output<typeof listDirectoryInputSchema>;
+
+/**
+ * Names models trained on other toolsets send for `list_directory`'s fields, accepted silently
+ * (each means exactly the field it maps to).
+ */
+export const LIST_DIRECTORY_ALIASES: Readonly<Record<string, string>> = Object.freeze({
+  dir_path: "path",
+  directory: "path",
+  dir: "path",
+  max_depth: "depth",
+  show_hidden: "include_hidden",
+});
 
 /** One listed entry. */
 export interface ListedEntry {
@@ -85,7 +129,7 @@ export interface ListedEntry {
   name: string;
   /** What it is; a symlink is reported as `"symlink"` (never followed). */
   type: EntryType;
-  /** Size in bytes (0 for directories and symlinks). */
+  /** Size in bytes, exact (0 for directories and symlinks); the rendered text shows it human-readable. */
   size: number;
   /** 1 for the listed directory's own entries, 2 for their children, … */
   depth: number;
@@ -94,9 +138,9 @@ export interface ListedEntry {
   /** For a symlink whose real target is inside the workspace: the target's workspace path. */
   target?: string;
   /** For a symlink: what its target is (`"missing"` for a dangling link, `"outside"` when it leaves the workspace). */
-  targetType?: EntryType | "missing" | "outside";
+  target_type?: EntryType | "missing" | "outside";
   /** For a directory inside the depth that was not opened: why (`"ignored"`, `"git"`). */
-  notExpanded?: "ignored" | "git";
+  not_expanded?: "ignored" | "git";
 }
 
 /** What `list_directory` returns. */
@@ -105,33 +149,47 @@ export interface ListDirectoryToolData {
   path: string;
   /** The depth listed. */
   depth: number;
-  /** The entries, in tree order: each directory's entries follow it, directories first, then by name. */
-  entries: ListedEntry[];
-  /** Entries seen but not shown because of the cap (0 when complete). */
-  omitted: number;
+  /** Whether hidden entries were listed. */
+  include_hidden: boolean;
+  /** The 1-based position of the first entry of this page. */
+  offset: number;
   /**
-   * Whether the entries of some directories inside the depth were not even counted (directories
-   * that were themselves cut by the cap), so there are more than `omitted`.
+   * This page's entries, in tree order: each directory's entries follow it, directories first,
+   * then by name (case-insensitive, then exact). The same call always gives the same order.
    */
-  incomplete: boolean;
-  /** Hidden entries skipped because `include_hidden` was not set. */
-  hiddenSkipped: number;
-  /** The cap that applied. */
-  maxEntries: number;
+  entries: ListedEntry[];
+  /** Entries in the whole listing (exact); absent when the walk stopped counting. */
+  total?: number;
+  /** A lower bound on the entries in the listing, when the walk stopped at `maxScanEntries`. */
+  total_at_least?: number;
+  /** The `offset` of the next page; absent on the last page. */
+  next_offset?: number;
+  /** Whether entries after this page were left out. */
+  truncated: boolean;
+  /** Hidden entries skipped (in the directories read) because `include_hidden` was not set. */
+  hidden_skipped: number;
 }
 
 /** The `list_directory` tool's type. */
 export type ListDirectoryTool = Tool<typeof listDirectoryInputSchema, ListDirectoryToolData>;
 
-function description(maxDepth: number, maxEntries: number): string {
-  return [
-    "List a directory of the workspace: each entry's name, type and size in bytes, directories first, then by name.",
+function description(
+  maxDepth: number,
+  defaultLimit: number,
+  mounted: ReturnType<typeof mountedTools>,
+): string {
+  const finders = [
+    mounted.when("glob_search", "glob_search to find files by name pattern"),
+    mounted.when("file_stats", "file_stats for line counts"),
+  ].filter((part) => part.length > 0);
+  return joinDescription([
+    "List a directory of the workspace: each entry's name, type and size, directories first, then by name.",
     `Start with the root (no path) and depth 1; use depth 2–${maxDepth} for a tree view of a small directory, and list a subdirectory to go deeper in a big one.`,
     "Hidden entries (names starting with '.') are left out unless include_hidden is true.",
     "Entries ignored by .gitignore are listed but marked (ignored) and not expanded; symlinks are shown as symlinks (with their target when it is inside the workspace) and never followed.",
-    `At most ${maxEntries} entries are shown; a marker says how many more there are and how to narrow the listing.`,
-    "Use glob_search to find files by name pattern and file_stats for sizes and line counts.",
-  ].join("\n");
+    `A call shows up to limit entries (default ${defaultLimit}) in tree order; when more remain, the result ends with the exact call for the next page (offset=…).`,
+    finders.length > 0 ? `Use ${finders.join(" and ")}.` : undefined,
+  ]);
 }
 
 function compareEntries(left: DirectoryEntry, right: DirectoryEntry): number {
@@ -157,159 +215,173 @@ function formatEntry(entry: ListedEntry): string {
   if (entry.type === "directory") label = `${entry.name}/`;
   else if (entry.type === "symlink") {
     const target =
-      entry.targetType === "outside"
+      entry.target_type === "outside"
         ? " -> (outside the workspace)"
-        : entry.targetType === "missing"
+        : entry.target_type === "missing"
           ? " -> (missing target)"
           : entry.target !== undefined
-            ? ` -> ${entry.target}${entry.targetType === "directory" ? "/" : ""}`
+            ? ` -> ${entry.target}${entry.target_type === "directory" ? "/" : ""}`
             : "";
     label = `${entry.name}@${target}`;
     notes.push("symlink");
   } else label = entry.name;
-  if (entry.type === "file") notes.push(`${numberFormat.format(entry.size)} bytes`);
+  if (entry.type === "file") notes.push(formatSize(entry.size));
   if (entry.type === "other") notes.push("special file");
   if (entry.ignored) notes.push("ignored");
-  if (entry.notExpanded === "git") notes.push("not expanded");
+  if (entry.not_expanded === "git") notes.push("not expanded");
   return `${indent}${label}${notes.length > 0 ? `  (${notes.join(", ")})` : ""}`;
 }
 
+/** Options of {@link formatDirectoryListing}. */
+export interface DirectoryListingFormatOptions {
+  /** The tool's name, for the next-page call. Default `"list_directory"`. */
+  toolName?: string;
+}
+
 /**
- * Renders a listing as an indented tree (two spaces a level), with the marker when capped.
+ * Renders a listing as an indented tree (two spaces a level) with human-readable sizes, and the
+ * contract's page marker naming the exact next call when more entries remain.
  *
  * @param data - the listing
+ * @param options - the tool's name (for the next call)
  * @returns model-facing text
  */
-export function formatDirectoryListing(data: ListDirectoryToolData): string {
-  const lines = [
-    `${data.path} (depth ${data.depth}; ${numberFormat.format(data.entries.length)} ${data.entries.length === 1 ? "entry" : "entries"} shown; directories first):`,
-  ];
-  if (data.entries.length === 0) {
+export function formatDirectoryListing(
+  data: ListDirectoryToolData,
+  options: DirectoryListingFormatOptions = {},
+): string {
+  const toolName = options.toolName ?? LIST_DIRECTORY_TOOL_NAME;
+  const shown = data.entries.length;
+  const whole = data.offset === 1 && !data.truncated;
+  const first = data.offset;
+  const last = data.offset + shown - 1;
+  const count =
+    data.total !== undefined
+      ? numberFormat.format(data.total)
+      : `at least ${numberFormat.format(data.total_at_least ?? last)}`;
+  const range = whole
+    ? `${numberFormat.format(shown)} ${shown === 1 ? "entry" : "entries"}`
+    : `entries ${numberFormat.format(first)}–${numberFormat.format(last)} of ${count}`;
+  const lines = [`${data.path} (depth ${data.depth}; ${range}; directories first):`];
+  const hidden =
+    data.hidden_skipped === 0
+      ? ""
+      : `${data.total === undefined ? "at least " : ""}${numberFormat.format(data.hidden_skipped)} hidden`;
+  if (shown === 0) {
     lines.push(
-      data.hiddenSkipped > 0
-        ? `No visible entries: ${data.hiddenSkipped} hidden ${data.hiddenSkipped === 1 ? "entry is" : "entries are"} not shown — call again with include_hidden=true to see ${data.hiddenSkipped === 1 ? "it" : "them"}.`
+      data.hidden_skipped > 0
+        ? `No visible entries: ${hidden} ${data.hidden_skipped === 1 ? "entry is" : "entries are"} not shown — call again with include_hidden=true to see ${data.hidden_skipped === 1 ? "it" : "them"}.`
         : "The directory is empty.",
     );
     return lines.join("\n");
   }
   for (const entry of data.entries) lines.push(formatEntry(entry));
-  if (data.omitted > 0 || data.incomplete) {
-    const firstDirectory = data.entries.find(
-      (entry) => entry.type === "directory" && !entry.ignored,
-    );
-    const narrower = [
-      firstDirectory === undefined
-        ? undefined
-        : `list a subdirectory (e.g. path="${firstDirectory.path}")`,
-      data.depth > 1 ? `call again with depth=${data.depth - 1}` : undefined,
-      "use glob_search with a name pattern",
-    ].filter((part): part is string => part !== undefined);
+  if (data.next_offset !== undefined) {
+    const args: Record<string, NextCallValue> = { path: data.path };
+    if (data.depth !== DEFAULT_LIST_DEPTH) args.depth = data.depth;
+    if (data.include_hidden) args.include_hidden = true;
+    const atLeast = data.total === undefined;
+    const all = data.total ?? data.total_at_least ?? data.next_offset;
     lines.push(
-      formatTruncationMarker({
-        omitted: data.omitted,
-        unit: data.omitted === 1 ? "entry" : "entries",
-        next: `${data.incomplete ? "more inside directories that were not opened; " : ""}${narrower.join(", or ")}`,
+      formatPageMarker({
+        tool: toolName,
+        nextOffset: data.next_offset,
+        omitted: Math.max(1, all - data.next_offset + 1),
+        unit: "entries",
+        atLeast,
+        args,
       }),
     );
   }
-  if (data.hiddenSkipped > 0) {
+  if (data.hidden_skipped > 0) {
     lines.push(
-      `(${data.hiddenSkipped} hidden ${data.hiddenSkipped === 1 ? "entry" : "entries"} not shown; include_hidden=true shows them.)`,
+      `(${hidden} ${data.hidden_skipped === 1 ? "entry" : "entries"} not shown; include_hidden=true shows them.)`,
     );
   }
   return lines.join("\n");
 }
 
-interface PendingDirectory {
-  /** Workspace path as shown (under the asked path). */
-  path: string;
-  /** Real workspace path to read. */
-  real: string;
-  /** Depth of its entries. */
-  depth: number;
-  /** Where its entries go. */
-  children: ListedEntry[];
-}
-
 /**
- * Creates the `list_directory` tool: a sorted, bounded, optionally recursive listing confined to
+ * Creates the `list_directory` tool: a sorted, paged, optionally recursive listing confined to
  * the workspace. Secret paths are never shown (not even their names), hidden entries only on
  * request, `.gitignore`d entries are marked, and symlinks are reported (target only when inside).
  *
- * Directories are read breadth-first, so a capped listing always shows the shallow levels whole.
+ * Entries come in tree order (each directory's entries right after it, directories first, then
+ * by name), the same on every call, so `offset` pages through a listing of any size; `total` is
+ * exact up to `maxScanEntries` entries and a lower bound (`total_at_least`) past it.
  *
- * @param options - the workspace, caps and name/description overrides
+ * @param options - the workspace, limits, the mounted tools and name/description overrides
  * @returns the tool
  * @throws AgentoolError when the options are invalid
  * @example
  * const listDirectory = createListDirectoryTool({ workspace });
  * await listDirectory.run({ path: "src", depth: 2 });
+ * await listDirectory.run({ path: "src", depth: 2, offset: 501 }); // the next page
  */
 export function createListDirectoryTool(options: ListDirectoryToolOptions): ListDirectoryTool {
   const parsed = parseOptions("createListDirectoryTool", optionsSchema, options);
   const workspace = parsed.workspace;
   const fileSystem = workspace.fileSystem;
   const maxDepth = parsed.maxDepth ?? DEFAULT_MAX_LIST_DEPTH;
-  const maxEntries = parsed.maxEntries ?? DEFAULT_MAX_LIST_ENTRIES;
+  const defaultLimit = parsed.defaultLimit ?? DEFAULT_LIST_LIMIT;
+  const maxLimit = parsed.maxLimit ?? DEFAULT_MAX_LIST_LIMIT;
+  const maxScanEntries = parsed.maxScanEntries ?? DEFAULT_MAX_LIST_SCAN_ENTRIES;
   const markIgnored = parsed.markIgnored ?? true;
-  const input = createInputSchema(maxDepth);
+  const name = parsed.name ?? LIST_DIRECTORY_TOOL_NAME;
+  const input = createInputSchema(maxDepth, defaultLimit, maxLimit);
 
   async function describeSymlink(
     real: string,
-  ): Promise<Pick<ListedEntry, "target" | "targetType">> {
+  ): Promise<Pick<ListedEntry, "target" | "target_type">> {
     let target: string;
     try {
       target = await fileSystem.realPath(real);
     } catch (error) {
-      if (FileSystemError.isInstance(error)) return { targetType: "outside" };
+      if (FileSystemError.isInstance(error)) return { target_type: "outside" };
       throw error;
     }
     if (workspace.isSecret(target)) return {};
     const targetStat = await fileSystem.stat(target).catch(() => undefined);
-    return { target: workspace.display(target), targetType: targetStat?.type ?? "missing" };
+    return { target: workspace.display(target), target_type: targetStat?.type ?? "missing" };
   }
 
   return defineTool({
-    name: parsed.name ?? LIST_DIRECTORY_TOOL_NAME,
-    description: parsed.description ?? description(maxDepth, maxEntries),
+    name,
+    description:
+      parsed.description ?? description(maxDepth, defaultLimit, mountedTools(parsed.mountedTools)),
     input,
+    aliases: LIST_DIRECTORY_ALIASES,
     annotations: { title: "List directory", readOnly: true, idempotent: true },
     tags: ["fs:read"],
     execute: (request, context) =>
       guardFileSystem(async () => {
         const resolved = await workspace.resolve(request.path);
         const stat = await fileSystem.stat(resolved.real);
-        if (stat === undefined) {
-          return fail("FILE_NOT_FOUND", `${resolved.display} does not exist.`, {
-            hint: "List its parent directory to see what exists.",
-          });
-        }
+        if (stat === undefined) return pathNotFound(resolved.display);
         if (stat.type !== "directory") {
-          return fail("INVALID_PATH", `${resolved.display} is a file, not a directory.`, {
-            hint: "Use read_file to read it or file_stats for its size and line count.",
-          });
+          return fileNotDirectory(resolved.display, `${name} lists directories`);
         }
         const depth = request.depth ?? DEFAULT_LIST_DEPTH;
         const includeHidden = request.include_hidden ?? false;
+        const offset = request.offset ?? 1;
+        const limit = request.limit ?? defaultLimit;
+        const start = offset - 1;
+        const end = start + limit;
+        // Walk at least one entry past the page (to know whether more remain), and up to the scan
+        // cap (to count them).
+        const wanted = Math.max(end + 1, maxScanEntries);
         const matcher = markIgnored ? createIgnoreMatcher(fileSystem) : undefined;
-        const top: ListedEntry[] = [];
-        const childrenOf = new Map<ListedEntry, ListedEntry[]>();
-        const queue: PendingDirectory[] = [
-          { path: resolved.path, real: resolved.real, depth: 1, children: top },
-        ];
-        let shown = 0;
-        let omitted = 0;
+        const entries: ListedEntry[] = [];
+        let seen = 0;
+        let stopped = false;
         let hiddenSkipped = 0;
-        let incomplete = false;
-        for (let index = 0; index < queue.length; index += 1) {
+
+        const visit = async (path: string, real: string, level: number): Promise<void> => {
           context.signal.throwIfAborted();
-          const directory = queue[index] as PendingDirectory;
-          const raw = await fileSystem.readDirectory(directory.real);
           const visible: DirectoryEntry[] = [];
-          for (const entry of raw) {
-            const path = join(directory.path, entry.name);
-            const real = join(directory.real, entry.name);
-            if (workspace.isSecret(path) || workspace.isSecret(real)) continue;
+          for (const entry of await fileSystem.readDirectory(real)) {
+            if (workspace.isSecret(join(path, entry.name))) continue;
+            if (workspace.isSecret(join(real, entry.name))) continue;
             if (!includeHidden && entry.name.startsWith(".")) {
               hiddenSkipped += 1;
               continue;
@@ -318,58 +390,63 @@ export function createListDirectoryTool(options: ListDirectoryToolOptions): List
           }
           visible.sort(compareEntries);
           for (const entry of visible) {
-            if (shown >= maxEntries) {
-              omitted += 1;
-              if (entry.type === "directory" && directory.depth < depth) incomplete = true;
-              continue;
+            if (seen >= wanted) {
+              stopped = true;
+              return;
             }
-            const path = join(directory.path, entry.name);
-            const real = join(directory.real, entry.name);
+            seen += 1;
+            const onPage = seen > start && seen <= end;
+            const childPath = join(path, entry.name);
+            const childReal = join(real, entry.name);
+            const isDirectory = entry.type === "directory";
+            const expandable = isDirectory && level < depth;
             const ignored =
-              matcher === undefined
-                ? false
-                : await matcher.isIgnored(real, entry.type === "directory");
-            const listed: ListedEntry = {
-              path,
-              name: entry.name,
-              type: entry.type,
-              size: entry.type === "file" ? entry.size : 0,
-              depth: directory.depth,
-              ignored,
-            };
-            if (entry.type === "symlink") Object.assign(listed, await describeSymlink(real));
-            directory.children.push(listed);
-            shown += 1;
-            if (entry.type === "directory" && directory.depth < depth) {
-              if (ignored) listed.notExpanded = "ignored";
-              else if (entry.name === ".git") listed.notExpanded = "git";
-              else {
-                const children: ListedEntry[] = [];
-                childrenOf.set(listed, children);
-                queue.push({ path, real, depth: directory.depth + 1, children });
-              }
+              matcher !== undefined && (onPage || expandable)
+                ? await matcher.isIgnored(childReal, isDirectory)
+                : false;
+            let listed: ListedEntry | undefined;
+            if (onPage) {
+              listed = {
+                path: childPath,
+                name: entry.name,
+                type: entry.type,
+                size: entry.type === "file" ? entry.size : 0,
+                depth: level,
+                ignored,
+              };
+              if (entry.type === "symlink") Object.assign(listed, await describeSymlink(childReal));
+              entries.push(listed);
             }
-          }
-        }
-        const entries: ListedEntry[] = [];
-        const visit = (list: readonly ListedEntry[]) => {
-          for (const entry of list) {
-            entries.push(entry);
-            const children = childrenOf.get(entry);
-            if (children !== undefined) visit(children);
+            if (!expandable) continue;
+            if (ignored) {
+              if (listed !== undefined) listed.not_expanded = "ignored";
+            } else if (entry.name === ".git") {
+              if (listed !== undefined) listed.not_expanded = "git";
+            } else {
+              await visit(childPath, childReal, level + 1);
+              if (stopped) return;
+            }
           }
         };
-        visit(top);
-        return ok({
+        await visit(resolved.path, resolved.real, 1);
+
+        if (!stopped && isOffsetPastEnd(offset, seen)) {
+          return offsetPastEnd({ tool: name, offset, total: seen, unit: "entries" });
+        }
+        const data: ListDirectoryToolData = {
           path: resolved.display,
           depth,
+          include_hidden: includeHidden,
+          offset,
           entries,
-          omitted,
-          incomplete,
-          hiddenSkipped,
-          maxEntries,
-        });
+          truncated: seen > end,
+          hidden_skipped: hiddenSkipped,
+        };
+        if (stopped) data.total_at_least = seen + 1;
+        else data.total = seen;
+        if (seen > end) data.next_offset = end + 1;
+        return ok(data);
       }),
-    render: formatDirectoryListing,
+    render: (data) => formatDirectoryListing(data, { toolName: name }),
   });
 }
