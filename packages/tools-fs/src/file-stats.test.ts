@@ -1,5 +1,6 @@
 import { mkdir, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { parseNextCall } from "@agentool/contract";
 import { assertConformance } from "@agentool/contract/testing";
 import { describe, expect, it } from "vitest";
 import { createFileStatsTool, type FileStatsToolData } from "./file-stats.js";
@@ -33,11 +34,11 @@ describe("createFileStatsTool", () => {
       lines: 3,
       binary: false,
       encoding: "utf-8",
-      lineEnding: "crlf",
+      line_ending: "crlf",
       streamed: false,
     });
-    expect(data.kind === "file" && data.modified).toMatch(/^\d{4}-\d\d-\d\dT.*Z$/);
-    expect(text).toContain("3 lines, utf-8, CRLF line endings");
+    expect(data.kind === "file" && data.modified_at).toMatch(/^\d{4}-\d\d-\d\dT.*Z$/);
+    expect(text).toContain("a.md: 15 bytes, 3 lines, utf-8, CRLF line endings");
   });
 
   it("flags binary files and decodes UTF-16 and BOMs", async () => {
@@ -48,7 +49,7 @@ describe("createFileStatsTool", () => {
     expect((await stats("u16")).data).toMatchObject({
       lines: 2,
       encoding: "utf-16le",
-      lineEnding: "lf",
+      line_ending: "lf",
     });
     expect((await stats("bom")).data).toMatchObject({ lines: 1, encoding: "utf-8 with BOM" });
   });
@@ -60,13 +61,13 @@ describe("createFileStatsTool", () => {
     const whole = (await stats("big.txt")).data;
     const streamed = (await stats("big.txt", { streamThresholdBytes: 10, streamChunkBytes: 4096 }))
       .data;
-    expect(streamed).toMatchObject({ streamed: true, lines: 3000, lineEnding: "mixed" });
-    expect(whole).toMatchObject({ streamed: false, lines: 3000, lineEnding: "mixed" });
+    expect(streamed).toMatchObject({ streamed: true, lines: 3000, line_ending: "mixed" });
+    expect(whole).toMatchObject({ streamed: false, lines: 3000, line_ending: "mixed" });
     expect(
       (await stats("u16.txt", { streamThresholdBytes: 1, streamChunkBytes: 4096 })).data,
     ).toMatchObject({
       lines: 3,
-      lineEnding: "crlf",
+      line_ending: "crlf",
       encoding: "utf-16be",
     });
   });
@@ -77,7 +78,7 @@ describe("createFileStatsTool", () => {
     expect(data).toMatchObject({ streamed: true, lines: 600_000, bytes: 17 * 600_000 });
   });
 
-  it("lists a directory per file with totals, skipping hidden, ignored and secret entries, capped", async () => {
+  it("lists a directory per file with totals, skipping hidden, ignored and secret entries", async () => {
     await mkdir(join(root, "src"));
     await writeFile(join(root, "src/a.ts"), "1\n2\n");
     await writeFile(join(root, "src/b.ts"), "1\n");
@@ -94,12 +95,93 @@ describe("createFileStatsTool", () => {
       ["src/a.ts", 2],
       ["src/b.ts", 1],
     ]);
-    expect(data.totals).toMatchObject({ files: 3, directories: 1, lines: 4 });
-    expect(data.skippedHidden).toBe(2);
-    expect(data.skippedIgnored).toBe(1);
+    expect(data).toMatchObject({
+      total: 3,
+      directories: 1,
+      bytes: 7,
+      complete: true,
+      truncated: false,
+      listed: { files: 3, bytes: 7, lines: 4, binary_files: 0 },
+    });
+    expect(data.skipped_hidden).toBe(2);
+    expect(data.skipped_ignored).toBe(1);
+    expect(text).toContain(".: 3 files in 1 subdirectory, 7 bytes in all;");
+    expect(text).toContain("Lines: 4 in all.");
     expect(text).not.toContain("id_rsa");
-    const capped = await stats(undefined, { maxFiles: 2 });
-    expect(capped.text).toMatch(/…\[truncated: 1 more file — call file_stats on a subdirectory/);
+  });
+
+  it("pages a directory's files by path; every count says what it covers", async () => {
+    await mkdir(join(root, "src/lib"), { recursive: true });
+    await writeFile(join(root, "src/lib/z.ts"), "1\n2\n3\n");
+    await writeFile(join(root, "src/a.ts"), "1\n2\n");
+    await writeFile(join(root, "src/b.ts"), "x".repeat(3000));
+    await writeFile(join(root, "c.md"), "x\n");
+    await writeFile(join(root, "src-notes.txt"), "n\n");
+    const tool = createFileStatsTool({ workspace });
+    const all = await tool.run({});
+    if (!all.success || all.data.kind !== "directory") throw new Error("expected a directory");
+    expect(all.data.files.map((file) => file.path)).toEqual([
+      "c.md",
+      "src/a.ts",
+      "src/b.ts",
+      "src/lib/z.ts",
+      "src-notes.txt",
+    ]);
+    const first = await tool.run({ limit: 2 });
+    if (!first.success || first.data.kind !== "directory") throw new Error("expected a directory");
+    expect(first.data).toMatchObject({
+      total: 5,
+      next_offset: 3,
+      truncated: true,
+      bytes: 3014,
+      directories: 2,
+      listed: { files: 2, bytes: 6, lines: 3 },
+    });
+    const text = tool.renderResult(first) as string;
+    // The whole tree's files and bytes, and the lines of the listed files only — each says so.
+    expect(text).toContain(".: 5 files in 2 subdirectories, 2.9 KB (3,014 bytes) in all;");
+    expect(text).toContain("Files 1–2 (by path): 3 lines, 6 B.");
+    expect(text).toContain(
+      '…[truncated: 3 more files — call file_stats again with path=".", offset=3]',
+    );
+    const next = parseNextCall(text);
+    expect(next).toEqual({ tool: "file_stats", args: { path: ".", offset: 3 } });
+    const second = await tool.run({ ...next?.args, limit: 2 });
+    if (!second.success || second.data.kind !== "directory")
+      throw new Error("expected a directory");
+    expect(second.data.files.map((file) => file.path)).toEqual(["src/b.ts", "src/lib/z.ts"]);
+    expect(second.data).toMatchObject({ offset: 3, next_offset: 5, listed: { lines: 4 } });
+    const last = await tool.run({ offset: 5, limit: 2 });
+    expect(last.success && last.data).toMatchObject({ truncated: false });
+    expect(last.success && "next_offset" in last.data).toBe(false);
+    const past = await tool.run({ offset: 6 });
+    expect(past.success ? undefined : past.error).toMatchObject({
+      code: "INVALID_INPUT",
+      message: expect.stringContaining("offset=6 is past the end: there are 5 files in all"),
+    });
+    const again = await tool.run({ limit: 2 });
+    expect(again).toEqual(first);
+  });
+
+  it("says 'at least' when the walk stops counting, and the next page is still reachable", async () => {
+    for (let index = 0; index < 20; index += 1) {
+      await writeFile(join(root, `f${String(index).padStart(2, "0")}.txt`), "x\n");
+    }
+    const tool = createFileStatsTool({ workspace, maxScanEntries: 5 });
+    const first = await tool.run({ limit: 3 });
+    if (!first.success || first.data.kind !== "directory") throw new Error("expected a directory");
+    expect(first.data.total).toBeUndefined();
+    expect(first.data).toMatchObject({
+      complete: false,
+      total_at_least: 5,
+      next_offset: 4,
+      truncated: true,
+    });
+    const text = tool.renderResult(first) as string;
+    expect(text).toContain(".: at least 5 files in at least 0 subdirectories, at least 10 bytes");
+    expect(text).toContain("…[truncated: at least 2 more files — call file_stats again");
+    const end = await tool.run({ offset: 19, limit: 3 });
+    expect(end.success && end.data).toMatchObject({ complete: true, total: 20, truncated: false });
   });
 
   it("refuses escapes and secrets", async () => {
@@ -115,10 +197,26 @@ describe("createFileStatsTool", () => {
   });
 
   it("works over the memory seam and passes the conformance kit", async () => {
-    const memory = createWorkspace({ fileSystem: createMemoryFileSystem({ sample: "a\nb\n" }) });
+    const memory = createWorkspace({
+      fileSystem: createMemoryFileSystem({ sample: "a\nb\n", "dir/other.md": "x" }),
+    });
     const tool = createFileStatsTool({ workspace: memory });
     const result = await tool.run({ path: "sample" });
     expect(result.success && result.data).toMatchObject({ lines: 2 });
-    await assertConformance([tool], { samples: { file_stats: {} } });
+    await assertConformance([tool], {
+      samples: { file_stats: {} },
+      cutSamples: { file_stats: { limit: 1 } },
+    });
+    const aliased = await tool.run({ file_path: "sample" });
+    expect(aliased.success && aliased.data.path).toBe("sample");
+  });
+});
+
+describe("file_stats's description", () => {
+  it("names read_file only when it is mounted", () => {
+    expect(createFileStatsTool({ workspace }).description).not.toContain("read_file");
+    expect(createFileStatsTool({ workspace, mountedTools: ["read_file"] }).description).toContain(
+      "before read_file",
+    );
   });
 });

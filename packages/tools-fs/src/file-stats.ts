@@ -1,14 +1,15 @@
 import {
   defineTool,
-  fail,
-  formatTruncationMarker,
+  formatPageMarker,
+  isOffsetPastEnd,
+  offsetPastEnd,
   ok,
+  pagingInputShape,
   parseOptions,
   type Tool,
-  toolOverridesShape,
 } from "@agentool/contract";
 import { z } from "zod";
-import type { FileSystem } from "./file-system.js";
+import type { DirectoryEntry, FileSystem } from "./file-system.js";
 import { createIgnoreMatcher } from "./internal/gitignore.js";
 import {
   BINARY_SNIFF_BYTES,
@@ -20,8 +21,15 @@ import {
   type LineEnding,
   type TextEncodingName,
 } from "./internal/text-codec.js";
-import { guardFileSystem, workspaceOption } from "./internal/tool-support.js";
-import type { Workspace } from "./workspace.js";
+import {
+  formatSize,
+  guardFileSystem,
+  joinDescription,
+  mountedTools,
+  pathNotFound,
+  type WorkspaceToolOptions,
+  workspaceToolOptionsShape,
+} from "./internal/tool-support.js";
 
 /** The default name of the statistics tool. */
 export const FILE_STATS_TOOL_NAME = "file_stats";
@@ -32,62 +40,88 @@ export const DEFAULT_STATS_STREAM_THRESHOLD_BYTES = 8 * 1024 * 1024;
 /** Default chunk size when streaming: 1 MiB. */
 export const DEFAULT_STATS_STREAM_CHUNK_BYTES = 1024 * 1024;
 
-/** Default cap on the files listed (and line-counted) for a directory: 200. */
-export const DEFAULT_MAX_STATS_FILES = 200;
+/** Default page size for a directory (`limit` when the model gives none): 200 files. */
+export const DEFAULT_STATS_LIMIT = 200;
 
-/** Default cap on the entries a directory walk visits: 10,000. */
+/** Default largest `limit` a model may ask for: 2,000 files. */
+export const DEFAULT_MAX_STATS_LIMIT = 2000;
+
+/**
+ * Default number of entries a directory walk counts before it stops: 10,000 (it always walks far
+ * enough to fill the page). Below it the totals are exact; past it they are lower bounds.
+ */
 export const DEFAULT_MAX_SCAN_ENTRIES = 10_000;
 
 /** Options of {@link createFileStatsTool}. */
-export interface FileStatsToolOptions {
-  /** The confined workspace (from `createWorkspace`). */
-  workspace: Workspace;
-  /** Replaces the tool's name (snake_case). Default `"file_stats"`. */
-  name?: string;
-  /** Replaces the tool's description. */
-  description?: string;
+export interface FileStatsToolOptions extends WorkspaceToolOptions {
   /** Files above this size are streamed in chunks instead of read whole. Default {@link DEFAULT_STATS_STREAM_THRESHOLD_BYTES} (8 MiB). */
   streamThresholdBytes?: number;
   /** Chunk size when streaming. Default {@link DEFAULT_STATS_STREAM_CHUNK_BYTES} (1 MiB). */
   streamChunkBytes?: number;
-  /** Most files listed for a directory. Default {@link DEFAULT_MAX_STATS_FILES} (200). */
-  maxFiles?: number;
-  /** Most entries a directory walk visits (totals cover only these). Default {@link DEFAULT_MAX_SCAN_ENTRIES} (10,000). */
+  /** Files on a page of a directory when the model gives no `limit`. Default {@link DEFAULT_STATS_LIMIT} (200). */
+  defaultLimit?: number;
+  /** Largest `limit` accepted. Default {@link DEFAULT_MAX_STATS_LIMIT} (2,000). */
+  maxLimit?: number;
+  /** Entries a directory walk counts at most (past the page); the totals are exact below it. Default {@link DEFAULT_MAX_SCAN_ENTRIES} (10,000). */
   maxScanEntries?: number;
 }
 
-const optionsSchema = z.object({
-  ...toolOverridesShape,
-  workspace: workspaceOption,
-  streamThresholdBytes: z.number().int().min(0).optional(),
-  streamChunkBytes: z
-    .number()
-    .int()
-    .min(4096)
-    .max(64 * 1024 * 1024)
-    .optional(),
-  maxFiles: z.number().int().min(1).max(100_000).optional(),
-  maxScanEntries: z.number().int().min(1).max(10_000_000).optional(),
-});
+const optionsSchema = z
+  .object({
+    ...workspaceToolOptionsShape,
+    streamThresholdBytes: z.number().int().min(0).optional(),
+    streamChunkBytes: z
+      .number()
+      .int()
+      .min(4096)
+      .max(64 * 1024 * 1024)
+      .optional(),
+    defaultLimit: z.number().int().min(1).max(100_000).optional(),
+    maxLimit: z.number().int().min(1).max(100_000).optional(),
+    maxScanEntries: z.number().int().min(1).max(10_000_000).optional(),
+  })
+  .refine(
+    (value) =>
+      (value.defaultLimit ?? DEFAULT_STATS_LIMIT) <= (value.maxLimit ?? DEFAULT_MAX_STATS_LIMIT),
+    { message: "defaultLimit must not exceed maxLimit", path: ["defaultLimit"] },
+  );
 
-/** The input schema of `file_stats`. */
-export const fileStatsInputSchema = z.object({
-  path: z
-    .string()
-    .optional()
-    .describe(
-      "A file or directory, relative to the workspace root. Default: the root ('.'), which gives per-file figures for the whole workspace.",
+function createInputSchema(defaultLimit: number, maxLimit: number) {
+  const paging = pagingInputShape({ unit: "file", defaultLimit, maxLimit });
+  return z.object({
+    path: z
+      .string()
+      .optional()
+      .describe(
+        "A file or directory, relative to the workspace root. Default: the root ('.'), which gives per-file figures for the whole workspace.",
+      ),
+    offset: paging.offset.describe(
+      "For a directory: 1-based position (by path) of the first file to list (default 1). Use the next_offset a cut result gives to get the next page.",
     ),
-});
+    limit: paging.limit.describe(
+      `For a directory: most files to list (default ${defaultLimit}, at most ${maxLimit}).`,
+    ),
+  });
+}
+
+/** The input schema of `file_stats` (with the default limits in its descriptions). */
+export const fileStatsInputSchema = createInputSchema(DEFAULT_STATS_LIMIT, DEFAULT_MAX_STATS_LIMIT);
 
 /** The input of `file_stats`. */
 export type FileStatsInput = z.output<typeof fileStatsInputSchema>;
+
+/** Names from other toolsets accepted silently for `file_stats`'s `path`. */
+export const FILE_STATS_ALIASES: Readonly<Record<string, string>> = Object.freeze({
+  file_path: "path",
+  dir_path: "path",
+  directory: "path",
+});
 
 /** Figures of one file. */
 export interface FileFigures {
   /** The file, as a workspace path. */
   path: string;
-  /** Size in bytes. */
+  /** Size in bytes (exact). */
   bytes: number;
   /** Lines (a final line ending does not start another line); `null` for a binary file. */
   lines: number | null;
@@ -102,13 +136,25 @@ export interface FileStatsFileData extends FileFigures {
   /** The text encoding (`utf-8`, `utf-8 with BOM`, `utf-16le`, `utf-16be`); `null` for a binary file. */
   encoding: string | null;
   /** The line endings (`lf`, `crlf`, `mixed`, `none`); `null` for a binary file. */
-  lineEnding: LineEnding | null;
+  line_ending: LineEnding | null;
   /** Whether some bytes are not valid in the encoding (only checked for files read whole). */
-  invalidBytes: boolean;
+  invalid_bytes: boolean;
   /** Whether the file was streamed in chunks (large files) instead of read whole. */
   streamed: boolean;
   /** Last modification, ISO 8601. */
-  modified: string;
+  modified_at: string;
+}
+
+/** The figures of the files on one page of a directory. */
+export interface ListedFigures {
+  /** Files on this page. */
+  files: number;
+  /** Their bytes. */
+  bytes: number;
+  /** Their lines (text files only). */
+  lines: number;
+  /** How many of them are binary (no lines counted). */
+  binary_files: number;
 }
 
 /** What `file_stats` returns for a directory. */
@@ -118,25 +164,34 @@ export interface FileStatsDirectoryData {
   /** The directory, as a workspace path. */
   path: string;
   /** Last modification of the directory itself, ISO 8601. */
-  modified: string;
-  /** Per-file figures, sorted by path, at most `maxFiles`. */
+  modified_at: string;
+  /** The 1-based position of the first file of this page. */
+  offset: number;
+  /**
+   * This page's files with their figures, by path (folder by folder, names in code-point order);
+   * the same call always gives the same files.
+   */
   files: FileFigures[];
-  /** Files found but not listed (and not line-counted) because of the cap. */
-  omittedFiles: number;
-  /** Totals over every file found. `lines` covers the listed text files only. */
-  totals: {
-    files: number;
-    directories: number;
-    bytes: number;
-    lines: number;
-    binaryFiles: number;
-  };
-  /** Whether the walk stopped at `maxScanEntries` (totals then cover only part of the tree). */
-  scanLimited: boolean;
-  /** Hidden entries (names starting with '.') not counted. */
-  skippedHidden: number;
-  /** Entries ignored by `.gitignore` / `.ignore` not counted. */
-  skippedIgnored: number;
+  /** Files in the whole tree (exact); absent when the walk stopped counting (`complete: false`). */
+  total?: number;
+  /** A lower bound on the files in the tree, when the walk stopped counting. */
+  total_at_least?: number;
+  /** The `offset` of the next page; absent on the last page. */
+  next_offset?: number;
+  /** Whether files after this page were left out. */
+  truncated: boolean;
+  /** Subdirectories in the tree (a lower bound when `complete` is false). */
+  directories: number;
+  /** Bytes of every file in the tree, exact (a lower bound when `complete` is false). */
+  bytes: number;
+  /** Whether the walk covered the whole tree; when false the tree figures are lower bounds. */
+  complete: boolean;
+  /** Figures of the files on this page only (lines are counted for these files only). */
+  listed: ListedFigures;
+  /** Hidden entries (names starting with '.') not counted (a lower bound when not `complete`). */
+  skipped_hidden: number;
+  /** Entries ignored by `.gitignore` / `.ignore` not counted (a lower bound when not `complete`). */
+  skipped_ignored: number;
 }
 
 /** What `file_stats` returns. */
@@ -145,12 +200,12 @@ export type FileStatsToolData = FileStatsFileData | FileStatsDirectoryData;
 /** The `file_stats` tool's type. */
 export type FileStatsTool = Tool<typeof fileStatsInputSchema, FileStatsToolData>;
 
-function description(maxFiles: number): string {
-  return [
+function description(defaultLimit: number, mounted: ReturnType<typeof mountedTools>): string {
+  return joinDescription([
     "Get figures about a file or a directory without reading its content into the conversation.",
-    "For a file: size in bytes, line count, whether it is binary, text encoding, line endings (LF/CRLF) and last modification time. Use it before read_file on a file that may be huge or binary, to plan which pages to read.",
-    `For a directory: each file's lines and bytes (sorted by path, at most ${maxFiles}) and totals; hidden and .gitignored files are not counted. Call it on a subdirectory to see the files past the cap.`,
-  ].join("\n");
+    `For a file: size in bytes, line count, whether it is binary, text encoding, line endings (LF/CRLF) and last modification time.${mounted.when("read_file", " Use it before read_file on a file that may be huge or binary, to plan which pages to read.")}`,
+    `For a directory: how many files, subdirectories and bytes the whole tree holds, and each file's lines and size by path — up to limit files a call (default ${defaultLimit}); when more remain, the result ends with the exact call for the next page (offset=…). Hidden and .gitignored entries are not counted.`,
+  ]);
 }
 
 interface Analysis {
@@ -239,39 +294,62 @@ const LINE_ENDING_LABELS: Record<LineEnding, string> = {
   none: "no line endings",
 };
 
+/** Options of {@link formatFileStats}. */
+export interface FileStatsFormatOptions {
+  /** The tool's name, for the next-page call. Default `"file_stats"`. */
+  toolName?: string;
+}
+
+function sizeWithBytes(bytes: number): string {
+  return bytes < 1024
+    ? `${numberFormat.format(bytes)} ${bytes === 1 ? "byte" : "bytes"}`
+    : `${formatSize(bytes)} (${numberFormat.format(bytes)} bytes)`;
+}
+
+function plural(count: number, one: string, many: string): string {
+  return `${numberFormat.format(count)} ${count === 1 ? one : many}`;
+}
+
 /**
- * Renders `file_stats` data for the model.
+ * Renders `file_stats` data for the model: every number says what it covers (the whole tree, or
+ * the files of this page), and "at least" when the walk stopped counting.
  *
  * @param data - the figures
+ * @param options - the tool's name (for the next-page call)
  * @returns model-facing text
  */
-export function formatFileStats(data: FileStatsToolData): string {
+export function formatFileStats(
+  data: FileStatsToolData,
+  options: FileStatsFormatOptions = {},
+): string {
   if (data.kind === "file") {
     if (data.binary) {
-      return `${data.path}: ${numberFormat.format(data.bytes)} bytes, binary (no lines counted; read_file will refuse it), modified ${data.modified}.`;
+      return `${data.path}: ${sizeWithBytes(data.bytes)}, binary (no lines counted; read_file will refuse it), modified ${data.modified_at}.`;
     }
     const parts = [
-      `${numberFormat.format(data.bytes)} bytes`,
-      `${numberFormat.format(data.lines ?? 0)} ${data.lines === 1 ? "line" : "lines"}`,
+      sizeWithBytes(data.bytes),
+      plural(data.lines ?? 0, "line", "lines"),
       data.encoding ?? "utf-8",
-      LINE_ENDING_LABELS[data.lineEnding ?? "none"],
+      LINE_ENDING_LABELS[data.line_ending ?? "none"],
     ];
-    if (data.invalidBytes) parts.push("some bytes are not valid in this encoding");
-    return `${data.path}: ${parts.join(", ")}, modified ${data.modified}.`;
+    if (data.invalid_bytes) parts.push("some bytes are not valid in this encoding");
+    return `${data.path}: ${parts.join(", ")}, modified ${data.modified_at}.`;
   }
-  const totals = data.totals;
+  const toolName = options.toolName ?? FILE_STATS_TOOL_NAME;
+  const atLeast = data.complete ? "" : "at least ";
+  const fileCount = data.total ?? data.total_at_least ?? data.files.length;
   const lines = [
-    `${data.path}: ${numberFormat.format(totals.files)} files in ${numberFormat.format(totals.directories)} subdirectories, ${numberFormat.format(totals.bytes)} bytes, ${numberFormat.format(totals.lines)} lines${data.omittedFiles > 0 ? " in the files listed" : ""}${totals.binaryFiles > 0 ? `, ${totals.binaryFiles} binary` : ""}; modified ${data.modified}.`,
+    `${data.path}: ${atLeast}${plural(fileCount, "file", "files")} in ${atLeast}${plural(data.directories, "subdirectory", "subdirectories")}, ${atLeast}${sizeWithBytes(data.bytes)} in all; modified ${data.modified_at}.`,
   ];
-  const skipped: string[] = [];
-  if (data.skippedHidden > 0) skipped.push(`${data.skippedHidden} hidden`);
-  if (data.skippedIgnored > 0) skipped.push(`${data.skippedIgnored} .gitignored`);
-  if (skipped.length > 0) lines.push(`Not counted: ${skipped.join(" and ")} entries.`);
-  if (data.scanLimited) {
+  if (!data.complete) {
     lines.push(
-      "The walk stopped early (too many entries): totals cover part of the tree; call file_stats on a subdirectory.",
+      `The walk stopped counting after the page (too many entries): the figures above are lower bounds; ${toolName} on a subdirectory gives exact ones.`,
     );
   }
+  const skipped: string[] = [];
+  if (data.skipped_hidden > 0) skipped.push(`${atLeast}${data.skipped_hidden} hidden`);
+  if (data.skipped_ignored > 0) skipped.push(`${atLeast}${data.skipped_ignored} .gitignored`);
+  if (skipped.length > 0) lines.push(`Not counted: ${skipped.join(" and ")} entries.`);
   if (data.files.length === 0) {
     lines.push(
       skipped.length > 0
@@ -280,18 +358,32 @@ export function formatFileStats(data: FileStatsToolData): string {
     );
     return lines.join("\n");
   }
-  lines.push("lines\tbytes\tpath");
+  const listed = data.listed;
+  const binary =
+    listed.binary_files > 0
+      ? `; ${plural(listed.binary_files, "binary file", "binary files")} (no lines)`
+      : "";
+  const wholeTree = data.complete && data.offset === 1 && !data.truncated;
+  lines.push(
+    wholeTree
+      ? `Lines: ${numberFormat.format(listed.lines)} in all${binary}.`
+      : `Files ${numberFormat.format(data.offset)}–${numberFormat.format(data.offset + listed.files - 1)} (by path): ${plural(listed.lines, "line", "lines")}, ${formatSize(listed.bytes)}${binary}.`,
+  );
+  lines.push("lines\tsize\tpath");
   for (const file of data.files) {
     lines.push(
-      `${file.binary ? "binary" : numberFormat.format(file.lines ?? 0)}\t${numberFormat.format(file.bytes)}\t${file.path}`,
+      `${file.binary ? "binary" : numberFormat.format(file.lines ?? 0)}\t${formatSize(file.bytes)}\t${file.path}`,
     );
   }
-  if (data.omittedFiles > 0) {
+  if (data.next_offset !== undefined) {
     lines.push(
-      formatTruncationMarker({
-        omitted: data.omittedFiles,
-        unit: data.omittedFiles === 1 ? "file" : "files",
-        next: "call file_stats on a subdirectory to see their figures",
+      formatPageMarker({
+        tool: toolName,
+        nextOffset: data.next_offset,
+        omitted: Math.max(1, fileCount - data.next_offset + 1),
+        unit: "files",
+        atLeast: data.total === undefined,
+        args: { path: data.path },
       }),
     );
   }
@@ -302,18 +394,23 @@ function join(parent: string, name: string): string {
   return parent.length === 0 ? name : `${parent}/${name}`;
 }
 
+function compareNames(left: DirectoryEntry, right: DirectoryEntry): number {
+  return left.name < right.name ? -1 : left.name > right.name ? 1 : 0;
+}
+
 /**
  * Creates the `file_stats` tool: figures about a file (bytes, lines, binary, encoding, line
- * endings, modification time) or a bounded per-file listing of a directory with totals. Files
- * above `streamThresholdBytes` are counted by streaming chunks through `fileSystem.openReader`,
- * so a 1 GiB file never sits in memory.
+ * endings, modification time) or a paged per-file listing of a directory with the whole tree's
+ * file, directory and byte counts. Files above `streamThresholdBytes` are counted by streaming
+ * chunks through `fileSystem.openReader`, so a 1 GiB file never sits in memory.
  *
- * @param options - the workspace, caps and name/description overrides
+ * @param options - the workspace, limits, the mounted tools and name/description overrides
  * @returns the tool
  * @throws AgentoolError when the options are invalid
  * @example
  * const fileStats = createFileStatsTool({ workspace });
  * await fileStats.run({ path: "logs/big.log" }); // data: { kind: "file", lines: 12000000, … }
+ * await fileStats.run({ path: "src", offset: 201 }); // the next page of src's files
  */
 export function createFileStatsTool(options: FileStatsToolOptions): FileStatsTool {
   const parsed = parseOptions("createFileStatsTool", optionsSchema, options);
@@ -321,8 +418,10 @@ export function createFileStatsTool(options: FileStatsToolOptions): FileStatsToo
   const fileSystem = workspace.fileSystem;
   const streamThreshold = parsed.streamThresholdBytes ?? DEFAULT_STATS_STREAM_THRESHOLD_BYTES;
   const chunkBytes = parsed.streamChunkBytes ?? DEFAULT_STATS_STREAM_CHUNK_BYTES;
-  const maxFiles = parsed.maxFiles ?? DEFAULT_MAX_STATS_FILES;
+  const defaultLimit = parsed.defaultLimit ?? DEFAULT_STATS_LIMIT;
+  const maxLimit = parsed.maxLimit ?? DEFAULT_MAX_STATS_LIMIT;
   const maxScanEntries = parsed.maxScanEntries ?? DEFAULT_MAX_SCAN_ENTRIES;
+  const name = parsed.name ?? FILE_STATS_TOOL_NAME;
 
   async function analyze(real: string, size: number, signal: AbortSignal): Promise<Analysis> {
     if (size > streamThreshold) return streamLines(fileSystem, real, chunkBytes, signal);
@@ -349,9 +448,10 @@ export function createFileStatsTool(options: FileStatsToolOptions): FileStatsToo
   }
 
   return defineTool({
-    name: parsed.name ?? FILE_STATS_TOOL_NAME,
-    description: parsed.description ?? description(maxFiles),
-    input: fileStatsInputSchema,
+    name,
+    description: parsed.description ?? description(defaultLimit, mountedTools(parsed.mountedTools)),
+    input: createInputSchema(defaultLimit, maxLimit),
+    aliases: FILE_STATS_ALIASES,
     annotations: { title: "File statistics", readOnly: true, idempotent: true },
     tags: ["fs:read"],
     timeoutMs: 120_000,
@@ -359,12 +459,8 @@ export function createFileStatsTool(options: FileStatsToolOptions): FileStatsToo
       guardFileSystem(async () => {
         const resolved = await workspace.resolve(request.path);
         const stat = await fileSystem.stat(resolved.real);
-        if (stat === undefined) {
-          return fail("FILE_NOT_FOUND", `${resolved.display} does not exist.`, {
-            hint: "Check the path with list_directory or glob_search.",
-          });
-        }
-        const modified = new Date(stat.modifiedMs).toISOString();
+        if (stat === undefined) return pathNotFound(resolved.display);
+        const modifiedAt = new Date(stat.modifiedMs).toISOString();
         if (stat.type !== "directory") {
           const analysis = await analyze(resolved.real, stat.size, context.signal);
           return ok<FileStatsToolData>({
@@ -374,25 +470,32 @@ export function createFileStatsTool(options: FileStatsToolOptions): FileStatsToo
             lines: analysis.lines,
             binary: analysis.binary,
             encoding: analysis.encoding === null ? null : encodingLabel(analysis.encoding),
-            lineEnding: analysis.lineEnding,
-            invalidBytes: analysis.invalidBytes,
+            line_ending: analysis.lineEnding,
+            invalid_bytes: analysis.invalidBytes,
             streamed: analysis.streamed,
-            modified,
+            modified_at: modifiedAt,
           });
         }
 
+        const offset = request.offset ?? 1;
+        const limit = request.limit ?? defaultLimit;
+        const start = offset - 1;
+        const end = start + limit;
         const matcher = createIgnoreMatcher(fileSystem);
-        const found: Array<{ path: string; real: string; bytes: number }> = [];
+        const page: Array<{ path: string; real: string; bytes: number }> = [];
+        let files = 0;
         let directories = 0;
+        let bytes = 0;
         let visited = 0;
-        let scanLimited = false;
+        let stopped = false;
         let skippedHidden = 0;
         let skippedIgnored = 0;
-        const pending: Array<[string, string]> = [[resolved.path, resolved.real]];
-        walk: while (pending.length > 0) {
+        // Depth first, names in code-point order: files come by path, folder by folder, and the
+        // walk can stop once the page is full and the scan cap reached.
+        const visit = async (shown: string, real: string): Promise<void> => {
           context.signal.throwIfAborted();
-          const [shown, real] = pending.shift() as [string, string];
-          for (const entry of await fileSystem.readDirectory(real)) {
+          const entries = (await fileSystem.readDirectory(real)).sort(compareNames);
+          for (const entry of entries) {
             const shownChild = join(shown, entry.name);
             const realChild = join(real, entry.name);
             if (workspace.isSecret(shownChild) || workspace.isSecret(realChild)) continue;
@@ -400,59 +503,69 @@ export function createFileStatsTool(options: FileStatsToolOptions): FileStatsToo
               skippedHidden += 1;
               continue;
             }
+            if (visited >= maxScanEntries && files > end) {
+              stopped = true;
+              return;
+            }
             if (await matcher.isIgnored(realChild, entry.type === "directory")) {
               skippedIgnored += 1;
               continue;
             }
             visited += 1;
-            if (visited > maxScanEntries) {
-              scanLimited = true;
-              break walk;
-            }
             if (entry.type === "directory") {
               directories += 1;
-              pending.push([shownChild, realChild]);
+              await visit(shownChild, realChild);
+              if (stopped) return;
             } else if (entry.type === "file") {
-              found.push({ path: shownChild, real: realChild, bytes: entry.size });
+              files += 1;
+              bytes += entry.size;
+              if (files > start && files <= end) {
+                page.push({ path: shownChild, real: realChild, bytes: entry.size });
+              }
             }
           }
+        };
+        await visit(resolved.path, resolved.real);
+        if (!stopped && isOffsetPastEnd(offset, files)) {
+          return offsetPastEnd({ tool: name, offset, total: files, unit: "files" });
         }
-        found.sort((left, right) => (left.path < right.path ? -1 : left.path > right.path ? 1 : 0));
-        const files: FileFigures[] = [];
-        let lines = 0;
-        let binaryFiles = 0;
-        let bytes = 0;
-        for (const [index, file] of found.entries()) {
-          bytes += file.bytes;
-          if (index >= maxFiles) continue;
+
+        const figures: FileFigures[] = [];
+        const listed: ListedFigures = { files: 0, bytes: 0, lines: 0, binary_files: 0 };
+        for (const [index, file] of page.entries()) {
           context.signal.throwIfAborted();
-          context.progress({
-            message: file.path,
-            completed: index,
-            total: Math.min(found.length, maxFiles),
-          });
+          context.progress({ message: file.path, completed: index, total: page.length });
           const analysis = await analyze(file.real, file.bytes, context.signal);
-          if (analysis.binary) binaryFiles += 1;
-          else lines += analysis.lines ?? 0;
-          files.push({
+          listed.files += 1;
+          listed.bytes += file.bytes;
+          if (analysis.binary) listed.binary_files += 1;
+          else listed.lines += analysis.lines ?? 0;
+          figures.push({
             path: file.path,
             bytes: file.bytes,
             lines: analysis.lines,
             binary: analysis.binary,
           });
         }
-        return ok<FileStatsToolData>({
+        const data: FileStatsDirectoryData = {
           kind: "directory",
           path: resolved.display,
-          modified,
-          files,
-          omittedFiles: Math.max(0, found.length - maxFiles),
-          totals: { files: found.length, directories, bytes, lines, binaryFiles },
-          scanLimited,
-          skippedHidden,
-          skippedIgnored,
-        });
+          modified_at: modifiedAt,
+          offset,
+          files: figures,
+          truncated: files > end,
+          directories,
+          bytes,
+          complete: !stopped,
+          listed,
+          skipped_hidden: skippedHidden,
+          skipped_ignored: skippedIgnored,
+        };
+        if (stopped) data.total_at_least = files;
+        else data.total = files;
+        if (files > end) data.next_offset = end + 1;
+        return ok<FileStatsToolData>(data);
       }),
-    render: formatFileStats,
+    render: (data) => formatFileStats(data, { toolName: name }),
   });
 }
