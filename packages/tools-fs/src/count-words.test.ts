@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { assertConformance } from "@agentool/contract/testing";
@@ -33,14 +33,14 @@ describe("createCountWordsTool", () => {
       path: "essay.md",
       characters: "Helloworld".length + "Thisisonelink.".length + "Secondparagraphhere.".length,
       words: 2 + 4 + 3,
-      cjkCharacters: 0,
+      cjk_characters: 0,
       paragraphs: 2,
       headings: 1,
       lines: 8,
       markdown: true,
     });
     expect(tool.renderResult(result)).toBe(
-      "essay.md: 9 words, 44 characters without spaces, 2 paragraphs, 1 headings, 8 lines.",
+      "essay.md: 9 words, 44 characters without spaces, 2 paragraphs, 1 heading, 8 lines.",
     );
   });
 
@@ -52,7 +52,7 @@ describe("createCountWordsTool", () => {
     const result = await createCountWordsTool({ workspace }).run({ path: "zh.md" });
     expect(result.success && result.data).toMatchObject({
       words: 2 + 6 + 1 + 2 + 4 + 1 + 3,
-      cjkCharacters: 2 + 6 + 2 + 4 + 1 + 3,
+      cjk_characters: 2 + 6 + 2 + 4 + 1 + 3,
       paragraphs: 2,
       headings: 1,
     });
@@ -84,12 +84,22 @@ describe("createCountWordsTool", () => {
     const escaped = await tool.run({ path: "../x.md" });
     expect(escaped.success ? undefined : escaped.error.code).toBe("INVALID_PATH");
     expect(tool.renderResult(await tool.run({ path: "empty.md" }))).toMatch(/has no words/);
+    await mkdir(join(root, "docs"));
+    const directory = await tool.run({ path: "docs" });
+    expect(directory.success ? undefined : directory.error).toMatchObject({
+      code: "INVALID_PATH",
+      message: "docs is a directory, not a file; count_words reads a text document.",
+      hint: expect.stringContaining("list_directory"),
+    });
+    const missing = await tool.run({ path: "nope.md" });
+    expect(missing.success ? undefined : missing.error.code).toBe("FILE_NOT_FOUND");
   });
 
   it("works over the memory seam and passes the conformance kit", async () => {
     const memory = createWorkspace({ fileSystem: createMemoryFileSystem({ sample: "one two\n" }) });
-    await assertConformance([createCountWordsTool({ workspace: memory })], {
-      samples: { count_words: { path: "sample" } },
-    });
+    const tool = createCountWordsTool({ workspace: memory });
+    await assertConformance([tool], { samples: { count_words: { path: "sample" } } });
+    const aliased = await tool.run({ file_path: "sample" });
+    expect(aliased.success && aliased.data.words).toBe(2);
   });
 });

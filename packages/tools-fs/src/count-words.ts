@@ -1,9 +1,16 @@
-import { defineTool, ok, parseOptions, type Tool, toolOverridesShape } from "@agentool/contract";
+import { defineTool, ok, parseOptions, type Tool } from "@agentool/contract";
 import { z } from "zod";
-import { DEFAULT_MAX_DOCUMENT_BYTES, loadTextDocument } from "./extract-toc.js";
+import {
+  DEFAULT_MAX_DOCUMENT_BYTES,
+  DOCUMENT_PATH_ALIASES,
+  loadTextDocument,
+} from "./extract-toc.js";
 import { countText, parseMarkdown, stripInlineMarkdown } from "./internal/markdown.js";
-import { guardFileSystem, workspaceOption } from "./internal/tool-support.js";
-import type { Workspace } from "./workspace.js";
+import {
+  guardFileSystem,
+  type WorkspaceToolOptions,
+  workspaceToolOptionsShape,
+} from "./internal/tool-support.js";
 
 /** The default name of the word-counting tool. */
 export const COUNT_WORDS_TOOL_NAME = "count_words";
@@ -22,20 +29,13 @@ export const MARKDOWN_EXTENSIONS: readonly string[] = [
 ];
 
 /** Options of {@link createCountWordsTool}. */
-export interface CountWordsToolOptions {
-  /** The confined workspace (from `createWorkspace`). */
-  workspace: Workspace;
-  /** Replaces the tool's name (snake_case). Default `"count_words"`. */
-  name?: string;
-  /** Replaces the tool's description. */
-  description?: string;
+export interface CountWordsToolOptions extends WorkspaceToolOptions {
   /** Largest document read (bytes); larger ones are refused with `TOO_LARGE`. Default 10 MiB. */
   maxFileBytes?: number;
 }
 
 const optionsSchema = z.object({
-  ...toolOverridesShape,
-  workspace: workspaceOption,
+  ...workspaceToolOptionsShape,
   maxFileBytes: z.number().int().min(1).optional(),
 });
 
@@ -58,7 +58,7 @@ export interface CountWordsToolData {
   /** Words: Latin-script words split by whitespace and punctuation, plus each CJK character. */
   words: number;
   /** How many of the words are CJK characters (Han, Hiragana, Katakana, Hangul), one word each. */
-  cjkCharacters: number;
+  cjk_characters: number;
   /** Paragraphs: runs of text lines between blank lines (headings, code blocks and breaks excluded). */
   paragraphs: number;
   /** Markdown headings (ATX and Setext); 0 for plain text. */
@@ -89,10 +89,12 @@ const numberFormat = new Intl.NumberFormat("en-US");
  */
 export function formatWordCount(data: CountWordsToolData): string {
   const cjk =
-    data.cjkCharacters > 0
-      ? ` (${numberFormat.format(data.cjkCharacters)} of them CJK characters, one word each)`
+    data.cjk_characters > 0
+      ? ` (${numberFormat.format(data.cjk_characters)} of them CJK characters, one word each)`
       : "";
-  const summary = `${data.path}: ${numberFormat.format(data.words)} words${cjk}, ${numberFormat.format(data.characters)} characters without spaces, ${data.paragraphs} paragraphs, ${data.headings} headings, ${data.lines} lines.`;
+  const count = (value: number, one: string, many: string) =>
+    `${numberFormat.format(value)} ${value === 1 ? one : many}`;
+  const summary = `${data.path}: ${count(data.words, "word", "words")}${cjk}, ${count(data.characters, "character", "characters")} without spaces, ${count(data.paragraphs, "paragraph", "paragraphs")}, ${count(data.headings, "heading", "headings")}, ${count(data.lines, "line", "lines")}.`;
   return data.words === 0
     ? `${summary} The document has no words (it is empty or holds only markup).`
     : summary;
@@ -118,6 +120,7 @@ export function createCountWordsTool(options: CountWordsToolOptions): CountWords
     name,
     description: parsed.description ?? DESCRIPTION,
     input: countWordsInputSchema,
+    aliases: DOCUMENT_PATH_ALIASES,
     annotations: { title: "Count words", readOnly: true, idempotent: true },
     tags: ["fs:read"],
     execute: (request) =>
@@ -152,7 +155,7 @@ export function createCountWordsTool(options: CountWordsToolOptions): CountWords
           path: loaded.data.display,
           characters,
           words,
-          cjkCharacters,
+          cjk_characters: cjkCharacters,
           paragraphs,
           headings,
           lines: document.lines,

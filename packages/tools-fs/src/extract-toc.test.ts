@@ -1,5 +1,6 @@
-import { symlink, writeFile } from "node:fs/promises";
+import { mkdir, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { parseNextCall } from "@agentool/contract";
 import { assertConformance } from "@agentool/contract/testing";
 import { describe, expect, it } from "vitest";
 import { createExtractTocTool } from "./extract-toc.js";
@@ -57,20 +58,51 @@ describe("createExtractTocTool", () => {
     );
   });
 
-  it("caps headings with a marker naming the next offset, and explains an empty outline", async () => {
+  it("pages headings: the marker names the exact next call, which returns the rest", async () => {
     await writeFile(
       join(root, "many.md"),
       Array.from({ length: 10 }, (_, index) => `# H${index}`).join("\n"),
     );
+    const tool = createExtractTocTool({ workspace, defaultLimit: 3 });
+    const first = await tool.run({ path: "many.md" });
+    expect(first.success && first.data).toMatchObject({
+      offset: 1,
+      total: 10,
+      next_offset: 4,
+      truncated: true,
+    });
+    const text = tool.renderResult(first) as string;
+    expect(text).toContain("Table of contents of many.md (headings 1–3 of 10, 10 lines):");
+    expect(text).toContain(
+      '…[truncated: 7 more headings — call extract_toc again with path="many.md", offset=4]',
+    );
+    const next = parseNextCall(text);
+    expect(next).toEqual({ tool: "extract_toc", args: { path: "many.md", offset: 4 } });
+    const second = await tool.run({ ...next?.args, limit: 100 });
+    expect(second.success && second.data.toc.map((entry) => entry.title)).toEqual(
+      Array.from({ length: 7 }, (_, index) => `H${index + 3}`),
+    );
+    expect(second.success && second.data).toMatchObject({ truncated: false });
+    expect(second.success && "next_offset" in second.data).toBe(false);
+    const past = await tool.run({ path: "many.md", offset: 11 });
+    expect(past.success ? undefined : past.error).toMatchObject({
+      code: "INVALID_INPUT",
+      message: expect.stringContaining("offset=11 is past the end: there are 10 headings in all"),
+    });
+  });
+
+  it("explains an empty outline, naming read_file only when it is mounted", async () => {
     await writeFile(join(root, "plain.md"), "just text\n");
-    const tool = createExtractTocTool({ workspace, maxHeadings: 3 });
-    const capped = await tool.run({ path: "many.md" });
-    expect(tool.renderResult(capped)).toMatch(
-      /…\[truncated: 7 more headings — read the rest of the document with read_file from offset=4\]/,
+    const alone = createExtractTocTool({ workspace });
+    const text = alone.renderResult(await alone.run({ path: "plain.md" })) as string;
+    expect(text).toMatch(/has no Markdown headings/);
+    expect(text).not.toContain("read_file");
+    expect(alone.description).not.toContain("read_file");
+    const beside = createExtractTocTool({ workspace, mountedTools: ["read_file"] });
+    expect(beside.renderResult(await beside.run({ path: "plain.md" }))).toContain(
+      "Read it with read_file instead.",
     );
-    expect(tool.renderResult(await tool.run({ path: "plain.md" }))).toMatch(
-      /has no Markdown headings/,
-    );
+    expect(beside.description).toContain("call read_file with offset");
   });
 
   it("refuses binary, too large, directories, escapes and secrets", async () => {
@@ -80,6 +112,13 @@ describe("createExtractTocTool", () => {
     await symlink(join(outside, "o.md"), join(root, "link.md"));
     await writeFile(join(root, "secrets.yaml"), "# s");
     const tool = createExtractTocTool({ workspace, maxFileBytes: 100 });
+    await mkdir(join(root, "docs.md"));
+    const directory = await tool.run({ path: "docs.md" });
+    expect(directory.success ? undefined : directory.error).toMatchObject({
+      code: "INVALID_PATH",
+      message: "docs.md is a directory, not a file; extract_toc reads a text document.",
+      hint: expect.stringContaining("list_directory"),
+    });
     const codes: Record<string, string | undefined> = {};
     for (const path of [
       "image.md",
@@ -105,9 +144,15 @@ describe("createExtractTocTool", () => {
   });
 
   it("works over the memory seam and passes the conformance kit", async () => {
-    const memory = createWorkspace({ fileSystem: createMemoryFileSystem({ sample: "# Title\n" }) });
-    await assertConformance([createExtractTocTool({ workspace: memory })], {
-      samples: { extract_toc: { path: "sample" } },
+    const memory = createWorkspace({
+      fileSystem: createMemoryFileSystem({ sample: "# Title\n\n## Part\n" }),
     });
+    const tool = createExtractTocTool({ workspace: memory });
+    await assertConformance([tool], {
+      samples: { extract_toc: { path: "sample" } },
+      cutSamples: { extract_toc: { path: "sample", limit: 1 } },
+    });
+    const aliased = await tool.run({ file_path: "sample" });
+    expect(aliased.success && aliased.data.total).toBe(2);
   });
 });

@@ -1,17 +1,27 @@
 import {
   defineTool,
   fail,
-  formatTruncationMarker,
+  formatPageMarker,
+  isOffsetPastEnd,
+  offsetPastEnd,
   ok,
+  pagingInputShape,
   parseOptions,
   type Tool,
   type ToolResult,
-  toolOverridesShape,
 } from "@agentool/contract";
 import { z } from "zod";
 import { type MarkdownHeading, parseMarkdown } from "./internal/markdown.js";
 import { decodeText } from "./internal/text-codec.js";
-import { guardFileSystem, workspaceOption } from "./internal/tool-support.js";
+import {
+  directoryNotFile,
+  guardFileSystem,
+  joinDescription,
+  mountedTools,
+  pathNotFound,
+  type WorkspaceToolOptions,
+  workspaceToolOptionsShape,
+} from "./internal/tool-support.js";
 import type { Workspace } from "./workspace.js";
 
 /** The default name of the table-of-contents tool. */
@@ -20,35 +30,54 @@ export const EXTRACT_TOC_TOOL_NAME = "extract_toc";
 /** Default cap on the size of a document `extract_toc` and `count_words` read: 10 MiB. */
 export const DEFAULT_MAX_DOCUMENT_BYTES = 10 * 1024 * 1024;
 
-/** Default cap on the headings one call shows: 500. */
-export const DEFAULT_MAX_TOC_HEADINGS = 500;
+/** Default page size (`limit` when the model gives none): 500 headings. */
+export const DEFAULT_TOC_LIMIT = 500;
+
+/** Default largest `limit` a model may ask for: 5,000 headings. */
+export const DEFAULT_MAX_TOC_LIMIT = 5000;
 
 /** Options of {@link createExtractTocTool}. */
-export interface ExtractTocToolOptions {
-  /** The confined workspace (from `createWorkspace`). */
-  workspace: Workspace;
-  /** Replaces the tool's name (snake_case). Default `"extract_toc"`. */
-  name?: string;
-  /** Replaces the tool's description. */
-  description?: string;
+export interface ExtractTocToolOptions extends WorkspaceToolOptions {
   /** Largest document read (bytes); larger ones are refused with `TOO_LARGE`. Default {@link DEFAULT_MAX_DOCUMENT_BYTES} (10 MiB). */
   maxFileBytes?: number;
-  /** Most headings shown; the rest are counted in a truncation marker. Default {@link DEFAULT_MAX_TOC_HEADINGS} (500). */
-  maxHeadings?: number;
+  /** Headings on a page when the model gives no `limit`. Default {@link DEFAULT_TOC_LIMIT} (500). */
+  defaultLimit?: number;
+  /** Largest `limit` accepted. Default {@link DEFAULT_MAX_TOC_LIMIT} (5,000). */
+  maxLimit?: number;
 }
 
-const optionsSchema = z.object({
-  ...toolOverridesShape,
-  workspace: workspaceOption,
-  maxFileBytes: z.number().int().min(1).optional(),
-  maxHeadings: z.number().int().min(1).max(100_000).optional(),
-});
+const optionsSchema = z
+  .object({
+    ...workspaceToolOptionsShape,
+    maxFileBytes: z.number().int().min(1).optional(),
+    defaultLimit: z.number().int().min(1).max(100_000).optional(),
+    maxLimit: z.number().int().min(1).max(100_000).optional(),
+  })
+  .refine(
+    (value) =>
+      (value.defaultLimit ?? DEFAULT_TOC_LIMIT) <= (value.maxLimit ?? DEFAULT_MAX_TOC_LIMIT),
+    { message: "defaultLimit must not exceed maxLimit", path: ["defaultLimit"] },
+  );
 
-/** The input schema of `extract_toc`. */
-export const extractTocInputSchema = z.object({
-  path: z
-    .string()
-    .describe("The Markdown file, relative to the workspace root (e.g. 'docs/guide.md')."),
+function createInputSchema(defaultLimit: number, maxLimit: number) {
+  return z.object({
+    path: z
+      .string()
+      .describe("The Markdown file, relative to the workspace root (e.g. 'docs/guide.md')."),
+    ...pagingInputShape({ unit: "heading", defaultLimit, maxLimit }),
+  });
+}
+
+/** The input schema of `extract_toc` (with the default limits in its descriptions). */
+export const extractTocInputSchema = createInputSchema(DEFAULT_TOC_LIMIT, DEFAULT_MAX_TOC_LIMIT);
+
+/**
+ * Names from other toolsets accepted silently for a document tool's `path` (`extract_toc`,
+ * `count_words`).
+ */
+export const DOCUMENT_PATH_ALIASES: Readonly<Record<string, string>> = Object.freeze({
+  file_path: "path",
+  file: "path",
 });
 
 /** The input of `extract_toc`. */
@@ -61,12 +90,16 @@ export type TocEntry = MarkdownHeading;
 export interface ExtractTocToolData {
   /** The document, as a workspace path. */
   path: string;
-  /** The headings shown, in document order: `{ level, title, line }`. */
+  /** The 1-based position (among the headings) of the first heading of this page. */
+  offset: number;
+  /** This page's headings, in document order: `{ level, title, line }`. */
   toc: TocEntry[];
-  /** All headings in the document. */
-  totalHeadings: number;
-  /** Headings not shown because of the cap. */
-  omitted: number;
+  /** All headings in the document (exact). */
+  total: number;
+  /** The `offset` of the next page of headings; absent on the last page. */
+  next_offset?: number;
+  /** Whether headings after this page were left out. */
+  truncated: boolean;
   /** Lines in the document. */
   lines: number;
 }
@@ -74,12 +107,17 @@ export interface ExtractTocToolData {
 /** The `extract_toc` tool's type. */
 export type ExtractTocTool = Tool<typeof extractTocInputSchema, ExtractTocToolData>;
 
-const DESCRIPTION = [
-  "Get the outline of a Markdown document: every heading with its level (1–6) and line number, as an indented table of contents.",
-  "Both ATX ('# Title', '## Part ##') and Setext (a line underlined with === or ---) headings are found; '#' lines inside fenced (``` or ~~~) or indented code blocks, HTML comments and front matter are not headings.",
-  "Use it on a long document before reading it: then call read_file with offset set to a heading's line to read just that section.",
-  "Binary files are refused.",
-].join("\n");
+function description(defaultLimit: number, mounted: ReturnType<typeof mountedTools>): string {
+  return joinDescription([
+    "Get the outline of a Markdown document: every heading with its level (1–6) and line number, as an indented table of contents.",
+    "Both ATX ('# Title', '## Part ##') and Setext (a line underlined with === or ---) headings are found; '#' lines inside fenced (``` or ~~~) or indented code blocks, HTML comments and front matter are not headings.",
+    mounted.when(
+      "read_file",
+      "Use it on a long document before reading it: then call read_file with offset set to a heading's line to read just that section.",
+    ),
+    `A call shows up to limit headings (default ${defaultLimit}); when more remain, the result ends with the exact call for the next page (offset=…). Binary files are refused.`,
+  ]);
+}
 
 /** A decoded document and its resolved path. */
 export interface LoadedDocument {
@@ -106,15 +144,9 @@ export async function loadTextDocument(
   const fileSystem = workspace.fileSystem;
   const resolved = await workspace.resolve(path, { allowRoot: false });
   const stat = await fileSystem.stat(resolved.real);
-  if (stat === undefined) {
-    return fail("FILE_NOT_FOUND", `${resolved.display} does not exist.`, {
-      hint: "Find the document with glob_search (e.g. pattern '**/*.md') or list_directory.",
-    });
-  }
+  if (stat === undefined) return pathNotFound(resolved.display);
   if (stat.type === "directory") {
-    return fail("INVALID_PATH", `${resolved.display} is a directory, not a document.`, {
-      hint: "List it with list_directory and pick a file.",
-    });
+    return directoryNotFile(resolved.display, `${toolName} reads a text document`);
   }
   if (stat.size > maxBytes) {
     return fail(
@@ -134,33 +166,50 @@ export async function loadTextDocument(
   return ok({ display: resolved.display, real: resolved.real, text: decoded.text });
 }
 
+/** Options of {@link formatTableOfContents}. */
+export interface TableOfContentsFormatOptions {
+  /** The tool's name, for the next-page call. Default `"extract_toc"`. */
+  toolName?: string;
+  /** The mounted tool that reads a file's lines, named when a document has no headings. */
+  readTool?: string;
+}
+
 /**
  * Renders a table of contents as an indented outline (two spaces a level below the shallowest
- * heading), each heading with its line number.
+ * heading of the page), each heading with its line number, and the contract's page marker when
+ * more headings remain.
  *
  * @param data - the table of contents
+ * @param options - the tool's name and the reading tool to suggest
  * @returns model-facing text
  */
-export function formatTableOfContents(data: ExtractTocToolData): string {
-  if (data.totalHeadings === 0) {
-    return `${data.path} has no Markdown headings (no '#' lines or ===/--- underlined titles outside code blocks) in its ${data.lines} lines. Read it with read_file instead.`;
+export function formatTableOfContents(
+  data: ExtractTocToolData,
+  options: TableOfContentsFormatOptions = {},
+): string {
+  if (data.total === 0) {
+    return `${data.path} has no Markdown headings (no '#' lines or ===/--- underlined titles outside code blocks) in its ${data.lines} lines.${options.readTool === undefined ? "" : ` Read it with ${options.readTool} instead.`}`;
   }
   const shallowest = Math.min(...data.toc.map((entry) => entry.level));
-  const lines = [
-    `Table of contents of ${data.path} (${data.totalHeadings} ${data.totalHeadings === 1 ? "heading" : "headings"}, ${data.lines} lines):`,
-  ];
+  const shown = data.toc.length;
+  const range =
+    data.offset === 1 && !data.truncated
+      ? `${data.total} ${data.total === 1 ? "heading" : "headings"}`
+      : `headings ${data.offset}–${data.offset + shown - 1} of ${data.total}`;
+  const lines = [`Table of contents of ${data.path} (${range}, ${data.lines} lines):`];
   for (const entry of data.toc) {
     lines.push(
       `${"  ".repeat(entry.level - shallowest)}- ${entry.title} (H${entry.level}, line ${entry.line})`,
     );
   }
-  if (data.omitted > 0) {
-    const last = data.toc[data.toc.length - 1];
+  if (data.next_offset !== undefined) {
     lines.push(
-      formatTruncationMarker({
-        omitted: data.omitted,
+      formatPageMarker({
+        tool: options.toolName ?? EXTRACT_TOC_TOOL_NAME,
+        nextOffset: data.next_offset,
+        omitted: data.total - data.next_offset + 1,
         unit: "headings",
-        next: `read the rest of the document with read_file from offset=${(last?.line ?? 0) + 1}`,
+        args: { path: data.path },
       }),
     );
   }
@@ -169,9 +218,10 @@ export function formatTableOfContents(data: ExtractTocToolData): string {
 
 /**
  * Creates the `extract_toc` tool: the headings of a Markdown document (ATX and Setext, never
- * inside fenced or indented code, comments or front matter) as `{ level, title, line }`.
+ * inside fenced or indented code, comments or front matter) as `{ level, title, line }`, paged
+ * with `offset` / `limit`.
  *
- * @param options - the workspace, caps and name/description overrides
+ * @param options - the workspace, caps, the mounted tools and name/description overrides
  * @returns the tool
  * @throws AgentoolError when the options are invalid
  * @example
@@ -182,12 +232,16 @@ export function createExtractTocTool(options: ExtractTocToolOptions): ExtractToc
   const parsed = parseOptions("createExtractTocTool", optionsSchema, options);
   const workspace = parsed.workspace;
   const maxBytes = parsed.maxFileBytes ?? DEFAULT_MAX_DOCUMENT_BYTES;
-  const maxHeadings = parsed.maxHeadings ?? DEFAULT_MAX_TOC_HEADINGS;
+  const defaultLimit = parsed.defaultLimit ?? DEFAULT_TOC_LIMIT;
+  const maxLimit = parsed.maxLimit ?? DEFAULT_MAX_TOC_LIMIT;
   const name = parsed.name ?? EXTRACT_TOC_TOOL_NAME;
+  const mounted = mountedTools(parsed.mountedTools);
+  const readTool = mounted.first("read_file");
   return defineTool({
     name,
-    description: parsed.description ?? DESCRIPTION,
-    input: extractTocInputSchema,
+    description: parsed.description ?? description(defaultLimit, mounted),
+    input: createInputSchema(defaultLimit, maxLimit),
+    aliases: DOCUMENT_PATH_ALIASES,
     annotations: { title: "Extract table of contents", readOnly: true, idempotent: true },
     tags: ["fs:read"],
     execute: (request) =>
@@ -195,14 +249,27 @@ export function createExtractTocTool(options: ExtractTocToolOptions): ExtractToc
         const loaded = await loadTextDocument(workspace, request.path, maxBytes, name);
         if (!loaded.success) return loaded;
         const document = parseMarkdown(loaded.data.text);
-        return ok({
+        const offset = request.offset ?? 1;
+        const total = document.headings.length;
+        if (isOffsetPastEnd(offset, total)) {
+          return offsetPastEnd({ tool: name, offset, total, unit: "headings" });
+        }
+        const end = offset - 1 + (request.limit ?? defaultLimit);
+        const data: ExtractTocToolData = {
           path: loaded.data.display,
-          toc: document.headings.slice(0, maxHeadings),
-          totalHeadings: document.headings.length,
-          omitted: Math.max(0, document.headings.length - maxHeadings),
+          offset,
+          toc: document.headings.slice(offset - 1, end),
+          total,
+          truncated: end < total,
           lines: document.lines,
-        });
+        };
+        if (end < total) data.next_offset = end + 1;
+        return ok(data);
       }),
-    render: formatTableOfContents,
+    render: (data) =>
+      formatTableOfContents(data, {
+        toolName: name,
+        ...(readTool === undefined ? {} : { readTool }),
+      }),
   });
 }

@@ -59,7 +59,9 @@ export {
 export {
   createExtractTocTool,
   DEFAULT_MAX_DOCUMENT_BYTES,
-  DEFAULT_MAX_TOC_HEADINGS,
+  DEFAULT_MAX_TOC_LIMIT,
+  DEFAULT_TOC_LIMIT,
+  DOCUMENT_PATH_ALIASES,
   EXTRACT_TOC_TOOL_NAME,
   type ExtractTocInput,
   type ExtractTocTool,
@@ -67,6 +69,7 @@ export {
   type ExtractTocToolOptions,
   extractTocInputSchema,
   formatTableOfContents,
+  type TableOfContentsFormatOptions,
   type TocEntry,
 } from "./extract-toc.js";
 export {
