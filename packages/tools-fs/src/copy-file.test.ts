@@ -84,4 +84,19 @@ describe("createCopyFileTool", () => {
     });
     expect(await memory.fileSystem.stat("copy/sample")).toMatchObject({ type: "file" });
   });
+
+  it("accepts source/destination aliases and names move_file only when it is mounted", async () => {
+    await writeFile(join(root, "a.txt"), "A");
+    const tool = createCopyFileTool({ workspace });
+    const aliased = await tool.run({ old_path: "a.txt", new_path: "b.txt" });
+    expect(aliased.success && aliased.data).toMatchObject({
+      source: "a.txt",
+      destination: "b.txt",
+    });
+    expect(await readFile(join(root, "b.txt"), "utf8")).toBe("A");
+    expect(tool.description).not.toContain("move_file");
+    expect(createCopyFileTool({ workspace, mountedTools: ["move_file"] }).description).toContain(
+      "use move_file",
+    );
+  });
 });

@@ -2,10 +2,12 @@ import { defineTool, parseOptions, type Tool } from "@agentool/contract";
 import { z } from "zod";
 import {
   guardFileSystem,
+  joinDescription,
+  mountedTools,
   type WorkspaceToolOptions,
   workspaceToolOptionsShape,
 } from "./internal/tool-support.js";
-import { formatTransfer, type TransferData, transferEntry } from "./move-file.js";
+import { formatTransfer, TRANSFER_ALIASES, type TransferData, transferEntry } from "./move-file.js";
 
 /** The default name of the copying tool. */
 export const COPY_FILE_TOOL_NAME = "copy_file";
@@ -40,12 +42,14 @@ export type CopyFileToolData = TransferData;
 /** The `copy_file` tool's type. */
 export type CopyFileTool = Tool<typeof copyFileInputSchema, CopyFileToolData>;
 
-const DESCRIPTION = [
-  "Copy a file or a whole directory inside the workspace. destination is the full path of the copy (name included); missing parent directories are created.",
-  "If something already exists at destination the copy is refused with FILE_ALREADY_EXISTS unless overwrite is true (which replaces a file, never a directory).",
-  "Copying a directory into itself is refused; directories holding secret files (keys, .env) are refused.",
-  "To rename or move instead, use move_file.",
-].join("\n");
+function description(mounted: ReturnType<typeof mountedTools>): string {
+  return joinDescription([
+    "Copy a file or a whole directory inside the workspace. destination is the full path of the copy (name included); missing parent directories are created.",
+    "If something already exists at destination the copy is refused with FILE_ALREADY_EXISTS unless overwrite is true (which replaces a file, never a directory).",
+    "Copying a directory into itself is refused; directories holding secret files (keys, .env) are refused.",
+    mounted.when("move_file", "To rename or move instead, use move_file."),
+  ]);
+}
 
 /**
  * Creates the `copy_file` tool: copy a file or a directory tree, confined to the workspace on
@@ -64,8 +68,9 @@ export function createCopyFileTool(options: CopyFileToolOptions): CopyFileTool {
   const workspace = parsed.workspace;
   return defineTool({
     name: parsed.name ?? COPY_FILE_TOOL_NAME,
-    description: parsed.description ?? DESCRIPTION,
+    description: parsed.description ?? description(mountedTools(parsed.mountedTools)),
     input: copyFileInputSchema,
+    aliases: TRANSFER_ALIASES,
     // Destructive only with overwrite, but annotations are static: hosts may ask before a copy.
     annotations: { title: "Copy file", destructive: true, idempotent: false },
     tags: ["fs:write"],

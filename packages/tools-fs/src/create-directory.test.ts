@@ -49,4 +49,33 @@ describe("createCreateDirectoryTool", () => {
     await assertConformance([tool], { samples: { create_directory: { path: "docs" } } });
     expect(await memory.fileSystem.stat("docs")).toMatchObject({ type: "directory" });
   });
+
+  it("a file at the path is FILE_ALREADY_EXISTS; a file among its parents is INVALID_PATH", async () => {
+    await writeFile(join(root, "notes.txt"), "x");
+    const tool = createCreateDirectoryTool({ workspace });
+    const atPath = await tool.run({ path: "notes.txt" });
+    expect(atPath.success ? undefined : atPath.error.code).toBe("FILE_ALREADY_EXISTS");
+    const under = await tool.run({ path: "notes.txt/sub" });
+    expect(under.success ? undefined : under.error).toMatchObject({
+      code: "INVALID_PATH",
+      message: expect.stringContaining("is a file, not a directory"),
+    });
+    const aliased = await tool.run({ dir_path: "made" });
+    expect(aliased.success && aliased.data).toEqual({ path: "made", created: true });
+  });
+
+  it("names only the mounted tools that create parents themselves", () => {
+    expect(createCreateDirectoryTool({ workspace }).description).not.toMatch(
+      /write_file|move_file|copy_file/,
+    );
+    expect(
+      createCreateDirectoryTool({ workspace, mountedTools: ["write_file"] }).description,
+    ).toContain("You do not need it before write_file: it creates parents itself.");
+    expect(
+      createCreateDirectoryTool({
+        workspace,
+        mountedTools: ["write_file", "move_file", "copy_file"],
+      }).description,
+    ).toContain("before write_file, move_file or copy_file: they create parents themselves.");
+  });
 });

@@ -2,6 +2,8 @@ import { defineTool, fail, ok, parseOptions, type Tool } from "@agentool/contrac
 import { z } from "zod";
 import {
   guardFileSystem,
+  joinDescription,
+  mountedTools,
   type WorkspaceToolOptions,
   workspaceToolOptionsShape,
 } from "./internal/tool-support.js";
@@ -37,12 +39,27 @@ export interface CreateDirectoryToolData {
 /** The `create_directory` tool's type. */
 export type CreateDirectoryTool = Tool<typeof createDirectoryInputSchema, CreateDirectoryToolData>;
 
-const DESCRIPTION = [
-  "Create a directory inside the workspace, with any missing parent directories (like `mkdir -p`).",
-  "Calling it for a directory that already exists is harmless and says so.",
-  "You do not need it before write_file, move_file or copy_file: they create parents themselves.",
-  "Fails with FILE_ALREADY_EXISTS when a file (not a directory) is in the way.",
-].join("\n");
+/** Names from other toolsets accepted silently for `create_directory`'s `path`. */
+export const CREATE_DIRECTORY_ALIASES: Readonly<Record<string, string>> = Object.freeze({
+  dir_path: "path",
+  directory: "path",
+});
+
+function description(mounted: ReturnType<typeof mountedTools>): string {
+  const creators = ["write_file", "move_file", "copy_file"].filter((name) => mounted.has(name));
+  const list =
+    creators.length <= 1
+      ? creators.join("")
+      : `${creators.slice(0, -1).join(", ")} or ${creators[creators.length - 1]}`;
+  return joinDescription([
+    "Create a directory inside the workspace, with any missing parent directories (like `mkdir -p`).",
+    "Calling it for a directory that already exists is harmless and says so.",
+    creators.length > 0
+      ? `You do not need it before ${list}: ${creators.length === 1 ? "it creates" : "they create"} parents ${creators.length === 1 ? "itself" : "themselves"}.`
+      : undefined,
+    "Fails with FILE_ALREADY_EXISTS when a file (not a directory) is at the path, and INVALID_PATH when a parent is a file.",
+  ]);
+}
 
 /**
  * Creates the `create_directory` tool: `mkdir -p` confined to the workspace (symlinked parents
@@ -63,8 +80,9 @@ export function createCreateDirectoryTool(
   const fileSystem = workspace.fileSystem;
   return defineTool({
     name: parsed.name ?? CREATE_DIRECTORY_TOOL_NAME,
-    description: parsed.description ?? DESCRIPTION,
+    description: parsed.description ?? description(mountedTools(parsed.mountedTools)),
     input: createDirectoryInputSchema,
+    aliases: CREATE_DIRECTORY_ALIASES,
     annotations: { title: "Create directory", idempotent: true, destructive: false },
     tags: ["fs:write"],
     execute: (input) =>
@@ -79,7 +97,7 @@ export function createCreateDirectoryTool(
             return fail(
               "FILE_ALREADY_EXISTS",
               `${resolved.display} already exists and is a file, not a directory.`,
-              { hint: "Choose another path, or delete the file first with delete_file." },
+              { hint: "Choose another path, or delete or move the file first." },
             );
           }
           await fileSystem.createDirectory(resolved.real);

@@ -27,7 +27,7 @@ describe("createDeleteFileTool", () => {
     const result = await tool.run({ path: "a.txt" });
     expect(result).toEqual({
       success: true,
-      data: { path: "a.txt", type: "file", removedEntries: 0 },
+      data: { path: "a.txt", type: "file", removed_entries: 0 },
     });
     expect(await exists(join(root, "a.txt"))).toBe(false);
     expect(await code(tool.run({ path: "empty" }))).toBe("success");
@@ -46,7 +46,7 @@ describe("createDeleteFileTool", () => {
     expect(refused.error.message).toContain("2 entries");
     expect(refused.error.hint).toContain("recursive: true");
     const deleted = await tool.run({ path: "dir", recursive: true });
-    expect(deleted.success && deleted.data.removedEntries).toBe(3);
+    expect(deleted.success && deleted.data.removed_entries).toBe(3);
     expect(await exists(join(root, "dir"))).toBe(false);
   });
 
@@ -95,5 +95,22 @@ describe("createDeleteFileTool", () => {
     expect(await code(tool.run({ path: "d" }))).toBe("DIRECTORY_NOT_EMPTY");
     await assertConformance([tool], { samples: { delete_file: { path: "sample" } } });
     expect(tool.annotations.destructive).toBe(true);
+  });
+
+  it("accepts file_path, says a missing path is FILE_NOT_FOUND, names list_directory only when mounted", async () => {
+    await writeFile(join(root, "gone.txt"), "x");
+    const tool = createDeleteFileTool({ workspace });
+    const aliased = await tool.run({ file_path: "gone.txt" });
+    expect(aliased.success && aliased.data).toEqual({
+      path: "gone.txt",
+      type: "file",
+      removed_entries: 0,
+    });
+    const missing = await tool.run({ path: "gone.txt" });
+    expect(missing.success ? undefined : missing.error.code).toBe("FILE_NOT_FOUND");
+    expect(tool.description).not.toContain("list_directory");
+    expect(
+      createDeleteFileTool({ workspace, mountedTools: ["list_directory"] }).description,
+    ).toContain("check its contents with list_directory first");
   });
 });

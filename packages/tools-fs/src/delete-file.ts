@@ -3,6 +3,9 @@ import { z } from "zod";
 import { type EntryType, type FileSystem, FileSystemError } from "./file-system.js";
 import {
   guardFileSystem,
+  joinDescription,
+  mountedTools,
+  pathNotFound,
   type WorkspaceToolOptions,
   workspaceToolOptionsShape,
 } from "./internal/tool-support.js";
@@ -41,18 +44,25 @@ export interface DeleteFileToolData {
   /** What was deleted. A symlink is deleted itself; its target is never touched. */
   type: EntryType;
   /** For a directory: how many entries (files, directories, symlinks, at any depth) were inside it. */
-  removedEntries: number;
+  removed_entries: number;
 }
 
 /** The `delete_file` tool's type. */
 export type DeleteFileTool = Tool<typeof deleteFileInputSchema, DeleteFileToolData>;
 
-const DESCRIPTION = [
-  "Delete a file, a symlink (the link only, never its target) or an empty directory from the workspace.",
-  "A directory that still has entries is refused with DIRECTORY_NOT_EMPTY (saying how many) unless you pass recursive: true, which deletes it with everything inside — check its contents with list_directory first.",
-  "The workspace root cannot be deleted, and directories that contain secret files (keys, .env) are refused.",
-  "Deletion cannot be undone.",
-].join("\n");
+/** Names from other toolsets accepted silently for `delete_file`'s `path`. */
+export const DELETE_FILE_ALIASES: Readonly<Record<string, string>> = Object.freeze({
+  file_path: "path",
+});
+
+function description(mounted: ReturnType<typeof mountedTools>): string {
+  return joinDescription([
+    "Delete a file, a symlink (the link only, never its target) or an empty directory from the workspace.",
+    `A directory that still has entries is refused with DIRECTORY_NOT_EMPTY (saying how many) unless you pass recursive: true, which deletes it with everything inside${mounted.when("list_directory", " — check its contents with list_directory first")}.`,
+    "The workspace root cannot be deleted, and directories that contain secret files (keys, .env) are refused.",
+    "Deletion cannot be undone.",
+  ]);
+}
 
 function parentOf(path: string): string {
   const index = path.lastIndexOf("/");
@@ -102,12 +112,13 @@ async function surveyTree(
  * @throws AgentoolError when the options are invalid
  * @example
  * const deleteFile = createDeleteFileTool({ workspace });
- * await deleteFile.run({ path: "build", recursive: true }); // data: { type: "directory", removedEntries: 42, … }
+ * await deleteFile.run({ path: "build", recursive: true }); // data: { type: "directory", removed_entries: 42, … }
  */
 export function createDeleteFileTool(options: DeleteFileToolOptions): DeleteFileTool {
   const parsed = parseOptions("createDeleteFileTool", optionsSchema, options);
   const workspace = parsed.workspace;
   const fileSystem = workspace.fileSystem;
+  const name = parsed.name ?? DELETE_FILE_TOOL_NAME;
 
   /**
    * Resolves the path; a symlink whose target lies outside the workspace is still deletable (the
@@ -130,9 +141,10 @@ export function createDeleteFileTool(options: DeleteFileToolOptions): DeleteFile
   }
 
   return defineTool({
-    name: parsed.name ?? DELETE_FILE_TOOL_NAME,
-    description: parsed.description ?? DESCRIPTION,
+    name,
+    description: parsed.description ?? description(mountedTools(parsed.mountedTools)),
     input: deleteFileInputSchema,
+    aliases: DELETE_FILE_ALIASES,
     annotations: { title: "Delete file", destructive: true, idempotent: false },
     tags: ["fs:write"],
     execute: (request, context) =>
@@ -149,11 +161,7 @@ export function createDeleteFileTool(options: DeleteFileToolOptions): DeleteFile
         return workspace.withLock(location, async () => {
           const siblings = await fileSystem.readDirectory(parentReal).catch(() => []);
           const entry = siblings.find((candidate) => candidate.name === nameOf(resolved.path));
-          if (entry === undefined) {
-            return fail("FILE_NOT_FOUND", `${resolved.display} does not exist.`, {
-              hint: `List ${workspace.display(parentOf(resolved.path))} with list_directory to see what is there.`,
-            });
-          }
+          if (entry === undefined) return pathNotFound(resolved.display);
           let removedEntries = 0;
           if (entry.type === "directory") {
             const inside = await fileSystem.readDirectory(location);
@@ -162,7 +170,7 @@ export function createDeleteFileTool(options: DeleteFileToolOptions): DeleteFile
                 "DIRECTORY_NOT_EMPTY",
                 `${resolved.display} is a directory with ${inside.length} ${inside.length === 1 ? "entry" : "entries"} directly inside it.`,
                 {
-                  hint: `Check its contents with list_directory, then call delete_file again with recursive: true to delete it and everything inside.`,
+                  hint: `Check its contents with list_directory, then call ${name} again with recursive: true to delete it and everything inside.`,
                 },
               );
             }
@@ -188,15 +196,15 @@ export function createDeleteFileTool(options: DeleteFileToolOptions): DeleteFile
           return ok<DeleteFileToolData>({
             path: resolved.display,
             type: entry.type,
-            removedEntries,
+            removed_entries: removedEntries,
           });
         });
       }),
     render: (data) => {
       if (data.type === "directory") {
-        return data.removedEntries === 0
+        return data.removed_entries === 0
           ? `Deleted the empty directory ${data.path}.`
-          : `Deleted the directory ${data.path} and the ${data.removedEntries} ${data.removedEntries === 1 ? "entry" : "entries"} inside it.`;
+          : `Deleted the directory ${data.path} and the ${data.removed_entries} ${data.removed_entries === 1 ? "entry" : "entries"} inside it.`;
       }
       if (data.type === "symlink")
         return `Deleted the symlink ${data.path} (its target was not touched).`;

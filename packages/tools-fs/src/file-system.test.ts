@@ -63,6 +63,53 @@ describe.each(seams)("the %s seam", (_kind, make) => {
     expect(await seam.stat("solo.txt")).toBeUndefined();
   });
 
+  it("answers a directory where a file is wanted and the reverse with INVALID_PATH", async () => {
+    const seam = await make({ "dir/one.txt": "1", "notes.txt": "n" });
+    const failure = async (promise: Promise<unknown>) => {
+      try {
+        await promise;
+        return undefined;
+      } catch (error) {
+        return FileSystemError.isInstance(error)
+          ? { code: error.code, message: error.message, hint: error.hint }
+          : { code: `thrown: ${String(error)}` };
+      }
+    };
+    expect(await failure(seam.readFile("dir"))).toEqual({
+      code: "INVALID_PATH",
+      message: "dir is a directory, not a file.",
+      hint: expect.stringContaining("list_directory"),
+    });
+    expect(await failure(seam.openReader("dir"))).toMatchObject({ code: "INVALID_PATH" });
+    expect(await failure(seam.writeFile("dir", new Uint8Array([1])))).toMatchObject({
+      code: "INVALID_PATH",
+      message: "dir is a directory, not a file.",
+    });
+    expect(await failure(seam.readDirectory("notes.txt"))).toEqual({
+      code: "INVALID_PATH",
+      message: "notes.txt is a file, not a directory.",
+      hint: expect.stringContaining("read_file"),
+    });
+    // A path under a file: a file is where a directory is wanted.
+    expect(await failure(seam.readFile("notes.txt/inner.md"))).toMatchObject({
+      code: "INVALID_PATH",
+      message: expect.stringContaining("is a file, not a directory"),
+    });
+    expect(await failure(seam.writeFile("notes.txt/inner.md", new Uint8Array([1])))).toMatchObject({
+      code: "INVALID_PATH",
+      message: expect.stringContaining("is a file, not a directory"),
+    });
+    expect(await failure(seam.createDirectory("notes.txt/sub"))).toMatchObject({
+      code: "INVALID_PATH",
+    });
+    expect(await failure(seam.createDirectory("notes.txt"))).toMatchObject({
+      code: "FILE_ALREADY_EXISTS",
+    });
+    expect(await failure(seam.readFile("dir/missing.txt"))).toMatchObject({
+      code: "FILE_NOT_FOUND",
+    });
+  });
+
   it("digests with SHA-256", async () => {
     const seam = await make({ "abc.txt": "abc" });
     expect(await seam.digest("abc.txt")).toBe(

@@ -134,3 +134,54 @@ export class FileSystemError extends Error {
     return typeof value === "object" && value !== null && fileSystemErrorMarker in value;
   }
 }
+
+/**
+ * The seam's failure for a directory where a file is wanted (reading or writing a directory as
+ * a file): `INVALID_PATH`, naming the tool for directories, as the contract's table says.
+ *
+ * @param path - the workspace path
+ * @returns the error to throw
+ * @internal
+ */
+export function directoryNotFileError(path: string): FileSystemError {
+  return new FileSystemError(
+    "INVALID_PATH",
+    `${path.length === 0 ? "." : path} is a directory, not a file.`,
+    "List it with list_directory and pick a file inside it.",
+  );
+}
+
+/**
+ * The seam's failure for a file where a directory is wanted (listing a file): `INVALID_PATH`,
+ * naming the tool for files.
+ *
+ * @param path - the workspace path
+ * @returns the error to throw
+ * @internal
+ */
+export function fileNotDirectoryError(path: string): FileSystemError {
+  return new FileSystemError(
+    "INVALID_PATH",
+    `${path.length === 0 ? "." : path} is a file, not a directory.`,
+    "Read it with read_file, or get its size and line count with file_stats.",
+  );
+}
+
+/**
+ * The seam's failure for a path under a file (`notes.txt/a.md`): a file is where a directory is
+ * wanted, so `INVALID_PATH` (not `FILE_NOT_FOUND`).
+ *
+ * @param path - the workspace path asked for
+ * @param parent - the file on its way, when known
+ * @returns the error to throw
+ * @internal
+ */
+export function parentNotDirectoryError(path: string, parent?: string): FileSystemError {
+  return new FileSystemError(
+    "INVALID_PATH",
+    parent === undefined
+      ? `A parent of ${path} is a file, not a directory.`
+      : `${parent} is a file, not a directory, so ${path} cannot be inside it.`,
+    "Use a path whose parents are directories; check them with list_directory.",
+  );
+}

@@ -1,9 +1,12 @@
 import {
   type DirectoryEntry,
+  directoryNotFileError,
   type FileReader,
   type FileStat,
   type FileSystem,
   FileSystemError,
+  fileNotDirectoryError,
+  parentNotDirectoryError,
   type WriteFileOptions,
 } from "./file-system.js";
 
@@ -75,15 +78,35 @@ export function createMemoryFileSystem(
   ]);
   let version = 0;
 
-  function ensureDirectory(path: string): void {
+  /**
+   * Creates `path` and its parents. A file at `path` itself is `FILE_ALREADY_EXISTS` (unless
+   * `inside` says a file is to go inside it); a file among the parents is `INVALID_PATH`.
+   */
+  function ensureDirectory(path: string, inside?: string): void {
     if (path.length === 0) return;
     const existing = nodes.get(path);
     if (existing?.type === "directory") return;
     if (existing !== undefined) {
-      throw new FileSystemError("FILE_ALREADY_EXISTS", `${path} exists and is not a directory.`);
+      if (inside !== undefined) throw parentNotDirectoryError(inside, path);
+      throw new FileSystemError(
+        "FILE_ALREADY_EXISTS",
+        `${path} already exists and is a file, not a directory.`,
+        "Choose another path, or delete or move the file first.",
+      );
     }
-    ensureDirectory(parentOf(path));
+    ensureDirectory(parentOf(path), inside ?? path);
     nodes.set(path, { type: "directory", modifiedMs: now(), mode: 0o755 });
+  }
+
+  /** The failure for a missing path: `INVALID_PATH` when a parent is a file, else not found. */
+  function missing(resolved: string, path: string): FileSystemError {
+    for (let parent = parentOf(resolved); parent.length > 0; parent = parentOf(parent)) {
+      const node = nodes.get(parent);
+      if (node !== undefined) {
+        return node.type === "directory" ? notFound(path) : parentNotDirectoryError(path, parent);
+      }
+    }
+    return notFound(path);
   }
 
   function resolveTarget(linkPath: string, target: string): string {
@@ -143,14 +166,8 @@ export function createMemoryFileSystem(
   function fileAt(path: string): Extract<MemoryNode, { type: "file" }> {
     const resolved = real(path);
     const node = nodes.get(resolved);
-    if (node === undefined) throw notFound(path);
-    if (node.type !== "file") {
-      throw new FileSystemError(
-        "INVALID_PATH",
-        `${path} is a directory, not a file.`,
-        "Use list_directory for directories.",
-      );
-    }
+    if (node === undefined) throw missing(resolved, path);
+    if (node.type !== "file") throw directoryNotFileError(path);
     return node;
   }
 
@@ -210,13 +227,8 @@ export function createMemoryFileSystem(
     async writeFile(path, data, writeOptions: WriteFileOptions = {}) {
       const resolved = real(path);
       const existing = nodes.get(resolved);
-      if (existing?.type === "directory") {
-        throw new FileSystemError(
-          "INVALID_PATH",
-          `${path} is a directory; cannot write it as a file.`,
-        );
-      }
-      ensureDirectory(parentOf(resolved));
+      if (existing?.type === "directory") throw directoryNotFileError(path);
+      ensureDirectory(parentOf(resolved), path);
       version += 1;
       nodes.set(resolved, {
         type: "file",
@@ -232,9 +244,8 @@ export function createMemoryFileSystem(
     async readDirectory(path): Promise<DirectoryEntry[]> {
       const resolved = real(path);
       const node = nodes.get(resolved);
-      if (node === undefined) throw notFound(path);
-      if (node.type !== "directory")
-        throw new FileSystemError("INVALID_PATH", `${path} is not a directory.`);
+      if (node === undefined) throw missing(resolved, path);
+      if (node.type !== "directory") throw fileNotDirectoryError(path);
       const entries: DirectoryEntry[] = [];
       for (const [key, child] of nodes) {
         if (key.length === 0 || parentOf(key) !== resolved) continue;
@@ -250,7 +261,7 @@ export function createMemoryFileSystem(
     async remove(path, removeOptions) {
       const resolved = join(real(parentOf(path)), nameOf(path));
       const node = nodes.get(resolved);
-      if (node === undefined || resolved.length === 0) throw notFound(path);
+      if (node === undefined || resolved.length === 0) throw missing(resolved, path);
       const inside = descendants(resolved);
       if (node.type === "directory" && inside.length > 0 && !removeOptions.recursive) {
         throw new FileSystemError(
@@ -266,8 +277,8 @@ export function createMemoryFileSystem(
       const from = join(real(parentOf(source)), nameOf(source));
       const to = join(real(parentOf(destination)), nameOf(destination));
       const node = nodes.get(from);
-      if (node === undefined) throw notFound(source);
-      if (nodes.get(parentOf(to))?.type !== "directory") throw notFound(parentOf(destination));
+      if (node === undefined) throw missing(from, source);
+      if (nodes.get(parentOf(to))?.type !== "directory") throw missing(to, destination);
       if (to === from || to.startsWith(`${from}/`)) {
         throw new FileSystemError("INVALID_PATH", `Cannot move ${source} into itself.`);
       }
@@ -282,11 +293,11 @@ export function createMemoryFileSystem(
       const from = real(source);
       const to = join(real(parentOf(destination)), nameOf(destination));
       const node = nodes.get(from);
-      if (node === undefined) throw notFound(source);
+      if (node === undefined) throw missing(from, source);
       if (to === from || to.startsWith(`${from}/`)) {
         throw new FileSystemError("INVALID_PATH", `Cannot copy ${source} into itself.`);
       }
-      ensureDirectory(parentOf(to));
+      ensureDirectory(parentOf(to), destination);
       const copies = [
         [from, node] as const,
         ...descendants(from).map((key) => [key, nodes.get(key) as MemoryNode] as const),

@@ -118,4 +118,37 @@ describe("createMoveFileTool", () => {
     });
     expect(await memory.fileSystem.stat("moved/sample")).toMatchObject({ type: "file" });
   });
+
+  it("accepts source/destination aliases, and a file in the destination's parents is INVALID_PATH", async () => {
+    await writeFile(join(root, "a.txt"), "A");
+    await writeFile(join(root, "block"), "file");
+    const tool = createMoveFileTool({ workspace });
+    const aliased = await tool.run({ from: "a.txt", to: "b.txt" });
+    expect(aliased.success && aliased.data).toMatchObject({
+      source: "a.txt",
+      destination: "b.txt",
+    });
+    const paths = await tool.run({ source_path: "b.txt", destination_path: "c.txt" });
+    expect(paths.success && paths.data.destination).toBe("c.txt");
+    const under = await tool.run({ source: "c.txt", destination: "block/c.txt" });
+    expect(under.success ? undefined : under.error).toMatchObject({
+      code: "INVALID_PATH",
+      message: "block is a file, not a directory, so destination block/c.txt cannot be inside it.",
+    });
+    const missing = await tool.run({ source: "nope.txt", destination: "x.txt" });
+    expect(missing.success ? undefined : missing.error).toMatchObject({
+      code: "FILE_NOT_FOUND",
+      message: "source nope.txt does not exist.",
+    });
+  });
+
+  it("names copy_file and delete_file in its description only when they are mounted", () => {
+    expect(createMoveFileTool({ workspace }).description).not.toMatch(/copy_file|delete_file/);
+    expect(createMoveFileTool({ workspace, mountedTools: ["copy_file"] }).description).toContain(
+      "To copy instead, use copy_file.",
+    );
+    expect(
+      createMoveFileTool({ workspace, mountedTools: ["copy_file", "delete_file"] }).description,
+    ).toContain("To copy instead, use copy_file; to delete, delete_file.");
+  });
 });

@@ -3,6 +3,9 @@ import { z } from "zod";
 import type { EntryType, FileSystem } from "./file-system.js";
 import {
   guardFileSystem,
+  joinDescription,
+  mountedTools,
+  pathNotFound,
   type WorkspaceToolOptions,
   workspaceToolOptionsShape,
 } from "./internal/tool-support.js";
@@ -57,12 +60,32 @@ export type MoveFileToolData = TransferData;
 /** The `move_file` tool's type. */
 export type MoveFileTool = Tool<typeof moveFileInputSchema, MoveFileToolData>;
 
-const DESCRIPTION = [
-  "Move or rename a file, symlink or directory inside the workspace. destination is the full new path (name included); missing parent directories are created.",
-  "If something already exists at destination the move is refused with FILE_ALREADY_EXISTS unless overwrite is true (which replaces a file, never a directory).",
-  "Moving a directory into itself is refused; directories holding secret files (keys, .env) are refused.",
-  "To copy instead, use copy_file; to delete, delete_file.",
-].join("\n");
+/**
+ * Names from other toolsets accepted silently for `move_file` and `copy_file` (each means exactly
+ * the field it maps to).
+ */
+export const TRANSFER_ALIASES: Readonly<Record<string, string>> = Object.freeze({
+  source_path: "source",
+  from: "source",
+  old_path: "source",
+  destination_path: "destination",
+  to: "destination",
+  new_path: "destination",
+});
+
+function description(mounted: ReturnType<typeof mountedTools>): string {
+  const others = [
+    mounted.when("copy_file", "to copy instead, use copy_file"),
+    mounted.when("delete_file", "to delete, delete_file"),
+  ].filter((part) => part.length > 0);
+  const tail = others.join("; ");
+  return joinDescription([
+    "Move or rename a file, symlink or directory inside the workspace. destination is the full new path (name included); missing parent directories are created.",
+    "If something already exists at destination the move is refused with FILE_ALREADY_EXISTS unless overwrite is true (which replaces a file, never a directory).",
+    "Moving a directory into itself is refused; directories holding secret files (keys, .env) are refused.",
+    tail.length > 0 ? `${tail.charAt(0).toUpperCase()}${tail.slice(1)}.` : undefined,
+  ]);
+}
 
 function parentOf(path: string): string {
   const index = path.lastIndexOf("/");
@@ -157,19 +180,11 @@ export async function transferEntry(
   let type: EntryType;
   if (request.operation === "move") {
     const entry = await entryAt(fileSystem, sourceParent, nameOf(source.path));
-    if (entry === undefined) {
-      return fail("FILE_NOT_FOUND", `source ${source.display} does not exist.`, {
-        hint: "Check the path with list_directory or glob_search.",
-      });
-    }
+    if (entry === undefined) return pathNotFound(source.display, `source ${source.display}`);
     type = entry.type;
   } else {
     const stat = await fileSystem.stat(source.real);
-    if (stat === undefined) {
-      return fail("FILE_NOT_FOUND", `source ${source.display} does not exist.`, {
-        hint: "Check the path with list_directory or glob_search.",
-      });
-    }
+    if (stat === undefined) return pathNotFound(source.display, `source ${source.display}`);
     type = stat.type;
   }
   if (destinationLocation === sourceLocation) {
@@ -225,6 +240,14 @@ export async function transferEntry(
           await fileSystem.remove(destination.path, { recursive: false });
         }
       }
+      const parentStat = await fileSystem.stat(destinationParent);
+      if (parentStat !== undefined && parentStat.type !== "directory") {
+        return fail(
+          "INVALID_PATH",
+          `${workspace.display(destinationParent)} is a file, not a directory, so destination ${destination.display} cannot be inside it.`,
+          { hint: "Choose a destination whose parents are directories." },
+        );
+      }
       await fileSystem.createDirectory(destinationParent);
       if (request.operation === "move") await fileSystem.rename(source.path, destination.path);
       else await fileSystem.copy(source.path, destination.path);
@@ -271,8 +294,9 @@ export function createMoveFileTool(options: MoveFileToolOptions): MoveFileTool {
   const workspace = parsed.workspace;
   return defineTool({
     name: parsed.name ?? MOVE_FILE_TOOL_NAME,
-    description: parsed.description ?? DESCRIPTION,
+    description: parsed.description ?? description(mountedTools(parsed.mountedTools)),
     input: moveFileInputSchema,
+    aliases: TRANSFER_ALIASES,
     annotations: { title: "Move file", destructive: true, idempotent: false },
     tags: ["fs:write"],
     execute: (request, context) =>

@@ -20,11 +20,14 @@ import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "nod
 import { AgentoolError, type ErrorCode } from "@agentool/contract";
 import {
   type DirectoryEntry,
+  directoryNotFileError,
   type EntryType,
   type FileReader,
   type FileStat,
   type FileSystem,
   FileSystemError,
+  fileNotDirectoryError,
+  parentNotDirectoryError,
   type WriteFileOptions,
 } from "../file-system.js";
 
@@ -112,14 +115,14 @@ export function createNodeFileSystem(options: NodeFileSystemOptions): FileSystem
         "Check the path with list_directory or glob_search.",
       ],
       ENOTDIR: [
-        "FILE_NOT_FOUND",
-        `${shown} does not exist (a parent is not a directory).`,
-        "Check the path with list_directory.",
+        "INVALID_PATH",
+        `A parent of ${shown} is a file, not a directory.`,
+        "Use a path whose parents are directories; check them with list_directory.",
       ],
       EISDIR: [
         "INVALID_PATH",
         `${shown} is a directory, not a file.`,
-        "Use list_directory for directories.",
+        "List it with list_directory and pick a file inside it.",
       ],
       EACCES: [
         "PERMISSION_DENIED",
@@ -235,11 +238,7 @@ export function createNodeFileSystem(options: NodeFileSystemOptions): FileSystem
         const info = await handle.stat();
         if (info.isDirectory()) {
           await handle.close();
-          throw new FileSystemError(
-            "INVALID_PATH",
-            `${path} is a directory, not a file.`,
-            "Use list_directory for directories.",
-          );
+          throw directoryNotFileError(path);
         }
         let closed = false;
         return {
@@ -267,16 +266,15 @@ export function createNodeFileSystem(options: NodeFileSystemOptions): FileSystem
         `.${basename(target)}.${randomBytes(6).toString("hex")}.agentool-tmp`,
       );
       try {
-        await mkdir(dirname(target), { recursive: true });
+        await mkdir(dirname(target), { recursive: true }).catch((error: unknown) => {
+          const code = errorCode(error);
+          if (code === "EEXIST" || code === "ENOTDIR") throw parentNotDirectoryError(path);
+          throw error;
+        });
         let mode = writeOptions.mode ?? 0o644;
         try {
           const existing = await stat(target);
-          if (existing.isDirectory()) {
-            throw new FileSystemError(
-              "INVALID_PATH",
-              `${path} is a directory; cannot write it as a file.`,
-            );
-          }
+          if (existing.isDirectory()) throw directoryNotFileError(path);
           mode = existing.mode & 0o7777;
         } catch (error) {
           if (FileSystemError.isInstance(error)) throw error;
@@ -301,10 +299,15 @@ export function createNodeFileSystem(options: NodeFileSystemOptions): FileSystem
         await mkdir(target, { recursive: true });
       } catch (error) {
         if (errorCode(error) === "EEXIST" || errorCode(error) === "ENOTDIR") {
-          throw new FileSystemError(
-            "FILE_ALREADY_EXISTS",
-            `${path} (or a parent) exists and is not a directory.`,
-          );
+          const existing = await stat(target).catch(() => undefined);
+          if (existing !== undefined && !existing.isDirectory()) {
+            throw new FileSystemError(
+              "FILE_ALREADY_EXISTS",
+              `${path} already exists and is a file, not a directory.`,
+              "Choose another path, or delete or move the file first.",
+            );
+          }
+          throw parentNotDirectoryError(path);
         }
         mapError(error, path);
       }
@@ -325,6 +328,10 @@ export function createNodeFileSystem(options: NodeFileSystemOptions): FileSystem
           }),
         );
       } catch (error) {
+        if (errorCode(error) === "ENOTDIR") {
+          const info = await stat(directory).catch(() => undefined);
+          if (info !== undefined && !info.isDirectory()) throw fileNotDirectoryError(path);
+        }
         return mapError(error, path);
       }
     },
