@@ -1,27 +1,67 @@
 import { type AnyTool, parseOptions } from "@agentool/contract";
 import { z } from "zod";
-import { type CopyFileToolOptions, createCopyFileTool } from "./copy-file.js";
-import { type CountWordsToolOptions, createCountWordsTool } from "./count-words.js";
-import { type CreateDirectoryToolOptions, createCreateDirectoryTool } from "./create-directory.js";
-import { createDeleteFileTool, type DeleteFileToolOptions } from "./delete-file.js";
-import { createEditFileTool, type EditFileToolOptions } from "./edit-file.js";
-import { createExtractTocTool, type ExtractTocToolOptions } from "./extract-toc.js";
-import { createFileStatsTool, type FileStatsToolOptions } from "./file-stats.js";
+import { COPY_FILE_TOOL_NAME, type CopyFileToolOptions, createCopyFileTool } from "./copy-file.js";
+import {
+  COUNT_WORDS_TOOL_NAME,
+  type CountWordsToolOptions,
+  createCountWordsTool,
+} from "./count-words.js";
+import {
+  CREATE_DIRECTORY_TOOL_NAME,
+  type CreateDirectoryToolOptions,
+  createCreateDirectoryTool,
+} from "./create-directory.js";
+import {
+  createDeleteFileTool,
+  DELETE_FILE_TOOL_NAME,
+  type DeleteFileToolOptions,
+} from "./delete-file.js";
+import { createEditFileTool, EDIT_FILE_TOOL_NAME, type EditFileToolOptions } from "./edit-file.js";
+import {
+  createExtractTocTool,
+  EXTRACT_TOC_TOOL_NAME,
+  type ExtractTocToolOptions,
+} from "./extract-toc.js";
+import {
+  createFileStatsTool,
+  FILE_STATS_TOOL_NAME,
+  type FileStatsToolOptions,
+} from "./file-stats.js";
 import type { FileSystem } from "./file-system.js";
-import { createGlobSearchTool, type GlobSearchToolOptions } from "./glob-search.js";
-import { createGrepSearchTool, type GrepSearchToolOptions } from "./grep-search.js";
+import {
+  createGlobSearchTool,
+  GLOB_SEARCH_TOOL_NAME,
+  type GlobSearchToolOptions,
+} from "./glob-search.js";
+import {
+  createGrepSearchTool,
+  GREP_SEARCH_TOOL_NAME,
+  type GrepSearchToolOptions,
+} from "./grep-search.js";
 import type { FileLister, TextSearcher } from "./internal/search-types.js";
-import { createListDirectoryTool, type ListDirectoryToolOptions } from "./list-directory.js";
-import { createMoveFileTool, type MoveFileToolOptions } from "./move-file.js";
-import { createMultiEditTool, type MultiEditToolOptions } from "./multi-edit.js";
-import { createReadFileTool, type ReadFileToolOptions } from "./read-file.js";
+import {
+  createListDirectoryTool,
+  LIST_DIRECTORY_TOOL_NAME,
+  type ListDirectoryToolOptions,
+} from "./list-directory.js";
+import { createMoveFileTool, MOVE_FILE_TOOL_NAME, type MoveFileToolOptions } from "./move-file.js";
+import {
+  createMultiEditTool,
+  MULTI_EDIT_TOOL_NAME,
+  type MultiEditToolOptions,
+} from "./multi-edit.js";
+import { createReadFileTool, READ_FILE_TOOL_NAME, type ReadFileToolOptions } from "./read-file.js";
 import { createWorkspace } from "./workspace.js";
-import { createWriteFileTool, type WriteFileToolOptions } from "./write-file.js";
+import {
+  createWriteFileTool,
+  WRITE_FILE_TOOL_NAME,
+  type WriteFileToolOptions,
+} from "./write-file.js";
 
 /** `"read-only"` (the default) or `"read-write"`. */
 export type FsToolsMode = "read-only" | "read-write";
 
-type Tuning<Options> = Omit<Options, "workspace" | "searcher" | "lister">;
+type Tuning<Options> = Omit<Options, "workspace" | "searcher" | "lister" | "mountedTools">;
 
 /** Per-tool options of {@link createFsTools}: names, descriptions and caps (see each factory). */
 export interface FsToolsTuning {
@@ -69,6 +109,12 @@ export interface FsToolsOptions extends FsToolsTuning {
   searcher?: TextSearcher;
   /** The engine of `glob_search`. Default: the JS engine over the seam (the Node entry passes ripgrep). */
   lister?: FileLister;
+  /**
+   * Names of tools the host mounts beside these (`run_command`, `git_diff`, …), so the
+   * descriptions may point to them. The tools of the chosen mode are always known; a tool that
+   * is neither mounted nor listed here is never named in a description.
+   */
+  alsoMounted?: readonly string[];
 }
 
 const tuning = z.record(z.string(), z.unknown()).optional();
@@ -90,6 +136,7 @@ const optionsSchema = z.object({
     .custom<TextSearcher>((value) => typeof value === "object" && value !== null)
     .optional(),
   lister: z.custom<FileLister>((value) => typeof value === "object" && value !== null).optional(),
+  alsoMounted: z.array(z.string().min(1)).readonly().optional(),
   readFile: tuning,
   listDirectory: tuning,
   fileStats: tuning,
@@ -106,13 +153,57 @@ const optionsSchema = z.object({
   copyFile: tuning,
 });
 
+/** The read tools, in the order `createFsTools` returns them, with their default names. */
+const READ_TOOLS = [
+  ["readFile", READ_FILE_TOOL_NAME],
+  ["listDirectory", LIST_DIRECTORY_TOOL_NAME],
+  ["fileStats", FILE_STATS_TOOL_NAME],
+  ["grepSearch", GREP_SEARCH_TOOL_NAME],
+  ["globSearch", GLOB_SEARCH_TOOL_NAME],
+  ["extractToc", EXTRACT_TOC_TOOL_NAME],
+  ["countWords", COUNT_WORDS_TOOL_NAME],
+] as const;
+
+/** The tools `mode: "read-write"` adds, in order, with their default names. */
+const WRITE_TOOLS = [
+  ["writeFile", WRITE_FILE_TOOL_NAME],
+  ["editFile", EDIT_FILE_TOOL_NAME],
+  ["multiEdit", MULTI_EDIT_TOOL_NAME],
+  ["createDirectory", CREATE_DIRECTORY_TOOL_NAME],
+  ["deleteFile", DELETE_FILE_TOOL_NAME],
+  ["moveFile", MOVE_FILE_TOOL_NAME],
+  ["copyFile", COPY_FILE_TOOL_NAME],
+] as const;
+
+/**
+ * The names of the tools {@link createFsTools} mounts for a mode (after `name` overrides), the
+ * list every default description is built from.
+ *
+ * @param options - the mode and the per-tool options (only their `name` is read)
+ * @returns the tool names, in the order the tools are returned
+ * @example
+ * fsToolNames({ mode: "read-only" }); // ["read_file", "list_directory", …, "count_words"]
+ */
+export function fsToolNames(
+  options: Pick<FsToolsOptions, "mode"> &
+    Partial<Record<keyof FsToolsTuning, { name?: string }>> = {},
+): string[] {
+  const entries =
+    (options.mode ?? "read-only") === "read-write" ? [...READ_TOOLS, ...WRITE_TOOLS] : READ_TOOLS;
+  return entries.map(([key, name]) => options[key]?.name ?? name);
+}
+
 /**
  * Creates the file tools over a seam, confined to its root with secret paths refused.
  * Read-only by default (`read_file`, `list_directory`, `file_stats`, `grep_search`,
  * `glob_search`, `extract_toc`, `count_words`); `mode: "read-write"` adds `write_file`,
  * `edit_file`, `multi_edit`, `create_directory`, `delete_file`, `move_file`, `copy_file`.
  * `run_command` is never included: create it with `createRunCommandTool` from `./node` and an
- * allowlist. Each tool's caps are options under its camelCase name (`readFile: { … }`).
+ * allowlist (and list it in `alsoMounted`). Each tool's caps are options under its camelCase
+ * name (`readFile: { … }`).
+ *
+ * Every default description names only the tools this call mounts (plus `alsoMounted`): a
+ * read-only set never mentions `edit_file`, and a renamed tool is not named by its old name.
  *
  * @param options - the seam, the mode, secret lists, search engines and per-tool options
  * @returns the tools, read tools first
@@ -134,24 +225,33 @@ export function createFsTools(options: FsToolsOptions): AnyTool[] {
   const listers = {
     ...(parsed.lister === undefined ? {} : { lister: parsed.lister }),
   };
-  const tools: AnyTool[] = [
-    createReadFileTool({ ...typed.readFile, workspace }),
-    createListDirectoryTool({ ...typed.listDirectory, workspace }),
-    createFileStatsTool({ ...typed.fileStats, workspace }),
-    createGrepSearchTool({ ...typed.grepSearch, workspace, ...engines }),
-    createGlobSearchTool({ ...typed.globSearch, workspace, ...listers }),
-    createExtractTocTool({ ...typed.extractToc, workspace }),
-    createCountWordsTool({ ...typed.countWords, workspace }),
+  const readWrite = (parsed.mode ?? "read-only") === "read-write";
+  const mountedTools = [
+    ...new Set([...fsToolNames({ ...typed, mode: parsed.mode }), ...(parsed.alsoMounted ?? [])]),
   ];
-  if ((parsed.mode ?? "read-only") === "read-write") {
+  // Every tool hears what is mounted beside it, so its description names nothing else.
+  const shared = { workspace, mountedTools };
+  // PENDING: read_file, grep_search, glob_search, write_file, edit_file and multi_edit do not
+  // take `mountedTools` yet; they get it as soon as their factories accept it.
+  const pending = { workspace };
+  const tools: AnyTool[] = [
+    createReadFileTool({ ...typed.readFile, ...pending }),
+    createListDirectoryTool({ ...typed.listDirectory, ...shared }),
+    createFileStatsTool({ ...typed.fileStats, ...shared }),
+    createGrepSearchTool({ ...typed.grepSearch, ...pending, ...engines }),
+    createGlobSearchTool({ ...typed.globSearch, ...pending, ...listers }),
+    createExtractTocTool({ ...typed.extractToc, ...shared }),
+    createCountWordsTool({ ...typed.countWords, ...shared }),
+  ];
+  if (readWrite) {
     tools.push(
-      createWriteFileTool({ ...typed.writeFile, workspace }),
-      createEditFileTool({ ...typed.editFile, workspace }),
-      createMultiEditTool({ ...typed.multiEdit, workspace }),
-      createCreateDirectoryTool({ ...typed.createDirectory, workspace }),
-      createDeleteFileTool({ ...typed.deleteFile, workspace }),
-      createMoveFileTool({ ...typed.moveFile, workspace }),
-      createCopyFileTool({ ...typed.copyFile, workspace }),
+      createWriteFileTool({ ...typed.writeFile, ...pending }),
+      createEditFileTool({ ...typed.editFile, ...pending }),
+      createMultiEditTool({ ...typed.multiEdit, ...pending }),
+      createCreateDirectoryTool({ ...typed.createDirectory, ...shared }),
+      createDeleteFileTool({ ...typed.deleteFile, ...shared }),
+      createMoveFileTool({ ...typed.moveFile, ...shared }),
+      createCopyFileTool({ ...typed.copyFile, ...shared }),
     );
   }
   return tools;

@@ -33,6 +33,7 @@ export {
   type FsToolsMode,
   type FsToolsOptions,
   type FsToolsTuning,
+  fsToolNames,
 } from "./create-fs-tools.js";
 export {
   createDeleteFileTool,

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { AgentoolError, type AnyTool } from "@agentool/contract";
 import { assertConformance } from "@agentool/contract/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createFsTools } from "../create-fs-tools.js";
+import { createFsTools, fsToolNames } from "../create-fs-tools.js";
 import { createMemoryFileSystem } from "../memory-file-system.js";
 import { createNodeFsTools } from "./create-node-fs-tools.js";
 import { createRunCommandTool } from "./run-command.js";
@@ -88,31 +88,172 @@ describe("createNodeFsTools", () => {
     const glob = await byName.get("glob_search")?.run({ pattern: "**/.env" });
     expect(JSON.stringify(glob)).not.toContain('".env"');
   });
+});
 
-  it("every tool passes the contract's conformance kit, with a real run of each", async () => {
+/** A fresh tree for one conformance run (the read-write samples change it). */
+async function makeFixture(): Promise<string> {
+  const directory = await mkdtemp(join(tmpdir(), "agentool-fs-conformance-"));
+  fixtures.push(directory);
+  await mkdir(join(directory, "docs"), { recursive: true });
+  await mkdir(join(directory, "many"), { recursive: true });
+  await writeFile(
+    join(directory, "README.md"),
+    "# Project\n\nIntro text.\n\n## Usage\n\nRun it.\n\n## License\n\nMIT.\n",
+  );
+  await writeFile(join(directory, "docs", "guide.md"), "# Guide\n\nStep one.\n");
+  await writeFile(join(directory, "notes.txt"), "alpha\nbeta\ngamma\n");
+  await writeFile(join(directory, "old.txt"), "to be moved\n");
+  await writeFile(join(directory, "trash.txt"), "to be deleted\n");
+  await writeFile(join(directory, ".env"), "API_KEY=secret\n");
+  // More entries than one default page of list_directory (500) and file_stats (200).
+  await Promise.all(
+    Array.from({ length: 520 }, (_, index) =>
+      writeFile(
+        join(directory, "many", `f${String(index).padStart(3, "0")}.txt`),
+        `entry ${index}\n`,
+      ),
+    ),
+  );
+  return directory;
+}
+
+const fixtures: string[] = [];
+afterAll(async () => {
+  await Promise.all(fixtures.map((directory) => rm(directory, { recursive: true, force: true })));
+});
+
+/** A valid input for every tool: the kit runs each for real (read-only ones twice). */
+const READ_SAMPLES = {
+  read_file: { path: "README.md" },
+  list_directory: { path: "." },
+  file_stats: { path: "notes.txt" },
+  grep_search: { pattern: "beta" },
+  glob_search: { pattern: "**/*.md" },
+  extract_toc: { path: "README.md" },
+  count_words: { path: "docs/guide.md" },
+  run_command: { command: ["echo", "hi"] },
+};
+
+const WRITE_SAMPLES = {
+  write_file: { path: "out/new.txt", content: "hello\n" },
+  edit_file: { path: "notes.txt", old_text: "beta", new_text: "BETA" },
+  multi_edit: { path: "notes.txt", edits: [{ old_text: "gamma", new_text: "GAMMA" }] },
+  create_directory: { path: "made/deep" },
+  delete_file: { path: "trash.txt" },
+  move_file: { source: "old.txt", destination: "moved/old.txt" },
+  copy_file: { source: "docs", destination: "docs-copy" },
+};
+
+/**
+ * An input whose result must be cut, for every tool that can cut: the kit checks truncated,
+ * total / total_at_least, next_offset and the marker, then makes the very call the marker names.
+ */
+const CUT_SAMPLES = {
+  read_file: { path: "README.md", limit: 2 },
+  list_directory: { path: "many" },
+  file_stats: { path: "many" },
+  grep_search: { pattern: "entry", path: "many", limit: 5 },
+  glob_search: { pattern: "many/*.txt", limit: 5 },
+  extract_toc: { path: "README.md", limit: 1 },
+  run_command: { command: ["seq", "1", "400"] },
+};
+
+/** The other grep_search modes, each checked the same way. */
+const GREP_MODE_CUT_SAMPLES = [
+  { pattern: "entry", path: "many", output_mode: "files_with_matches", limit: 5 },
+  { pattern: "entry", path: "many", output_mode: "count", limit: 5 },
+];
+
+function runCommand(root: string) {
+  return createRunCommandTool({
+    root,
+    allowedCommands: ["echo", "seq"],
+    maxHeadLines: 20,
+    maxTailLines: 20,
+  });
+}
+
+describe.each([
+  ["read-only", READ_SAMPLES],
+  ["read-write", { ...READ_SAMPLES, ...WRITE_SAMPLES }],
+] as const)("the family in %s mode passes the conformance kit", (mode, samples) => {
+  it("with a real run of every tool and a followed marker of every tool that cuts", async () => {
+    const root = await makeFixture();
     const tools = [
-      ...createNodeFsTools({ root, mode: "read-write" }),
-      createRunCommandTool({ root, allowedCommands: ["echo"] }),
+      ...createNodeFsTools({ root, mode, alsoMounted: ["run_command"] }),
+      runCommand(root),
     ];
+    expect(tools).toHaveLength(mode === "read-only" ? 8 : 15);
     await assertConformance(tools, {
-      samples: {
-        read_file: { path: "README.md" },
-        list_directory: { path: "." },
-        file_stats: { path: "notes.txt" },
-        grep_search: { pattern: "beta" },
-        glob_search: { pattern: "**/*.md" },
-        extract_toc: { path: "README.md" },
-        count_words: { path: "docs/guide.md" },
-        write_file: { path: "out/new.txt", content: "hello\n" },
-        edit_file: { path: "notes.txt", old_text: "beta", new_text: "BETA" },
-        multi_edit: { path: "notes.txt", edits: [{ old_text: "gamma", new_text: "GAMMA" }] },
-        create_directory: { path: "made/deep" },
-        delete_file: { path: "trash.txt" },
-        move_file: { source: "old.txt", destination: "moved/old.txt" },
-        copy_file: { source: "docs", destination: "docs-copy" },
-        run_command: { command: ["echo", "hi"] },
-      },
+      samples,
+      cutSamples: CUT_SAMPLES,
+      unpaged: ["run_command"],
     });
+  });
+
+  it("with every grep_search output mode cut and paged", async () => {
+    const root = await makeFixture();
+    const tools = createNodeFsTools({ root, mode, alsoMounted: ["run_command"] });
+    const grep = tools.find((tool) => tool.name === "grep_search");
+    const others = tools.filter((tool) => tool !== grep).map((tool) => tool.name);
+    for (const cut of GREP_MODE_CUT_SAMPLES) {
+      await assertConformance([grep], {
+        cutSamples: { grep_search: cut },
+        alsoMounted: [...others, "run_command"],
+      });
+    }
+  });
+});
+
+describe("descriptions speak of what is mounted", () => {
+  const writeNames = [
+    "write_file",
+    "edit_file",
+    "multi_edit",
+    "create_directory",
+    "delete_file",
+    "move_file",
+    "copy_file",
+  ];
+
+  it("a read-only set never names a write tool, nor run_command unless the host mounts it", async () => {
+    const root = await makeFixture();
+    const tools = createNodeFsTools({ root });
+    for (const tool of tools) {
+      const fields = Object.values(
+        tool.input.shape as Record<string, { description?: string }>,
+      ).map((field) => field.description ?? "");
+      const text = [tool.description, ...fields].join("\n");
+      for (const name of [...writeNames, "run_command"]) {
+        expect(text, `${tool.name} names ${name}`).not.toMatch(
+          new RegExp(`(?<![a-z_])${name}(?![a-z_])`),
+        );
+      }
+    }
+    // The kit agrees: nothing else is mounted.
+    await assertConformance(tools);
+  });
+
+  it("the read-write set teaches the workflow across the tools it mounts", () => {
+    const tools = createFsTools({ fileSystem: createMemoryFileSystem(), mode: "read-write" });
+    const byName = new Map(tools.map((tool) => [tool.name, tool]));
+    expect(byName.get("list_directory")?.description).toContain("glob_search");
+    expect(byName.get("create_directory")?.description).toContain(
+      "before write_file, move_file or copy_file",
+    );
+    expect(byName.get("move_file")?.description).toContain("copy_file");
+  });
+
+  it("a renamed tool is not named by its old name", () => {
+    const tools = createFsTools({
+      fileSystem: createMemoryFileSystem(),
+      globSearch: { name: "find_files" },
+      alsoMounted: ["git_status"],
+    });
+    expect(fsToolNames({ globSearch: { name: "find_files" } })).toContain("find_files");
+    const listDirectory = tools.find((tool) => tool.name === "list_directory");
+    expect(listDirectory?.description).not.toContain("glob_search");
+    expect(listDirectory?.description).toContain("file_stats");
   });
 });
 
