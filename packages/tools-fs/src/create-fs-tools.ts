@@ -231,15 +231,15 @@ export function createFsTools(options: FsToolsOptions): AnyTool[] {
   ];
   // Every tool hears what is mounted beside it, so its description names nothing else.
   const shared = { workspace, mountedTools };
-  // PENDING: read_file, grep_search, glob_search, write_file, edit_file and multi_edit do not
-  // take `mountedTools` yet; they get it as soon as their factories accept it.
+  // PENDING: read_file, write_file, edit_file and multi_edit do not take `mountedTools` yet;
+  // they get it as soon as their factories accept it.
   const pending = { workspace };
   const tools: AnyTool[] = [
     createReadFileTool({ ...typed.readFile, ...pending }),
     createListDirectoryTool({ ...typed.listDirectory, ...shared }),
     createFileStatsTool({ ...typed.fileStats, ...shared }),
-    createGrepSearchTool({ ...typed.grepSearch, ...pending, ...engines }),
-    createGlobSearchTool({ ...typed.globSearch, ...pending, ...listers }),
+    createGrepSearchTool({ ...typed.grepSearch, ...shared, ...engines }),
+    createGlobSearchTool({ ...typed.globSearch, ...shared, ...listers }),
     createExtractTocTool({ ...typed.extractToc, ...shared }),
     createCountWordsTool({ ...typed.countWords, ...shared }),
   ];
