@@ -216,7 +216,10 @@ describe("createListDirectoryTool", () => {
     const deep = await tool.run({ max_depth: 2, show_hidden: true });
     expect(deep.success && deep.data).toMatchObject({ depth: 2, include_hidden: true });
     const recursive = await tool.run({ recursive: true });
-    expect(recursive.success ? undefined : recursive.error.code).toBe("INVALID_INPUT");
+    expect(recursive.success ? undefined : recursive.error).toMatchObject({
+      code: "INVALID_INPUT",
+      message: expect.stringContaining('unknown field "recursive" — did you mean "depth"?'),
+    });
   });
 
   it("refuses escapes and files", async () => {
