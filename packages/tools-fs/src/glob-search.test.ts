@@ -50,22 +50,22 @@ const engines: Engine[] = [
   { name: "js engine over the node seam", lister: () => undefined },
 ];
 
-function makeTool(engine: Engine, maxResults?: number) {
+function makeTool(engine: Engine, defaultLimit?: number) {
   const workspace = createWorkspace({ fileSystem: createNodeFileSystem({ root }) });
   const lister = engine.lister();
   return createGlobSearchTool({
     workspace,
     ...(lister === undefined ? {} : { lister }),
-    ...(maxResults === undefined ? {} : { maxResults }),
+    ...(defaultLimit === undefined ? {} : { defaultLimit }),
   });
 }
 
 async function data(
   engine: Engine,
   input: Record<string, unknown>,
-  maxResults?: number,
+  defaultLimit?: number,
 ): Promise<GlobSearchToolData> {
-  const result = await makeTool(engine, maxResults).run(input);
+  const result = await makeTool(engine, defaultLimit).run(input);
   if (!result.success) throw new Error(JSON.stringify(result.error));
   return result.data;
 }
@@ -93,20 +93,42 @@ describe.each(engines)("glob_search with the $name", (engine) => {
     }
   });
 
-  it("caps the list with the standard marker", async () => {
+  it("pages the list with offset, an exact total and the contract marker", async () => {
     const result = await data(engine, { pattern: "**/*" }, 2);
     expect(result.files.map((file) => file.path)).toEqual(["src/new.ts", "src/mid.ts"]);
-    expect(result.omitted).toBe(2);
-    expect(result.message).toMatch(TRUNCATION_MARKER_PATTERN);
+    expect(result.total).toBe(4);
+    expect(result.truncated).toBe(true);
+    expect(result.next_offset).toBe(3);
+    const tool = makeTool(engine, 2);
+    const text = String(tool.renderResult(await tool.run({ pattern: "**/*" })));
+    expect(text).toMatch(TRUNCATION_MARKER_PATTERN);
+    expect(text.split("\n")[0]).toBe('Files 1–2 of 4 matching "**/*" in . (newest first):');
+    expect(text).toContain("…[truncated: 2 more files — call glob_search again with offset=3]");
+    const rest = await data(engine, { pattern: "**/*", offset: 3 }, 2);
+    expect(rest.files.map((file) => file.path)).toEqual(["docs/guide.md", "src/old.ts"]);
+    expect(rest.truncated).toBe(false);
+    expect(rest.next_offset).toBeUndefined();
+    const viaLimit = await data(engine, { pattern: "**/*", limit: 3 });
+    expect(viaLimit.files).toHaveLength(3);
+    const past = await makeTool(engine).run({ pattern: "**/*", offset: 5 });
+    expect(past.success ? "ok" : past.error.code).toBe("INVALID_INPUT");
+    expect(past.success ? "" : past.error.message).toContain("4 files in all");
+  });
+
+  it("accepts the names other toolsets send (glob, head_limit)", async () => {
+    const result = await data(engine, { glob: "**/*.ts", head_limit: 1 });
+    expect(result.files.map((file) => file.path)).toEqual(["src/new.ts"]);
+    expect(result.next_offset).toBe(2);
   });
 
   it("says why an empty result is empty", async () => {
     const hidden = await data(engine, { pattern: ".github/*.ts" });
-    expect(hidden.emptyReason).toBe("only_hidden_or_ignored");
+    expect(hidden.empty_reason).toBe("only_hidden_or_ignored");
+    expect(hidden.example_path).toBe(".github/ci.ts");
     const ignored = await data(engine, { pattern: "node_modules/**" });
-    expect(ignored.emptyReason).toBe("only_hidden_or_ignored");
+    expect(ignored.empty_reason).toBe("only_hidden_or_ignored");
     const none = await data(engine, { pattern: "*.rs" });
-    expect(none.emptyReason).toBe("no_match");
+    expect(none.empty_reason).toBe("no_match");
     expect(none.message).toContain("*.rs");
   });
 
@@ -117,7 +139,7 @@ describe.each(engines)("glob_search with the $name", (engine) => {
       ["src/linked", "INVALID_PATH"],
       [".ssh", "BLOCKED"],
       ["missing", "FILE_NOT_FOUND"],
-      ["src/new.ts", "INVALID_INPUT"],
+      ["src/new.ts", "INVALID_PATH"],
     ] as const) {
       const result = await tool.run({ pattern: "*", path });
       expect(result.success ? "ok" : result.error.code).toBe(code);
@@ -132,6 +154,14 @@ describe.each(engines)("glob_search with the $name", (engine) => {
 });
 
 describe("glob_search over the memory seam", () => {
+  it("names only the tools mounted beside it", () => {
+    const workspace = createWorkspace({ fileSystem: createMemoryFileSystem({ "a.md": "1" }) });
+    expect(createGlobSearchTool({ workspace }).description).not.toContain("grep_search");
+    expect(
+      createGlobSearchTool({ workspace, mountedTools: ["grep_search"] }).description,
+    ).toContain("grep_search");
+  });
+
   it("uses the JS engine by default", async () => {
     const fileSystem = createMemoryFileSystem({ "a/x.md": "1", "a/.y.md": "2", "b.txt": "3" });
     const tool = createGlobSearchTool({ workspace: createWorkspace({ fileSystem }) });

@@ -1,8 +1,10 @@
 import {
   defineTool,
-  fail,
-  formatTruncationMarker,
+  formatPageMarker,
+  isOffsetPastEnd,
+  offsetPastEnd,
   ok,
+  pagingInputShape,
   parseOptions,
   type Tool,
   toolOverridesShape,
@@ -10,17 +12,45 @@ import {
 import { z } from "zod";
 import { createJsLister } from "./internal/js-search.js";
 import type { FileLister, ListRequest } from "./internal/search-types.js";
-import { guardFileSystem, workspaceOption } from "./internal/tool-support.js";
+import {
+  fileNotDirectory,
+  guardFileSystem,
+  joinDescription,
+  type MountedTools,
+  mountedTools,
+  mountedToolsOption,
+  pathNotFound,
+  workspaceOption,
+} from "./internal/tool-support.js";
 import type { Workspace } from "./workspace.js";
 
 /** The default name of the file-finding tool. */
 export const GLOB_SEARCH_TOOL_NAME = "glob_search";
 
-/** Default number of paths returned (the newest ones). */
-export const DEFAULT_GLOB_MAX_RESULTS = 200;
+/** Default number of paths per page (the newest first). */
+export const DEFAULT_GLOB_LIMIT = 200;
+
+/**
+ * The former name of {@link DEFAULT_GLOB_LIMIT}.
+ *
+ * @deprecated use {@link DEFAULT_GLOB_LIMIT} (the page size; `glob_search` now pages with `offset`).
+ */
+export const DEFAULT_GLOB_MAX_RESULTS = DEFAULT_GLOB_LIMIT;
+
+/** Default highest `limit` a model may ask for. */
+export const DEFAULT_GLOB_MAX_LIMIT = 2_000;
 
 /** Default time limit of one listing: 30 seconds. */
 export const DEFAULT_GLOB_TIMEOUT_MS = 30_000;
+
+/**
+ * Field names other toolsets use, accepted silently by `glob_search` (alias → field).
+ */
+export const GLOB_SEARCH_ALIASES: Readonly<Record<string, string>> = Object.freeze({
+  glob: "pattern",
+  head_limit: "limit",
+  max_results: "limit",
+});
 
 /** Why a glob search found nothing. */
 export type GlobEmptyReason = "no_match" | "only_hidden_or_ignored";
@@ -33,19 +63,29 @@ export interface GlobSearchFile {
   modified: string;
 }
 
-/** What `glob_search` returns. */
+/** What `glob_search` returns (every key snake_case). */
 export interface GlobSearchToolData {
   /** The glob. */
   pattern: string;
   /** The searched directory as shown to the model (`.` for the root). */
   path: string;
-  /** Matching files, newest first. */
+  /** 1-based position of this page's first file (newest first). */
+  offset: number;
+  /** The page size that applied. */
+  limit: number;
+  /** This page's files, newest first (ties by path). */
   files: GlobSearchFile[];
-  /** Matching files left out beyond the cap. */
-  omitted: number;
+  /** Matching files in all. */
+  total: number;
+  /** The `offset` of the next page; absent on the last page. */
+  next_offset?: number;
+  /** Whether files after this page were left out. */
+  truncated: boolean;
   /** Why the result is empty, when it is. */
-  emptyReason?: GlobEmptyReason;
-  /** What the model should know (why it is empty, how to get the rest). */
+  empty_reason?: GlobEmptyReason;
+  /** A hidden or ignored file that matches, when the result is empty because of that. */
+  example_path?: string;
+  /** Why the result is empty and what to do, when it is. */
   message?: string;
 }
 
@@ -58,10 +98,17 @@ export interface GlobSearchToolOptions {
    * passes `createRipgrepLister({ root })` from `@agentool/tools-fs/node`.
    */
   lister?: FileLister;
-  /** Most paths returned. Default {@link DEFAULT_GLOB_MAX_RESULTS} (200). */
-  maxResults?: number;
+  /** Paths per page when the model gives no limit. Default {@link DEFAULT_GLOB_LIMIT} (200). */
+  defaultLimit?: number;
+  /** Highest limit a model may ask for. Default {@link DEFAULT_GLOB_MAX_LIMIT} (2,000). */
+  maxLimit?: number;
   /** Time limit of one listing in ms (`0` = none). Default {@link DEFAULT_GLOB_TIMEOUT_MS}. */
   timeoutMs?: number;
+  /**
+   * Names of the tools mounted beside this one (`grep_search`, `list_directory`…); the
+   * description and hints name only these. `createFsTools` passes what it mounts. Default: none.
+   */
+  mountedTools?: readonly string[];
   /** Replaces the tool's name. */
   name?: string;
   /** Replaces the tool's description. */
@@ -78,25 +125,35 @@ const globSearchOptionsSchema = z.object({
   ...toolOverridesShape,
   workspace: workspaceOption,
   lister: listerOption.optional(),
-  maxResults: z.number().int().min(1).max(100_000).optional(),
+  defaultLimit: z.number().int().min(1).max(100_000).optional(),
+  maxLimit: z.number().int().min(1).max(100_000).optional(),
   timeoutMs: z.number().int().min(0).optional(),
+  mountedTools: mountedToolsOption,
 });
 
-/** The input schema of `glob_search`. */
-export const globSearchInputSchema = z.object({
-  pattern: z
-    .string()
-    .min(1)
-    .describe(
-      "Glob over paths relative to the workspace root, e.g. '**/*.ts', 'src/**/test_*.py', '*.{md,mdx}'. A glob without '/' matches file names at any depth.",
-    ),
-  path: z
-    .string()
-    .optional()
-    .describe(
-      "Directory to search in, relative to the workspace root. Default: the whole workspace.",
-    ),
-});
+function createGlobSearchInputSchema(maxLimit: number, defaultLimit: number) {
+  return z.object({
+    pattern: z
+      .string()
+      .min(1)
+      .describe(
+        "Glob over paths relative to the workspace root, e.g. '**/*.ts', 'src/**/test_*.py', '*.{md,mdx}'. A glob without '/' matches file names at any depth.",
+      ),
+    path: z
+      .string()
+      .optional()
+      .describe(
+        "Directory to search in, relative to the workspace root. Default: the whole workspace.",
+      ),
+    ...pagingInputShape({ unit: "file", defaultLimit, maxLimit }),
+  });
+}
+
+/** The input schema of `glob_search` (default limits). */
+export const globSearchInputSchema = createGlobSearchInputSchema(
+  DEFAULT_GLOB_MAX_LIMIT,
+  DEFAULT_GLOB_LIMIT,
+);
 
 /** The input of `glob_search`. */
 export type GlobSearchInput = z.input<typeof globSearchInputSchema>;
@@ -104,44 +161,62 @@ export type GlobSearchInput = z.input<typeof globSearchInputSchema>;
 /** The `glob_search` tool's type. */
 export type GlobSearchTool = Tool<typeof globSearchInputSchema, GlobSearchToolData>;
 
-function defaultDescription(maxResults: number): string {
-  return [
+function defaultDescription(defaultLimit: number, mounted: MountedTools): string {
+  return joinDescription([
     "Find files by name or path pattern (glob), newest first. Use it to locate files before reading",
     "them, e.g. '**/*.test.ts' or 'docs/**/*.md'; a pattern without '/' matches names at any depth.",
     "Respects .gitignore and skips hidden and secret files. Returns paths relative to the root.",
-    `At most ${maxResults} paths; a truncated result says how to narrow it (a more specific pattern or a`,
-    "path). To search inside files use grep_search.",
-  ].join(" ");
+    `At most ${defaultLimit} paths per call (limit to change); a cut result ends with the exact call for the next page (offset), or use a more specific pattern or a path.`,
+    mounted.when("grep_search", "To search inside files use grep_search."),
+  ]);
 }
 
 /**
- * Renders a `glob_search` result: a summary line, the paths (newest first) and the truncation
- * marker when paths were left out.
+ * Renders a `glob_search` result: a summary line, the paths (newest first) and the contract's
+ * page marker naming the next call when the page is cut.
  *
  * @param data - the tool's data
+ * @param toolName - the tool's name, for the next call the marker names
  * @returns model-facing text
  * @example
  * formatGlobSearchResult(data); // "3 files match \"**\/*.md\" in . (newest first):\nREADME.md\n…"
  */
-export function formatGlobSearchResult(data: GlobSearchToolData): string {
+export function formatGlobSearchResult(
+  data: GlobSearchToolData,
+  toolName: string = GLOB_SEARCH_TOOL_NAME,
+): string {
   if (data.files.length === 0)
     return data.message ?? `No file matches ${JSON.stringify(data.pattern)} in ${data.path}.`;
-  const total = data.files.length + data.omitted;
-  const lines = [
-    `${total} file${total === 1 ? "" : "s"} match ${JSON.stringify(data.pattern)} in ${data.path} (newest first):`,
-    ...data.files.map((file) => file.path),
-  ];
+  const format = new Intl.NumberFormat("en-US").format;
+  const end = data.offset + data.files.length - 1;
+  const head =
+    data.offset === 1 && !data.truncated
+      ? `${format(data.total)} file${data.total === 1 ? "" : "s"} match ${JSON.stringify(data.pattern)} in ${data.path} (newest first):`
+      : `Files ${format(data.offset)}–${format(end)} of ${format(data.total)} matching ${JSON.stringify(data.pattern)} in ${data.path} (newest first):`;
+  const lines = [head, ...data.files.map((file) => file.path)];
+  if (data.next_offset !== undefined) {
+    const omitted = data.total - data.next_offset + 1;
+    lines.push(
+      formatPageMarker({
+        tool: toolName,
+        nextOffset: data.next_offset,
+        omitted,
+        unit: omitted === 1 ? "file" : "files",
+      }),
+    );
+  }
   if (data.message !== undefined) lines.push(data.message);
   return lines.join("\n");
 }
 
 /**
  * Creates the `glob_search` tool: file paths matching a glob, confined to the workspace,
- * `.gitignore`-aware, hidden and secret files excluded, newest first, capped with the standard
- * truncation marker. An empty result says why (no match, or matches only among hidden or ignored
- * files).
+ * `.gitignore`-aware, hidden and secret files excluded, newest first, paged with `offset` /
+ * `limit` (exact `total`, the contract's page marker). An empty result says why (no match, or
+ * matches only among hidden or ignored files — one cheap extra listing that stops at the first).
  *
- * @param options - the workspace, the engine (default: pure JS over the seam) and the caps
+ * @param options - the workspace, the engine (default: pure JS over the seam), the caps and the
+ *   names of the tools mounted beside it
  * @returns the tool
  * @throws AgentoolError when the options are invalid
  * @example
@@ -151,14 +226,22 @@ export function formatGlobSearchResult(data: GlobSearchToolData): string {
 export function createGlobSearchTool(options: GlobSearchToolOptions): GlobSearchTool {
   const parsed = parseOptions("createGlobSearchTool", globSearchOptionsSchema, options);
   const workspace = parsed.workspace;
-  const maxResults = parsed.maxResults ?? DEFAULT_GLOB_MAX_RESULTS;
+  const maxLimit = parsed.maxLimit ?? DEFAULT_GLOB_MAX_LIMIT;
+  const defaultLimit = Math.min(parsed.defaultLimit ?? DEFAULT_GLOB_LIMIT, maxLimit);
   const lister = parsed.lister ?? createJsLister({ fileSystem: workspace.fileSystem });
   const secretGlobs = workspace.secretPaths;
+  const name = parsed.name ?? GLOB_SEARCH_TOOL_NAME;
+  const mounted = mountedTools(parsed.mountedTools);
+  const input = createGlobSearchInputSchema(
+    maxLimit,
+    defaultLimit,
+  ) as unknown as typeof globSearchInputSchema;
 
   return defineTool({
-    name: parsed.name ?? GLOB_SEARCH_TOOL_NAME,
-    description: parsed.description ?? defaultDescription(maxResults),
-    input: globSearchInputSchema,
+    name,
+    description: parsed.description ?? defaultDescription(defaultLimit, mounted),
+    input,
+    aliases: GLOB_SEARCH_ALIASES,
     annotations: { title: "Find files by glob", readOnly: true, idempotent: true },
     tags: ["fs:search"],
     timeoutMs: parsed.timeoutMs ?? DEFAULT_GLOB_TIMEOUT_MS,
@@ -166,21 +249,12 @@ export function createGlobSearchTool(options: GlobSearchToolOptions): GlobSearch
       guardFileSystem(async () => {
         const resolved = await workspace.resolve(request.path, { argument: "path" });
         const stat = await workspace.fileSystem.stat(resolved.real);
-        if (stat === undefined) {
-          return fail("FILE_NOT_FOUND", `path ${resolved.display} does not exist.`, {
-            hint: "Omit path to search the whole workspace, or call list_directory to see what exists.",
-          });
-        }
-        if (stat.type !== "directory") {
-          return fail(
-            "INVALID_INPUT",
-            `path ${resolved.display} is a file; glob_search needs a directory.`,
-            {
-              hint: "Pass the directory that holds it, or omit path.",
-            },
-          );
-        }
+        if (stat === undefined) return pathNotFound(`path ${resolved.display}`);
+        if (stat.type !== "directory")
+          return fileNotDirectory(resolved.display, "glob_search needs a directory to search in");
         const pattern = request.pattern.trim();
+        const offset = request.offset ?? 1;
+        const limit = request.limit ?? defaultLimit;
         const listRequest: ListRequest = {
           path: resolved.real,
           pathType: "directory",
@@ -188,40 +262,48 @@ export function createGlobSearchTool(options: GlobSearchToolOptions): GlobSearch
           includeHiddenAndIgnored: false,
           isSecret: (path) => workspace.isSecret(path),
           secretGlobs,
-          limit: maxResults,
+          offset,
+          limit,
         };
         const outcome = await lister.list(listRequest, context.signal);
+        if (isOffsetPastEnd(offset, outcome.total)) {
+          return offsetPastEnd({ tool: name, offset, total: outcome.total, unit: "files" });
+        }
+        // The engine already cut the page: its paging facts follow from where it ends.
+        const end = offset - 1 + outcome.files.length;
+        const page: Pick<GlobSearchToolData, "total" | "next_offset" | "truncated"> = {
+          total: outcome.total,
+          truncated: end < outcome.total,
+        };
+        if (end < outcome.total) page.next_offset = end + 1;
         const data: GlobSearchToolData = {
           pattern,
           path: resolved.display,
+          offset,
+          limit,
           files: outcome.files.map((file) => ({
             path: file.path,
             modified: new Date(file.modifiedMs).toISOString(),
           })),
-          omitted: outcome.omitted,
+          ...page,
         };
-        if (outcome.omitted > 0) {
-          data.message = formatTruncationMarker({
-            omitted: outcome.omitted,
-            unit: "files",
-            next: `only the ${maxResults} newest are shown; use a more specific pattern (e.g. "src/**/*.ts") or a path to see the rest`,
-          });
-        } else if (data.files.length === 0) {
+        if (data.files.length === 0) {
           const probe = await lister.list(
-            { ...listRequest, includeHiddenAndIgnored: true, limit: 1 },
+            { ...listRequest, includeHiddenAndIgnored: true, offset: 1, limit: 1, anyOnly: true },
             context.signal,
           );
           const example = probe.files[0]?.path;
           if (example !== undefined) {
-            data.emptyReason = "only_hidden_or_ignored";
-            data.message = `No visible file matches ${JSON.stringify(pattern)} in ${resolved.display}; matches exist only among hidden or .gitignore'd files (e.g. ${example}), which glob_search skips. Use list_directory to look into them.`;
+            data.empty_reason = "only_hidden_or_ignored";
+            data.example_path = example;
+            data.message = `No visible file matches ${JSON.stringify(pattern)} in ${resolved.display}; matches exist only among hidden or .gitignore'd files (e.g. ${example}), which glob_search skips.${mounted.when("list_directory", " Use list_directory to look into them.")}`;
           } else {
-            data.emptyReason = "no_match";
-            data.message = `No file matches ${JSON.stringify(pattern)} in ${resolved.display}. Globs match paths relative to the root: try "**/${pattern.replace(/^\*\*\//, "")}" or a broader pattern, or call list_directory.`;
+            data.empty_reason = "no_match";
+            data.message = `No file matches ${JSON.stringify(pattern)} in ${resolved.display}. Globs match paths relative to the root: try "**/${pattern.replace(/^\*\*\//, "")}" or a broader pattern${mounted.when("list_directory", ", or call list_directory")}.`;
           }
         }
         return ok(data);
       }),
-    render: formatGlobSearchResult,
+    render: (data) => formatGlobSearchResult(data, name),
   });
 }

@@ -79,7 +79,10 @@ describe.each(engines)("grep_search with the $name", (engine) => {
     const result = await data(engine, { pattern: "TODO" });
     expect(allPaths(result)).toEqual(["src/a.ts", "src/b.ts"]);
     expect(result.files[0]?.lines).toEqual([{ line: 2, text: "// TODO fix alpha", kind: "match" }]);
-    expect(result.matchCount).toBe(2);
+    expect(result.match_count).toBe(2);
+    expect(result.total).toBe(2);
+    expect(result.total_files).toBe(2);
+    expect(result.next_offset).toBeUndefined();
     expect(result.truncated).toBe(false);
     const { tool, result: raw } = await search(engine, { pattern: "TODO" });
     expect(tool.renderResult(raw)).toBe(
@@ -114,17 +117,17 @@ describe.each(engines)("grep_search with the $name", (engine) => {
     for (const glob of ["--files", "-u", "--pre=./pre.sh"]) {
       const result = await data(engine, { pattern: "TODO", glob });
       expect(result.files).toEqual([]);
-      expect(result.emptyReason).toBe("glob_matched_nothing");
+      expect(result.empty_reason).toBe("glob_matched_nothing");
     }
   });
 
   it("does not return hidden files, but says when matches exist only there", async () => {
     const hidden = await data(engine, { pattern: "only_in_hidden" });
     expect(hidden.files).toEqual([]);
-    expect(hidden.emptyReason).toBe("only_hidden_or_ignored");
+    expect(hidden.empty_reason).toBe("only_hidden_or_ignored");
     expect(hidden.message).toContain(".hidden/h.ts");
     const ignored = await data(engine, { pattern: "only_in_ignored" });
-    expect(ignored.emptyReason).toBe("only_hidden_or_ignored");
+    expect(ignored.empty_reason).toBe("only_hidden_or_ignored");
     expect(ignored.message).toContain('path="node_modules/pkg"');
     for (const glob of ["**", "**/*.js", "node_modules/**", ".hidden/*"]) {
       const viaGlob = await data(engine, { pattern: "only_in_(ignored|hidden)", glob });
@@ -136,10 +139,10 @@ describe.each(engines)("grep_search with the $name", (engine) => {
 
   it("says why an empty result is empty", async () => {
     const none = await data(engine, { pattern: "zzz_no_such_text" });
-    expect(none.emptyReason).toBe("no_match");
+    expect(none.empty_reason).toBe("no_match");
     expect(none.message).toMatch(/No match/);
     const glob = await data(engine, { pattern: "TODO", glob: "*.nope" });
-    expect(glob.emptyReason).toBe("glob_matched_nothing");
+    expect(glob.empty_reason).toBe("glob_matched_nothing");
     expect(glob.message).toContain("*.nope");
   });
 
@@ -166,30 +169,54 @@ describe.each(engines)("grep_search with the $name", (engine) => {
     expect(allPaths(await data(engine, { pattern: "alpha", path: "./src" }))).toEqual(["src/a.ts"]);
   });
 
-  it("caps results with the standard marker and says how to narrow", async () => {
+  it("pages matches with offset, the contract marker and an exact total", async () => {
     const result = await data(engine, { pattern: "alpha", limit: 2 });
-    expect(result.matchCount).toBe(2);
+    expect(result.match_count).toBe(2);
     expect(result.truncated).toBe(true);
-    expect(result.message).toMatch(TRUNCATION_MARKER_PATTERN);
-    expect(result.message).toContain("limit=2");
-    expect(result.message).toContain("glob");
+    expect(result.total).toBe(4);
+    expect(result.next_offset).toBe(3);
+    const { tool, result: raw } = await search(engine, { pattern: "alpha", limit: 2 });
+    const text = String(tool.renderResult(raw));
+    expect(text).toMatch(TRUNCATION_MARKER_PATTERN);
+    expect(text).toContain("…[truncated: 2 more matches — call grep_search again with offset=3]");
+    expect(text.split("\n")[0]).toBe(
+      'Matching lines 1–2 of 4 (in 1 file) for "alpha" in ., sorted by path:',
+    );
+    const next = await data(engine, { pattern: "alpha", limit: 2, offset: 3 });
+    expect(next.files[0]?.lines?.map((line) => line.line)).toEqual([3, 4]);
+    expect(next.truncated).toBe(false);
+    expect(next.next_offset).toBeUndefined();
     const files = await data(engine, {
       pattern: "TODO",
       output_mode: "files_with_matches",
       limit: 1,
     });
-    expect(files.files).toHaveLength(1);
-    expect(files.truncated).toBe(true);
+    expect(files.files).toEqual([{ path: "src/a.ts" }]);
+    expect(files.total).toBe(2);
+    expect(files.next_offset).toBe(2);
+    const rest = await data(engine, {
+      pattern: "TODO",
+      output_mode: "files_with_matches",
+      limit: 1,
+      offset: 2,
+    });
+    expect(rest.files).toEqual([{ path: "src/b.ts" }]);
+  });
+
+  it("refuses an offset past the end with offsetPastEnd", async () => {
+    const { result } = await search(engine, { pattern: "alpha", offset: 5 });
+    expect(result.success ? "ok" : result.error.code).toBe("INVALID_INPUT");
+    expect(result.success ? "" : result.error.message).toContain("4 matching lines in all");
+    const { result: empty } = await search(engine, { pattern: "zzz_absent", offset: 2 });
+    expect(empty.success ? "ok" : empty.error.code).toBe("INVALID_INPUT");
   });
 
   it("reports files or counts", async () => {
     const files = await data(engine, { pattern: "alpha|TODO", output_mode: "files_with_matches" });
-    expect(files.files).toEqual([
-      { path: "src/a.ts", count: 1 },
-      { path: "src/b.ts", count: 1 },
-    ]);
+    expect(files.files).toEqual([{ path: "src/a.ts" }, { path: "src/b.ts" }]);
     const counts = await data(engine, { pattern: "alpha", output_mode: "count" });
     expect(counts.files).toEqual([{ path: "src/a.ts", count: 4 }]);
+    expect(counts.total_matches).toBe(4);
   });
 
   it("shows context lines, ignores case, matches literals", async () => {
@@ -258,12 +285,222 @@ describe("grep_search with the js engine over the memory seam", () => {
     expect(result.data.files).toEqual([
       { path: "a.md", count: 1, lines: [{ line: 1, text: "hello world", kind: "match" }] },
     ]);
-    expect(result.data.overflow).toBe(1);
+    expect(result.data.total).toBe(2);
+    expect(result.data.next_offset).toBe(2);
   });
 
   it("rejects bad options", () => {
     expect(() =>
       createGrepSearchTool({ workspace: createWorkspace({ fileSystem }), limit: 3 } as never),
     ).toThrow(/Known options/);
+  });
+});
+
+describe("grep_search pages: deterministic, true counts, same order in both engines", () => {
+  let big: string;
+  const directories = ["a", "a b", "a-c", "a.b", "ab", "b", "Z"];
+
+  beforeAll(async () => {
+    big = await mkdtemp(join(tmpdir(), "agentool-grep-pages-"));
+    // 7 directories × 30 files × 4 matching lines = 840 matches (more than the 500 budget).
+    for (const directory of directories) {
+      await mkdir(join(big, directory), { recursive: true });
+      for (let file = 0; file < 30; file += 1) {
+        const lines = [];
+        for (let line = 1; line <= 12; line += 1)
+          lines.push(line % 3 === 0 ? `hit ${directory}/${file} line ${line}` : `plain ${line}`);
+        await writeFile(join(big, directory, `f${file}.txt`), `${lines.join("\n")}\n`);
+      }
+    }
+    await writeFile(join(big, "a.b.txt"), "hit at the top\n");
+    await writeFile(join(big, ".env"), "hit secret\n".repeat(50));
+    await mkdir(join(big, "keys"), { recursive: true });
+    await writeFile(join(big, "keys", "server.pem"), "hit pem\n".repeat(50));
+  });
+
+  afterAll(async () => {
+    await rm(big, { recursive: true, force: true });
+  });
+
+  function tools() {
+    const workspace = createWorkspace({ fileSystem: createNodeFileSystem({ root: big }) });
+    return {
+      ripgrep: createGrepSearchTool({ workspace, searcher: createRipgrepSearcher({ root: big }) }),
+      js: createGrepSearchTool({ workspace }),
+    };
+  }
+
+  async function page(tool: ReturnType<typeof tools>["js"], input: Record<string, unknown>) {
+    const result = await tool.run(input);
+    if (!result.success) throw new Error(JSON.stringify(result.error));
+    return { data: result.data, text: String(tool.renderResult(result)) };
+  }
+
+  function matchIds(data: GrepSearchToolData): string[] {
+    return data.files.flatMap((file) =>
+      (file.lines ?? [])
+        .filter((line) => line.kind === "match")
+        .map((line) => `${file.path}:${line.line}`),
+    );
+  }
+
+  it("returns the same capped page every time, a prefix of the one path order", async () => {
+    const { ripgrep, js } = tools();
+    const first = await page(ripgrep, { pattern: "hit", limit: 10 });
+    for (let run = 0; run < 12; run += 1) {
+      expect((await page(ripgrep, { pattern: "hit", limit: 10 })).data).toEqual(first.data);
+    }
+    expect(matchIds(first.data)).toEqual([
+      "Z/f0.txt:3",
+      "Z/f0.txt:6",
+      "Z/f0.txt:9",
+      "Z/f0.txt:12",
+      "Z/f1.txt:3",
+      "Z/f1.txt:6",
+      "Z/f1.txt:9",
+      "Z/f1.txt:12",
+      "Z/f10.txt:3",
+      "Z/f10.txt:6",
+    ]);
+    // The JS engine walks the same order and cuts the same page.
+    expect((await page(js, { pattern: "hit", limit: 10 })).data).toEqual(first.data);
+    // The capped page is the prefix of the exact, complete listing (a different pass of rg).
+    const whole = await page(ripgrep, { pattern: "hit", limit: 1000 });
+    expect(whole.data.total).toBe(841);
+    expect(whole.data.total_files).toBe(211);
+    expect(matchIds(whole.data).slice(0, 10)).toEqual(matchIds(first.data));
+    // Path order: segment by segment, `a/…` before `a b/…`, `a-c/…`, `a.b.txt`, `a.b/…`.
+    const order = [...new Set(whole.data.files.map((file) => file.path.split("/")[0]))];
+    expect(order).toEqual(["Z", "a", "a b", "a-c", "a.b", "a.b.txt", "ab", "b"]);
+    expect(matchIds((await page(js, { pattern: "hit", limit: 1000 })).data)).toEqual(
+      matchIds(whole.data),
+    );
+  });
+
+  it("pages through every match with offset, in both engines, and the pages add up", async () => {
+    for (const tool of Object.values(tools())) {
+      const seen: string[] = [];
+      let offset: number | undefined = 1;
+      let pages = 0;
+      while (offset !== undefined) {
+        const { data, text } = await page(tool, { pattern: "hit", limit: 300, offset });
+        seen.push(...matchIds(data));
+        if (data.next_offset !== undefined) {
+          expect(text).toContain(`call grep_search again with offset=${data.next_offset}]`);
+        }
+        offset = data.next_offset;
+        pages += 1;
+      }
+      expect(pages).toBe(3);
+      expect(seen).toHaveLength(841);
+      expect(new Set(seen).size).toBe(841);
+      expect(seen.some((id) => id.includes(".env") || id.includes(".pem"))).toBe(false);
+    }
+  });
+
+  it("says 'at least' with a true lower bound when it stopped early", async () => {
+    const { ripgrep, js } = tools();
+    for (const tool of [ripgrep, js]) {
+      const { data, text } = await page(tool, { pattern: "hit", limit: 10, offset: 21 });
+      expect(data.total).toBeUndefined();
+      expect(data.total_at_least).toBe(501);
+      expect(data.next_offset).toBe(31);
+      expect(data.truncated).toBe(true);
+      expect(text.split("\n")[0]).toBe(
+        'Matching lines 21–30 of at least 501 for "hit" in ., sorted by path:',
+      );
+      expect(text).toContain(
+        "…[truncated: at least 471 more matches — call grep_search again with offset=31]",
+      );
+      expect(text).not.toMatch(/\b1 more/);
+    }
+  });
+
+  it("never prints a partial sum as a total in count mode", async () => {
+    const { ripgrep, js } = tools();
+    for (const tool of [ripgrep, js]) {
+      const capped = await page(tool, { pattern: "hit", output_mode: "count", limit: 100 });
+      expect(capped.data.files).toHaveLength(100);
+      expect(capped.data.match_count).toBe(400);
+      expect(capped.data.total).toBe(211);
+      expect(capped.data.total_matches).toBe(841);
+      expect(capped.text.split("\n")[0]).toBe(
+        'Files 1–100 of 211 with matches for "hit" in ., sorted by path (400 matching lines in these 100 files; 841 in all):',
+      );
+      const whole = await page(tool, { pattern: "hit", output_mode: "count", limit: 1000 });
+      expect(whole.text.split("\n")[0]).toBe('841 matching lines in 211 files for "hit" in .:');
+      const rows = whole.data.files.map((file) => `${file.path}: ${file.count}`);
+      const second = await page(tool, { pattern: "hit", output_mode: "count", offset: 101 });
+      expect(second.data.files.map((file) => `${file.path}: ${file.count}`)).toEqual(
+        rows.slice(100, 200),
+      );
+    }
+  });
+
+  it("shortens a page to the output cap and moves next_offset back instead of cutting text", async () => {
+    const workspace = createWorkspace({ fileSystem: createNodeFileSystem({ root: big }) });
+    const tool = createGrepSearchTool({
+      workspace,
+      searcher: createRipgrepSearcher({ root: big }),
+      maxOutputCharacters: 2_000,
+    });
+    const { data, text } = await page(tool, { pattern: "hit", limit: 500 });
+    expect(text.length).toBeLessThanOrEqual(2_000);
+    expect(data.match_count).toBeLessThan(500);
+    expect(data.next_offset).toBe((data.match_count ?? 0) + 1);
+    expect(text).toContain(`call grep_search again with offset=${data.next_offset}]`);
+    expect(text).not.toContain("narrow the search");
+  });
+
+  it("prints -- between groups only when context lines are shown", async () => {
+    for (const tool of Object.values(tools())) {
+      const bare = await page(tool, { pattern: "hit", path: "a/f0.txt" });
+      expect(bare.text).toBe(
+        '4 matching lines in 1 file for "hit" in a/f0.txt:\na/f0.txt\n3: hit a/0 line 3\n6: hit a/0 line 6\n9: hit a/0 line 9\n12: hit a/0 line 12',
+      );
+      const spaced = await page(tool, {
+        pattern: "line (3|12)$",
+        path: "a/f0.txt",
+        context_lines: 1,
+      });
+      expect(spaced.text).toContain("4- plain 4\n--\n11- plain 11");
+    }
+  });
+});
+
+describe("grep_search descriptions and aliases", () => {
+  const workspace = () =>
+    createWorkspace({ fileSystem: createMemoryFileSystem({ "a.md": "hi\n" }) });
+
+  it("names only the tools mounted beside it", () => {
+    const alone = createGrepSearchTool({ workspace: workspace() });
+    expect(alone.description).not.toMatch(/read_file|glob_search|list_directory/);
+    const family = createGrepSearchTool({
+      workspace: workspace(),
+      mountedTools: ["read_file", "glob_search"],
+    });
+    expect(family.description).toContain("read_file");
+    expect(family.description).toContain("glob_search");
+  });
+
+  it("accepts the names other toolsets send for its fields", async () => {
+    const tool = createGrepSearchTool({
+      workspace: createWorkspace({
+        fileSystem: createMemoryFileSystem({ "a.md": "Hi there\nhi again\n", "b.txt": "hi\n" }),
+      }),
+    });
+    const result = await tool.run({
+      regex: "HI",
+      case_insensitive: true,
+      include: "*.md",
+      head_limit: 1,
+    });
+    if (!result.success) throw new Error(result.error.message);
+    expect(result.data.files).toEqual([
+      { path: "a.md", count: 1, lines: [{ line: 1, text: "Hi there", kind: "match" }] },
+    ]);
+    expect(result.data.next_offset).toBe(2);
+    const unknown = await tool.run({ pattern: "hi", max_count: 3 });
+    expect(unknown.success ? "ok" : unknown.error.code).toBe("INVALID_INPUT");
   });
 });

@@ -1,8 +1,11 @@
 import {
   defineTool,
   fail,
-  formatTruncationMarker,
+  formatPageMarker,
+  isOffsetPastEnd,
+  offsetPastEnd,
   ok,
+  pagingInputShape,
   parseOptions,
   type Tool,
   toolOverridesShape,
@@ -12,12 +15,20 @@ import { z } from "zod";
 import { createJsSearcher } from "./internal/js-search.js";
 import type {
   GrepOutputMode,
+  SearchFileResult,
   SearchLine,
   SearchRequest,
   SearchScope,
   TextSearcher,
 } from "./internal/search-types.js";
-import { guardFileSystem, workspaceOption } from "./internal/tool-support.js";
+import {
+  guardFileSystem,
+  joinDescription,
+  type MountedTools,
+  mountedTools,
+  mountedToolsOption,
+  workspaceOption,
+} from "./internal/tool-support.js";
 import type { Workspace } from "./workspace.js";
 
 /** The default name of the search tool. */
@@ -32,7 +43,7 @@ export const DEFAULT_GREP_MAX_LIMIT = 1_000;
 /** Default longest line shown; longer lines are cut around the match. */
 export const DEFAULT_GREP_MAX_LINE_CHARACTERS = 300;
 
-/** Default cap on the rendered result, in characters. */
+/** Default cap on the rendered result, in characters (a page is shortened to fit it). */
 export const DEFAULT_GREP_MAX_OUTPUT_CHARACTERS = 40_000;
 
 /** Most lines of context a model may ask for. */
@@ -43,6 +54,22 @@ export const DEFAULT_GREP_TIMEOUT_MS = 30_000;
 
 /** The output modes of `grep_search`. */
 export const GREP_OUTPUT_MODES = ["content", "files_with_matches", "count"] as const;
+
+/**
+ * Field names other toolsets use, accepted silently by `grep_search` (alias → field): their
+ * meaning is unambiguous here.
+ */
+export const GREP_SEARCH_ALIASES: Readonly<Record<string, string>> = Object.freeze({
+  regex: "pattern",
+  query: "pattern",
+  include: "glob",
+  include_pattern: "glob",
+  case_insensitive: "ignore_case",
+  fixed_strings: "literal",
+  context: "context_lines",
+  head_limit: "limit",
+  max_results: "limit",
+});
 
 /** Why a search found nothing. */
 export type GrepEmptyReason =
@@ -58,13 +85,16 @@ export type GrepSearchLine = SearchLine;
 export interface GrepSearchFile {
   /** Workspace path, relative to the root (POSIX). */
   path: string;
-  /** Matching lines found in the file (count mode: all of them). */
-  count: number;
-  /** Matching and context lines, in order (content mode only). */
+  /**
+   * Content mode: matching lines of this file on this page. Count mode: every matching line of
+   * the file. Absent in files_with_matches mode.
+   */
+  count?: number;
+  /** Matching and context lines, in line order (content mode only). */
   lines?: GrepSearchLine[];
 }
 
-/** What `grep_search` returns. */
+/** What `grep_search` returns (every key snake_case, as everything crossing the boundary). */
 export interface GrepSearchToolData {
   /** The pattern searched for. */
   pattern: string;
@@ -73,20 +103,34 @@ export interface GrepSearchToolData {
   /** The glob, when one was given. */
   glob?: string;
   /** How results are reported. */
-  outputMode: GrepOutputMode;
-  /** Files with results, sorted by path. */
-  files: GrepSearchFile[];
-  /** Matching lines in the result. */
-  matchCount: number;
-  /** Whether the search stopped at the limit (more results exist). */
-  truncated: boolean;
-  /** Results found beyond the limit before the search stopped (at least this many more exist). */
-  overflow: number;
-  /** The limit that applied. */
+  output_mode: GrepOutputMode;
+  /** Lines of context asked for around each match (content mode). */
+  context_lines?: number;
+  /** 1-based position of this page's first item (matching line in content mode, else file). */
+  offset: number;
+  /** The page size that applied. */
   limit: number;
+  /** This page's files, in path order. */
+  files: GrepSearchFile[];
+  /** Matching lines on this page (content and count modes). */
+  match_count?: number;
+  /** Items in all (matching lines in content mode, files otherwise), when all were counted. */
+  total?: number;
+  /** A true lower bound on the items in all, when the search stopped before counting all. */
+  total_at_least?: number;
+  /** Files with a match in all (content mode), when `total` is known. */
+  total_files?: number;
+  /** Matching lines in all (count mode), when `total` is known. */
+  total_matches?: number;
+  /** The `offset` of the next page; absent on the last page. */
+  next_offset?: number;
+  /** Whether items after this page were left out. */
+  truncated: boolean;
   /** Why the result is empty, when it is. */
-  emptyReason?: GrepEmptyReason;
-  /** What the model should know about the result (why it is empty, how to get the rest). */
+  empty_reason?: GrepEmptyReason;
+  /** A hidden or ignored file that matches, when the result is empty because of that. */
+  example_path?: string;
+  /** Why the result is empty and what to do, when it is. */
   message?: string;
 }
 
@@ -105,10 +149,19 @@ export interface GrepSearchToolOptions {
   maxLimit?: number;
   /** Longest line shown. Default {@link DEFAULT_GREP_MAX_LINE_CHARACTERS} (300). */
   maxLineCharacters?: number;
-  /** Cap on the rendered result. Default {@link DEFAULT_GREP_MAX_OUTPUT_CHARACTERS} (40,000). */
+  /**
+   * Cap on the rendered result; a page that would be longer is shortened (and `next_offset`
+   * moves back). Default {@link DEFAULT_GREP_MAX_OUTPUT_CHARACTERS} (40,000).
+   */
   maxOutputCharacters?: number;
   /** Time limit of one search in ms (`0` = none). Default {@link DEFAULT_GREP_TIMEOUT_MS}. */
   timeoutMs?: number;
+  /**
+   * Names of the tools mounted beside this one (`read_file`, `glob_search`, `list_directory`…);
+   * the description and hints name only these. `createFsTools` passes what it mounts. Default:
+   * none.
+   */
+  mountedTools?: readonly string[];
   /** Replaces the tool's name. */
   name?: string;
   /** Replaces the tool's description. */
@@ -132,9 +185,15 @@ const grepSearchOptionsSchema = z.object({
   maxLineCharacters: z.number().int().min(20).max(100_000).optional(),
   maxOutputCharacters: z.number().int().min(1_000).max(10_000_000).optional(),
   timeoutMs: z.number().int().min(0).optional(),
+  mountedTools: mountedToolsOption,
 });
 
 function createGrepSearchInputSchema(maxLimit: number, defaultLimit: number) {
+  const paging = pagingInputShape({
+    unit: "result",
+    defaultLimit,
+    maxLimit,
+  });
   return z.object({
     pattern: z
       .string()
@@ -173,17 +232,14 @@ function createGrepSearchInputSchema(maxLimit: number, defaultLimit: number) {
       .enum(GREP_OUTPUT_MODES)
       .optional()
       .describe(
-        '"content" (matching lines, default), "files_with_matches" (paths only) or "count" (matches per file).',
+        '"content" (matching lines, default), "files_with_matches" (paths only) or "count" (matching lines per file).',
       ),
-    limit: z
-      .number()
-      .int()
-      .min(1)
-      .max(maxLimit)
-      .optional()
-      .describe(
-        `Most results: matching lines in content mode, files otherwise (1-${maxLimit}). Default ${defaultLimit}.`,
-      ),
+    offset: paging.offset.describe(
+      "1-based position of the first result to return, in path order: a matching line in content mode, a file otherwise (default 1). Use the offset a cut result names to get the next page.",
+    ),
+    limit: paging.limit.describe(
+      `Most results to return: matching lines in content mode, files otherwise (1-${maxLimit}). Default ${defaultLimit}.`,
+    ),
   });
 }
 
@@ -199,23 +255,28 @@ export type GrepSearchInput = z.input<typeof grepSearchInputSchema>;
 /** The `grep_search` tool's type. */
 export type GrepSearchTool = Tool<typeof grepSearchInputSchema, GrepSearchToolData>;
 
-function defaultDescription(defaultLimit: number): string {
-  return [
+function defaultDescription(defaultLimit: number, mounted: MountedTools): string {
+  return joinDescription([
     "Search file contents in the workspace with a regular expression (ripgrep). Use it to find where",
     "something is defined or used before reading files. Respects .gitignore; skips hidden, binary and",
-    "secret files. Results are sorted by path with line numbers.",
-    'Start broad with output_mode="files_with_matches" or "count", then narrow with glob (e.g. "src/**/*.ts")',
-    "or path and read the hits with read_file. Use literal=true for text with regex characters like ( [ . *;",
-    `context_lines for surrounding lines. At most ${defaultLimit} results by default (limit to change);`,
-    "a truncated result says how to narrow it. Find files by name with glob_search instead.",
-  ].join(" ");
+    "secret files. Results are sorted by path then line, with line numbers; the same call returns the same page.",
+    `Start broad with output_mode="files_with_matches" or "count", then narrow with glob (e.g. "src/**/*.ts") or path${mounted.when("read_file", " and read the hits with read_file")}.`,
+    "Use literal=true for text with regex characters like ( [ . *; context_lines for surrounding lines.",
+    `At most ${defaultLimit} results per call (limit to change); a cut result ends with the exact call for the next page (offset).`,
+    mounted.when("glob_search", "Find files by name with glob_search instead."),
+  ]);
 }
 
-function renderLines(lines: readonly SearchLine[]): string {
+const numberFormat = new Intl.NumberFormat("en-US");
+const count = (value: number) => numberFormat.format(value);
+const plural = (value: number, one: string, many = `${one}s`) =>
+  `${count(value)} ${value === 1 ? one : many}`;
+
+function renderLines(lines: readonly SearchLine[], separators: boolean): string {
   const out: string[] = [];
   let previous: number | undefined;
   for (const line of lines) {
-    if (previous !== undefined && line.line > previous + 1) out.push("--");
+    if (separators && previous !== undefined && line.line > previous + 1) out.push("--");
     const suffix = line.cut !== undefined ? ` …[line cut: ${line.cut} characters not shown]` : "";
     out.push(`${line.line}${line.kind === "match" ? ":" : "-"} ${line.text}${suffix}`);
     previous = line.line;
@@ -223,41 +284,90 @@ function renderLines(lines: readonly SearchLine[]): string {
   return out.join("\n");
 }
 
+function pageItems(data: GrepSearchToolData): number {
+  return data.output_mode === "content" ? (data.match_count ?? 0) : data.files.length;
+}
+
+function renderHead(data: GrepSearchToolData): string {
+  const where = `${data.path}${data.glob === undefined ? "" : ` (glob ${data.glob})`}`;
+  const pattern = JSON.stringify(data.pattern);
+  const whole = !data.truncated && data.offset === 1 && data.total !== undefined;
+  const end = data.offset + pageItems(data) - 1;
+  const of =
+    data.total !== undefined ? count(data.total) : `at least ${count(data.total_at_least ?? end)}`;
+  if (data.output_mode === "content") {
+    if (whole)
+      return `${plural(data.total ?? 0, "matching line")} in ${plural(data.total_files ?? data.files.length, "file")} for ${pattern} in ${where}:`;
+    const files = data.total_files === undefined ? "" : ` (in ${plural(data.total_files, "file")})`;
+    return `Matching lines ${count(data.offset)}–${count(end)} of ${of}${files} for ${pattern} in ${where}, sorted by path:`;
+  }
+  if (data.output_mode === "files_with_matches") {
+    if (whole)
+      return `${plural(data.files.length, "file")} contain${data.files.length === 1 ? "s" : ""} ${pattern} in ${where}:`;
+    return `Files ${count(data.offset)}–${count(end)} of ${of} that contain ${pattern} in ${where}, sorted by path:`;
+  }
+  if (whole)
+    return `${plural(data.total_matches ?? data.match_count ?? 0, "matching line")} in ${plural(data.files.length, "file")} for ${pattern} in ${where}:`;
+  const inAll = data.total_matches === undefined ? "" : `; ${count(data.total_matches)} in all`;
+  return `Files ${count(data.offset)}–${count(end)} of ${of} with matches for ${pattern} in ${where}, sorted by path (${plural(data.match_count ?? 0, "matching line")} in these ${plural(data.files.length, "file")}${inAll}):`;
+}
+
 /**
- * Renders a `grep_search` result for the model: a summary line, then per file its path and its
- * lines (`12: match`, `13- context`, `--` between groups), or paths / counts, and the truncation
- * marker when the search stopped at the limit.
+ * Renders a `grep_search` result for the model: a summary line (exact counts, or "at least"
+ * when the search stopped early), then per file its path and its lines (`12: match`,
+ * `13- context`, `--` between groups only when context lines are shown), or paths / counts,
+ * and the contract's page marker naming the next call when the page is cut.
  *
  * @param data - the tool's data
  * @param maxOutputCharacters - cap on the text
+ * @param toolName - the tool's name, for the next call the marker names
  * @returns model-facing text
  * @example
- * formatGrepSearchResult(data); // "3 matches in 2 files for /TODO/ in .:\nsrc/a.ts\n12: // TODO…"
+ * formatGrepSearchResult(data); // "3 matching lines in 2 files for \"TODO\" in .:\nsrc/a.ts\n12: // TODO…"
  */
 export function formatGrepSearchResult(
   data: GrepSearchToolData,
   maxOutputCharacters: number = DEFAULT_GREP_MAX_OUTPUT_CHARACTERS,
+  toolName: string = GREP_SEARCH_TOOL_NAME,
 ): string {
-  const where = `${data.path}${data.glob === undefined ? "" : ` (glob ${data.glob})`}`;
-  if (data.files.length === 0)
+  if (data.files.length === 0) {
+    const where = `${data.path}${data.glob === undefined ? "" : ` (glob ${data.glob})`}`;
     return data.message ?? `No match for ${JSON.stringify(data.pattern)} in ${where}.`;
-  const fileWord = data.files.length === 1 ? "file" : "files";
-  const head =
-    data.outputMode === "files_with_matches"
-      ? `${data.files.length} ${fileWord} contain ${JSON.stringify(data.pattern)} in ${where}:`
-      : `${data.matchCount} matching line${data.matchCount === 1 ? "" : "s"} in ${data.files.length} ${fileWord} for ${JSON.stringify(data.pattern)} in ${where}:`;
+  }
   let body: string;
-  if (data.outputMode === "content") {
-    body = data.files.map((file) => `${file.path}\n${renderLines(file.lines ?? [])}`).join("\n\n");
-  } else if (data.outputMode === "count") {
-    body = data.files.map((file) => `${file.path}: ${file.count}`).join("\n");
+  if (data.output_mode === "content") {
+    const separators = (data.context_lines ?? 0) > 0;
+    body = data.files
+      .map((file) => `${file.path}\n${renderLines(file.lines ?? [], separators)}`)
+      .join("\n\n");
+  } else if (data.output_mode === "count") {
+    body = data.files.map((file) => `${file.path}: ${file.count ?? 0}`).join("\n");
   } else {
     body = data.files.map((file) => file.path).join("\n");
   }
-  const text = truncateText(`${head}\n${body}`, {
+  let text = truncateText(`${renderHead(data)}\n${body}`, {
     maxCharacters: maxOutputCharacters,
     next: 'narrow the search with glob or path, lower context_lines, or use output_mode="files_with_matches"',
   }).text;
+  if (data.next_offset !== undefined) {
+    const all = data.total ?? data.total_at_least ?? data.next_offset;
+    const omitted = Math.max(1, all - data.next_offset + 1);
+    const unit =
+      data.output_mode === "content"
+        ? omitted === 1 && data.total !== undefined
+          ? "match"
+          : "matches"
+        : omitted === 1 && data.total !== undefined
+          ? "file"
+          : "files";
+    text += `\n${formatPageMarker({
+      tool: toolName,
+      nextOffset: data.next_offset,
+      omitted,
+      unit,
+      atLeast: data.total === undefined,
+    })}`;
+  }
   return data.message === undefined ? text : `${text}\n${data.message}`;
 }
 
@@ -266,14 +376,83 @@ function dirname(path: string): string {
   return slash === -1 ? "." : path.slice(0, slash);
 }
 
+/** Rendered size of one content line (as {@link renderLines} writes it, with a margin). */
+function lineCost(line: SearchLine): number {
+  return String(line.line).length + line.text.length + (line.cut === undefined ? 3 : 48);
+}
+
+/**
+ * Shortens a page so that its rendering fits `budget` characters: whole items (matches with
+ * their context, or file rows) are dropped from the end, never cut in the middle; at least one
+ * item stays.
+ *
+ * @returns the kept files and how many items they hold
+ */
+function fitPage(
+  files: readonly SearchFileResult[],
+  outputMode: GrepOutputMode,
+  contextLines: number,
+  budget: number,
+): { files: SearchFileResult[]; items: number } {
+  const kept: SearchFileResult[] = [];
+  let used = 0;
+  let items = 0;
+  if (outputMode !== "content") {
+    for (const file of files) {
+      used += file.path.length + 12;
+      if (used > budget && items > 0) break;
+      kept.push(file);
+      items += 1;
+    }
+    return { files: kept, items };
+  }
+  for (const file of files) {
+    used += file.path.length + 2;
+    const lines: SearchLine[] = [];
+    let matches = 0;
+    let lastMatch: number | undefined;
+    let full = false;
+    for (const line of file.lines) {
+      const cost = lineCost(line) + (contextLines > 0 ? 3 : 0);
+      if (line.kind === "match" && used + cost > budget && items > 0) {
+        full = true;
+        break;
+      }
+      used += cost;
+      lines.push(line);
+      if (line.kind === "match") {
+        matches += 1;
+        items += 1;
+        lastMatch = line.line;
+      }
+    }
+    if (full) {
+      // Keep only the trailing context of the last kept match.
+      while (
+        lines.length > 0 &&
+        lastMatch !== undefined &&
+        (lines[lines.length - 1] as SearchLine).line > lastMatch + contextLines
+      )
+        lines.pop();
+      if (matches > 0) kept.push({ path: file.path, count: matches, lines });
+      break;
+    }
+    kept.push(file);
+  }
+  return { files: kept, items };
+}
+
 /**
  * Creates the `grep_search` tool: regex or literal search over file contents, confined to the
  * workspace, `.gitignore`-aware, never reading hidden or secret files whatever the glob. Results
- * are sorted by path and line and capped; the engine stops as soon as the cap is reached, and the
- * result's truncation marker says how to narrow the search. An empty result says why: no match,
- * a glob that matched no file, or matches only in hidden or ignored files.
+ * are pages of one stable path order (`offset` / `limit`; in content mode the items are matching
+ * lines, otherwise files): the same call returns the same page, and the engine stops early once
+ * the page is in (then the total is a lower bound, `total_at_least`). A cut page ends with the
+ * contract's marker naming the next call. An empty result says why: no match, a glob or path
+ * with no file, or matches only in hidden or ignored files (found with one cheap extra probe).
  *
- * @param options - the workspace, the engine (default: pure JS over the seam) and the caps
+ * @param options - the workspace, the engine (default: pure JS over the seam), the caps and the
+ *   names of the tools mounted beside it
  * @returns the tool
  * @throws AgentoolError when the options are invalid
  * @example
@@ -290,15 +469,23 @@ export function createGrepSearchTool(options: GrepSearchToolOptions): GrepSearch
   const searcher = parsed.searcher ?? createJsSearcher({ fileSystem: workspace.fileSystem });
   const secretGlobs = workspace.secretPaths;
   const name = parsed.name ?? GREP_SEARCH_TOOL_NAME;
+  const mounted = mountedTools(parsed.mountedTools);
   const input = createGrepSearchInputSchema(
     maxLimit,
     defaultLimit,
   ) as unknown as typeof grepSearchInputSchema;
+  const findPath = [
+    mounted.when("glob_search", "glob_search"),
+    mounted.when("list_directory", "list_directory"),
+  ]
+    .filter((tool) => tool.length > 0)
+    .join(" or ");
 
   return defineTool({
     name,
-    description: parsed.description ?? defaultDescription(defaultLimit),
+    description: parsed.description ?? defaultDescription(defaultLimit, mounted),
     input,
+    aliases: GREP_SEARCH_ALIASES,
     annotations: { title: "Search file contents", readOnly: true, idempotent: true },
     tags: ["fs:search"],
     timeoutMs: parsed.timeoutMs ?? DEFAULT_GREP_TIMEOUT_MS,
@@ -308,7 +495,7 @@ export function createGrepSearchTool(options: GrepSearchToolOptions): GrepSearch
         const stat = await workspace.fileSystem.stat(resolved.real);
         if (stat === undefined) {
           return fail("FILE_NOT_FOUND", `path ${resolved.display} does not exist.`, {
-            hint: "Call glob_search or list_directory to find the right path, or omit path to search the whole workspace.",
+            hint: `${findPath.length > 0 ? `Call ${findPath} to find the right path, or omit` : "Omit"} path to search the whole workspace.`,
           });
         }
         const glob = request.glob?.trim() || undefined;
@@ -320,72 +507,98 @@ export function createGrepSearchTool(options: GrepSearchToolOptions): GrepSearch
           isSecret: (path) => workspace.isSecret(path),
           secretGlobs,
         };
+        const offset = request.offset ?? 1;
         const limit = request.limit ?? defaultLimit;
         const outputMode = request.output_mode ?? "content";
+        const contextLines = outputMode === "content" ? (request.context_lines ?? 0) : 0;
         const searchRequest: SearchRequest = {
           ...scope,
           pattern: request.pattern,
           literal: request.literal ?? false,
           ignoreCase: request.ignore_case ?? false,
-          contextLines: outputMode === "content" ? (request.context_lines ?? 0) : 0,
+          contextLines,
           outputMode,
+          offset,
           limit,
           maxLineCharacters,
+          explainEmpty: offset === 1,
         };
         const outcome = await searcher.search(searchRequest, context.signal);
-        const files: GrepSearchFile[] = outcome.files.map((file) =>
+        const unit = outputMode === "content" ? "matching lines" : "files";
+        if (outcome.total !== undefined && isOffsetPastEnd(offset, outcome.total)) {
+          return offsetPastEnd({ tool: name, offset, total: outcome.total, unit });
+        }
+        const fitted = fitPage(outcome.files, outputMode, contextLines, maxOutputCharacters - 800);
+        const files: GrepSearchFile[] = fitted.files.map((file) =>
           outputMode === "content"
             ? { path: file.path, count: file.count, lines: file.lines }
-            : { path: file.path, count: file.count },
+            : outputMode === "count"
+              ? { path: file.path, count: file.count }
+              : { path: file.path },
         );
+        const shownEnd = offset + fitted.items - 1;
+        const truncated =
+          outcome.total !== undefined
+            ? shownEnd < outcome.total
+            : outcome.totalAtLeast !== undefined;
         const data: GrepSearchToolData = {
           pattern: request.pattern,
           path: resolved.display,
-          outputMode,
-          files,
-          matchCount: files.reduce((sum, file) => sum + file.count, 0),
-          truncated: outcome.truncated,
-          overflow: outcome.overflow,
+          output_mode: outputMode,
+          offset,
           limit,
+          files,
+          truncated,
         };
         if (glob !== undefined) data.glob = glob;
-        const where = `${resolved.display}${glob === undefined ? "" : ` (glob ${glob})`}`;
-        if (outcome.truncated) {
-          const unit = outputMode === "content" ? "matches at least" : "files at least";
-          const raise = limit < maxLimit ? ` or raise limit (up to ${maxLimit})` : "";
-          data.message = formatTruncationMarker({
-            omitted: Math.max(1, outcome.overflow),
-            unit,
-            next: `the search stopped at limit=${limit}; narrow it with glob (e.g. "src/**/*.ts") or path, use output_mode="files_with_matches" or "count" for an overview${raise}`,
-          });
-        } else if (files.length === 0) {
-          const probe = await searcher.search(
-            {
-              ...searchRequest,
-              includeHiddenAndIgnored: true,
-              outputMode: "files_with_matches",
-              limit: 1,
-              contextLines: 0,
-            },
-            context.signal,
-          );
-          const example = probe.files[0]?.path;
-          if (example !== undefined) {
-            data.emptyReason = "only_hidden_or_ignored";
-            data.message = `No match for ${JSON.stringify(request.pattern)} in the searched files of ${where}; matches exist only in hidden or .gitignore'd files (e.g. ${example}). To search there, call again with path="${dirname(example)}".`;
-          } else if (!outcome.searchedAnyFile) {
-            data.emptyReason = glob === undefined ? "no_files" : "glob_matched_nothing";
-            data.message =
-              glob === undefined
-                ? `No match: there is no searchable file in ${resolved.display}. Check the path with list_directory.`
-                : `No match: the glob ${JSON.stringify(glob)} matched no file in ${resolved.display} (globs match paths relative to the root, e.g. "**/*.ts" or "src/**"). Check it with glob_search, or drop the glob.`;
-          } else {
-            data.emptyReason = "no_match";
-            data.message = `No match for ${JSON.stringify(request.pattern)} in ${where}${request.literal ? "" : " (a regular expression; pass literal=true for plain text)"}${request.ignore_case ? "" : "; try ignore_case=true"} or a broader pattern.`;
-          }
-        }
+        if (outputMode === "content") data.context_lines = contextLines;
+        if (outputMode !== "files_with_matches")
+          data.match_count = files.reduce((sum, file) => sum + (file.count ?? 0), 0);
+        if (outcome.total !== undefined) data.total = outcome.total;
+        else if (outcome.totalAtLeast !== undefined) data.total_at_least = outcome.totalAtLeast;
+        if (
+          outcome.total !== undefined &&
+          outcome.totalFiles !== undefined &&
+          outputMode === "content"
+        )
+          data.total_files = outcome.totalFiles;
+        if (
+          outcome.total !== undefined &&
+          outcome.totalMatches !== undefined &&
+          outputMode === "count"
+        )
+          data.total_matches = outcome.totalMatches;
+        if (truncated) data.next_offset = shownEnd + 1;
+        if (files.length === 0)
+          explainEmpty(data, outcome, request, resolved.display, glob, mounted);
         return ok(data);
       }),
-    render: (data) => formatGrepSearchResult(data, maxOutputCharacters),
+    render: (data) => formatGrepSearchResult(data, maxOutputCharacters, name),
   });
+}
+
+function explainEmpty(
+  data: GrepSearchToolData,
+  outcome: { hiddenMatch?: string; searchedAnyFile: boolean },
+  request: { pattern: string; literal?: boolean | undefined; ignore_case?: boolean | undefined },
+  display: string,
+  glob: string | undefined,
+  mounted: MountedTools,
+): void {
+  const where = `${display}${glob === undefined ? "" : ` (glob ${glob})`}`;
+  const example = outcome.hiddenMatch;
+  if (example !== undefined) {
+    data.empty_reason = "only_hidden_or_ignored";
+    data.example_path = example;
+    data.message = `No match for ${JSON.stringify(request.pattern)} in the searched files of ${where}; matches exist only in hidden or .gitignore'd files (e.g. ${example}). To search there, call again with path="${dirname(example)}".`;
+  } else if (!outcome.searchedAnyFile) {
+    data.empty_reason = glob === undefined ? "no_files" : "glob_matched_nothing";
+    data.message =
+      glob === undefined
+        ? `No match: there is no searchable file in ${display}.${mounted.when("list_directory", " Check the path with list_directory.")}`
+        : `No match: the glob ${JSON.stringify(glob)} matched no file in ${display} (globs match paths relative to the root, e.g. "**/*.ts" or "src/**"). ${mounted.has("glob_search") ? "Check it with glob_search, or drop the glob." : "Drop or fix the glob."}`;
+  } else {
+    data.empty_reason = "no_match";
+    data.message = `No match for ${JSON.stringify(request.pattern)} in ${where}${request.literal ? "" : " (a regular expression; pass literal=true for plain text)"}${request.ignore_case ? "" : "; try ignore_case=true"} or a broader pattern.`;
+  }
 }

@@ -2,7 +2,7 @@ import { DEFAULT_SECRET_PATHS } from "@agentool/contract";
 import { describe, expect, it } from "vitest";
 import { createMemoryFileSystem } from "../memory-file-system.js";
 import { compileSearchPattern, createJsLister, createJsSearcher } from "./js-search.js";
-import type { SearchRequest } from "./search-types.js";
+import { comparePaths, type SearchRequest } from "./search-types.js";
 
 function request(overrides: Partial<SearchRequest>): SearchRequest {
   return {
@@ -38,6 +38,23 @@ const fileSystem = createMemoryFileSystem(
 );
 const signal = new AbortController().signal;
 
+describe("comparePaths", () => {
+  it("orders segment by segment, by code point (the order of rg --sort path)", () => {
+    const paths = ["ab", "a.b", "a/b", "Z", "a b/z", "a-c/x/y", "é", "a/b/c", "a"];
+    expect([...paths].sort(comparePaths)).toEqual([
+      "Z",
+      "a",
+      "a/b",
+      "a/b/c",
+      "a b/z",
+      "a-c/x/y",
+      "a.b",
+      "ab",
+      "é",
+    ]);
+  });
+});
+
 describe("compileSearchPattern", () => {
   it("honours (?i), literal text and refuses invalid patterns", () => {
     expect(compileSearchPattern("(?i)HELLO", false, false).test("hello")).toBe(true);
@@ -61,9 +78,53 @@ describe("createJsSearcher", () => {
       request({ pattern: "hit", outputMode: "files_with_matches", includeHiddenAndIgnored: true }),
       signal,
     );
-    expect(everything.files.map((file) => file.path)).toEqual(
-      ["a.txt", "big.txt", ".hidden/d.txt", "ignored/e.txt", "sub/c.txt"].sort(),
+    expect(everything.files.map((file) => file.path)).toEqual([
+      ".hidden/d.txt",
+      "a.txt",
+      "big.txt",
+      "ignored/e.txt",
+      "sub/c.txt",
+    ]);
+  });
+
+  it("cuts pages out of one path order and counts up to the budget", async () => {
+    const many = createMemoryFileSystem({
+      "a-c.txt": "hit\n",
+      "a/b.txt": "hit\nhit\n",
+      "a.b.txt": "hit\n",
+      "b.txt": "hit\n".repeat(600),
+    });
+    const searcher = createJsSearcher({ fileSystem: many });
+    const page = await searcher.search(request({ pattern: "hit", limit: 2 }), signal);
+    expect(page.files.map((file) => [file.path, file.count])).toEqual([["a/b.txt", 2]]);
+    expect(page.total).toBeUndefined();
+    expect(page.totalAtLeast).toBe(501);
+    const second = await searcher.search(request({ pattern: "hit", limit: 2, offset: 3 }), signal);
+    expect(second.files.map((file) => [file.path, file.count])).toEqual([
+      ["a-c.txt", 1],
+      ["a.b.txt", 1],
+    ]);
+    const rows = await searcher.search(
+      request({ pattern: "hit", outputMode: "count", limit: 10 }),
+      signal,
     );
+    expect(rows.total).toBe(4);
+    expect(rows.totalMatches).toBe(604);
+  });
+
+  it("explains an empty result by looking only into what the walk skipped", async () => {
+    const outcome = await createJsSearcher({ fileSystem }).search(
+      request({ pattern: "hit hidden", explainEmpty: true }),
+      signal,
+    );
+    expect(outcome.files).toEqual([]);
+    expect(outcome.total).toBe(0);
+    expect(outcome.hiddenMatch).toBe(".hidden/d.txt");
+    const secret = await createJsSearcher({ fileSystem }).search(
+      request({ pattern: "hit secret", explainEmpty: true }),
+      signal,
+    );
+    expect(secret.hiddenMatch).toBeUndefined();
   });
 
   it("skips files above the size cap and stops on abort", async () => {
@@ -100,6 +161,12 @@ describe("createJsLister", () => {
       signal,
     );
     expect(outcome.files).toHaveLength(2);
-    expect(outcome.omitted).toBe(1);
+    expect(outcome.total).toBe(3);
+    const next = await createJsLister({ fileSystem }).list(
+      { ...request({ glob: "**/*.txt" }), offset: 3, limit: 2 },
+      signal,
+    );
+    expect(next.files).toHaveLength(1);
+    expect(next.total).toBe(3);
   });
 });

@@ -6,11 +6,12 @@ import {
   cutLine,
   type FileLister,
   type ListedFile,
-  type SearchFileResult,
+  PageCollector,
   type SearchLine,
   type SearchOutcome,
   type SearchRequest,
   type SearchScope,
+  stoppedTotalAtLeast,
   type TextSearcher,
 } from "./search-types.js";
 import { decodeText, isBinary } from "./text-codec.js";
@@ -49,14 +50,23 @@ function compileGlob(glob: string | undefined): CompiledGlob {
   return compiled;
 }
 
+/** An entry a walk left out because it is hidden or ignored (not secret). */
+interface SkippedEntry {
+  path: string;
+  isDirectory: boolean;
+}
+
 /**
- * Walks the files of a scope in path order: no symlinks, no secret paths, and unless
- * `includeHiddenAndIgnored` no hidden names and nothing `.gitignore`d below the searched path.
+ * Walks the files of a scope in path order ({@link comparePaths}: depth first, each directory's
+ * files and subdirectories interleaved by name): no symlinks, no secret paths, and unless
+ * `includeHiddenAndIgnored` no hidden names and nothing `.gitignore`d below the searched path
+ * (each left-out entry is reported to `onSkipped`, when given).
  */
 async function* walkFiles(
   fileSystem: FileSystem,
   scope: SearchScope,
   signal: AbortSignal,
+  onSkipped?: (entry: SkippedEntry) => void,
 ): AsyncGenerator<WalkedFile> {
   const glob = compileGlob(scope.glob);
   const accept = (path: string) =>
@@ -71,20 +81,17 @@ async function* walkFiles(
   }
   const matcher = createIgnoreMatcher(fileSystem);
   const everything = scope.includeHiddenAndIgnored;
-  const stack: string[] = [scope.path];
-  while (stack.length > 0) {
+  async function* walkDirectory(directory: string): AsyncGenerator<WalkedFile> {
     if (signal.aborted) throw abortError(signal);
-    const directory = stack.pop() as string;
     let entries: Awaited<ReturnType<FileSystem["readDirectory"]>>;
     try {
       entries = await fileSystem.readDirectory(directory);
     } catch (error) {
-      if (FileSystemError.isInstance(error)) continue;
+      if (FileSystemError.isInstance(error)) return;
       throw error;
     }
     entries.sort((left, right) => comparePaths(left.name, right.name));
     const rules = everything ? [] : await matcher.rulesFor(directory);
-    const subdirectories: string[] = [];
     for (const entry of entries) {
       if (entry.type !== "file" && entry.type !== "directory") continue; // symlinks are not followed
       const path = directory.length === 0 ? entry.name : `${directory}/${entry.name}`;
@@ -92,18 +99,18 @@ async function* walkFiles(
       const isDirectory = entry.type === "directory";
       if (everything) {
         if (isDirectory && entry.name === ".git") continue;
-      } else {
-        if (entry.name.startsWith(".")) continue;
-        if (matchIgnoreRules(rules, path, isDirectory) === true) continue;
+      } else if (
+        entry.name.startsWith(".") ||
+        matchIgnoreRules(rules, path, isDirectory) === true
+      ) {
+        onSkipped?.({ path, isDirectory });
+        continue;
       }
-      if (isDirectory) subdirectories.push(path);
+      if (isDirectory) yield* walkDirectory(path);
       else if (accept(path)) yield { path, size: entry.size, modifiedMs: entry.modifiedMs };
     }
-    // Depth-first in path order: push in reverse so the first name is visited first.
-    for (let index = subdirectories.length - 1; index >= 0; index -= 1) {
-      stack.push(subdirectories[index] as string);
-    }
   }
+  yield* walkDirectory(scope.path);
 }
 
 function escapeRegExp(text: string): string {
@@ -149,10 +156,47 @@ function splitLines(text: string): string[] {
   return lines;
 }
 
+interface FileMatches {
+  lines: string[];
+  /** Matching line indexes (0-based) with the match start. */
+  matches: Array<{ index: number; start: number }>;
+}
+
+/** Reads and matches one file; `undefined` for an unreadable, too large or binary file. */
+async function matchFile(
+  fileSystem: FileSystem,
+  file: WalkedFile,
+  regExp: RegExp,
+  firstOnly: boolean,
+  maxFileBytes: number,
+): Promise<FileMatches | "skipped" | "unread"> {
+  if (file.size > maxFileBytes) return "unread";
+  let bytes: Uint8Array;
+  try {
+    bytes = await fileSystem.readFile(file.path);
+  } catch (error) {
+    if (FileSystemError.isInstance(error)) return "unread";
+    throw error;
+  }
+  if (isBinary(bytes)) return "skipped";
+  const decoded = decodeText(bytes);
+  if (decoded === undefined) return "skipped";
+  const lines = splitLines(decoded.text);
+  const matches: FileMatches["matches"] = [];
+  for (let index = 0; index < lines.length; index += 1) {
+    const match = regExp.exec(lines[index] as string);
+    if (match === null) continue;
+    matches.push({ index, start: match.index });
+    if (firstOnly) break;
+  }
+  return { lines, matches };
+}
+
 /**
  * Creates the pure-JS search engine over any seam: same rules as ripgrep (gitignore, hidden
- * files, secret paths, no symlinks, binary files skipped), files visited in path order, so results
- * are deterministic even when the limit cuts them.
+ * files, secret paths, no symlinks, binary files skipped), files visited in path order
+ * ({@link comparePaths}), so a page is the same prefix window as the ripgrep engine's. It counts
+ * up to the same budget as ripgrep ({@link countBudget}) and reports a lower bound past it.
  *
  * @param options - the seam and the per-file size cap
  * @returns a {@link TextSearcher}
@@ -166,82 +210,127 @@ export function createJsSearcher(options: JsSearchOptions): TextSearcher {
     kind: "js",
     async search(request: SearchRequest, signal: AbortSignal): Promise<SearchOutcome> {
       const regExp = compileSearchPattern(request.pattern, request.literal, request.ignoreCase);
-      const files: SearchFileResult[] = [];
-      let found = 0;
-      let overflow = 0;
-      let searchedAnyFile = false;
+      const offset = request.offset ?? 1;
+      const need = offset + request.limit - 1;
+      const stopAfter = stoppedTotalAtLeast(need);
+      const collector = new PageCollector({
+        offset,
+        limit: request.limit,
+        contextLines: request.outputMode === "content" ? request.contextLines : 0,
+      });
       const contentMode = request.outputMode === "content";
-      for await (const file of walkFiles(fileSystem, request, signal)) {
-        if (file.size > maxFileBytes) continue;
-        let bytes: Uint8Array;
-        try {
-          bytes = await fileSystem.readFile(file.path);
-        } catch (error) {
-          if (FileSystemError.isInstance(error)) continue;
-          throw error;
-        }
+      const filesMode = request.outputMode === "files_with_matches";
+      let collecting = true;
+      let total = 0;
+      let totalFiles = 0;
+      let totalMatches = 0;
+      let searchedAnyFile = false;
+      const skipped: SkippedEntry[] = [];
+      const onSkipped =
+        request.explainEmpty === true ? (entry: SkippedEntry) => skipped.push(entry) : undefined;
+      for await (const file of walkFiles(fileSystem, request, signal, onSkipped)) {
+        const found = await matchFile(fileSystem, file, regExp, filesMode, maxFileBytes);
+        if (found === "unread") continue;
         searchedAnyFile = true;
-        if (isBinary(bytes)) continue;
-        const decoded = decodeText(bytes);
-        if (decoded === undefined) continue;
-        const lines = splitLines(decoded.text);
-        const matchIndexes: number[] = [];
-        const focus = new Map<number, number>();
-        for (let index = 0; index < lines.length; index += 1) {
-          const match = regExp.exec(lines[index] as string);
-          if (match === null) continue;
-          if (request.outputMode === "files_with_matches") {
-            matchIndexes.push(index);
-            break;
-          }
-          if (contentMode && found + matchIndexes.length >= request.limit) {
-            overflow += 1;
-            continue;
-          }
-          matchIndexes.push(index);
-          focus.set(index, match.index);
+        if (found === "skipped" || found.matches.length === 0) continue;
+        const items = contentMode ? found.matches.length : 1;
+        if (collecting) {
+          collecting = contentMode
+            ? feedContent(collector, file.path, found, request)
+            : collector.feedRow(file.path, found.matches.length);
         }
-        if (matchIndexes.length === 0) {
-          if (overflow > 0) break;
-          continue;
+        total += items;
+        totalFiles += 1;
+        totalMatches += found.matches.length;
+        if (total >= stopAfter) {
+          return { files: collector.finish(), totalAtLeast: stopAfter, searchedAnyFile };
         }
-        if (!contentMode && found >= request.limit) {
-          overflow += 1;
-          break;
-        }
-        found += contentMode ? matchIndexes.length : 1;
-        const result: SearchFileResult = { path: file.path, count: matchIndexes.length, lines: [] };
-        if (contentMode) {
-          const wanted = new Set<number>();
-          for (const index of matchIndexes) {
-            const from = Math.max(0, index - request.contextLines);
-            const to = Math.min(lines.length - 1, index + request.contextLines);
-            for (let line = from; line <= to; line += 1) wanted.add(line);
-          }
-          for (const index of [...wanted].sort((left, right) => left - right)) {
-            const isMatch = focus.has(index);
-            const { text, cut } = cutLine(
-              lines[index] as string,
-              focus.get(index) ?? 0,
-              request.maxLineCharacters,
-            );
-            const line: SearchLine = { line: index + 1, text, kind: isMatch ? "match" : "context" };
-            if (cut > 0) line.cut = cut;
-            result.lines.push(line);
-          }
-        }
-        files.push(result);
-        if (overflow > 0) break;
       }
-      files.sort((left, right) => comparePaths(left.path, right.path));
-      return { files, truncated: overflow > 0, overflow, searchedAnyFile };
+      const outcome: SearchOutcome = { files: collector.finish(), total, searchedAnyFile };
+      if (contentMode) outcome.totalFiles = totalFiles;
+      if (request.outputMode === "count") outcome.totalMatches = totalMatches;
+      if (total === 0 && skipped.length > 0) {
+        const hidden = await probeSkipped(
+          fileSystem,
+          request,
+          skipped,
+          regExp,
+          maxFileBytes,
+          signal,
+        );
+        if (hidden !== undefined) outcome.hiddenMatch = hidden;
+      }
+      return outcome;
     },
   };
 }
 
+/** Feeds a file's matches (and their context) to the collector, in line order. */
+function feedContent(
+  collector: PageCollector,
+  path: string,
+  found: FileMatches,
+  request: SearchRequest,
+): boolean {
+  const context = request.contextLines;
+  const starts = new Map(found.matches.map((match) => [match.index, match.start]));
+  let next = 0;
+  for (const match of found.matches) {
+    const from = Math.max(next, match.index - context);
+    const to = Math.min(found.lines.length - 1, match.index + context);
+    for (let index = from; index <= to; index += 1) {
+      const start = starts.get(index);
+      const { text, cut } = cutLine(
+        found.lines[index] as string,
+        start ?? 0,
+        request.maxLineCharacters,
+      );
+      const line: SearchLine = {
+        line: index + 1,
+        text,
+        kind: start === undefined ? "context" : "match",
+      };
+      if (cut > 0) line.cut = cut;
+      if (!collector.feedLine(path, line)) return false;
+    }
+    next = Math.max(next, to + 1);
+  }
+  return true;
+}
+
+/** Looks into the entries a walk skipped (hidden, ignored) for one matching file. */
+async function probeSkipped(
+  fileSystem: FileSystem,
+  request: SearchRequest,
+  skipped: readonly SkippedEntry[],
+  regExp: RegExp,
+  maxFileBytes: number,
+  signal: AbortSignal,
+): Promise<string | undefined> {
+  const glob = compileGlob(request.glob);
+  for (const entry of skipped) {
+    const scope: SearchScope = {
+      ...request,
+      path: entry.path,
+      pathType: entry.isDirectory ? "directory" : "file",
+      includeHiddenAndIgnored: true,
+    };
+    for await (const file of walkFiles(fileSystem, scope, signal)) {
+      if (
+        (glob.include.length > 0 && !glob.include.some((pattern) => pattern.test(file.path))) ||
+        matchesAny(file.path, glob.exclude)
+      )
+        continue;
+      const found = await matchFile(fileSystem, file, regExp, true, maxFileBytes);
+      if (typeof found === "object" && found.matches.length > 0) return file.path;
+    }
+  }
+  return undefined;
+}
+
 /**
  * Creates the pure-JS file lister over any seam, for `glob_search`: the same walking rules as
- * {@link createJsSearcher}, newest files first.
+ * {@link createJsSearcher}, newest files first (ties by path), one page.
  *
  * @param options - the seam
  * @returns a {@link FileLister}
@@ -256,12 +345,13 @@ export function createJsLister(options: JsSearchOptions): FileLister {
       const found: ListedFile[] = [];
       for await (const file of walkFiles(fileSystem, request, signal)) {
         found.push({ path: file.path, modifiedMs: file.modifiedMs });
+        if (request.anyOnly === true) break;
       }
       found.sort(
         (left, right) => right.modifiedMs - left.modifiedMs || comparePaths(left.path, right.path),
       );
-      const files = found.slice(0, request.limit);
-      return { files, omitted: found.length - files.length };
+      const start = Math.max(0, (request.offset ?? 1) - 1);
+      return { files: found.slice(start, start + request.limit), total: found.length };
     },
   };
 }

@@ -42,10 +42,20 @@ export interface SearchRequest extends SearchScope {
   contextLines: number;
   /** What to collect: matching lines, matching files, or counts per file. */
   outputMode: GrepOutputMode;
-  /** Most results to return: matching lines (content), or files (other modes). */
+  /**
+   * 1-based position of the first item of the page (a matching line in content mode, a file in
+   * the other modes), in path order. Default 1.
+   */
+  offset?: number;
+  /** Most items on the page: matching lines (content), or files (other modes). */
   limit: number;
   /** Lines longer than this are cut around the match. */
   maxLineCharacters: number;
+  /**
+   * When nothing is found, look once (cheaply) into the hidden and `.gitignore`d files of the
+   * scope for a match, to say why the result is empty ({@link SearchOutcome.hiddenMatch}).
+   */
+  explainEmpty?: boolean;
 }
 
 /** One line of a content result. */
@@ -54,7 +64,7 @@ export interface SearchLine {
   line: number;
   /** The line without its line ending; long lines are cut (see `cut`). */
   text: string;
-  /** A matching line or a context line. */
+  /** A matching line of this page, or a line shown for context. */
   kind: "match" | "context";
   /** Characters cut away from a long line, when any. */
   cut?: number;
@@ -64,22 +74,31 @@ export interface SearchLine {
 export interface SearchFileResult {
   /** Workspace path (relative to the root, POSIX). */
   path: string;
-  /** Matching lines in this file that were found (in count mode: all of them). */
+  /**
+   * Content mode: matching lines of this file on the page. Count mode: every matching line of
+   * the file. Files mode: 1.
+   */
   count: number;
   /** Matching and context lines, in line order (content mode only; empty otherwise). */
   lines: SearchLine[];
 }
 
-/** What an engine found. */
+/** What an engine found: one page, in path order, and how many items there are. */
 export interface SearchOutcome {
-  /** Files with results, sorted by path; lines in line order. */
+  /** The page's files, in path order; lines in line order. */
   files: SearchFileResult[];
-  /** Whether the engine stopped at the limit (more results exist). */
-  truncated: boolean;
-  /** Results found beyond the limit before the engine stopped (a lower bound of what is left). */
-  overflow: number;
+  /** Items in all (matching lines in content mode, files otherwise), when all were counted. */
+  total?: number;
+  /** A true lower bound on the items in all, when the engine stopped before counting all. */
+  totalAtLeast?: number;
+  /** Files with a match in all (content mode), when `total` is known. */
+  totalFiles?: number;
+  /** Matching lines in all (count mode), when `total` is known. */
+  totalMatches?: number;
   /** Whether any file at all was searched (false: the glob or path matched no file). */
   searchedAnyFile: boolean;
+  /** With `explainEmpty` and nothing found: a hidden or ignored file that would match. */
+  hiddenMatch?: string;
 }
 
 /** A search engine for `grep_search`. */
@@ -87,16 +106,25 @@ export interface TextSearcher {
   /** A label for messages: `"ripgrep"`, `"js"`. */
   readonly kind: string;
   /**
-   * Runs a search. Throws `FileSystemError` with `INVALID_INPUT` for a bad pattern; stops all
-   * work (and kills any child process) when `signal` aborts.
+   * Runs a search and returns one page. The page is a deterministic prefix window in path order
+   * ({@link comparePaths}) whatever the engine's parallelism. Throws `FileSystemError` with
+   * `INVALID_INPUT` for a bad pattern; stops all work (and kills any child process) when
+   * `signal` aborts.
    */
   search(request: SearchRequest, signal: AbortSignal): Promise<SearchOutcome>;
 }
 
 /** A `glob_search` request, as an engine receives it. */
 export interface ListRequest extends SearchScope {
-  /** Most files to return (the newest ones). */
+  /** 1-based position of the first file of the page (newest first). Default 1. */
+  offset?: number;
+  /** Most files on the page. */
   limit: number;
+  /**
+   * Only tell whether any file matches (the page holds at most one file, in no particular
+   * order, and `total` is 0 or 1): used to explain an empty result cheaply.
+   */
+  anyOnly?: boolean;
 }
 
 /** One file found by a {@link FileLister}. */
@@ -109,18 +137,36 @@ export interface ListedFile {
 
 /** What a lister found. */
 export interface ListOutcome {
-  /** The newest files first (ties by path). */
+  /** The page: newest files first (ties by path). */
   files: ListedFile[];
-  /** How many matching files were left out beyond `limit`. */
-  omitted: number;
+  /** Matching files in all. */
+  total: number;
 }
 
 /** A file-listing engine for `glob_search`. */
 export interface FileLister {
   /** A label for messages: `"ripgrep"`, `"js"`. */
   readonly kind: string;
-  /** Lists files matching the scope's glob, newest first. Stops work when `signal` aborts. */
+  /** Lists files matching the scope's glob, newest first, one page. Stops work when `signal` aborts. */
   list(request: ListRequest, signal: AbortSignal): Promise<ListOutcome>;
+}
+
+/**
+ * How many items an engine counts before it gives up on an exact total: a full-speed (parallel,
+ * unordered) pass that finds at most this many items is complete — sorted afterwards, it pages
+ * exactly; past it the engine stops and collects the page in path order instead, and reports
+ * `totalAtLeast = max(budget, offset + limit) + 1`. Deterministic: it depends only on the call.
+ *
+ * @param need - `offset + limit - 1`, the last item of the page
+ * @internal
+ */
+export function countBudget(need: number): number {
+  return Math.min(Math.max(4 * need, 500), 10_000);
+}
+
+/** The lower bound an engine reports when it stopped counting (see {@link countBudget}). */
+export function stoppedTotalAtLeast(need: number): number {
+  return Math.max(countBudget(need), need) + 1;
 }
 
 /**
@@ -171,10 +217,158 @@ export function isHiddenBelow(path: string, base: string): boolean {
 }
 
 /**
- * Sorts file results by path (code-unit order, stable across runs and locales).
+ * The one path order of every search result: segment by segment (a directory's files and
+ * subdirectories interleaved by name, depth first), each name compared by code point — the
+ * order of `rg --sort path` (byte order of UTF-8 names), stable across runs and locales.
+ * `a/b` sorts before `a-c` and `a.b`.
  *
  * @internal
  */
 export function comparePaths(left: string, right: string): number {
-  return left < right ? -1 : left > right ? 1 : 0;
+  if (left === right) return 0;
+  const length = Math.min(left.length, right.length);
+  for (let index = 0; index < length; index += 1) {
+    const a = left.charCodeAt(index);
+    const b = right.charCodeAt(index);
+    if (a === b) continue;
+    if (a === 0x2f) return -1; // "/" ends a segment: the shorter name sorts first
+    if (b === 0x2f) return 1;
+    const aCode = left.codePointAt(index) as number;
+    const bCode = right.codePointAt(index) as number;
+    return aCode < bCode ? -1 : aCode > bCode ? 1 : 0;
+  }
+  return left.length - right.length;
+}
+
+/** What a {@link PageCollector} needs. */
+export interface PageWindow {
+  /** 1-based first item of the page. */
+  offset: number;
+  /** Most items on the page. */
+  limit: number;
+  /** Context lines around each match (content mode). */
+  contextLines: number;
+}
+
+/**
+ * Builds one page out of results fed in path order: content lines one by one (matches and
+ * context, in line order within a file) or whole file rows. Items before `offset` are counted
+ * and dropped; lines are kept only near a match of the page (a match of another page shown
+ * there becomes context). `feedLine` / `feedRow` return `false` once the page and its trailing
+ * context are complete and one more item was seen (the caller may stop searching).
+ *
+ * @internal
+ */
+export class PageCollector {
+  /** Items (matches or files) seen so far. */
+  seen = 0;
+  private readonly first: number;
+  private readonly last: number;
+  private readonly context: number;
+  private readonly done: SearchFileResult[] = [];
+  private current: { path: string; lines: SearchLine[]; page: number[]; count: number } | undefined;
+  private lastPageLine: { path: string; line: number } | undefined;
+  private overflowed = false;
+
+  constructor(window: PageWindow) {
+    this.first = Math.max(1, window.offset);
+    this.last = this.first + Math.max(0, window.limit) - 1;
+    this.context = window.contextLines;
+  }
+
+  /** Whether an item past the page was seen. */
+  get more(): boolean {
+    return this.overflowed;
+  }
+
+  /**
+   * Feeds one content line of `path`.
+   *
+   * @returns `false` when the page is complete (stop feeding)
+   */
+  feedLine(path: string, line: SearchLine): boolean {
+    if (this.overflowed) {
+      const last = this.lastPageLine;
+      if (last === undefined || last.path !== path || line.line > last.line + this.context)
+        return false;
+    }
+    if (this.current === undefined || this.current.path !== path) {
+      this.flush();
+      this.current = { path, lines: [], page: [], count: 0 };
+    }
+    const file = this.current;
+    let onPage = false;
+    if (line.kind === "match" && !this.overflowed) {
+      this.seen += 1;
+      if (this.seen > this.last) {
+        this.overflowed = true;
+        const last = this.lastPageLine;
+        if (last === undefined || last.path !== path || line.line > last.line + this.context)
+          return false;
+      } else if (this.seen >= this.first) {
+        onPage = true;
+      }
+    }
+    if (onPage) {
+      file.page.push(line.line);
+      file.count += 1;
+      this.lastPageLine = { path, line: line.line };
+      file.lines.push(line);
+    } else {
+      file.lines.push(line.kind === "match" ? { ...line, kind: "context" } : line);
+      if (file.page.length === 0 && this.seen < this.first) {
+        // Nothing of this file is on the page yet: keep only what may become leading context.
+        while (
+          file.lines.length > 0 &&
+          (file.lines[0] as SearchLine).line < line.line - this.context
+        )
+          file.lines.shift();
+      }
+    }
+    return true;
+  }
+
+  /**
+   * Feeds one whole file row (files and count modes).
+   *
+   * @returns `false` when the page is complete (stop feeding)
+   */
+  feedRow(path: string, count: number): boolean {
+    if (this.overflowed) return false;
+    this.seen += 1;
+    if (this.seen > this.last) {
+      this.overflowed = true;
+      return false;
+    }
+    if (this.seen >= this.first) this.done.push({ path, count, lines: [] });
+    return true;
+  }
+
+  /** Counts one more item without keeping it (after the page is complete). */
+  countOnly(items = 1): void {
+    this.seen += items;
+    if (this.seen > this.last) this.overflowed = true;
+  }
+
+  /** The page's files, in the order fed. */
+  finish(): SearchFileResult[] {
+    this.flush();
+    return this.done;
+  }
+
+  private flush(): void {
+    const file = this.current;
+    this.current = undefined;
+    if (file === undefined || file.page.length === 0) return;
+    // Both lists are in line order: walk them together.
+    const kept: SearchLine[] = [];
+    let next = 0;
+    for (const line of file.lines) {
+      while (next < file.page.length && (file.page[next] as number) + this.context < line.line)
+        next += 1;
+      const match = file.page[next];
+      if (match !== undefined && line.line >= match - this.context) kept.push(line);
+    }
+    this.done.push({ path: file.path, count: file.count, lines: kept });
+  }
 }

@@ -1,8 +1,9 @@
 import { execFileSync } from "node:child_process";
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { DEFAULT_SECRET_PATHS } from "@agentool/contract";
+import { createSecretPathMatcher, DEFAULT_SECRET_PATHS } from "@agentool/contract";
+import { rgPath } from "@vscode/ripgrep";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createGrepSearchTool } from "../grep-search.js";
 import type { SearchRequest } from "../internal/search-types.js";
@@ -35,7 +36,7 @@ function request(overrides: Partial<SearchRequest>): SearchRequest {
     pathType: "directory",
     glob: undefined,
     includeHiddenAndIgnored: false,
-    isSecret: () => false,
+    isSecret: createSecretPathMatcher(),
     secretGlobs: DEFAULT_SECRET_PATHS,
     pattern: "x",
     literal: false,
@@ -58,6 +59,12 @@ beforeAll(async () => {
     }
   }
   execFileSync("mkfifo", [join(root, "blocking-fifo")]);
+  await mkdir(join(root, ".cache"), { recursive: true });
+  await writeFile(join(root, ".cache", "note.txt"), "only_in_the_hidden_dir\n");
+  await writeFile(join(root, ".env"), "only_in_a_secret\n");
+  await mkdir(join(root, "build"), { recursive: true });
+  await writeFile(join(root, "build", "out.txt"), "only_in_build\n");
+  await writeFile(join(root, ".gitignore"), "build/\n");
 });
 
 afterAll(async () => {
@@ -73,9 +80,19 @@ describe("createRipgrepSearcher", () => {
       new AbortController().signal,
     );
     const elapsed = performance.now() - started;
-    expect(outcome.files.reduce((sum, file) => sum + file.count, 0)).toBe(5);
-    expect(outcome.truncated).toBe(true);
-    expect(outcome.overflow).toBeGreaterThanOrEqual(1);
+    expect(outcome.files).toEqual([
+      {
+        path: "many/d0/f0.txt",
+        count: 5,
+        lines: [1, 2, 3, 4, 5].map((line) => ({
+          line,
+          text: "match_me here is a line of text",
+          kind: "match",
+        })),
+      },
+    ]);
+    expect(outcome.total).toBeUndefined();
+    expect(outcome.totalAtLeast).toBe(501);
     expect(elapsed).toBeLessThan(2_000);
     expect(rgProcesses("match_me")).toEqual([]);
     const full = await searcher.search(
@@ -84,6 +101,80 @@ describe("createRipgrepSearcher", () => {
     );
     expect(full.files).toHaveLength(1_000);
     expect(full.files[0]).toEqual({ path: "many/d0/f0.txt", count: 200, lines: [] });
+    expect(full.total).toBe(1_000);
+    expect(full.totalMatches).toBe(200_000);
+  });
+
+  it("stops rows early too, keeping the first files in path order", async () => {
+    const searcher = createRipgrepSearcher({ root });
+    for (let run = 0; run < 5; run += 1) {
+      const outcome = await searcher.search(
+        request({ pattern: "match_me", outputMode: "files_with_matches", limit: 3, offset: 11 }),
+        new AbortController().signal,
+      );
+      expect(outcome.files.map((file) => file.path)).toEqual([
+        "many/d0/f18.txt",
+        "many/d0/f19.txt",
+        "many/d0/f2.txt",
+      ]);
+      expect(outcome.totalAtLeast).toBe(501);
+    }
+  });
+
+  it("explains an empty result with at most one extra rg process", async () => {
+    const log = join(root, "..", `rg-calls-${process.pid}-${Date.now()}.log`);
+    const wrapper = join(root, "..", `rg-wrapper-${process.pid}-${Date.now()}.sh`);
+    await writeFile(wrapper, `#!/bin/sh\necho run >> '${log}'\nexec '${rgPath}' "$@"\n`, {
+      mode: 0o755,
+    });
+    const calls = async () =>
+      (await readFile(log, "utf8").catch(() => "")).split("\n").filter(Boolean).length;
+    const searcher = createRipgrepSearcher({ root, rgPath: wrapper });
+    try {
+      // Nothing hidden or ignored in many/: one process, no probe.
+      const absent = await searcher.search(
+        request({ pattern: "zzz_absent", path: "many", explainEmpty: true }),
+        new AbortController().signal,
+      );
+      expect(absent.files).toEqual([]);
+      expect(absent.total).toBe(0);
+      expect(absent.searchedAnyFile).toBe(true);
+      expect(absent.hiddenMatch).toBeUndefined();
+      expect(await calls()).toBe(1);
+      // Hidden and ignored entries exist at the root: one probe, into those only.
+      const hidden = await searcher.search(
+        request({ pattern: "only_in_the_hidden_dir", explainEmpty: true }),
+        new AbortController().signal,
+      );
+      expect(hidden.hiddenMatch).toBe(".cache/note.txt");
+      expect(await calls()).toBe(3);
+      const secret = await searcher.search(
+        request({ pattern: "only_in_a_secret", explainEmpty: true }),
+        new AbortController().signal,
+      );
+      expect(secret.hiddenMatch).toBeUndefined();
+      expect(await calls()).toBe(5);
+      const ignored = await searcher.search(
+        request({ pattern: "only_in_build", explainEmpty: true }),
+        new AbortController().signal,
+      );
+      expect(ignored.hiddenMatch).toBe("build/out.txt");
+      expect(await calls()).toBe(7);
+      // Files and count modes too.
+      for (const outputMode of ["files_with_matches", "count"] as const) {
+        const before = await calls();
+        const rows = await searcher.search(
+          request({ pattern: "zzz_absent", path: "many", outputMode, explainEmpty: true }),
+          new AbortController().signal,
+        );
+        expect(rows.total).toBe(0);
+        expect(rows.searchedAnyFile).toBe(true);
+        expect((await calls()) - before).toBe(1);
+      }
+    } finally {
+      await rm(log, { force: true });
+      await rm(wrapper, { force: true });
+    }
   });
 
   it("kills rg (its process group) on abort, leaving no orphan", async () => {
@@ -135,8 +226,17 @@ describe("createRipgrepLister", () => {
       new AbortController().signal,
     );
     expect(outcome.files).toHaveLength(10);
-    expect(outcome.omitted).toBe(40);
+    expect(outcome.total).toBe(50);
     const times = outcome.files.map((file) => file.modifiedMs);
     expect([...times].sort((left, right) => right - left)).toEqual(times);
+    const last = await lister.list(
+      { ...request({}), glob: "many/d1/*.txt", limit: 10, offset: 41 },
+      new AbortController().signal,
+    );
+    expect(last.files).toHaveLength(10);
+    expect(last.total).toBe(50);
+    expect(last.files.some((file) => outcome.files.some((seen) => seen.path === file.path))).toBe(
+      false,
+    );
   });
 });

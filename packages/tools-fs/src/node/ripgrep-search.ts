@@ -9,16 +9,18 @@ import { rgPath as bundledRgPath } from "@vscode/ripgrep";
 import { FileSystemError } from "../file-system.js";
 import {
   comparePaths,
+  countBudget,
   cutLine,
   type FileLister,
   isHiddenBelow,
   type ListOutcome,
   type ListRequest,
-  type SearchFileResult,
+  PageCollector,
   type SearchLine,
   type SearchOutcome,
   type SearchRequest,
   type SearchScope,
+  stoppedTotalAtLeast,
   type TextSearcher,
 } from "../internal/search-types.js";
 
@@ -36,16 +38,20 @@ const MAX_STDERR_CHARACTERS = 4_000;
 interface RipgrepRun {
   /** rg's exit code (`null` when it was killed). */
   exitCode: number | null;
-  /** What rg wrote to standard error (capped). */
+  /** What rg wrote to standard error, without its `--debug` lines (capped). */
   stderr: string;
   /** Whether the run was stopped early by the record handler. */
   stopped: boolean;
 }
 
+const DEBUG_PREFIX = "rg: DEBUG|";
+
 /**
  * Runs rg in its own process group with an empty environment and no config file, feeding each
- * output record (split on `separator`) to `onRecord`; `onRecord` returning `false` kills rg (and
- * its group) at once. The signal kills it too and rejects with the signal's reason.
+ * output record (split on `separator`) to `onRecord` (`final` for what follows the last
+ * separator); `onRecord` returning `false` kills rg (and its group) at once. With `--debug`,
+ * each debug line of standard error goes to `onDebug`. The signal kills rg too and rejects with
+ * the signal's reason.
  */
 function runRipgrep(
   rgPath: string,
@@ -53,7 +59,8 @@ function runRipgrep(
   args: readonly string[],
   separator: string,
   signal: AbortSignal,
-  onRecord: (record: string) => boolean,
+  onRecord: (record: string, final: boolean) => boolean,
+  onDebug?: (line: string) => void,
 ): Promise<RipgrepRun> {
   return new Promise<RipgrepRun>((resolvePromise, reject) => {
     if (signal.aborted) {
@@ -69,6 +76,7 @@ function runRipgrep(
     });
     let stopped = false;
     let stderr = "";
+    let pendingStderr = "";
     let pending = "";
     let settled = false;
     const killGroup = () => {
@@ -101,7 +109,7 @@ function runRipgrep(
       while (index !== -1) {
         const record = pending.slice(start, index);
         start = index + separator.length;
-        if (record.length > 0 && !onRecord(record)) {
+        if (record.length > 0 && !onRecord(record, false)) {
           stopped = true;
           killGroup();
           pending = "";
@@ -111,9 +119,22 @@ function runRipgrep(
       }
       pending = pending.slice(start);
     });
-    child.stderr.on("data", (chunk: string) => {
+    const keepStderr = (line: string) => {
+      if (line.startsWith(DEBUG_PREFIX)) {
+        onDebug?.(line);
+        return;
+      }
       if (stderr.length < MAX_STDERR_CHARACTERS)
-        stderr += chunk.slice(0, MAX_STDERR_CHARACTERS - stderr.length);
+        stderr += `${line}\n`.slice(0, MAX_STDERR_CHARACTERS - stderr.length);
+    };
+    child.stderr.on("data", (chunk: string) => {
+      pendingStderr += chunk;
+      let newline = pendingStderr.indexOf("\n");
+      while (newline !== -1) {
+        keepStderr(pendingStderr.slice(0, newline));
+        pendingStderr = pendingStderr.slice(newline + 1);
+        newline = pendingStderr.indexOf("\n");
+      }
     });
     child.on("error", (error) => {
       signal.removeEventListener("abort", onAbort);
@@ -129,7 +150,8 @@ function runRipgrep(
     });
     child.on("close", (exitCode) => {
       signal.removeEventListener("abort", onAbort);
-      if (!stopped && pending.length > 0) onRecord(pending);
+      if (pendingStderr.length > 0) keepStderr(pendingStderr);
+      if (!stopped && pending.length > 0) onRecord(pending, true);
       if (settled) return;
       settled = true;
       resolvePromise({ exitCode, stderr, stopped });
@@ -240,46 +262,122 @@ function resolveRoot(root: string): string {
   }
 }
 
-/** Whether any file of the scope exists (rg `--files`, stopped at the first one). */
-async function anyFile(
-  rgPath: string,
-  root: string,
-  scope: SearchScope,
-  signal: AbortSignal,
-): Promise<boolean> {
-  let found = false;
-  await withScopeArguments(scope, (scopeArgs) =>
-    runRipgrep(
-      rgPath,
-      root,
-      ["--files", "--null", ...scopeArgs, "--", pathArgument(scope)],
-      "\0",
-      signal,
-      (record) => {
-        if (!visible(toWorkspacePath(record), scope)) return true;
-        found = true;
-        return false;
-      },
-    ),
-  );
-  return found;
+/** An entry rg left out of a walk as hidden or ignored (from its `--debug` log). */
+const IGNORING_LINE =
+  /^rg: DEBUG\|ignore::walk\|.*?: ignoring (.+): Ignore\(IgnoreMatch\((.*)\)\)$/;
+
+/** Most hidden / ignored entries passed to the empty-result probe as paths. */
+const MAX_PROBE_PATHS = 1_000;
+
+/** Most bytes of paths passed to the empty-result probe (well under the argument limit). */
+const MAX_PROBE_PATH_BYTES = 64_000;
+
+interface RipgrepJsonEvent {
+  type: string;
+  data: {
+    path?: { text?: string; bytes?: string };
+    lines?: { text?: string; bytes?: string };
+    line_number?: number | null;
+    submatches?: { start: number }[];
+    stats?: { searches?: number };
+  };
 }
 
-interface ContentState {
-  files: Map<string, SearchFileResult>;
-  found: number;
-  overflow: number;
-  lastKept: { path: string; line: number } | undefined;
-  searches: number | undefined;
+/** Reads one `--json` record into a line of the search, or the summary's file count. */
+function parseJsonRecord(
+  record: string,
+  request: SearchRequest,
+): { path: string; line: SearchLine } | { searches: number } | undefined {
+  let event: RipgrepJsonEvent;
+  try {
+    event = JSON.parse(record) as RipgrepJsonEvent;
+  } catch {
+    return undefined;
+  }
+  if (event.type === "summary") return { searches: event.data.stats?.searches ?? 0 };
+  if (event.type !== "match" && event.type !== "context") return undefined;
+  const path = toWorkspacePath(decodeText(event.data.path));
+  if (!visible(path, request)) return undefined;
+  const isMatch = event.type === "match";
+  const raw = stripLineEnding(decodeText(event.data.lines));
+  let focus = 0;
+  if (isMatch && raw.length > request.maxLineCharacters) {
+    focus = byteOffsetToIndex(raw, event.data.submatches?.[0]?.start ?? 0);
+  }
+  const { text, cut } = cutLine(raw, focus, request.maxLineCharacters);
+  const line: SearchLine = {
+    line: event.data.line_number ?? 0,
+    text,
+    kind: isMatch ? "match" : "context",
+  };
+  if (cut > 0) line.cut = cut;
+  return { path, line };
+}
+
+/** Reads one `--files-with-matches` / `--count` record (`--null`), or `--stats`' file count. */
+function parseRowRecord(
+  record: string,
+  final: boolean,
+  request: SearchRequest,
+): { path: string; count: number } | { searches: number } | undefined {
+  const countMode = request.outputMode === "count";
+  const nul = countMode ? record.lastIndexOf("\0") : -1;
+  if (final || (countMode && nul === -1)) {
+    // The `--stats` block after the last record.
+    const searched = /(?:^|\n)(\d+) files searched(?:\n|$)/.exec(record);
+    return searched === null ? undefined : { searches: Number(searched[1]) };
+  }
+  const path = toWorkspacePath(countMode ? record.slice(0, nul) : record);
+  if (!visible(path, request)) return undefined;
+  const count = countMode ? Number.parseInt(record.slice(nul + 1), 10) || 0 : 1;
+  return { path, count };
+}
+
+/** The hidden or ignored entry a `--debug` line reports, when it is one the probe should open. */
+function skippedEntry(line: string, request: SearchRequest): string | undefined {
+  const found = IGNORING_LINE.exec(line);
+  if (found === null) return undefined;
+  const [, reported, reason] = found as unknown as [string, string, string];
+  if (!reason.startsWith("Hidden") && !reason.startsWith("Gitignore(")) return undefined; // overrides: secret globs
+  const path = toWorkspacePath(reported);
+  const name = path.slice(path.lastIndexOf("/") + 1);
+  if (path.length === 0 || name === ".git" || request.isSecret(path)) return undefined;
+  return path;
+}
+
+/** The rg flags of an output mode. */
+function modeArguments(request: SearchRequest, stats: boolean): string[] {
+  const args = ["--engine=auto", request.ignoreCase ? "--ignore-case" : "--case-sensitive"];
+  if (request.literal) args.push("--fixed-strings");
+  if (request.outputMode === "content") {
+    args.push("--json");
+    if (request.contextLines > 0) args.push(`--context=${request.contextLines}`);
+  } else {
+    args.push(
+      request.outputMode === "count" ? "--count" : "--files-with-matches",
+      "--with-filename",
+      "--null",
+    );
+    if (stats) args.push("--stats");
+  }
+  return args;
 }
 
 /**
- * Creates the ripgrep engine for `grep_search` (Node only). rg runs with `--json`, no config
- * file, an empty environment, in its own process group; the pattern goes in as `--regexp=…`
- * and the path after `--`, so nothing a model sends is read as a flag. `.gitignore` is honoured
- * (also outside git repositories), hidden files are skipped, symlinks are not followed, every
- * secret glob is excluded with `--glob '!…'` and every reported path is checked again. rg is
- * killed as soon as more than `limit` results have arrived, and when the signal aborts.
+ * Creates the ripgrep engine for `grep_search` (Node only). rg runs with no config file, an
+ * empty environment, in its own process group; the pattern goes in as `--regexp=…` and the path
+ * after `--`, so nothing a model sends is read as a flag. `.gitignore` is honoured (also outside
+ * git repositories), hidden files are skipped, symlinks are not followed, every secret glob is
+ * excluded with `--glob '!…'` and every reported path is checked again.
+ *
+ * Pages are deterministic and the early stop is kept. A first pass runs rg at full speed
+ * (parallel) and collects everything up to a budget ({@link countBudget}, 500 items for the
+ * default limit): when it completes, the results are sorted by path and paged exactly. When the
+ * budget is exceeded, rg is killed at once and a second pass (`--sort path`, which streams in
+ * path order) is killed as soon as the page and one more item are in; the total is then a lower
+ * bound. Every page is thus a window of one stable path order that `offset` pages through.
+ * An empty result costs at most one more process: the first pass logs (`--debug`) which hidden
+ * and ignored entries it left out, and only those are searched for a match to name.
  *
  * @param options - the workspace root on disk and optionally another `rg`
  * @returns a {@link TextSearcher}
@@ -294,161 +392,224 @@ export function createRipgrepSearcher(options: RipgrepSearchOptions): TextSearch
     kind: "ripgrep",
     async search(request, signal) {
       const outcome = await withScopeArguments(request, (scopeArgs) =>
-        searchOnce(rgPath, root, request, scopeArgs, signal),
+        searchPaged(rgPath, root, request, scopeArgs, signal),
       );
-      if (outcome.files.length === 0 && !outcome.searchedAnyFile) {
-        outcome.searchedAnyFile = await anyFile(rgPath, root, request, signal);
-      }
-      return outcome;
+      if (outcome.kind === "done") return outcome.outcome;
+      const hiddenMatch = await probeHidden(rgPath, root, request, outcome.skipped, signal);
+      return hiddenMatch === undefined ? outcome.outcome : { ...outcome.outcome, hiddenMatch };
     },
   };
 }
 
-async function searchOnce(
+type PagedSearch =
+  | { kind: "done"; outcome: SearchOutcome }
+  | { kind: "empty"; outcome: SearchOutcome; skipped: string[] | "unknown" };
+
+async function searchPaged(
   rgPath: string,
   root: string,
   request: SearchRequest,
   scopeArgs: readonly string[],
   signal: AbortSignal,
-): Promise<SearchOutcome> {
-  {
-    const args = [...scopeArgs, "--engine=auto"];
-    args.push(request.ignoreCase ? "--ignore-case" : "--case-sensitive");
-    if (request.literal) args.push("--fixed-strings");
-    const contentMode = request.outputMode === "content";
-    if (contentMode) {
-      args.push("--json");
-      if (request.contextLines > 0) args.push(`--context=${request.contextLines}`);
-    } else if (request.outputMode === "files_with_matches") {
-      args.push("--files-with-matches", "--null");
-    } else {
-      args.push("--count", "--with-filename", "--null");
-    }
-    args.push(`--regexp=${request.pattern}`, "--", pathArgument(request));
-
-    let outcome: SearchOutcome;
-    if (contentMode) {
-      const state: ContentState = {
-        files: new Map(),
-        found: 0,
-        overflow: 0,
-        lastKept: undefined,
-        searches: undefined,
-      };
-      const run = await runRipgrep(rgPath, root, args, "\n", signal, (record) =>
-        handleJson(record, request, state),
-      );
-      checkFailure(run, request);
-      const files = [...state.files.values()].filter((file) => file.count > 0);
-      files.sort((left, right) => comparePaths(left.path, right.path));
-      outcome = {
-        files,
-        truncated: state.overflow > 0,
-        overflow: state.overflow,
-        searchedAnyFile: files.length > 0 || (state.searches ?? 0) > 0,
-      };
-      if (files.length > 0 || state.searches !== undefined) return outcome;
-      return { ...outcome, searchedAnyFile: false };
-    } else {
-      const files: SearchFileResult[] = [];
-      let overflow = 0;
-      const countMode = request.outputMode === "count";
-      const run = await runRipgrep(
-        rgPath,
-        root,
-        args,
-        countMode ? "\n" : "\0",
-        signal,
-        (record) => {
-          let path = record;
-          let count = 1;
-          if (countMode) {
-            const nul = record.lastIndexOf("\0");
-            if (nul === -1) return true;
-            path = record.slice(0, nul);
-            count = Number.parseInt(record.slice(nul + 1), 10) || 0;
-          }
-          path = toWorkspacePath(path);
-          if (!visible(path, request)) return true;
-          if (files.length >= request.limit) {
-            overflow += 1;
-            return false;
-          }
-          files.push({ path, count, lines: [] });
-          return true;
-        },
-      );
-      checkFailure(run, request);
-      files.sort((left, right) => comparePaths(left.path, right.path));
-      outcome = { files, truncated: overflow > 0, overflow, searchedAnyFile: files.length > 0 };
-    }
-    return outcome;
-  }
-}
-
-interface RipgrepJsonEvent {
-  type: string;
-  data: {
-    path?: { text?: string; bytes?: string };
-    lines?: { text?: string; bytes?: string };
-    line_number?: number | null;
-    submatches?: { start: number }[];
-    stats?: { searches?: number };
+): Promise<PagedSearch> {
+  const offset = Math.max(1, request.offset ?? 1);
+  const need = offset + request.limit - 1;
+  const budget = countBudget(need);
+  const contentMode = request.outputMode === "content";
+  const window = {
+    offset,
+    limit: request.limit,
+    contextLines: contentMode ? request.contextLines : 0,
   };
+  const patternArgs = [`--regexp=${request.pattern}`, "--", pathArgument(request)];
+  const explain =
+    request.explainEmpty === true && request.glob === undefined && request.pathType === "directory";
+
+  // Pass 1: parallel and unordered; complete when it finds at most `budget` items.
+  const lines = new Map<string, SearchLine[]>();
+  const rows: Array<{ path: string; count: number }> = [];
+  let items = 0;
+  let searches: number | undefined;
+  const skipped: string[] = [];
+  let debugSeen = false;
+  const first = await runRipgrep(
+    rgPath,
+    root,
+    [
+      ...scopeArgs,
+      ...modeArguments(request, true),
+      ...(explain ? ["--debug"] : []),
+      ...patternArgs,
+    ],
+    contentMode ? "\n" : request.outputMode === "count" ? "\n" : "\0",
+    signal,
+    (record, final) => {
+      const parsed = contentMode
+        ? parseJsonRecord(record, request)
+        : parseRowRecord(record, final, request);
+      if (parsed === undefined) return true;
+      if ("searches" in parsed) {
+        searches = parsed.searches;
+        return true;
+      }
+      if ("line" in parsed) {
+        let list = lines.get(parsed.path);
+        if (list === undefined) {
+          list = [];
+          lines.set(parsed.path, list);
+        }
+        list.push(parsed.line);
+        if (parsed.line.kind === "match") items += 1;
+      } else {
+        rows.push(parsed);
+        items += 1;
+      }
+      return items <= budget;
+    },
+    explain
+      ? (line) => {
+          debugSeen = true;
+          const entry = skippedEntry(line, request);
+          if (entry !== undefined && skipped.length <= MAX_PROBE_PATHS) skipped.push(entry);
+        }
+      : undefined,
+  );
+  checkFailure(first, request);
+
+  if (!first.stopped) {
+    const collector = new PageCollector(window);
+    let totalMatches = 0;
+    if (contentMode) {
+      const paths = [...lines.keys()].sort(comparePaths);
+      for (const path of paths) {
+        const fileLines = lines.get(path) as SearchLine[];
+        fileLines.sort((left, right) => left.line - right.line);
+        for (const line of fileLines) if (!collector.feedLine(path, line)) break;
+      }
+      const outcome: SearchOutcome = {
+        files: collector.finish(),
+        total: items,
+        totalFiles: paths.length,
+        searchedAnyFile: paths.length > 0 || (searches ?? 1) > 0,
+      };
+      return finishPass1(outcome, explain, debugSeen, skipped);
+    }
+    rows.sort((left, right) => comparePaths(left.path, right.path));
+    for (const row of rows) {
+      totalMatches += row.count;
+      collector.feedRow(row.path, row.count);
+    }
+    const outcome: SearchOutcome = {
+      files: collector.finish(),
+      total: rows.length,
+      searchedAnyFile: rows.length > 0 || (searches ?? 1) > 0,
+    };
+    if (request.outputMode === "count") outcome.totalMatches = totalMatches;
+    return finishPass1(outcome, explain, debugSeen, skipped);
+  }
+
+  // Pass 2: more than `budget` items exist. Stream them in path order and stop after the page.
+  const collector = new PageCollector(window);
+  let files = 0;
+  let lastPath: string | undefined;
+  let matches = 0;
+  const second = await runRipgrep(
+    rgPath,
+    root,
+    [...scopeArgs, "--sort=path", ...modeArguments(request, false), ...patternArgs],
+    contentMode ? "\n" : request.outputMode === "count" ? "\n" : "\0",
+    signal,
+    (record, final) => {
+      if (contentMode) {
+        const parsed = parseJsonRecord(record, request);
+        if (parsed === undefined || !("line" in parsed)) return true;
+        if (parsed.line.kind === "match" && parsed.path !== lastPath) {
+          lastPath = parsed.path;
+          files += 1;
+        }
+        return collector.feedLine(parsed.path, parsed.line);
+      }
+      const parsed = parseRowRecord(record, final, request);
+      if (parsed === undefined || !("path" in parsed)) return true;
+      matches += parsed.count;
+      return collector.feedRow(parsed.path, parsed.count);
+    },
+  );
+  checkFailure(second, request);
+  const outcome: SearchOutcome = { files: collector.finish(), searchedAnyFile: true };
+  if (second.stopped || collector.more) {
+    outcome.totalAtLeast = stoppedTotalAtLeast(need);
+  } else {
+    // The tree shrank between the passes: what the second pass saw is all there is.
+    outcome.total = collector.seen;
+    if (contentMode) outcome.totalFiles = files;
+    if (request.outputMode === "count") outcome.totalMatches = matches;
+  }
+  return { kind: "done", outcome };
 }
 
-function handleJson(record: string, request: SearchRequest, state: ContentState): boolean {
-  let event: RipgrepJsonEvent;
-  try {
-    event = JSON.parse(record) as RipgrepJsonEvent;
-  } catch {
-    return true;
+function finishPass1(
+  outcome: SearchOutcome,
+  explain: boolean,
+  debugSeen: boolean,
+  skipped: string[],
+): PagedSearch {
+  if (outcome.total !== 0) return { kind: "done", outcome };
+  if (!explain || !debugSeen || skipped.length > MAX_PROBE_PATHS) {
+    return { kind: "empty", outcome, skipped: "unknown" };
   }
-  if (event.type === "summary") {
-    state.searches = event.data.stats?.searches;
-    return true;
-  }
-  if (event.type !== "match" && event.type !== "context") return true;
-  const path = toWorkspacePath(decodeText(event.data.path));
-  if (!visible(path, request)) return true;
-  const lineNumber = event.data.line_number ?? 0;
-  const isMatch = event.type === "match";
-  if (isMatch && state.found >= request.limit) {
-    state.overflow += 1;
-    return false;
-  }
-  if (!isMatch && state.found >= request.limit) {
-    // After the limit only the trailing context of the last kept match is wanted.
-    const last = state.lastKept;
-    if (last === undefined || last.path !== path || lineNumber > last.line + request.contextLines)
-      return true;
-  }
-  let file = state.files.get(path);
-  if (file === undefined) {
-    file = { path, count: 0, lines: [] };
-    state.files.set(path, file);
-  }
-  const raw = stripLineEnding(decodeText(event.data.lines));
-  let focus = 0;
-  if (isMatch && raw.length > request.maxLineCharacters) {
-    focus = byteOffsetToIndex(raw, event.data.submatches?.[0]?.start ?? 0);
-  }
-  const { text, cut } = cutLine(raw, focus, request.maxLineCharacters);
-  const line: SearchLine = { line: lineNumber, text, kind: isMatch ? "match" : "context" };
-  if (cut > 0) line.cut = cut;
-  file.lines.push(line);
-  if (isMatch) {
-    file.count += 1;
-    state.found += 1;
-    state.lastKept = { path, line: lineNumber };
-  }
-  return true;
+  if (skipped.length === 0) return { kind: "done", outcome };
+  return { kind: "empty", outcome, skipped };
+}
+
+/**
+ * The one extra process of an empty result: searches the hidden and ignored entries the first
+ * pass left out (or, when they are unknown — a glob, another rg — the whole scope with hidden and
+ * ignored files included) and stops at the first matching file that is not secret.
+ */
+async function probeHidden(
+  rgPath: string,
+  root: string,
+  request: SearchRequest,
+  skipped: string[] | "unknown",
+  signal: AbortSignal,
+): Promise<string | undefined> {
+  if (request.explainEmpty !== true) return undefined;
+  let paths = skipped === "unknown" ? [pathArgument(request)] : skipped.sort(comparePaths);
+  let bytes = 0;
+  for (const path of paths) bytes += Buffer.byteLength(path) + 1;
+  if (bytes > MAX_PROBE_PATH_BYTES) paths = [pathArgument(request)];
+  const scope: SearchScope = { ...request, includeHiddenAndIgnored: true };
+  let example: string | undefined;
+  await withScopeArguments(scope, async (scopeArgs) => {
+    const run = await runRipgrep(
+      rgPath,
+      root,
+      [
+        ...scopeArgs,
+        ...modeArguments({ ...request, outputMode: "files_with_matches" }, false),
+        `--regexp=${request.pattern}`,
+        "--",
+        ...paths,
+      ],
+      "\0",
+      signal,
+      (record) => {
+        const path = toWorkspacePath(record);
+        if (!visible(path, scope)) return true;
+        example = path;
+        return false;
+      },
+    );
+    checkFailure(run, request);
+  });
+  return example;
 }
 
 /**
  * Creates the ripgrep engine for `glob_search` (Node only): `rg --files --sortr modified` with the
- * same hardening as {@link createRipgrepSearcher}; the newest `limit` files are returned with
- * their modification times.
+ * same hardening as {@link createRipgrepSearcher}; one page of files (newest first) is returned
+ * with their modification times, and the total.
  *
  * @param options - the workspace root on disk and optionally another `rg`
  * @returns a {@link FileLister}
@@ -462,21 +623,30 @@ export function createRipgrepLister(options: RipgrepSearchOptions): FileLister {
   return {
     kind: "ripgrep",
     async list(request, signal): Promise<ListOutcome> {
+      const first = Math.max(1, request.offset ?? 1);
       const kept: string[] = [];
-      let omitted = 0;
+      let total = 0;
+      const anyOnly = request.anyOnly === true;
       const run = await withScopeArguments(request, (scopeArgs) =>
         runRipgrep(
           rgPath,
           root,
-          ["--files", "--null", "--sortr=modified", ...scopeArgs, "--", pathArgument(request)],
+          [
+            "--files",
+            "--null",
+            ...(anyOnly ? [] : ["--sortr=modified"]),
+            ...scopeArgs,
+            "--",
+            pathArgument(request),
+          ],
           "\0",
           signal,
           (record) => {
             const path = toWorkspacePath(record);
             if (!visible(path, request)) return true;
-            if (kept.length < request.limit) kept.push(path);
-            else omitted += 1;
-            return true;
+            total += 1;
+            if (total >= first && kept.length < request.limit) kept.push(path);
+            return !anyOnly;
           },
         ),
       );
@@ -493,7 +663,7 @@ export function createRipgrepLister(options: RipgrepSearchOptions): FileLister {
       files.sort(
         (left, right) => right.modifiedMs - left.modifiedMs || comparePaths(left.path, right.path),
       );
-      return { files, omitted };
+      return { files, total };
     },
   };
 }
