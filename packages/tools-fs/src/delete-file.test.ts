@@ -113,4 +113,13 @@ describe("createDeleteFileTool", () => {
       createDeleteFileTool({ workspace, mountedTools: ["list_directory"] }).description,
     ).toContain("check its contents with list_directory first");
   });
+
+  it("a path under a file is INVALID_PATH, not FILE_NOT_FOUND", async () => {
+    await writeFile(join(root, "notes.txt"), "x");
+    const result = await createDeleteFileTool({ workspace }).run({ path: "notes.txt/inner" });
+    expect(result.success ? undefined : result.error).toMatchObject({
+      code: "INVALID_PATH",
+      message: "notes.txt is a file, not a directory, so notes.txt/inner cannot be inside it.",
+    });
+  });
 });

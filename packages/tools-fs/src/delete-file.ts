@@ -1,6 +1,11 @@
 import { defineTool, fail, ok, parseOptions, type Tool } from "@agentool/contract";
 import { z } from "zod";
-import { type EntryType, type FileSystem, FileSystemError } from "./file-system.js";
+import {
+  type EntryType,
+  type FileSystem,
+  FileSystemError,
+  parentNotDirectoryError,
+} from "./file-system.js";
 import {
   guardFileSystem,
   joinDescription,
@@ -153,6 +158,10 @@ export function createDeleteFileTool(options: DeleteFileToolOptions): DeleteFile
         // The entry itself (a symlink is not followed): its parent's real path plus its name.
         const parentReal = await fileSystem.realPath(parentOf(resolved.path));
         const location = join(parentReal, nameOf(resolved.path));
+        const parentStat = await fileSystem.stat(parentReal);
+        if (parentStat !== undefined && parentStat.type !== "directory") {
+          throw parentNotDirectoryError(resolved.display, workspace.display(parentReal));
+        }
         if (workspace.isSecret(location)) {
           return fail("BLOCKED", `${resolved.display} is a secret path; no tool deletes it.`, {
             hint: "Leave it alone, or ask the user to delete it.",

@@ -135,6 +135,11 @@ describe("createMoveFileTool", () => {
       code: "INVALID_PATH",
       message: "block is a file, not a directory, so destination block/c.txt cannot be inside it.",
     });
+    const underFile = await tool.run({ source: "block/inner.txt", destination: "x.txt" });
+    expect(underFile.success ? undefined : underFile.error).toMatchObject({
+      code: "INVALID_PATH",
+      message: "block is a file, not a directory, so source block/inner.txt cannot be inside it.",
+    });
     const missing = await tool.run({ source: "nope.txt", destination: "x.txt" });
     expect(missing.success ? undefined : missing.error).toMatchObject({
       code: "FILE_NOT_FOUND",

@@ -1,6 +1,6 @@
 import { defineTool, fail, ok, parseOptions, type Tool, type ToolResult } from "@agentool/contract";
 import { z } from "zod";
-import type { EntryType, FileSystem } from "./file-system.js";
+import { type EntryType, type FileSystem, parentNotDirectoryError } from "./file-system.js";
 import {
   guardFileSystem,
   joinDescription,
@@ -176,6 +176,10 @@ export async function transferEntry(
         },
       );
     }
+  }
+  const sourceParentStat = await fileSystem.stat(sourceParent);
+  if (sourceParentStat !== undefined && sourceParentStat.type !== "directory") {
+    throw parentNotDirectoryError(`source ${source.display}`, workspace.display(sourceParent));
   }
   let type: EntryType;
   if (request.operation === "move") {
