@@ -1,6 +1,5 @@
 import { mkdir, open, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { assertConformance } from "@agentool/contract/testing";
 import { describe, expect, it } from "vitest";
 import type { FileSystem } from "./file-system.js";
 import { createMemoryFileSystem } from "./memory-file-system.js";
@@ -68,12 +67,12 @@ describe.each(seams)("read_file over the %s seam", (_label, makeSeam) => {
     const fileSystem = await makeSeam({ "src/a.txt": `${numbered(1000)}\n` });
     const result = data(await read(fileSystem, { path: "src/a.txt" }));
     expect(result).toMatchObject({
-      startLine: 1,
-      endLine: DEFAULT_READ_LIMIT,
-      totalLines: 1000,
-      nextOffset: 401,
+      start_line: 1,
+      end_line: DEFAULT_READ_LIMIT,
+      total: 1000,
+      next_offset: 401,
       encoding: "utf-8",
-      lineEnding: "lf",
+      line_ending: "lf",
     });
     expect(result.sha).toBe(await fileSystem.digest("src/a.txt"));
     const text = formatReadFilePage(result);
@@ -81,11 +80,18 @@ describe.each(seams)("read_file over the %s seam", (_label, makeSeam) => {
       `src/a.txt — lines 1–400 of 1000 (utf-8, sha: ${result.sha.slice(0, 12)})`,
     );
     expect(text).toContain("\n     1\tline 1\n     2\tline 2\n");
-    expect(text.endsWith("…[truncated: 600 more lines — call again with offset=401]")).toBe(true);
+    expect(
+      text.endsWith("…[truncated: 600 more lines — call read_file again with offset=401]"),
+    ).toBe(true);
+    // Data is the file's text as it is: no line numbers, its own line breaks.
+    expect(result.content).toBe(`${numbered(400)}\n`);
+    expect(result.truncated).toBe(true);
     const last = data(await read(fileSystem, { path: "src/a.txt", offset: 901, limit: 500 }));
-    expect(last).toMatchObject({ startLine: 901, endLine: 1000 });
-    expect(last.nextOffset).toBeUndefined();
-    expect(last.content.split("\n").at(-1)).toBe("  1000\tline 1000");
+    expect(last).toMatchObject({ start_line: 901, end_line: 1000 });
+    expect(last.next_offset).toBeUndefined();
+    expect(last.truncated).toBe(false);
+    expect(last.content.endsWith("line 999\nline 1000\n")).toBe(true);
+    expect(formatReadFilePage(last).split("\n").at(-1)).toBe("  1000\tline 1000");
     expect(formatReadFilePage(last)).not.toContain("truncated");
   });
 
@@ -97,18 +103,29 @@ describe.each(seams)("read_file over the %s seam", (_label, makeSeam) => {
     const result = data(
       await read(fileSystem, { path: "long.txt" }, { maxPageCharacters: 10_000 }),
     );
-    expect(result.content.length).toBeLessThanOrEqual(10_000);
-    expect(result.nextOffset).toBe(result.endLine + 1);
-    expect(result.cutLines).toBeGreaterThan(0);
-    expect(result.content).toContain(
-      `     2\t${"x".repeat(2000)} …[truncated: 3,000 more characters — line 2 is too long to show whole`,
+    const page = formatReadFilePage(result);
+    expect(page.length - page.split("\n")[0].length).toBeLessThanOrEqual(10_000 + 200);
+    expect(result.next_offset).toBe(result.end_line + 1);
+    expect(result.cut_lines[0]).toEqual({ line: 2, omitted: 3000, unit: "characters" });
+    // Data keeps the kept part of the line without a marker; the rendered page adds the marker.
+    expect(result.content.startsWith(`short\n${"x".repeat(2000)}\n${"y".repeat(900)}\n`)).toBe(
+      true,
+    );
+    expect(result.content).not.toContain("truncated");
+    expect(page).toContain(
+      `     2\t${"x".repeat(2000)} …[truncated: 3,000 more characters — line 2 is too long to show whole]`,
+    );
+    // With grep_search mounted, the marker says how to search inside the line.
+    const beside = tool(fileSystem, { maxPageCharacters: 10_000, mountedTools: ["grep_search"] });
+    expect(beside.renderResult(await beside.run({ path: "long.txt" }))).toContain(
+      "line 2 is too long to show whole; grep_search finds text inside it]",
     );
   });
 
   it("reads an empty file and says why it is empty", async () => {
     const fileSystem = await makeSeam({ "empty.txt": "" });
     const result = data(await read(fileSystem, { path: "empty.txt" }));
-    expect(result).toMatchObject({ totalLines: 0, startLine: 0, endLine: 0, content: "" });
+    expect(result).toMatchObject({ total: 0, start_line: 0, end_line: 0, content: "" });
     expect(formatReadFilePage(result)).toContain("The file is empty");
     const past = await read(fileSystem, { path: "empty.txt", offset: 2 });
     expect(past).toMatchObject({ success: false, error: { code: "INVALID_INPUT" } });
@@ -118,10 +135,14 @@ describe.each(seams)("read_file over the %s seam", (_label, makeSeam) => {
     const fileSystem = await makeSeam({ "a.txt": "one\ntwo\nthree" });
     const result = await read(fileSystem, { path: "a.txt", offset: 10 });
     expect(result).toMatchObject({ success: false, error: { code: "INVALID_INPUT" } });
-    expect(!result.success && result.error.message).toContain("a.txt has 3 lines");
-    expect(data(await read(fileSystem, { path: "a.txt", offset: 3 })).content).toBe(
-      "     3\tthree",
+    // The contract's one failure for an offset past the end.
+    expect(!result.success && result.error.message).toBe(
+      "offset=10 is past the end: there are 3 lines in all.",
     );
+    expect(!result.success && result.error.hint).toBe(
+      "Call read_file again with an offset between 1 and 3.",
+    );
+    expect(data(await read(fileSystem, { path: "a.txt", offset: 3 })).content).toBe("three");
   });
 
   it("refuses directories, missing files, binary files and secret paths", async () => {
@@ -131,15 +152,17 @@ describe.each(seams)("read_file over the %s seam", (_label, makeSeam) => {
       ".env": "KEY=1",
     });
     const directory = await read(fileSystem, { path: "dir" });
-    expect(directory).toMatchObject({ success: false, error: { code: "UNSUPPORTED" } });
+    expect(directory).toMatchObject({ success: false, error: { code: "INVALID_PATH" } });
     expect(!directory.success && directory.error.hint).toContain("list_directory");
     expect(await read(fileSystem, { path: "nope.txt" })).toMatchObject({
       success: false,
       error: { code: "FILE_NOT_FOUND" },
     });
-    const binary = await read(fileSystem, { path: "image.png" });
+    const binary = await read(fileSystem, { path: "image.png" }, { mountedTools: ["file_stats"] });
     expect(binary).toMatchObject({ success: false, error: { code: "UNSUPPORTED" } });
     expect(!binary.success && binary.error.hint).toContain("file_stats");
+    const alone = await read(fileSystem, { path: "image.png" });
+    expect(!alone.success && alone.error.hint).not.toContain("file_stats");
     expect(await read(fileSystem, { path: ".env" })).toMatchObject({
       success: false,
       error: { code: "BLOCKED" },
@@ -173,21 +196,24 @@ describe.each(seams)("read_file over the %s seam", (_label, makeSeam) => {
       "bad.txt": new Uint8Array([0x61, 0xff, 0x62, 0x0a]),
     });
     const bom = data(await read(fileSystem, { path: "bom.txt" }));
-    expect(bom).toMatchObject({ encoding: "utf-8-bom", content: "     1\tfirst\n     2\tsecond" });
+    expect(bom).toMatchObject({ encoding: "utf-8-bom", content: "first\nsecond\n" });
     expect(formatReadFilePage(bom)).toContain("(utf-8 with BOM, sha: ");
     expect(data(await read(fileSystem, { path: "le.txt" }))).toMatchObject({
       encoding: "utf-16le",
-      content: "     1\thé\n     2\tok",
+      content: "hé\r\nok",
     });
     expect(data(await read(fileSystem, { path: "be.txt" }))).toMatchObject({
       encoding: "utf-16be",
-      content: "     1\tbe\n     2\tok",
+      content: "be\nok",
     });
     const crlf = data(await read(fileSystem, { path: "crlf.txt" }));
-    expect(crlf).toMatchObject({ lineEnding: "crlf", content: "     1\ta\n     2\tb" });
+    // The text as it is (CRLF kept); the rendered lines show no \r.
+    expect(crlf).toMatchObject({ line_ending: "crlf", content: "a\r\nb\r\n" });
     expect(formatReadFilePage(crlf)).toContain("CRLF line endings");
+    expect(formatReadFilePage(crlf)).toContain("     1\ta\n     2\tb");
+    expect(formatReadFilePage(crlf)).not.toContain("\r");
     const bad = data(await read(fileSystem, { path: "bad.txt" }));
-    expect(bad).toMatchObject({ invalidBytes: true, content: "     1\ta\uFFFDb" });
+    expect(bad).toMatchObject({ invalid_bytes: true, content: "a\uFFFDb\n" });
     expect(formatReadFilePage(bad)).toContain("invalid bytes shown as \uFFFD");
   });
 
@@ -212,9 +238,9 @@ describe.each(seams)("read_file over the %s seam", (_label, makeSeam) => {
       const expected = data(await wholeCut.run({ path: "big.txt", offset, limit }));
       const actual = data(await streamed.run({ path: "big.txt", offset, limit }));
       expect(actual.streamed).toBe(true);
-      expect({ ...actual, streamed: false, lineEnding: expected.lineEnding }).toEqual(expected);
+      expect({ ...actual, streamed: false, line_ending: expected.line_ending }).toEqual(expected);
     }
-    expect(data(await whole.run({ path: "big.txt", offset: 3000 })).totalLines).toBe(3000);
+    expect(data(await whole.run({ path: "big.txt", offset: 3000 })).total).toBe(3000);
     expect(await streamed.run({ path: "big.txt", offset: 3001 })).toMatchObject({
       success: false,
       error: { code: "INVALID_INPUT" },
@@ -232,15 +258,15 @@ describe("read_file streaming and its line index cache", () => {
     expect(counts).toMatchObject({ digest: 1, readFile: 0 });
     const readersAfterFirst = counts.openReader;
     const page = data(await readFile.run({ path: "big.log", offset: 4999 }));
-    expect(page.content).toBe("  4999\tline 4999\n  5000\tline 5000");
+    expect(page.content).toBe("line 4999\nline 5000\n");
     expect(counts.digest).toBe(1);
     // One reader for the page; the index came from the cache.
     expect(counts.openReader).toBe(readersAfterFirst + 1);
     await seam.writeFile("big.log", new TextEncoder().encode(`${numbered(6000)}\n`));
     const changed = data(await readFile.run({ path: "big.log", offset: 5999 }));
     expect(changed).toMatchObject({
-      totalLines: 6000,
-      content: "  5999\tline 5999\n  6000\tline 6000",
+      total: 6000,
+      content: "line 5999\nline 6000\n",
     });
     expect(counts.digest).toBe(2);
   });
@@ -251,7 +277,10 @@ describe("read_file streaming and its line index cache", () => {
     for (let index = 2; index < utf16.length; index += 2) utf16[index] = 0x61;
     const binary = new Uint8Array(4_000);
     const fileSystem = createMemoryFileSystem({ "wide.txt": utf16, "blob.bin": binary });
-    const readFile = tool(fileSystem, { streamThresholdBytes: 1_000 });
+    const readFile = tool(fileSystem, {
+      streamThresholdBytes: 1_000,
+      mountedTools: ["grep_search"],
+    });
     const wide = await readFile.run({ path: "wide.txt" });
     expect(wide).toMatchObject({ success: false, error: { code: "TOO_LARGE" } });
     expect(!wide.success && wide.error.hint).toContain("grep_search");
@@ -268,11 +297,12 @@ describe("read_file streaming and its line index cache", () => {
     const result = data(
       await read(fileSystem, { path: "minified.js" }, { streamThresholdBytes: 1_000 }),
     );
-    expect(result.totalLines).toBe(3);
-    expect(result.content).toContain(
-      "…[truncated: 198,000 more bytes — line 2 is too long to show whole",
-    );
-    expect(result.content.endsWith("     3\tend")).toBe(true);
+    expect(result.total).toBe(3);
+    expect(result.cut_lines).toEqual([{ line: 2, omitted: 198_000, unit: "bytes" }]);
+    expect(result.content).toBe(`start\n${"z".repeat(2000)}\nend\n`);
+    const page = formatReadFilePage(result);
+    expect(page).toContain("…[truncated: 198,000 more bytes — line 2 is too long to show whole]");
+    expect(page.endsWith("     3\tend")).toBe(true);
   });
 });
 
@@ -301,9 +331,9 @@ describe("read_file confinement on disk", () => {
       success: false,
       error: { code: "BLOCKED" },
     });
-    expect(data(await read(fileSystem, { path: "alias.txt" })).content).toBe("     1\tinside");
+    expect(data(await read(fileSystem, { path: "alias.txt" })).content).toBe("inside\n");
     expect(data(await read(fileSystem, { path: join(root, "inside.txt") })).content).toBe(
-      "     1\tinside",
+      "inside\n",
     );
   });
 });
@@ -357,23 +387,23 @@ describe("read_file on a 1 GiB file", () => {
       const first = data(await readFile.run({ path: "huge.log", offset: middle, limit: 100 }));
       expect(first).toMatchObject({
         streamed: true,
-        totalLines,
-        startLine: middle,
-        endLine: middle + 99,
-        nextOffset: middle + 100,
+        total: totalLines,
+        truncated: true,
+        start_line: middle,
+        end_line: middle + 99,
+        next_offset: middle + 100,
         bytes: size,
       });
-      expect(first.content.split("\n")[0]).toBe(
+      expect(first.content.split("\n")[0]).toBe(expectedLine(middle));
+      expect(first.content.split("\n")[99]).toBe(expectedLine(middle + 99));
+      expect(formatReadFilePage(first).split("\n")[1]).toBe(
         `${String(middle).padStart(6)}\t${expectedLine(middle)}`,
       );
-      expect(first.content.split("\n")[99]).toBe(
-        `${String(middle + 99).padStart(6)}\t${expectedLine(middle + 99)}`,
-      );
       const end = data(await readFile.run({ path: "huge.log", offset: totalLines - 9 }));
-      expect(end.endLine).toBe(totalLines);
-      expect(end.nextOffset).toBeUndefined();
-      expect(end.content.split("\n")).toHaveLength(10);
-      expect(end.content.split("\n")[9]).toBe(`${String(totalLines)}\t${expectedLine(totalLines)}`);
+      expect(end.end_line).toBe(totalLines);
+      expect(end.next_offset).toBeUndefined();
+      expect(end.content.split("\n")).toHaveLength(11);
+      expect(end.content.split("\n")[9]).toBe(expectedLine(totalLines));
       expect(end.sha).toBe(first.sha);
       // The second page reused the cached index and sha: no second scan.
       expect(counts).toMatchObject({ digest: 1, readFile: 0 });
@@ -385,10 +415,48 @@ describe("read_file on a 1 GiB file", () => {
   }, 120_000);
 });
 
+describe("read_file boundary", () => {
+  it("accepts well-known names for path silently and suggests the rest", async () => {
+    const fileSystem = createMemoryFileSystem({ "a.txt": "one\ntwo\n" });
+    const readFile = tool(fileSystem);
+    expect(data(await readFile.run({ file_path: "a.txt" })).content).toBe("one\ntwo\n");
+    expect(data(await readFile.run({ target_file: "a.txt", offset: 2 })).content).toBe("two\n");
+    const wrong = await readFile.run({ path: "a.txt", start_line: 2 });
+    expect(wrong).toMatchObject({ success: false, error: { code: "INVALID_INPUT" } });
+    expect(!wrong.success && wrong.error.message).toContain('did you mean "offset"');
+  });
+
+  it("names in its description only the tools mounted beside it", () => {
+    const fileSystem = createMemoryFileSystem({});
+    const alone = tool(fileSystem).description;
+    for (const absent of ["edit_file", "multi_edit", "write_file", "grep_search", "file_stats"]) {
+      expect(alone).not.toContain(absent);
+    }
+    const readOnly = tool(fileSystem, {
+      mountedTools: ["read_file", "list_directory", "grep_search", "file_stats"],
+    }).description;
+    expect(readOnly).not.toContain("edit_file");
+    expect(readOnly).not.toContain("expected_sha");
+    expect(readOnly).toContain("grep_search finds line 900");
+    const readWrite = tool(fileSystem, {
+      mountedTools: ["read_file", "edit_file", "multi_edit", "write_file"],
+    }).description;
+    expect(readWrite).toContain("expected_sha to edit_file, multi_edit or write_file");
+  });
+
+  it("names its own (renamed) tool in the next-call marker", async () => {
+    const fileSystem = createMemoryFileSystem({ "a.txt": `${numbered(10)}\n` });
+    const view = tool(fileSystem, { name: "view_file" });
+    const text = view.renderResult(await view.run({ path: "a.txt", limit: 4 }));
+    expect(text.endsWith("…[truncated: 6 more lines — call view_file again with offset=5]")).toBe(
+      true,
+    );
+  });
+});
+
 describe("read_file contract", () => {
-  it("passes the conformance kit and validates options", async () => {
+  it("validates options", async () => {
     const fileSystem = createMemoryFileSystem({ "sample.txt": "hello\n" });
-    await assertConformance([tool(fileSystem)], { samples: { read_file: { path: "sample.txt" } } });
     const readFile = tool(fileSystem);
     expect(readFile.annotations).toMatchObject({ readOnly: true, idempotent: true });
     expect(readFile.tags).toEqual(["fs:read"]);

@@ -1,8 +1,13 @@
 import {
   defineTool,
   fail,
+  formatPageMarker,
   formatTruncationMarker,
+  isOffsetPastEnd,
+  offsetPastEnd,
   ok,
+  type PageInfo,
+  pagingInputShape,
   parseOptions,
   type Tool,
   type ToolContext,
@@ -32,7 +37,16 @@ import {
   sha256Hex,
   type TextEncodingName,
 } from "./internal/text-codec.js";
-import { guardFileSystem, workspaceOption } from "./internal/tool-support.js";
+import {
+  directoryNotFile,
+  guardFileSystem,
+  joinDescription,
+  type MountedTools,
+  mountedTools,
+  mountedToolsOption,
+  pathNotFound,
+  workspaceOption,
+} from "./internal/tool-support.js";
 import { countNewlines } from "./internal/unified-diff.js";
 import type { ResolvedPath, Workspace } from "./workspace.js";
 
@@ -45,7 +59,7 @@ export const DEFAULT_READ_LIMIT = 400;
 /** Largest `limit` a model may ask for. */
 export const DEFAULT_MAX_READ_LIMIT = 2_000;
 
-/** Default cap on the characters of one page (numbered lines); the page ends early past it. */
+/** Default cap on the characters of one rendered page (numbered lines); the page ends early past it. */
 export const DEFAULT_MAX_PAGE_CHARACTERS = 100_000;
 
 /** Default cap on the characters shown of one line; the rest is cut with a marker. */
@@ -68,11 +82,16 @@ export interface ReadFileToolOptions {
   name?: string;
   /** Replaces the tool's description. */
   description?: string;
+  /**
+   * Names of the tools mounted beside this one: the default description (and the marker of a
+   * cut line) names only these (`createFsTools` passes what it mounts). Default: none.
+   */
+  mountedTools?: readonly string[];
   /** Page length when the model sends no `limit`. Default {@link DEFAULT_READ_LIMIT} (400). */
   defaultLimit?: number;
   /** Largest `limit` accepted. Default {@link DEFAULT_MAX_READ_LIMIT} (2,000). */
   maxLimit?: number;
-  /** Most characters in one page. Default {@link DEFAULT_MAX_PAGE_CHARACTERS} (100,000). */
+  /** Most characters in one rendered page. Default {@link DEFAULT_MAX_PAGE_CHARACTERS} (100,000). */
   maxPageCharacters?: number;
   /** Most characters shown of one line. Default {@link DEFAULT_MAX_LINE_CHARACTERS} (2,000). */
   maxLineCharacters?: number;
@@ -87,6 +106,7 @@ export interface ReadFileToolOptions {
 const readFileOptionsSchema = z.object({
   ...toolOverridesShape,
   workspace: workspaceOption,
+  mountedTools: mountedToolsOption,
   defaultLimit: z.number().int().min(1).max(100_000).optional(),
   maxLimit: z.number().int().min(1).max(100_000).optional(),
   maxPageCharacters: z.number().int().min(1_000).max(10_000_000).optional(),
@@ -101,24 +121,7 @@ function createReadFileInputSchema(defaultLimit: number, maxLimit: number) {
     path: z
       .string()
       .describe("The file to read, relative to the workspace root (e.g. 'src/index.ts')."),
-    offset: z
-      .number()
-      .int()
-      .min(1)
-      .max(2_147_483_647)
-      .optional()
-      .describe(
-        "Optional: the 1-based line to start at (default 1). Use the offset the previous page names to continue.",
-      ),
-    limit: z
-      .number()
-      .int()
-      .min(1)
-      .max(maxLimit)
-      .optional()
-      .describe(
-        `Optional: how many lines to return (default ${defaultLimit}, at most ${maxLimit}).`,
-      ),
+    ...pagingInputShape({ unit: "line", defaultLimit, maxLimit }),
   });
 }
 
@@ -131,32 +134,59 @@ export const readFileInputSchema = createReadFileInputSchema(
 /** The read tool's input. */
 export type ReadFileToolInput = z.output<typeof readFileInputSchema>;
 
+/**
+ * Names models trained on other toolsets send for `read_file`'s `path`, accepted silently (each
+ * means exactly `path`).
+ */
+export const READ_FILE_ALIASES: Readonly<Record<string, string>> = Object.freeze({
+  file_path: "path",
+  filepath: "path",
+  target_file: "path",
+  absolute_path: "path",
+});
+
+/** A line of the page that was too long to show whole. */
+export interface ReadFileCutLine {
+  /** The line's number (1-based). */
+  line: number;
+  /** How much of it was left out. */
+  omitted: number;
+  /** The unit of `omitted`: characters, or bytes for a giant line of a streamed file (read only in part). */
+  unit: "characters" | "bytes";
+}
+
 /** One page of a file, as `read_file` returns it. */
-export interface ReadFileToolData {
+export interface ReadFileToolData extends PageInfo {
   /** The path as shown to the model. */
   path: string;
-  /** The page: numbered lines (`cat -n` style), long lines cut with a marker. Empty for an empty file. */
+  /**
+   * The page's text as it is in the file: its lines with their own line endings (the last one
+   * without when the file has none), no line numbers. A line listed in `cut_lines` holds only
+   * its first characters. Empty for an empty file.
+   */
   content: string;
-  /** First line shown (1-based; 0 for an empty file). */
-  startLine: number;
-  /** Last line shown (0 for an empty file). */
-  endLine: number;
-  /** Lines in the file. */
-  totalLines: number;
-  /** The `offset` of the next page, when lines remain after this one. */
-  nextOffset?: number;
+  /** First line on the page (1-based; 0 for an empty file). */
+  start_line: number;
+  /** Last line on the page (0 for an empty file). */
+  end_line: number;
+  /** Lines in the file (exact). */
+  total: number;
+  /** The `offset` of the next page; absent on the last page. */
+  next_offset?: number;
+  /** Whether lines after this page were left out (then `next_offset` is set). */
+  truncated: boolean;
   /** The file's encoding. */
   encoding: TextEncodingName;
   /** The file's line endings (for a streamed file: of its first chunk). */
-  lineEnding: LineEnding;
+  line_ending: LineEnding;
   /** sha-256 of the whole file, lower-case hex (pass a 12+ character prefix as `expected_sha`). */
   sha: string;
   /** The file's size in bytes. */
   bytes: number;
   /** Whether some bytes (on this page, for a streamed file) were invalid and shown as U+FFFD. */
-  invalidBytes: boolean;
-  /** How many lines of the page were cut for length. */
-  cutLines: number;
+  invalid_bytes: boolean;
+  /** The lines of the page that were cut for length, in order. */
+  cut_lines: ReadFileCutLine[];
   /** Whether the file was paged by streaming (larger than the stream threshold). */
   streamed: boolean;
 }
@@ -165,19 +195,35 @@ export interface ReadFileToolData {
 export type ReadFileTool = Tool<typeof readFileInputSchema, ReadFileToolData>;
 
 function defaultDescription(
+  name: string,
   defaultLimit: number,
   maxPageCharacters: number,
   maxLineCharacters: number,
+  mounted: MountedTools,
 ): string {
   const number = new Intl.NumberFormat("en-US");
-  return [
+  const editors = ["edit_file", "multi_edit", "write_file"].filter((tool) => mounted.has(tool));
+  const editorList =
+    editors.length <= 1
+      ? (editors[0] ?? "")
+      : `${editors.slice(0, -1).join(", ")} or ${editors[editors.length - 1]}`;
+  return joinDescription([
     "Read a text file as numbered lines (cat -n style), one page at a time.",
-    "The header reads `path — lines A–B of TOTAL (encoding, sha: …)`; when lines remain, the page ends with the exact offset for the next call.",
-    `Use offset (1-based line) and limit to page or jump: after grep_search finds line 900, read with offset=880, limit=60. A page holds up to ${defaultLimit} lines or ${number.format(maxPageCharacters)} characters; lines over ${number.format(maxLineCharacters)} characters are cut.`,
-    "Read a file before editing it, and pass the header's sha as expected_sha to edit_file, multi_edit or write_file so a concurrent change is caught.",
-    "The line-number prefix is not part of the file: never copy it into old_text.",
-    "Binary files are refused (use file_stats); directories are refused (use list_directory). Very large files work: pages come without loading the whole file.",
-  ].join("\n");
+    `The header reads \`path — lines A–B of TOTAL (encoding, sha: …)\`; when lines remain, the page ends with the exact next call (\`call ${name} again with offset=N\`).`,
+    `Use offset (1-based line) and limit to page or jump${mounted.when("grep_search", ": after grep_search finds line 900, read with offset=880, limit=60")}. A page holds up to ${defaultLimit} lines or ${number.format(maxPageCharacters)} characters; lines over ${number.format(maxLineCharacters)} characters are cut.`,
+    editors.length > 0 &&
+      `Read a file before editing it, and pass the header's sha as expected_sha to ${editorList} so a concurrent change is caught.`,
+    "The line-number prefix is not part of the file: never copy it into the text you send back.",
+    `Binary files are refused${mounted.when("file_stats", " (use file_stats)")}; directories are refused${mounted.when("list_directory", " (use list_directory)")}. Very large files work: pages come without loading the whole file.`,
+  ]);
+}
+
+/** How the rendered page looks: the tool's name and the tools its notes may name. */
+export interface ReadFileFormatOptions {
+  /** The tool that serves the next page. Default `"read_file"`. */
+  tool?: string;
+  /** Whether `grep_search` is mounted (named in the note of a cut line). Default `false`. */
+  grepSearch?: boolean;
 }
 
 /** A huge file's cached facts. */
@@ -186,43 +232,74 @@ interface IndexedFile {
   sha: string;
 }
 
-type PageLine = { text: string; cutBytes: number };
+/** One line as read: its text without the line break, the break, and bytes never read. */
+type PageLine = { text: string; ending: string; cutBytes: number };
 
 function formatHeader(data: ReadFileToolData): string {
   const details = [encodingLabel(data.encoding)];
-  if (data.lineEnding === "crlf") details.push("CRLF line endings");
-  if (data.lineEnding === "mixed") details.push("mixed line endings");
-  if (data.invalidBytes) details.push("invalid bytes shown as \uFFFD");
+  if (data.line_ending === "crlf") details.push("CRLF line endings");
+  if (data.line_ending === "mixed") details.push("mixed line endings");
+  if (data.invalid_bytes) details.push("invalid bytes shown as \uFFFD");
   details.push(`sha: ${data.sha.slice(0, SHORT_SHA_LENGTH)}`);
   const range =
-    data.totalLines === 0
+    data.total === 0
       ? "empty file, 0 lines"
-      : `lines ${data.startLine}–${data.endLine} of ${data.totalLines}`;
+      : `lines ${data.start_line}–${data.end_line} of ${data.total}`;
   return `${data.path} — ${range} (${details.join(", ")})`;
 }
 
+function cutLineMarker(cut: ReadFileCutLine, grepSearch: boolean): string {
+  return formatTruncationMarker({
+    omitted: cut.omitted,
+    unit: cut.unit,
+    next: `line ${cut.line} is too long to show whole${grepSearch ? "; grep_search finds text inside it" : ""}`,
+  });
+}
+
+/** The page's lines as shown: each line of `content` without its line break. */
+function pageLines(content: string): string[] {
+  if (content.length === 0) return [];
+  const lines = content.split("\n");
+  if (content.endsWith("\n")) lines.pop();
+  return lines.map((line) => (line.endsWith("\r") ? line.slice(0, -1) : line));
+}
+
 /**
- * Renders a page for the model: the header, the numbered lines and, when lines remain, the
- * standard truncation marker with the next `offset`.
+ * Renders a page for the model: the header, the numbered lines (`cat -n` style; a cut line ends
+ * with the standard marker) and, when lines remain, the page marker naming the exact next call.
  *
  * @param data - the read tool's result data
+ * @param options - the tool's name and whether grep_search is mounted
  * @returns model-facing text
  * @example
  * formatReadFilePage(data);
- * // "src/a.ts — lines 1–400 of 1234 (utf-8, sha: 0123456789ab)\n     1\timport …\n…[truncated: 834 more lines — call again with offset=401]"
+ * // "src/a.ts — lines 1–400 of 1234 (utf-8, sha: 0123456789ab)\n     1\timport …\n…[truncated: 834 more lines — call read_file again with offset=401]"
  */
-export function formatReadFilePage(data: ReadFileToolData): string {
+export function formatReadFilePage(
+  data: ReadFileToolData,
+  options: ReadFileFormatOptions = {},
+): string {
   const header = formatHeader(data);
-  if (data.totalLines === 0) return `${header}\n(The file is empty: it has no lines.)`;
+  if (data.total === 0) return `${header}\n(The file is empty: it has no lines.)`;
+  const cuts = new Map(data.cut_lines.map((cut) => [cut.line, cut]));
+  const numbered = pageLines(data.content).map((line, index) => {
+    const number = data.start_line + index;
+    const cut = cuts.get(number);
+    return numberLine(
+      number,
+      cut === undefined ? line : `${line} ${cutLineMarker(cut, options.grepSearch === true)}`,
+    );
+  });
   const marker =
-    data.nextOffset === undefined
+    data.next_offset === undefined
       ? ""
-      : `\n${formatTruncationMarker({
-          omitted: data.totalLines - data.endLine,
+      : `\n${formatPageMarker({
+          tool: options.tool ?? READ_FILE_TOOL_NAME,
+          nextOffset: data.next_offset,
+          omitted: data.total - data.end_line,
           unit: "lines",
-          next: `call again with offset=${data.nextOffset}`,
         })}`;
-  return `${header}\n${data.content}${marker}`;
+  return `${header}\n${numbered.join("\n")}${marker}`;
 }
 
 function utf8Length(text: string): number {
@@ -230,10 +307,13 @@ function utf8Length(text: string): number {
 }
 
 /**
- * Creates the `read_file` tool: a line-numbered page of a text file with a header naming the
- * range, total lines, encoding and sha-256 prefix, and the exact `offset` of the next page.
- * UTF-8, UTF-8 with BOM and UTF-16 (with BOM) are decoded; invalid bytes show as U+FFFD and are
- * noted in the header; binary files and directories are refused.
+ * Creates the `read_file` tool: a page of a text file — `data.content` is the text as it is, the
+ * rendered page numbers the lines under a header naming the range, total lines, encoding and
+ * sha-256 prefix, and ends with the exact next call when lines remain. `offset` (1-based line) and
+ * `limit` page; the data carries `total`, `next_offset` and `truncated`; an offset past the end is
+ * the contract's `offsetPastEnd` (`INVALID_INPUT`). UTF-8, UTF-8 with BOM and UTF-16 (with BOM)
+ * are decoded; invalid bytes show as U+FFFD and are noted in the header; binary files are refused
+ * (`UNSUPPORTED`) and a directory is `INVALID_PATH` (naming list_directory).
  *
  * Files above `streamThresholdBytes` are never read whole: one streamed pass builds a sparse line
  * index (cached per real path, size, modification time and identity, with the sha from
@@ -241,18 +321,19 @@ function utf8Length(text: string): number {
  * memory stays bounded for a 1 GiB file and later pages skip the scan. Huge UTF-16 files are
  * refused with `TOO_LARGE` (UTF-8 is the streamed encoding).
  *
- * @param options - the workspace, name/description overrides and the caps
+ * @param options - the workspace, name/description overrides, the mounted tools and the caps
  * @returns the tool
  * @throws AgentoolError when the options are invalid (unknown key, wrong type)
  * @example
  * const readFile = createReadFileTool({ workspace });
  * await readFile.run({ path: "src/index.ts", offset: 401 });
- * // data.content: "   401\texport …", data.nextOffset: 801 when more remain
+ * // data.content: "export …\n…", data.start_line: 401, data.next_offset: 801 when more remain
  */
 export function createReadFileTool(options: ReadFileToolOptions): ReadFileTool {
   const parsed = parseOptions("createReadFileTool", readFileOptionsSchema, options);
   const workspace = parsed.workspace;
   const fileSystem = workspace.fileSystem;
+  const mounted = mountedTools(parsed.mountedTools);
   const maxLimit = parsed.maxLimit ?? DEFAULT_MAX_READ_LIMIT;
   const defaultLimit = Math.min(parsed.defaultLimit ?? DEFAULT_READ_LIMIT, maxLimit);
   const maxPageCharacters = parsed.maxPageCharacters ?? DEFAULT_MAX_PAGE_CHARACTERS;
@@ -265,95 +346,94 @@ export function createReadFileTool(options: ReadFileToolOptions): ReadFileTool {
   );
   const name = parsed.name ?? READ_FILE_TOOL_NAME;
   const input = createReadFileInputSchema(defaultLimit, maxLimit);
+  const formatOptions: ReadFileFormatOptions = {
+    tool: name,
+    grepSearch: mounted.has("grep_search"),
+  };
 
   /** Collects a page from decoded lines, honouring the line, page and line-length caps. */
   function collectPage(first: number, limit: number) {
-    const lines: string[] = [];
+    let content = "";
+    let shown = 0;
     let characters = 0;
-    let cutLines = 0;
+    const cutLines: ReadFileCutLine[] = [];
     return {
-      lines,
-      get cutLines() {
-        return cutLines;
+      get content() {
+        return content;
       },
+      get shown() {
+        return shown;
+      },
+      cutLines,
       /** Adds a line; `false` when the page is full (the line was not added). */
       add(line: PageLine): boolean {
-        if (lines.length >= limit) return false;
-        const number = first + lines.length;
+        if (shown >= limit) return false;
+        const number = first + shown;
         let text = line.text;
-        let omitted = 0;
-        let unit = "characters";
+        let cut: ReadFileCutLine | undefined;
         if (text.length > maxLineCharacters) {
           let end = maxLineCharacters;
           const code = text.charCodeAt(end - 1);
           if (code >= 0xd800 && code <= 0xdbff) end -= 1;
-          omitted = text.length - end;
+          cut = { line: number, omitted: text.length - end, unit: "characters" };
           text = text.slice(0, end);
         }
         if (line.cutBytes > 0) {
           // Only the first bytes of a giant line were read: count the rest in bytes.
-          omitted = line.cutBytes + (omitted > 0 ? utf8Length(line.text.slice(text.length)) : 0);
-          unit = "bytes";
+          const dropped = cut === undefined ? 0 : utf8Length(line.text.slice(text.length));
+          cut = { line: number, omitted: line.cutBytes + dropped, unit: "bytes" };
         }
-        if (omitted > 0) {
-          cutLines += 1;
-          text += ` ${formatTruncationMarker({
-            omitted,
-            unit,
-            next: `line ${number} is too long to show whole; grep_search finds text inside it`,
-          })}`;
-        }
-        const formatted = numberLine(number, text);
-        if (lines.length > 0 && characters + formatted.length + 1 > maxPageCharacters) return false;
-        lines.push(formatted);
-        characters += formatted.length + 1;
+        // The page cap counts the rendered line: number, tab, text and a cut line's marker.
+        const rendered =
+          numberLine(number, text).length +
+          (cut === undefined
+            ? 0
+            : cutLineMarker(cut, formatOptions.grepSearch === true).length + 1);
+        if (shown > 0 && characters + rendered + 1 > maxPageCharacters) return false;
+        content += text + line.ending;
+        if (cut !== undefined) cutLines.push(cut);
+        shown += 1;
+        characters += rendered + 1;
         return true;
       },
     };
-  }
-
-  function pastEnd(resolved: ResolvedPath, offset: number, totalLines: number) {
-    return fail(
-      "INVALID_INPUT",
-      totalLines === 0
-        ? `offset=${offset} is past the end: ${resolved.display} is empty (0 lines).`
-        : `offset=${offset} is past the end: ${resolved.display} has ${totalLines} line${totalLines === 1 ? "" : "s"}.`,
-      {
-        hint:
-          totalLines === 0
-            ? `Call ${name} without offset; there is nothing to page through.`
-            : `Call again with offset between 1 and ${totalLines}, e.g. offset=${Math.max(1, totalLines - defaultLimit + 1)} for the last page.`,
-      },
-    );
   }
 
   function finish(
     resolved: ResolvedPath,
     page: ReturnType<typeof collectPage>,
     offset: number,
-    facts: Omit<
+    facts: Pick<
       ReadFileToolData,
-      "path" | "content" | "startLine" | "endLine" | "nextOffset" | "cutLines"
+      "total" | "encoding" | "line_ending" | "sha" | "bytes" | "invalid_bytes" | "streamed"
     >,
   ) {
-    const shown = page.lines.length;
+    const shown = page.shown;
     const endLine = shown === 0 ? 0 : offset + shown - 1;
     const data: ReadFileToolData = {
       path: resolved.display,
-      content: page.lines.join("\n"),
-      startLine: shown === 0 ? 0 : offset,
-      endLine,
-      totalLines: facts.totalLines,
+      content: page.content,
+      start_line: shown === 0 ? 0 : offset,
+      end_line: endLine,
+      total: facts.total,
+      truncated: false,
       encoding: facts.encoding,
-      lineEnding: facts.lineEnding,
+      line_ending: facts.line_ending,
       sha: facts.sha,
       bytes: facts.bytes,
-      invalidBytes: facts.invalidBytes,
-      cutLines: page.cutLines,
+      invalid_bytes: facts.invalid_bytes,
+      cut_lines: page.cutLines,
       streamed: facts.streamed,
     };
-    if (endLine < facts.totalLines && shown > 0) data.nextOffset = endLine + 1;
+    if (endLine < facts.total && shown > 0) {
+      data.next_offset = endLine + 1;
+      data.truncated = true;
+    }
     return ok(data);
+  }
+
+  function pastEnd(offset: number, total: number) {
+    return offsetPastEnd({ tool: name, offset, total, unit: "lines" });
   }
 
   async function readWhole(resolved: ResolvedPath, offset: number, limit: number) {
@@ -365,27 +445,28 @@ export function createReadFileTool(options: ReadFileToolOptions): ReadFileTool {
     if (decoded === undefined) return binaryRefusal(resolved);
     const sha = await hashing;
     const text = decoded.text;
-    const totalLines = text.length === 0 ? 0 : countNewlines(text) + (text.endsWith("\n") ? 0 : 1);
-    if (offset > Math.max(1, totalLines)) return pastEnd(resolved, offset, totalLines);
+    const total = text.length === 0 ? 0 : countNewlines(text) + (text.endsWith("\n") ? 0 : 1);
+    if (isOffsetPastEnd(offset, total)) return pastEnd(offset, total);
     const page = collectPage(offset, limit);
     let start = 0;
     for (let line = 1; line < offset; line += 1) start = text.indexOf("\n", start) + 1;
-    while (totalLines > 0 && start <= text.length) {
+    while (total > 0 && start < text.length) {
       const newline = text.indexOf("\n", start);
       const end = newline === -1 ? text.length : newline;
-      if (newline === -1 && start === text.length) break;
-      const line = text.slice(start, end).replace(/\r$/, "");
-      if (!page.add({ text: line, cutBytes: 0 })) break;
+      const hasCr = end > start && text.charCodeAt(end - 1) === 13;
+      const line = text.slice(start, hasCr ? end - 1 : end);
+      const ending = `${hasCr ? "\r" : ""}${newline === -1 ? "" : "\n"}`;
+      if (!page.add({ text: line, ending, cutBytes: 0 })) break;
       if (newline === -1) break;
       start = newline + 1;
     }
     return finish(resolved, page, offset, {
-      totalLines,
+      total,
       encoding: decoded.encoding,
-      lineEnding: decoded.lineEnding,
+      line_ending: decoded.lineEnding,
       sha,
       bytes: bytes.length,
-      invalidBytes: decoded.invalidBytes,
+      invalid_bytes: decoded.invalidBytes,
       streamed: false,
     });
   }
@@ -395,7 +476,9 @@ export function createReadFileTool(options: ReadFileToolOptions): ReadFileTool {
       "UNSUPPORTED",
       `${resolved.display} looks like a binary file; ${name} shows text files only.`,
       {
-        hint: `Call file_stats on ${resolved.display} for its size and type.`,
+        hint: mounted.has("file_stats")
+          ? `Call file_stats on ${resolved.display} for its size and type.`
+          : `${name} reads text files only; ask the user what this file holds.`,
       },
     );
   }
@@ -448,7 +531,7 @@ export function createReadFileTool(options: ReadFileToolOptions): ReadFileTool {
           "TOO_LARGE",
           `${resolved.display} is a ${stat.size}-byte UTF-16 file; ${name} streams only UTF-8 files larger than ${streamThreshold} bytes.`,
           {
-            hint: `Use grep_search to find what you need in ${resolved.display}, or ask the user for a UTF-8 copy.`,
+            hint: `${mounted.has("grep_search") ? `Use grep_search to find what you need in ${resolved.display}, or ask` : "Ask"} the user for a UTF-8 copy.`,
           },
         );
       }
@@ -458,12 +541,11 @@ export function createReadFileTool(options: ReadFileToolOptions): ReadFileTool {
       if (index.size !== reader.size) {
         cache.delete(key);
         return fail("CONFLICT", `${resolved.display} changed while it was being read.`, {
-          hint: "Call read_file again.",
+          hint: `Call ${name} again.`,
           retryable: true,
         });
       }
-      if (offset > Math.max(1, index.totalLines))
-        return pastEnd(resolved, offset, index.totalLines);
+      if (isOffsetPastEnd(offset, index.totalLines)) return pastEnd(offset, index.totalLines);
       const page = collectPage(offset, limit);
       let invalidBytes = false;
       if (index.totalLines > 0) {
@@ -478,19 +560,21 @@ export function createReadFileTool(options: ReadFileToolOptions): ReadFileTool {
           const cutShort = raw.bytes.length < raw.byteLength;
           const decoded = decodeUtf8Lenient(raw.bytes, cutShort);
           if (decoded.invalidBytes) invalidBytes = true;
-          const text = cutShort ? decoded.text : decoded.text.replace(/\r$/, "");
+          const hasCr = !cutShort && decoded.text.endsWith("\r");
+          const text = hasCr ? decoded.text.slice(0, -1) : decoded.text;
+          const ending = `${hasCr ? "\r" : ""}${raw.newline ? "\n" : ""}`;
           const cutBytes = cutShort ? raw.byteLength - utf8Length(decoded.text) : 0;
-          if (!page.add({ text, cutBytes })) break;
+          if (!page.add({ text, ending, cutBytes })) break;
         }
       }
       const sample = decodeUtf8Lenient(head.subarray(start), true).text;
       return finish(resolved, page, offset, {
-        totalLines: index.totalLines,
+        total: index.totalLines,
         encoding: bom ?? "utf-8",
-        lineEnding: detectLineEnding(sample),
+        line_ending: detectLineEnding(sample),
         sha,
         bytes: index.size,
-        invalidBytes,
+        invalid_bytes: invalidBytes,
         streamed: true,
       });
     } finally {
@@ -501,8 +585,10 @@ export function createReadFileTool(options: ReadFileToolOptions): ReadFileTool {
   return defineTool({
     name,
     description:
-      parsed.description ?? defaultDescription(defaultLimit, maxPageCharacters, maxLineCharacters),
+      parsed.description ??
+      defaultDescription(name, defaultLimit, maxPageCharacters, maxLineCharacters, mounted),
     input,
+    aliases: READ_FILE_ALIASES,
     annotations: { title: "Read file", readOnly: true, idempotent: true },
     tags: ["fs:read"],
     timeoutMs: parsed.timeoutMs ?? DEFAULT_READ_FILE_TIMEOUT_MS,
@@ -511,14 +597,10 @@ export function createReadFileTool(options: ReadFileToolOptions): ReadFileTool {
         const resolved = await workspace.resolve(request.path);
         const stat = await fileSystem.stat(resolved.real);
         if (stat === undefined) {
-          return fail("FILE_NOT_FOUND", `${resolved.display} does not exist.`, {
-            hint: "Check the path with list_directory or glob_search.",
-          });
+          return pathNotFound(resolved.display);
         }
         if (stat.type === "directory") {
-          return fail("UNSUPPORTED", `${resolved.display} is a directory; ${name} reads files.`, {
-            hint: `Call list_directory with path "${resolved.display}" to see what it holds.`,
-          });
+          return directoryNotFile(resolved.display, `${name} reads files`);
         }
         if (stat.type !== "file") {
           return fail(
@@ -535,6 +617,6 @@ export function createReadFileTool(options: ReadFileToolOptions): ReadFileTool {
           return readStreamed(resolved, stat, offset, limit, context);
         return readWhole(resolved, offset, limit);
       }),
-    render: formatReadFilePage,
+    render: (data) => formatReadFilePage(data, formatOptions),
   });
 }

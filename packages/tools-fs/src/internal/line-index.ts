@@ -105,6 +105,8 @@ export interface RawLine {
   bytes: Uint8Array;
   /** The line's full length in bytes (without the `\n`). */
   byteLength: number;
+  /** Whether a `\n` ended the line (false only for a last line without one). */
+  newline: boolean;
 }
 
 /**
@@ -133,7 +135,7 @@ export async function* readLines(
       kept += piece.length;
     }
   };
-  const finish = (): RawLine => {
+  const finish = (newline: boolean): RawLine => {
     let bytes: Uint8Array;
     if (parts.length === 1) bytes = parts[0] as Uint8Array;
     else {
@@ -144,7 +146,7 @@ export async function* readLines(
         offset += part.length;
       }
     }
-    const line = { bytes, byteLength: length };
+    const line = { bytes, byteLength: length, newline };
     parts = [];
     kept = 0;
     length = 0;
@@ -157,14 +159,14 @@ export async function* readLines(
     let index = chunk.indexOf(10);
     while (index !== -1) {
       take(chunk.subarray(from, index));
-      yield finish();
+      yield finish(true);
       from = index + 1;
       index = chunk.indexOf(10, from);
     }
     if (from < chunk.length) take(chunk.subarray(from));
     at += chunk.length;
   }
-  if (length > 0 || parts.length > 0) yield finish();
+  if (length > 0 || parts.length > 0) yield finish(false);
 }
 
 /**
