@@ -574,7 +574,8 @@ async function probeHidden(
   skipped: string[] | "unknown",
   signal: AbortSignal,
 ): Promise<string | undefined> {
-  if (request.explainEmpty !== true) return undefined;
+  // A single file was searched as named (hidden or ignored alike): nothing more to look into.
+  if (request.explainEmpty !== true || request.pathType === "file") return undefined;
   let paths = skipped === "unknown" ? [pathArgument(request)] : skipped.sort(comparePaths);
   let bytes = 0;
   for (const path of paths) bytes += Buffer.byteLength(path) + 1;
