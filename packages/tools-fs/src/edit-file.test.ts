@@ -52,7 +52,7 @@ describe.each(seams)("edit_file over the %s seam", (_label, makeSeam) => {
     expect(result).toMatchObject({
       replacements: 1,
       lines: [4],
-      matchKind: "exact",
+      match_kind: "exact",
       added: 1,
       removed: 1,
     });
@@ -141,7 +141,7 @@ describe.each(seams)("edit_file over the %s seam", (_label, makeSeam) => {
     const crlf = data(
       await edit.run({ path: "crlf.txt", old_text: "one\ntwo\n", new_text: "1\n2\n2.5\n" }),
     );
-    expect(crlf).toMatchObject({ matchKind: "exact", lineEnding: "crlf" });
+    expect(crlf).toMatchObject({ match_kind: "exact", line_ending: "crlf" });
     expect(formatEditFileResult(crlf)).toContain("Kept CRLF line endings.");
     expect(decode(await fileSystem.readFile("crlf.txt"))).toBe("1\r\n2\r\n2.5\r\nthree\r\n");
     data(await edit.run({ path: "bom.txt", old_text: "beta\n", new_text: "gamma\n" }));
@@ -159,7 +159,7 @@ describe.each(seams)("edit_file over the %s seam", (_label, makeSeam) => {
     });
     const { edit } = tools(fileSystem);
     const mixed = data(await edit.run({ path: "mixed.txt", old_text: "a\nb", new_text: "A\nB" }));
-    expect(mixed.matchKind).toBe("line-endings");
+    expect(mixed.match_kind).toBe("line-endings");
     expect(formatEditFileResult(mixed)).toContain(
       "Note: old_text matched only after ignoring line-ending differences",
     );
@@ -171,7 +171,7 @@ describe.each(seams)("edit_file over the %s seam", (_label, makeSeam) => {
         new_text: "def f():\n    return 2\n",
       }),
     );
-    expect(whitespace.matchKind).toBe("trailing-whitespace");
+    expect(whitespace.match_kind).toBe("trailing-whitespace");
     expect(decode(await fileSystem.readFile("ws.py"))).toBe("def f():\n    return 2\n");
   });
 
@@ -198,7 +198,7 @@ describe.each(seams)("edit_file over the %s seam", (_label, makeSeam) => {
         expected_sha: fresh.success ? fresh.data.sha : "",
       }),
     );
-    expect(ok.previousSha).toBe(fresh.success ? fresh.data.sha : "");
+    expect(ok.previous_sha).toBe(fresh.success ? fresh.data.sha : "");
   });
 
   it("never loses an update under concurrent edits of one file", async () => {
@@ -231,7 +231,7 @@ describe.each(seams)("edit_file over the %s seam", (_label, makeSeam) => {
     const { edit } = tools(fileSystem, 1000);
     expect(await edit.run({ path: "dir", old_text: "a", new_text: "b" })).toMatchObject({
       success: false,
-      error: { code: "UNSUPPORTED" },
+      error: { code: "INVALID_PATH" },
     });
     expect(await edit.run({ path: "blob.bin", old_text: "a", new_text: "b" })).toMatchObject({
       success: false,
@@ -280,6 +280,132 @@ describe("edit_file on disk", () => {
     const { edit } = tools(createNodeFileSystem({ root }));
     data(await edit.run({ path: "alias.txt", old_text: "a", new_text: "b" }));
     expect(await readFile(join(root, "real.txt"), "utf8")).toBe("b\n");
+  });
+});
+
+describe("edit_file boundary", () => {
+  it("accepts old_string / new_string / file_path silently", async () => {
+    const fileSystem = createMemoryFileSystem({ "a.txt": "one two\n" });
+    const { edit } = tools(fileSystem);
+    const result = data(await edit.run({ file_path: "a.txt", old_string: "two", new_string: "2" }));
+    expect(result).toMatchObject({ path: "a.txt", replacements: 1, match_kind: "exact" });
+    expect(decode(await fileSystem.readFile("a.txt"))).toBe("one 2\n");
+    const both = await edit.run({ path: "a.txt", old_text: "one", old_string: "x", new_text: "1" });
+    expect(both).toMatchObject({ success: false, error: { code: "INVALID_INPUT" } });
+  });
+
+  it("strips read_file's line-number prefixes copied from its page, and says so", async () => {
+    const fileSystem = createMemoryFileSystem({ "src/total.js": source });
+    const { edit, read } = tools(fileSystem);
+    const page = read.renderResult(await read.run({ path: "src/total.js" }));
+    const rendered = page.toString().split("\n");
+    // What a model copies: lines 4–6 as read_file shows them, numbers included.
+    const copied = rendered.slice(4, 7).join("\n");
+    expect(copied).toBe(
+      "     4\t  let sum = 0;\n     5\t  for (const item of items) sum += item;\n     6\t  return sum;",
+    );
+    const replaced = copied.replace("return sum;", "return sum * 2;");
+    const result = await edit.run({ path: "src/total.js", old_text: copied, new_text: replaced });
+    const edited = data(result);
+    expect(edited).toMatchObject({ stripped_line_numbers: true, lines: [4], replacements: 1 });
+    expect(decode(await fileSystem.readFile("src/total.js"))).toBe(
+      source.replace("return sum;", "return sum * 2;"),
+    );
+    expect(edit.renderResult(result)).toContain(
+      "Note: old_text carried read_file's line-number prefixes, which are not part of the file",
+    );
+  });
+
+  it("says when only the indentation differs, showing the file's indentation", async () => {
+    const fileSystem = createMemoryFileSystem({ "src/total.js": source });
+    const { edit } = tools(fileSystem);
+    const result = await edit.run({
+      path: "src/total.js",
+      old_text: "    let sum = 0;\n    for (const item of items) sum += item;",
+      new_text: "    let sum = 1;",
+    });
+    expect(result).toMatchObject({ success: false, error: { code: "PATTERN_NOT_FOUND" } });
+    if (result.success) return;
+    expect(result.error.message).toContain("Only the indentation differs");
+    expect(result.error.message).toContain("line 4: the file has 2 spaces, old_text has 4 spaces");
+    expect(result.error.message).toContain("     4\t  let sum = 0;");
+  });
+
+  it("after the model's own edit, a stale expected_sha gets a CONFLICT that offers the new sha", async () => {
+    const fileSystem = createMemoryFileSystem({ "src/total.js": source });
+    const { edit, read } = tools(fileSystem);
+    const page = await read.run({ path: "src/total.js" });
+    const readSha = page.success ? page.data.sha : "";
+    const first = data(
+      await edit.run({
+        path: "src/total.js",
+        old_text: "let sum = 0;",
+        new_text: "let sum = 1;",
+        expected_sha: readSha.slice(0, 12),
+      }),
+    );
+    // The model sends the sha it read before its own edit.
+    const stale = await edit.run({
+      path: "src/total.js",
+      old_text: "return sum;",
+      new_text: "return sum + 1;",
+      expected_sha: readSha.slice(0, 12),
+    });
+    expect(stale).toMatchObject({ success: false, error: { code: "CONFLICT" } });
+    if (stale.success) return;
+    const short = first.sha.slice(0, 12);
+    expect(stale.error.message).toContain(`its sha is now ${short}`);
+    expect(stale.error.message).toContain(
+      "That is the sha your last edit_file call on src/total.js returned",
+    );
+    expect(stale.error.hint).toContain(`call again with expected_sha="${short}"`);
+    const retried = data(
+      await edit.run({
+        path: "src/total.js",
+        old_text: "return sum;",
+        new_text: "return sum + 1;",
+        expected_sha: short,
+      }),
+    );
+    expect(retried.previous_sha).toBe(first.sha);
+  });
+
+  it("keeps the diff in data without a marker and renders the marker when it is cut", async () => {
+    const lines = Array.from({ length: 400 }, (_, index) => `value ${index}`).join("\n");
+    const fileSystem = createMemoryFileSystem({ "many.txt": `${lines}\n` });
+    const workspace = createWorkspace({ fileSystem });
+    const edit = createEditFileTool({ workspace, maxDiffLines: 20, mountedTools: ["read_file"] });
+    const result = await edit.run({
+      path: "many.txt",
+      old_text: "value",
+      new_text: "item",
+      replace_all: true,
+    });
+    const edited = data(result);
+    expect(edited.diff_truncated).toBe(true);
+    expect(edited.diff.split("\n")).toHaveLength(20);
+    expect(edited.diff).not.toContain("truncated");
+    expect(edited.diff_omitted_lines).toBeGreaterThan(700);
+    expect(edit.renderResult(result)).toContain(
+      `…[truncated: ${edited.diff_omitted_lines.toLocaleString("en-US")} more lines — the diff is cut, the edit was applied in full; read the changed lines with read_file to check them]`,
+    );
+  });
+
+  it("names in its description only the tools mounted beside it", () => {
+    const workspace = createWorkspace({ fileSystem: createMemoryFileSystem() });
+    const alone = createEditFileTool({ workspace });
+    for (const absent of ["read_file", "multi_edit", "write_file"]) {
+      expect(alone.description).not.toContain(absent);
+    }
+    expect(
+      JSON.stringify(Object.values(alone.input.shape).map((field) => field.description)),
+    ).not.toContain("read_file");
+    const family = createEditFileTool({
+      workspace,
+      mountedTools: ["read_file", "edit_file", "multi_edit", "write_file"],
+    });
+    expect(family.description).toContain("Read the file first with read_file");
+    expect(family.description).toContain("use multi_edit; to rewrite a whole file use write_file");
   });
 });
 

@@ -1,6 +1,7 @@
 import {
   defineTool,
   fail,
+  formatTruncationMarker,
   ok,
   parseOptions,
   type Tool,
@@ -9,10 +10,11 @@ import {
 import { z } from "zod";
 import {
   applyTextEdit,
+  createExpectedShaField,
   encodeEditedText,
-  expectedShaField,
   loadEditableFile,
   type MatchKind,
+  recordWrite,
   spliceAsciiBytes,
   toWorkingForm,
   writeAndHash,
@@ -23,7 +25,14 @@ import {
   SHORT_SHA_LENGTH,
   type TextEncodingName,
 } from "./internal/text-codec.js";
-import { guardFileSystem, workspaceOption } from "./internal/tool-support.js";
+import {
+  guardFileSystem,
+  joinDescription,
+  type MountedTools,
+  mountedTools,
+  mountedToolsOption,
+  workspaceOption,
+} from "./internal/tool-support.js";
 import {
   createSpliceDiff,
   createUnifiedDiff,
@@ -47,13 +56,18 @@ export interface EditToolOptions {
   name?: string;
   /** Replaces the tool's description. */
   description?: string;
+  /**
+   * Names of the tools mounted beside this one: the default description and field descriptions
+   * name only these (`createFsTools` passes what it mounts). Default: none.
+   */
+  mountedTools?: readonly string[];
   /** Largest file edited, in bytes; larger ones get `TOO_LARGE`. Default {@link DEFAULT_MAX_EDIT_FILE_BYTES} (32 MiB). */
   maxFileBytes?: number;
   /** Context lines around each change in the diff. Default 3. */
   diffContextLines?: number;
-  /** Most lines of diff shown. Default 200. */
+  /** Most lines of diff kept. Default 200. */
   maxDiffLines?: number;
-  /** Most characters of diff shown. Default 20,000. */
+  /** Most characters of diff kept. Default 20,000. */
   maxDiffCharacters?: number;
 }
 
@@ -64,6 +78,7 @@ export type EditFileToolOptions = EditToolOptions;
 export const editToolOptionsShape = {
   ...toolOverridesShape,
   workspace: workspaceOption,
+  mountedTools: mountedToolsOption,
   maxFileBytes: z.number().int().min(1).max(1_073_741_824).optional(),
   diffContextLines: z.number().int().min(0).max(20).optional(),
   maxDiffLines: z.number().int().min(10).max(100_000).optional(),
@@ -72,45 +87,74 @@ export const editToolOptionsShape = {
 
 const editFileOptionsSchema = z.object(editToolOptionsShape);
 
-/** The edit tool's input schema. */
-export const editFileInputSchema = z.object({
-  path: z.string().describe("The file to edit, relative to the workspace root."),
-  old_text: z
-    .string()
-    .describe(
-      "The exact text to replace, copied from the file (without read_file's line-number prefix), with enough surrounding lines to match exactly one place.",
-    ),
-  new_text: z.string().describe("The replacement text (literal; may be empty to delete old_text)."),
-  replace_all: z
-    .boolean()
-    .optional()
-    .describe(
-      "Optional: replace every occurrence of old_text instead of requiring exactly one (default false).",
-    ),
-  expected_sha: expectedShaField,
-});
+/** @internal */
+export function oldTextDescription(mounted: MountedTools, multi: boolean): string {
+  const source = mounted.has("read_file")
+    ? "copied from the file as read_file shows it, without its line-number prefix"
+    : "copied from the file exactly";
+  return multi
+    ? `The exact text to replace, as it is after the earlier edits of this call (${source}).`
+    : `The exact text to replace (${source}), with enough surrounding lines to match exactly one place.`;
+}
+
+function createEditFileInputSchema(mounted: MountedTools) {
+  return z.object({
+    path: z.string().describe("The file to edit, relative to the workspace root."),
+    old_text: z.string().describe(oldTextDescription(mounted, false)),
+    new_text: z
+      .string()
+      .describe("The replacement text (literal; may be empty to delete old_text)."),
+    replace_all: z
+      .boolean()
+      .optional()
+      .describe(
+        "Optional: replace every occurrence of old_text instead of requiring exactly one (default false).",
+      ),
+    expected_sha: createExpectedShaField(mounted.first("read_file")),
+  });
+}
+
+/** The edit tool's input schema (descriptions as when read_file is mounted). */
+export const editFileInputSchema = createEditFileInputSchema(mountedTools(["read_file"]));
 
 /** The edit tool's input. */
 export type EditFileToolInput = z.output<typeof editFileInputSchema>;
+
+/**
+ * Names models trained on other toolsets send for `edit_file`'s fields, accepted silently (each
+ * means exactly the field it maps to).
+ */
+export const EDIT_FILE_ALIASES: Readonly<Record<string, string>> = Object.freeze({
+  file_path: "path",
+  target_file: "path",
+  old_string: "old_text",
+  new_string: "new_text",
+  old_str: "old_text",
+  new_str: "new_text",
+});
 
 /** What `edit_file` and `multi_edit` both report about the edited file. */
 export interface EditedFileSummary {
   /** The path as shown to the model. */
   path: string;
-  /** A compact unified diff of the change (capped with the standard marker). */
+  /** A compact unified diff of the change: its first lines when longer than the caps (see `diff_truncated`). */
   diff: string;
+  /** Whether lines of the diff were left out (the edit itself was applied in full). */
+  diff_truncated: boolean;
+  /** Lines of the diff left out after `diff` (0 when it is whole). */
+  diff_omitted_lines: number;
   /** Lines added. */
   added: number;
   /** Lines removed. */
   removed: number;
   /** sha-256 of the file before the edit. */
-  previousSha: string;
+  previous_sha: string;
   /** sha-256 of the file after the edit (pass it as `expected_sha` to the next edit). */
   sha: string;
   /** The file's encoding (kept). */
   encoding: TextEncodingName;
   /** The file's line endings (kept). */
-  lineEnding: LineEnding;
+  line_ending: LineEnding;
 }
 
 /** What `edit_file` returns. */
@@ -120,18 +164,29 @@ export interface EditFileToolData extends EditedFileSummary {
   /** 1-based lines (before the edit) where each replaced occurrence started. */
   lines: number[];
   /** `exact`, or the difference that was tolerated (`line-endings`, `trailing-whitespace`). */
-  matchKind: MatchKind;
+  match_kind: MatchKind;
+  /** Whether read_file's line-number prefixes were removed from old_text (and new_text) before matching. */
+  stripped_line_numbers: boolean;
 }
 
 /** The edit tool's type. */
 export type EditFileTool = Tool<typeof editFileInputSchema, EditFileToolData>;
 
-const DEFAULT_DESCRIPTION = [
-  "Replace one exact piece of text in a file (str_replace). Read the file first with read_file, copy old_text exactly as it appears (without the line-number prefix), and include enough surrounding lines that it matches exactly one place; or set replace_all to change every occurrence (e.g. a rename).",
-  "new_text replaces it literally; an empty new_text deletes it. Returns a unified diff of the change and the file's new sha.",
-  "Errors: PATTERN_NOT_UNIQUE lists the lines of every match (add context); PATTERN_NOT_FOUND shows the closest region (re-read and copy again).",
-  "The file keeps its encoding, BOM and CRLF line endings; send LF text. Pass the sha from read_file as expected_sha to fail with CONFLICT if the file changed. For several changes to one file use multi_edit; to rewrite a whole file use write_file.",
-].join("\n");
+function defaultDescription(mounted: MountedTools): string {
+  const read = mounted.has("read_file");
+  return joinDescription([
+    `Replace one exact piece of text in a file (str_replace).${read ? " Read the file first with read_file, copy old_text exactly as it appears (without the line-number prefix)," : " Copy old_text exactly as it is in the file,"} and include enough surrounding lines that it matches exactly one place; or set replace_all to change every occurrence (e.g. a rename).`,
+    "new_text replaces it literally; an empty new_text deletes it. Returns a unified diff of the change and the file's new sha.",
+    "Errors: PATTERN_NOT_UNIQUE lists the lines of every match (add context); PATTERN_NOT_FOUND shows the closest region, or says when only indentation or whitespace differs (copy again).",
+    `The file keeps its encoding, BOM and CRLF line endings; send LF text. Pass ${read ? "the sha from read_file (or from your last edit)" : "the sha from your last edit"} as expected_sha to fail with CONFLICT if the file changed.`,
+    mounted.whenAll(
+      ["multi_edit", "write_file"],
+      "For several changes to one file use multi_edit; to rewrite a whole file use write_file.",
+    ) ||
+      mounted.when("multi_edit", "For several changes to one file use multi_edit.") ||
+      mounted.when("write_file", "To rewrite a whole file use write_file."),
+  ]);
+}
 
 /** @internal */
 export function matchNote(kind: MatchKind): string | undefined {
@@ -143,6 +198,10 @@ export function matchNote(kind: MatchKind): string | undefined {
 }
 
 /** @internal */
+export const STRIPPED_LINE_NUMBERS_NOTE =
+  "old_text carried read_file's line-number prefixes, which are not part of the file; they were removed (from new_text too, where it had them) before matching.";
+
+/** @internal */
 export function formatKeptFormat(encoding: TextEncodingName, lineEnding: LineEnding): string {
   const kept: string[] = [];
   if (encoding !== "utf-8") kept.push(encodingLabel(encoding));
@@ -150,42 +209,72 @@ export function formatKeptFormat(encoding: TextEncodingName, lineEnding: LineEnd
   return kept.length === 0 ? "" : ` Kept ${kept.join(" and ")}.`;
 }
 
+/**
+ * The diff as shown, with the standard marker when lines of it were left out.
+ *
+ * @internal
+ */
+export function formatDiff(summary: EditedFileSummary, readTool: string | undefined): string {
+  if (!summary.diff_truncated) return summary.diff;
+  return `${summary.diff}\n${formatTruncationMarker({
+    omitted: summary.diff_omitted_lines,
+    unit: "lines",
+    next: `the diff is cut, the edit was applied in full${readTool === undefined ? "" : `; read the changed lines with ${readTool} to check them`}`,
+  })}`;
+}
+
 function formatLines(lines: number[]): string {
   const shown = lines.slice(0, 20).join(", ");
   return lines.length > 20 ? `${shown} and ${lines.length - 20} more` : shown;
 }
 
+/** How an edit result is rendered. */
+export interface EditResultFormatOptions {
+  /** The mounted tool that reads files (named when the diff is cut). Default `"read_file"`. */
+  readTool?: string | undefined;
+}
+
 /**
- * Renders an edit for the model: a summary line, a note when the match was tolerant, the diff.
+ * Renders an edit for the model: a summary line, notes on a tolerant match or removed
+ * line-number prefixes, the diff (with the standard marker when it is cut).
  *
  * @param data - the edit tool's result data
+ * @param options - the tool that reads files, for the note of a cut diff
  * @returns model-facing text
  * @example
  * formatEditFileResult(data);
  * // "Edited src/a.ts: replaced 1 occurrence at line 12 (+1 −1 lines, sha: 0123456789ab).\n--- a/src/a.ts\n…"
  */
-export function formatEditFileResult(data: EditFileToolData): string {
+export function formatEditFileResult(
+  data: EditFileToolData,
+  options: EditResultFormatOptions = { readTool: "read_file" },
+): string {
   const occurrences = `${data.replacements} occurrence${data.replacements === 1 ? "" : "s"}`;
   const where = `line${data.lines.length === 1 ? "" : "s"} ${formatLines(data.lines)}`;
-  const note = matchNote(data.matchKind);
+  const note = matchNote(data.match_kind);
   return [
-    `Edited ${data.path}: replaced ${occurrences} at ${where} (+${data.added} −${data.removed} lines, sha: ${data.sha.slice(0, SHORT_SHA_LENGTH)}).${formatKeptFormat(data.encoding, data.lineEnding)}`,
+    `Edited ${data.path}: replaced ${occurrences} at ${where} (+${data.added} −${data.removed} lines, sha: ${data.sha.slice(0, SHORT_SHA_LENGTH)}).${formatKeptFormat(data.encoding, data.line_ending)}`,
+    ...(data.stripped_line_numbers ? [`Note: ${STRIPPED_LINE_NUMBERS_NOTE}`] : []),
     ...(note === undefined ? [] : [`Note: ${note}`]),
-    data.diff,
+    formatDiff(data, options.readTool),
   ].join("\n");
 }
 
 /**
  * Creates the `edit_file` tool: str_replace semantics on one file. `old_text` must match exactly
- * once (`PATTERN_NOT_UNIQUE` lists every match's line; `PATTERN_NOT_FOUND` shows the closest
- * region and says to re-read), unless `replace_all`; the replacement is literal; an empty
+ * once (`PATTERN_NOT_UNIQUE` lists every match's line; `PATTERN_NOT_FOUND` says when only
+ * indentation or whitespace differs, or when old_text carries read_file's line-number prefixes,
+ * else shows the closest region), unless `replace_all`; the replacement is literal; an empty
  * `new_text` deletes; `old_text === new_text` is refused. When the exact text is absent, a unique
  * match differing only in line endings, then only in trailing whitespace, is applied and
- * reported. CRLF, a BOM and UTF-16 are preserved while the model works in LF text. Edits of one
- * real path are serialised, so concurrent edits never lose an update. The result carries a
- * compact unified diff and the new sha.
+ * reported; so is a unique match once read_file's line-number prefixes are removed. CRLF, a BOM
+ * and UTF-16 are preserved while the model works in LF text. Edits of one real path are
+ * serialised, so concurrent edits never lose an update. The result carries a compact unified diff
+ * and the new sha; a later `CONFLICT` names the current sha and says when it is the one this
+ * edit returned. Accepts `file_path`, `old_string`, `new_string` (and `old_str`, `new_str`) as
+ * aliases.
  *
- * @param options - the workspace, overrides, the file-size cap and the diff caps
+ * @param options - the workspace, overrides, the mounted tools, the file-size cap and the diff caps
  * @returns the tool
  * @throws AgentoolError when the options are invalid (unknown key, wrong type)
  * @example
@@ -199,11 +288,14 @@ export function createEditFileTool(options: EditFileToolOptions): EditFileTool {
   const fileSystem = workspace.fileSystem;
   const name = parsed.name ?? EDIT_FILE_TOOL_NAME;
   const maxFileBytes = parsed.maxFileBytes ?? DEFAULT_MAX_EDIT_FILE_BYTES;
+  const mounted = mountedTools(parsed.mountedTools);
+  const formatOptions: EditResultFormatOptions = { readTool: mounted.first("read_file") };
 
   return defineTool({
     name,
-    description: parsed.description ?? DEFAULT_DESCRIPTION,
-    input: editFileInputSchema,
+    description: parsed.description ?? defaultDescription(mounted),
+    input: createEditFileInputSchema(mounted),
+    aliases: EDIT_FILE_ALIASES,
     annotations: { title: "Edit file", destructive: true },
     tags: ["fs:write"],
     execute: (request, context) =>
@@ -248,21 +340,25 @@ export function createEditFileTool(options: EditFileToolOptions): EditFileTool {
               ? createUnifiedDiff(file.working, applied.value.text, diffOptions)
               : createSpliceDiff(file.working, only, diffOptions),
           );
+          recordWrite(fileSystem, resolved.real, { sha, tool: name });
           return ok({
             path: resolved.display,
             replacements: applied.value.replacements,
             lines: applied.value.lines,
-            matchKind: applied.value.matchKind,
+            match_kind: applied.value.matchKind,
+            stripped_line_numbers: applied.value.strippedLineNumbers,
             diff: diff.text,
+            diff_truncated: diff.truncated,
+            diff_omitted_lines: diff.omittedLines,
             added: diff.added,
             removed: diff.removed,
-            previousSha: file.sha,
+            previous_sha: file.sha,
             sha,
             encoding: file.encoding,
-            lineEnding: file.lineEnding,
+            line_ending: file.lineEnding,
           });
         });
       }),
-    render: formatEditFileResult,
+    render: (data) => formatEditFileResult(data, formatOptions),
   });
 }

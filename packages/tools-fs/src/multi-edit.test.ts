@@ -1,5 +1,6 @@
 import { assertConformance } from "@agentool/contract/testing";
 import { describe, expect, it } from "vitest";
+import { createEditFileTool } from "./edit-file.js";
 import type { FileSystem } from "./file-system.js";
 import { createMemoryFileSystem } from "./memory-file-system.js";
 import {
@@ -45,11 +46,17 @@ describe.each(seams)("multi_edit over the %s seam", (_label, makeSeam) => {
         ],
       }),
     );
-    expect(result).toMatchObject({ written: true, dryRun: false, added: 3, removed: 4 });
+    expect(result).toMatchObject({ written: true, dry_run: false, added: 3, removed: 4 });
     expect(result.edits).toEqual([
-      { index: 0, replacements: 3, lines: [1, 2, 4], matchKind: "exact" },
-      { index: 1, replacements: 1, lines: [3], matchKind: "exact" },
-      { index: 2, replacements: 1, lines: [1], matchKind: "exact" },
+      {
+        index: 0,
+        replacements: 3,
+        lines: [1, 2, 4],
+        match_kind: "exact",
+        stripped_line_numbers: false,
+      },
+      { index: 1, replacements: 1, lines: [3], match_kind: "exact", stripped_line_numbers: false },
+      { index: 2, replacements: 1, lines: [1], match_kind: "exact", stripped_line_numbers: false },
     ]);
     expect(decode(await fileSystem.readFile("a.js"))).toBe(
       "const newName = 2;\nconsole.log(newName);\nexport { newName };\n",
@@ -102,7 +109,7 @@ describe.each(seams)("multi_edit over the %s seam", (_label, makeSeam) => {
         edits: [{ old_text: "1;", new_text: "42;" }],
       }),
     );
-    expect(result).toMatchObject({ dryRun: true, written: false, previousSha: before });
+    expect(result).toMatchObject({ dry_run: true, written: false, previous_sha: before });
     expect(result.sha).not.toBe(before);
     expect(result.diff).toContain("-const oldName = 1;\n+const oldName = 42;");
     expect(formatMultiEditResult(result)).toContain(
@@ -186,6 +193,57 @@ describe.each(seams)("multi_edit over the %s seam", (_label, makeSeam) => {
       success: false,
       error: { code: "INVALID_INPUT" },
     });
+  });
+});
+
+describe("multi_edit boundary", () => {
+  it("strips line-number prefixes per edit, and suggests old_text for old_string inside edits", async () => {
+    const fileSystem = createMemoryFileSystem({ "a.js": source });
+    const { multi } = tools(fileSystem);
+    const result = await multi.run({
+      file_path: "a.js",
+      edits: [
+        { old_text: "     2\tconsole.log(oldName);", new_text: "console.log(newName);" },
+        { old_text: "// TODO: rename\n", new_text: "" },
+      ],
+    });
+    expect(result.success && result.data.edits.map((edit) => edit.stripped_line_numbers)).toEqual([
+      true,
+      false,
+    ]);
+    expect(multi.renderResult(result)).toContain("Note: edits[0]: old_text carried read_file's");
+    const nested = await multi.run({
+      path: "a.js",
+      edits: [{ old_string: "oldName", new_string: "x" }],
+    });
+    expect(nested).toMatchObject({ success: false, error: { code: "INVALID_INPUT" } });
+    expect(!nested.success && nested.error.message).toContain('did you mean "old_text"');
+  });
+
+  it("a CONFLICT after its own write offers the sha it returned, to edit_file too", async () => {
+    const fileSystem = createMemoryFileSystem({ "a.js": source });
+    const workspace = createWorkspace({ fileSystem });
+    const multi = createMultiEditTool({ workspace });
+    const edit = createEditFileTool({ workspace });
+    const before = await fileSystem.digest("a.js");
+    const written = data(
+      await multi.run({
+        path: "a.js",
+        edits: [{ old_text: "oldName", new_text: "newName", replace_all: true }],
+        expected_sha: before,
+      }),
+    );
+    expect(written).toMatchObject({ dry_run: false, written: true, previous_sha: before });
+    const stale = await edit.run({
+      path: "a.js",
+      old_text: "// TODO: rename\n",
+      new_text: "",
+      expected_sha: before,
+    });
+    expect(stale).toMatchObject({ success: false, error: { code: "CONFLICT" } });
+    expect(!stale.success && stale.error.message).toContain(
+      `its sha is now ${written.sha.slice(0, 12)}. That is the sha your last multi_edit call on a.js returned`,
+    );
   });
 });
 

@@ -3,22 +3,32 @@ import { z } from "zod";
 import {
   DEFAULT_MAX_EDIT_FILE_BYTES,
   type EditedFileSummary,
+  type EditResultFormatOptions,
   type EditToolOptions,
   editToolOptionsShape,
+  formatDiff,
   formatKeptFormat,
   matchNote,
+  oldTextDescription,
+  STRIPPED_LINE_NUMBERS_NOTE,
 } from "./edit-file.js";
 import {
   applyTextEdit,
+  createExpectedShaField,
   encodeEditedText,
-  expectedShaField,
   loadEditableFile,
   type MatchKind,
+  recordWrite,
   toWorkingForm,
   writeAndHash,
 } from "./internal/edit-engine.js";
 import { SHORT_SHA_LENGTH, sha256Hex } from "./internal/text-codec.js";
-import { guardFileSystem } from "./internal/tool-support.js";
+import {
+  guardFileSystem,
+  joinDescription,
+  type MountedTools,
+  mountedTools,
+} from "./internal/tool-support.js";
 import {
   createUnifiedDiff,
   DEFAULT_DIFF_CONTEXT_LINES,
@@ -43,18 +53,14 @@ const multiEditOptionsSchema = z.object({
   maxEdits: z.number().int().min(1).max(1_000).optional(),
 });
 
-function createMultiEditInputSchema(maxEdits: number) {
+function createMultiEditInputSchema(maxEdits: number, mounted: MountedTools) {
   return z.object({
     path: z.string().describe("The file to edit, relative to the workspace root."),
     edits: z
       .array(
         z
           .object({
-            old_text: z
-              .string()
-              .describe(
-                "The exact text to replace, as it is after the earlier edits of this call (no line-number prefix).",
-              ),
+            old_text: z.string().describe(oldTextDescription(mounted, true)),
             new_text: z
               .string()
               .describe("The replacement text (literal; may be empty to delete old_text)."),
@@ -76,12 +82,25 @@ function createMultiEditInputSchema(maxEdits: number) {
       .boolean()
       .optional()
       .describe("Optional: when true, return the diff without writing anything (default false)."),
-    expected_sha: expectedShaField,
+    expected_sha: createExpectedShaField(mounted.first("read_file")),
   });
 }
 
-/** The multi-edit tool's input schema (with the default edit cap). */
-export const multiEditInputSchema = createMultiEditInputSchema(DEFAULT_MAX_EDITS);
+/** The multi-edit tool's input schema (with the default edit cap; descriptions as when read_file is mounted). */
+export const multiEditInputSchema = createMultiEditInputSchema(
+  DEFAULT_MAX_EDITS,
+  mountedTools(["read_file"]),
+);
+
+/**
+ * Names models trained on other toolsets send for `multi_edit`'s top-level fields, accepted
+ * silently. Inside `edits`, `old_string` / `new_string` get a "did you mean" instead (the
+ * contract's aliases are top-level only).
+ */
+export const MULTI_EDIT_ALIASES: Readonly<Record<string, string>> = Object.freeze({
+  file_path: "path",
+  target_file: "path",
+});
 
 /** The multi-edit tool's input. */
 export type MultiEditToolInput = z.output<typeof multiEditInputSchema>;
@@ -95,13 +114,15 @@ export interface MultiEditOutcome {
   /** 1-based lines (in the text this edit saw) where each replaced occurrence started. */
   lines: number[];
   /** `exact`, or the difference that was tolerated. */
-  matchKind: MatchKind;
+  match_kind: MatchKind;
+  /** Whether read_file's line-number prefixes were removed from this edit's texts before matching. */
+  stripped_line_numbers: boolean;
 }
 
 /** What `multi_edit` returns (`diff`, `added`, `removed` cover all the edits together; for a dry run `sha` is what the file would be). */
 export interface MultiEditToolData extends EditedFileSummary {
   /** Whether this was a dry run (nothing written). */
-  dryRun: boolean;
+  dry_run: boolean;
   /** Whether the file was written (false for a dry run or when the edits changed nothing overall). */
   written: boolean;
   /** Each edit's outcome, in order. */
@@ -111,13 +132,14 @@ export interface MultiEditToolData extends EditedFileSummary {
 /** The multi-edit tool's type. */
 export type MultiEditTool = Tool<typeof multiEditInputSchema, MultiEditToolData>;
 
-function defaultDescription(maxEdits: number): string {
-  return [
+function defaultDescription(maxEdits: number, mounted: MountedTools): string {
+  const read = mounted.has("read_file");
+  return joinDescription([
     `Make several str_replace edits to one file in a single atomic call (1 to ${maxEdits} edits). Edits apply in order, each to the text left by the previous ones; if any edit fails, nothing is written and the error names its index (edits[i]).`,
-    "Each old_text must match exactly once (or set replace_all); copy it exactly from read_file without the line-number prefix. An empty new_text deletes.",
-    "Set dry_run: true to preview the unified diff without writing. Pass the sha from read_file as expected_sha to fail with CONFLICT if the file changed meanwhile.",
-    "The file keeps its encoding, BOM and CRLF line endings; send LF text. For a single change use edit_file.",
-  ].join("\n");
+    `Each old_text must match exactly once (or set replace_all); copy it exactly ${read ? "from read_file without the line-number prefix" : "as it is in the file"}. An empty new_text deletes.`,
+    `Set dry_run: true to preview the unified diff without writing. Pass ${read ? "the sha from read_file (or from your last edit)" : "the sha from your last edit"} as expected_sha to fail with CONFLICT if the file changed meanwhile.`,
+    `The file keeps its encoding, BOM and CRLF line endings; send LF text.${mounted.when("edit_file", " For a single change use edit_file.")}`,
+  ]);
 }
 
 /**
@@ -128,23 +150,35 @@ function defaultDescription(maxEdits: number): string {
  * @example
  * formatMultiEditResult(data); // "Edited src/a.ts: 3 edits, 4 replacements (+4 −4 lines, sha: …).\n--- a/src/a.ts …"
  */
-export function formatMultiEditResult(data: MultiEditToolData): string {
+export function formatMultiEditResult(
+  data: MultiEditToolData,
+  options: EditResultFormatOptions = { readTool: "read_file" },
+): string {
   const replacements = data.edits.reduce((sum, edit) => sum + edit.replacements, 0);
   const counts = `${data.edits.length} edit${data.edits.length === 1 ? "" : "s"}, ${replacements} replacement${replacements === 1 ? "" : "s"}`;
   const short = data.sha.slice(0, SHORT_SHA_LENGTH);
   let summary: string;
-  if (data.dryRun) {
+  if (data.dry_run) {
     summary = `Dry run on ${data.path}: ${counts} would apply (+${data.added} −${data.removed} lines, new sha would be ${short}). Nothing was written; call again without dry_run to apply.`;
   } else if (!data.written) {
     summary = `${data.path} is unchanged: the ${counts} cancel out, so nothing was written (sha: ${short}).`;
   } else {
-    summary = `Edited ${data.path}: ${counts} (+${data.added} −${data.removed} lines, sha: ${short}).${formatKeptFormat(data.encoding, data.lineEnding)}`;
+    summary = `Edited ${data.path}: ${counts} (+${data.added} −${data.removed} lines, sha: ${short}).${formatKeptFormat(data.encoding, data.line_ending)}`;
   }
   const notes = data.edits.flatMap((edit) => {
-    const note = matchNote(edit.matchKind);
-    return note === undefined ? [] : [`Note: edits[${edit.index}]: ${note}`];
+    const note = matchNote(edit.match_kind);
+    return [
+      ...(edit.stripped_line_numbers
+        ? [`Note: edits[${edit.index}]: ${STRIPPED_LINE_NUMBERS_NOTE}`]
+        : []),
+      ...(note === undefined ? [] : [`Note: edits[${edit.index}]: ${note}`]),
+    ];
   });
-  return [summary, ...notes, ...(data.diff.length > 0 ? [data.diff] : [])].join("\n");
+  return [
+    summary,
+    ...notes,
+    ...(data.diff.length > 0 ? [formatDiff(data, options.readTool)] : []),
+  ].join("\n");
 }
 
 /**
@@ -173,11 +207,14 @@ export function createMultiEditTool(options: MultiEditToolOptions): MultiEditToo
   const name = parsed.name ?? MULTI_EDIT_TOOL_NAME;
   const maxEdits = parsed.maxEdits ?? DEFAULT_MAX_EDITS;
   const maxFileBytes = parsed.maxFileBytes ?? DEFAULT_MAX_EDIT_FILE_BYTES;
+  const mounted = mountedTools(parsed.mountedTools);
+  const formatOptions: EditResultFormatOptions = { readTool: mounted.first("read_file") };
 
   return defineTool({
     name,
-    description: parsed.description ?? defaultDescription(maxEdits),
-    input: createMultiEditInputSchema(maxEdits),
+    description: parsed.description ?? defaultDescription(maxEdits, mounted),
+    input: createMultiEditInputSchema(maxEdits, mounted),
+    aliases: MULTI_EDIT_ALIASES,
     annotations: { title: "Edit file (several edits)", destructive: true },
     tags: ["fs:write"],
     execute: (request, context) =>
@@ -223,7 +260,8 @@ export function createMultiEditTool(options: MultiEditToolOptions): MultiEditToo
               index,
               replacements: applied.value.replacements,
               lines: applied.value.lines,
-              matchKind: applied.value.matchKind,
+              match_kind: applied.value.matchKind,
+              stripped_line_numbers: applied.value.strippedLineNumbers,
             });
           }
           const changed = text !== file.working;
@@ -245,25 +283,28 @@ export function createMultiEditTool(options: MultiEditToolOptions): MultiEditToo
               });
             }
             ({ sha, value: diff } = await writeAndHash(fileSystem, resolved.real, bytes, diffOf));
+            recordWrite(fileSystem, resolved.real, { sha, tool: name });
           } else {
             diff = diffOf();
             if (changed) sha = await sha256Hex(bytes);
           }
           return ok({
             path: resolved.display,
-            dryRun,
+            dry_run: dryRun,
             written: !dryRun && changed,
             edits: outcomes,
             diff: diff.text,
+            diff_truncated: diff.truncated,
+            diff_omitted_lines: diff.omittedLines,
             added: diff.added,
             removed: diff.removed,
-            previousSha: file.sha,
+            previous_sha: file.sha,
             sha,
             encoding: file.encoding,
-            lineEnding: file.lineEnding,
+            line_ending: file.lineEnding,
           });
         });
       }),
-    render: formatMultiEditResult,
+    render: (data) => formatMultiEditResult(data, formatOptions),
   });
 }

@@ -104,7 +104,7 @@ describe.each(seams)("read_file over the %s seam", (_label, makeSeam) => {
       await read(fileSystem, { path: "long.txt" }, { maxPageCharacters: 10_000 }),
     );
     const page = formatReadFilePage(result);
-    expect(page.length - page.split("\n")[0].length).toBeLessThanOrEqual(10_000 + 200);
+    expect(page.length - (page.split("\n")[0] ?? "").length).toBeLessThanOrEqual(10_000 + 200);
     expect(result.next_offset).toBe(result.end_line + 1);
     expect(result.cut_lines[0]).toEqual({ line: 2, omitted: 3000, unit: "characters" });
     // Data keeps the kept part of the line without a marker; the rendered page adds the marker.

@@ -42,9 +42,9 @@ describe.each(seams)("write_file over the %s seam", (_label, makeSeam) => {
     expect(created).toMatchObject({
       path: "deep/new/dir/notes.md",
       created: true,
-      bytesWritten: 8,
+      bytes_written: 8,
       encoding: "utf-8",
-      convertedToCrlf: false,
+      converted_to_crlf: false,
     });
     expect(created.sha).toBe(await fileSystem.digest("deep/new/dir/notes.md"));
     expect(formatWriteFileResult(created)).toBe(
@@ -67,7 +67,7 @@ describe.each(seams)("write_file over the %s seam", (_label, makeSeam) => {
     const { write } = tools(fileSystem);
     expect(data(await write.run({ path: "bom.txt", content: "\uFEFFnew\n" }))).toMatchObject({
       encoding: "utf-8-bom",
-      bytesWritten: 7,
+      bytes_written: 7,
     });
     expect([...(await fileSystem.readFile("bom.txt"))]).toEqual([
       0xef, 0xbb, 0xbf, 0x6e, 0x65, 0x77, 0x0a,
@@ -79,7 +79,7 @@ describe.each(seams)("write_file over the %s seam", (_label, makeSeam) => {
       0xfe, 0xff, 0, 0x68, 0, 0x69, 0, 0x0a,
     ]);
     const crlf = data(await write.run({ path: "crlf.txt", content: "x\ny\n" }));
-    expect(crlf).toMatchObject({ convertedToCrlf: true, lineEnding: "crlf" });
+    expect(crlf).toMatchObject({ converted_to_crlf: true, line_ending: "crlf" });
     expect(formatWriteFileResult(crlf)).toContain("LF line endings written as CRLF");
     expect(decode(await fileSystem.readFile("crlf.txt"))).toBe("x\r\ny\r\n");
   });
@@ -89,19 +89,32 @@ describe.each(seams)("write_file over the %s seam", (_label, makeSeam) => {
     const { write, read } = tools(fileSystem);
     const page = await read.run({ path: "a.txt" });
     const sha = page.success ? page.data.sha : "";
-    expect(
-      data(
-        await write.run({
-          path: "a.txt",
-          content: "two\n",
-          expected_sha: sha.slice(0, 12).toUpperCase(),
-        }),
-      ).created,
-    ).toBe(false);
+    const written = data(
+      await write.run({
+        path: "a.txt",
+        content: "two\n",
+        expected_sha: sha.slice(0, 12).toUpperCase(),
+      }),
+    );
+    expect(written.created).toBe(false);
+    // The model's own write is the only change: the CONFLICT offers the sha that write returned.
     const stale = await write.run({ path: "a.txt", content: "three\n", expected_sha: sha });
     expect(stale).toMatchObject({ success: false, error: { code: "CONFLICT" } });
-    expect(!stale.success && stale.error.hint).toContain("read_file");
+    const short = written.sha.slice(0, 12);
+    expect(!stale.success && stale.error.message).toContain(`its sha is now ${short}`);
+    expect(!stale.success && stale.error.message).toContain("your last write_file call");
+    expect(!stale.success && stale.error.hint).toContain(`expected_sha="${short}"`);
     expect(decode(await fileSystem.readFile("a.txt"))).toBe("two\n");
+    expect(
+      data(await write.run({ path: "a.txt", content: "three\n", expected_sha: short })).created,
+    ).toBe(false);
+    // Someone else changes it: the hint says to re-read (and still names the current sha).
+    await fileSystem.writeFile("a.txt", new TextEncoder().encode("theirs\n"));
+    const theirs = await write.run({ path: "a.txt", content: "four\n", expected_sha: short });
+    expect(theirs).toMatchObject({ success: false, error: { code: "CONFLICT" } });
+    const current = (await fileSystem.digest("a.txt")).slice(0, 12);
+    expect(!theirs.success && theirs.error.message).toContain(`its sha is now ${current}`);
+    expect(!theirs.success && theirs.error.hint).toContain("re-read a.txt with read_file");
     await fileSystem.remove("a.txt", { recursive: false });
     expect(await write.run({ path: "a.txt", content: "x", expected_sha: sha })).toMatchObject({
       success: false,
@@ -116,10 +129,9 @@ describe.each(seams)("write_file over the %s seam", (_label, makeSeam) => {
   it("refuses directories, the root, secret paths and escapes", async () => {
     const fileSystem = await makeSeam({ "dir/a.txt": "a" });
     const { write } = tools(fileSystem);
-    expect(await write.run({ path: "dir", content: "x" })).toMatchObject({
-      success: false,
-      error: { code: "UNSUPPORTED" },
-    });
+    const directory = await write.run({ path: "dir", content: "x" });
+    expect(directory).toMatchObject({ success: false, error: { code: "INVALID_PATH" } });
+    expect(!directory.success && directory.error.hint).toContain("list_directory");
     expect(await write.run({ path: ".", content: "x" })).toMatchObject({
       success: false,
       error: { code: "INVALID_PATH" },
@@ -185,6 +197,26 @@ describe("write_file on disk", () => {
     expect((await readdir(root)).filter((name) => name.includes("agentool-tmp"))).toEqual([]);
     const written = data(await write.run({ path: "ok.txt", content: "fine" }));
     expect(written.sha).toBe(await sha256Hex(new TextEncoder().encode("fine")));
+  });
+});
+
+describe("write_file boundary", () => {
+  it("takes file_path / file_text silently and names only mounted tools", async () => {
+    const fileSystem = createMemoryFileSystem();
+    const workspace = createWorkspace({ fileSystem });
+    const write = createWriteFileTool({ workspace });
+    const result = await write.run({ file_path: "n.md", file_text: "# N\n" });
+    expect(result).toMatchObject({
+      success: true,
+      data: { path: "n.md", created: true, bytes_written: 4, line_ending: "lf" },
+    });
+    expect(decode(await fileSystem.readFile("n.md"))).toBe("# N\n");
+    for (const absent of ["read_file", "edit_file", "multi_edit"]) {
+      expect(write.description).not.toContain(absent);
+    }
+    const family = createWriteFileTool({ workspace, mountedTools: ["read_file", "edit_file"] });
+    expect(family.description).toContain("Prefer edit_file to change part");
+    expect(family.description).toContain("read_file's header");
   });
 });
 

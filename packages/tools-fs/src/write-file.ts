@@ -8,7 +8,13 @@ import {
   toolOverridesShape,
 } from "@agentool/contract";
 import { z } from "zod";
-import { conflictError, expectedShaField, shaMatches } from "./internal/edit-engine.js";
+import {
+  conflictError,
+  createExpectedShaField,
+  lastRecordedWrite,
+  recordWrite,
+  shaMatches,
+} from "./internal/edit-engine.js";
 import {
   decodeText,
   detectLineEnding,
@@ -19,7 +25,15 @@ import {
   sha256Hex,
   type TextEncodingName,
 } from "./internal/text-codec.js";
-import { guardFileSystem, workspaceOption } from "./internal/tool-support.js";
+import {
+  directoryNotFile,
+  guardFileSystem,
+  joinDescription,
+  type MountedTools,
+  mountedTools,
+  mountedToolsOption,
+  workspaceOption,
+} from "./internal/tool-support.js";
 import type { Workspace } from "./workspace.js";
 
 /** The default name of the write tool. */
@@ -37,6 +51,11 @@ export interface WriteFileToolOptions {
   /** Replaces the tool's description. */
   description?: string;
   /**
+   * Names of the tools mounted beside this one: the default description names only these
+   * (`createFsTools` passes what it mounts). Default: none.
+   */
+  mountedTools?: readonly string[];
+  /**
    * Cap on the JSON size of one call (so on `content`), in bytes. Default the contract's
    * `DEFAULT_MAX_INPUT_BYTES` (1 MiB).
    */
@@ -46,18 +65,34 @@ export interface WriteFileToolOptions {
 const writeFileOptionsSchema = z.object({
   ...toolOverridesShape,
   workspace: workspaceOption,
+  mountedTools: mountedToolsOption,
   maxInputBytes: z.number().int().min(1_024).max(1_073_741_824).optional(),
 });
 
-/** The write tool's input schema. */
-export const writeFileInputSchema = z.object({
-  path: z
-    .string()
-    .describe(
-      "The file to create or overwrite, relative to the workspace root. Missing parent directories are created.",
-    ),
-  content: z.string().describe("The complete new content of the file (not a diff)."),
-  expected_sha: expectedShaField,
+function createWriteFileInputSchema(mounted: MountedTools) {
+  return z.object({
+    path: z
+      .string()
+      .describe(
+        "The file to create or overwrite, relative to the workspace root. Missing parent directories are created.",
+      ),
+    content: z.string().describe("The complete new content of the file (not a diff)."),
+    expected_sha: createExpectedShaField(mounted.first("read_file")),
+  });
+}
+
+/** The write tool's input schema (descriptions as when read_file is mounted). */
+export const writeFileInputSchema = createWriteFileInputSchema(mountedTools(["read_file"]));
+
+/**
+ * Names models trained on other toolsets send for `write_file`'s fields, accepted silently (each
+ * means exactly the field it maps to).
+ */
+export const WRITE_FILE_ALIASES: Readonly<Record<string, string>> = Object.freeze({
+  file_path: "path",
+  target_file: "path",
+  file_text: "content",
+  contents: "content",
 });
 
 /** The write tool's input. */
@@ -70,26 +105,32 @@ export interface WriteFileToolData {
   /** `true` when the file did not exist before. */
   created: boolean;
   /** Bytes written (BOM included). */
-  bytesWritten: number;
+  bytes_written: number;
   /** sha-256 of the new content, lower-case hex. */
   sha: string;
   /** The encoding written (an existing file's encoding is kept). */
   encoding: TextEncodingName;
   /** The line endings written. */
-  lineEnding: LineEnding;
+  line_ending: LineEnding;
   /** Whether LF content was written with CRLF to match the existing file. */
-  convertedToCrlf: boolean;
+  converted_to_crlf: boolean;
 }
 
 /** The write tool's type. */
 export type WriteFileTool = Tool<typeof writeFileInputSchema, WriteFileToolData>;
 
-const DEFAULT_DESCRIPTION = [
-  "Create a file, or replace an existing file's whole content. Parent directories are created; the write is atomic (a reader never sees half a file) and keeps an existing file's permissions.",
-  "Prefer edit_file or multi_edit to change part of an existing file: they send less and cannot drop unrelated lines.",
-  "Before overwriting, read the file and pass the sha from read_file's header as expected_sha: the write then fails with CONFLICT if someone changed the file meanwhile.",
-  "An existing file keeps its encoding (UTF-8 BOM, UTF-16) and, when it used CRLF and your content uses LF, CRLF line endings.",
-].join("\n");
+function defaultDescription(mounted: MountedTools): string {
+  const editors = ["edit_file", "multi_edit"].filter((tool) => mounted.has(tool));
+  return joinDescription([
+    "Create a file, or replace an existing file's whole content. Parent directories are created; the write is atomic (a reader never sees half a file) and keeps an existing file's permissions.",
+    editors.length > 0 &&
+      `Prefer ${editors.join(" or ")} to change part of an existing file: ${editors.length === 1 ? "it sends" : "they send"} less and cannot drop unrelated lines.`,
+    mounted.has("read_file")
+      ? "Before overwriting, read the file and pass the sha from read_file's header (or from your last edit) as expected_sha: the write then fails with CONFLICT if someone changed the file meanwhile."
+      : "Before overwriting, pass the file's sha (or the one your last edit returned) as expected_sha: the write then fails with CONFLICT if someone changed the file meanwhile.",
+    "An existing file keeps its encoding (UTF-8 BOM, UTF-16) and, when it used CRLF and your content uses LF, CRLF line endings.",
+  ]);
+}
 
 /**
  * Renders a write for the model.
@@ -97,12 +138,12 @@ const DEFAULT_DESCRIPTION = [
  * @param data - the write tool's result data
  * @returns e.g. `Created notes/todo.md (42 bytes, utf-8, sha: 0123456789ab).`
  * @example
- * formatWriteFileResult({ path: "a.md", created: true, bytesWritten: 3, sha, encoding: "utf-8", lineEnding: "none", convertedToCrlf: false });
+ * formatWriteFileResult({ path: "a.md", created: true, bytes_written: 3, sha, encoding: "utf-8", line_ending: "none", converted_to_crlf: false });
  */
 export function formatWriteFileResult(data: WriteFileToolData): string {
-  const details = [`${data.bytesWritten} bytes`, encodingLabel(data.encoding)];
-  if (data.convertedToCrlf) details.push("LF line endings written as CRLF to match the file");
-  else if (data.lineEnding === "crlf") details.push("CRLF line endings");
+  const details = [`${data.bytes_written} bytes`, encodingLabel(data.encoding)];
+  if (data.converted_to_crlf) details.push("LF line endings written as CRLF to match the file");
+  else if (data.line_ending === "crlf") details.push("CRLF line endings");
   details.push(`sha: ${data.sha.slice(0, SHORT_SHA_LENGTH)}`);
   return `${data.created ? "Created" : "Overwrote"} ${data.path} (${details.join(", ")}).`;
 }
@@ -120,18 +161,20 @@ export function formatWriteFileResult(data: WriteFileToolData): string {
  * @example
  * const writeFile = createWriteFileTool({ workspace });
  * await writeFile.run({ path: "notes/todo.md", content: "- ship it\n" });
- * // data: { path: "notes/todo.md", created: true, bytesWritten: 10, sha: "…", … }
+ * // data: { path: "notes/todo.md", created: true, bytes_written: 10, sha: "…", … }
  */
 export function createWriteFileTool(options: WriteFileToolOptions): WriteFileTool {
   const parsed = parseOptions("createWriteFileTool", writeFileOptionsSchema, options);
   const workspace = parsed.workspace;
   const fileSystem = workspace.fileSystem;
   const name = parsed.name ?? WRITE_FILE_TOOL_NAME;
+  const mounted = mountedTools(parsed.mountedTools);
 
   return defineTool({
     name,
-    description: parsed.description ?? DEFAULT_DESCRIPTION,
-    input: writeFileInputSchema,
+    description: parsed.description ?? defaultDescription(mounted),
+    input: createWriteFileInputSchema(mounted),
+    aliases: WRITE_FILE_ALIASES,
     annotations: { title: "Write file", destructive: true },
     tags: ["fs:write"],
     maxInputBytes: parsed.maxInputBytes ?? DEFAULT_MAX_INPUT_BYTES,
@@ -140,18 +183,25 @@ export function createWriteFileTool(options: WriteFileToolOptions): WriteFileToo
         const resolved = await workspace.resolve(request.path, { allowRoot: false });
         return workspace.withLock(resolved.real, async () => {
           const stat = await fileSystem.stat(resolved.real);
+          if (stat?.type === "directory") {
+            return directoryNotFile(resolved.display, `${name} writes files`);
+          }
           if (stat !== undefined && stat.type !== "file") {
             return fail(
               "UNSUPPORTED",
-              `${resolved.display} is ${stat.type === "directory" ? "a directory" : "not a regular file"}; ${name} writes files.`,
-              { hint: "Choose a file path, e.g. one inside that directory." },
+              `${resolved.display} is not a regular file (a device, socket or pipe); ${name} writes files.`,
+              { hint: "Choose another file path." },
             );
           }
           if (request.expected_sha !== undefined) {
             if (stat === undefined) throw conflictError(resolved.display, undefined);
             const current = await fileSystem.digest(resolved.real);
             if (!shaMatches(request.expected_sha, current))
-              throw conflictError(resolved.display, current);
+              throw conflictError(
+                resolved.display,
+                current,
+                lastRecordedWrite(fileSystem, resolved.real),
+              );
           }
           let encoding: TextEncodingName = "utf-8";
           let existingEnding: LineEnding = "none";
@@ -181,14 +231,16 @@ export function createWriteFileTool(options: WriteFileToolOptions): WriteFileToo
             });
           }
           await fileSystem.writeFile(resolved.real, bytes);
+          const sha = await sha256Hex(bytes);
+          recordWrite(fileSystem, resolved.real, { sha, tool: name });
           return ok({
             path: resolved.display,
             created: stat === undefined,
-            bytesWritten: bytes.length,
-            sha: await sha256Hex(bytes),
+            bytes_written: bytes.length,
+            sha,
             encoding,
-            lineEnding: detectLineEnding(text),
-            convertedToCrlf,
+            line_ending: detectLineEnding(text),
+            converted_to_crlf: convertedToCrlf,
           });
         });
       }),

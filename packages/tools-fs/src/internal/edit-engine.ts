@@ -24,14 +24,26 @@ import { countNewlines } from "./unified-diff.js";
 /** How `expected_sha` must look: 12 to 64 hex characters (a prefix of the sha-256). */
 export const EXPECTED_SHA_PATTERN: RegExp = /^[0-9a-fA-F]{12,64}$/;
 
-/** The `expected_sha` input field shared by the write tools. */
-export const expectedShaField = z
-  .string()
-  .regex(EXPECTED_SHA_PATTERN, "expected 12 to 64 hex characters (the sha from read_file's header)")
-  .optional()
-  .describe(
-    "Optional: the sha from read_file's header (12+ hex characters). The call fails with CONFLICT if the file changed since you read it.",
-  );
+/**
+ * The `expected_sha` input field shared by the write tools.
+ *
+ * @param readTool - the mounted tool whose header shows the sha (`read_file`), if any
+ * @returns the zod field
+ * @internal
+ */
+export function createExpectedShaField(readTool: string | undefined) {
+  const source = readTool === undefined ? "the file's sha" : `the sha from ${readTool}'s header`;
+  return z
+    .string()
+    .regex(EXPECTED_SHA_PATTERN, `expected 12 to 64 hex characters (${source})`)
+    .optional()
+    .describe(
+      `Optional: ${source}, or the sha your last edit of the file returned (12+ hex characters). The call fails with CONFLICT if the file changed since.`,
+    );
+}
+
+/** The `expected_sha` input field, naming read_file. */
+export const expectedShaField = createExpectedShaField("read_file");
 
 /**
  * Whether a file's sha-256 starts with what the model sent.
@@ -42,18 +54,80 @@ export function shaMatches(expected: string, actual: string): boolean {
   return actual.startsWith(expected.toLowerCase());
 }
 
+/** The last write a write tool made to one file: its sha and the tool. */
+export interface RecordedWrite {
+  /** sha-256 of what was written. */
+  sha: string;
+  /** The tool that wrote it (`edit_file`, `multi_edit`, `write_file`…). */
+  tool: string;
+}
+
+const MAX_RECORDED_WRITES = 512;
+const recordedWrites = new WeakMap<object, Map<string, RecordedWrite>>();
+
 /**
- * The failure for an `expected_sha` that no longer matches.
+ * Remembers the sha a write tool returned for a file (per file system, the last 512 files), so a
+ * later `CONFLICT` can tell the model that the file is exactly as its own edit left it.
  *
  * @internal
  */
-export function conflictError(display: string, actualSha: string | undefined): FileSystemError {
+export function recordWrite(fileSystem: object, realPath: string, write: RecordedWrite): void {
+  let writes = recordedWrites.get(fileSystem);
+  if (writes === undefined) {
+    writes = new Map();
+    recordedWrites.set(fileSystem, writes);
+  }
+  writes.delete(realPath);
+  writes.set(realPath, write);
+  if (writes.size > MAX_RECORDED_WRITES) {
+    writes.delete(writes.keys().next().value as string);
+  }
+}
+
+/**
+ * The last write a write tool made to a file, if it is remembered.
+ *
+ * @internal
+ */
+export function lastRecordedWrite(fileSystem: object, realPath: string): RecordedWrite | undefined {
+  return recordedWrites.get(fileSystem)?.get(realPath);
+}
+
+/**
+ * The failure for an `expected_sha` that no longer matches. The message always carries the
+ * current sha; when the current content is what one of the write tools last returned for this
+ * file (`last`), the hint says so and offers that sha instead of a re-read.
+ *
+ * @param display - the path as shown to the model
+ * @param actualSha - the file's current sha (`undefined`: the file is gone)
+ * @param last - the last write a write tool recorded for the file
+ * @internal
+ */
+export function conflictError(
+  display: string,
+  actualSha: string | undefined,
+  last?: RecordedWrite,
+): FileSystemError {
+  if (actualSha === undefined) {
+    return new FileSystemError(
+      "CONFLICT",
+      `${display} was deleted since you read it (expected_sha no longer matches).`,
+      "Check whether it was moved (list_directory, glob_search), or create it again without expected_sha.",
+    );
+  }
+  const short = actualSha.slice(0, SHORT_SHA_LENGTH);
+  const message = `${display} changed since the sha you sent: its sha is now ${short}.`;
+  if (last !== undefined && last.sha === actualSha) {
+    return new FileSystemError(
+      "CONFLICT",
+      `${message} That is the sha your last ${last.tool} call on ${display} returned: nothing changed it since.`,
+      `If you sent the sha from before that ${last.tool} call, call again with expected_sha="${short}" — no need to re-read.`,
+    );
+  }
   return new FileSystemError(
     "CONFLICT",
-    actualSha === undefined
-      ? `${display} was deleted since you read it (expected_sha no longer matches).`
-      : `${display} changed since you read it: its sha is now ${actualSha.slice(0, SHORT_SHA_LENGTH)}.`,
-    `Re-read ${display} with read_file, redo your change on the current content, and pass the new sha as expected_sha.`,
+    message,
+    `If you made that change yourself, call again with expected_sha="${short}". Otherwise re-read ${display} with read_file, redo your change on the current content, and pass its sha as expected_sha.`,
   );
 }
 
@@ -106,9 +180,9 @@ export async function loadEditableFile(
   }
   if (stat.type === "directory") {
     throw new FileSystemError(
-      "UNSUPPORTED",
-      `${display} is a directory; only files can be edited.`,
-      "Call list_directory to see its files, then edit one of them.",
+      "INVALID_PATH",
+      `${display} is a directory, not a file; only files can be edited.`,
+      "List it with list_directory and pick a file inside it.",
     );
   }
   if (stat.size > options.maxBytes) {
@@ -124,7 +198,7 @@ export async function loadEditableFile(
   const decoded = decodeText(bytes);
   const sha = await hashing;
   if (options.expectedSha !== undefined && !shaMatches(options.expectedSha, sha)) {
-    throw conflictError(display, sha);
+    throw conflictError(display, sha, lastRecordedWrite(fileSystem, resolved.real));
   }
   if (decoded === undefined) {
     throw new FileSystemError(
@@ -255,6 +329,11 @@ export interface AppliedEdit {
   replacements: number;
   /** Whether the match was exact or tolerated line-ending / trailing-whitespace differences. */
   matchKind: MatchKind;
+  /**
+   * Whether `oldText` (and `newText`, when it had them too) carried read_file's line-number
+   * prefixes, removed before matching because the text without them matched one place.
+   */
+  strippedLineNumbers: boolean;
   /** 1-based line numbers (in the text before) where each replaced occurrence started. */
   lines: number[];
   /** What was replaced, as positions in the text before (ascending, not overlapping). */
@@ -356,10 +435,225 @@ function listLines(lines: number[], max: number): string {
   return lines.length > max ? `${shown} and ${lines.length - max} more` : shown;
 }
 
+function findRanges(text: string, needle: string): { ranges: Range[]; matchKind: MatchKind } {
+  const ranges = exactRanges(text, needle);
+  if (ranges.length > 0) return { ranges, matchKind: "exact" };
+  const lineEndingRanges = tolerantRanges(text, needle, /\r$/);
+  if (lineEndingRanges !== undefined && lineEndingRanges.length > 0) {
+    return { ranges: lineEndingRanges, matchKind: "line-endings" };
+  }
+  const whitespaceRanges = tolerantRanges(text, needle, /[ \t\r]+$/);
+  if (whitespaceRanges !== undefined && whitespaceRanges.length > 0) {
+    return { ranges: whitespaceRanges, matchKind: "trailing-whitespace" };
+  }
+  return { ranges: [], matchKind: "exact" };
+}
+
+/** read_file's line-number prefix (`%6d\t`), or the `N→` form of other toolsets. */
+const LINE_NUMBER_PREFIX = /^ *(\d+)(?:\t|→)/;
+
+/** What {@link analyzeLinePrefixes} found in a text the model sent. */
+export interface LinePrefixes {
+  /** Lines (without a final empty one) that start with a line-number prefix. */
+  prefixed: number;
+  /** Lines in all (without a final empty one). */
+  lines: number;
+  /** Whether every line has a prefix and the numbers count up by one. */
+  consecutive: boolean;
+  /** The first prefix's number. */
+  firstNumber: number | undefined;
+  /** The first prefix as sent, e.g. `"    12\t"`. */
+  firstPrefix: string | undefined;
+  /** The text with every prefix removed. */
+  stripped: string;
+}
+
+/**
+ * Looks for read_file's line-number prefixes (`    12\t`) at the start of each line of a text.
+ *
+ * @internal
+ */
+export function analyzeLinePrefixes(text: string): LinePrefixes {
+  const lines = text.split("\n");
+  const last = lines.length - 1;
+  const counted = lines[last] === "" && last > 0 ? last : lines.length;
+  let prefixed = 0;
+  let consecutive = true;
+  let firstNumber: number | undefined;
+  let firstPrefix: string | undefined;
+  let expected: number | undefined;
+  const stripped = lines.map((line, index) => {
+    const match = index < counted ? LINE_NUMBER_PREFIX.exec(line) : null;
+    if (match === null) {
+      if (index < counted) consecutive = false;
+      return line;
+    }
+    const number = Number(match[1]);
+    prefixed += 1;
+    if (firstNumber === undefined) {
+      firstNumber = number;
+      firstPrefix = match[0];
+    } else if (number !== expected) consecutive = false;
+    expected = number + 1;
+    return line.slice(match[0].length);
+  });
+  return {
+    prefixed,
+    lines: counted,
+    consecutive: consecutive && prefixed === counted && prefixed > 0,
+    firstNumber,
+    firstPrefix,
+    stripped: stripped.join("\n"),
+  };
+}
+
+function lineOfPosition(text: string, position: number): number {
+  return countNewlines(text, position) + 1;
+}
+
+/** The lines of a needle to compare line by line (without a final empty one). */
+function needleLines(needle: string): string[] {
+  const lines = needle.split("\n");
+  if (lines.length > 1 && lines[lines.length - 1] === "") lines.pop();
+  return lines;
+}
+
+/**
+ * Finds where `needle` matches `text` line by line once each line is normalised (indentation
+ * or whitespace ignored): the 1-based first lines of up to 10 matches. The first needle line
+ * may be the end of a file line, the last one its start.
+ *
+ * @internal
+ */
+export function findLooseMatches(
+  text: string,
+  needle: string,
+  normalize: (line: string) => string,
+): number[] {
+  const wanted = needleLines(needle).map(normalize);
+  if (wanted.every((line) => line.length === 0)) return [];
+  const fileLines = text.split("\n");
+  const normalized = new Array<string | undefined>(fileLines.length);
+  const at = (index: number) => {
+    let value = normalized[index];
+    if (value === undefined) {
+      value = normalize(fileLines[index] as string);
+      normalized[index] = value;
+    }
+    return value;
+  };
+  const matches: number[] = [];
+  const last = wanted.length - 1;
+  for (let start = 0; start + wanted.length <= fileLines.length; start += 1) {
+    let matched = true;
+    for (let offset = 0; offset <= last && matched; offset += 1) {
+      const line = at(start + offset);
+      const want = wanted[offset] as string;
+      if (last === 0) matched = line.includes(want);
+      else if (offset === 0) matched = line.endsWith(want);
+      else if (offset === last) matched = line.startsWith(want);
+      else matched = line === want;
+    }
+    if (matched) {
+      matches.push(start + 1);
+      if (matches.length >= 10) break;
+    }
+  }
+  return matches;
+}
+
+const ignoreIndentation = (line: string) => line.replace(/^[ \t]+/, "").replace(/[ \t\r]+$/, "");
+const ignoreWhitespace = (line: string) => line.replace(/\s+/g, " ").trim();
+
+/**
+ * Names an indentation: `"4 spaces"`, `"2 tabs"`, `"1 tab and 2 spaces"`, `"no indentation"`.
+ *
+ * @internal
+ */
+export function describeIndentation(line: string): string {
+  const indentation = /^[ \t]*/.exec(line)?.[0] ?? "";
+  if (indentation.length === 0) return "no indentation";
+  const tabs = [...indentation].filter((character) => character === "\t").length;
+  const spaces = indentation.length - tabs;
+  const parts: string[] = [];
+  if (tabs > 0) parts.push(`${tabs} tab${tabs === 1 ? "" : "s"}`);
+  if (spaces > 0) parts.push(`${spaces} space${spaces === 1 ? "" : "s"}`);
+  return parts.join(" and ");
+}
+
+function excerptLines(text: string, from: number, to: number): string {
+  const lines = text.split("\n");
+  const excerpt: string[] = [];
+  for (let number = Math.max(1, from); number <= Math.min(lines.length, to); number += 1) {
+    let content = (lines[number - 1] as string).replace(/\r$/, "");
+    if (content.length > MAX_EXCERPT_LINE_CHARACTERS)
+      content = `${content.slice(0, MAX_EXCERPT_LINE_CHARACTERS)}…`;
+    excerpt.push(`${String(number).padStart(6)}\t${content}`);
+  }
+  return excerpt.join("\n");
+}
+
+/** Explains a needle that matches only when indentation or whitespace is ignored. */
+function explainWhitespace(text: string, needle: string): string | undefined {
+  const wanted = needleLines(needle);
+  const indented = findLooseMatches(text, needle, ignoreIndentation);
+  if (indented.length > 0) {
+    const first = indented[0] as number;
+    const fileLines = text.split("\n");
+    const differences: string[] = [];
+    wanted.forEach((line, index) => {
+      const fileLine = (fileLines[first - 1 + index] as string).replace(/\r$/, "");
+      // The first needle line may start inside the file line: compare only whole lines.
+      if (
+        index === 0 &&
+        wanted.length > 1 &&
+        ignoreIndentation(fileLine) !== ignoreIndentation(line)
+      )
+        return;
+      const ours = describeIndentation(fileLine);
+      const theirs = describeIndentation(line);
+      if (ours !== theirs && differences.length < 6) {
+        differences.push(`line ${first + index}: the file has ${ours}, old_text has ${theirs}`);
+      }
+    });
+    const where =
+      indented.length === 1
+        ? `line${wanted.length === 1 ? ` ${first}` : `s ${first}–${first + wanted.length - 1}`}`
+        : `${indented.length >= 10 ? "10 or more" : indented.length} places (lines ${indented.join(", ")})`;
+    return [
+      ` Only the indentation differs: old_text matches ${where} when indentation is ignored.`,
+      ...(differences.length > 0 ? [differences.join("; ")] : []),
+      `The file's lines as they are (cat -n style, indentation kept):`,
+      excerptLines(text, first, first + Math.min(wanted.length, MAX_EXCERPT_LINES) - 1),
+    ].join("\n");
+  }
+  const spaced = findLooseMatches(text, needle, ignoreWhitespace);
+  if (spaced.length > 0) {
+    const first = spaced[0] as number;
+    return [
+      ` Only whitespace differs: old_text matches ${spaced.length === 1 ? "line" : `${spaced.length >= 10 ? "10 or more" : spaced.length} places, first line`} ${first} when spaces and tabs inside lines are ignored. The file's lines, quoted so every space shows:`,
+      text
+        .split("\n")
+        .slice(first - 1, first - 1 + Math.min(wanted.length, MAX_EXCERPT_LINES))
+        .map(
+          (line, index) =>
+            `${String(first + index).padStart(6)}\t${JSON.stringify(line.replace(/\r$/, ""))}`,
+        )
+        .join("\n"),
+    ].join("\n");
+  }
+  return undefined;
+}
+
 /**
  * Applies one literal replacement with str_replace semantics: `oldText` must occur exactly once
  * (or `replaceAll`); when it does not occur exactly, a unique match that differs only in line
- * endings, then only in trailing whitespace, is accepted and reported through `matchKind`.
+ * endings, then only in trailing whitespace, is accepted and reported through `matchKind`. When
+ * `oldText` carries read_file's line-number prefixes on every line (consecutive numbers) and the
+ * text without them matches one place (or one place at the line the first prefix names), the
+ * prefixes are removed — from `newText` too when it carries them — and `strippedLineNumbers`
+ * says so. A text not found is explained: line-number prefixes, indentation or whitespace that
+ * differ, or the closest region.
  *
  * @internal
  */
@@ -390,23 +684,82 @@ export function applyTextEdit(
       },
     };
   }
-  let matchKind: MatchKind = "exact";
-  let ranges = exactRanges(text, edit.oldText);
+  let { ranges, matchKind } = findRanges(text, edit.oldText);
+  let newText = edit.newText;
+  let strippedLineNumbers = false;
+  let needle = edit.oldText;
+  let prefixNote = "";
   if (ranges.length === 0) {
-    const lineEndingRanges = tolerantRanges(text, edit.oldText, /\r$/);
-    if (lineEndingRanges !== undefined && lineEndingRanges.length > 0) {
-      ranges = lineEndingRanges;
-      matchKind = "line-endings";
-    } else {
-      const whitespaceRanges = tolerantRanges(text, edit.oldText, /[ \t\r]+$/);
-      if (whitespaceRanges !== undefined && whitespaceRanges.length > 0) {
-        ranges = whitespaceRanges;
-        matchKind = "trailing-whitespace";
+    const prefixes = analyzeLinePrefixes(edit.oldText);
+    if (prefixes.consecutive) {
+      const newPrefixes = analyzeLinePrefixes(edit.newText);
+      const strippedNew =
+        newPrefixes.prefixed === 0
+          ? edit.newText
+          : newPrefixes.prefixed === newPrefixes.lines
+            ? newPrefixes.stripped
+            : undefined;
+      const found = findRanges(text, prefixes.stripped);
+      let candidates = found.ranges;
+      if (candidates.length > 1 && prefixes.firstNumber !== undefined) {
+        const atLine = candidates.filter(
+          (range) => lineOfPosition(text, range.start) === prefixes.firstNumber,
+        );
+        if (atLine.length === 1) candidates = atLine;
       }
+      needle = prefixes.stripped;
+      const sent = JSON.stringify(prefixes.firstPrefix);
+      if (
+        candidates.length === 1 &&
+        strippedNew !== undefined &&
+        strippedNew !== prefixes.stripped
+      ) {
+        ranges = candidates;
+        matchKind = found.matchKind;
+        newText = strippedNew;
+        strippedLineNumbers = true;
+      } else if (candidates.length > 1) {
+        const lines = candidates.map((range) => lineOfPosition(text, range.start));
+        return {
+          ok: false,
+          error: {
+            code: "PATTERN_NOT_UNIQUE",
+            message: `${label}old_text carries read_file's line-number prefixes (${sent} on its first line), which are not part of the file; without them it occurs ${candidates.length} times in ${display}, at lines ${listLines(lines, options.maxListedLines ?? 50)}.`,
+            hint: "Send old_text without the line-number prefixes, with enough surrounding lines to match one place.",
+          },
+        };
+      } else if (candidates.length === 1) {
+        return {
+          ok: false,
+          error: {
+            code: "INVALID_INPUT",
+            message:
+              strippedNew === undefined
+                ? `${label}old_text carries read_file's line-number prefixes (${sent} on its first line), and new_text carries them on only some lines; they are not part of the file.`
+                : `${label}old_text carries read_file's line-number prefixes (${sent} on its first line); without them old_text and new_text are identical, so the edit would change nothing.`,
+            hint: "Send old_text and new_text without the line-number prefixes.",
+          },
+        };
+      } else {
+        prefixNote = ` old_text carries read_file's line-number prefixes (${sent} on its first line), which are not part of the file; even without them it is not in the file.`;
+      }
+    } else if (prefixes.prefixed > 0) {
+      prefixNote = ` ${prefixes.prefixed === 1 ? "A line" : `${prefixes.prefixed} lines`} of old_text start${prefixes.prefixed === 1 ? "s" : ""} with what looks like read_file's line-number prefix (${JSON.stringify(prefixes.firstPrefix)}), which is not part of the file.`;
     }
   }
   if (ranges.length === 0) {
-    const region = findClosestRegion(text, edit.oldText);
+    const whitespace = explainWhitespace(text, needle);
+    if (whitespace !== undefined) {
+      return {
+        ok: false,
+        error: {
+          code: "PATTERN_NOT_FOUND",
+          message: `${label}old_text was not found in ${display}.${prefixNote}${whitespace}`,
+          hint: `Copy old_text again with the file's exact indentation and spacing, as shown above${prefixNote.length > 0 ? ", without the line-number prefixes" : ""}.`,
+        },
+      };
+    }
+    const region = findClosestRegion(text, needle);
     const closest =
       region === undefined
         ? " Nothing in the file resembles it."
@@ -415,7 +768,7 @@ export function applyTextEdit(
       ok: false,
       error: {
         code: "PATTERN_NOT_FOUND",
-        message: `${label}old_text was not found in ${display}.${closest}`,
+        message: `${label}old_text was not found in ${display}.${prefixNote}${closest}`,
         hint: `Re-read ${display} with read_file${region === undefined ? "" : ` (offset=${Math.max(1, region.startLine - 5)})`} and copy old_text exactly as it is now, including whitespace and indentation (without the line-number prefix).`,
       },
     };
@@ -447,9 +800,9 @@ export function applyTextEdit(
     const matched = text.slice(range.start, range.end);
     // A tolerant match in a mixed-ending file: give the new text the matched region's CRLF.
     const replacement =
-      matchKind !== "exact" && matched.includes("\r\n") && !edit.newText.includes("\r\n")
-        ? edit.newText.replace(/\n/g, "\r\n")
-        : edit.newText;
+      matchKind !== "exact" && matched.includes("\r\n") && !newText.includes("\r\n")
+        ? newText.replace(/\n/g, "\r\n")
+        : newText;
     result += text.slice(cursor, range.start) + replacement;
     splices.push({ start: range.start, end: range.end, replacement });
     cursor = range.end;
@@ -457,7 +810,14 @@ export function applyTextEdit(
   result += text.slice(cursor);
   return {
     ok: true,
-    value: { text: result, replacements: ranges.length, matchKind, lines, splices },
+    value: {
+      text: result,
+      replacements: ranges.length,
+      matchKind,
+      strippedLineNumbers,
+      lines,
+      splices,
+    },
   };
 }
 

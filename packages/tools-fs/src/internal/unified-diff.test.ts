@@ -18,6 +18,8 @@ describe("createUnifiedDiff", () => {
       removed: 0,
       hunks: 0,
       truncated: false,
+      totalLines: 0,
+      omittedLines: 0,
     });
   });
 
@@ -117,16 +119,23 @@ describe("createUnifiedDiff", () => {
     );
   });
 
-  it("hides carriage returns and caps long diffs with the standard marker", () => {
+  it("hides carriage returns and keeps the first whole lines of a long diff, counting the rest", () => {
     expect(diff("a\r\nb\r\n", "a\r\nc\r\n")).toContain("\n-b\n+c");
     const before = Array.from({ length: 1000 }, (_, index) => `${index}`).join("\n");
     const after = Array.from({ length: 1000 }, (_, index) => `x${index}`).join("\n");
     const result = createUnifiedDiff(before, after, { path: "f", maxLines: 50 });
     expect(result.truncated).toBe(true);
     expect(result.added).toBe(1000);
-    expect(result.text).toMatch(
-      /…\[truncated: [\d,]+ more lines — re-read the changed region with read_file/,
-    );
+    // 3 header lines, 2,000 changed lines and 2 "No newline" notes; 50 kept, no marker in the text.
+    expect(result.totalLines).toBe(2005);
+    expect(result.omittedLines).toBe(1955);
+    expect(result.text.split("\n")).toHaveLength(50);
+    expect(result.text).not.toContain("truncated");
+    const byCharacters = createUnifiedDiff(before, after, { path: "f", maxCharacters: 500 });
+    expect(byCharacters.text.length).toBeLessThanOrEqual(500);
+    expect(byCharacters.omittedLines).toBe(2005 - byCharacters.text.split("\n").length);
+    const oneLong = createUnifiedDiff("a", "b".repeat(30_000), { path: "f", maxCharacters: 1_000 });
+    expect(oneLong.text.length).toBeLessThanOrEqual(1_000);
   });
 
   it("produces a minimal diff for scattered changes in a big text quickly", () => {

@@ -8,8 +8,6 @@
  * @internal
  */
 
-import { truncateText } from "@agentool/contract";
-
 /** Default context lines around each change. */
 export const DEFAULT_DIFF_CONTEXT_LINES = 3;
 
@@ -30,19 +28,20 @@ export interface UnifiedDiffOptions {
   path: string;
   /** Context lines around each change. Default {@link DEFAULT_DIFF_CONTEXT_LINES}. */
   context?: number;
-  /** Most lines shown; the rest is cut with the standard marker. Default {@link DEFAULT_MAX_DIFF_LINES}. */
+  /** Most lines kept; the rest are left out (and counted). Default {@link DEFAULT_MAX_DIFF_LINES}. */
   maxLines?: number;
-  /** Most characters shown. Default {@link DEFAULT_MAX_DIFF_CHARACTERS}. */
+  /** Most characters kept (whole lines, except a first line longer than this). Default {@link DEFAULT_MAX_DIFF_CHARACTERS}. */
   maxCharacters?: number;
-  /** How the model sees the rest when the diff is cut. */
-  next?: string;
   /** The line number of the first line of both texts (when they are windows of a file). Default 1. */
   firstLine?: number;
 }
 
 /** A diff between two texts. */
 export interface UnifiedDiff {
-  /** The unified diff (empty when the texts are equal), possibly cut with the standard marker. */
+  /**
+   * The unified diff (empty when the texts are equal): its first lines when it is longer than
+   * the caps. No marker: the tools' render says what was left out.
+   */
   text: string;
   /** Lines added. */
   added: number;
@@ -50,8 +49,35 @@ export interface UnifiedDiff {
   removed: number;
   /** Hunks in the full diff. */
   hunks: number;
-  /** Whether the shown text was cut. */
+  /** Whether lines of the diff were left out. */
   truncated: boolean;
+  /** Lines of the full diff (header included). */
+  totalLines: number;
+  /** Lines of the diff left out after `text`. */
+  omittedLines: number;
+}
+
+/**
+ * Keeps the first lines of a diff within a line and a character budget (whole lines, except a
+ * first line longer than the character budget, which is cut).
+ */
+function cutLines(
+  lines: readonly string[],
+  maxLines: number,
+  maxCharacters: number,
+): { text: string; kept: number } {
+  let characters = 0;
+  let kept = 0;
+  while (kept < lines.length && kept < maxLines) {
+    const length = (lines[kept] as string).length + (kept === 0 ? 0 : 1);
+    if (characters + length > maxCharacters) break;
+    characters += length;
+    kept += 1;
+  }
+  if (kept === 0 && lines.length > 0) {
+    return { text: (lines[0] as string).slice(0, maxCharacters), kept: 1 };
+  }
+  return { text: lines.slice(0, kept).join("\n"), kept };
 }
 
 /** Length of the common prefix of two strings, compared in chunks (native comparisons). */
@@ -214,7 +240,16 @@ export function createUnifiedDiff(
   after: string,
   options: UnifiedDiffOptions,
 ): UnifiedDiff {
-  if (before === after) return { text: "", added: 0, removed: 0, hunks: 0, truncated: false };
+  if (before === after)
+    return {
+      text: "",
+      added: 0,
+      removed: 0,
+      hunks: 0,
+      truncated: false,
+      totalLines: 0,
+      omittedLines: 0,
+    };
   const context = options.context ?? DEFAULT_DIFF_CONTEXT_LINES;
   // The changed middle, on whole lines, widened by the context lines.
   let prefix = commonPrefixLength(before, after);
@@ -352,13 +387,20 @@ export function createUnifiedDiff(
     output.push(`@@ -${beforeStart},${beforeCount} +${afterStart},${afterCount} @@`, ...body);
     hunks += 1;
   }
-  const full = output.join("\n");
-  const cut = truncateText(full, {
-    maxLines: options.maxLines ?? DEFAULT_MAX_DIFF_LINES,
-    maxCharacters: options.maxCharacters ?? DEFAULT_MAX_DIFF_CHARACTERS,
-    next: options.next ?? "re-read the changed region with read_file to see the rest",
-  });
-  return { text: cut.text, added, removed, hunks, truncated: cut.truncated };
+  const cut = cutLines(
+    output,
+    options.maxLines ?? DEFAULT_MAX_DIFF_LINES,
+    options.maxCharacters ?? DEFAULT_MAX_DIFF_CHARACTERS,
+  );
+  return {
+    text: cut.text,
+    added,
+    removed,
+    hunks,
+    truncated: cut.kept < output.length,
+    totalLines: output.length,
+    omittedLines: output.length - cut.kept,
+  };
 }
 
 /**
