@@ -231,11 +231,8 @@ export function createFsTools(options: FsToolsOptions): AnyTool[] {
   ];
   // Every tool hears what is mounted beside it, so its description names nothing else.
   const shared = { workspace, mountedTools };
-  // PENDING: read_file, write_file, edit_file and multi_edit do not take `mountedTools` yet;
-  // they get it as soon as their factories accept it.
-  const pending = { workspace };
   const tools: AnyTool[] = [
-    createReadFileTool({ ...typed.readFile, ...pending }),
+    createReadFileTool({ ...typed.readFile, ...shared }),
     createListDirectoryTool({ ...typed.listDirectory, ...shared }),
     createFileStatsTool({ ...typed.fileStats, ...shared }),
     createGrepSearchTool({ ...typed.grepSearch, ...shared, ...engines }),
@@ -245,9 +242,9 @@ export function createFsTools(options: FsToolsOptions): AnyTool[] {
   ];
   if (readWrite) {
     tools.push(
-      createWriteFileTool({ ...typed.writeFile, ...pending }),
-      createEditFileTool({ ...typed.editFile, ...pending }),
-      createMultiEditTool({ ...typed.multiEdit, ...pending }),
+      createWriteFileTool({ ...typed.writeFile, ...shared }),
+      createEditFileTool({ ...typed.editFile, ...shared }),
+      createMultiEditTool({ ...typed.multiEdit, ...shared }),
       createCreateDirectoryTool({ ...typed.createDirectory, ...shared }),
       createDeleteFileTool({ ...typed.deleteFile, ...shared }),
       createMoveFileTool({ ...typed.moveFile, ...shared }),
