@@ -1,8 +1,14 @@
 import { parseOptions } from "@agentool/contract";
 import { z } from "zod";
-import { createThinkTool, type ThinkTool, type ThinkToolOptions } from "./think.js";
+import {
+  createThinkTool,
+  THINK_TOOL_NAME,
+  type ThinkTool,
+  type ThinkToolOptions,
+} from "./think.js";
 import {
   createUpdatePlanTool,
+  UPDATE_PLAN_TOOL_NAME,
   type UpdatePlanTool,
   type UpdatePlanToolOptions,
 } from "./update-plan.js";
@@ -28,7 +34,9 @@ const coreToolsOptionsSchema = z.object({
 });
 
 /**
- * Creates both core tools, `think` and `update_plan`, ready to hand to an adapter.
+ * Creates both core tools, `think` and `update_plan`, ready to hand to an adapter. Each one's
+ * default description knows the other is mounted beside it (each tool's own `mountedTools` adds
+ * names mounted elsewhere).
  *
  * @param options - per-tool options, keyed `think` and `updatePlan`
  * @returns `[think, updatePlan]`
@@ -38,5 +46,16 @@ const coreToolsOptionsSchema = z.object({
  */
 export function createCoreTools(options?: CoreToolsOptions): [ThinkTool, UpdatePlanTool] {
   const parsed = parseOptions("createCoreTools", coreToolsOptionsSchema, options);
-  return [createThinkTool(parsed.think), createUpdatePlanTool(parsed.updatePlan)];
+  const names = [
+    parsed.think?.name ?? THINK_TOOL_NAME,
+    parsed.updatePlan?.name ?? UPDATE_PLAN_TOOL_NAME,
+  ];
+  const mounted = (own: readonly string[] | undefined) => [...new Set([...names, ...(own ?? [])])];
+  return [
+    createThinkTool({ ...parsed.think, mountedTools: mounted(parsed.think?.mountedTools) }),
+    createUpdatePlanTool({
+      ...parsed.updatePlan,
+      mountedTools: mounted(parsed.updatePlan?.mountedTools),
+    }),
+  ];
 }

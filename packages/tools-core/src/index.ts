@@ -3,11 +3,13 @@ export {
   createThinkTool,
   DEFAULT_THINK_DESCRIPTION,
   type OnThought,
+  THINK_ALIASES,
   THINK_TOOL_NAME,
   type ThinkTool,
   type ThinkToolData,
   type ThinkToolOptions,
   type ThoughtContext,
+  thinkDescription,
   thinkInputSchema,
 } from "./think.js";
 export {
@@ -21,6 +23,7 @@ export {
   type PlanStep,
   type PlanStepStatus,
   type PlanUpdate,
+  UPDATE_PLAN_ALIASES,
   UPDATE_PLAN_TOOL_NAME,
   type UpdatePlanTool,
   type UpdatePlanToolData,

@@ -1,6 +1,6 @@
 import { defineTool, ok, parseOptions, type Tool, toolOverridesShape } from "@agentool/contract";
 import { z } from "zod";
-import { callHookSafely, isFunction } from "./internal/call-hook.js";
+import { callHookSafely, isFunction, mountedToolsOption } from "./internal/call-hook.js";
 
 /** The default name of the think tool. */
 export const THINK_TOOL_NAME = "think";
@@ -62,6 +62,33 @@ export interface ThinkToolOptions {
    * ignored and never breaks the call.
    */
   onThought?: OnThought;
+  /**
+   * Names of the tools mounted beside this one; the default description names another tool only
+   * when it is listed here (`createCoreTools` passes what it mounts). Default: none.
+   */
+  mountedTools?: readonly string[];
+}
+
+/**
+ * Field names other toolsets use for `think`'s field, accepted silently: `thoughts` and
+ * `reasoning` → `thought`.
+ */
+export const THINK_ALIASES: Readonly<Record<string, string>> = {
+  thoughts: "thought",
+  reasoning: "thought",
+};
+
+/**
+ * Builds the think tool's default description: {@link DEFAULT_THINK_DESCRIPTION}, plus a line
+ * that sends task lists to `update_plan` when it is mounted beside it.
+ *
+ * @param mounted - the names of the tools mounted beside it
+ * @returns the description
+ */
+export function thinkDescription(mounted: ReadonlySet<string> = new Set()): string {
+  return mounted.has("update_plan")
+    ? `${DEFAULT_THINK_DESCRIPTION}\nThe user does not see your thoughts; publish your task list with update_plan.`
+    : DEFAULT_THINK_DESCRIPTION;
 }
 
 const thinkOptionsSchema = z.object({
@@ -69,6 +96,7 @@ const thinkOptionsSchema = z.object({
   onThought: z
     .custom<OnThought>(isFunction, { error: "expected a function (thought, context) => void" })
     .optional(),
+  mountedTools: mountedToolsOption,
 });
 
 /** The think tool's type. */
@@ -94,8 +122,9 @@ export function createThinkTool(options?: ThinkToolOptions): ThinkTool {
   const onThought = parsed.onThought;
   return defineTool({
     name: parsed.name ?? THINK_TOOL_NAME,
-    description: parsed.description ?? DEFAULT_THINK_DESCRIPTION,
+    description: parsed.description ?? thinkDescription(new Set(parsed.mountedTools ?? [])),
     input: thinkInputSchema,
+    aliases: THINK_ALIASES,
     annotations: { title: "Think", readOnly: true, idempotent: true },
     tags: ["core"],
     execute: ({ thought }, context) => {

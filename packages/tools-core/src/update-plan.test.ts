@@ -37,8 +37,8 @@ describe("createUpdatePlanTool", () => {
           { step: "Summarise the change", status: "pending" },
         ],
         explanation: "Starting work.",
-        completedSteps: 1,
-        totalSteps: 3,
+        completed_steps: 1,
+        total_steps: 3,
       } satisfies UpdatePlanToolData,
     });
   });
@@ -88,8 +88,8 @@ describe("createUpdatePlanTool", () => {
           { step: "A", status: "pending" },
           { step: "B", status: "completed" },
         ],
-        completedSteps: 1,
-        totalSteps: 2,
+        completed_steps: 1,
+        total_steps: 2,
       },
     });
   });

@@ -7,7 +7,7 @@ import {
   toolOverridesShape,
 } from "@agentool/contract";
 import { z } from "zod";
-import { callHookSafely, isFunction } from "./internal/call-hook.js";
+import { callHookSafely, isFunction, mountedToolsOption } from "./internal/call-hook.js";
 
 /** The default name of the plan tool. */
 export const UPDATE_PLAN_TOOL_NAME = "update_plan";
@@ -39,9 +39,9 @@ export interface UpdatePlanToolData {
   /** The model's note about what changed, when it gave one (trimmed). */
   explanation?: string;
   /** How many steps are completed. */
-  completedSteps: number;
+  completed_steps: number;
   /** How many steps the plan has. */
-  totalSteps: number;
+  total_steps: number;
 }
 
 /** What an `onUpdate` hook receives. */
@@ -75,6 +75,11 @@ export interface UpdatePlanToolOptions {
   maxSteps?: number;
   /** Most characters one step may have (after trimming). Default {@link DEFAULT_MAX_STEP_CHARACTERS} (500). */
   maxStepCharacters?: number;
+  /**
+   * Names of the tools mounted beside this one; the default description names another tool only
+   * when it is listed here (`createCoreTools` passes what it mounts). Default: none.
+   */
+  mountedTools?: readonly string[];
 }
 
 const updatePlanOptionsSchema = z.object({
@@ -86,6 +91,7 @@ const updatePlanOptionsSchema = z.object({
     .optional(),
   maxSteps: z.number().int().min(1).max(1000).optional(),
   maxStepCharacters: z.number().int().min(1).max(100_000).optional(),
+  mountedTools: mountedToolsOption,
 });
 
 /**
@@ -131,7 +137,7 @@ export const updatePlanInputSchema = createUpdatePlanInputSchema(
 /** The plan tool's type. */
 export type UpdatePlanTool = Tool<typeof updatePlanInputSchema, UpdatePlanToolData>;
 
-function defaultDescription(maxSteps: number): string {
+function defaultDescription(maxSteps: number, mounted: ReadonlySet<string>): string {
   return [
     "Publish or update your task list so the user can follow your progress.",
     "Call it when you start work that takes three or more steps, then again each time a step",
@@ -139,8 +145,23 @@ function defaultDescription(maxSteps: number): string {
     "the previous one, so repeating a call is harmless.",
     'Mark exactly one step "in_progress" while you work on it, mark finished steps "completed",',
     `and keep the rest "pending". At most ${maxSteps} short steps. Skip it for simple one-step tasks.`,
-  ].join("\n");
+    mounted.has("think")
+      ? "It is the list the user sees; reason through a decision with think instead."
+      : "",
+  ]
+    .filter((line) => line.length > 0)
+    .join("\n");
 }
+
+/**
+ * Field names other toolsets use for `update_plan`'s fields, accepted silently: `steps` and
+ * `todos` → `plan`, `note` → `explanation`.
+ */
+export const UPDATE_PLAN_ALIASES: Readonly<Record<string, string>> = {
+  steps: "plan",
+  todos: "plan",
+  note: "explanation",
+};
 
 /** Refusals list at most this many problems, so a broken 1,000-step plan gives a short message. */
 const MAX_PROBLEMS_SHOWN = 10;
@@ -169,19 +190,19 @@ export function formatPlanChecklist(plan: readonly PlanStep[]): string {
  * @param data - the plan tool's result data
  * @returns e.g. `Plan updated (2/5 done): working on "Fix the bug".` and the checklist
  * @example
- * formatPlanUpdate({ plan, completedSteps: 1, totalSteps: 3 });
+ * formatPlanUpdate({ plan, completed_steps: 1, total_steps: 3 });
  */
 export function formatPlanUpdate(
-  data: Pick<UpdatePlanToolData, "plan" | "completedSteps" | "totalSteps">,
+  data: Pick<UpdatePlanToolData, "plan" | "completed_steps" | "total_steps">,
 ): string {
   const current = data.plan.find((item) => item.status === "in_progress");
   const next = data.plan.find((item) => item.status === "pending");
   let summary: string;
-  if (data.completedSteps === data.totalSteps) summary = "all steps completed.";
+  if (data.completed_steps === data.total_steps) summary = "all steps completed.";
   else if (current !== undefined) summary = `working on "${current.step}".`;
   else if (next !== undefined) summary = `next is "${next.step}".`;
   else summary = "no step in progress.";
-  return `Plan updated (${data.completedSteps}/${data.totalSteps} done): ${summary}\n${formatPlanChecklist(data.plan)}`;
+  return `Plan updated (${data.completed_steps}/${data.total_steps} done): ${summary}\n${formatPlanChecklist(data.plan)}`;
 }
 
 /**
@@ -215,8 +236,10 @@ export function createUpdatePlanTool(options?: UpdatePlanToolOptions): UpdatePla
 
   return defineTool({
     name,
-    description: parsed.description ?? defaultDescription(maxSteps),
+    description:
+      parsed.description ?? defaultDescription(maxSteps, new Set(parsed.mountedTools ?? [])),
     input,
+    aliases: UPDATE_PLAN_ALIASES,
     annotations: { title: "Update plan", idempotent: true },
     tags: ["core", "plan"],
     execute: (request, context) => {
@@ -258,8 +281,12 @@ export function createUpdatePlanTool(options?: UpdatePlanToolOptions): UpdatePla
       }
 
       const explanation = request.explanation?.trim() || undefined;
-      const completedSteps = plan.filter((item) => item.status === "completed").length;
-      const data: UpdatePlanToolData = { plan, completedSteps, totalSteps: plan.length };
+      const completed = plan.filter((item) => item.status === "completed").length;
+      const data: UpdatePlanToolData = {
+        plan,
+        completed_steps: completed,
+        total_steps: plan.length,
+      };
       if (explanation !== undefined) data.explanation = explanation;
       if (onUpdate !== undefined) {
         const update: PlanUpdate = {
