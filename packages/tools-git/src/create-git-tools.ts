@@ -37,9 +37,26 @@ export interface GitToolsOptions {
   secretPaths?: readonly string[];
   /** Globs excepted from `secretPaths` (readable by name). Default: `DEFAULT_SECRET_EXCEPTIONS`. */
   secretExceptions?: readonly string[];
+  /**
+   * Tools of other families mounted beside the git tools (e.g. `["read_file"]`); descriptions may
+   * name them. The git tools this call mounts are added by themselves.
+   */
+  mountedTools?: readonly string[];
 }
 
 const { name: _name, description: _description, ...sharedShape } = gitToolOptionsShape;
+
+/** The tools every mode mounts. */
+export const GIT_READ_TOOL_NAMES: readonly string[] = [
+  "git_status",
+  "git_diff",
+  "git_log",
+  "git_show",
+  "git_branch",
+];
+
+/** The tools only `mode: "read-write"` adds. */
+export const GIT_WRITE_TOOL_NAMES: readonly string[] = ["git_add", "git_commit"];
 
 const gitToolsOptionsSchema = z.object({
   ...sharedShape,
@@ -68,20 +85,22 @@ export function createGitTools(options: GitToolsOptions): AnyTool[] {
   const parsed = parseOptions("createGitTools", gitToolsOptionsSchema, options);
   const { mode, author, maxLogLimit, ...shared } = parsed;
   const readWrite = mode === "read-write";
+  const mountedTools = [...GIT_READ_TOOL_NAMES, ...(readWrite ? GIT_WRITE_TOOL_NAMES : [])];
+  const common = { ...shared, mountedTools: [...(shared.mountedTools ?? []), ...mountedTools] };
   const tools: AnyTool[] = [
-    createGitStatusTool(shared),
-    createGitDiffTool(shared),
+    createGitStatusTool(common),
+    createGitDiffTool(common),
     createGitLogTool({
-      ...shared,
+      ...common,
       ...(maxLogLimit === undefined ? {} : { maxLimit: maxLogLimit }),
     }),
-    createGitShowTool(shared),
-    createGitBranchTool({ ...shared, allowCreate: readWrite }),
+    createGitShowTool(common),
+    createGitBranchTool({ ...common, allowCreate: readWrite }),
   ];
   if (readWrite) {
     tools.push(
-      createGitAddTool(shared),
-      createGitCommitTool({ ...shared, ...(author === undefined ? {} : { author }) }),
+      createGitAddTool(common),
+      createGitCommitTool({ ...common, ...(author === undefined ? {} : { author }) }),
     );
   }
   return tools;

@@ -1,7 +1,15 @@
-import { defineTool, ok, parseOptions, type Tool, type ToolResult } from "@agentool/contract";
+import {
+  defineTool,
+  formatTruncationMarker,
+  ok,
+  parseOptions,
+  type Tool,
+  type ToolResult,
+} from "@agentool/contract";
 import { z } from "zod";
 import type { GitToolOptions } from "./git-status.js";
 import { guard } from "./internal/git-failure.js";
+import { joinSentences, listWords, type MountedTools } from "./internal/mounted.js";
 import type { FileChange } from "./internal/parse-status.js";
 import { confinePath } from "./internal/paths.js";
 import { stagedUnder, stagePaths } from "./internal/staging.js";
@@ -17,11 +25,17 @@ export const MAX_ADD_FILES = 1_000;
 export interface GitAddToolData {
   /** The paths as staged (repository-relative). */
   files: string[];
-  /** Everything staged now under those paths (capped). */
+  /** Everything staged now under those paths (the first `maxEntries`). */
   staged: FileChange[];
-  /** How many staged changes there are under those paths. */
+  /** How many staged changes there are under those paths (exact). */
   total_staged: number;
 }
+
+/** Field aliases `git_add` accepts silently (alias → field). */
+export const GIT_ADD_ALIASES: Readonly<Record<string, string>> = {
+  paths: "files",
+  pathspec: "files",
+};
 
 /** The add tool's input schema. */
 export const gitAddInputSchema = z.object({
@@ -37,12 +51,17 @@ export const gitAddInputSchema = z.object({
 /** The add tool's type. */
 export type GitAddTool = Tool<typeof gitAddInputSchema, GitAddToolData>;
 
-const DEFAULT_DESCRIPTION = [
-  "Stage files for the next commit (git add): new, modified and deleted files, or whole",
-  "directories. Use it after editing, then check with git_status or git_diff staged=true, then",
-  "call git_commit. Files ignored by .gitignore are refused; paths must stay inside the",
-  "repository. Changes only the index, never file contents, and repeating it is harmless.",
-].join(" ");
+function defaultDescription(mounted: MountedTools): string {
+  const checks = [
+    mounted.when("git_status", "git_status"),
+    mounted.when("git_diff", "git_diff staged=true"),
+  ].filter((check) => check.length > 0);
+  return joinSentences([
+    "Stage files for the next commit (git add): new, modified and deleted files, or whole directories.",
+    `Use it after editing${checks.length > 0 ? `, then check with ${listWords(checks)}` : ""}${mounted.when("git_commit", ", then call git_commit")}.`,
+    "Files ignored by .gitignore are refused; paths must stay inside the repository. Changes only the index, never file contents, and repeating it is harmless.",
+  ]);
+}
 
 const addOptionsSchema = z.object(gitToolOptionsShape);
 
@@ -50,11 +69,16 @@ const addOptionsSchema = z.object(gitToolOptionsShape);
  * Renders what `git_add` staged.
  *
  * @param data - the add tool's data
+ * @param options - the tools mounted beside it (the next step names only these)
  * @returns model-facing text
  * @example
  * formatGitAdd(result.data); // "Staged 2 changes:\n  added     src/new.ts\n  modified  README.md"
  */
-export function formatGitAdd(data: GitAddToolData): string {
+export function formatGitAdd(
+  data: GitAddToolData,
+  options: { mountedTools?: readonly string[] } = {},
+): string {
+  const mounted = new Set(options.mountedTools ?? []);
   if (data.total_staged === 0) {
     return `Nothing staged under ${data.files.join(", ")}: those files have no changes (or match HEAD already).`;
   }
@@ -64,9 +88,21 @@ export function formatGitAdd(data: GitAddToolData): string {
     lines.push(`  ${change.status.padEnd(9)} ${name}`);
   }
   if (data.total_staged > data.staged.length) {
-    lines.push(`  … and ${data.total_staged - data.staged.length} more`);
+    lines.push(
+      formatTruncationMarker({
+        omitted: data.total_staged - data.staged.length,
+        unit: "changes",
+        next: mounted.has("git_status")
+          ? "git_status lists every staged change"
+          : "the rest are staged too",
+      }),
+    );
   }
-  lines.push("Next: git_commit with a message (or git_diff staged=true to review).");
+  const next = [
+    mounted.has("git_commit") ? "git_commit with a message" : "",
+    mounted.has("git_diff") ? "git_diff staged=true to review" : "",
+  ].filter((step) => step.length > 0);
+  if (next.length > 0) lines.push(`Next: ${next.join(" (or ")}${next.length > 1 ? ")" : ""}.`);
   return lines.join("\n");
 }
 
@@ -83,13 +119,14 @@ export function formatGitAdd(data: GitAddToolData): string {
  */
 export function createGitAddTool(options: GitToolOptions): GitAddTool {
   const parsed = parseOptions("createGitAddTool", addOptionsSchema, options);
-  const settings = createSettings(parsed);
-  const { runner, maxEntries } = settings;
+  const settings = createSettings(parsed, GIT_ADD_TOOL_NAME);
+  const { runner, maxEntries, mounted, name } = settings;
 
   return defineTool({
-    name: parsed.name ?? GIT_ADD_TOOL_NAME,
-    description: parsed.description ?? DEFAULT_DESCRIPTION,
+    name,
+    description: parsed.description ?? defaultDescription(mounted),
     input: gitAddInputSchema,
+    aliases: GIT_ADD_ALIASES,
     annotations: { title: "Git add", readOnly: false, destructive: false, idempotent: true },
     tags: ["git", "git:write"],
     timeoutMs: settings.timeoutMs,
@@ -101,8 +138,8 @@ export function createGitAddTool(options: GitToolOptions): GitAddTool {
         }
         const unique = [...new Set(paths)];
         return runner.withWriteLock(async () => {
-          await stagePaths(runner, unique, context.signal);
-          const staged = await stagedUnder(runner, unique, context.signal);
+          await stagePaths(runner, unique, context.signal, mounted);
+          const staged = await stagedUnder(runner, unique, context.signal, mounted);
           return ok({
             files: unique,
             staged: staged.slice(0, maxEntries),
@@ -110,6 +147,9 @@ export function createGitAddTool(options: GitToolOptions): GitAddTool {
           });
         });
       }),
-    render: formatGitAdd,
+    render: (data) =>
+      formatGitAdd(data, {
+        mountedTools: mounted.filter(["git_status", "git_commit", "git_diff"]),
+      }),
   });
 }

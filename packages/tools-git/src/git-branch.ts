@@ -1,16 +1,25 @@
 import {
   defineTool,
+  formatPageMarker,
+  isOffsetPastEnd,
+  offsetPastEnd,
   ok,
+  pageItems,
   parseOptions,
   type Tool,
   type ToolResult,
-  truncateList,
 } from "@agentool/contract";
 import { z } from "zod";
 import type { GitToolOptions } from "./git-status.js";
-import { guard, refuse } from "./internal/git-failure.js";
+import { guard, refuse, refuseWith } from "./internal/git-failure.js";
+import { listWords, type MountedTools } from "./internal/mounted.js";
 import { checkRevisionText, resolveCommit } from "./internal/revisions.js";
-import { createSettings, failFromGit, gitToolOptionsShape } from "./internal/tool-support.js";
+import {
+  createSettings,
+  DEFAULT_MAX_ENTRIES,
+  failFromGit,
+  gitToolOptionsShape,
+} from "./internal/tool-support.js";
 
 /** The default name of the branch tool. */
 export const GIT_BRANCH_TOOL_NAME = "git_branch";
@@ -37,12 +46,16 @@ export interface GitBranchListData {
   action: "list";
   /** The current branch, or `null` when HEAD is detached or there are no commits. */
   current: string | null;
-  /** Local branches (capped). */
+  /** This page of local branches, most recently committed first. */
   branches: GitBranchSummary[];
-  /** How many local branches there are. */
-  total_branches: number;
-  /** The truncation marker, when `branches` was capped. */
-  truncated?: string;
+  /** The 1-based position of the page's first branch. */
+  offset: number;
+  /** Local branches in all (exact). */
+  total: number;
+  /** The `offset` of the next page; absent on the last page. */
+  next_offset?: number;
+  /** Whether branches after this page were left out. */
+  truncated: boolean;
   /** Why the list is empty, when it is. */
   empty_reason?: string;
 }
@@ -68,7 +81,7 @@ export interface GitBranchToolOptions extends GitToolOptions {
   allowCreate?: boolean;
 }
 
-function createBranchInputSchema(allowCreate: boolean) {
+function createBranchInputSchema(allowCreate: boolean, maxEntries: number) {
   const actions = allowCreate ? (["list", "create"] as const) : (["list"] as const);
   return z.object({
     action: z
@@ -92,23 +105,46 @@ function createBranchInputSchema(allowCreate: boolean) {
           ? "For create: the commit, branch or tag it starts from. Default HEAD."
           : "Unused.",
       ),
+    offset: z
+      .number()
+      .int()
+      .min(1)
+      .optional()
+      .describe(
+        "For list: 1-based position of the first branch to return (default 1). Use the next_offset a cut list gives to get the next page.",
+      ),
+    limit: z
+      .number()
+      .int()
+      .min(1)
+      .max(maxEntries)
+      .optional()
+      .describe(`For list: most branches to return (default and at most ${maxEntries}).`),
   });
 }
 
-/** The branch tool's input schema (with create). */
-export const gitBranchInputSchema = createBranchInputSchema(true);
+/** The branch tool's input schema (with create and the default cap). */
+export const gitBranchInputSchema = createBranchInputSchema(true, DEFAULT_MAX_ENTRIES);
+
+/** Field aliases `git_branch` accepts silently (alias → field). */
+export const GIT_BRANCH_ALIASES: Readonly<Record<string, string>> = {
+  branch: "name",
+  branch_name: "name",
+  start_point: "base",
+};
 
 /** The branch tool's type. */
 export type GitBranchTool = Tool<typeof gitBranchInputSchema, GitBranchToolData>;
 
-function defaultDescription(allowCreate: boolean): string {
+function defaultDescription(allowCreate: boolean, mounted: MountedTools): string {
   const list =
-    'action="list" shows local branches, which one is current, each one\'s last commit and how far it is ahead/behind its upstream.';
-  if (!allowCreate)
-    return `List git branches (read-only). ${list} Use a name from it as ref in git_log or git_diff.`;
+    'action="list" shows local branches, which one is current, each one\'s last commit and how far it is ahead/behind its upstream (many branches come in pages: offset, limit).';
+  const users = mounted.filter(["git_log", "git_diff"]);
+  const use = users.length > 0 ? ` Use a name from it as ref in ${listWords(users)}.` : "";
+  if (!allowCreate) return `List git branches (read-only). ${list}${use}`;
   return [
     "List or create git branches.",
-    list,
+    `${list}${use}`,
     'action="create" with name (and optional base, default HEAD) creates a branch without',
     "switching to it; it refuses names that exist already or that git does not allow.",
   ].join(" ");
@@ -125,11 +161,15 @@ const FIELD = "\x1f";
  * Renders a branch list or a created branch.
  *
  * @param data - the branch tool's data
+ * @param options - the tool's name (for the next-page call)
  * @returns model-facing text
  * @example
  * formatGitBranch(result.data); // "* main      a1b2c3d Fix the parser\n  feature   d4e5f6a Add x"
  */
-export function formatGitBranch(data: GitBranchToolData): string {
+export function formatGitBranch(
+  data: GitBranchToolData,
+  options: { toolName?: string } = {},
+): string {
   if (data.action === "create") {
     return `Created branch ${data.name} at ${data.hash.slice(0, 7)} (not checked out; HEAD did not move).`;
   }
@@ -143,7 +183,22 @@ export function formatGitBranch(data: GitBranchToolData): string {
     return `${branch.current ? "*" : " "} ${branch.name.padEnd(width)} ${branch.short_hash}${tracking} ${branch.subject}`;
   });
   if (data.current === null) lines.unshift("HEAD is detached (not on any branch).");
-  if (data.truncated !== undefined) lines.push(data.truncated);
+  if (data.offset > 1 || data.truncated) {
+    lines.unshift(
+      `Branches ${data.offset}–${data.offset + data.branches.length - 1} of ${data.total}:`,
+    );
+  }
+  if (data.next_offset !== undefined) {
+    lines.push(
+      formatPageMarker({
+        tool: options.toolName ?? GIT_BRANCH_TOOL_NAME,
+        nextOffset: data.next_offset,
+        omitted: data.total - data.next_offset + 1,
+        unit: "branches",
+        args: { action: "list" },
+      }),
+    );
+  }
   return lines.join("\n");
 }
 
@@ -160,21 +215,27 @@ export function formatGitBranch(data: GitBranchToolData): string {
  */
 export function createGitBranchTool(options: GitBranchToolOptions): GitBranchTool {
   const parsed = parseOptions("createGitBranchTool", branchOptionsSchema, options);
-  const settings = createSettings(parsed);
-  const { runner, maxEntries } = settings;
+  const settings = createSettings(parsed, GIT_BRANCH_TOOL_NAME);
+  const { runner, maxEntries, mounted, name: toolName } = settings;
   const allowCreate = parsed.allowCreate ?? false;
 
-  async function list(signal: AbortSignal): Promise<GitBranchListData> {
+  async function list(
+    offset: number,
+    limit: number | undefined,
+    signal: AbortSignal,
+  ): Promise<GitBranchListData> {
     const result = await runner.run(
       [
         "for-each-ref",
         `--format=%(HEAD)${FIELD}%(refname:short)${FIELD}%(objectname:short)${FIELD}%(upstream:short)${FIELD}%(upstream:track,nobracket)${FIELD}%(contents:subject)`,
+        // The last --sort is the primary key: newest first, ties by name (a stable order to page).
+        "--sort=refname",
         "--sort=-committerdate",
         "refs/heads/",
       ],
       { signal },
     );
-    if (result.exitCode !== 0) failFromGit(result, "git for-each-ref");
+    if (result.exitCode !== 0) failFromGit(result, "git for-each-ref", mounted);
     const branches: GitBranchSummary[] = result.stdout
       .split("\n")
       .filter((line) => line.includes(FIELD))
@@ -190,18 +251,22 @@ export function createGitBranchTool(options: GitBranchToolOptions): GitBranchToo
           tracking: track.length > 0 ? track : null,
         };
       });
-    const kept = truncateList(branches, maxEntries, { unit: "branches" });
+    if (isOffsetPastEnd(offset, branches.length)) {
+      refuseWith(
+        offsetPastEnd({ tool: toolName, offset, total: branches.length, unit: "branches" }),
+      );
+    }
+    const page = pageItems(branches, { offset, limit: Math.min(limit ?? maxEntries, maxEntries) });
     const current = branches.find((branch) => branch.current)?.name ?? null;
     const data: GitBranchListData = {
       action: "list",
       current,
-      branches: kept.items,
-      total_branches: branches.length,
+      branches: page.items,
+      offset,
+      ...page.page,
     };
-    if (kept.marker !== undefined) data.truncated = kept.marker;
     if (branches.length === 0) {
-      data.empty_reason =
-        "the repository has no commits yet, so no branch exists; the first git_commit creates the current branch.";
+      data.empty_reason = `the repository has no commits yet, so no branch exists${mounted.when("git_commit", "; the first git_commit creates the current branch")}.`;
     }
     return data;
   }
@@ -216,14 +281,14 @@ export function createGitBranchTool(options: GitBranchToolOptions): GitBranchToo
         hint: "Pass the new branch's name, e.g. 'fix/parser-crash'.",
       });
     }
-    const branch = checkRevisionText(name, "name");
+    const branch = checkRevisionText(name, "name", mounted);
     const format = await runner.run(["check-ref-format", `refs/heads/${branch}`], { signal });
     if (format.exitCode !== 0 || branch === "HEAD" || branch.includes("@{")) {
       refuse("INVALID_INPUT", `name ${JSON.stringify(name)} is not a valid branch name.`, {
         hint: "Use letters, digits, '-', '_', '.' and '/', e.g. 'fix/parser-crash' (no spaces, '..', '~', '^', ':').",
       });
     }
-    const hash = await resolveCommit(runner, base ?? "HEAD", "base", signal);
+    const hash = await resolveCommit(runner, base ?? "HEAD", "base", signal, mounted);
     return runner.withWriteLock(async () => {
       const exists = await runner.run(
         ["rev-parse", "--verify", "--quiet", `refs/heads/${branch}`],
@@ -231,7 +296,7 @@ export function createGitBranchTool(options: GitBranchToolOptions): GitBranchToo
       );
       if (exists.exitCode === 0) {
         refuse("GIT_ERROR", `A branch named ${branch} already exists.`, {
-          hint: 'Pick another name, or call git_branch with action="list" to see existing branches.',
+          hint: `Pick another name, or call ${toolName} with action="list" to see existing branches.`,
         });
       }
       // update-ref with an all-zero old value creates the ref only if it does not exist yet.
@@ -246,15 +311,16 @@ export function createGitBranchTool(options: GitBranchToolOptions): GitBranchToo
         ],
         { signal, write: true },
       );
-      if (created.exitCode !== 0) failFromGit(created, "git update-ref");
+      if (created.exitCode !== 0) failFromGit(created, "git update-ref", mounted);
       return { action: "create" as const, name: branch, hash, checked_out: false as const };
     });
   }
 
   return defineTool({
-    name: parsed.name ?? GIT_BRANCH_TOOL_NAME,
-    description: parsed.description ?? defaultDescription(allowCreate),
-    input: createBranchInputSchema(allowCreate) as typeof gitBranchInputSchema,
+    name: toolName,
+    description: parsed.description ?? defaultDescription(allowCreate, mounted),
+    input: createBranchInputSchema(allowCreate, maxEntries) as typeof gitBranchInputSchema,
+    aliases: GIT_BRANCH_ALIASES,
     annotations: allowCreate
       ? { title: "Git branch", readOnly: false, destructive: false, idempotent: false }
       : { title: "Git branch", readOnly: true, idempotent: true },
@@ -270,8 +336,8 @@ export function createGitBranchTool(options: GitBranchToolOptions): GitBranchToo
           }
           return ok(await create(input.name, input.base, context.signal));
         }
-        return ok(await list(context.signal));
+        return ok(await list(input.offset ?? 1, input.limit, context.signal));
       }),
-    render: formatGitBranch,
+    render: (data) => formatGitBranch(data, { toolName }),
   });
 }

@@ -52,13 +52,16 @@ describe("git_commit", () => {
 
   it("refuses an empty commit, both files and all, and an empty message", async () => {
     const repo = repository();
-    const tool = createGitCommitTool({ root: repo.root });
+    const tool = createGitCommitTool({ root: repo.root, mountedTools: ["git_add", "git_status"] });
     const nothing = await tool.run({ message: "nothing" });
     expect(nothing).toMatchObject({ success: false, error: { code: "GIT_ERROR" } });
     if (!nothing.success) {
       expect(nothing.error.message).toMatch(/Nothing to commit/);
       expect(nothing.error.hint).toMatch(/git_add/);
     }
+    // Alone, the hint names no tool that is not there.
+    const alone = await createGitCommitTool({ root: repo.root }).run({ message: "nothing" });
+    expect(alone.success === false && alone.error.hint).toBe("Pass files or all=true.");
     expect(await tool.run({ message: "x", files: ["README.md"], all: true })).toMatchObject({
       error: { code: "INVALID_INPUT" },
     });

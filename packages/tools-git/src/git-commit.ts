@@ -1,5 +1,6 @@
 import {
   defineTool,
+  formatTruncationMarker,
   ok,
   parseOptions,
   type Tool,
@@ -9,6 +10,7 @@ import {
 import { z } from "zod";
 import type { GitToolOptions } from "./git-status.js";
 import { guard, refuse } from "./internal/git-failure.js";
+import { joinSentences, listWords, type MountedTools } from "./internal/mounted.js";
 import { type DiffFile, formatDiffFiles, parseNumstatPatch } from "./internal/parse-diff.js";
 import { confinePath, secretExclusionPathspecs } from "./internal/paths.js";
 import { stagePaths } from "./internal/staging.js";
@@ -47,11 +49,17 @@ export interface GitCommitToolData {
   message: string;
   /** The branch that moved, or `null` when HEAD is detached. */
   branch: string | null;
-  /** The files the commit changed (capped). */
+  /** The files the commit changed (the first `maxEntries`). */
   files: DiffFile[];
-  /** How many files it changed. */
+  /** How many files it changed (exact). */
   total_files: number;
 }
+
+/** Field aliases `git_commit` accepts silently (alias → field). */
+export const GIT_COMMIT_ALIASES: Readonly<Record<string, string>> = {
+  paths: "files",
+  commit_message: "message",
+};
 
 /** The commit tool's input schema. */
 export const gitCommitInputSchema = z.object({
@@ -78,13 +86,14 @@ export const gitCommitInputSchema = z.object({
 /** The commit tool's type. */
 export type GitCommitTool = Tool<typeof gitCommitInputSchema, GitCommitToolData>;
 
-const DEFAULT_DESCRIPTION = [
-  "Record a commit and return its hash. Without files or all it commits what is already staged",
-  "(git_add); files=[...] stages and commits exactly those paths; all=true stages every change",
-  "including new files (respecting .gitignore). Check git_status / git_diff first so you commit",
-  "what you intend. A commit with nothing staged is refused. Write a concise message: a summary",
-  "line, then details after a blank line. Adds history only; nothing is overwritten.",
-].join(" ");
+function defaultDescription(mounted: MountedTools): string {
+  const checks = mounted.filter(["git_status", "git_diff"]);
+  return joinSentences([
+    `Record a commit and return its hash. Without files or all it commits what is already staged${mounted.when("git_add", " (git_add)")}; files=[...] stages and commits exactly those paths; all=true stages every change including new files (respecting .gitignore).`,
+    checks.length > 0 ? `Check ${listWords(checks)} first so you commit what you intend.` : "",
+    "A commit with nothing staged is refused. Write a concise message: a summary line, then details after a blank line. Adds history only; nothing is overwritten.",
+  ]);
+}
 
 const authorSchema = z
   .object({
@@ -102,11 +111,15 @@ const commitOptionsSchema = z.object({
  * Renders a new commit for the model.
  *
  * @param data - the commit tool's data
+ * @param options - the name of the mounted tool that shows a whole commit (`git_show`), if any
  * @returns model-facing text
  * @example
  * formatGitCommit(result.data); // "Committed a1b2c3d on main: Fix the parser\n  +3 −1  src/parser.ts"
  */
-export function formatGitCommit(data: GitCommitToolData): string {
+export function formatGitCommit(
+  data: GitCommitToolData,
+  options: { showTool?: string } = {},
+): string {
   const subject = data.message.split("\n", 1)[0] ?? "";
   const where = data.branch === null ? "detached HEAD" : data.branch;
   const lines = [
@@ -114,7 +127,16 @@ export function formatGitCommit(data: GitCommitToolData): string {
     ...formatDiffFiles(data.files),
   ];
   if (data.total_files > data.files.length) {
-    lines.push(`  … and ${data.total_files - data.files.length} more files`);
+    lines.push(
+      formatTruncationMarker({
+        omitted: data.total_files - data.files.length,
+        unit: "files",
+        next:
+          options.showTool === undefined
+            ? "the commit holds them all"
+            : `${options.showTool} with revision="${data.short_hash}" lists them all`,
+      }),
+    );
   }
   return lines.join("\n");
 }
@@ -133,8 +155,8 @@ export function formatGitCommit(data: GitCommitToolData): string {
  */
 export function createGitCommitTool(options: GitCommitToolOptions): GitCommitTool {
   const parsed = parseOptions("createGitCommitTool", commitOptionsSchema, options);
-  const settings = createSettings(parsed);
-  const { runner, maxEntries } = settings;
+  const settings = createSettings(parsed, GIT_COMMIT_TOOL_NAME);
+  const { runner, maxEntries, mounted, name } = settings;
   const author = parsed.author;
 
   async function identity(signal: AbortSignal): Promise<Record<string, string>> {
@@ -156,6 +178,8 @@ export function createGitCommitTool(options: GitCommitToolOptions): GitCommitToo
         .map((record) => record.split("\n", 1)[0]),
     );
     if (!keys.has("user.name") || !keys.has("user.email")) {
+      const inside = await runner.run(["rev-parse", "--git-dir"], { signal });
+      if (inside.exitCode !== 0) failFromGit(inside, "git commit", mounted);
       refuse(
         "GIT_ERROR",
         "No commit author is configured: the host gave no author and the repository has no user.name / user.email.",
@@ -168,9 +192,10 @@ export function createGitCommitTool(options: GitCommitToolOptions): GitCommitToo
   }
 
   return defineTool({
-    name: parsed.name ?? GIT_COMMIT_TOOL_NAME,
-    description: parsed.description ?? DEFAULT_DESCRIPTION,
+    name,
+    description: parsed.description ?? defaultDescription(mounted),
     input: gitCommitInputSchema,
+    aliases: GIT_COMMIT_ALIASES,
     annotations: { title: "Git commit", readOnly: false, destructive: false, idempotent: false },
     tags: ["git", "git:write"],
     timeoutMs: settings.timeoutMs,
@@ -201,7 +226,7 @@ export function createGitCommitTool(options: GitCommitToolOptions): GitCommitToo
         }
         const environment = await identity(signal);
         return runner.withWriteLock(async () => {
-          if (paths.length > 0) await stagePaths(runner, paths, signal);
+          if (paths.length > 0) await stagePaths(runner, paths, signal, mounted);
           if (input.all === true) {
             const added = await runner.run(
               ["add", "--all", "--", ".", ...secretExclusionPathspecs(runner)],
@@ -212,7 +237,7 @@ export function createGitCommitTool(options: GitCommitToolOptions): GitCommitToo
                 pathspecMagic: true,
               },
             );
-            if (added.exitCode !== 0) failFromGit(added, "git add --all");
+            if (added.exitCode !== 0) failFromGit(added, "git add --all", mounted);
           }
           const pending = await runner.run(
             ["diff", "--cached", "--quiet", "--ignore-submodules=dirty", "--", ...paths],
@@ -225,11 +250,14 @@ export function createGitCommitTool(options: GitCommitToolOptions): GitCommitToo
                 ? `Nothing to commit: ${paths.join(", ")} ${paths.length === 1 ? "has" : "have"} no changes.`
                 : "Nothing to commit: no changes are staged.",
               {
-                hint: "Stage files with git_add (or pass files / all=true), and check git_status for what changed.",
+                hint: joinSentences([
+                  `${mounted.has("git_add") ? "Stage files with git_add (or pass files / all=true)" : "Pass files or all=true"}.`,
+                  mounted.when("git_status", "git_status shows what changed."),
+                ]),
               },
             );
           }
-          if (pending.exitCode !== 1) failFromGit(pending, "git diff --cached");
+          if (pending.exitCode !== 1) failFromGit(pending, "git diff --cached", mounted);
           const args = ["commit", "--cleanup=whitespace", "--no-gpg-sign", "--file=-"];
           if (paths.length > 0) args.push("--only", "--", ...paths);
           const committed = await runner.run(args, {
@@ -239,7 +267,7 @@ export function createGitCommitTool(options: GitCommitToolOptions): GitCommitToo
             workingTree: true,
             environment,
           });
-          if (committed.exitCode !== 0) failFromGit(committed, "git commit");
+          if (committed.exitCode !== 0) failFromGit(committed, "git commit", mounted);
           const head = await runner.run(["rev-parse", "HEAD", "--abbrev-ref", "HEAD"], { signal });
           const [hash = "", branch = "HEAD"] = head.stdout.trim().split("\n");
           const tree = await runner.run(
@@ -270,6 +298,7 @@ export function createGitCommitTool(options: GitCommitToolOptions): GitCommitToo
           });
         });
       }),
-    render: formatGitCommit,
+    render: (data) =>
+      formatGitCommit(data, mounted.has("git_show") ? { showTool: "git_show" } : {}),
   });
 }

@@ -1,30 +1,37 @@
 import {
   defineTool,
+  type NextCallValue,
   ok,
   parseOptions,
   type Tool,
   type ToolResult,
-  truncateList,
-  truncateText,
 } from "@agentool/contract";
 import { z } from "zod";
 import type { GitToolOptions } from "./git-status.js";
-import { guard } from "./internal/git-failure.js";
 import {
-  type DiffFile,
-  formatDiffFiles,
-  parseNumstatPatch,
-  summarizeDiffFiles,
-} from "./internal/parse-diff.js";
+  DEFAULT_DIFF_LINE_LIMIT,
+  type DiffPage,
+  formatDiffPage,
+  MAX_DIFF_LINE_LIMIT,
+  pageDiff,
+} from "./internal/diff-pages.js";
+import { guard, refuse } from "./internal/git-failure.js";
+import { joinSentences, type MountedTools } from "./internal/mounted.js";
 import { confinePath, literalPathspec, secretExclusionPathspecs } from "./internal/paths.js";
-import { resolveCommit } from "./internal/revisions.js";
+import { parseRange, resolveCommit } from "./internal/revisions.js";
 import {
   createSettings,
-  failFromGit,
+  DEFAULT_MAX_ENTRIES,
+  DEFAULT_MAX_OUTPUT_BYTES,
   gitToolOptionsShape,
   pathFieldDescription,
 } from "./internal/tool-support.js";
 
+export type {
+  DiffCutLine,
+  DiffPage,
+  DiffPartialFile,
+} from "./internal/diff-pages.js";
 export type { DiffFile } from "./internal/parse-diff.js";
 
 /** The default name of the diff tool. */
@@ -33,109 +40,200 @@ export const GIT_DIFF_TOOL_NAME = "git_diff";
 /** Default lines of context around each change. */
 export const DEFAULT_CONTEXT_LINES = 3;
 
-/** What `git_diff` returns. */
-export interface GitDiffToolData {
-  /** What was compared, e.g. `"working tree vs index"`. */
+/**
+ * What `git_diff` returns: one page of the diff ({@link DiffPage}: the page's files, the exact
+ * totals, the patch text, `offset`, `total`, `next_offset`, `truncated`) and what was compared.
+ */
+export interface GitDiffToolData extends DiffPage {
+  /** What was compared, new side first, e.g. `"working tree vs index"`, `"feature (d4e5f6a) vs main (a1b2c3d)"`. */
   compared: string;
-  /** Every changed file with its line counts (capped). */
-  files: DiffFile[];
-  /** How many files changed in all. */
-  total_files: number;
-  /** The unified diff (capped; binary files appear as one summary line). */
-  diff: string;
-  /** Whether the diff text or the file list was cut. */
-  truncated: boolean;
+  /** The path filter, repository-relative, when one was given. */
+  path?: string;
+  /** Whether the index was compared (`staged: true`). */
+  staged: boolean;
+  /** The old side as given, when two commits were compared with `base`. */
+  base?: string;
+  /** The revision (or `A..B` range) as given. */
+  ref?: string;
+  /** Lines of context around each change. */
+  context_lines: number;
+  /** Whether only the file list was asked for (no patch text). */
+  files_only: boolean;
   /** Why the diff is empty, when it is. */
   empty_reason?: string;
 }
 
-/** The diff tool's input schema. */
-export const gitDiffInputSchema = z.object({
-  path: z.string().optional().describe(pathFieldDescription),
-  staged: z
-    .boolean()
-    .optional()
-    .describe(
-      "true: show staged changes (what the next commit contains). Default false: unstaged changes in the working tree.",
-    ),
-  ref: z
-    .string()
-    .optional()
-    .describe(
-      "Optional: compare against this commit, branch or tag (e.g. 'HEAD~1', 'main') instead of the index.",
-    ),
-  context_lines: z
-    .number()
-    .int()
-    .min(0)
-    .max(100)
-    .optional()
-    .describe(`Lines of context around each change (0 to 100). Default ${DEFAULT_CONTEXT_LINES}.`),
-});
+function createDiffInputSchema(maxFiles: number, maxOutputBytes: number) {
+  return z.object({
+    path: z
+      .string()
+      .optional()
+      .describe(
+        `${pathFieldDescription} When the diff then covers one file, offset and limit count that file's patch lines.`,
+      ),
+    staged: z
+      .boolean()
+      .optional()
+      .describe(
+        "true: compare the index (what the next commit would contain) instead of the working tree — with HEAD, or with ref when ref names one commit. Not with two commits (they have no index side). Default false.",
+      ),
+    base: z
+      .string()
+      .optional()
+      .describe(
+        "Optional: the old side of a two-commit comparison, with ref as the new side (e.g. base='main', ref='feature'). Alone it acts as ref.",
+      ),
+    ref: z
+      .string()
+      .optional()
+      .describe(
+        "Optional: a commit, branch or tag (e.g. 'HEAD~1', 'main'). Alone: the working tree (or, with staged, the index) compared with it. With base: the new side. 'A..B' compares commit A with commit B; 'A...B' compares B with the point where it branched off A.",
+      ),
+    context_lines: z
+      .number()
+      .int()
+      .min(0)
+      .max(100)
+      .optional()
+      .describe(
+        `Lines of context around each change (0 to 100). Default ${DEFAULT_CONTEXT_LINES}.`,
+      ),
+    files_only: z
+      .boolean()
+      .optional()
+      .describe(
+        "true: list the changed files with their +/− counts only, without patch text (a cheap overview of a large diff; offset and limit page the list). Default false.",
+      ),
+    offset: z
+      .number()
+      .int()
+      .min(1)
+      .optional()
+      .describe(
+        "1-based position of the first changed file to return (default 1); when the diff covers one file, the first line of its patch. Use the next_offset a cut result gives to get the next page.",
+      ),
+    limit: z
+      .number()
+      .int()
+      .min(1)
+      .max(Math.max(maxFiles, MAX_DIFF_LINE_LIMIT))
+      .optional()
+      .describe(
+        `Most files to return (default and at most ${maxFiles}); when the diff covers one file, most patch lines (default ${DEFAULT_DIFF_LINE_LIMIT}, at most ${MAX_DIFF_LINE_LIMIT}). A page also stops at about ${maxOutputBytes.toLocaleString("en-US")} bytes of patch text.`,
+      ),
+  });
+}
+
+/** The diff tool's input schema (with the default caps). */
+export const gitDiffInputSchema = createDiffInputSchema(
+  DEFAULT_MAX_ENTRIES,
+  DEFAULT_MAX_OUTPUT_BYTES,
+);
 
 /** The diff tool's type. */
 export type GitDiffTool = Tool<typeof gitDiffInputSchema, GitDiffToolData>;
 
-const DEFAULT_DESCRIPTION = [
-  "Show line-by-line changes as a unified diff, with a per-file summary (+added −deleted).",
-  "Default: unstaged edits in the working tree. staged=true: what the next commit will contain.",
-  "ref='main' (or a commit hash, 'HEAD~1'): the working tree (or, with staged, the index)",
-  "compared with that commit. Untracked files never appear; git_status lists them. Binary files",
-  "are summarised, not dumped. Large diffs are cut with a marker: then call again with path set",
-  "to one file from the summary, or with context_lines=0. Read-only.",
-].join(" ");
+/** Field aliases `git_diff` accepts silently (alias → field). */
+export const GIT_DIFF_ALIASES: Readonly<Record<string, string>> = {
+  file_path: "path",
+  cached: "staged",
+  unified: "context_lines",
+  name_only: "files_only",
+  stat: "files_only",
+  from: "base",
+  to: "ref",
+};
+
+function defaultDescription(mounted: MountedTools): string {
+  return joinSentences([
+    "Show line-by-line changes as a unified diff, with the exact totals (files, +added −deleted).",
+    "Default: unstaged edits in the working tree. staged=true: what the next commit will contain (the index vs HEAD).",
+    "ref='main' (or a hash, 'HEAD~1'): the working tree — or, with staged, the index — compared with that commit.",
+    "Two commits: base='main' with ref='feature', or ref='main..feature' ('main...feature': only what feature added since it branched off).",
+    `Untracked files never appear${mounted.when("git_status", "; git_status lists them")}. Binary files are summarised, not dumped.`,
+    "A long diff comes in pages: offset counts changed files (when the diff covers one file, its patch lines), and a cut page ends with a marker naming the exact next call.",
+    "files_only=true lists the files without patch text. Read-only.",
+  ]);
+}
 
 const diffOptionsSchema = z.object(gitToolOptionsShape);
 
+/** What {@link formatGitDiff} needs besides the data. */
+export interface GitDiffFormatOptions {
+  /** The tool's name, for the next-page call. Default `"git_diff"`. */
+  toolName?: string;
+}
+
+function nextCallArgs(data: GitDiffToolData): Record<string, NextCallValue> {
+  const args: Record<string, NextCallValue> = {};
+  if (data.path !== undefined) args.path = data.path;
+  if (data.staged) args.staged = true;
+  if (data.base !== undefined) args.base = data.base;
+  if (data.ref !== undefined) args.ref = data.ref;
+  if (data.context_lines !== DEFAULT_CONTEXT_LINES) args.context_lines = data.context_lines;
+  if (data.files_only) args.files_only = true;
+  return args;
+}
+
 /**
- * Renders a diff for the model: a summary line, the file list when the diff was cut, then the diff.
+ * Renders a diff page for the model: what was compared and the exact totals, the page's files
+ * when it is not the whole diff, the patch, and the contract's markers naming the exact next
+ * call (`…[truncated: 120 more files — call git_diff again with staged=true, offset=38]`).
  *
  * @param data - the diff tool's data
+ * @param options - the tool's name
  * @returns model-facing text
  * @example
  * formatGitDiff(result.data); // "working tree vs index: 1 file changed, +2 −0\n\ndiff --git …"
  */
-export function formatGitDiff(data: GitDiffToolData): string {
+export function formatGitDiff(data: GitDiffToolData, options: GitDiffFormatOptions = {}): string {
   if (data.empty_reason !== undefined)
     return `No differences (${data.compared}): ${data.empty_reason}`;
-  const lines = [`${data.compared}: ${summarizeDiffFiles(data.files)}`];
-  if (data.truncated || data.files.some((file) => file.binary)) {
-    lines.push(...formatDiffFiles(data.files));
-    if (data.total_files > data.files.length) {
-      lines.push(`  … and ${data.total_files - data.files.length} more files`);
-    }
-  }
-  lines.push("", data.diff);
+  const lines = formatDiffPage(data, {
+    tool: options.toolName ?? GIT_DIFF_TOOL_NAME,
+    args: nextCallArgs(data),
+    pathField: "path",
+  });
+  lines[0] = `${data.compared}: ${lines[0]}`;
   return lines.join("\n");
 }
 
+function short(hash: string): string {
+  return hash.slice(0, 7);
+}
+
 /**
- * Creates the `git_diff` tool: unstaged, staged or against-a-commit changes as a capped unified
- * diff with a per-file summary. External diff programs and textconv drivers never run.
+ * Creates the `git_diff` tool: unstaged, staged, against-a-commit or between-two-commits changes,
+ * paged by file (or by patch line when the diff covers one file), with exact totals. External
+ * diff programs and textconv drivers never run.
  *
- * @param options - the repository root, caps and overrides
+ * @param options - the repository root, caps, the mounted tools and overrides
  * @returns the tool
  * @throws AgentoolError when the options are invalid
  * @example
  * const gitDiff = createGitDiffTool({ root: "/work/repo", maxOutputBytes: 20_000 });
  * await gitDiff.run({ staged: true }); // data.diff: "diff --git a/src/a.ts b/src/a.ts\n…"
+ * await gitDiff.run({ ref: "main..feature", path: "src/a.ts", offset: 201 }); // patch lines 201…
  */
 export function createGitDiffTool(options: GitToolOptions): GitDiffTool {
   const parsed = parseOptions("createGitDiffTool", diffOptionsSchema, options);
-  const settings = createSettings(parsed);
-  const { runner, maxEntries, maxOutputBytes } = settings;
+  const settings = createSettings(parsed, GIT_DIFF_TOOL_NAME);
+  const { runner, maxEntries, maxOutputBytes, mounted, name } = settings;
+  const input = createDiffInputSchema(maxEntries, maxOutputBytes) as typeof gitDiffInputSchema;
 
   return defineTool({
-    name: parsed.name ?? GIT_DIFF_TOOL_NAME,
-    description: parsed.description ?? DEFAULT_DESCRIPTION,
-    input: gitDiffInputSchema,
+    name,
+    description: parsed.description ?? defaultDescription(mounted),
+    input,
+    aliases: GIT_DIFF_ALIASES,
     annotations: { title: "Git diff", readOnly: true, idempotent: true },
     tags: ["git", "git:read"],
     timeoutMs: settings.timeoutMs,
-    execute: (input, context): Promise<ToolResult<GitDiffToolData>> =>
+    execute: (request, context): Promise<ToolResult<GitDiffToolData>> =>
       guard(async () => {
         const signal = context.signal;
-        const contextLines = input.context_lines ?? DEFAULT_CONTEXT_LINES;
+        const contextLines = request.context_lines ?? DEFAULT_CONTEXT_LINES;
+        const staged = request.staged ?? false;
         const args = [
           "diff",
           "--no-color",
@@ -143,56 +241,106 @@ export function createGitDiffTool(options: GitToolOptions): GitDiffTool {
           "--no-textconv",
           "--ignore-submodules=dirty",
           "--find-renames",
-          "--numstat",
-          "--patch",
-          "-z",
           `--unified=${contextLines}`,
         ];
-        let compared = input.staged ? "index (staged) vs HEAD" : "working tree vs index";
-        if (input.staged) args.push("--cached");
-        if (input.ref !== undefined) {
-          const hash = await resolveCommit(runner, input.ref, "ref", signal);
-          args.push(hash);
-          compared = `${input.staged ? "index (staged)" : "working tree"} vs ${input.ref} (${hash.slice(0, 7)})`;
+        let range = request.ref === undefined ? undefined : parseRange(request.ref);
+        if (range !== undefined && request.base !== undefined) {
+          refuse(
+            "INVALID_INPUT",
+            `ref ${JSON.stringify(request.ref)} already names two commits, and base names a third.`,
+            {
+              hint: `Pass either ref='A..B', or base='A' with ref='B'.`,
+            },
+          );
         }
-        args.push("--");
-        args.push(
-          literalPathspec(
-            input.path === undefined ? "." : await confinePath(runner, input.path, "path"),
-          ),
-        );
-        args.push(...secretExclusionPathspecs(runner));
-        const result = await runner.run(args, {
+        if (range === undefined && request.base !== undefined && request.ref !== undefined) {
+          range = { base: request.base, ref: request.ref, symmetric: false };
+        }
+        if (range !== undefined && staged) {
+          refuse(
+            "INVALID_INPUT",
+            "staged=true compares the index (what the next commit would contain), but a comparison of two commits has no index side.",
+            {
+              hint: "Drop staged to compare the two commits, or pass only ref (one commit) with staged=true to compare the index with it.",
+            },
+          );
+        }
+        const single = range === undefined ? (request.ref ?? request.base) : undefined;
+        let compared = staged ? "index (staged) vs HEAD" : "working tree vs index";
+        if (staged) args.push("--cached");
+        if (range !== undefined) {
+          const baseField = request.base === undefined ? "ref" : "base";
+          const newHash = await resolveCommit(runner, range.ref, "ref", signal, mounted);
+          let oldHash = await resolveCommit(runner, range.base, baseField, signal, mounted);
+          let oldLabel = `${range.base} (${short(oldHash)})`;
+          if (range.symmetric) {
+            const mergeBase = await runner.run(["merge-base", oldHash, newHash], { signal });
+            const found = mergeBase.stdout.trim();
+            if (mergeBase.exitCode !== 0 || !/^[0-9a-f]{40,64}$/.test(found)) {
+              refuse(
+                "INVALID_INPUT",
+                `${range.base} and ${range.ref} have no common ancestor, so "${range.base}...${range.ref}" names nothing.`,
+                { hint: `Compare them directly with ref="${range.base}..${range.ref}".` },
+              );
+            }
+            oldHash = found;
+            oldLabel = `where ${range.ref} branched off ${range.base} (${short(oldHash)})`;
+          }
+          args.push(oldHash, newHash);
+          compared = `${range.ref} (${short(newHash)}) vs ${oldLabel}`;
+        } else if (single !== undefined) {
+          const field = request.ref === undefined ? "base" : "ref";
+          const hash = await resolveCommit(runner, single, field, signal, mounted);
+          args.push(hash);
+          compared = `${staged ? "index (staged)" : "working tree"} vs ${single} (${short(hash)})`;
+        }
+        const path =
+          request.path === undefined ? undefined : await confinePath(runner, request.path, "path");
+        const page = await pageDiff(
+          runner,
+          {
+            args,
+            pathspecs: [literalPathspec(path ?? ".")],
+            exclusions: secretExclusionPathspecs(runner),
+            workingTree: true,
+            action: "git diff",
+          },
+          {
+            tool: name,
+            offset: request.offset ?? 1,
+            limit: request.limit,
+            filesOnly: request.files_only ?? false,
+            maxOutputBytes,
+            maxFiles: maxEntries,
+            mounted,
+          },
           signal,
-          workingTree: true,
-          pathspecMagic: true,
-          maxOutputBytes: Math.max(maxOutputBytes * 4, 1_048_576),
-        });
-        if (result.exitCode !== 0 && !result.truncated) failFromGit(result, "git diff");
-        const { files, patch } = parseNumstatPatch(result.stdout);
-        const narrow =
-          "call git_diff again with path set to one file from the summary, or with context_lines=0";
-        const text = truncateText(patch, {
-          maxBytes: maxOutputBytes,
-          next: result.truncated ? `the diff is larger still; ${narrow}` : narrow,
-        });
-        const list = truncateList(files, maxEntries, { unit: "files" });
+        );
         const data: GitDiffToolData = {
           compared,
-          files: list.items,
-          total_files: files.length,
-          diff: text.text,
-          truncated: text.truncated || result.truncated || list.omitted > 0,
+          ...(path === undefined ? {} : { path }),
+          staged,
+          ...(request.base === undefined ? {} : { base: request.base }),
+          ...(request.ref === undefined ? {} : { ref: request.ref }),
+          context_lines: contextLines,
+          files_only: request.files_only ?? false,
+          ...page,
         };
-        if (files.length === 0 && patch.trim().length === 0) {
-          data.empty_reason = input.staged
-            ? "nothing is staged. Stage files with git_add, or call git_diff without staged to see unstaged edits."
-            : input.ref !== undefined
-              ? "the working tree matches that commit for tracked files (untracked files are not compared; git_status lists them)."
-              : "no unstaged changes to tracked files. Staged changes appear with staged=true; untracked files appear in git_status.";
+        if (page.total_files === 0) {
+          const under = path === undefined || path === "." ? "" : ` under ${path}`;
+          data.empty_reason =
+            range !== undefined
+              ? `the two commits have the same content${under}.`
+              : staged && single !== undefined
+                ? `the index matches ${single}${under} (staged=true compares the index — what the next commit would contain — with ${single}).`
+                : staged
+                  ? `nothing is staged${under}.${mounted.when("git_add", " Stage files with git_add, or")}${mounted.has("git_add") ? " call" : " Call"} ${name} without staged to see unstaged edits.`
+                  : single !== undefined
+                    ? `the working tree matches ${single} for tracked files${under} (untracked files are not compared${mounted.when("git_status", "; git_status lists them")}).`
+                    : `no unstaged changes to tracked files${under}. Staged changes appear with staged=true${mounted.when("git_status", "; untracked files appear in git_status")}.`;
         }
         return ok(data);
       }),
-    render: formatGitDiff,
+    render: (data) => formatGitDiff(data, { toolName: name }),
   });
 }

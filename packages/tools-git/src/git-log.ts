@@ -1,15 +1,19 @@
 import {
   defineTool,
+  formatPageMarker,
+  formatTruncationMarker,
+  type NextCallValue,
+  offsetPastEnd,
   ok,
   parseOptions,
   type Tool,
   type ToolResult,
-  truncateText,
 } from "@agentool/contract";
 import { z } from "zod";
 import type { GitToolOptions } from "./git-status.js";
 import { checkFilterText } from "./internal/filter-text.js";
-import { guard } from "./internal/git-failure.js";
+import { guard, refuseWith } from "./internal/git-failure.js";
+import { joinSentences, listWords, type MountedTools } from "./internal/mounted.js";
 import { confinePath } from "./internal/paths.js";
 import { resolveCommit } from "./internal/revisions.js";
 import { createSettings, failFromGit, gitToolOptionsShape } from "./internal/tool-support.js";
@@ -23,8 +27,8 @@ export const DEFAULT_LOG_LIMIT = 10;
 /** Default cap on `limit`. */
 export const DEFAULT_MAX_LOG_LIMIT = 100;
 
-/** Longest message kept per commit, in characters. */
-const MAX_MESSAGE_CHARACTERS = 4_000;
+/** Longest message body shown per commit in the rendered text, in characters. */
+const MAX_RENDERED_MESSAGE_CHARACTERS = 4_000;
 
 /** One commit in a log. */
 export interface GitCommitSummary {
@@ -32,24 +36,42 @@ export interface GitCommitSummary {
   hash: string;
   /** The abbreviated hash. */
   short_hash: string;
-  /** The full message (trimmed; very long messages are cut with a marker). */
+  /** The full message, trimmed (the rendered text cuts very long ones). */
   message: string;
   /** The author's name. */
   author: string;
-  /** The author's email. */
-  author_email: string;
-  /** The author date, ISO 8601. */
+  /** The author's email — only when the call asked for it (`include_email: true`). */
+  author_email?: string;
+  /** The author date, ISO 8601 with its time zone (the rendered text shows the day only). */
   date: string;
 }
 
 /** What `git_log` returns. */
 export interface GitLogToolData {
-  /** The commits, newest first. */
+  /** This page of commits, newest first. */
   commits: GitCommitSummary[];
-  /** Whether more commits match after these. */
-  has_more: boolean;
-  /** The `offset` that shows the next page, when there is one. */
+  /** The 1-based position of the page's first commit among the matching ones. */
+  offset: number;
+  /** Matching commits in all, when known exactly (the log was read to its end). */
+  total?: number;
+  /** A lower bound on the matching commits, when the log was not read to its end. */
+  total_at_least?: number;
+  /** The `offset` of the next page; absent on the last page. */
   next_offset?: number;
+  /** Whether matching commits after this page were left out. */
+  truncated: boolean;
+  /** The filters as given, repeated by the next-page call. */
+  path?: string;
+  /** The starting revision as given. */
+  ref?: string;
+  /** The `since` filter as given. */
+  since?: string;
+  /** The `until` filter as given. */
+  until?: string;
+  /** The `author` filter as given. */
+  author?: string;
+  /** Whether emails were asked for. */
+  include_email: boolean;
   /** Why the list is empty, when it is. */
   empty_reason?: string;
 }
@@ -66,20 +88,22 @@ function createLogInputSchema(maxLimit: number) {
       .string()
       .optional()
       .describe("Optional: only commits that touched this file or directory."),
+    offset: z
+      .number()
+      .int()
+      .min(1)
+      .max(100_000_000)
+      .optional()
+      .describe(
+        "1-based position of the first commit to return among the matching ones (default 1). Use the next_offset a cut result gives to get the next page.",
+      ),
     limit: z
       .number()
       .int()
       .min(1)
       .max(maxLimit)
       .optional()
-      .describe(`How many commits to return (1 to ${maxLimit}). Default ${DEFAULT_LOG_LIMIT}.`),
-    offset: z
-      .number()
-      .int()
-      .min(0)
-      .max(1_000_000)
-      .optional()
-      .describe("Skip this many matching commits first (for paging). Default 0."),
+      .describe(`Most commits to return (default ${DEFAULT_LOG_LIMIT}, at most ${maxLimit}).`),
     ref: z
       .string()
       .optional()
@@ -96,6 +120,10 @@ function createLogInputSchema(maxLimit: number) {
       .string()
       .optional()
       .describe("Optional: only commits whose author name or email contains this text (any case)."),
+    include_email: z
+      .boolean()
+      .optional()
+      .describe("true: also return each author's email. Default false (names only)."),
   });
 }
 
@@ -105,13 +133,26 @@ export const gitLogInputSchema = createLogInputSchema(DEFAULT_MAX_LOG_LIMIT);
 /** The log tool's type. */
 export type GitLogTool = Tool<typeof gitLogInputSchema, GitLogToolData>;
 
-const DEFAULT_DESCRIPTION = [
-  "List commits, newest first: hash, short hash, author, ISO 8601 date and message.",
-  "Use it to see recent history, find when a file changed (path), or find a commit to pass to",
-  "git_show or git_diff ref. Filter with since/until ('2 weeks ago', '2024-05-01') and author",
-  "(text in the name or email). Default 10 commits; page with offset when has_more is true.",
-  "Read-only.",
-].join(" ");
+/** Field aliases `git_log` accepts silently (alias → field). */
+export const GIT_LOG_ALIASES: Readonly<Record<string, string>> = {
+  max_count: "limit",
+  n: "limit",
+  revision: "ref",
+  branch: "ref",
+  file_path: "path",
+  after: "since",
+  before: "until",
+};
+
+function defaultDescription(mounted: MountedTools): string {
+  const users = mounted.filter(["git_show", "git_diff"]);
+  return joinSentences([
+    "List commits, newest first: short hash, day, author and message (data also has the full hash and the ISO 8601 date).",
+    `Use it to see recent history or find when a file changed (path)${users.length > 0 ? `, or to find a commit to pass to ${listWords(users.map((tool) => (tool === "git_diff" ? "git_diff ref" : tool)))}` : ""}.`,
+    "Filter with since/until ('2 weeks ago', '2024-05-01') and author (text in the name or email); include_email=true adds emails.",
+    `Default ${DEFAULT_LOG_LIMIT} commits; a cut list ends with a marker naming the exact next call (offset). Read-only.`,
+  ]);
+}
 
 const logOptionsSchema = z.object({
   ...gitToolOptionsShape,
@@ -120,33 +161,81 @@ const logOptionsSchema = z.object({
 
 const FIELD = "\x1f";
 
+/** What {@link formatGitLog} needs besides the data. */
+export interface GitLogFormatOptions {
+  /** The tool's name, for the next-page call. Default `"git_log"`. */
+  toolName?: string;
+  /** The name of the mounted tool that shows one whole commit (`git_show`), if any. */
+  showTool?: string;
+}
+
+function nextCallArgs(data: GitLogToolData): Record<string, NextCallValue> {
+  const args: Record<string, NextCallValue> = {};
+  for (const key of ["path", "ref", "since", "until", "author"] as const) {
+    const value = data[key];
+    if (value !== undefined) args[key] = value;
+  }
+  if (data.include_email) args.include_email = true;
+  return args;
+}
+
 /**
- * Renders a log for the model: one block per commit, subject on the first line.
+ * Renders a log for the model: one block per commit — short hash, day, author, subject, then
+ * the body indented — and the contract's page marker when more commits match.
  *
  * @param data - the log tool's data
+ * @param options - the tool's name and the mounted show tool
  * @returns model-facing text
  * @example
- * formatGitLog(result.data); // "a1b2c3d 2024-05-01T10:00:00+02:00 Ada — Fix the parser\n…"
+ * formatGitLog(result.data); // "a1b2c3d 2024-05-01 Ada — Fix the parser\n…"
  */
-export function formatGitLog(data: GitLogToolData): string {
+export function formatGitLog(data: GitLogToolData, options: GitLogFormatOptions = {}): string {
   if (data.commits.length === 0) return `No commits: ${data.empty_reason ?? "none matched."}`;
   const blocks = data.commits.map((commit) => {
     const [subject = "", ...body] = commit.message.split("\n");
-    const rest = body.join("\n").trim();
-    const head = `${commit.short_hash} ${commit.date} ${commit.author} <${commit.author_email}> — ${subject}`;
+    let rest = body.join("\n").trim();
+    if (rest.length > MAX_RENDERED_MESSAGE_CHARACTERS) {
+      const omitted = rest.length - MAX_RENDERED_MESSAGE_CHARACTERS;
+      rest = `${rest.slice(0, MAX_RENDERED_MESSAGE_CHARACTERS)}\n${formatTruncationMarker({
+        omitted,
+        unit: "characters",
+        next:
+          options.showTool === undefined
+            ? "the rest of this message is not shown"
+            : `${options.showTool} with revision="${commit.short_hash}" shows the whole message`,
+      })}`;
+    }
+    const who =
+      commit.author_email === undefined
+        ? commit.author
+        : `${commit.author} <${commit.author_email}>`;
+    const head = `${commit.short_hash} ${commit.date.slice(0, 10)} ${who} — ${subject}`;
     return rest.length === 0 ? head : `${head}\n${rest.replace(/^/gm, "    ")}`;
   });
-  if (data.has_more) {
-    blocks.push(`More commits match — call git_log again with offset=${data.next_offset}.`);
+  if (data.next_offset !== undefined) {
+    const atLeast = data.total === undefined;
+    const all = data.total ?? data.total_at_least ?? data.next_offset;
+    blocks.push(
+      formatPageMarker({
+        tool: options.toolName ?? GIT_LOG_TOOL_NAME,
+        nextOffset: data.next_offset,
+        omitted: Math.max(1, all - data.next_offset + 1),
+        unit: "commits",
+        atLeast,
+        args: nextCallArgs(data),
+      }),
+    );
   }
   return blocks.join("\n");
 }
 
 /**
  * Creates the `git_log` tool: commit history with path, ref, date and author filters, paged
- * with `limit`/`offset`.
+ * with `offset` (1-based) and `limit`. It reads one page ahead, so `total` is exact near the end
+ * of the history and `total_at_least` a lower bound before it (counting every commit would cost a
+ * walk of the whole history).
  *
- * @param options - the repository root, the `limit` cap and overrides
+ * @param options - the repository root, the `limit` cap, the mounted tools and overrides
  * @returns the tool
  * @throws AgentoolError when the options are invalid
  * @example
@@ -155,15 +244,17 @@ export function formatGitLog(data: GitLogToolData): string {
  */
 export function createGitLogTool(options: GitLogToolOptions): GitLogTool {
   const parsed = parseOptions("createGitLogTool", logOptionsSchema, options);
-  const settings = createSettings(parsed);
-  const { runner } = settings;
+  const settings = createSettings(parsed, GIT_LOG_TOOL_NAME);
+  const { runner, mounted, name } = settings;
   const maxLimit = parsed.maxLimit ?? DEFAULT_MAX_LOG_LIMIT;
   const input = createLogInputSchema(maxLimit) as typeof gitLogInputSchema;
+  const showTool = mounted.has("git_show") ? "git_show" : undefined;
 
   return defineTool({
-    name: parsed.name ?? GIT_LOG_TOOL_NAME,
-    description: parsed.description ?? DEFAULT_DESCRIPTION,
+    name,
+    description: parsed.description ?? defaultDescription(mounted),
     input,
+    aliases: GIT_LOG_ALIASES,
     annotations: { title: "Git log", readOnly: true, idempotent: true },
     tags: ["git", "git:read"],
     timeoutMs: settings.timeoutMs,
@@ -171,76 +262,121 @@ export function createGitLogTool(options: GitLogToolOptions): GitLogTool {
       guard(async () => {
         const signal = context.signal;
         const limit = Math.min(request.limit ?? DEFAULT_LOG_LIMIT, maxLimit);
-        const offset = request.offset ?? 0;
+        const offset = request.offset ?? 1;
+        const includeEmail = request.include_email ?? false;
+        // One page ahead: the total is exact once the log ends within it.
+        const wanted = limit * 2;
+        const filters: string[] = [];
+        if (request.since !== undefined) {
+          filters.push(`--since=${checkFilterText(request.since, "since", "'2024-05-01'")}`);
+        }
+        if (request.until !== undefined) {
+          filters.push(`--until=${checkFilterText(request.until, "until", "'yesterday'")}`);
+        }
+        if (request.author !== undefined) {
+          const author = checkFilterText(request.author, "author", "'Ada' or 'ada@example.com'");
+          filters.push(`--author=${author}`, "--regexp-ignore-case", "--fixed-strings");
+        }
+        if (request.ref !== undefined) {
+          filters.push(await resolveCommit(runner, request.ref, "ref", signal, mounted));
+        }
+        const path =
+          request.path === undefined ? undefined : await confinePath(runner, request.path, "path");
+        const pathspecs = ["--", ...(path === undefined ? [] : [path])];
         const args = [
           "log",
           "--no-color",
           "-z",
-          `--max-count=${limit + 1}`,
-          `--format=%H${FIELD}%h${FIELD}%an${FIELD}%ae${FIELD}%aI${FIELD}%B`,
+          `--max-count=${wanted}`,
+          `--format=%H${FIELD}%h${FIELD}%an${FIELD}${includeEmail ? "%ae" : ""}${FIELD}%aI${FIELD}%B`,
         ];
-        if (offset > 0) args.push(`--skip=${offset}`);
-        if (request.since !== undefined) {
-          args.push(`--since=${checkFilterText(request.since, "since", "'2024-05-01'")}`);
-        }
-        if (request.until !== undefined) {
-          args.push(`--until=${checkFilterText(request.until, "until", "'yesterday'")}`);
-        }
-        if (request.author !== undefined) {
-          const author = checkFilterText(request.author, "author", "'Ada' or 'ada@example.com'");
-          args.push(`--author=${author}`, "--regexp-ignore-case", "--fixed-strings");
-        }
-        if (request.ref !== undefined) {
-          args.push(await resolveCommit(runner, request.ref, "ref", signal));
-        }
-        args.push("--");
-        if (request.path !== undefined) args.push(await confinePath(runner, request.path, "path"));
-        const result = await runner.run(args, { signal });
+        if (offset > 1) args.push(`--skip=${offset - 1}`);
+        const result = await runner.run([...args, ...filters, ...pathspecs], { signal });
+        const echo = {
+          ...(path === undefined ? {} : { path }),
+          ...(request.ref === undefined ? {} : { ref: request.ref }),
+          ...(request.since === undefined ? {} : { since: request.since }),
+          ...(request.until === undefined ? {} : { until: request.until }),
+          ...(request.author === undefined ? {} : { author: request.author }),
+          include_email: includeEmail,
+        };
         if (result.exitCode !== 0) {
           if (/does not have any commits yet|bad default revision 'HEAD'/.test(result.stderr)) {
+            if (offset > 1) {
+              refuseWith(offsetPastEnd({ tool: name, offset, total: 0, unit: "commits" }));
+            }
             return ok({
               commits: [],
-              has_more: false,
-              empty_reason:
-                "the repository has no commits yet. Stage files with git_add and create the first commit with git_commit.",
+              offset,
+              total: 0,
+              truncated: false,
+              ...echo,
+              empty_reason: `the repository has no commits yet.${
+                mounted.has("git_add") && mounted.has("git_commit")
+                  ? " Stage files with git_add and create the first commit with git_commit."
+                  : ""
+              }`,
             });
           }
-          failFromGit(result, "git log");
+          failFromGit(result, "git log", mounted);
         }
         const commits: GitCommitSummary[] = [];
         for (const record of result.stdout.split("\0")) {
           if (record.length === 0) continue;
           const [hash = "", shortHash = "", author = "", email = "", date = "", ...message] =
             record.split(FIELD);
-          const text = truncateText(message.join(FIELD).trim(), {
-            maxCharacters: MAX_MESSAGE_CHARACTERS,
-            next: `call git_show with revision=${shortHash} for the whole message`,
-          }).text;
-          commits.push({
+          const commit: GitCommitSummary = {
             hash,
             short_hash: shortHash,
-            message: text,
+            message: message.join(FIELD).trim(),
             author,
-            author_email: email,
             date,
-          });
+          };
+          if (includeEmail) commit.author_email = email;
+          commits.push(commit);
         }
-        const hasMore = commits.length > limit;
-        const data: GitLogToolData = { commits: commits.slice(0, limit), has_more: hasMore };
-        if (hasMore) data.next_offset = offset + limit;
-        if (data.commits.length === 0) {
+        if (commits.length === 0 && offset > 1) {
+          const counted = await runner.run(
+            [
+              "rev-list",
+              "--count",
+              ...filters,
+              ...(request.ref === undefined ? ["HEAD"] : []),
+              ...pathspecs,
+            ],
+            { signal },
+          );
+          if (counted.exitCode !== 0) failFromGit(counted, "git rev-list", mounted);
+          refuseWith(
+            offsetPastEnd({
+              tool: name,
+              offset,
+              total: Number(counted.stdout.trim()),
+              unit: "commits",
+            }),
+          );
+        }
+        const page = commits.slice(0, limit);
+        const seen = offset - 1 + commits.length;
+        const data: GitLogToolData = {
+          commits: page,
+          offset,
+          ...(commits.length < wanted ? { total: seen } : { total_at_least: seen }),
+          truncated: commits.length > limit,
+          ...echo,
+        };
+        if (commits.length > limit) data.next_offset = offset + limit;
+        if (commits.length === 0) {
           const filtered = [request.path, request.since, request.until, request.author].some(
             (value) => value !== undefined,
           );
-          data.empty_reason =
-            offset > 0
-              ? `no commits after offset ${offset}; call again with a smaller offset.`
-              : filtered
-                ? "no commit matches these filters; loosen path, since, until or author."
-                : "no commits are reachable from this revision.";
+          data.empty_reason = filtered
+            ? "no commit matches these filters; loosen path, since, until or author."
+            : "no commits are reachable from this revision.";
         }
         return ok(data);
       }),
-    render: formatGitLog,
+    render: (data) =>
+      formatGitLog(data, { toolName: name, ...(showTool === undefined ? {} : { showTool }) }),
   });
 }

@@ -107,15 +107,123 @@ describe("git_status", () => {
     expect(data).toMatchObject({ upstream: "upstream-branch", ahead: 1, behind: 0 });
   });
 
-  it("caps the change list with the standard marker", async () => {
+  it("pages the change list: offset/limit, exact total, next_offset and the exact next call", async () => {
     const repo = repository();
-    for (let index = 0; index < 30; index += 1) repo.write(`file-${index}.txt`, "x");
-    const result = await createGitStatusTool({ root: repo.root, maxEntries: 10 }).run({});
-    if (!result.success) throw new Error("failed");
-    expect(result.data.changes).toHaveLength(10);
-    expect(result.data.total_changes).toBe(30);
-    expect(result.data.truncated).toMatch(
-      /…\[truncated: 20 more changes — call git_status again with path/,
+    for (let index = 0; index < 30; index += 1)
+      repo.write(`dir/file-${String(index).padStart(2, "0")}.txt`, "x");
+    repo.git("add", "dir");
+    const tool = createGitStatusTool({ root: repo.root, maxEntries: 10 });
+    const first = await tool.run({});
+    if (!first.success) throw new Error("failed");
+    expect(first.data).toMatchObject({ offset: 1, total: 30, next_offset: 11, truncated: true });
+    expect(first.data.changes).toHaveLength(10);
+    const text = tool.renderResult(first) as string;
+    expect(text).toContain("Changes 1–10 of 30:");
+    expect(text).toContain("…[truncated: 20 more changes — call git_status again with offset=11]");
+    const narrowed = await tool.run({ path: "dir", limit: 5 });
+    if (!narrowed.success) throw new Error("failed");
+    expect(narrowed.data).toMatchObject({ path: "dir", total: 30, next_offset: 6 });
+    expect(tool.renderResult(narrowed)).toContain(
+      'call git_status again with path="dir", offset=6]',
+    );
+    const last = await tool.run({ offset: 21 });
+    if (!last.success) throw new Error("failed");
+    expect(last.data.changes.map((change) => change.file)).toEqual(
+      Array.from({ length: 10 }, (_, index) => `dir/file-${20 + index}.txt`),
+    );
+    expect(last.data.truncated).toBe(false);
+    expect(last.data.next_offset).toBeUndefined();
+    expect(tool.renderResult(last)).not.toMatch(/truncated/);
+    const past = await tool.run({ offset: 31 });
+    expect(past).toMatchObject({ success: false, error: { code: "INVALID_INPUT" } });
+    if (!past.success) {
+      expect(past.error.message).toBe("offset=31 is past the end: there are 30 changes in all.");
+      expect(past.error.hint).toMatch(/between 1 and 30/);
+    }
+    expect(await tool.run({ limit: 11 })).toMatchObject({ error: { code: "INVALID_INPUT" } });
+  });
+
+  it("offset past the end of a clean tree is INVALID_INPUT; offset 1 is the empty first page", async () => {
+    const repo = repository();
+    const tool = createGitStatusTool({ root: repo.root });
+    expect(await tool.run({ offset: 1 })).toMatchObject({
+      success: true,
+      data: { clean: true, total: 0, truncated: false },
+    });
+    expect(await tool.run({ offset: 2 })).toMatchObject({
+      success: false,
+      error: { code: "INVALID_INPUT", message: expect.stringMatching(/there are 0 changes/) },
+    });
+  });
+
+  it("a path with no changes says so instead of 'Working tree clean'; a missing path is FILE_NOT_FOUND", async () => {
+    const repo = repository();
+    repo.commit(".gitignore", "build/\n", "ignore build");
+    repo.commit("src/kept.ts", "export {};\n", "kept");
+    repo.write("other.txt", "elsewhere\n");
+    repo.write("build/out.js", "x");
+    const tool = createGitStatusTool({ root: repo.root });
+    const quiet = await tool.run({ path: "src" });
+    if (!quiet.success) throw new Error(JSON.stringify(quiet.error));
+    expect(quiet.data).toMatchObject({ path: "src", clean: true, changes: [] });
+    expect(quiet.data.empty_reason).toMatch(/nothing changed there/);
+    const text = tool.renderResult(quiet) as string;
+    expect(text).toContain("No changes under src: nothing changed there");
+    expect(text).toContain("call git_status without path");
+    expect(text).not.toContain("Working tree clean");
+    const ignored = await tool.run({ path: "build" });
+    expect(ignored).toMatchObject({
+      success: true,
+      data: { clean: true, empty_reason: expect.stringMatching(/ignored by \.gitignore/) },
+    });
+    const missing = await tool.run({ path: "no/such/file.ts" });
+    expect(missing).toMatchObject({ success: false, error: { code: "FILE_NOT_FOUND" } });
+    if (!missing.success) {
+      expect(missing.error.message).toMatch(/no\/such\/file\.ts does not exist/);
+      expect(missing.error.hint).not.toMatch(/git_log/);
+    }
+    const mounted = await createGitStatusTool({ root: repo.root, mountedTools: ["git_log"] }).run({
+      path: "gone.ts",
+    });
+    expect(mounted.success === false && mounted.error.hint).toMatch(/git_log with this path/);
+    // A deleted tracked file is a change, not a missing path.
+    repo.git("rm", "-q", "--cached", "src/kept.ts");
+    const { rmSync } = await import("node:fs");
+    rmSync(`${repo.root}/src/kept.ts`);
+    const deleted = await tool.run({ path: "src/kept.ts" });
+    expect(deleted).toMatchObject({
+      success: true,
+      data: { changes: [{ file: "src/kept.ts", status: "deleted", staged: true }] },
+    });
+  });
+
+  it("accepts file_path as a silent alias of path", async () => {
+    const repo = repository();
+    repo.write("a.txt", "a");
+    repo.write("b.txt", "b");
+    const result = await createGitStatusTool({ root: repo.root }).run({ file_path: "a.txt" });
+    expect(result).toMatchObject({
+      success: true,
+      data: { changes: [{ file: "a.txt", status: "untracked", staged: false }] },
+    });
+  });
+
+  it("names git_add in the conflict heading only when it is mounted", async () => {
+    const repo = repository();
+    repo.git("checkout", "--quiet", "-b", "other");
+    repo.commit("README.md", "other side\n", "other");
+    repo.git("checkout", "--quiet", "main");
+    repo.commit("README.md", "main side\n", "main");
+    try {
+      repo.git("merge", "--quiet", "other");
+    } catch {
+      // The conflict is the point.
+    }
+    const alone = createGitStatusTool({ root: repo.root });
+    expect(alone.renderResult(await alone.run({}))).toContain("Conflicted (resolve these):");
+    const withAdd = createGitStatusTool({ root: repo.root, mountedTools: ["git_add"] });
+    expect(withAdd.renderResult(await withAdd.run({}))).toContain(
+      "Conflicted (resolve, then git_add):",
     );
   });
 

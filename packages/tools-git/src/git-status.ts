@@ -1,17 +1,25 @@
+import { lstat } from "node:fs/promises";
+import * as nodePath from "node:path";
 import {
   defineTool,
+  formatPageMarker,
+  isOffsetPastEnd,
+  type NextCallValue,
+  offsetPastEnd,
   ok,
+  pageItems,
   parseOptions,
   type Tool,
   type ToolResult,
-  truncateList,
 } from "@agentool/contract";
 import { z } from "zod";
-import { guard, refuse } from "./internal/git-failure.js";
+import { guard, refuse, refuseWith } from "./internal/git-failure.js";
+import { joinSentences, listWords, type MountedTools } from "./internal/mounted.js";
 import { type FileChange, parsePorcelainStatus } from "./internal/parse-status.js";
 import { confinePath } from "./internal/paths.js";
 import {
   createSettings,
+  DEFAULT_MAX_ENTRIES,
   failFromGit,
   gitToolOptionsShape,
   pathFieldDescription,
@@ -42,6 +50,11 @@ export interface GitToolOptions {
   name?: string;
   /** Replaces the tool's description. */
   description?: string;
+  /**
+   * Names of the tools mounted beside this one: the default description, hints and rendered text
+   * name only these (and the tool itself). `createGitTools` passes what it mounts. Default: none.
+   */
+  mountedTools?: readonly string[];
 }
 
 /** What `git_status` returns. */
@@ -60,31 +73,68 @@ export interface GitStatusToolData {
   ahead: number | null;
   /** Commits on the upstream not yet here, when there is one. */
   behind: number | null;
-  /** Changed files (capped), staged entries before unstaged ones. */
+  /** The path filter (repository-relative), when one was given. */
+  path?: string;
+  /** This page of changed files: conflicted, then staged, not staged and untracked. */
   changes: FileChange[];
-  /** How many changes there are in all. */
-  total_changes: number;
-  /** Whether there is nothing to commit and nothing untracked. */
+  /** The 1-based position of the page's first change. */
+  offset: number;
+  /** Changes in all (exact). */
+  total: number;
+  /** The `offset` of the next page; absent on the last page. */
+  next_offset?: number;
+  /** Whether changes after this page were left out. */
+  truncated: boolean;
+  /** Whether there is nothing to commit and nothing untracked (under `path`, when given). */
   clean: boolean;
-  /** The truncation marker, when `changes` was capped. */
-  truncated?: string;
+  /** Why a path-filtered status is empty (nothing changed there, or it is ignored). */
+  empty_reason?: string;
 }
 
-/** The status tool's input schema. */
-export const gitStatusInputSchema = z.object({
-  path: z.string().optional().describe(pathFieldDescription),
-});
+function createStatusInputSchema(maxEntries: number) {
+  return z.object({
+    path: z.string().optional().describe(pathFieldDescription),
+    offset: z
+      .number()
+      .int()
+      .min(1)
+      .optional()
+      .describe(
+        "1-based position of the first change to return (default 1). Use the next_offset a cut result gives to get the next page.",
+      ),
+    limit: z
+      .number()
+      .int()
+      .min(1)
+      .max(maxEntries)
+      .optional()
+      .describe(`Most changes to return (default and at most ${maxEntries}).`),
+  });
+}
+
+/** The status tool's input schema (with the default cap). */
+export const gitStatusInputSchema = createStatusInputSchema(DEFAULT_MAX_ENTRIES);
+
+/** Field aliases `git_status` accepts silently (alias → field). */
+export const GIT_STATUS_ALIASES: Readonly<Record<string, string>> = {
+  file_path: "path",
+  pathspec: "path",
+};
 
 /** The status tool's type. */
 export type GitStatusTool = Tool<typeof gitStatusInputSchema, GitStatusToolData>;
 
-const DEFAULT_DESCRIPTION = [
-  "Show the state of the git repository: the current branch (or detached HEAD), how far it is",
-  "ahead/behind its upstream, and every changed file with its status (added, modified, deleted,",
-  "renamed — with the old name —, untracked, conflicted) and whether the change is staged.",
-  "Call it first before diffing or committing, and again after git_add to check what will be",
-  "committed. Pass path to look at one file or directory only. Read-only: it changes nothing.",
-].join(" ");
+function defaultDescription(mounted: MountedTools): string {
+  const next = mounted.filter(["git_diff", "git_commit"]);
+  return joinSentences([
+    "Show the state of the git repository: the current branch (or detached HEAD), how far it is ahead/behind its upstream, and every changed file with its status (added, modified, deleted, renamed — with the old name —, untracked, conflicted) and whether the change is staged.",
+    next.length > 0
+      ? `Call it first, before ${listWords(next.map((tool) => (tool === "git_diff" ? "diffing" : "committing")))}.`
+      : "",
+    mounted.when("git_add", "Call it again after git_add to check what will be committed."),
+    "Pass path to look at one file or directory only. Many changes come in pages (offset, limit); a cut list ends with a marker naming the exact next call. Read-only: it changes nothing.",
+  ]);
+}
 
 const statusOptionsSchema = z.object(gitToolOptionsShape);
 
@@ -101,16 +151,32 @@ function group(change: FileChange): string {
   return change.staged ? "staged" : "unstaged";
 }
 
+/** What {@link formatGitStatus} needs besides the data. */
+export interface GitStatusFormatOptions {
+  /** The tool's name, for the next-page call. Default `"git_status"`. */
+  toolName?: string;
+  /** Names of the tools mounted beside it (the conflict heading names git_add only when mounted). */
+  mountedTools?: readonly string[];
+}
+
+const numberFormat = new Intl.NumberFormat("en-US");
+
 /**
  * Renders a status for the model: the branch line, then changes grouped as conflicted, staged,
- * not staged and untracked.
+ * not staged and untracked, and the contract's page marker when more changes remain.
  *
  * @param data - the status tool's data
+ * @param options - the tool's name and the tools mounted beside it
  * @returns model-facing text
  * @example
- * formatGitStatus(result.data); // "On branch main.\nStaged:\n  added     src/a.ts\n…"
+ * formatGitStatus(result.data); // "On branch main.\nStaged (will be committed):\n  added     src/a.ts\n…"
  */
-export function formatGitStatus(data: GitStatusToolData): string {
+export function formatGitStatus(
+  data: GitStatusToolData,
+  options: GitStatusFormatOptions = {},
+): string {
+  const toolName = options.toolName ?? GIT_STATUS_TOOL_NAME;
+  const canAdd = (options.mountedTools ?? []).includes("git_add");
   const lines: string[] = [];
   let head = data.detached
     ? `HEAD detached at ${data.head ?? "(unknown)"}.`
@@ -122,12 +188,20 @@ export function formatGitStatus(data: GitStatusToolData): string {
   lines.push(head);
   if (data.clean) {
     lines.push(
-      "Working tree clean: nothing to commit, nothing untracked (matching files may be ignored by .gitignore).",
+      data.empty_reason !== undefined
+        ? `No changes under ${data.path}: ${data.empty_reason}`
+        : "Working tree clean: nothing to commit, nothing untracked (matching files may be ignored by .gitignore).",
     );
     return lines.join("\n");
   }
+  const whole = data.offset === 1 && !data.truncated;
+  if (!whole) {
+    lines.push(
+      `Changes ${numberFormat.format(data.offset)}–${numberFormat.format(data.offset + data.changes.length - 1)} of ${numberFormat.format(data.total)}${data.path === undefined ? "" : ` under ${data.path}`}:`,
+    );
+  }
   const titles: Record<string, string> = {
-    conflicted: "Conflicted (resolve, then git_add):",
+    conflicted: canAdd ? "Conflicted (resolve, then git_add):" : "Conflicted (resolve these):",
     staged: "Staged (will be committed):",
     unstaged: "Not staged:",
     untracked: "Untracked:",
@@ -146,7 +220,19 @@ export function formatGitStatus(data: GitStatusToolData): string {
         : `  ${change.status.padEnd(9)} ${name}`,
     );
   }
-  if (data.truncated !== undefined) lines.push(data.truncated);
+  if (data.next_offset !== undefined) {
+    const args: Record<string, NextCallValue> = {};
+    if (data.path !== undefined) args.path = data.path;
+    lines.push(
+      formatPageMarker({
+        tool: toolName,
+        nextOffset: data.next_offset,
+        omitted: data.total - data.next_offset + 1,
+        unit: "changes",
+        args,
+      }),
+    );
+  }
   return lines.join("\n");
 }
 
@@ -163,17 +249,52 @@ export function formatGitStatus(data: GitStatusToolData): string {
  */
 export function createGitStatusTool(options: GitToolOptions): GitStatusTool {
   const parsed = parseOptions("createGitStatusTool", statusOptionsSchema, options);
-  const settings = createSettings(parsed);
-  const { runner, maxEntries } = settings;
+  const settings = createSettings(parsed, GIT_STATUS_TOOL_NAME);
+  const { runner, maxEntries, mounted, name } = settings;
+  const input = createStatusInputSchema(maxEntries) as typeof gitStatusInputSchema;
+
+  async function emptyReason(path: string, signal: AbortSignal): Promise<string> {
+    const realRoot = await runner.realRoot();
+    const exists = await lstat(nodePath.join(realRoot, ...path.split("/"))).then(
+      () => true,
+      () => false,
+    );
+    if (!exists) {
+      refuse(
+        "FILE_NOT_FOUND",
+        `${path} does not exist in the working tree, and git has no change for it.`,
+        {
+          hint: joinSentences([
+            `Call ${name} without path to list every change.`,
+            mounted.when(
+              "git_log",
+              "If it was deleted in an earlier commit, git_log with this path finds the commits that touched it.",
+            ),
+          ]),
+        },
+      );
+    }
+    // check-ignore takes plain paths and refuses GIT_LITERAL_PATHSPECS, so magic stays "on"
+    // for it (it reads no pathspec magic either way).
+    const ignored = await runner.run(["check-ignore", "-q", "--", path], {
+      signal,
+      pathspecMagic: true,
+    });
+    if (ignored.exitCode === 0) {
+      return `it is ignored by .gitignore, and ${name} never lists ignored files.`;
+    }
+    return `nothing changed there since the last commit; the rest of the repository was not checked (call ${name} without path for all of it).`;
+  }
 
   return defineTool({
-    name: parsed.name ?? GIT_STATUS_TOOL_NAME,
-    description: parsed.description ?? DEFAULT_DESCRIPTION,
-    input: gitStatusInputSchema,
+    name,
+    description: parsed.description ?? defaultDescription(mounted),
+    input,
+    aliases: GIT_STATUS_ALIASES,
     annotations: { title: "Git status", readOnly: true, idempotent: true },
     tags: ["git", "git:read"],
     timeoutMs: settings.timeoutMs,
-    execute: (input, context): Promise<ToolResult<GitStatusToolData>> =>
+    execute: (request, context): Promise<ToolResult<GitStatusToolData>> =>
       guard(async () => {
         const args = [
           "status",
@@ -184,19 +305,19 @@ export function createGitStatusTool(options: GitToolOptions): GitStatusTool {
           "--ignore-submodules=dirty",
           "--renames",
         ];
-        if (input.path !== undefined) {
-          args.push("--", await confinePath(runner, input.path, "path"));
-        }
+        const path =
+          request.path === undefined ? undefined : await confinePath(runner, request.path, "path");
+        if (path !== undefined) args.push("--", path);
         const result = await runner.run(args, {
           signal: context.signal,
           workingTree: true,
         });
         if (result.truncated) {
           refuse("TOO_LARGE", "git status produced more output than the tools read (8 MiB).", {
-            hint: "Call git_status again with path set to a directory, or add build output to .gitignore.",
+            hint: `Call ${name} again with path set to a directory, or add build output to .gitignore.`,
           });
         }
-        if (result.exitCode !== 0) failFromGit(result, "git status");
+        if (result.exitCode !== 0) failFromGit(result, "git status", mounted);
         const status = parsePorcelainStatus(result.stdout);
         const sorted = status.changes
           .map((change, index) => ({ change, index }))
@@ -206,10 +327,11 @@ export function createGitStatusTool(options: GitToolOptions): GitStatusTool {
               left.index - right.index,
           )
           .map((item) => item.change);
-        const kept = truncateList(sorted, maxEntries, {
-          unit: "changes",
-          next: "call git_status again with path set to a directory to see its changes",
-        });
+        const offset = request.offset ?? 1;
+        if (isOffsetPastEnd(offset, sorted.length)) {
+          refuseWith(offsetPastEnd({ tool: name, offset, total: sorted.length, unit: "changes" }));
+        }
+        const { items, page } = pageItems(sorted, { offset, limit: request.limit ?? maxEntries });
         const data: GitStatusToolData = {
           branch: status.branch,
           detached: status.branch === null,
@@ -218,13 +340,18 @@ export function createGitStatusTool(options: GitToolOptions): GitStatusTool {
           upstream: status.upstream,
           ahead: status.ahead,
           behind: status.behind,
-          changes: kept.items,
-          total_changes: sorted.length,
+          ...(path === undefined || path === "." ? {} : { path }),
+          changes: items,
+          offset,
+          ...page,
           clean: sorted.length === 0,
         };
-        if (kept.marker !== undefined) data.truncated = kept.marker;
+        if (data.clean && data.path !== undefined) {
+          data.empty_reason = await emptyReason(data.path, context.signal);
+        }
         return ok(data);
       }),
-    render: formatGitStatus,
+    render: (data) =>
+      formatGitStatus(data, { toolName: name, mountedTools: mounted.filter(["git_add"]) }),
   });
 }

@@ -24,6 +24,15 @@ export function refuse(code: ErrorCode, message: string, options: FailOptions = 
 }
 
 /**
+ * Throws a ready-made failure envelope (e.g. the contract's `offsetPastEnd()`) out of deep code.
+ *
+ * @param failure - the envelope to return
+ */
+export function refuseWith(failure: ToolFailure): never {
+  throw new GitToolFailure(failure);
+}
+
+/**
  * Runs a tool body and turns a thrown {@link GitToolFailure} into its envelope; anything else is
  * rethrown (the contract maps it to `INTERNAL`).
  *

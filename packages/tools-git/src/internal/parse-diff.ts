@@ -65,13 +65,42 @@ export function parseNumstatPatch(output: string): ParsedDiff {
   return { files, patch: output.slice(position) };
 }
 
+/** Totals over every file of a diff (exact). */
+export interface DiffTotals {
+  /** Changed files. */
+  total_files: number;
+  /** Lines added. */
+  additions: number;
+  /** Lines deleted. */
+  deletions: number;
+  /** Binary files. */
+  binary_files: number;
+}
+
+const numberFormat = new Intl.NumberFormat("en-US");
+
 /**
- * Writes a one-line summary of a diff's files, e.g. `3 files changed, +12 −4 (1 binary)`.
+ * Writes a one-line summary of a diff's totals, e.g. `3 files changed, +12 −4 (1 binary)`.
  *
- * @param files - the diff's files
+ * @param totals - the exact totals over every file
  * @returns the summary line
  */
-export function summarizeDiffFiles(files: readonly DiffFile[]): string {
+export function summarizeDiffTotals(totals: DiffTotals): string {
+  const count = `${numberFormat.format(totals.total_files)} file${totals.total_files === 1 ? "" : "s"} changed`;
+  const binary =
+    totals.binary_files > 0
+      ? ` (${numberFormat.format(totals.binary_files)} binary, summarised)`
+      : "";
+  return `${count}, +${numberFormat.format(totals.additions)} −${numberFormat.format(totals.deletions)}${binary}`;
+}
+
+/**
+ * Adds up a complete list of files.
+ *
+ * @param files - every file of a diff
+ * @returns the totals
+ */
+export function totalsOf(files: readonly DiffFile[]): DiffTotals {
   let additions = 0;
   let deletions = 0;
   let binary = 0;
@@ -80,8 +109,7 @@ export function summarizeDiffFiles(files: readonly DiffFile[]): string {
     deletions += file.deletions ?? 0;
     if (file.binary) binary += 1;
   }
-  const count = `${files.length} file${files.length === 1 ? "" : "s"} changed`;
-  return `${count}, +${additions} −${deletions}${binary > 0 ? ` (${binary} binary, summarised)` : ""}`;
+  return { total_files: files.length, additions, deletions, binary_files: binary };
 }
 
 /**

@@ -1,7 +1,23 @@
 import { refuse } from "./git-failure.js";
 import type { GitRunner } from "./git-runner.js";
+import { listWords, type MountedTools, mountedTools } from "./mounted.js";
+import { failFromGit } from "./tool-support.js";
 
 const MAX_REVISION_LENGTH = 256;
+
+const NONE = mountedTools("", []);
+
+/**
+ * The hint for a revision that is missing or malformed: it names `git_log` / `git_branch` only
+ * when they are mounted.
+ *
+ * @param mounted - the tools a hint may name
+ * @returns the hint
+ */
+export function revisionHint(mounted: MountedTools): string {
+  const finders = mounted.filter(["git_log", "git_branch"]);
+  return `Pass a branch name, tag, commit hash or an expression such as HEAD~1${finders.length > 0 ? ` (${listWords(finders, "and")} list them)` : ""}.`;
+}
 
 /**
  * Checks the text of a revision argument without running git: non-empty, at most 256
@@ -10,12 +26,17 @@ const MAX_REVISION_LENGTH = 256;
  *
  * @param input - what the model sent
  * @param argument - the field name, for messages
+ * @param mounted - the tools the hint may name
  * @returns the trimmed revision
  */
-export function checkRevisionText(input: string, argument: string): string {
+export function checkRevisionText(
+  input: string,
+  argument: string,
+  mounted: MountedTools = NONE,
+): string {
   const revision = input.trim();
   const shown = JSON.stringify(input);
-  const hint = `Pass a branch name, tag, commit hash or an expression such as HEAD~1 (git_log and git_branch list them).`;
+  const hint = revisionHint(mounted);
   if (revision.length === 0) refuse("INVALID_INPUT", `${argument} is empty.`, { hint });
   if (revision.length > MAX_REVISION_LENGTH) {
     refuse("INVALID_INPUT", `${argument} is longer than ${MAX_REVISION_LENGTH} characters.`, {
@@ -41,12 +62,15 @@ export function checkRevisionText(input: string, argument: string): string {
 /**
  * Resolves a model's revision to a full commit hash with
  * `git rev-parse --verify --quiet --end-of-options <revision>^{commit}`; only the hash is ever
- * passed to other git commands.
+ * passed to other git commands. A root that is not a repository is `NOT_CONFIGURED`; a revision
+ * that names no commit is `INVALID_INPUT` (the contract's table), with a hint to the tools that
+ * list revisions when they are mounted.
  *
  * @param runner - the repository's runner
  * @param input - what the model sent
  * @param argument - the field name, for messages
  * @param signal - cancels the call
+ * @param mounted - the tools a hint may name
  * @returns the commit's full hash
  */
 export async function resolveCommit(
@@ -54,21 +78,57 @@ export async function resolveCommit(
   input: string,
   argument: string,
   signal: AbortSignal,
+  mounted: MountedTools = NONE,
 ): Promise<string> {
-  const revision = checkRevisionText(input, argument);
+  const revision = checkRevisionText(input, argument, mounted);
   const result = await runner.run(
     ["rev-parse", "--verify", "--quiet", "--end-of-options", `${revision}^{commit}`],
     { signal },
   );
   const hash = result.stdout.trim();
-  if (result.exitCode !== 0 || !/^[0-9a-f]{40,64}$/.test(hash)) {
+  if (result.exitCode === 0 && /^[0-9a-f]{40,64}$/.test(hash)) return hash;
+  if (result.stderr.trim().length > 0) failFromGit(result, "git rev-parse", mounted);
+  const empty = await runner.run(["rev-parse", "--verify", "--quiet", "HEAD"], { signal });
+  if (empty.exitCode !== 0 && empty.stderr.trim().length === 0) {
     refuse(
-      "GIT_ERROR",
-      `${argument} ${JSON.stringify(input)} does not name a commit in this repository.`,
+      "INVALID_INPUT",
+      `${argument} ${JSON.stringify(input)} does not name a commit: the repository has no commits yet.`,
       {
-        hint: "Call git_log to see commit hashes or git_branch to see branch names, then call again.",
+        hint: `Call again without ${argument}${mounted.when("git_commit", "; git_commit makes the first commit")}.`,
       },
     );
   }
-  return hash;
+  refuse(
+    "INVALID_INPUT",
+    `${argument} ${JSON.stringify(input)} does not name a commit in this repository.`,
+    { hint: revisionHint(mounted) },
+  );
+}
+
+/** Two revisions parsed out of `A..B` or `A...B`. */
+export interface RevisionRange {
+  /** The old side (`A`; `HEAD` when empty). */
+  base: string;
+  /** The new side (`B`; `HEAD` when empty). */
+  ref: string;
+  /** `true` for `A...B`: the old side is the merge base of A and B. */
+  symmetric: boolean;
+}
+
+/**
+ * Splits `A..B` / `A...B` (either side may be empty, meaning `HEAD`), or returns `undefined` for
+ * a single revision.
+ *
+ * @param input - the ref field as sent
+ * @returns the two sides, or `undefined`
+ */
+export function parseRange(input: string): RevisionRange | undefined {
+  const match = /^(.*?)(\.\.\.?)(.*)$/.exec(input.trim());
+  if (match === null) return undefined;
+  const [, left = "", dots = "..", right = ""] = match;
+  return {
+    base: left.length === 0 ? "HEAD" : left,
+    ref: right.length === 0 ? "HEAD" : right,
+    symmetric: dots === "...",
+  };
 }

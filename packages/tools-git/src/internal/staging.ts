@@ -1,5 +1,6 @@
 import { refuse } from "./git-failure.js";
 import type { GitRunner } from "./git-runner.js";
+import { type MountedTools, mountedTools } from "./mounted.js";
 import { type FileChange, parsePorcelainStatus } from "./parse-status.js";
 import { failFromGit } from "./tool-support.js";
 
@@ -10,11 +11,13 @@ import { failFromGit } from "./tool-support.js";
  * @param runner - the repository's runner
  * @param paths - confined repository paths
  * @param signal - cancels the call
+ * @param mounted - the tools a hint may name
  */
 export async function stagePaths(
   runner: GitRunner,
   paths: readonly string[],
   signal: AbortSignal,
+  mounted: MountedTools = mountedTools("", []),
 ): Promise<void> {
   const result = await runner.run(["add", "--", ...paths], {
     signal,
@@ -25,7 +28,7 @@ export async function stagePaths(
   const missing = /pathspec '(.*)' did not match any files/.exec(result.stderr);
   if (missing) {
     refuse("FILE_NOT_FOUND", `${missing[1]} does not exist and is not tracked by git.`, {
-      hint: "Check the name with git_status (it lists changed and untracked files) and call again.",
+      hint: `Check the name${mounted.when("git_status", " with git_status (it lists changed and untracked files)")} and call again.`,
     });
   }
   if (/ignored by one of your \.gitignore files/.test(result.stderr)) {
@@ -40,7 +43,7 @@ export async function stagePaths(
       },
     );
   }
-  failFromGit(result, "git add");
+  failFromGit(result, "git add", mounted);
 }
 
 /**
@@ -49,17 +52,19 @@ export async function stagePaths(
  * @param runner - the repository's runner
  * @param paths - confined repository paths
  * @param signal - cancels the call
+ * @param mounted - the tools a hint may name
  * @returns the staged changes
  */
 export async function stagedUnder(
   runner: GitRunner,
   paths: readonly string[],
   signal: AbortSignal,
+  mounted: MountedTools = mountedTools("", []),
 ): Promise<FileChange[]> {
   const status = await runner.run(
     ["status", "--porcelain=v2", "-z", "--untracked-files=no", "--renames", "--", ...paths],
     { signal, workingTree: true },
   );
-  if (status.exitCode !== 0) failFromGit(status, "git status");
+  if (status.exitCode !== 0) failFromGit(status, "git status", mounted);
   return parsePorcelainStatus(status.stdout).changes.filter((change) => change.staged);
 }

@@ -2,6 +2,7 @@ import { toolOverridesShape } from "@agentool/contract";
 import { z } from "zod";
 import { refuse } from "./git-failure.js";
 import { createGitRunner, type GitCallResult, type GitRunner } from "./git-runner.js";
+import { listWords, type MountedTools, mountedTools, mountedToolsOption } from "./mounted.js";
 
 /** Default cap on model-facing text of one call (diff, show), in UTF-8 bytes. */
 export const DEFAULT_MAX_OUTPUT_BYTES = 50_000;
@@ -34,6 +35,7 @@ export const gitToolOptionsShape = {
     .readonly()
     .optional()
     .describe("Globs excepted from secretPaths. Default: DEFAULT_SECRET_EXCEPTIONS."),
+  mountedTools: mountedToolsOption,
 };
 
 /** What every factory knows after parsing its options. */
@@ -42,6 +44,10 @@ export interface GitToolSettings {
   timeoutMs: number;
   maxOutputBytes: number;
   maxEntries: number;
+  /** The tool's own name (its default or the host's override). */
+  name: string;
+  /** The tools mounted beside it (descriptions, hints and markers name only these). */
+  mounted: MountedTools;
 }
 
 /**
@@ -50,16 +56,24 @@ export interface GitToolSettings {
  * @param parsed - options parsed with {@link gitToolOptionsShape}
  * @returns the settings
  */
-export function createSettings(parsed: {
-  root: string;
-  runHooks?: boolean | undefined;
-  timeoutMs?: number | undefined;
-  maxOutputBytes?: number | undefined;
-  maxEntries?: number | undefined;
-  secretPaths?: readonly string[] | undefined;
-  secretExceptions?: readonly string[] | undefined;
-}): GitToolSettings {
+export function createSettings(
+  parsed: {
+    name?: string | undefined;
+    mountedTools?: readonly string[] | undefined;
+    root: string;
+    runHooks?: boolean | undefined;
+    timeoutMs?: number | undefined;
+    maxOutputBytes?: number | undefined;
+    maxEntries?: number | undefined;
+    secretPaths?: readonly string[] | undefined;
+    secretExceptions?: readonly string[] | undefined;
+  },
+  defaultName: string,
+): GitToolSettings {
+  const name = parsed.name ?? defaultName;
   return {
+    name,
+    mounted: mountedTools(name, parsed.mountedTools),
     runner: createGitRunner({
       root: parsed.root,
       runHooks: parsed.runHooks ?? false,
@@ -89,8 +103,13 @@ function firstLines(text: string, count: number): string {
  *
  * @param result - the failed call
  * @param action - what was attempted, e.g. `"git status"`
+ * @param mounted - the tools a hint may name (default: none)
  */
-export function failFromGit(result: GitCallResult, action: string): never {
+export function failFromGit(
+  result: GitCallResult,
+  action: string,
+  mounted: MountedTools = mountedTools("", []),
+): never {
   const detail = firstLines(result.stderr, 4) || `exit code ${result.exitCode}`;
   const lower = result.stderr.toLowerCase();
   if (lower.includes("not a git repository")) {
@@ -110,7 +129,7 @@ export function failFromGit(result: GitCallResult, action: string): never {
   }
   if (lower.includes("unmerged") || lower.includes("conflict")) {
     refuse("GIT_ERROR", `${action} failed: ${detail}`, {
-      hint: "Resolve the conflicted files git_status lists (edit them, then git_add them) and call again.",
+      hint: `Resolve the conflicted files${mounted.when("git_status", " git_status lists")} (edit them${mounted.when("git_add", ", then git_add them")}) and call again.`,
     });
   }
   if (lower.includes("dubious ownership")) {
@@ -118,16 +137,16 @@ export function failFromGit(result: GitCallResult, action: string): never {
       hint: "The repository belongs to another user; ask the user to mark it safe (safe.directory).",
     });
   }
+  const finders = mounted.filter(["git_status", "git_log"]);
   refuse("GIT_ERROR", `${action} failed: ${detail}`, {
-    hint: "Check the arguments (git_status and git_log show what exists) and call again.",
+    hint: `Check the arguments${finders.length > 0 ? ` (${listWords(finders, "and")} show what exists)` : ""} and call again.`,
   });
 }
 
 /**
- * Refuses with a clear message when a git output was cut by the raw byte cap before a list could
- * be read completely — used only where a partial read would be wrong.
+ * Tells whether a blob looks binary (a NUL in its first 8,000 bytes, as git decides).
  *
- * @param value - text that may contain a NUL
+ * @param value - the bytes
  * @returns `true` when it contains one
  */
 export function looksBinary(value: Buffer): boolean {
