@@ -46,21 +46,136 @@ describe("createGitTools", () => {
     expect(() => createGitTools({} as never)).toThrow(/root/);
   });
 
-  it("every tool passes the conformance kit", async () => {
+  /**
+   * A repository where every pageable output can be cut with maxEntries 5: 8 unstaged edits, a
+   * file with a 3,000-line change, 12 commits, a commit of 7 files, 7 branches.
+   */
+  function pageableRepository() {
     const repo = createTemporaryRepository();
     repositories.push(repo);
+    for (let index = 0; index < 7; index += 1) repo.write(`wide/file-${index}.txt`, `${index}\n`);
+    repo.git("add", "-A");
+    repo.git("commit", "-qm", "seven files");
+    for (let index = 0; index < 10; index += 1)
+      repo.commit("log.txt", `${index}\n`, `commit ${index}`);
+    repo.commit("long.txt", "old\n", "long file");
+    for (let index = 0; index < 6; index += 1) repo.git("branch", `topic-${index}`);
+    for (let index = 0; index < 7; index += 1)
+      repo.write(`wide/file-${index}.txt`, `changed ${index}\n`);
+    repo.write(
+      "long.txt",
+      `${Array.from({ length: 3_000 }, (_, index) => `new ${index}`).join("\n")}\n`,
+    );
     repo.write("change.txt", "x\n");
-    const tools = createGitTools({ root: repo.root, mode: "read-write" });
-    await assertConformance(tools, {
-      samples: {
+    return repo;
+  }
+
+  const samples = {
+    git_status: {},
+    git_diff: { staged: false },
+    git_log: { limit: 5 },
+    git_show: { revision: "HEAD", path: "README.md" },
+    git_branch: { action: "list" },
+  };
+
+  for (const mode of ["read-only", "read-write"] as const) {
+    it(`every tool passes the conformance kit, cut outputs included (${mode})`, async () => {
+      const repo = pageableRepository();
+      const tools = createGitTools({ root: repo.root, mode, maxEntries: 5 });
+      const cutSamples = {
         git_status: {},
-        git_diff: { staged: false },
-        git_log: { limit: 5 },
-        git_show: { revision: "HEAD", path: "README.md" },
+        git_diff: {},
+        git_log: { limit: 3 },
+        git_show: { revision: "HEAD~11" },
         git_branch: { action: "list" },
-        git_add: { files: ["change.txt"] },
-        git_commit: { message: "Conformance commit" },
-      },
+      };
+      await assertConformance(tools, {
+        samples:
+          mode === "read-only"
+            ? samples
+            : {
+                ...samples,
+                git_add: { files: ["change.txt"] },
+                git_commit: { message: "Conformance commit" },
+              },
+        cutSamples,
+      });
+      // The other cut shapes: one file's patch lines, a file's lines at a revision.
+      const names = tools.map((tool) => tool.name);
+      const pick = (name: string) => tools.filter((tool) => tool.name === name);
+      const others = (name: string) => names.filter((other) => other !== name);
+      await assertConformance(pick("git_diff"), {
+        cutSamples: { git_diff: { path: "long.txt" } },
+        alsoMounted: others("git_diff"),
+      });
+      await assertConformance(pick("git_diff"), {
+        cutSamples: { git_diff: { files_only: true } },
+        alsoMounted: others("git_diff"),
+      });
+      repo.git("add", "long.txt");
+      repo.git("commit", "-qm", "long change");
+      await assertConformance(pick("git_show"), {
+        samples: { git_show: { revision: "HEAD", diff_path: "long.txt", offset: 2 } },
+        cutSamples: { git_show: { revision: "HEAD", path: "long.txt" } },
+        alsoMounted: others("git_show"),
+      });
+      await assertConformance(pick("git_show"), {
+        cutSamples: { git_show: { revision: "HEAD" } },
+        alsoMounted: others("git_show"),
+      });
+    });
+  }
+
+  it("descriptions name only what is mounted: no git_add / git_commit in read-only mode", () => {
+    const repo = createTemporaryRepository();
+    repositories.push(repo);
+    const readOnly = createGitTools({ root: repo.root });
+    for (const tool of readOnly) {
+      const fields = Object.values(tool.input.shape as Record<string, { description?: string }>)
+        .map((field) => field.description ?? "")
+        .join("\n");
+      expect(`${tool.description}\n${fields}`, tool.name).not.toMatch(/git_add|git_commit/);
+    }
+    const readWrite = createGitTools({ root: repo.root, mode: "read-write" });
+    const status = readWrite.find((tool) => tool.name === "git_status");
+    expect(status?.description).toContain("after git_add");
+    const branch = readWrite.find((tool) => tool.name === "git_branch");
+    expect(branch?.description).toContain("as ref in git_log or git_diff");
+    // A host that mounts other families says so; the git tools do not invent them.
+    const alone = createGitTools({ root: repo.root, mountedTools: ["read_file"] });
+    expect(alone.find((tool) => tool.name === "git_log")?.description).toContain("git_show");
+  });
+
+  it("not a repository is NOT_CONFIGURED in every tool", async () => {
+    const repo = createTemporaryRepository();
+    repositories.push(repo);
+    const tools = createGitTools({
+      root: repo.base,
+      mode: "read-write",
+      author: { name: "Agent", email: "agent@example.com" },
+    });
+    const inputs: Record<string, unknown> = {
+      git_status: {},
+      git_diff: {},
+      git_log: {},
+      git_show: { revision: "HEAD" },
+      git_branch: { action: "list" },
+      git_add: { files: ["repository"] },
+      git_commit: { message: "x" },
+    };
+    for (const tool of tools) {
+      const result = await tool.run(inputs[tool.name]);
+      expect(result, tool.name).toMatchObject({
+        success: false,
+        error: { code: "NOT_CONFIGURED" },
+      });
+    }
+    const withoutAuthor = createGitTools({ root: repo.base, mode: "read-write" }).find(
+      (tool) => tool.name === "git_commit",
+    );
+    expect(await withoutAuthor?.run({ message: "x" })).toMatchObject({
+      success: false,
+      error: { code: "NOT_CONFIGURED" },
     });
   });
 

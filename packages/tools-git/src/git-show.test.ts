@@ -36,7 +36,7 @@ describe("git_show", () => {
     const old = await tool.run({ revision: "HEAD~2", path: "notes.md" });
     expect(old).toMatchObject({
       success: true,
-      data: { kind: "file", content: "old text", total_lines: 1 },
+      data: { kind: "file", content: "old text", total: 1, truncated: false },
     });
     const listing = await tool.run({ revision: "HEAD~1", path: "." });
     expect(listing).toMatchObject({
@@ -58,17 +58,162 @@ describe("git_show", () => {
     repo.git("add", "blob.bin");
     repo.git("commit", "-qm", "binary");
     const tool = createGitShowTool({ root: repo.root });
-    const first = await tool.run({ revision: "HEAD", path: "long.txt" });
+    const first = await tool.run({ revision: "HEAD~1", path: "long.txt" });
     if (!first.success || first.data.kind !== "file") throw new Error("expected a file");
-    expect(first.data.truncated).toBe(true);
-    expect(first.data.content).toMatch(/call git_show again with offset=2001/);
+    expect(first.data).toMatchObject({ truncated: true, total: 5_000, next_offset: 2_001 });
+    expect(first.data.content).not.toMatch(/truncated/);
+    expect(first.data.content.split("\n")).toHaveLength(2_000);
+    const text = tool.renderResult(first) as string;
+    expect(text).toContain("long.txt at ");
+    expect(text).toContain("(lines 1–2,000 of 5,000):");
+    expect(text).toContain(
+      '…[truncated: 3,000 more lines — call git_show again with revision="HEAD~1", path="long.txt", offset=2001]',
+    );
     const next = await tool.run({ revision: "HEAD", path: "long.txt", offset: 4_999 });
     expect(next).toMatchObject({
       success: true,
       data: { content: "line 4999\nline 5000", truncated: false },
     });
+    expect(await tool.run({ revision: "HEAD", path: "long.txt", offset: 5_001 })).toMatchObject({
+      success: false,
+      error: {
+        code: "INVALID_INPUT",
+        message: "offset=5001 is past the end: there are 5,000 lines in all.",
+      },
+    });
     const binary = await tool.run({ revision: "HEAD", path: "blob.bin" });
     expect(binary).toMatchObject({ success: true, data: { binary: true, size: 5, content: "" } });
     expect(tool.renderResult(binary)).toMatch(/binary file, 5 bytes/);
+  });
+
+  it("pages its own commit diff per path; the marker names git_show, never a working-tree diff", async () => {
+    const repo = createTemporaryRepository();
+    repositories.push(repo);
+    const lines = Array.from({ length: 3_000 }, (_, index) => `committed line ${index + 1}`);
+    repo.write("big.txt", `${lines.join("\n")}\n`);
+    repo.write("small-a.txt", "a\n");
+    repo.write("small-b.txt", "b\n");
+    repo.git("add", "-A");
+    repo.git("commit", "-qm", "three files");
+    repo.commit("later.txt", "later\n", "a later commit");
+    // Uncommitted edits must never show up as if they were the commit.
+    repo.write("big.txt", "uncommitted edit\n");
+    const tool = createGitShowTool({ root: repo.root, maxOutputBytes: 10_000 });
+    const first = await tool.run({ revision: "HEAD~1" });
+    if (!first.success || first.data.kind !== "commit") throw new Error("expected a commit");
+    expect(first.data).toMatchObject({
+      revision: "HEAD~1",
+      unit: "files",
+      total: 3,
+      total_files: 3,
+      additions: 3_002,
+      files: [{ file: "big.txt" }],
+      next_offset: 2,
+      truncated: true,
+      partial: { file: "big.txt", total_lines: 3_006 },
+    });
+    const text = tool.renderResult(first) as string;
+    expect(text).toContain("3 files changed, +3,002 −0");
+    expect(text).not.toMatch(/git_diff/);
+    const partial = first.data.partial;
+    expect(text).toContain(
+      `call git_show again with revision="HEAD~1", diff_path="big.txt", offset=${partial?.next_offset}]`,
+    );
+    expect(text).toContain(
+      '…[truncated: 2 more files — call git_show again with revision="HEAD~1", offset=2]',
+    );
+    let input: Record<string, unknown> = {
+      revision: "HEAD~1",
+      diff_path: "big.txt",
+      offset: partial?.next_offset,
+    };
+    let patch = first.data.diff;
+    for (;;) {
+      const page = await tool.run(input);
+      if (!page.success || page.data.kind !== "commit") throw new Error(JSON.stringify(page));
+      expect(page.data).toMatchObject({ unit: "lines", diff_path: "big.txt", total: 3_006 });
+      expect(page.data.diff).not.toContain("uncommitted edit");
+      patch += page.data.diff;
+      if (page.data.next_offset === undefined) break;
+      expect(tool.renderResult(page)).toContain(
+        `call git_show again with revision="HEAD~1", diff_path="big.txt", offset=${page.data.next_offset}]`,
+      );
+      input = { ...input, offset: page.data.next_offset };
+    }
+    expect(patch).toBe(repo.git("show", "--format=", "--no-color", "HEAD~1", "--", "big.txt"));
+    const rest = await tool.run({ revision: "HEAD~1", offset: 2 });
+    expect(rest).toMatchObject({
+      success: true,
+      data: { files: [{ file: "small-a.txt" }, { file: "small-b.txt" }], truncated: false },
+    });
+    expect(await tool.run({ revision: "HEAD~1", offset: 4 })).toMatchObject({
+      success: false,
+      error: {
+        code: "INVALID_INPUT",
+        message: "offset=4 is past the end: there are 3 files in all.",
+      },
+    });
+    expect(
+      await tool.run({ revision: "HEAD", path: "big.txt", diff_path: "big.txt" }),
+    ).toMatchObject({ success: false, error: { code: "INVALID_INPUT" } });
+  });
+
+  it("pages a directory at a revision, shows a merge against its first parent, takes aliases", async () => {
+    const repo = createTemporaryRepository();
+    repositories.push(repo);
+    for (let index = 0; index < 12; index += 1)
+      repo.write(`dir/f${String(index).padStart(2, "0")}.txt`, `${index}\n`);
+    repo.git("add", "-A");
+    repo.git("commit", "-qm", "a dozen");
+    const tool = createGitShowTool({ root: repo.root, maxEntries: 5 });
+    const first = await tool.run({ commit: "HEAD", path: "dir" });
+    expect(first).toMatchObject({
+      success: true,
+      data: {
+        kind: "directory",
+        total: 12,
+        next_offset: 6,
+        truncated: true,
+        entries: ["f00.txt", "f01.txt", "f02.txt", "f03.txt", "f04.txt"],
+      },
+    });
+    expect(tool.renderResult(first)).toContain(
+      '…[truncated: 7 more entries — call git_show again with revision="HEAD", path="dir", offset=6]',
+    );
+    expect(await tool.run({ revision: "HEAD", path: "dir", offset: 11 })).toMatchObject({
+      success: true,
+      data: { entries: ["f10.txt", "f11.txt"], truncated: false },
+    });
+    expect(await tool.run({ revision: "HEAD", path: "dir", offset: 13 })).toMatchObject({
+      success: false,
+      error: { code: "INVALID_INPUT" },
+    });
+    repo.git("checkout", "-q", "-b", "side");
+    repo.commit("side.txt", "side\n", "side");
+    repo.git("checkout", "-q", "main");
+    repo.commit("main.txt", "main\n", "main");
+    repo.git("merge", "-q", "--no-edit", "side");
+    const merge = await createGitShowTool({ root: repo.root }).run({ ref: "HEAD" });
+    expect(merge).toMatchObject({
+      success: true,
+      data: { kind: "commit", files: [{ file: "side.txt", additions: 1 }] },
+    });
+    if (merge.success && merge.data.kind === "commit") expect(merge.data.parents).toHaveLength(2);
+  });
+
+  it("not a repository is NOT_CONFIGURED; an unknown revision is INVALID_INPUT", async () => {
+    const repo = createTemporaryRepository();
+    repositories.push(repo);
+    expect(await createGitShowTool({ root: repo.base }).run({ revision: "HEAD" })).toMatchObject({
+      success: false,
+      error: { code: "NOT_CONFIGURED" },
+    });
+    const unknown = await createGitShowTool({ root: repo.root, mountedTools: ["git_log"] }).run({
+      revision: "deadbeef",
+    });
+    expect(unknown).toMatchObject({
+      success: false,
+      error: { code: "INVALID_INPUT", hint: expect.stringMatching(/git_log list them/) },
+    });
   });
 });

@@ -468,7 +468,7 @@ export function formatDiffPage(page: DiffPage, format: DiffPageFormat): string[]
         nextOffset: page.partial.next_offset,
         omitted: page.partial.total_lines - page.partial.shown_lines,
         unit: "lines",
-        args: { [format.pathField]: page.partial.file, ...rest },
+        args: { ...rest, [format.pathField]: page.partial.file },
       }),
     );
   }

@@ -112,7 +112,8 @@ export function failFromGit(
 ): never {
   const detail = firstLines(result.stderr, 4) || `exit code ${result.exitCode}`;
   const lower = result.stderr.toLowerCase();
-  if (lower.includes("not a git repository")) {
+  // Outside a repository `git diff` falls back to --no-index and prints its usage instead.
+  if (lower.includes("not a git repository") || lower.includes("usage: git diff --no-index")) {
     refuse("NOT_CONFIGURED", `${action} failed: the configured root is not a git repository.`, {
       hint: "Ask the user to point the git tools' root option at the top level of a repository.",
     });
