@@ -7,7 +7,11 @@ import {
   DEFAULT_MAX_ANSWER_CHARACTERS,
 } from "./ask-user.js";
 import type { InteractionContext } from "./interaction-handler.js";
-import { createRecordingHandler, waitUntilAborted } from "./test-support/handlers.js";
+import {
+  createRecordingHandler,
+  createSteadyHandler,
+  waitUntilAborted,
+} from "./test-support/handlers.js";
 
 const twoOptions = [
   { label: "Staging", description: "  the test cluster " },
@@ -15,9 +19,11 @@ const twoOptions = [
 ];
 
 describe("ask_user", () => {
-  it("passes the conformance kit", async () => {
-    await assertConformance([createAskUserTool({ handler: createRecordingHandler(["fine"]) })], {
-      samples: { ask_user: { question: "Which one?" } },
+  it("passes the conformance kit alone (its description then names no other tool)", async () => {
+    const tool = createAskUserTool({ handler: createSteadyHandler(() => "fine") });
+    expect(tool.description).not.toMatch(/\bconfirm\b/);
+    await assertConformance([tool], {
+      samples: { ask_user: { question: "Which one?", options: ["This one", "That one"] } },
     });
   });
 
@@ -30,7 +36,12 @@ describe("ask_user", () => {
     );
     expect(result).toEqual({
       success: true,
-      data: { answered: true, answer: "Use the blue one.", selectedOptions: [], truncated: false },
+      data: {
+        answered: true,
+        answer: "Use the blue one.",
+        selected_options: [],
+        answer_truncated: false,
+      },
     });
     expect(handler.questions).toEqual([
       { type: "ask_user", question: "Which colour?", options: [], allow_multiple: false },
@@ -56,7 +67,7 @@ describe("ask_user", () => {
     });
     expect(result).toMatchObject({
       success: true,
-      data: { answer: "Production", selectedOptions: ["Production"] },
+      data: { answer: "Production", selected_options: ["Production"] },
     });
     expect(tool.renderResult(result)).toBe("The user chose: Production");
   });
@@ -65,7 +76,7 @@ describe("ask_user", () => {
     const tool = createAskUserTool({ handler: createRecordingHandler(["Neither — wait a day"]) });
     const result = await tool.run({ question: "Where to?", options: twoOptions });
     expect(result).toMatchObject({
-      data: { answer: "Neither — wait a day", selectedOptions: [] },
+      data: { answer: "Neither — wait a day", selected_options: [] },
     });
   });
 
@@ -76,11 +87,11 @@ describe("ask_user", () => {
     const first = await tool.run({ question: "Which?", options, allow_multiple: true });
     expect(handler.questions[0]).toMatchObject({ allow_multiple: true });
     expect(first).toMatchObject({
-      data: { answer: "Windows, Linux", selectedOptions: ["Windows", "Linux"] },
+      data: { answer: "Windows, Linux", selected_options: ["Windows", "Linux"] },
     });
     const second = await tool.run({ question: "Which?", options, allow_multiple: true });
     expect(second).toMatchObject({
-      data: { answer: "macOS, Windows", selectedOptions: ["macOS", "Windows"] },
+      data: { answer: "macOS, Windows", selected_options: ["macOS", "Windows"] },
     });
   });
 
@@ -137,19 +148,19 @@ describe("ask_user", () => {
     expect(result.success).toBe(false);
   });
 
-  it("caps a very long answer with the standard marker", async () => {
+  it("caps a very long answer: data keeps the text, the rendered text adds the standard marker", async () => {
     const long = `${"word ".repeat(3_000)}end`;
     const tool = createAskUserTool({ handler: createRecordingHandler([long]) });
     const result = await tool.run({ question: "Tell me everything" });
     expect(result.success).toBe(true);
     if (!result.success) return;
-    expect(result.data.truncated).toBe(true);
-    const [kept, marker] = result.data.answer.split("\n");
-    expect(kept?.length).toBe(DEFAULT_MAX_ANSWER_CHARACTERS);
+    expect(result.data.answer_truncated).toBe(true);
+    expect(result.data.answer).toBe(long.slice(0, DEFAULT_MAX_ANSWER_CHARACTERS));
+    expect(result.data.answer_characters).toBe(long.length);
+    expect(result.data.answer).not.toMatch(TRUNCATION_MARKER_PATTERN);
+    const [, marker] = (tool.renderResult(result) as string).split("\n");
     expect(marker).toMatch(TRUNCATION_MARKER_PATTERN);
-    expect(marker).toContain(
-      `${(long.trim().length - 4_000).toLocaleString("en-US")} more characters`,
-    );
+    expect(marker).toContain(`${(long.length - 4_000).toLocaleString("en-US")} more characters`);
     expect(marker).toContain("ask the user a narrower follow-up question");
   });
 
@@ -159,9 +170,12 @@ describe("ask_user", () => {
       maxAnswerCharacters: 4,
     });
     const result = await tool.run({ question: "?" });
-    expect(result).toMatchObject({ data: { truncated: true } });
-    if (result.success)
-      expect(result.data.answer.startsWith("abcd\n…[truncated: 6 more characters")).toBe(true);
+    expect(result).toMatchObject({
+      data: { answer: "abcd", answer_truncated: true, answer_characters: 10 },
+    });
+    expect(tool.renderResult(result)).toBe(
+      "The user answered: abcd\n…[truncated: 6 more characters — the rest of the answer was not kept; if you need it, ask the user a narrower follow-up question]",
+    );
   });
 
   it.each([
@@ -174,7 +188,7 @@ describe("ask_user", () => {
     const result = await tool.run({ question: "Anyone?" });
     expect(result).toEqual({
       success: true,
-      data: { answered: false, answer: "", selectedOptions: [], truncated: false },
+      data: { answered: false, answer: "", selected_options: [], answer_truncated: false },
     });
     expect(tool.renderResult(result)).toMatch(/no answer .*Proceed on your own judgement/);
   });
@@ -284,5 +298,43 @@ describe("ask_user", () => {
     expect(tool.name).toBe("ask_human");
     expect(tool.description).toBe("Ask the human operator a question when blocked.");
     expect(tool.annotations).toMatchObject({ readOnly: true, openWorld: true });
+  });
+});
+
+describe("ask_user options as plain strings", () => {
+  it("takes options: string[] (as other toolsets send) beside the object form", async () => {
+    const handler = createRecordingHandler(["prod", "Staging"]);
+    const tool = createAskUserTool({ handler });
+    const result = await tool.run({ question: "Where?", options: [" Staging ", "Prod"] });
+    expect(handler.questions[0]).toEqual({
+      type: "ask_user",
+      question: "Where?",
+      options: [{ label: "Staging" }, { label: "Prod" }],
+      allow_multiple: false,
+    });
+    expect(result).toMatchObject({ data: { answer: "Prod", selected_options: ["Prod"] } });
+    expect(tool.renderResult(result)).toBe("The user chose: Prod");
+    await tool.run({
+      question: "Where?",
+      options: ["Staging", { label: "Prod", description: "live" }],
+    });
+    expect(handler.questions[1]).toMatchObject({
+      options: [{ label: "Staging" }, { label: "Prod", description: "live" }],
+    });
+  });
+
+  it("checks string options like labels, naming options[i]", async () => {
+    const handler = createRecordingHandler();
+    const result = await createAskUserTool({ handler }).run({
+      question: "?",
+      options: ["Yes", " ", { label: "yes" }],
+    });
+    expect(result.success).toBe(false);
+    if (result.success) return;
+    expect(result.error.message).toContain("options[1] is empty");
+    expect(result.error.message).toContain('options[2].label "yes" repeats options[0]');
+    expect(handler.questions).toEqual([]);
+    const wrong = await createAskUserTool({ handler }).run({ question: "?", options: [3] });
+    expect(!wrong.success && wrong.error.code).toBe("INVALID_INPUT");
   });
 });

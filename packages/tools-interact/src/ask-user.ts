@@ -1,17 +1,31 @@
 import {
   defineTool,
   fail,
+  formatTruncationMarker,
   ok,
   parseOptions,
   type Tool,
   type ToolResult,
   toolOverridesShape,
-  truncateText,
 } from "@agentool/contract";
 import { z } from "zod";
 import type { AskUserQuestion, InteractionHandler, QuestionOption } from "./interaction-handler.js";
-import { handlerOptionSchema, waitTimeoutOptionSchema } from "./internal/handler-option.js";
-import { contractTimeoutFor, formatDuration, waitForAnswer } from "./internal/wait-for-answer.js";
+import {
+  handlerOptionSchema,
+  maxWaitTimeoutOptionSchema,
+  mountedToolsOptionSchema,
+  waitTimeoutOptionSchema,
+} from "./internal/handler-option.js";
+import {
+  contractTimeoutForLimits,
+  describeWait,
+  formatDuration,
+  resolveWaitLimits,
+  timeoutSecondsField,
+  type WaitLimits,
+  waitForAnswer,
+  waitForCall,
+} from "./internal/wait-for-answer.js";
 
 /** The default name of the question tool. */
 export const ASK_USER_TOOL_NAME = "ask_user";
@@ -41,9 +55,14 @@ export interface AskUserToolData {
   /** The answer, trimmed and capped (chosen labels joined with ", " for a multi-select). */
   answer: string;
   /** The option labels the answer names (empty for a free-text answer). */
-  selectedOptions: string[];
-  /** Whether the answer was cut to the cap (the text then ends with the truncation marker). */
-  truncated: boolean;
+  selected_options: string[];
+  /**
+   * Whether the answer was longer than the cap and cut (the rest is not kept; the rendered text
+   * then ends with the truncation marker). Not a page: there is no next call for the rest.
+   */
+  answer_truncated: boolean;
+  /** The whole answer's length in characters, when it was cut. */
+  answer_characters?: number;
 }
 
 /** Options of {@link createAskUserTool}. */
@@ -54,8 +73,12 @@ export interface AskUserToolOptions {
   name?: string;
   /** Replaces the tool's description. */
   description?: string;
-  /** How long to wait for an answer (`0` = no limit). Default {@link DEFAULT_ASK_USER_TIMEOUT_MS} (10 minutes). */
+  /** How long to wait for an answer when the call sends no `timeout_seconds` (`0` = no limit). Default {@link DEFAULT_ASK_USER_TIMEOUT_MS} (10 minutes). */
   timeoutMs?: number;
+  /** The longest wait a call's `timeout_seconds` may ask for (`0` = no limit). Default: `timeoutMs` (a call may only shorten the wait). */
+  maxTimeoutMs?: number;
+  /** Names of the tools mounted beside this one; the default description names `confirm` only when listed (`createInteractTools` passes what it mounts). Default: none. */
+  mountedTools?: readonly string[];
   /** Cap on the answer, in characters. Default {@link DEFAULT_MAX_ANSWER_CHARACTERS} (4,000). */
   maxAnswerCharacters?: number;
   /** Cap on the question, in characters. Default {@link DEFAULT_MAX_QUESTION_CHARACTERS} (2,000). */
@@ -72,6 +95,8 @@ const askUserOptionsSchema = z.object({
   ...toolOverridesShape,
   handler: handlerOptionSchema,
   timeoutMs: waitTimeoutOptionSchema,
+  maxTimeoutMs: maxWaitTimeoutOptionSchema,
+  mountedTools: mountedToolsOptionSchema,
   maxAnswerCharacters: z.number().int().min(1).max(1_000_000).optional(),
   maxQuestionCharacters: z.number().int().min(1).max(100_000).optional(),
   maxOptions: z.number().int().min(1).max(20).optional(),
@@ -79,7 +104,7 @@ const askUserOptionsSchema = z.object({
   maxOptionDescriptionCharacters: z.number().int().min(1).max(10_000).optional(),
 });
 
-function createAskUserInputSchema(maxOptions: number) {
+function createAskUserInputSchema(maxOptions: number, limits: WaitLimits) {
   return z.object({
     question: z
       .string()
@@ -88,47 +113,73 @@ function createAskUserInputSchema(maxOptions: number) {
       ),
     options: z
       .array(
-        z
-          .object({
-            label: z
-              .string()
-              .describe("The choice as the user will pick it: a few words, unique in this list."),
-            description: z
-              .string()
-              .optional()
-              .describe("Optional: what choosing it means or implies, in one sentence."),
-          })
-          .strict(),
+        z.union([
+          z
+            .string()
+            .describe("The choice as the user will pick it: a few words, unique in this list."),
+          z
+            .object({
+              label: z
+                .string()
+                .describe("The choice as the user will pick it: a few words, unique in this list."),
+              description: z
+                .string()
+                .optional()
+                .describe("Optional: what choosing it means or implies, in one sentence."),
+            })
+            .strict(),
+        ]),
       )
       .optional()
       .describe(
-        `Optional: 1 to ${maxOptions} likely answers, in order of preference. Leave out for a free-text question; the user may always answer in their own words.`,
+        `Optional: 1 to ${maxOptions} likely answers, in order of preference: each a label, or { label, description }. Leave out for a free-text question; the user may always answer in their own words.`,
       ),
     allow_multiple: z
       .boolean()
       .optional()
       .describe("Optional: true when the user may pick several options. Default false."),
+    timeout_seconds: timeoutSecondsField(limits),
   });
 }
 
 /** The question tool's input schema (with the default limits in its descriptions). */
-export const askUserInputSchema = createAskUserInputSchema(DEFAULT_MAX_OPTIONS);
+export const askUserInputSchema = createAskUserInputSchema(DEFAULT_MAX_OPTIONS, {
+  defaultMs: DEFAULT_ASK_USER_TIMEOUT_MS,
+  maxMs: DEFAULT_ASK_USER_TIMEOUT_MS,
+});
+
+/**
+ * Field names other toolsets use for `ask_user`'s fields, accepted silently: `prompt` and
+ * `message` → `question`, `choices` → `options`, `multi_select` / `multiple` →
+ * `allow_multiple`, `timeout` (seconds, as in other toolsets) → `timeout_seconds`.
+ */
+export const ASK_USER_ALIASES: Readonly<Record<string, string>> = {
+  prompt: "question",
+  message: "question",
+  choices: "options",
+  multi_select: "allow_multiple",
+  multiple: "allow_multiple",
+  timeout: "timeout_seconds",
+};
 
 /** The question tool's type. */
 export type AskUserTool = Tool<typeof askUserInputSchema, AskUserToolData>;
 
-function defaultDescription(maxOptions: number, timeoutMs: number): string {
-  const wait = timeoutMs === 0 ? "" : ` within ${formatDuration(timeoutMs)}`;
+function defaultDescription(
+  maxOptions: number,
+  limits: WaitLimits,
+  mounted: ReadonlySet<string>,
+): string {
   return [
     "Ask the user one clarifying question and wait for the answer.",
     "Use it only when you are genuinely blocked: the request is ambiguous in a way that changes the",
     "result, or you need a decision or a fact only the user has. Do not ask what you can find out with",
-    "other tools, and do not ask permission for routine steps (use confirm for a yes/no before a risky",
-    "action). Ask one short, specific question per call.",
+    `other tools, and do not ask permission for routine steps${mounted.has("confirm") ? " (use confirm for a yes/no before a risky action)" : ""}.`,
+    "Ask one short, specific question per call.",
     `Offer 1 to ${maxOptions} options when the likely answers are known (the user may still answer in`,
     "their own words); set allow_multiple when several may apply.",
-    `If the user does not answer${wait} you get a TIMEOUT error: then continue on your own judgement`,
-    "and tell the user which assumption you made. Do not ask the same question twice.",
+    `If the user does not answer${describeWait(limits)} you get a TIMEOUT error: then continue on`,
+    "your own judgement and tell the user which assumption you made. Do not ask the same question twice.",
   ].join("\n");
 }
 
@@ -155,7 +206,9 @@ function checkQuestion(
     );
   }
   const options: QuestionOption[] = [];
-  const given = request.options;
+  const given = request.options?.map((option) =>
+    typeof option === "string" ? { label: option, path: "" } : { ...option, path: ".label" },
+  );
   if (given !== undefined) {
     if (given.length === 0) {
       problems.push(
@@ -166,23 +219,24 @@ function checkQuestion(
         `options has ${given.length} entries; the limit is ${limits.maxOptions} (merge or drop options; the user can still answer in their own words)`,
       );
     }
-    const seen = new Map<string, number>();
+    const seen = new Map<string, string>();
     given.forEach((option, index) => {
       const label = option.label.trim();
+      const where = `options[${index}]${option.path}`;
       if (label.length === 0) {
-        problems.push(`options[${index}].label is empty; give each option a short label`);
+        problems.push(`${where} is empty; give each option a short label`);
       } else if (label.length > limits.maxOptionLabelCharacters) {
         problems.push(
-          `options[${index}].label is ${label.length} characters; the limit is ${limits.maxOptionLabelCharacters} (move detail into description)`,
+          `${where} is ${label.length} characters; the limit is ${limits.maxOptionLabelCharacters} (move detail into description)`,
         );
       } else {
         const key = label.toLowerCase();
         const first = seen.get(key);
         if (first !== undefined) {
           problems.push(
-            `options[${index}].label ${JSON.stringify(label)} repeats options[${first}].label; labels must be unique`,
+            `${where} ${JSON.stringify(label)} repeats ${first}; labels must be unique`,
           );
-        } else seen.set(key, index);
+        } else seen.set(key, `options[${index}]${option.path}`);
       }
       const description = option.description?.trim();
       if (description !== undefined && description.length > limits.maxOptionDescriptionCharacters) {
@@ -227,12 +281,29 @@ function matchLabels(
  * @param data - the tool's result data
  * @returns e.g. `The user chose: Staging` or `The user answered: …`
  * @example
- * formatAskUserAnswer({ answered: true, answer: "Staging", selectedOptions: ["Staging"], truncated: false }); // "The user chose: Staging"
+ * formatAskUserAnswer({ answered: true, answer: "Staging", selected_options: ["Staging"], answer_truncated: false }); // "The user chose: Staging"
  */
 export function formatAskUserAnswer(data: AskUserToolData): string {
   if (!data.answered) return `The user gave no answer (an empty reply). ${NO_ANSWER_NEXT_STEP}`;
-  if (data.selectedOptions.length > 0) return `The user chose: ${data.answer}`;
-  return `The user answered: ${data.answer}`;
+  const text =
+    data.selected_options.length > 0
+      ? `The user chose: ${data.answer}`
+      : `The user answered: ${data.answer}`;
+  if (!data.answer_truncated) return text;
+  return `${text}\n${formatTruncationMarker({
+    omitted: Math.max(0, (data.answer_characters ?? data.answer.length) - data.answer.length),
+    unit: "characters",
+    next: "the rest of the answer was not kept; if you need it, ask the user a narrower follow-up question",
+  })}`;
+}
+
+/** Cuts text to `max` characters without splitting a surrogate pair. */
+function capText(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let end = max;
+  const code = text.charCodeAt(end - 1);
+  if (code >= 0xd800 && code <= 0xdbff) end -= 1;
+  return text.slice(0, end);
 }
 
 /**
@@ -249,14 +320,18 @@ export function formatAskUserAnswer(data: AskUserToolData): string {
  * const askUser = createAskUserTool({ handler: createTerminalHandler() });
  * await askUser.run({
  *   question: "Which environment should I deploy to?",
- *   options: [{ label: "Staging" }, { label: "Production", description: "Live traffic" }],
+ *   options: ["Staging", { label: "Production", description: "Live traffic" }],
  * });
- * // { success: true, data: { answered: true, answer: "Staging", selectedOptions: ["Staging"], truncated: false } }
+ * // { success: true, data: { answered: true, answer: "Staging", selected_options: ["Staging"], answer_truncated: false } }
  */
 export function createAskUserTool(options: AskUserToolOptions): AskUserTool {
   const parsed = parseOptions("createAskUserTool", askUserOptionsSchema, options);
   const handler = parsed.handler;
-  const timeoutMs = parsed.timeoutMs ?? DEFAULT_ASK_USER_TIMEOUT_MS;
+  const waits = resolveWaitLimits(
+    "createAskUserTool",
+    parsed.timeoutMs ?? DEFAULT_ASK_USER_TIMEOUT_MS,
+    parsed.maxTimeoutMs,
+  );
   const maxAnswerCharacters = parsed.maxAnswerCharacters ?? DEFAULT_MAX_ANSWER_CHARACTERS;
   const limits: Limits = {
     maxQuestionCharacters: parsed.maxQuestionCharacters ?? DEFAULT_MAX_QUESTION_CHARACTERS,
@@ -270,11 +345,14 @@ export function createAskUserTool(options: AskUserToolOptions): AskUserTool {
 
   return defineTool({
     name,
-    description: parsed.description ?? defaultDescription(limits.maxOptions, timeoutMs),
-    input: createAskUserInputSchema(limits.maxOptions),
+    description:
+      parsed.description ??
+      defaultDescription(limits.maxOptions, waits, new Set(parsed.mountedTools ?? [])),
+    input: createAskUserInputSchema(limits.maxOptions, waits),
+    aliases: ASK_USER_ALIASES,
     annotations: { title: "Ask the user", readOnly: true, openWorld: true },
     tags: ["interact", "interact:ask"],
-    timeoutMs: contractTimeoutFor(timeoutMs),
+    timeoutMs: contractTimeoutForLimits(waits),
     execute: async (request, context): Promise<ToolResult<AskUserToolData>> => {
       const checked = checkQuestion(request, limits);
       if ("problems" in checked) {
@@ -287,6 +365,7 @@ export function createAskUserTool(options: AskUserToolOptions): AskUserTool {
         );
       }
       const question = checked.question;
+      const timeoutMs = waitForCall(waits, request.timeout_seconds);
       const outcome = await waitForAnswer(handler, question, context, timeoutMs);
       if (outcome.kind === "timeout") {
         return fail(
@@ -323,23 +402,22 @@ export function createAskUserTool(options: AskUserToolOptions): AskUserTool {
       }
       parts = parts.map((part) => part.trim()).filter((part) => part.length > 0);
       if (parts.length === 0) {
-        return ok({ answered: false, answer: "", selectedOptions: [], truncated: false });
+        return ok({ answered: false, answer: "", selected_options: [], answer_truncated: false });
       }
       let selectedOptions = matchLabels(parts, question.options);
       if (selectedOptions === undefined && parts.length === 1 && question.allow_multiple) {
         selectedOptions = matchLabels(parts[0]?.split(/\s*[,\n]\s*/) ?? [], question.options);
       }
       const text = selectedOptions !== undefined ? selectedOptions.join(", ") : parts.join(", ");
-      const capped = truncateText(text, {
-        maxCharacters: maxAnswerCharacters,
-        next: "the rest of the answer was not kept; if you need it, ask the user a narrower follow-up question",
-      });
-      return ok({
+      const kept = capText(text, maxAnswerCharacters);
+      const data: AskUserToolData = {
         answered: true,
-        answer: capped.text,
-        selectedOptions: selectedOptions ?? [],
-        truncated: capped.truncated,
-      });
+        answer: kept,
+        selected_options: selectedOptions ?? [],
+        answer_truncated: kept.length < text.length,
+      };
+      if (kept.length < text.length) data.answer_characters = text.length;
+      return ok(data);
     },
     render: formatAskUserAnswer,
   });

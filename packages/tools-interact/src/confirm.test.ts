@@ -3,11 +3,15 @@ import { assertConformance } from "@agentool/contract/testing";
 import { describe, expect, it } from "vitest";
 import { createConfirmTool, readConfirmation } from "./confirm.js";
 import type { InteractionContext } from "./interaction-handler.js";
-import { createRecordingHandler, waitUntilAborted } from "./test-support/handlers.js";
+import {
+  createRecordingHandler,
+  createSteadyHandler,
+  waitUntilAborted,
+} from "./test-support/handlers.js";
 
 describe("confirm", () => {
   it("passes the conformance kit", async () => {
-    await assertConformance([createConfirmTool({ handler: createRecordingHandler([true]) })], {
+    await assertConformance([createConfirmTool({ handler: createSteadyHandler(() => true) })], {
       samples: { confirm: { message: "Go ahead?" } },
     });
   });

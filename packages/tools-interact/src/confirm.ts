@@ -9,8 +9,20 @@ import {
 } from "@agentool/contract";
 import { z } from "zod";
 import type { ConfirmQuestion, InteractionHandler, UserAnswer } from "./interaction-handler.js";
-import { handlerOptionSchema, waitTimeoutOptionSchema } from "./internal/handler-option.js";
-import { contractTimeoutFor, formatDuration, waitForAnswer } from "./internal/wait-for-answer.js";
+import {
+  handlerOptionSchema,
+  maxWaitTimeoutOptionSchema,
+  waitTimeoutOptionSchema,
+} from "./internal/handler-option.js";
+import {
+  contractTimeoutForLimits,
+  describeWait,
+  resolveWaitLimits,
+  timeoutSecondsField,
+  type WaitLimits,
+  waitForAnswer,
+  waitForCall,
+} from "./internal/wait-for-answer.js";
 
 /** The default name of the yes/no tool. */
 export const CONFIRM_TOOL_NAME = "confirm";
@@ -42,8 +54,10 @@ export interface ConfirmToolOptions {
   name?: string;
   /** Replaces the tool's description. */
   description?: string;
-  /** How long to wait for an answer before using the default (`0` = no limit). Default {@link DEFAULT_CONFIRM_TIMEOUT_MS} (10 minutes). */
+  /** How long to wait for an answer before using the default, when the call sends no `timeout_seconds` (`0` = no limit). Default {@link DEFAULT_CONFIRM_TIMEOUT_MS} (10 minutes). */
   timeoutMs?: number;
+  /** The longest wait a call's `timeout_seconds` may ask for (`0` = no limit). Default: `timeoutMs` (a call may only shorten the wait). */
+  maxTimeoutMs?: number;
   /** Cap on the message, in characters. Default {@link DEFAULT_MAX_CONFIRM_MESSAGE_CHARACTERS} (2,000). */
   maxMessageCharacters?: number;
 }
@@ -52,36 +66,55 @@ const confirmOptionsSchema = z.object({
   ...toolOverridesShape,
   handler: handlerOptionSchema,
   timeoutMs: waitTimeoutOptionSchema,
+  maxTimeoutMs: maxWaitTimeoutOptionSchema,
   maxMessageCharacters: z.number().int().min(1).max(100_000).optional(),
 });
 
-/** The yes/no tool's input schema. */
-export const confirmInputSchema = z.object({
-  message: z
-    .string()
-    .describe(
-      "What you are about to do and why, as a yes/no question, e.g. 'Delete the 3 files in build/?'.",
-    ),
-  default: z
-    .boolean()
-    .optional()
-    .describe(
-      "Optional: the answer to assume when the user does not answer in time. Default false (do not go ahead).",
-    ),
+function createConfirmInputSchema(limits: WaitLimits) {
+  return z.object({
+    message: z
+      .string()
+      .describe(
+        "What you are about to do and why, as a yes/no question, e.g. 'Delete the 3 files in build/?'.",
+      ),
+    default: z
+      .boolean()
+      .optional()
+      .describe(
+        "Optional: the answer to assume when the user does not answer in time. Default false (do not go ahead).",
+      ),
+    timeout_seconds: timeoutSecondsField(limits),
+  });
+}
+
+/** The yes/no tool's input schema (with the default wait in its descriptions). */
+export const confirmInputSchema = createConfirmInputSchema({
+  defaultMs: DEFAULT_CONFIRM_TIMEOUT_MS,
+  maxMs: DEFAULT_CONFIRM_TIMEOUT_MS,
 });
+
+/**
+ * Field names other toolsets use for `confirm`'s fields, accepted silently: `question` and
+ * `prompt` → `message`, `default_value` → `default`, `timeout` (seconds) → `timeout_seconds`.
+ */
+export const CONFIRM_ALIASES: Readonly<Record<string, string>> = {
+  question: "message",
+  prompt: "message",
+  default_value: "default",
+  timeout: "timeout_seconds",
+};
 
 /** The yes/no tool's type. */
 export type ConfirmTool = Tool<typeof confirmInputSchema, ConfirmToolData>;
 
-function defaultDescription(timeoutMs: number): string {
-  const wait = timeoutMs === 0 ? "" : ` within ${formatDuration(timeoutMs)}`;
+function defaultDescription(limits: WaitLimits): string {
   return [
-    "Ask the user a yes/no question and wait for the answer: returns { confirmed }.",
+    "Ask the user a yes/no question and wait for the answer; the result says whether to go ahead.",
     "Use it before an action that is risky, costly or hard to undo (deleting data, spending money,",
     "sending something on the user's behalf) when the user has not already asked for it explicitly.",
     "Do not use it for routine, reversible steps. State exactly what will happen in message.",
-    `If the user does not answer${wait}, the result is the default (false unless you set`,
-    "default: true) and says it defaulted: then do not do the action unless confirmed is true, and",
+    `If the user does not answer${describeWait(limits)}, the result says it defaulted to no (or to`,
+    "yes when you set default: true). Do the action only when the result says go ahead; otherwise",
     "tell the user what you skipped.",
   ].join("\n");
 }
@@ -130,7 +163,8 @@ export function formatConfirmation(data: ConfirmToolData): string {
 
 /**
  * Creates the `confirm` tool: a yes/no question to a person over the host's handler. Returns
- * `{ confirmed }`; when nobody answers within `timeoutMs` (or the answer is empty) it returns the
+ * `{ confirmed }`; when nobody answers within the wait (the call's `timeout_seconds`, bounded by
+ * `maxTimeoutMs`, or `timeoutMs`), or the answer is empty, it returns the
  * call's `default` (false unless given) with `defaulted: true`, and says so to the model. An
  * aborted run stops waiting.
  *
@@ -145,18 +179,23 @@ export function formatConfirmation(data: ConfirmToolData): string {
 export function createConfirmTool(options: ConfirmToolOptions): ConfirmTool {
   const parsed = parseOptions("createConfirmTool", confirmOptionsSchema, options);
   const handler = parsed.handler;
-  const timeoutMs = parsed.timeoutMs ?? DEFAULT_CONFIRM_TIMEOUT_MS;
+  const waits = resolveWaitLimits(
+    "createConfirmTool",
+    parsed.timeoutMs ?? DEFAULT_CONFIRM_TIMEOUT_MS,
+    parsed.maxTimeoutMs,
+  );
   const maxMessageCharacters =
     parsed.maxMessageCharacters ?? DEFAULT_MAX_CONFIRM_MESSAGE_CHARACTERS;
   const name = parsed.name ?? CONFIRM_TOOL_NAME;
 
   return defineTool({
     name,
-    description: parsed.description ?? defaultDescription(timeoutMs),
-    input: confirmInputSchema,
+    description: parsed.description ?? defaultDescription(waits),
+    input: createConfirmInputSchema(waits),
+    aliases: CONFIRM_ALIASES,
     annotations: { title: "Ask the user to confirm", readOnly: true, openWorld: true },
     tags: ["interact", "interact:confirm"],
-    timeoutMs: contractTimeoutFor(timeoutMs),
+    timeoutMs: contractTimeoutForLimits(waits),
     execute: async (request, context): Promise<ToolResult<ConfirmToolData>> => {
       const message = request.message.trim();
       if (message.length === 0) {
@@ -173,6 +212,7 @@ export function createConfirmTool(options: ConfirmToolOptions): ConfirmTool {
       }
       const fallback = request.default ?? false;
       const question: ConfirmQuestion = { type: "confirm", message, default: fallback };
+      const timeoutMs = waitForCall(waits, request.timeout_seconds);
       const outcome = await waitForAnswer(handler, question, context, timeoutMs);
       if (outcome.kind === "timeout") {
         return ok({ confirmed: fallback, defaulted: true, reason: "timeout" });

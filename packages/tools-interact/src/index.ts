@@ -1,4 +1,5 @@
 export {
+  ASK_USER_ALIASES,
   ASK_USER_TOOL_NAME,
   type AskUserTool,
   type AskUserToolData,
@@ -14,6 +15,7 @@ export {
   formatAskUserAnswer,
 } from "./ask-user.js";
 export {
+  CONFIRM_ALIASES,
   CONFIRM_TOOL_NAME,
   type ConfirmDefaultReason,
   type ConfirmTool,
@@ -44,6 +46,7 @@ export {
   createNotifyTool,
   DEFAULT_MAX_NOTIFICATION_CHARACTERS,
   formatNotifyResult,
+  NOTIFY_ALIASES,
   NOTIFY_TOOL_NAME,
   type NotifyTool,
   type NotifyToolData,

@@ -14,7 +14,7 @@ import {
   type NotificationLevel,
   type UserNotification,
 } from "./interaction-handler.js";
-import { handlerOptionSchema } from "./internal/handler-option.js";
+import { handlerOptionSchema, mountedToolsOptionSchema } from "./internal/handler-option.js";
 
 /** The default name of the notification tool. */
 export const NOTIFY_TOOL_NAME = "notify";
@@ -42,12 +42,15 @@ export interface NotifyToolOptions {
   description?: string;
   /** Cap on the message, in characters. Default {@link DEFAULT_MAX_NOTIFICATION_CHARACTERS} (2,000). */
   maxMessageCharacters?: number;
+  /** Names of the tools mounted beside this one; the default description names `ask_user` and `confirm` only when listed (`createInteractTools` passes what it mounts). Default: none. */
+  mountedTools?: readonly string[];
 }
 
 const notifyOptionsSchema = z.object({
   ...toolOverridesShape,
   handler: handlerOptionSchema,
   maxMessageCharacters: z.number().int().min(1).max(100_000).optional(),
+  mountedTools: mountedToolsOptionSchema,
 });
 
 /** The notification tool's input schema. */
@@ -64,13 +67,26 @@ export const notifyInputSchema = z.object({
 /** The notification tool's type. */
 export type NotifyTool = Tool<typeof notifyInputSchema, NotifyToolData>;
 
-const DEFAULT_DESCRIPTION = [
-  "Send the user a short status message without waiting for a reply: returns { sent } at once.",
-  "Use it to report progress on long work, a milestone, or a problem the user should know about",
-  "while you keep working. It is not a question (use ask_user) and not a way to ask permission",
-  '(use confirm). Keep it to one or two sentences; use level "warning" or "error" only when it',
-  "matters, and do not send several messages in a row.",
-].join("\n");
+/**
+ * Field names other toolsets use for `notify`'s fields, accepted silently: `text` → `message`,
+ * `severity` → `level`.
+ */
+export const NOTIFY_ALIASES: Readonly<Record<string, string>> = {
+  text: "message",
+  severity: "level",
+};
+
+function defaultDescription(mounted: ReadonlySet<string>): string {
+  const ask = mounted.has("ask_user") ? " (use ask_user)" : "";
+  const confirm = mounted.has("confirm") ? " (use confirm)" : "";
+  return [
+    "Send the user a short status message without waiting for a reply; it returns at once.",
+    "Use it to report progress on long work, a milestone, or a problem the user should know about",
+    `while you keep working. It is not a question${ask} and not a way to ask permission${confirm}.`,
+    'Keep it to one or two sentences; use level "warning" or "error" only when it matters, and do',
+    "not send several messages in a row.",
+  ].join("\n");
+}
 
 /**
  * Renders the result of `notify` for the model.
@@ -113,8 +129,9 @@ export function createNotifyTool(options: NotifyToolOptions): NotifyTool {
 
   return defineTool({
     name,
-    description: parsed.description ?? DEFAULT_DESCRIPTION,
+    description: parsed.description ?? defaultDescription(new Set(parsed.mountedTools ?? [])),
     input: notifyInputSchema,
+    aliases: NOTIFY_ALIASES,
     annotations: { title: "Notify the user", openWorld: true },
     tags: ["interact", "interact:notify"],
     execute: (request, context) => {

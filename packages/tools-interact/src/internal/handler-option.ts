@@ -17,3 +17,19 @@ export const handlerOptionSchema = z.custom<InteractionHandler>(isInteractionHan
  * @internal
  */
 export const waitTimeoutOptionSchema = z.number().int().min(0).max(86_400_000).optional();
+
+/**
+ * The `maxTimeoutMs` option of the waiting tools: the longest wait a call's `timeout_seconds`
+ * may ask for (`0` = no limit).
+ *
+ * @internal
+ */
+export const maxWaitTimeoutOptionSchema = z.number().int().min(0).max(86_400_000).optional();
+
+/**
+ * The `mountedTools` option: names of the tools mounted beside this one. A default description
+ * names another tool only when it is listed (`createInteractTools` passes what it mounts).
+ *
+ * @internal
+ */
+export const mountedToolsOptionSchema = z.array(z.string().min(1)).readonly().optional();

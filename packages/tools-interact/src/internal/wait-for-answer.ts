@@ -1,4 +1,6 @@
 import type { ToolContext } from "@agentool/contract";
+import { AgentoolError } from "@agentool/contract";
+import { z } from "zod";
 import type { InteractionHandler, UserAnswer, UserQuestion } from "../interaction-handler.js";
 
 /** How waiting for a person ended. */
@@ -99,4 +101,98 @@ export function formatDuration(milliseconds: number): string {
     return `${seconds} second${seconds === 1 ? "" : "s"}`;
   }
   return `${milliseconds} ms`;
+}
+
+/** Most seconds `timeout_seconds` accepts when the host sets no maximum: 24 hours. */
+const MAX_WAIT_SECONDS = 86_400;
+
+/**
+ * How long a waiting tool waits: the host's default and the most a call may ask for.
+ *
+ * @internal
+ */
+export interface WaitLimits {
+  /** The wait when the call sends no `timeout_seconds` (`0` = no limit). */
+  defaultMs: number;
+  /** The longest wait a call may ask for (`0` = no limit). */
+  maxMs: number;
+}
+
+/**
+ * Reads the `timeoutMs` / `maxTimeoutMs` options into {@link WaitLimits}. The maximum defaults to
+ * the default wait (a call may then only shorten it); a maximum below the default, or a limited
+ * maximum over an unlimited default, is a set-up mistake.
+ *
+ * @internal
+ */
+export function resolveWaitLimits(
+  owner: string,
+  defaultMs: number,
+  maxTimeoutMs: number | undefined,
+): WaitLimits {
+  const maxMs = maxTimeoutMs ?? defaultMs;
+  if (maxMs !== 0 && (defaultMs === 0 || maxMs < defaultMs)) {
+    throw new AgentoolError(
+      `${owner}: maxTimeoutMs (${maxMs}) must be at least timeoutMs (${defaultMs === 0 ? "0 = no limit" : defaultMs}); use 0 for no limit.`,
+    );
+  }
+  return { defaultMs, maxMs };
+}
+
+/**
+ * The `timeout_seconds` input field, bounded by the host's maximum.
+ *
+ * @internal
+ */
+export function timeoutSecondsField(limits: WaitLimits) {
+  const maxSeconds =
+    limits.maxMs === 0 ? MAX_WAIT_SECONDS : Math.max(1, Math.floor(limits.maxMs / 1_000));
+  const fallback =
+    limits.defaultMs === 0 ? "no limit" : `${Math.max(1, Math.round(limits.defaultMs / 1_000))}`;
+  return z
+    .number()
+    .int()
+    .min(1)
+    .max(maxSeconds)
+    .optional()
+    .describe(
+      `Optional: how many seconds to wait for the answer (default ${fallback}, at most ${maxSeconds}).`,
+    );
+}
+
+/**
+ * The wait of one call: its `timeout_seconds` (bounded by the maximum), or the default.
+ *
+ * @internal
+ */
+export function waitForCall(limits: WaitLimits, timeoutSeconds: number | undefined): number {
+  if (timeoutSeconds === undefined) return limits.defaultMs;
+  const asked = timeoutSeconds * 1_000;
+  return limits.maxMs === 0 ? asked : Math.min(asked, limits.maxMs);
+}
+
+/**
+ * The `timeoutMs` to give `defineTool` for a tool whose calls wait at most `limits.maxMs`.
+ *
+ * @internal
+ */
+export function contractTimeoutForLimits(limits: WaitLimits): number {
+  return limits.defaultMs === 0 || limits.maxMs === 0 ? 0 : contractTimeoutFor(limits.maxMs);
+}
+
+/**
+ * Describes the wait for a tool description: `" within 10 minutes (timeout_seconds can shorten
+ * it)"`, `""` without a limit.
+ *
+ * @internal
+ */
+export function describeWait(limits: WaitLimits): string {
+  if (limits.defaultMs === 0) return "";
+  const change =
+    limits.maxMs === limits.defaultMs
+      ? "timeout_seconds can shorten it"
+      : limits.maxMs === 0
+        ? "timeout_seconds changes it"
+        : `timeout_seconds changes it, up to ${formatDuration(limits.maxMs)}`;
+  return ` within ${formatDuration(limits.defaultMs)} (${change})`;
 }

@@ -162,7 +162,7 @@ describe("createTerminalHandler (child process, piped stdin)", () => {
       rendered: string;
     }>;
     expect(choice?.rendered).toBe("The user chose: B");
-    expect(long?.result).toMatchObject({ success: true, data: { truncated: true } });
+    expect(long?.result).toMatchObject({ success: true, data: { answer_truncated: true } });
     expect(long?.rendered).toMatch(/…\[truncated: 1,000 more characters/);
     expect(confirm?.result).toEqual({
       success: true,

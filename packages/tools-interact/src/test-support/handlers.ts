@@ -46,3 +46,19 @@ export function waitUntilAborted(signal: AbortSignal): Promise<UserAnswer> {
     signal.addEventListener("abort", () => reject(new Error("aborted")), { once: true });
   });
 }
+
+/**
+ * A test handler that gives the same answer to every question (an unchanged world for the
+ * conformance kit, which runs each read-only sample twice and compares).
+ */
+export function createSteadyHandler(
+  answer: (question: UserQuestion) => UserAnswer,
+): RecordingHandler {
+  const handler = createRecordingHandler();
+  handler.ask = (question, context) => {
+    handler.questions.push(question);
+    handler.contexts.push(context);
+    return answer(question);
+  };
+  return handler;
+}
