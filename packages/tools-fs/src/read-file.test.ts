@@ -447,7 +447,7 @@ describe("read_file boundary", () => {
   it("names its own (renamed) tool in the next-call marker", async () => {
     const fileSystem = createMemoryFileSystem({ "a.txt": `${numbered(10)}\n` });
     const view = tool(fileSystem, { name: "view_file" });
-    const text = view.renderResult(await view.run({ path: "a.txt", limit: 4 }));
+    const text = String(view.renderResult(await view.run({ path: "a.txt", limit: 4 })));
     expect(text.endsWith("…[truncated: 6 more lines — call view_file again with offset=5]")).toBe(
       true,
     );

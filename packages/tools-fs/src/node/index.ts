@@ -6,15 +6,21 @@ export {
   type RipgrepSearchOptions,
 } from "./ripgrep-search.js";
 export {
+  type CommandCutLine,
+  type CommandOutputData,
   createRunCommandTool,
   DEFAULT_COMMAND_TIMEOUT_MS,
   DEFAULT_ENVIRONMENT_ALLOWLIST,
   DEFAULT_KILL_GRACE_MS,
+  DEFAULT_MAX_CAPTURED_BYTES,
   DEFAULT_MAX_COMMAND_TIMEOUT_MS,
   DEFAULT_MAX_HEAD_LINES,
-  DEFAULT_MAX_OUTPUT_BYTES,
+  DEFAULT_MAX_OUTPUT_CHARACTERS,
+  DEFAULT_MAX_OUTPUT_LINE_CHARACTERS,
   DEFAULT_MAX_TAIL_LINES,
+  DEFAULT_OUTPUT_DRAIN_MS,
   formatCommandResult,
+  RUN_COMMAND_ALIASES,
   RUN_COMMAND_TOOL_NAME,
   type RunCommandInput,
   type RunCommandTool,
@@ -24,4 +30,5 @@ export {
   SECRET_ENVIRONMENT_PATTERN,
   SHELL_METACHARACTERS,
   splitCommandString,
+  suggestArgv,
 } from "./run-command.js";

@@ -8,9 +8,11 @@ import { createMemoryFileSystem } from "../memory-file-system.js";
 import { createWorkspace } from "../workspace.js";
 import { createNodeFileSystem } from "./node-file-system.js";
 import {
+  CommandOutputCollector,
   createRunCommandTool,
   type RunCommandToolData,
   splitCommandString,
+  suggestArgv,
 } from "./run-command.js";
 
 let root: string;
@@ -62,17 +64,58 @@ async function waitFor(check: () => Promise<boolean> | boolean, timeoutMs = 5_00
   throw new Error("condition not met in time");
 }
 
+describe("CommandOutputCollector", () => {
+  it("handles escape codes, characters and CRLF split across chunks, with exact counts", () => {
+    const collector = new CommandOutputCollector(10, 10, 100);
+    const bytes = new TextEncoder().encode("\u001b[31mré\u001b[0md\r\n50%\r100%\r\nend");
+    // Split inside the escape sequence and inside "é" (two bytes).
+    for (const [from, to] of [
+      [0, 3],
+      [3, 7],
+      [7, 9],
+      [9, bytes.length],
+    ] as const) {
+      collector.push(bytes.subarray(from, to));
+    }
+    collector.finish();
+    const data = collector.arrange(10_000);
+    expect(data).toMatchObject({
+      text: "réd\n100%\nend",
+      tail: "",
+      lines: 3,
+      bytes: bytes.length,
+      omitted_lines: 0,
+      truncated: false,
+    });
+  });
+
+  it("keeps head and tail within the budget and counts what lies between", () => {
+    const collector = new CommandOutputCollector(100, 100, 100);
+    collector.push(
+      new TextEncoder().encode(Array.from({ length: 50 }, (_, i) => `row ${i + 1}\n`).join("")),
+    );
+    collector.finish();
+    const data = collector.arrange(60);
+    expect(data.text.length + data.tail.length).toBeLessThanOrEqual(60);
+    expect(data.text.startsWith("row 1\nrow 2")).toBe(true);
+    expect(data.tail.endsWith("row 49\nrow 50")).toBe(true);
+    const shown = data.text.split("\n").length + data.tail.split("\n").length;
+    expect(data.omitted_lines).toBe(50 - shown);
+    expect(data.tail_start_line).toBe(50 - data.tail.split("\n").length + 1);
+  });
+});
+
 describe("createRunCommandTool", () => {
   it("runs an allowed command in the root and reports exit code and output", async () => {
     const tool = createRunCommandTool({ root, allowedCommands: ["echo", "pwd"] });
     const data = await success(tool.run({ command: ["echo", "hello", "$(whoami)", "`id`;x"] }));
-    expect(data.exitCode).toBe(0);
-    expect(data.stdout).toBe("hello $(whoami) `id`;x");
+    expect(data.exit_code).toBe(0);
+    expect(data.stdout.text).toBe("hello $(whoami) `id`;x");
     expect(data.cwd).toBe(".");
     const text = tool.renderResult({ success: true, data });
     expect(text).toContain("exit code 0");
     const pwd = await success(tool.run({ command: ["pwd"] }));
-    expect(pwd.stdout).toContain(root.split("/").pop());
+    expect(pwd.stdout.text).toContain(root.split("/").pop());
   });
 
   it("reports a non-zero exit as a success with exitCode, and says so", async () => {
@@ -81,16 +124,16 @@ describe("createRunCommandTool", () => {
     const result = await tool.run({ command: ["ls", "missing-file"] });
     expect(result.success).toBe(true);
     if (!result.success) return;
-    expect(result.data.exitCode).not.toBe(0);
-    expect(result.data.stderr.length).toBeGreaterThan(0);
+    expect(result.data.exit_code).not.toBe(0);
+    expect(result.data.stderr.text.length).toBeGreaterThan(0);
     expect(tool.renderResult(result)).toMatch(/the command ran and reported a failure/);
   });
 
-  it("splits a plain string, refuses one with shell metacharacters", async () => {
+  it("splits a plain string, refuses one with shell metacharacters as INVALID_INPUT", async () => {
     expect(splitCommandString("git  status --short")).toEqual(["git", "status", "--short"]);
     const tool = createRunCommandTool({ root, allowedCommands: ["echo", "ls"] });
-    expect((await success(tool.run({ command: "echo a b" }))).stdout).toBe("a b");
-    expect((await success(tool.run({ command: ["echo a b"] }))).stdout).toBe("a b");
+    expect((await success(tool.run({ command: "echo a b" }))).stdout.text).toBe("a b");
+    expect((await success(tool.run({ command: ["echo a b"] }))).stdout.text).toBe("a b");
     for (const attack of [
       "ls; rm -rf /",
       "echo $(rm -rf /)",
@@ -104,10 +147,26 @@ describe("createRunCommandTool", () => {
       "ls\nrm x",
     ]) {
       const error = await failure(tool.run({ command: attack }));
-      expect(error.code, attack).toBe("BLOCKED");
-      expect(error.hint ?? "", attack).toMatch(/array/);
+      expect(error.code, attack).toBe("INVALID_INPUT");
+      expect(error.message, attack).toContain("never runs a shell");
+      expect(error.hint ?? "", attack).toMatch(/array|command=\[/);
     }
-    expect((await failure(tool.run({ command: ["ls; rm -rf /"] }))).code).toBe("BLOCKED");
+    expect((await failure(tool.run({ command: ["ls; rm -rf /"] }))).code).toBe("INVALID_INPUT");
+    // Quotes only: the message gives the argv array to send instead (and nothing ran).
+    const quoted = await failure(tool.run({ command: "echo \"two words\" 'and more'" }));
+    expect(quoted.message).toContain('command=["echo","two words","and more"]');
+    expect(quoted.hint).toBe(
+      'Call run_command again with command=["echo","two words","and more"].',
+    );
+    expect(suggestArgv('git commit -m "fix the bug"')).toEqual([
+      "git",
+      "commit",
+      "-m",
+      "fix the bug",
+    ]);
+    expect(suggestArgv("ls | wc -l")).toBeUndefined();
+    expect(suggestArgv('echo "$HOME"')).toBeUndefined();
+    expect(suggestArgv("echo 'unclosed")).toBeUndefined();
   });
 
   it("refuses executables outside the allowlist, paths not listed exactly, and everything with an empty list", async () => {
@@ -121,8 +180,8 @@ describe("createRunCommandTool", () => {
     expect(error.code).toBe("BLOCKED");
     expect(error.message).toMatch(/allowlist is empty/);
     const byPath = createRunCommandTool({ root, allowedCommands: ["/bin/echo"] });
-    expect((await success(byPath.run({ command: ["echo", "ok"] }))).stdout).toBe("ok");
-    expect((await success(byPath.run({ command: ["/bin/echo", "ok"] }))).stdout).toBe("ok");
+    expect((await success(byPath.run({ command: ["echo", "ok"] }))).stdout.text).toBe("ok");
+    expect((await success(byPath.run({ command: ["/bin/echo", "ok"] }))).stdout.text).toBe("ok");
   });
 
   it("reports an allowed but missing program as DEPENDENCY_MISSING", async () => {
@@ -182,10 +241,10 @@ describe("createRunCommandTool", () => {
         environment: { CI: "1" },
       });
       const data = await success(tool.run({ command: ["env"] }));
-      expect(data.stdout).not.toContain("leak-");
-      expect(data.stdout).toContain("LANG=C.UTF-8");
-      expect(data.stdout).toContain("CI=1");
-      expect(data.stdout).not.toMatch(/^HOME=/m);
+      expect(data.stdout.text).not.toContain("leak-");
+      expect(data.stdout.text).toContain("LANG=C.UTF-8");
+      expect(data.stdout.text).toContain("CI=1");
+      expect(data.stdout.text).not.toMatch(/^HOME=/m);
     } finally {
       process.env = saved;
     }
@@ -198,7 +257,7 @@ describe("createRunCommandTool", () => {
     process.env.PATH = `.:bin:${join(root, "bin")}:${saved}`;
     try {
       const tool = createRunCommandTool({ root, allowedCommands: ["echo"] });
-      expect((await success(tool.run({ command: ["echo", "real"], cwd: "bin" }))).stdout).toBe(
+      expect((await success(tool.run({ command: ["echo", "real"], cwd: "bin" }))).stdout.text).toBe(
         "real",
       );
     } finally {
@@ -206,21 +265,127 @@ describe("createRunCommandTool", () => {
     }
   });
 
-  it("caps large output head + tail with an omitted-lines marker", async () => {
+  it("caps large output head + tail with exact counts and the contract's marker", async () => {
     const tool = createRunCommandTool({
       root,
       allowedCommands: ["seq"],
       maxHeadLines: 5,
       maxTailLines: 5,
     });
-    const data = await success(tool.run({ command: ["seq", "1", "100000"] }));
+    const result = await tool.run({ command: ["seq", "1", "100000"] });
+    const data = await success(Promise.resolve(result));
     expect(data.truncated).toBe(true);
-    const lines = data.stdout.split("\n");
-    expect(lines.slice(0, 5)).toEqual(["1", "2", "3", "4", "5"]);
-    expect(lines.slice(-5)).toEqual(["99996", "99997", "99998", "99999", "100000"]);
-    expect(lines[5]).toMatch(/^…\[truncated: [\d,]+ more lines — /);
-    expect(data.stdoutBytes).toBeGreaterThan(500_000);
-    expect(data.stdout.length).toBeLessThan(2_000);
+    expect(data.stdout.text).toBe("1\n2\n3\n4\n5");
+    expect(data.stdout.tail).toBe("99996\n99997\n99998\n99999\n100000");
+    // seq 1 100000 writes 588,895 bytes in 100,000 lines; 10 are shown.
+    expect(data.stdout).toMatchObject({
+      bytes: 588_895,
+      lines: 100_000,
+      omitted_lines: 99_990,
+      tail_start_line: 99_996,
+    });
+    expect(data.stdout.omitted_bytes).toBe(
+      588_895 - "1\n2\n3\n4\n5\n".length - "99996\n99997\n99998\n99999\n100000\n".length,
+    );
+    const text = String(tool.renderResult(result));
+    expect(text).toContain(
+      "5\n…[truncated: 99,990 more lines — 588,854 bytes of stdout left out after line 5; narrow what the command prints",
+    );
+    expect(text.endsWith("99999\n100000")).toBe(true);
+  });
+
+  it("keeps the output within a total character cap, cutting long lines inside head and tail", async () => {
+    const script = [
+      "const long = (c) => c.repeat(5000);",
+      "for (let i = 1; i <= 2000; i++) process.stdout.write(i === 3 || i === 1999 ? long(String(i % 10)) + '\\n' : 'line ' + i + '\\n');",
+      "process.stderr.write('err '.repeat(10) + '\\n');",
+    ].join("");
+    const tool = createRunCommandTool({
+      root,
+      allowedCommands: [process.execPath],
+      maxOutputCharacters: 4_000,
+      maxLineCharacters: 500,
+    });
+    const result = await tool.run({ command: [process.execPath, "-e", script] });
+    const data = await success(Promise.resolve(result));
+    const shown = data.stdout.text.length + data.stdout.tail.length + data.stderr.text.length;
+    expect(shown).toBeLessThanOrEqual(4_000);
+    expect(data.stdout.lines).toBe(2000);
+    expect(data.stdout.text.split("\n")[2]).toBe("3".repeat(500));
+    expect(data.stdout.cut_lines).toEqual([
+      { line: 3, omitted_characters: 4500 },
+      { line: 1999, omitted_characters: 4500 },
+    ]);
+    expect(data.stderr.text).toBe("err ".repeat(10));
+    const text = String(tool.renderResult(result));
+    expect(text).toContain(
+      `${"3".repeat(500)} …[truncated: 4,500 more characters — line 3 of stdout is too long to show whole]`,
+    );
+    expect(text).toContain(
+      `${"9".repeat(500)} …[truncated: 4,500 more characters — line 1999 of stdout is too long to show whole]`,
+    );
+    expect(text.length).toBeLessThan(4_000 + 1_000);
+  });
+
+  it("keeps a final line without a newline, strips ANSI colours and collapses \\r progress lines", async () => {
+    const script = [
+      "process.stdout.write('\\u001b[32mgreen\\u001b[0m and \\u001b[1;31mbold red\\u001b[0m\\n');",
+      "process.stdout.write('progress 10%\\rprogress 50%\\rprogress 100%\\n');",
+      "process.stdout.write('\\u001b]0;title\\u0007\\u001b[2Kdone\\r\\n');",
+      "process.stdout.write('last line without newline');",
+    ].join("");
+    const tool = createRunCommandTool({ root, allowedCommands: [process.execPath] });
+    const data = await success(tool.run({ command: [process.execPath, "-e", script] }));
+    expect(data.stdout.text).toBe(
+      "green and bold red\nprogress 100%\ndone\nlast line without newline",
+    );
+    expect(data.stdout.lines).toBe(4);
+    expect(data.truncated).toBe(false);
+  });
+
+  it("loses nothing when a Node child writes a lot and exits at once", async () => {
+    // Pending writes to a pipe die with process.exit(); output to a file does not.
+    const script =
+      "process.stdout.write('x'.repeat(3000000) + '\\nend'); process.stderr.write('e'.repeat(500000)); process.exit(3);";
+    const tool = createRunCommandTool({ root, allowedCommands: [process.execPath] });
+    const data = await success(tool.run({ command: [process.execPath, "-e", script] }));
+    expect(data.exit_code).toBe(3);
+    expect(data.stdout.bytes).toBe(3_000_004);
+    expect(data.stderr.bytes).toBe(500_000);
+    expect(data.stdout.lines).toBe(2);
+    expect(data.stdout.text.endsWith("\nend")).toBe(true);
+  });
+
+  it("does not wait for a background process that keeps the output open, and says it was stopped", async () => {
+    const script =
+      "require('child_process').spawn(process.execPath, ['-e', 'setTimeout(() => {}, 20000)'], { stdio: 'inherit' }).unref(); console.log('parent done');";
+    const tool = createRunCommandTool({
+      root,
+      allowedCommands: [process.execPath],
+      killGraceMs: 200,
+    });
+    const started = Date.now();
+    const result = await tool.run({ command: [process.execPath, "-e", script] });
+    const data = await success(Promise.resolve(result));
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(data).toMatchObject({ exit_code: 0, stopped_background: true });
+    expect(data.stdout.text).toBe("parent done");
+    expect(String(tool.renderResult(result))).toContain("they were stopped");
+  });
+
+  it("suggests timeout_ms for timeout, and explains milliseconds on a tiny timeout", async () => {
+    const tool = createRunCommandTool({
+      root,
+      allowedCommands: ["sleep", "echo"],
+      killGraceMs: 100,
+    });
+    const wrong = await failure(tool.run({ command: ["echo", "x"], timeout: 60 }));
+    expect(wrong.code).toBe("INVALID_INPUT");
+    expect(wrong.message).toContain('did you mean "timeout_ms"');
+    const tiny = await failure(tool.run({ command: ["sleep", "5"], timeout_ms: 60 }));
+    expect(tiny.code).toBe("TIMEOUT");
+    expect(tiny.hint).toContain("timeout_ms is in milliseconds: 60 is 0.06 s");
+    expect((await success(tool.run({ cmd: ["echo", "alias"] }))).stdout.text).toBe("alias");
   });
 
   it("kills the whole process group on timeout", async () => {
@@ -268,7 +433,7 @@ describe("createRunCommandTool", () => {
     const data = await success(
       tool.run({ command: ["sh", "-c", "sleep 30 >/dev/null 2>&1 & echo $! > pid.txt"] }),
     );
-    expect(data.exitCode).toBe(0);
+    expect(data.exit_code).toBe(0);
     const pid = Number((await readFile(join(root, "pid.txt"), "utf8")).trim());
     await waitFor(() => !isAlive(pid));
   });
@@ -276,7 +441,7 @@ describe("createRunCommandTool", () => {
   it("takes the root from a Node workspace, and refuses a seam without a directory on disk", async () => {
     const workspace = createWorkspace({ fileSystem: createNodeFileSystem({ root }) });
     const tool = createRunCommandTool({ workspace, allowedCommands: ["echo"] });
-    expect((await success(tool.run({ command: ["echo", "ok"] }))).stdout).toBe("ok");
+    expect((await success(tool.run({ command: ["echo", "ok"] }))).stdout.text).toBe("ok");
     const memory = createWorkspace({ fileSystem: createMemoryFileSystem() });
     expect(() => createRunCommandTool({ workspace: memory, allowedCommands: [] })).toThrow(
       AgentoolError,

@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { realpath } from "node:fs/promises";
+import { type FileHandle, mkdtemp, open, realpath, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { delimiter, isAbsolute, join, relative, resolve } from "node:path";
 import {
   AgentoolError,
@@ -13,7 +14,13 @@ import {
   toolOverridesShape,
 } from "@agentool/contract";
 import { z } from "zod";
-import { guardFileSystem, workspaceOption } from "../internal/tool-support.js";
+import {
+  guardFileSystem,
+  joinDescription,
+  mountedTools,
+  mountedToolsOption,
+  workspaceOption,
+} from "../internal/tool-support.js";
 import { createWorkspace, type Workspace } from "../workspace.js";
 import { createNodeFileSystem } from "./node-file-system.js";
 
@@ -29,8 +36,17 @@ export const DEFAULT_MAX_COMMAND_TIMEOUT_MS = 300_000;
 /** Default wait between SIGTERM and SIGKILL when a command is stopped: 2 seconds. */
 export const DEFAULT_KILL_GRACE_MS = 2_000;
 
-/** Default cap on the output kept per stream (stdout, stderr): 100 KB, half head, half tail. */
-export const DEFAULT_MAX_OUTPUT_BYTES = 100_000;
+/** Default cap on the characters of output shown (stdout and stderr together): 30,000. */
+export const DEFAULT_MAX_OUTPUT_CHARACTERS = 30_000;
+
+/** Default cap on the characters shown of one output line: 2,000 (the rest is counted). */
+export const DEFAULT_MAX_OUTPUT_LINE_CHARACTERS = 2_000;
+
+/** Default cap on the bytes a command may write (both streams): 512 MiB; past it the command is stopped. */
+export const DEFAULT_MAX_CAPTURED_BYTES = 512 * 1_048_576;
+
+/** Default wait for a command's output after its process ended (background jobs may hold it): 1 s. */
+export const DEFAULT_OUTPUT_DRAIN_MS = 1_000;
 
 /** Default lines kept from the start of each stream: 200. */
 export const DEFAULT_MAX_HEAD_LINES = 200;
@@ -98,8 +114,20 @@ export interface RunCommandToolOptions {
   maxTimeoutMs?: number;
   /** Wait between SIGTERM and SIGKILL. Default {@link DEFAULT_KILL_GRACE_MS} (2 s). */
   killGraceMs?: number;
-  /** Output kept per stream in bytes (half from the start, half from the end). Default {@link DEFAULT_MAX_OUTPUT_BYTES}. */
-  maxOutputBytes?: number;
+  /**
+   * Most characters of output shown, stdout and stderr together (the first and last lines of
+   * each stream; what lies between is counted). Default {@link DEFAULT_MAX_OUTPUT_CHARACTERS} (30,000).
+   */
+  maxOutputCharacters?: number;
+  /** Most characters shown of one output line. Default {@link DEFAULT_MAX_OUTPUT_LINE_CHARACTERS} (2,000). */
+  maxLineCharacters?: number;
+  /** Most bytes a command may write (both streams); past it the command is stopped (`TOO_LARGE`). Default {@link DEFAULT_MAX_CAPTURED_BYTES} (512 MiB). */
+  maxCapturedBytes?: number;
+  /**
+   * Names of the tools mounted beside this one: the default description names only these.
+   * Default: none.
+   */
+  mountedTools?: readonly string[];
   /** Lines kept from the start of each stream. Default {@link DEFAULT_MAX_HEAD_LINES} (200). */
   maxHeadLines?: number;
   /** Lines kept from the end of each stream. Default {@link DEFAULT_MAX_TAIL_LINES} (200). */
@@ -125,12 +153,15 @@ const optionsSchema = z.object({
   defaultTimeoutMs: z.number().int().min(1).optional(),
   maxTimeoutMs: z.number().int().min(1).optional(),
   killGraceMs: z.number().int().min(0).max(60_000).optional(),
-  maxOutputBytes: z
+  maxOutputCharacters: z.number().int().min(1_000).max(10_000_000).optional(),
+  maxLineCharacters: z.number().int().min(80).max(1_000_000).optional(),
+  maxCapturedBytes: z
     .number()
     .int()
-    .min(256)
-    .max(100 * 1024 * 1024)
+    .min(1_024)
+    .max(64 * 1_073_741_824)
     .optional(),
+  mountedTools: mountedToolsOption,
   maxHeadLines: z.number().int().min(1).max(100_000).optional(),
   maxTailLines: z.number().int().min(1).max(100_000).optional(),
   refuseSecretArguments: z.boolean().optional(),
@@ -141,7 +172,7 @@ function createInputSchema(defaultTimeoutMs: number, maxTimeoutMs: number) {
     command: z
       .union([z.array(z.string()).min(1), z.string().min(1)])
       .describe(
-        'The program and its arguments as an array, e.g. ["git", "status", "--short"]. There is no shell: pipes, redirects, globs, $VARIABLES, quotes and && do not work, and each array item reaches the program as written. A plain string is accepted only without shell characters and is split on spaces.',
+        'The program and its arguments as an array, e.g. ["git", "status", "--short"]. There is no shell: pipes, redirects, globs, $VARIABLES, quotes and && do not work, and each array item reaches the program as written. A plain string is accepted only without shell characters (it is split on spaces); one with quotes or operators is refused with the array to send instead.',
       ),
     cwd: z
       .string()
@@ -154,10 +185,21 @@ function createInputSchema(defaultTimeoutMs: number, maxTimeoutMs: number) {
       .max(maxTimeoutMs)
       .optional()
       .describe(
-        `Stop the command (and everything it started) after this many milliseconds. Default ${defaultTimeoutMs}, at most ${maxTimeoutMs}.`,
+        `Stop the command (and everything it started) after this many milliseconds (60000 = one minute). Default ${defaultTimeoutMs}, at most ${maxTimeoutMs}.`,
       ),
   });
 }
+
+/**
+ * Names models trained on other toolsets send for `run_command`'s fields, accepted silently (each
+ * means exactly the field it maps to). `timeout` is not among them — its unit differs between
+ * toolsets — so it gets a "did you mean timeout_ms" instead.
+ */
+export const RUN_COMMAND_ALIASES: Readonly<Record<string, string>> = Object.freeze({
+  cmd: "command",
+  working_directory: "cwd",
+  workdir: "cwd",
+});
 
 /** The input schema of `run_command` (with the default limits in its descriptions). */
 export const runCommandInputSchema = createInputSchema(
@@ -168,6 +210,39 @@ export const runCommandInputSchema = createInputSchema(
 /** The input of `run_command`. */
 export type RunCommandInput = z.output<typeof runCommandInputSchema>;
 
+/** A line of output shortened to the line cap. */
+export interface CommandCutLine {
+  /** The line's number in its stream (1-based). */
+  line: number;
+  /** Characters left out at its end. */
+  omitted_characters: number;
+}
+
+/**
+ * One output stream of a command, cleaned: ANSI escape codes stripped, a line rewritten with
+ * `\r` (a progress bar) reduced to its last state. No markers: the render says what was left out.
+ */
+export interface CommandOutputData {
+  /** The output: all of it when nothing was left out, else its first lines. */
+  text: string;
+  /** When lines were left out between: the last lines (else `""`). */
+  tail: string;
+  /** When lines were left out between: the line `tail` starts at (1-based). */
+  tail_start_line?: number;
+  /** Raw bytes the command wrote to the stream (exact). */
+  bytes: number;
+  /** Lines in the stream (exact; a last line without a newline counts). */
+  lines: number;
+  /** Whole lines left out between `text` and `tail`. */
+  omitted_lines: number;
+  /** Raw bytes of those lines. */
+  omitted_bytes: number;
+  /** Lines of `text` and `tail` shortened to the line cap. */
+  cut_lines: CommandCutLine[];
+  /** Whether anything of the stream was left out (lines, or the end of long lines). */
+  truncated: boolean;
+}
+
 /** What `run_command` returns when the command ran (whatever its exit code). */
 export interface RunCommandToolData {
   /** The argv that ran. */
@@ -175,21 +250,22 @@ export interface RunCommandToolData {
   /** The working directory, as a workspace path. */
   cwd: string;
   /** The exit code; `null` when a signal ended it. Non-zero means the command ran and failed. */
-  exitCode: number | null;
+  exit_code: number | null;
   /** The signal that ended it (e.g. `"SIGSEGV"`), or `null`. */
   signal: string | null;
   /** Wall time in milliseconds. */
-  durationMs: number;
-  /** Standard output, head and tail kept with an omitted-lines marker between when long. */
-  stdout: string;
-  /** Standard error, capped the same way. */
-  stderr: string;
-  /** Bytes the command wrote to stdout. */
-  stdoutBytes: number;
-  /** Bytes the command wrote to stderr. */
-  stderrBytes: number;
-  /** Whether stdout or stderr was cut. */
+  duration_ms: number;
+  /** Standard output. */
+  stdout: CommandOutputData;
+  /** Standard error. */
+  stderr: CommandOutputData;
+  /** Whether anything of stdout or stderr was left out. */
   truncated: boolean;
+  /**
+   * Processes the command started were still running when it ended and were stopped; output
+   * they would have written later is not here.
+   */
+  stopped_background: boolean;
 }
 
 /** The `run_command` tool's type. */
@@ -213,6 +289,66 @@ export function splitCommandString(command: string): string[] | undefined {
     .filter((part) => part.length > 0);
 }
 
+const SHELL_OPERATOR = /[;|&$`<>(){}[\]*?~!\n\r]/;
+
+/**
+ * Reads a command string the way a shell would split it — quotes and backslashes only, nothing
+ * expanded — to suggest the argv array to send instead. Never used to run anything.
+ *
+ * @param command - what the model sent
+ * @returns the argv, or `undefined` when the string needs a shell (operators, globs, `$`, unclosed quotes)
+ * @example
+ * suggestArgv('git commit -m "fix the bug"'); // ["git", "commit", "-m", "fix the bug"]
+ * suggestArgv("ls | wc -l"); // undefined
+ */
+export function suggestArgv(command: string): string[] | undefined {
+  const argv: string[] = [];
+  let current = "";
+  let started = false;
+  for (let index = 0; index < command.length; index += 1) {
+    const character = command[index] as string;
+    if (character === "'") {
+      const close = command.indexOf("'", index + 1);
+      if (close === -1) return undefined;
+      current += command.slice(index + 1, close);
+      started = true;
+      index = close;
+    } else if (character === '"') {
+      let close = index + 1;
+      let text = "";
+      while (close < command.length && command[close] !== '"') {
+        const inner = command[close] as string;
+        if (inner === "$" || inner === "`") return undefined;
+        if (inner === "\\" && close + 1 < command.length) {
+          close += 1;
+          text += command[close];
+        } else text += inner;
+        close += 1;
+      }
+      if (close >= command.length) return undefined;
+      current += text;
+      started = true;
+      index = close;
+    } else if (character === "\\") {
+      if (index + 1 >= command.length) return undefined;
+      index += 1;
+      current += command[index];
+      started = true;
+    } else if (character === " " || character === "\t") {
+      if (started) argv.push(current);
+      current = "";
+      started = false;
+    } else if (SHELL_OPERATOR.test(character)) {
+      return undefined;
+    } else {
+      current += character;
+      started = true;
+    }
+  }
+  if (started) argv.push(current);
+  return argv.length === 0 ? undefined : argv;
+}
+
 function normalizeSegments(path: string): string {
   const segments: string[] = [];
   for (const segment of path.split("/")) {
@@ -223,97 +359,412 @@ function normalizeSegments(path: string): string {
   return segments.join("/");
 }
 
+/** One line of a command's output, cleaned (ANSI codes stripped, `\r` rewrites collapsed). */
+interface OutputLine {
+  /** The line's text, cut to the line cap. */
+  text: string;
+  /** Characters cut from the end of the line. */
+  omitted: number;
+  /** Raw bytes the line took in the stream (its `\n`, escape codes and rewritten states included). */
+  bytes: number;
+}
+
+enum Escape {
+  None,
+  Start,
+  Intermediate,
+  Csi,
+  String,
+  StringEscape,
+}
+
 /**
- * Keeps the first and last part of a stream within a byte budget while counting everything, so
- * a command printing gigabytes costs a bounded amount of memory.
+ * Reads one output stream as lines with bounded memory, whatever its size: the first
+ * `maxHeadLines` and the last `maxTailLines` lines are kept (each cut to `maxLineCharacters`),
+ * everything else is counted exactly. ANSI escape sequences (colours, cursor moves, OSC titles
+ * and links) are stripped; a line rewritten with `\r` (a progress bar) keeps only its last state;
+ * a final line without `\n` is kept.
+ *
+ * @internal
  */
-class OutputCollector {
-  private readonly head: Buffer[] = [];
-  private headBytes = 0;
-  private readonly tail: Buffer[] = [];
-  private tailBytes = 0;
-  totalBytes = 0;
-  private newlines = 0;
-  private lastByte = -1;
+export class CommandOutputCollector {
+  private readonly decoder = new TextDecoder("utf-8");
+  private readonly head: OutputLine[] = [];
+  private readonly tail: OutputLine[] = [];
+  private tailStart = 0;
+  /** Raw bytes of the stream. */
+  bytes = 0;
+  /** Lines of the stream (a final line without `\n` counts). */
+  lines = 0;
+  private gapLines = 0;
+  private gapBytes = 0;
+  private segment = "";
+  private segmentLength = 0;
+  private pendingCr = false;
+  private lineBytes = 0;
+  private escape = Escape.None;
 
   constructor(
-    private readonly headLimit: number,
-    private readonly tailLimit: number,
+    private readonly maxHeadLines: number,
+    private readonly maxTailLines: number,
+    private readonly maxLineCharacters: number,
   ) {}
 
-  push(chunk: Buffer): void {
-    if (chunk.length === 0) return;
-    this.totalBytes += chunk.length;
-    let index = chunk.indexOf(10);
-    while (index !== -1) {
-      this.newlines += 1;
-      index = chunk.indexOf(10, index + 1);
+  /** Adds a chunk of raw output. */
+  push(chunk: Uint8Array): void {
+    this.bytes += chunk.length;
+    let from = 0;
+    let newline = chunk.indexOf(10);
+    while (newline !== -1) {
+      this.lineBytes += newline - from + 1;
+      this.feed(this.decoder.decode(chunk.subarray(from, newline), { stream: true }));
+      this.endLine();
+      from = newline + 1;
+      newline = chunk.indexOf(10, from);
     }
-    this.lastByte = chunk[chunk.length - 1] as number;
-    let rest = chunk;
-    if (this.headBytes < this.headLimit) {
-      const take = Math.min(rest.length, this.headLimit - this.headBytes);
-      this.head.push(rest.subarray(0, take));
-      this.headBytes += take;
-      rest = rest.subarray(take);
-    }
-    if (rest.length === 0) return;
-    this.tail.push(rest);
-    this.tailBytes += rest.length;
-    while (this.tailBytes > this.tailLimit && this.tail.length > 0) {
-      const first = this.tail[0] as Buffer;
-      const excess = this.tailBytes - this.tailLimit;
-      if (first.length <= excess) {
-        this.tail.shift();
-        this.tailBytes -= first.length;
-      } else {
-        this.tail[0] = first.subarray(excess);
-        this.tailBytes -= excess;
-      }
+    if (from < chunk.length) {
+      this.lineBytes += chunk.length - from;
+      this.feed(this.decoder.decode(chunk.subarray(from), { stream: true }));
     }
   }
 
-  finish(maxHeadLines: number, maxTailLines: number): { text: string; truncated: boolean } {
-    const decoder = new TextDecoder("utf-8");
-    const dropped = this.totalBytes - this.headBytes - this.tailBytes;
-    const totalLines = this.newlines + (this.totalBytes > 0 && this.lastByte !== 10 ? 1 : 0);
-    const toLines = (text: string) => {
-      const lines = text.split("\n");
-      if (lines.length > 0 && lines[lines.length - 1] === "") lines.pop();
-      return lines;
-    };
-    let headLines: string[];
-    let tailLines: string[];
-    if (dropped === 0) {
-      const all = toLines(decoder.decode(Buffer.concat([...this.head, ...this.tail])));
-      if (all.length <= maxHeadLines + maxTailLines) {
-        return { text: all.join("\n"), truncated: false };
-      }
-      headLines = all.slice(0, maxHeadLines);
-      tailLines = all.slice(all.length - maxTailLines);
-    } else {
-      headLines = toLines(decoder.decode(Buffer.concat(this.head))).slice(0, maxHeadLines);
-      // The first tail line was cut at its start: drop it.
-      const tailAll = toLines(decoder.decode(Buffer.concat(this.tail))).slice(1);
-      tailLines = tailAll.slice(Math.max(0, tailAll.length - maxTailLines));
-    }
-    const omittedLines = Math.max(0, totalLines - headLines.length - tailLines.length);
-    const marker = formatTruncationMarker({
-      omitted: omittedLines > 0 ? omittedLines : dropped,
-      unit: omittedLines > 0 ? "lines" : "bytes",
-      next: `the middle of this output (${this.totalBytes} bytes, ${totalLines} lines in all) was left out; narrow what the command prints (a filter, a count or limit flag, a narrower path) to see it`,
-    });
-    return { text: [...headLines, marker, ...tailLines].join("\n"), truncated: true };
+  /** Ends the stream: a last line without `\n` is kept. */
+  finish(): void {
+    this.feed(this.decoder.decode());
+    if (this.lineBytes > 0) this.endLine();
   }
+
+  private append(text: string): void {
+    if (text.length === 0) return;
+    if (this.pendingCr) {
+      // A `\r` followed by more text rewrites the line: keep only its new state.
+      this.segment = "";
+      this.segmentLength = 0;
+      this.pendingCr = false;
+    }
+    this.segmentLength += text.length;
+    if (this.segment.length < this.maxLineCharacters) {
+      this.segment += text.slice(0, this.maxLineCharacters - this.segment.length);
+    }
+  }
+
+  /** Text without `\n`: strips escape sequences, collapses `\r` rewrites. */
+  private feed(text: string): void {
+    let run = 0;
+    for (let index = 0; index < text.length; index += 1) {
+      const code = text.charCodeAt(index);
+      if (this.escape !== Escape.None) {
+        run = index + 1;
+        switch (this.escape) {
+          case Escape.Start:
+            if (code === 0x5b) this.escape = Escape.Csi;
+            else if (
+              code === 0x5d ||
+              code === 0x50 ||
+              code === 0x58 ||
+              code === 0x5e ||
+              code === 0x5f
+            )
+              this.escape = Escape.String;
+            else if (code >= 0x20 && code <= 0x2f) this.escape = Escape.Intermediate;
+            else this.escape = Escape.None;
+            break;
+          case Escape.Intermediate:
+            if (code < 0x20 || code > 0x2f) this.escape = Escape.None;
+            break;
+          case Escape.Csi:
+            if (code >= 0x40 && code <= 0x7e) this.escape = Escape.None;
+            else if (code < 0x20 || code > 0x3f) {
+              // Not a CSI after all: drop the sequence, keep this character.
+              this.escape = Escape.None;
+              run = index;
+              index -= 1;
+            }
+            break;
+          case Escape.String:
+            if (code === 0x07) this.escape = Escape.None;
+            else if (code === 0x1b) this.escape = Escape.StringEscape;
+            break;
+          case Escape.StringEscape:
+            this.escape = code === 0x5c ? Escape.None : Escape.String;
+            break;
+        }
+        continue;
+      }
+      if (code === 0x1b || code === 0x0d || code === 0x07) {
+        this.append(text.slice(run, index));
+        run = index + 1;
+        if (code === 0x1b) this.escape = Escape.Start;
+        else if (code === 0x0d) this.pendingCr = true;
+      }
+    }
+    if (this.escape === Escape.None) this.append(text.slice(run));
+  }
+
+  private endLine(): void {
+    // A `\r` right before the `\n` is a CRLF line ending, not a rewrite.
+    this.pendingCr = false;
+    this.escape = Escape.None;
+    let text = this.segment;
+    const last = text.charCodeAt(text.length - 1);
+    if (text.length > 0 && last >= 0xd800 && last <= 0xdbff && this.segmentLength > text.length)
+      text = text.slice(0, -1);
+    const line: OutputLine = {
+      text,
+      omitted: this.segmentLength - text.length,
+      bytes: this.lineBytes,
+    };
+    this.lines += 1;
+    this.segment = "";
+    this.segmentLength = 0;
+    this.lineBytes = 0;
+    if (this.head.length < this.maxHeadLines) {
+      this.head.push(line);
+      return;
+    }
+    if (this.tail.length < this.maxTailLines) {
+      this.tail.push(line);
+      return;
+    }
+    // The ring is full: the oldest tail line falls into the gap.
+    const dropped = this.tail[this.tailStart] as OutputLine;
+    this.gapLines += 1;
+    this.gapBytes += dropped.bytes;
+    this.tail[this.tailStart] = line;
+    this.tailStart = (this.tailStart + 1) % this.maxTailLines;
+  }
+
+  private tailLines(): OutputLine[] {
+    return [...this.tail.slice(this.tailStart), ...this.tail.slice(0, this.tailStart)];
+  }
+
+  /** What showing everything kept would cost, in characters (`Infinity` when lines were dropped). */
+  cost(): number {
+    if (this.gapLines > 0) return Number.POSITIVE_INFINITY;
+    return [...this.head, ...this.tail].reduce((sum, line) => sum + lineCost(line), 0);
+  }
+
+  /**
+   * The stream as shown within a character budget: the first lines (about half the budget) and
+   * the last lines, with exact counts of what lies between.
+   */
+  arrange(budget: number): CommandOutputData {
+    const lines = [...this.head, ...this.tailLines()];
+    const headCount = this.head.length;
+    let first = 0;
+    let used = 0;
+    const total = lines.reduce((sum, line) => sum + lineCost(line), 0);
+    let last = lines.length;
+    if (this.gapLines > 0 || total > budget) {
+      const headBudget = Math.floor(budget / 2);
+      while (first < headCount && used + lineCost(lines[first] as OutputLine) <= headBudget) {
+        used += lineCost(lines[first] as OutputLine);
+        first += 1;
+      }
+      const tailFloor = this.gapLines > 0 ? Math.max(first, headCount) : first;
+      while (last > tailFloor && used + lineCost(lines[last - 1] as OutputLine) <= budget) {
+        used += lineCost(lines[last - 1] as OutputLine);
+        last -= 1;
+      }
+    } else {
+      first = lines.length;
+      last = lines.length;
+    }
+    const kept = lines.slice(0, first);
+    const ending = lines.slice(last);
+    const middle = lines.slice(first, last);
+    const omittedLines = this.gapLines + middle.length;
+    const omittedBytes = this.gapBytes + middle.reduce((sum, line) => sum + line.bytes, 0);
+    const tailFirstLine = this.lines - ending.length + 1;
+    const cutLines = [
+      ...kept.map((line, index) => ({ line: index + 1, omitted_characters: line.omitted })),
+      ...ending.map((line, index) => ({
+        line: tailFirstLine + index,
+        omitted_characters: line.omitted,
+      })),
+    ].filter((cut) => cut.omitted_characters > 0);
+    const data: CommandOutputData = {
+      text: kept.map((line) => line.text).join("\n"),
+      tail: ending.map((line) => line.text).join("\n"),
+      bytes: this.bytes,
+      lines: this.lines,
+      omitted_lines: omittedLines,
+      omitted_bytes: omittedBytes,
+      cut_lines: cutLines,
+      truncated: omittedLines > 0 || cutLines.length > 0,
+    };
+    if (omittedLines > 0) data.tail_start_line = tailFirstLine;
+    return data;
+  }
+}
+
+/** Characters a line costs in the rendered output (with room for a cut line's marker). */
+function lineCost(line: OutputLine): number {
+  return line.text.length + 1 + (line.omitted > 0 ? 80 : 0);
+}
+
+/** Where a command's output goes while it runs, and how it is read back. */
+interface OutputCapture {
+  /** The stdout and stderr of `spawn`'s `stdio`. */
+  stdio: [number | "pipe", number | "pipe"];
+  /** Connects a spawned child's pipes to the collectors (pipe capture only). */
+  attach(child: ChildProcess, stdout: CommandOutputCollector, stderr: CommandOutputCollector): void;
+  /** Bytes written so far (both streams). */
+  size(): Promise<number>;
+  /**
+   * Reads what the command wrote into the collectors and ends them; `false` when some output may
+   * be missing (a pipe still held open by a background process).
+   */
+  drain(stdout: CommandOutputCollector, stderr: CommandOutputCollector): Promise<boolean>;
+  /** Releases the files. */
+  close(): Promise<void>;
+}
+
+const CAPTURE_CHUNK_BYTES = 262_144;
+
+async function readCaptured(
+  handle: FileHandle,
+  end: number,
+  collector: CommandOutputCollector,
+): Promise<void> {
+  const buffer = Buffer.alloc(Math.min(CAPTURE_CHUNK_BYTES, Math.max(1, end)));
+  let position = 0;
+  while (position < end) {
+    const { bytesRead } = await handle.read(
+      buffer,
+      0,
+      Math.min(buffer.length, end - position),
+      position,
+    );
+    if (bytesRead === 0) break;
+    collector.push(buffer.subarray(0, bytesRead));
+    position += bytesRead;
+  }
+  collector.finish();
+}
+
+/**
+ * Output goes to two private temporary files, not pipes: a program that exits right after
+ * writing (a Node child calling `process.exit`) loses nothing — writes to a file are complete
+ * when they return, while pending writes to a pipe die with the process — and background jobs
+ * holding the output open cannot keep the call waiting. Falls back to pipes (drained after the
+ * exit for up to {@link DEFAULT_OUTPUT_DRAIN_MS}) when no temporary file can be made.
+ */
+async function openCapture(): Promise<OutputCapture> {
+  let directory: string | undefined;
+  const handles: FileHandle[] = [];
+  try {
+    directory = await mkdtemp(join(tmpdir(), "agentool-run-"));
+    for (const name of ["stdout", "stderr"]) {
+      handles.push(await open(join(directory, name), "w+", 0o600));
+    }
+  } catch {
+    await Promise.all(handles.map((handle) => handle.close().catch(() => undefined)));
+    if (directory !== undefined) await rm(directory, { recursive: true, force: true });
+    return openPipeCapture();
+  }
+  const [out, err] = handles as [FileHandle, FileHandle];
+  const root = directory;
+  return {
+    stdio: [out.fd, err.fd],
+    attach: () => undefined,
+    size: async () => {
+      const [first, second] = await Promise.all([out.stat(), err.stat()]);
+      return first.size + second.size;
+    },
+    drain: async (stdout, stderr) => {
+      const [first, second] = await Promise.all([out.stat(), err.stat()]);
+      await readCaptured(out, first.size, stdout);
+      await readCaptured(err, second.size, stderr);
+      return true;
+    },
+    close: async () => {
+      await Promise.all(handles.map((handle) => handle.close().catch(() => undefined)));
+      await rm(root, { recursive: true, force: true });
+    },
+  };
+}
+
+function openPipeCapture(): OutputCapture {
+  let pipes: Array<NodeJS.ReadableStream & { destroy(): void }> = [];
+  let size = 0;
+  let finished: Promise<boolean> = Promise.resolve(true);
+  return {
+    stdio: ["pipe", "pipe"],
+    attach: (child, stdout, stderr) => {
+      pipes = [child.stdout, child.stderr].filter(
+        (pipe): pipe is NonNullable<typeof pipe> => pipe !== null,
+      );
+      child.stdout?.on("data", (chunk: Buffer) => {
+        size += chunk.length;
+        stdout.push(chunk);
+      });
+      child.stderr?.on("data", (chunk: Buffer) => {
+        size += chunk.length;
+        stderr.push(chunk);
+      });
+      finished = Promise.all(
+        pipes.map((pipe) => new Promise<void>((resolve) => pipe.once("close", () => resolve()))),
+      ).then(() => true);
+    },
+    size: async () => size,
+    drain: async (stdout, stderr) => {
+      let timer: NodeJS.Timeout | undefined;
+      const complete = await Promise.race([
+        finished,
+        new Promise<boolean>((resolve) => {
+          timer = setTimeout(() => resolve(false), DEFAULT_OUTPUT_DRAIN_MS);
+        }),
+      ]);
+      clearTimeout(timer);
+      if (!complete) for (const pipe of pipes) pipe.destroy();
+      stdout.finish();
+      stderr.finish();
+      return complete;
+    },
+    close: async () => undefined,
+  };
 }
 
 function quoteArgument(argument: string): string {
   return /^[\w@%+=:,./-]+$/.test(argument) ? argument : JSON.stringify(argument);
 }
 
+function formatStream(label: string, output: CommandOutputData): string[] {
+  if (output.lines === 0) return [];
+  const cuts = new Map(output.cut_lines.map((cut) => [cut.line, cut.omitted_characters]));
+  const show = (text: string, firstLine: number, count: number) =>
+    count === 0
+      ? []
+      : text.split("\n").map((line, index) => {
+          const omitted = cuts.get(firstLine + index);
+          return omitted === undefined
+            ? line
+            : `${line} ${formatTruncationMarker({
+                omitted,
+                unit: "characters",
+                next: `line ${firstLine + index} of ${label} is too long to show whole`,
+              })}`;
+        });
+  if (output.omitted_lines === 0) return show(output.text, 1, output.lines);
+  const tailStart = output.tail_start_line ?? output.lines + 1;
+  const headCount = tailStart - 1 - output.omitted_lines;
+  const marker = formatTruncationMarker({
+    omitted: output.omitted_lines,
+    unit: "lines",
+    next: `${new Intl.NumberFormat("en-US").format(output.omitted_bytes)} bytes of ${label} left out after line ${headCount}; narrow what the command prints (a filter, a count or limit flag, a narrower path, a quieter mode) to see them`,
+  });
+  return [
+    ...show(output.text, 1, headCount),
+    marker,
+    ...show(output.tail, tailStart, output.lines - tailStart + 1),
+  ];
+}
+
 /**
  * Renders a finished command for the model: a header with the exit code (saying that a non-zero
- * code means the command ran and failed), then stdout and stderr.
+ * code means the command ran and failed), then stdout and stderr — their first and last lines
+ * with the standard marker between when the middle was left out, long lines cut with a marker.
  *
  * @param data - the command's result
  * @returns model-facing text
@@ -322,19 +773,21 @@ export function formatCommandResult(data: RunCommandToolData): string {
   const shown = data.command.map(quoteArgument).join(" ");
   let status: string;
   if (data.signal !== null) status = `ended by signal ${data.signal}`;
-  else if (data.exitCode === 0) status = "exit code 0";
+  else if (data.exit_code === 0) status = "exit code 0";
   else
-    status = `exit code ${data.exitCode} — the command ran and reported a failure; read its output below`;
-  const lines = [`$ ${shown}`, `(cwd: ${data.cwd}; ${status}; ${data.durationMs} ms)`];
-  if (data.stdout.length === 0 && data.stderr.length === 0) {
-    lines.push("(no output)");
-    return lines.join("\n");
+    status = `exit code ${data.exit_code} — the command ran and reported a failure; read its output below`;
+  const lines = [`$ ${shown}`, `(cwd: ${data.cwd}; ${status}; ${data.duration_ms} ms)`];
+  const stdout = formatStream("stdout", data.stdout);
+  const stderr = formatStream("stderr", data.stderr);
+  if (stdout.length === 0 && stderr.length === 0) lines.push("(no output)");
+  if (stdout.length > 0) lines.push(...(stderr.length > 0 ? ["stdout:"] : []), ...stdout);
+  if (stderr.length > 0) lines.push("stderr:", ...stderr);
+  if (data.stopped_background) {
+    lines.push(
+      "(The command left processes running in the background; they were stopped, and output they would have written later is not shown.)",
+    );
   }
-  if (data.stdout.length > 0) {
-    lines.push(data.stderr.length > 0 ? "stdout:" : "", data.stdout);
-  }
-  if (data.stderr.length > 0) lines.push("stderr:", data.stderr);
-  return lines.filter((line, index) => index < 2 || line.length > 0).join("\n");
+  return lines.join("\n");
 }
 
 function isInside(root: string, candidate: string): boolean {
@@ -391,7 +844,15 @@ export function createRunCommandTool(options: RunCommandToolOptions): RunCommand
   const defaultTimeoutMs = parsed.defaultTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS;
   const maxTimeoutMs = Math.max(parsed.maxTimeoutMs ?? DEFAULT_MAX_COMMAND_TIMEOUT_MS, 1);
   const killGraceMs = parsed.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
-  const maxOutputBytes = parsed.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
+  const maxOutputCharacters = parsed.maxOutputCharacters ?? DEFAULT_MAX_OUTPUT_CHARACTERS;
+  // A line never takes more than a quarter of the budget, so a cut output still shows both ends.
+  const maxLineCharacters = Math.min(
+    parsed.maxLineCharacters ?? DEFAULT_MAX_OUTPUT_LINE_CHARACTERS,
+    Math.floor(maxOutputCharacters / 4),
+  );
+  const maxCapturedBytes = parsed.maxCapturedBytes ?? DEFAULT_MAX_CAPTURED_BYTES;
+  const toolName = parsed.name ?? RUN_COMMAND_TOOL_NAME;
+  const mounted = mountedTools(parsed.mountedTools);
   const maxHeadLines = parsed.maxHeadLines ?? DEFAULT_MAX_HEAD_LINES;
   const maxTailLines = parsed.maxTailLines ?? DEFAULT_MAX_TAIL_LINES;
   const refuseSecretArguments = parsed.refuseSecretArguments ?? true;
@@ -473,9 +934,19 @@ export function createRunCommandTool(options: RunCommandToolOptions): RunCommand
     if (single !== undefined) {
       const split = splitCommandString(single);
       if (split === undefined) {
-        return blocked(
-          `The command ${JSON.stringify(single.slice(0, 200))} contains shell characters (such as ; | & $ \` < > ( ) * ? ~ ! quotes or a newline); this tool never runs a shell.`,
-          'Pass the program and its arguments as an array, e.g. ["git", "log", "-n", "5"]; run separate commands in separate calls, and do without pipes, redirects and globs.',
+        const suggested = suggestArgv(single);
+        const shown = JSON.stringify(single.slice(0, 200));
+        return fail(
+          "INVALID_INPUT",
+          suggested === undefined
+            ? `Invalid input for ${toolName}: command ${shown} is one string that needs a shell (pipes, redirects, &&, ;, globs, $VARIABLES or backquotes), and this tool never runs a shell.`
+            : `Invalid input for ${toolName}: command ${shown} is one string with quotes or backslashes; this tool never runs a shell, so it does not split them. Send the argv array instead: command=${JSON.stringify(suggested)}.`,
+          {
+            hint:
+              suggested === undefined
+                ? 'Pass the program and its arguments as an array, e.g. ["git", "log", "-n", "5"]; run separate commands in separate calls, and do without pipes, redirects and globs (filter the output with the program\'s own flags).'
+                : `Call ${toolName} again with command=${JSON.stringify(suggested)}.`,
+          },
         );
       }
       argv = split;
@@ -536,16 +1007,61 @@ export function createRunCommandTool(options: RunCommandToolOptions): RunCommand
     const timeoutMs = Math.min(request.timeout_ms ?? defaultTimeoutMs, maxTimeoutMs);
     signal.throwIfAborted();
 
+    const capture = await openCapture();
+    try {
+      return await runChild(capture, {
+        file,
+        argv,
+        executable,
+        cwdAbsolute,
+        environment: buildEnvironment(rootReal),
+        timeoutMs,
+        signal,
+        cwdDisplay: resolved.display,
+      });
+    } finally {
+      await capture.close();
+    }
+  }
+
+  /** Collects both streams and shares the character budget between them. */
+  function arrangeOutput(stdout: CommandOutputCollector, stderr: CommandOutputCollector) {
+    const half = Math.floor(maxOutputCharacters / 2);
+    const outCost = stdout.cost();
+    const errCost = stderr.cost();
+    let outBudget = half;
+    if (outCost <= half) outBudget = outCost;
+    else if (errCost <= half) outBudget = maxOutputCharacters - errCost;
+    return {
+      stdout: stdout.arrange(outBudget),
+      stderr: stderr.arrange(maxOutputCharacters - Math.min(outBudget, outCost)),
+    };
+  }
+
+  function runChild(
+    capture: OutputCapture,
+    run: {
+      file: string;
+      argv: string[];
+      executable: string;
+      cwdAbsolute: string;
+      environment: NodeJS.ProcessEnv;
+      timeoutMs: number;
+      signal: AbortSignal;
+      cwdDisplay: string;
+    },
+  ): Promise<ToolResult<RunCommandToolData>> {
+    const { executable, timeoutMs, signal } = run;
     return new Promise((settle) => {
       const started = Date.now();
       let child: ChildProcess;
       try {
-        child = spawn(file, argv.slice(1), {
-          cwd: cwdAbsolute,
-          env: buildEnvironment(rootReal),
+        child = spawn(run.file, run.argv.slice(1), {
+          cwd: run.cwdAbsolute,
+          env: run.environment,
           shell: false,
           detached: true,
-          stdio: ["ignore", "pipe", "pipe"],
+          stdio: ["ignore", capture.stdio[0], capture.stdio[1]],
           windowsHide: true,
         });
       } catch (error) {
@@ -560,12 +1076,10 @@ export function createRunCommandTool(options: RunCommandToolOptions): RunCommand
         );
         return;
       }
-      const half = Math.floor(maxOutputBytes / 2);
-      const stdout = new OutputCollector(half, maxOutputBytes - half);
-      const stderr = new OutputCollector(half, maxOutputBytes - half);
-      child.stdout?.on("data", (chunk: Buffer) => stdout.push(chunk));
-      child.stderr?.on("data", (chunk: Buffer) => stderr.push(chunk));
-      let stoppedBy: "timeout" | "abort" | undefined;
+      const stdout = new CommandOutputCollector(maxHeadLines, maxTailLines, maxLineCharacters);
+      const stderr = new CommandOutputCollector(maxHeadLines, maxTailLines, maxLineCharacters);
+      capture.attach(child, stdout, stderr);
+      let stoppedBy: "timeout" | "abort" | "output" | undefined;
       let settled = false;
       let graceTimer: NodeJS.Timeout | undefined;
 
@@ -582,19 +1096,34 @@ export function createRunCommandTool(options: RunCommandToolOptions): RunCommand
           }
         }
       };
-      const stop = (reason: "timeout" | "abort") => {
+      const groupAlive = (): boolean => {
+        if (child.pid === undefined) return false;
+        try {
+          process.kill(-child.pid, 0);
+          return true;
+        } catch {
+          return false;
+        }
+      };
+      const stop = (reason: "timeout" | "abort" | "output") => {
         if (stoppedBy !== undefined || settled) return;
         stoppedBy = reason;
         signalGroup("SIGTERM");
         graceTimer = setTimeout(() => signalGroup("SIGKILL"), killGraceMs);
       };
       const timer = setTimeout(() => stop("timeout"), timeoutMs);
+      const watcher = setInterval(() => {
+        void capture.size().then((size) => {
+          if (size > maxCapturedBytes) stop("output");
+        });
+      }, 250);
       const onAbort = () => stop("abort");
       signal.addEventListener("abort", onAbort, { once: true });
 
       const cleanUp = () => {
         settled = true;
         clearTimeout(timer);
+        clearInterval(watcher);
         if (graceTimer !== undefined) clearTimeout(graceTimer);
         signal.removeEventListener("abort", onAbort);
       };
@@ -627,34 +1156,55 @@ export function createRunCommandTool(options: RunCommandToolOptions): RunCommand
         }
       });
 
-      child.on("close", (code, closeSignal) => {
+      const finish = async (code: number | null, exitSignal: NodeJS.Signals | null) => {
         if (settled) return;
         const reason = stoppedBy;
         cleanUp();
         // Whatever the command left running in its group (background jobs) is stopped too.
+        const leftBehind = reason === undefined && groupAlive();
         if (reason !== undefined) signalGroup("SIGKILL");
-        else if (child.pid !== undefined) {
-          try {
-            process.kill(-child.pid, 0);
-            signalGroup("SIGTERM");
-            setTimeout(() => signalGroup("SIGKILL"), killGraceMs).unref();
-          } catch {
-            // The group is gone: nothing left behind.
-          }
+        else if (leftBehind) {
+          signalGroup("SIGTERM");
+          setTimeout(() => signalGroup("SIGKILL"), killGraceMs).unref();
         }
-        const out = stdout.finish(maxHeadLines, maxTailLines);
-        const errors = stderr.finish(maxHeadLines, maxTailLines);
         const durationMs = Date.now() - started;
-        if (reason === "timeout") {
-          const tail = `${out.text}\n${errors.text}`.trim().slice(-2000);
+        let streamsComplete: boolean;
+        try {
+          streamsComplete = await capture.drain(stdout, stderr);
+        } catch (error) {
           settle(
             fail(
-              "TIMEOUT",
-              `${executable} was still running after ${timeoutMs} ms and was stopped with its whole process group.${tail.length > 0 ? ` Last output:\n${tail}` : ""}`,
-              {
-                hint: `Pass a larger timeout_ms (at most ${maxTimeoutMs}), or run something that finishes sooner.`,
-              },
+              "INTERNAL",
+              `The output of ${executable} could not be read back: ${error instanceof Error ? error.message : String(error)}.`,
             ),
+          );
+          return;
+        }
+        const { stdout: out, stderr: errors } = arrangeOutput(stdout, stderr);
+        if (reason === "timeout" || reason === "output") {
+          const lastOf = (stream: CommandOutputData) =>
+            stream.omitted_lines > 0 ? stream.tail : stream.text;
+          const tail = `${lastOf(out)}\n${lastOf(errors)}`.trim().slice(-2000);
+          const lastOutput = tail.length > 0 ? ` Last output:\n${tail}` : "";
+          settle(
+            reason === "timeout"
+              ? fail(
+                  "TIMEOUT",
+                  `${executable} was still running after ${timeoutMs} ms and was stopped with its whole process group.${lastOutput}`,
+                  {
+                    hint:
+                      timeoutMs < 1_000
+                        ? `timeout_ms is in milliseconds: ${timeoutMs} is ${timeoutMs / 1_000} s. For ${timeoutMs} seconds pass timeout_ms=${Math.min(timeoutMs * 1_000, maxTimeoutMs)} (at most ${maxTimeoutMs}).`
+                        : `Pass a larger timeout_ms (at most ${maxTimeoutMs}), or run something that finishes sooner.`,
+                  },
+                )
+              : fail(
+                  "TOO_LARGE",
+                  `${executable} wrote more than ${maxCapturedBytes} bytes of output and was stopped with its whole process group.${lastOutput}`,
+                  {
+                    hint: "Run something that prints less: a filter, a count or limit flag, a narrower path or a quieter mode.",
+                  },
+                ),
           );
           return;
         }
@@ -670,34 +1220,41 @@ export function createRunCommandTool(options: RunCommandToolOptions): RunCommand
         }
         settle(
           ok({
-            command: argv,
-            cwd: resolved.display,
-            exitCode: code,
-            signal: closeSignal,
-            durationMs,
-            stdout: out.text,
-            stderr: errors.text,
-            stdoutBytes: stdout.totalBytes,
-            stderrBytes: stderr.totalBytes,
+            command: run.argv,
+            cwd: run.cwdDisplay,
+            exit_code: code,
+            signal: exitSignal,
+            duration_ms: durationMs,
+            stdout: out,
+            stderr: errors,
             truncated: out.truncated || errors.truncated,
+            stopped_background: leftBehind || !streamsComplete,
           }),
         );
+      };
+      child.on("exit", (code, exitSignal) => {
+        void finish(code, exitSignal);
       });
     });
   }
 
+  const fileTools = ["read_file", "grep_search", "list_directory"].filter((tool) =>
+    mounted.has(tool),
+  );
   return defineTool({
-    name: parsed.name ?? RUN_COMMAND_TOOL_NAME,
+    name: toolName,
     description:
       parsed.description ??
-      [
-        "Run one program in the workspace and get its exit code and output (stdout and stderr; long output keeps the first and last lines).",
+      joinDescription([
+        `Run one program in the workspace and get its exit code and output (stdout and stderr, ANSI colours stripped; long output keeps the first and last lines, about ${new Intl.NumberFormat("en-US").format(maxOutputCharacters)} characters in all, and says how many lines were left out).`,
         'Pass argv as an array, e.g. ["npm", "test"] or ["git", "diff", "--stat"]: there is no shell, so pipes, redirects, globs, $VARIABLES and && do not work; run one command per call.',
         `Allowed programs: ${allowedList}. Others are refused (BLOCKED).`,
-        `cwd defaults to the workspace root; the command is stopped after timeout_ms (default ${defaultTimeoutMs} ms). A non-zero exit code is reported as a result (the command ran), not as a tool error.`,
-        "Prefer the file tools (read_file, grep_search, list_directory) for reading and searching files.",
-      ].join("\n"),
+        `cwd defaults to the workspace root; the command is stopped after timeout_ms milliseconds (default ${defaultTimeoutMs}). A non-zero exit code is reported as a result (the command ran), not as a tool error.`,
+        fileTools.length > 0 &&
+          `Prefer the file tools (${fileTools.join(", ")}) for reading and searching files.`,
+      ]),
     input,
+    aliases: RUN_COMMAND_ALIASES,
     annotations: { title: "Run command", destructive: true, openWorld: false, idempotent: false },
     tags: ["shell"],
     timeoutMs: maxTimeoutMs + killGraceMs + 5_000,
