@@ -801,10 +801,14 @@ function isInside(root: string, candidate: string): boolean {
  * (empty = refuse everything), `spawn` without a shell in its own process group, `cwd` confined
  * to the workspace root on its real path, environment scrubbed to an allowlist (never a variable
  * named like a key, token, secret, password, credential or auth), stdin closed, timeout and abort
- * killing the whole process group (SIGTERM, then SIGKILL after a grace period), output capped
- * head + tail per stream. A non-zero exit is a success envelope carrying `exitCode`; a refused
- * or unstartable command is a failure (`BLOCKED`, `DEPENDENCY_MISSING`, `PERMISSION_DENIED`),
- * a timeout is `TIMEOUT`.
+ * killing the whole process group (SIGTERM, then SIGKILL after a grace period). Output goes to
+ * private temporary files (nothing lost when a program exits right after writing; background
+ * jobs holding it open cannot keep the call waiting), is cleaned (ANSI codes stripped, `\r`
+ * rewrites collapsed) and shown within one character budget: the first and last lines of each
+ * stream, long lines cut, exact counts of what was left out, the contract's marker. A non-zero
+ * exit is a success envelope carrying `exit_code`; a refused or unstartable command is a failure
+ * (`BLOCKED`, `DEPENDENCY_MISSING`, `PERMISSION_DENIED`), a command string that needs a shell is
+ * `INVALID_INPUT`, a timeout is `TIMEOUT`.
  *
  * The root on disk comes from `root`, or from the workspace's Node seam (`displayRoot`).
  *
@@ -813,7 +817,7 @@ function isInside(root: string, candidate: string): boolean {
  * @throws AgentoolError when the options are invalid or no root on disk can be found
  * @example
  * const runCommand = createRunCommandTool({ root: "/home/me/project", allowedCommands: ["git", "npm", "ls"] });
- * await runCommand.run({ command: ["git", "status", "--short"] }); // data.exitCode === 0
+ * await runCommand.run({ command: ["git", "status", "--short"] }); // data.exit_code === 0
  */
 export function createRunCommandTool(options: RunCommandToolOptions): RunCommandTool {
   const parsed = parseOptions("createRunCommandTool", optionsSchema, options);
