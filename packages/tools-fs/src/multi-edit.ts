@@ -143,9 +143,11 @@ function defaultDescription(maxEdits: number, mounted: MountedTools): string {
 }
 
 /**
- * Renders a multi-edit for the model: a summary, notes on tolerant matches, the diff.
+ * Renders a multi-edit for the model: a summary, notes on tolerant matches and removed
+ * line-number prefixes, the diff (with the standard marker when it is cut).
  *
  * @param data - the multi-edit tool's result data
+ * @param options - the tool that reads files, for the note of a cut diff
  * @returns model-facing text
  * @example
  * formatMultiEditResult(data); // "Edited src/a.ts: 3 edits, 4 replacements (+4 −4 lines, sha: …).\n--- a/src/a.ts …"
