@@ -50,4 +50,31 @@ describe("git_add", () => {
       error: { code: "INVALID_INPUT" },
     });
   });
+
+  it("accepts paths as a silent alias of files; names only mounted tools as the next step", async () => {
+    const repo = createTemporaryRepository();
+    repositories.push(repo);
+    repo.write("a.txt", "a\n");
+    const alone = createGitAddTool({ root: repo.root });
+    const result = await alone.run({ paths: ["a.txt"] });
+    expect(result).toMatchObject({ success: true, data: { total_staged: 1 } });
+    expect(alone.renderResult(result)).not.toMatch(/git_commit|git_diff/);
+    expect(alone.description).not.toMatch(/git_commit|git_diff|git_status/);
+    const mounted = createGitAddTool({ root: repo.root, mountedTools: ["git_commit", "git_diff"] });
+    expect(mounted.renderResult(await mounted.run({ files: ["a.txt"] }))).toContain(
+      "Next: git_commit with a message (or git_diff staged=true to review).",
+    );
+  });
+
+  it("says how many more are staged with the contract's marker", async () => {
+    const repo = createTemporaryRepository();
+    repositories.push(repo);
+    for (let index = 0; index < 4; index += 1) repo.write(`d/${index}.txt`, `${index}\n`);
+    const tool = createGitAddTool({ root: repo.root, maxEntries: 2, mountedTools: ["git_status"] });
+    const result = await tool.run({ files: ["d"] });
+    expect(result).toMatchObject({ success: true, data: { total_staged: 4 } });
+    expect(tool.renderResult(result)).toContain(
+      "…[truncated: 2 more changes — git_status lists every staged change]",
+    );
+  });
 });

@@ -53,4 +53,37 @@ describe("git_branch", () => {
     const detached = await createGitBranchTool({ root: repo.root }).run({ action: "list" });
     expect(detached).toMatchObject({ success: true, data: { current: null } });
   });
+
+  it("pages branches in a stable order with the exact next call, and takes branch as an alias of name", async () => {
+    const repo = createTemporaryRepository();
+    repositories.push(repo);
+    for (const name of ["c-topic", "a-topic", "b-topic", "d-topic"]) repo.git("branch", name);
+    const tool = createGitBranchTool({ root: repo.root, allowCreate: true, maxEntries: 2 });
+    const first = await tool.run({ action: "list" });
+    if (!first.success || first.data.action !== "list") throw new Error("expected a list");
+    // Same commit date everywhere: ties are broken by name, so pages never overlap.
+    expect(first.data.branches.map((branch) => branch.name)).toEqual(["a-topic", "b-topic"]);
+    expect(first.data).toMatchObject({ offset: 1, total: 5, next_offset: 3, truncated: true });
+    const text = tool.renderResult(first) as string;
+    expect(text).toContain("Branches 1–2 of 5:");
+    expect(text).toContain(
+      '…[truncated: 3 more branches — call git_branch again with action="list", offset=3]',
+    );
+    const rest = await tool.run({ action: "list", offset: 5 });
+    expect(rest).toMatchObject({
+      success: true,
+      data: { branches: [{ name: "main" }], truncated: false },
+    });
+    expect(await tool.run({ action: "list", offset: 6 })).toMatchObject({
+      success: false,
+      error: { code: "INVALID_INPUT", message: expect.stringMatching(/there are 5 branches/) },
+    });
+    expect(
+      await tool.run({ action: "create", branch: "e-topic", start_point: "HEAD" }),
+    ).toMatchObject({ success: true, data: { action: "create", name: "e-topic" } });
+    expect(await tool.run({ action: "create", name: "f", base: "no-such-base" })).toMatchObject({
+      success: false,
+      error: { code: "INVALID_INPUT" },
+    });
+  });
 });

@@ -119,4 +119,21 @@ describe("git_commit", () => {
     });
     expect(result).toMatchObject({ success: false, error: { code: "GIT_ERROR" } });
   });
+
+  it("says how many more files the commit holds with the contract's marker; takes paths as an alias", async () => {
+    const repo = repository();
+    for (let index = 0; index < 4; index += 1) repo.write(`d/${index}.txt`, `${index}\n`);
+    const tool = createGitCommitTool({
+      root: repo.root,
+      maxEntries: 2,
+      mountedTools: ["git_show"],
+    });
+    const result = await tool.run({ message: "four files", paths: ["d"] });
+    if (!result.success) throw new Error(JSON.stringify(result.error));
+    expect(result.data).toMatchObject({ total_files: 4 });
+    expect(result.data.files).toHaveLength(2);
+    expect(tool.renderResult(result)).toContain(
+      `…[truncated: 2 more files — git_show with revision="${result.data.short_hash}" lists them all]`,
+    );
+  });
 });

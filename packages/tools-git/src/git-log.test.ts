@@ -48,7 +48,9 @@ describe("git_log", () => {
     const text = tool.renderResult(result) as string;
     expect(text).toMatch(/^[0-9a-f]{7,} 2024-01-02 Grace Hopper — By Grace$/m);
     expect(text).not.toMatch(/T03:04:05|@|navy\.mil/);
-    expect(text).toContain("…[truncated: 4 more commits — call git_log again with offset=11]");
+    expect(text).toContain(
+      "…[truncated: at least 1 more commits — call git_log again with offset=11]",
+    );
   });
 
   it("include_email adds the email to data and text", async () => {
@@ -61,7 +63,7 @@ describe("git_log", () => {
     expect(tool.renderResult(result)).toContain("include_email=true, offset=2]");
   });
 
-  it("pages with 1-based offset: total exact near the end, at least before it, the exact next call", async () => {
+  it("pages with 1-based offset: a lower bound before the end, the exact total on the last page", async () => {
     const repo = repositoryWithHistory();
     const tool = createGitLogTool({ root: repo.root });
     const run = async (input: unknown) => {
@@ -72,19 +74,22 @@ describe("git_log", () => {
     const first = await run({ limit: 5 });
     expect(first.data).toMatchObject({
       offset: 1,
-      total_at_least: 10,
+      total_at_least: 6,
       next_offset: 6,
       truncated: true,
     });
     expect(first.data.total).toBeUndefined();
     expect(first.text).toContain(
-      "…[truncated: at least 5 more commits — call git_log again with offset=6]",
+      "…[truncated: at least 1 more commits — call git_log again with offset=6]",
     );
     const second = await run({ limit: 5, offset: 6 });
-    expect(second.data).toMatchObject({ total: 14, next_offset: 11, truncated: true });
+    expect(second.data).toMatchObject({ total_at_least: 11, next_offset: 11, truncated: true });
     expect(second.data.commits[0]?.message).toBe("Change 8\n\nBody 8");
-    expect(second.text).toContain(
-      "…[truncated: 4 more commits — call git_log again with offset=11]",
+    // Exactly one commit past the page: still only "at least" (the one read ahead may not be the last).
+    const bound = await run({ limit: 3, offset: 11 });
+    expect(bound.data).toMatchObject({ total_at_least: 14, next_offset: 14, truncated: true });
+    expect(bound.text).toContain(
+      "…[truncated: at least 1 more commits — call git_log again with offset=14]",
     );
     const last = await run({ limit: 5, offset: 11 });
     expect(last.data.commits.map((commit) => commit.message.split("\n")[0])).toEqual([

@@ -231,9 +231,9 @@ export function formatGitLog(data: GitLogToolData, options: GitLogFormatOptions 
 
 /**
  * Creates the `git_log` tool: commit history with path, ref, date and author filters, paged
- * with `offset` (1-based) and `limit`. It reads one page ahead, so `total` is exact near the end
- * of the history and `total_at_least` a lower bound before it (counting every commit would cost a
- * walk of the whole history).
+ * with `offset` (1-based) and `limit`. It reads one commit past the page: `total` is exact on the
+ * last page, `total_at_least` a lower bound before it (counting every commit would cost a walk
+ * of the whole history).
  *
  * @param options - the repository root, the `limit` cap, the mounted tools and overrides
  * @returns the tool
@@ -264,8 +264,9 @@ export function createGitLogTool(options: GitLogToolOptions): GitLogTool {
         const limit = Math.min(request.limit ?? DEFAULT_LOG_LIMIT, maxLimit);
         const offset = request.offset ?? 1;
         const includeEmail = request.include_email ?? false;
-        // One page ahead: the total is exact once the log ends within it.
-        const wanted = limit * 2;
+        // One commit ahead tells whether more match; counting them all would walk the whole
+        // history (a full scan on a large repository), so before the end the total is a lower bound.
+        const wanted = limit + 1;
         const filters: string[] = [];
         if (request.since !== undefined) {
           filters.push(`--since=${checkFilterText(request.since, "since", "'2024-05-01'")}`);
