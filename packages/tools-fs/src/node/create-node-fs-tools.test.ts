@@ -164,12 +164,13 @@ const GREP_MODE_CUT_SAMPLES = [
   { pattern: "entry", path: "many", output_mode: "count", limit: 5 },
 ];
 
-function runCommand(root: string) {
+function runCommand(root: string, mode: "read-only" | "read-write") {
   return createRunCommandTool({
     root,
     allowedCommands: ["echo", "seq"],
     maxHeadLines: 20,
     maxTailLines: 20,
+    mountedTools: fsToolNames({ mode }),
   });
 }
 
@@ -181,7 +182,7 @@ describe.each([
     const root = await makeFixture();
     const tools = [
       ...createNodeFsTools({ root, mode, alsoMounted: ["run_command"] }),
-      runCommand(root),
+      runCommand(root, mode),
     ];
     expect(tools).toHaveLength(mode === "read-only" ? 8 : 15);
     await assertConformance(tools, {
