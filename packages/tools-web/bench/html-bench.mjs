@@ -136,7 +136,7 @@ const tool = createNodeWebFetchTool({ allowHosts: ["127.0.0.1"], cacheTtlMs: 0 }
 const capped = await peakRssGrowth(async () => {
   const result = await tool.run({ url });
   return result.success
-    ? `${(result.data.totalChars / MB).toFixed(1)} MB read, truncated=${result.data.truncatedBody}`
+    ? `${(result.data.total / MB).toFixed(1)} MB read, body_truncated=${result.data.body_truncated}`
     : result.error.code;
 });
 const naive = await peakRssGrowth(async () => {

@@ -28,7 +28,7 @@ async function fetchData(
 
 describe("web_fetch: the response decides the treatment", () => {
   it("HTML → Markdown: headings, table, list, code fence with language, absolute links, no scripts", async () => {
-    const { data, text } = await fetchData("/article");
+    const { data, text } = await fetchData("/article", { readability: false });
     expect(data.kind).toBe("html");
     expect(data.title).toBe("Tides & Moons — Ocean Notes");
     expect(data.content).toContain("# How the Moon drives the tides");
@@ -46,24 +46,40 @@ describe("web_fetch: the response decides the treatment", () => {
     expect(text).toContain(`URL: ${at("/article")}`);
   });
 
+  it("Readability is the default: the article only, the full page where there is none", async () => {
+    const { data, text } = await fetchData("/article");
+    expect(data.main_content).toBe(true);
+    expect(data.content).toContain("spring tides");
+    expect(data.content).not.toContain("NAVIGATION-SHOP-LINK");
+    expect(text).toContain("HTML → Markdown (main content)");
+    const home = await fetchData("/home");
+    expect(home.data.main_content).toBe(false);
+    const root = createWebFetchTool();
+    const fromRoot = await root.run({ url: at("/article") });
+    expect(fromRoot.success && fromRoot.data.main_content).toBe(true);
+    const whole = createWebFetchTool({ readability: false });
+    const wholePage = await whole.run({ url: at("/article") });
+    expect(wholePage.success && wholePage.data.main_content).toBe(false);
+  });
+
   it("the Readability extractor keeps the article only, and falls back on pages without one", async () => {
     const extractor = createReadabilityExtractor();
     const { data } = await fetchData("/article", { extractor });
-    expect(data.mainContent).toBe(true);
+    expect(data.main_content).toBe(true);
     expect(data.content).toContain("spring tides");
     expect(data.content).not.toContain("NAVIGATION-SHOP-LINK");
     expect(data.content).not.toContain("SIDEBAR-ADVERT");
     // the code block keeps its language through the extractor
     expect(data.content).toContain("```python");
     const home = await fetchData("/home", { extractor });
-    expect(home.data.mainContent).toBe(false);
+    expect(home.data.main_content).toBe(false);
     expect(home.data.content).toContain(`[One](${pages.origin}/1)`);
     const throwing = await fetchData("/article", {
       extractor: () => {
         throw new Error("extractor bug");
       },
     });
-    expect(throwing.data.mainContent).toBe(false);
+    expect(throwing.data.main_content).toBe(false);
     expect(throwing.data.content).toContain("NAVIGATION-SHOP-LINK");
   });
 
@@ -150,40 +166,139 @@ describe("web_fetch: the response decides the treatment", () => {
 
   it("an empty page says why it is empty", async () => {
     const { data, text } = await fetchData("/empty");
-    expect(data.totalChars).toBe(0);
+    expect(data.total).toBe(0);
     expect(text).toMatch(/The document is empty: .* returned no readable text/);
   });
 
-  it("HTTP errors name the next step", async () => {
+  it("HTTP error statuses are NETWORK_ERROR naming the status and the next step", async () => {
     const gone = await localTool().run({ url: at("/gone") });
     expect(!gone.success && gone.error).toMatchObject({ code: "NETWORK_ERROR", retryable: false });
     expect(!gone.success && gone.error.message).toContain("404");
     const failing = await localTool().run({ url: at("/server-error") });
-    expect(!failing.success && failing.error.retryable).toBe(true);
+    expect(!failing.success && failing.error).toMatchObject({
+      code: "NETWORK_ERROR",
+      retryable: true,
+    });
+    const forbidden = await localTool().run({ url: at("/forbidden") });
+    expect(!forbidden.success && forbidden.error).toMatchObject({
+      code: "NETWORK_ERROR",
+      retryable: false,
+      message: expect.stringContaining("403"),
+    });
   });
 });
 
 describe("web_fetch: paging, cache, redirects, caps, time", () => {
-  it("pages long output with offset and the standard marker", async () => {
+  it("pages long output: 1-based offset, limit, total, next_offset, truncated and the exact next call", async () => {
     const tool = localTool();
-    const first = await tool.run({ url: at("/long.txt"), max_chars: 1_000 });
+    const first = await tool.run({ url: at("/long.txt"), limit: 1_000 });
     expect(first.success).toBe(true);
     if (!first.success) return;
-    const next = first.data.nextOffset;
+    const { next_offset: next, total } = first.data;
+    expect(first.data).toMatchObject({ offset: 1, limit: 1_000, truncated: true, raw: false });
     expect(next).toBeGreaterThan(800);
-    expect(next).toBeLessThanOrEqual(1_000);
+    expect(next).toBeLessThanOrEqual(1_001);
+    expect(first.data.content.length).toBe((next ?? 0) - 1);
     expect(first.data.content.endsWith("\n")).toBe(true);
     const text = tool.renderResult(first) as string;
-    expect(text).toMatch(
-      new RegExp(
-        `…\\[truncated: [\\d,]+ more characters — call web_fetch again with the same url and offset=${next}\\]`,
-      ),
+    expect(text).toContain(`characters 1–${(next ?? 0) - 1} of ${total.toLocaleString("en-US")}`);
+    expect(text.split("\n").at(-1)).toBe(
+      `…[truncated: ${(total - (next ?? 0) + 1).toLocaleString("en-US")} more characters — call web_fetch again with url="${at("/long.txt")}", limit=1000, offset=${next}]`,
     );
-    const second = await tool.run({ url: at("/long.txt"), max_chars: 1_000, offset: next });
+    const second = await tool.run({ url: at("/long.txt"), limit: 1_000, offset: next });
     expect(second.success && second.data.content.startsWith("Line ")).toBe(true);
     expect(second.success && second.data.cached).toBe(true);
-    const past = await tool.run({ url: at("/long.txt"), offset: 10_000_000 });
-    expect(!past.success && past.error.code).toBe("INVALID_INPUT");
+    expect(second.success && second.data.offset).toBe(next);
+    // the pages join up to the whole text, and the last page has no next_offset
+    let offset: number | undefined = 1;
+    let joined = "";
+    let pages = 0;
+    while (offset !== undefined) {
+      const page = await tool.run({ url: at("/long.txt"), limit: 20_000, offset });
+      if (!page.success) throw new Error(page.error.message);
+      joined += page.data.content;
+      offset = page.data.next_offset;
+      pages += 1;
+      if (offset === undefined) {
+        expect(page.data.truncated).toBe(false);
+        expect(tool.renderResult(page)).not.toContain("[truncated");
+      }
+    }
+    expect(pages).toBeGreaterThanOrEqual(Math.ceil(total / 20_000));
+    expect(pages).toBeLessThanOrEqual(Math.ceil(total / 16_000));
+    expect(joined.length).toBe(total);
+    expect(joined.startsWith("Line 1: ")).toBe(true);
+    expect(joined.endsWith("Line 2000: the tide rises and falls.")).toBe(true);
+  });
+
+  it("the default page size is not repeated in the marker; raw is", async () => {
+    const tool = localTool({ defaultMaxChars: 1_000, readability: false });
+    const plain = await tool.run({ url: at("/long.txt") });
+    expect(tool.renderResult(plain)).toMatch(
+      /call web_fetch again with url="[^"]+\/long\.txt", offset=\d+\]$/,
+    );
+    const raw = await tool.run({ url: at("/article"), raw: true, limit: 500 });
+    expect(tool.renderResult(raw)).toMatch(
+      /call web_fetch again with url="[^"]+\/article", raw=true, limit=500, offset=\d+\]$/,
+    );
+  });
+
+  it("an offset past the end is the contract's INVALID_INPUT naming the total; offset 1 of an empty page is fine", async () => {
+    const tool = localTool();
+    const past = await tool.run({ url: at("/notes.txt"), offset: 100 });
+    expect(past).toMatchObject({
+      success: false,
+      error: {
+        code: "INVALID_INPUT",
+        message: "offset=100 is past the end: there are 23 characters in all.",
+        hint: "Call web_fetch again with an offset between 1 and 23.",
+      },
+    });
+    const zero = await tool.run({ url: at("/notes.txt"), offset: 0 });
+    expect(!zero.success && zero.error.message).toContain("offset");
+    const empty = await tool.run({ url: at("/empty"), offset: 1 });
+    expect(empty.success && empty.data).toMatchObject({ total: 0, truncated: false });
+  });
+
+  it("max_chars / uri / link are silent aliases (limit, url)", async () => {
+    const tool = localTool();
+    const result = await tool.run({ uri: at("/long.txt"), max_chars: 500 });
+    expect(result.success && result.data).toMatchObject({ limit: 500, url: at("/long.txt") });
+    expect((await tool.run({ link: at("/notes.txt") })).success).toBe(true);
+    expect(Object.keys(tool.input.shape)).toEqual(["url", "offset", "limit", "raw"]);
+  });
+
+  it("a repeated call returns the same data except cached: true (same call, same output)", async () => {
+    const tool = localTool({ now: () => new Date("2025-06-01T10:00:00Z") });
+    const first = await tool.run({ url: at("/article") });
+    const second = await tool.run({ url: at("/article") });
+    expect(first.success && second.success).toBe(true);
+    if (!first.success || !second.success) return;
+    expect(first.data.cached).toBe(false);
+    expect(second.data).toEqual({ ...first.data, cached: true });
+  });
+
+  it("every data key is snake_case, nested ones too", async () => {
+    const { data } = await fetchData("/feed.rss");
+    const keys = JSON.stringify(data).match(/"([A-Za-z_]+)":/g) ?? [];
+    for (const key of keys) expect(key).toMatch(/^"[a-z_]+":$/);
+    expect(Object.keys(data)).toEqual(
+      expect.arrayContaining([
+        "final_url",
+        "content_type",
+        "main_content",
+        "body_truncated",
+        "next_offset" in data ? "next_offset" : "total",
+      ]),
+    );
+  });
+
+  it("a feed over the host's entry cap says how many it kept, with no marker baked into the content", async () => {
+    const { data, text } = await fetchData("/feed.rss", { maxFeedEntries: 1 });
+    expect(data.entries).toHaveLength(1);
+    expect(data.entries_total).toBe(2);
+    expect(data.content).not.toContain("truncated");
+    expect(text).toContain("feed, the first 1 of 2 entries (the host keeps no more)");
   });
 
   it("caches per URL for the TTL; 0 disables", async () => {
@@ -201,7 +316,7 @@ describe("web_fetch: paging, cache, redirects, caps, time", () => {
 
   it("follows a redirect chain and reports the final URL", async () => {
     const { data, text } = await fetchData("/redirect/1");
-    expect(data.finalUrl).toBe(at("/article"));
+    expect(data.final_url).toBe(at("/article"));
     expect(data.url).toBe(at("/redirect/1"));
     expect(text).toContain(`(redirected from ${at("/redirect/1")})`);
   });
@@ -215,8 +330,8 @@ describe("web_fetch: paging, cache, redirects, caps, time", () => {
 
   it("an endless body stops at the byte cap and the connection is closed", async () => {
     const { data } = await fetchData("/endless", { maxResponseBytes: 256 * 1024 });
-    expect(data.truncatedBody).toBe(true);
-    expect(data.totalChars).toBe(256 * 1024);
+    expect(data.body_truncated).toBe(true);
+    expect(data.total).toBe(256 * 1024);
     await expect.poll(() => pages.endlessWritten.length).toBeGreaterThan(0);
     expect(pages.endlessWritten[0]).toBeLessThan(64 * 1_048_576);
   });
@@ -224,9 +339,9 @@ describe("web_fetch: paging, cache, redirects, caps, time", () => {
   it("a gzip bomb stops at the cap on decoded bytes", async () => {
     const started = performance.now();
     const { data, text } = await fetchData("/gzip-bomb", { maxResponseBytes: 1_048_576 });
-    expect(data.truncatedBody).toBe(true);
-    expect(data.totalChars).toBe(1_048_576);
-    expect(GZIP_BOMB_BYTES).toBeGreaterThan(data.totalChars * 60);
+    expect(data.body_truncated).toBe(true);
+    expect(data.total).toBe(1_048_576);
+    expect(GZIP_BOMB_BYTES).toBeGreaterThan(data.total * 60);
     expect(performance.now() - started).toBeLessThan(5_000);
     expect(text).toContain("larger than the size cap");
   });
@@ -234,7 +349,7 @@ describe("web_fetch: paging, cache, redirects, caps, time", () => {
   it("the same caps hold on the plain fetch transport (runtime-neutral entry)", async () => {
     const tool = createWebFetchTool({ maxResponseBytes: 1_048_576 });
     const result = await tool.run({ url: at("/gzip-bomb") });
-    expect(result.success && result.data.totalChars).toBe(1_048_576);
+    expect(result.success && result.data.total).toBe(1_048_576);
   });
 
   it("a slow server hits the timeout; the caller's abort cancels", async () => {
@@ -297,7 +412,7 @@ describe("web_fetch on the runtime-neutral entry: forward and transport", () => 
     const result = await tool.run({ url: target });
     expect(result.success).toBe(true);
     if (!result.success) return;
-    expect(result.data.finalUrl).toBe(target);
+    expect(result.data.final_url).toBe(target);
     expect(result.data.content).toContain(
       "[spring tides](https://tides.example/guides/spring-tides.html)",
     );

@@ -1,8 +1,12 @@
 import {
   defineTool,
   fail,
-  formatTruncationMarker,
+  formatPageMarker,
+  isOffsetPastEnd,
+  type NextCallValue,
+  offsetPastEnd,
   ok,
+  pagingInputShape,
   parseOptions,
   type Tool,
   type ToolContext,
@@ -11,7 +15,7 @@ import {
   toolOverridesShape,
 } from "@agentool/contract";
 import { z } from "zod";
-import type { ContentExtractor } from "./internal/content-extractor.js";
+import { type ContentExtractor, createReadabilityExtractor } from "./internal/content-extractor.js";
 import { type FeedEntry, parseFeed, sniffFeed } from "./internal/feed.js";
 import { type ForwardOption, forwardUrl } from "./internal/forward.js";
 import { extractHtmlTitle, htmlToMarkdown } from "./internal/html-to-markdown.js";
@@ -21,6 +25,7 @@ import {
   type HttpTransport,
   WebRequestError,
 } from "./internal/http-transport.js";
+import { listWords, mountedSet, mountedToolsOption } from "./internal/mounted.js";
 import { buildHeaders, headersOption, transportOption } from "./internal/options.js";
 import { extractPdfWithUnpdf, type PdfTextExtractor } from "./internal/pdf.js";
 import {
@@ -35,10 +40,10 @@ import { TtlCache } from "./internal/ttl-cache.js";
 /** The default name of the fetch tool. */
 export const WEB_FETCH_TOOL_NAME = "web_fetch";
 
-/** Characters per page when the model sends no `max_chars`. */
+/** Characters per page when the model sends no `limit`. */
 export const DEFAULT_FETCH_MAX_CHARS = 20_000;
 
-/** Largest `max_chars` a model may ask for. */
+/** Largest `limit` (characters per page) a model may ask for. */
 export const MAX_FETCH_MAX_CHARS = 100_000;
 
 /** Default cap on a response body (decoded bytes): 5 MiB. */
@@ -67,23 +72,25 @@ export interface FetchedDocument {
   /** The URL asked for (without its fragment). */
   url: string;
   /** The URL after redirects (the target URL when reads are forwarded). */
-  finalUrl: string;
+  final_url: string;
   /** The title (HTML `<title>`, the article's, the feed's or the PDF's), or `""`. */
   title: string;
   /** The Content-Type header (or `""`). */
-  contentType: string;
+  content_type: string;
   /** How the response was treated. */
   kind: WebFetchKind;
   /** The readable text: Markdown, pretty JSON, feed entries, PDF text or raw text. */
   text: string;
   /** Whether only the main content of the HTML page was kept (a content extractor matched). */
-  mainContent: boolean;
-  /** Whether the body was longer than the byte cap and was cut. */
-  truncatedBody: boolean;
+  main_content: boolean;
+  /** Whether the body was longer than the byte cap and was cut (only its beginning was read). */
+  body_truncated: boolean;
   /** When it was fetched (ISO 8601). */
   fetched: string;
-  /** Feed entries (for `kind: "feed"`). */
+  /** Feed entries kept (for `kind: "feed"`; at most `maxFeedEntries`). */
   entries?: FeedEntry[];
+  /** Entries in the whole feed (for `kind: "feed"`); more than `entries.length` when the host cap kept only the first ones. */
+  entries_total?: number;
   /** PDF page count (for `kind: "pdf"`). */
   pages?: number;
 }
@@ -106,15 +113,23 @@ export interface WebFetchToolOptions {
   forward?: ForwardOption;
   /** Headers sent with every request (host configuration). A `user-agent` here replaces the honest default. */
   headers?: Record<string, string>;
-  /** Finds the main content of HTML pages (e.g. `createReadabilityExtractor()`); falls back to the full page. Default none. */
+  /** Finds the main content of HTML pages; falls back to the full page. Default: `createReadabilityExtractor()` when `readability` is on. */
   extractor?: ContentExtractor;
+  /**
+   * Keep only the main content of HTML pages with Readability (optional peers `@mozilla/readability`
+   * and `linkedom`; the full page when they are absent or the page has no article). Default `true`;
+   * `false` converts whole pages. Ignored when `extractor` is given.
+   */
+  readability?: boolean;
+  /** Names of the tools mounted beside this one; the default description names `web_search` / `wiki_search` only when listed (`createWebTools` passes what it mounts). Default: none. */
+  mountedTools?: readonly string[];
   /** Saves every fetched document; its return value (a file name) is shown to the model. */
   save?: PageSaver;
   /** Turns PDF bytes into text. Default `unpdf` (optional peer; `DEPENDENCY_MISSING` with an install hint when absent). */
   pdfExtractor?: PdfTextExtractor;
-  /** Characters per page when the model sends no `max_chars`. Default {@link DEFAULT_FETCH_MAX_CHARS} (20,000). */
+  /** Characters per page when the model sends no `limit`. Default {@link DEFAULT_FETCH_MAX_CHARS} (20,000). */
   defaultMaxChars?: number;
-  /** Largest `max_chars` accepted. Default {@link MAX_FETCH_MAX_CHARS} (100,000). */
+  /** Largest `limit` accepted. Default {@link MAX_FETCH_MAX_CHARS} (100,000). */
   maxMaxChars?: number;
   /** Cap on a body in decoded bytes (HTML, JSON, text, feeds). Default {@link DEFAULT_FETCH_MAX_RESPONSE_BYTES} (5 MiB). */
   maxResponseBytes?: number;
@@ -132,42 +147,50 @@ export interface WebFetchToolOptions {
   now?: () => Date;
 }
 
-/** What `web_fetch` returns: one page of the document. */
+/** What `web_fetch` returns: one page of the document (every key snake_case). */
 export interface WebFetchToolData {
   /** The URL asked for. */
   url: string;
   /** The URL after redirects. */
-  finalUrl: string;
+  final_url: string;
   /** The title, or `""`. */
   title: string;
   /** The Content-Type header. */
-  contentType: string;
+  content_type: string;
   /** How the response was treated. */
   kind: WebFetchKind;
   /** This page of the text. */
   content: string;
-  /** Where this page starts (characters). */
+  /** Whether the body is returned as received (`raw: true` was asked). */
+  raw: boolean;
+  /** 1-based position of this page's first character in the whole text. */
   offset: number;
-  /** Characters in the whole text. */
-  totalChars: number;
-  /** The `offset` of the next page, when text remains. */
-  nextOffset?: number;
+  /** The page size asked for (characters). */
+  limit: number;
+  /** Characters in the whole text (of what was read; see `body_truncated`). */
+  total: number;
+  /** The `offset` of the next page; absent on the last page. */
+  next_offset?: number;
+  /** Whether text after this page was left out (`next_offset` gets it). */
+  truncated: boolean;
   /** Whether only the main content of the page was kept. */
-  mainContent: boolean;
-  /** Whether the body hit the byte cap and was cut. */
-  truncatedBody: boolean;
+  main_content: boolean;
+  /** Whether the body hit the byte cap and was cut (not reachable by paging). */
+  body_truncated: boolean;
   /** Whether this came from the cache. */
   cached: boolean;
   /** When it was fetched (ISO 8601). */
   fetched: string;
   /** Feed entries (for feeds). */
   entries?: FeedEntry[];
+  /** Entries in the whole feed (for feeds). */
+  entries_total?: number;
   /** PDF pages (for PDFs). */
   pages?: number;
   /** The saved file's name (relative to the save directory), when saving is on. */
-  savedAs?: string;
+  saved_as?: string;
   /** Why saving failed, when it did (the content is still returned). */
-  saveError?: string;
+  save_error?: string;
 }
 
 const optionsSchema = z.object({
@@ -190,6 +213,8 @@ const optionsSchema = z.object({
       error: "expected a function (document, context) => file name",
     })
     .optional(),
+  readability: z.boolean().optional(),
+  mountedTools: mountedToolsOption,
   pdfExtractor: z.custom<PdfTextExtractor>((value) => typeof value === "function").optional(),
   defaultMaxChars: z.number().int().min(500).max(1_000_000).optional(),
   maxMaxChars: z.number().int().min(500).max(1_000_000).optional(),
@@ -204,25 +229,14 @@ const optionsSchema = z.object({
 
 function createWebFetchInputSchema(defaultMaxChars: number, maxMaxChars: number) {
   return z.object({
-    url: z.string().describe("The absolute http(s) URL to read, e.g. a search result's URL."),
-    max_chars: z
-      .number()
-      .int()
-      .min(500)
-      .max(maxMaxChars)
-      .optional()
-      .describe(
-        `Optional: most characters to return (default ${defaultMaxChars}, at most ${maxMaxChars}).`,
-      ),
-    offset: z
-      .number()
-      .int()
-      .min(0)
-      .max(1_000_000_000)
-      .optional()
-      .describe(
-        "Optional: the character offset to start at (default 0). Use the offset a previous page names to continue.",
-      ),
+    url: z
+      .string()
+      .describe("The absolute http(s) URL to read, e.g. a link from a page or the user."),
+    ...pagingInputShape({
+      unit: "character",
+      defaultLimit: defaultMaxChars,
+      maxLimit: maxMaxChars,
+    }),
     raw: z
       .boolean()
       .optional()
@@ -241,11 +255,28 @@ export const webFetchInputSchema = createWebFetchInputSchema(
 /** The fetch tool's type. */
 export type WebFetchTool = Tool<typeof webFetchInputSchema, WebFetchToolData>;
 
-function defaultDescription(defaultMaxChars: number, saving: boolean): string {
+/**
+ * Field names other toolsets use for `web_fetch`'s fields, accepted silently: `uri`, `link`,
+ * `href` → `url`; `max_chars`, `max_characters` → `limit` (characters per page).
+ */
+export const WEB_FETCH_ALIASES: Readonly<Record<string, string>> = {
+  uri: "url",
+  link: "url",
+  href: "url",
+  max_chars: "limit",
+  max_characters: "limit",
+};
+
+function defaultDescription(
+  defaultMaxChars: number,
+  saving: boolean,
+  mounted: ReadonlySet<string>,
+): string {
+  const sources = ["web_search", "wiki_search"].filter((tool) => mounted.has(tool));
   return [
-    "Read a web page or file by URL. The response decides the treatment: HTML becomes Markdown (links absolute), JSON is pretty-printed, RSS/Atom feeds become entries (title, url, date, summary), PDFs become text, other text comes raw; binary files are refused.",
-    `Long documents come in pages of ${formatNumber(defaultMaxChars)} characters: the page ends with the offset to pass next.`,
-    "Use it on URLs from web_search or wiki_search, or ones the user gives. Only public http(s) URLs work.",
+    "Read a web page or file by URL. The response decides the treatment: HTML becomes Markdown (links absolute; the main article when one is found), JSON is pretty-printed, RSS/Atom feeds become entries (title, url, date, summary), PDFs become text, other text comes raw; binary files are refused.",
+    `Long documents come in pages of ${formatNumber(defaultMaxChars)} characters: a cut page ends with the exact call for the next one (offset).`,
+    `Use it on URLs ${sources.length > 0 ? `from ${listWords(sources)} results, ` : ""}the user gives, or links from a page. Only public http(s) URLs work.`,
     "Static pages work best; pages built by JavaScript may come back nearly empty — then use another source.",
     saving
       ? "Every fetched document is also saved as a Markdown file; the result names it so you can search or re-read it later."
@@ -326,60 +357,85 @@ function cleanUrl(raw: string): { url: string } | { failure: ToolFailure } {
   return { url: parsed.href };
 }
 
-function cutPage(text: string, offset: number, maxChars: number): { content: string; end: number } {
-  let end = Math.min(text.length, offset + maxChars);
+/** Cuts one page at a 0-based `start`: at a line break near the end when there is one, never inside a surrogate pair, never empty. */
+function cutPage(text: string, start: number, maxChars: number): { content: string; end: number } {
+  let end = Math.min(text.length, start + maxChars);
   if (end < text.length) {
-    const newline = text.lastIndexOf("\n", end);
-    if (newline > offset + maxChars * 0.8) end = newline + 1;
+    const newline = text.lastIndexOf("\n", end - 1);
+    if (newline >= start && newline + 1 > start + maxChars * 0.8) end = newline + 1;
     const code = text.charCodeAt(end - 1);
-    if (code >= 0xd800 && code <= 0xdbff) end -= 1;
+    if (code >= 0xd800 && code <= 0xdbff) end = end - 1 > start ? end - 1 : end + 1;
   }
-  return { content: text.slice(offset, end), end };
+  return { content: text.slice(start, end), end };
+}
+
+/** The arguments the next call must repeat besides `offset`: the url, `raw`, and a non-default `limit`. */
+function nextCallArgs(data: WebFetchToolData, defaultLimit: number): Record<string, NextCallValue> {
+  const args: Record<string, NextCallValue> = { url: data.url };
+  if (data.raw) args.raw = true;
+  if (data.limit !== defaultLimit) args.limit = data.limit;
+  return args;
 }
 
 /**
- * Renders one page of a fetched document: a header (title, final URL, treatment, size, saved
- * file), the content, and the standard marker with the next offset when text remains.
+ * Renders one page of a fetched document: a header (title, final URL, treatment, range, saved
+ * file), the content, and the contract's page marker naming the exact next call when text
+ * remains (`…[truncated: 64,112 more characters — call web_fetch again with url="…", offset=20001]`).
  *
  * @param data - the fetch tool's data
  * @param toolName - the tool's name, for the marker
+ * @param defaultLimit - the tool's default page size (a different `limit` is repeated in the next call)
  * @returns model-facing text
  */
-export function formatFetchedPage(data: WebFetchToolData, toolName = WEB_FETCH_TOOL_NAME): string {
+export function formatFetchedPage(
+  data: WebFetchToolData,
+  toolName = WEB_FETCH_TOOL_NAME,
+  defaultLimit = DEFAULT_FETCH_MAX_CHARS,
+): string {
   const lines: string[] = [];
   if (data.title) lines.push(`# ${data.title}`);
   lines.push(
-    `URL: ${data.finalUrl}${data.finalUrl !== data.url ? ` (redirected from ${data.url})` : ""}`,
+    `URL: ${data.final_url}${data.final_url !== data.url ? ` (redirected from ${data.url})` : ""}`,
   );
+  const feedEntries =
+    data.entries_total !== undefined && data.entries_total > (data.entries?.length ?? 0)
+      ? `feed, the first ${data.entries?.length ?? 0} of ${data.entries_total} entries (the host keeps no more)`
+      : `feed, ${data.entries?.length ?? 0} entries`;
   const treatment: Record<WebFetchKind, string> = {
-    html: data.mainContent ? "HTML → Markdown (main content)" : "HTML → Markdown",
+    html: data.main_content ? "HTML → Markdown (main content)" : "HTML → Markdown",
     json: "JSON",
-    feed: `feed, ${data.entries?.length ?? 0} entries`,
+    feed: feedEntries,
     pdf: `PDF → text, ${data.pages ?? 0} pages`,
-    text: data.contentType ? `text (${data.contentType.split(";")[0]})` : "text",
+    text: data.raw
+      ? "as received"
+      : data.content_type
+        ? `text (${data.content_type.split(";")[0]})`
+        : "text",
   };
   const range =
-    data.totalChars === 0
+    data.total === 0
       ? "0 characters"
-      : `characters ${formatNumber(data.offset)}–${formatNumber(data.offset + data.content.length)} of ${formatNumber(data.totalChars)}`;
+      : `characters ${formatNumber(data.offset)}–${formatNumber(data.offset + data.content.length - 1)} of ${formatNumber(data.total)}`;
   lines.push(`Type: ${treatment[data.kind]} · ${range}${data.cached ? " · cached" : ""}`);
-  if (data.savedAs !== undefined) lines.push(`Saved as: ${data.savedAs}`);
-  if (data.saveError !== undefined) lines.push(`Not saved: ${data.saveError}`);
-  if (data.truncatedBody)
+  if (data.saved_as !== undefined) lines.push(`Saved as: ${data.saved_as}`);
+  if (data.save_error !== undefined) lines.push(`Not saved: ${data.save_error}`);
+  if (data.body_truncated)
     lines.push("Note: the response was larger than the size cap; only its beginning was read.");
   lines.push("");
-  if (data.totalChars === 0) {
+  if (data.total === 0) {
     lines.push(
-      `(The document is empty: ${data.finalUrl} returned no readable text. It may be built by JavaScript or need a login; try another source.)`,
+      `(The document is empty: ${data.final_url} returned no readable text. It may be built by JavaScript or need a login; try another source.)`,
     );
   } else {
     lines.push(data.content);
-    if (data.nextOffset !== undefined) {
+    if (data.next_offset !== undefined) {
       lines.push(
-        formatTruncationMarker({
-          omitted: data.totalChars - data.nextOffset,
+        formatPageMarker({
+          tool: toolName,
+          nextOffset: data.next_offset,
+          omitted: data.total - data.next_offset + 1,
           unit: "characters",
-          next: `call ${toolName} again with the same url and offset=${data.nextOffset}`,
+          args: nextCallArgs(data, defaultLimit),
         }),
       );
     }
@@ -391,7 +447,9 @@ export function formatFetchedPage(data: WebFetchToolData, toolName = WEB_FETCH_T
  * Creates `web_fetch`: one tool that reads a URL and lets the response decide the treatment —
  * HTML → Markdown (node-html-markdown; optional main-content extractor with full-page fallback),
  * JSON pretty-printed, RSS/Atom → entries, PDF → text (`unpdf`, optional peer), other text raw,
- * binary refused. Long output is paged by `offset`; documents are cached per URL for a TTL.
+ * binary refused. Long output is paged by `offset` / `limit` (characters, 1-based); documents
+ * are cached per URL for a TTL. Readability keeps the main article by default when its optional
+ * peers are installed (`readability: false` converts whole pages).
  *
  * This root factory uses the global `fetch` and does **not** check addresses: on Node, use
  * `createNodeWebFetchTool` from `@agentool/tools-web/node` (SSRF-guarded, saving to a folder).
@@ -413,7 +471,9 @@ export function createWebFetchTool(options?: WebFetchToolOptions): WebFetchTool 
   const transport = parsed.transport ?? createFetchTransport();
   const headers = { ...buildHeaders(parsed.headers, DEFAULT_USER_AGENT) };
   headers.accept ??= ACCEPT;
-  const extractor = parsed.extractor;
+  const extractor =
+    parsed.extractor ?? (parsed.readability === false ? undefined : createReadabilityExtractor());
+  const mounted = mountedSet(parsed.name ?? WEB_FETCH_TOOL_NAME, parsed.mountedTools);
   const save = parsed.save;
   const pdfExtractor = parsed.pdfExtractor ?? extractPdfWithUnpdf;
   const now = parsed.now ?? (() => new Date());
@@ -434,10 +494,10 @@ export function createWebFetchTool(options?: WebFetchToolOptions): WebFetchTool 
     const finalUrl = forward === undefined ? response.url || url : url;
     const base = {
       url,
-      finalUrl,
-      contentType: response.headers["content-type"] ?? "",
-      mainContent: false,
-      truncatedBody: response.truncated,
+      final_url: finalUrl,
+      content_type: response.headers["content-type"] ?? "",
+      main_content: false,
+      body_truncated: response.truncated,
       fetched: now().toISOString(),
     };
     const body = response.body;
@@ -481,7 +541,7 @@ export function createWebFetchTool(options?: WebFetchToolOptions): WebFetchTool 
     if (!textual && (MEDIA_TYPES.test(contentType) || looksBinary(body))) {
       return fail(
         "UNSUPPORTED",
-        `${finalUrl} is a binary file (${contentType || "unknown type"}), which web_fetch cannot read.`,
+        `${finalUrl} is a binary file (${contentType || "unknown type"}), which ${name} cannot read.`,
         {
           hint: "Only HTML, JSON, feeds, PDFs and text can be read; look for a text version of this content.",
         },
@@ -509,16 +569,14 @@ export function createWebFetchTool(options?: WebFetchToolOptions): WebFetchTool 
           (entry, index) =>
             `${index + 1}. ${entry.title}${entry.url ? `\n   ${entry.url}` : ""}${entry.date ? `\n   ${entry.date}` : ""}${entry.summary ? `\n   ${entry.summary}` : ""}`,
         );
-        if (feed.entries.length > entries.length) {
-          lines.push(
-            formatTruncationMarker({
-              omitted: feed.entries.length - entries.length,
-              unit: "entries",
-              next: "only the newest entries are listed",
-            }),
-          );
-        }
-        return ok({ ...base, title: feed.title, kind: "feed", text: lines.join("\n"), entries });
+        return ok({
+          ...base,
+          title: feed.title,
+          kind: "feed",
+          text: lines.join("\n"),
+          entries,
+          entries_total: feed.entries.length,
+        });
       }
     }
     const isHtml =
@@ -545,7 +603,7 @@ export function createWebFetchTool(options?: WebFetchToolOptions): WebFetchTool 
         title,
         kind: "html",
         text: htmlToMarkdown(html, finalUrl),
-        mainContent,
+        main_content: mainContent,
       });
     }
     return ok({ ...base, title: "", kind: "text", text });
@@ -553,8 +611,10 @@ export function createWebFetchTool(options?: WebFetchToolOptions): WebFetchTool 
 
   return defineTool({
     name,
-    description: parsed.description ?? defaultDescription(defaultMaxChars, save !== undefined),
+    description:
+      parsed.description ?? defaultDescription(defaultMaxChars, save !== undefined, mounted),
     input: createWebFetchInputSchema(defaultMaxChars, maxMaxChars),
+    aliases: WEB_FETCH_ALIASES,
     annotations: { title: "Fetch a web page", readOnly: true, openWorld: true },
     tags: ["web", "web:fetch", "network"],
     timeoutMs: parsed.timeoutMs ?? DEFAULT_FETCH_TIMEOUT_MS,
@@ -601,44 +661,43 @@ export function createWebFetchTool(options?: WebFetchToolOptions): WebFetchTool 
         document = converted.data;
         cache.set(cacheKey, document);
       }
-      const offset = input.offset ?? 0;
-      const maxChars = input.max_chars ?? defaultMaxChars;
-      if (offset > 0 && offset >= document.text.length) {
-        return fail(
-          "INVALID_INPUT",
-          `offset=${offset} is past the end of the document (${formatNumber(document.text.length)} characters).`,
-          {
-            hint: `Call ${name} again with an offset below ${document.text.length}, or offset=0 for the start.`,
-          },
-        );
+      const offset = input.offset ?? 1;
+      const limit = input.limit ?? defaultMaxChars;
+      const total = document.text.length;
+      if (isOffsetPastEnd(offset, total)) {
+        return offsetPastEnd({ tool: name, offset, total, unit: "characters" });
       }
-      const page = cutPage(document.text, offset, maxChars);
+      const page = cutPage(document.text, offset - 1, limit);
       const data: WebFetchToolData = {
         url: document.url,
-        finalUrl: document.finalUrl,
+        final_url: document.final_url,
         title: document.title,
-        contentType: document.contentType,
+        content_type: document.content_type,
         kind: document.kind,
+        raw,
         content: page.content,
         offset,
-        totalChars: document.text.length,
-        mainContent: document.mainContent,
-        truncatedBody: document.truncatedBody,
+        limit,
+        total,
+        truncated: page.end < total,
+        main_content: document.main_content,
+        body_truncated: document.body_truncated,
         cached,
         fetched: document.fetched,
       };
-      if (page.end < document.text.length) data.nextOffset = page.end;
+      if (page.end < total) data.next_offset = page.end + 1;
       if (document.entries !== undefined) data.entries = document.entries;
+      if (document.entries_total !== undefined) data.entries_total = document.entries_total;
       if (document.pages !== undefined) data.pages = document.pages;
       if (save !== undefined && !raw) {
         try {
-          data.savedAs = await save(document, context);
+          data.saved_as = await save(document, context);
         } catch (error) {
-          data.saveError = error instanceof Error ? error.message : String(error);
+          data.save_error = error instanceof Error ? error.message : String(error);
         }
       }
       return ok(data);
     },
-    render: (data) => formatFetchedPage(data, name),
+    render: (data) => formatFetchedPage(data, name, defaultMaxChars),
   });
 }

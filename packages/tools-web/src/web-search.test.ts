@@ -238,6 +238,7 @@ describe("web_search over keyed providers", () => {
       retryable: true,
     });
     const html = await at("/not-json").run({ query: "x" });
+    expect(!html.success && html.error).toMatchObject({ code: "NOT_CONFIGURED", retryable: false });
     expect(!html.success && html.error.message).toContain("did not answer with JSON");
   });
 
@@ -260,5 +261,173 @@ describe("web_search over keyed providers", () => {
     });
     const result = await tool.run({ query: "   " });
     expect(!result.success && result.error.code).toBe("INVALID_INPUT");
+  });
+});
+
+describe("Serper behind a same-origin route (relative endpoint)", () => {
+  it("resolves /api/serper against the origin option", async () => {
+    const tool = createWebSearchTool({
+      provider: createSerperProvider({
+        apiKey: "gateway-token",
+        endpoint: "/api/serper",
+        origin: `${keyed.origin}/app/page`,
+      }),
+    });
+    const result = await tool.run({ query: "tides" });
+    expect(result.success).toBe(true);
+    expect(keyed.requests.at(-1)).toMatchObject({ method: "POST", url: "/api/serper" });
+    expect(keyed.requests.at(-1)?.headers["x-api-key"]).toBe("gateway-token");
+  });
+
+  it("resolves it against globalThis.location in a browser-like host (the README's gateway example)", async () => {
+    const provider = createSerperProvider({ apiKey: "gateway-token", endpoint: "/api/serper" });
+    const tool = createWebSearchTool({ provider });
+    const global = globalThis as { location?: unknown };
+    global.location = { href: `${keyed.origin}/deep/page.html?x=1` };
+    try {
+      const result = await tool.run({ query: "tides" });
+      expect(result.success && result.data.results.length).toBeGreaterThan(0);
+      expect(keyed.requests.at(-1)?.url).toBe("/api/serper");
+      const relative = createWebSearchTool({
+        provider: createSerperProvider({ apiKey: "k", endpoint: "../api/serper" }),
+      });
+      expect((await relative.run({ query: "tides" })).success).toBe(true);
+      expect(keyed.requests.at(-1)?.url).toBe("/api/serper");
+    } finally {
+      delete global.location;
+    }
+  });
+
+  it("without an origin or a location, the search says the host must configure it", async () => {
+    const tool = createWebSearchTool({
+      provider: createSerperProvider({ apiKey: "k", endpoint: "/api/serper" }),
+    });
+    const result = await tool.run({ query: "tides" });
+    expect(result).toMatchObject({
+      success: false,
+      error: { code: "NOT_CONFIGURED", retryable: false },
+    });
+    expect(!result.success && result.error.message).toContain('"/api/serper" is relative');
+    expect(!result.success && result.error.hint).toContain("origin");
+  });
+
+  it("refuses endpoints that are neither absolute http(s) nor a relative path", () => {
+    for (const endpoint of ["ftp://x.example/search", "//other.example/api", "api serper"]) {
+      expect(() => createSerperProvider({ apiKey: "k", endpoint })).toThrow(/endpoint/);
+    }
+    expect(() =>
+      createSerperProvider({ apiKey: "k", endpoint: "/api/serper", origin: "nope" }),
+    ).toThrow(/origin/);
+    expect(() => createBraveProvider({ apiKey: "k", endpoint: "/api/brave" })).not.toThrow();
+    expect(() => createTavilyProvider({ apiKey: "k", endpoint: "./api/tavily" })).not.toThrow();
+  });
+});
+
+describe("the provider contract", () => {
+  const run = (search: () => unknown) =>
+    createWebSearchTool({
+      provider: { name: "custom", search: search as never },
+    }).run({ query: "tides" });
+
+  it("a provider returning a plain object instead of an envelope gets INTERNAL blaming the provider", async () => {
+    const result = await run(async () => ({
+      results: [{ title: "T", url: "https://t.example/" }],
+    }));
+    expect(result.success).toBe(false);
+    if (result.success) return;
+    expect(result.error.code).toBe("INTERNAL");
+    expect(result.error.message).toContain('The search provider "custom" broke its contract');
+    expect(result.error.message).toContain("an object with results");
+    expect(result.error.message).toContain("bug in the host's provider, not in the query");
+    expect(result.error.retryable).toBe(false);
+  });
+
+  it("a success whose data has no results list is INTERNAL too", async () => {
+    const result = await run(async () => ({ success: true, data: { items: [] } }));
+    expect(!result.success && result.error).toMatchObject({ code: "INTERNAL" });
+    expect(!result.success && result.error.message).toContain("data.results must be an array");
+    const nothing = await run(async () => undefined);
+    expect(!nothing.success && nothing.error.message).toContain(
+      "returned undefined instead of a result envelope",
+    );
+  });
+
+  it("a minimal envelope is accepted: missing lists default, malformed items are dropped and counted", async () => {
+    const result = await run(async () => ({
+      success: true,
+      data: {
+        results: [{ title: "<b>T</b>", url: "https://t.example/", snippet: "s" }, { url: 3 }],
+      },
+    }));
+    expect(result).toEqual({
+      success: true,
+      data: {
+        query: "tides",
+        provider: "custom",
+        results: [{ title: "T", url: "https://t.example/", snippet: "s" }],
+        answers: [],
+        suggestions: [],
+        dropped: 1,
+      },
+    });
+  });
+
+  it("a failure envelope passes through unchanged", async () => {
+    const result = await run(async () => ({
+      success: false,
+      error: { code: "NOT_CONFIGURED", message: "no key" },
+    }));
+    expect(result).toEqual({
+      success: false,
+      error: { code: "NOT_CONFIGURED", message: "no key" },
+    });
+  });
+});
+
+describe("web_search descriptions, hints and aliases", () => {
+  it("names web_fetch and wiki_search only when they are mounted", () => {
+    const provider = createSearxngProvider({ baseUrl: searxng.origin });
+    const alone = createWebSearchTool({ provider });
+    expect(alone.description).not.toMatch(/web_fetch|wiki_search/);
+    const beside = createWebSearchTool({ provider, mountedTools: ["web_fetch", "wiki_search"] });
+    expect(beside.description).toContain("call web_fetch on a result's URL");
+    expect(beside.description).toContain("prefer wiki_search");
+  });
+
+  it("a thrown provider error suggests wiki_search only when it is mounted", async () => {
+    const provider = {
+      name: "flaky",
+      search: async () => {
+        throw new Error("socket hang up");
+      },
+    };
+    const alone = await createWebSearchTool({ provider }).run({ query: "x" });
+    expect(!alone.success && alone.error).toMatchObject({
+      code: "NETWORK_ERROR",
+      hint: "Try again in a moment.",
+    });
+    const beside = await createWebSearchTool({ provider, mountedTools: ["wiki_search"] }).run({
+      query: "x",
+    });
+    expect(!beside.success && beside.error.hint).toContain("wiki_search");
+  });
+
+  it("q / search_query → query and max_results / num_results → limit, silently", async () => {
+    const tool = createWebSearchTool({
+      provider: createSearxngProvider({ baseUrl: searxng.origin }),
+    });
+    const result = await tool.run({ q: "tides", max_results: 1 });
+    expect(result.success && result.data).toMatchObject({ query: "tides" });
+    expect(result.success && result.data.results).toHaveLength(1);
+    expect((await tool.run({ search_query: "tides", num_results: 2 })).success).toBe(true);
+  });
+
+  it("an unreachable provider's hint does not tell the model to check a URL it never gave", async () => {
+    const tool = createWebSearchTool({
+      provider: createSerperProvider({ apiKey: "k", endpoint: "http://127.0.0.1:9/search" }),
+    });
+    const result = await tool.run({ query: "x" });
+    expect(!result.success && result.error.code).toBe("NETWORK_ERROR");
+    expect(!result.success && result.error.hint).not.toMatch(/URL/);
   });
 });

@@ -1,16 +1,24 @@
 import {
   defineTool,
   fail,
+  isToolResult,
   ok,
   parseOptions,
   type Tool,
+  type ToolResult,
   toolOverridesShape,
 } from "@agentool/contract";
 import { z } from "zod";
 import { createFetchTransport, type HttpTransport } from "./internal/http-transport.js";
+import { mountedSet, mountedToolsOption } from "./internal/mounted.js";
 import { buildHeaders, headersOption, transportOption } from "./internal/options.js";
 import { DEFAULT_USER_AGENT } from "./internal/request.js";
-import type { SearchProvider, SearchResult } from "./search-providers/types.js";
+import {
+  normalizeResult,
+  type SearchProvider,
+  type SearchResponse,
+  type SearchResult,
+} from "./search-providers/types.js";
 
 /** The default name of the search tool. */
 export const WEB_SEARCH_TOOL_NAME = "web_search";
@@ -45,6 +53,8 @@ export interface WebSearchToolOptions {
   headers?: Record<string, string>;
   /** How requests are made. Default: the global `fetch` ({@link createFetchTransport}). */
   transport?: HttpTransport;
+  /** Names of the tools mounted beside this one; the default description and hints name `web_fetch` / `wiki_search` only when listed (`createWebTools` passes what it mounts). Default: none. */
+  mountedTools?: readonly string[];
 }
 
 /** What `web_search` returns. */
@@ -85,6 +95,7 @@ const optionsSchema = z.object({
     .optional(),
   headers: headersOption,
   transport: transportOption,
+  mountedTools: mountedToolsOption,
 });
 
 /** The search tool's input schema. */
@@ -108,12 +119,82 @@ export const webSearchInputSchema = z.object({
 /** The search tool's type. */
 export type WebSearchTool = Tool<typeof webSearchInputSchema, WebSearchToolData>;
 
-const DEFAULT_DESCRIPTION = [
-  "Search the web and get a ranked list of results: title, URL and a snippet.",
-  "Snippets often answer the question outright; call web_fetch on a result's URL only when you need the page's detail.",
-  "Write focused keyword queries; search again with other words rather than asking for more results.",
-  "For definitions and encyclopedic facts, prefer wiki_search. Results are from the open web: check important claims in more than one source.",
-].join("\n");
+/**
+ * Field names other toolsets use for `web_search`'s fields, accepted silently: `q`,
+ * `search_query` → `query`; `max_results`, `num_results` → `limit`.
+ */
+export const WEB_SEARCH_ALIASES: Readonly<Record<string, string>> = {
+  q: "query",
+  search_query: "query",
+  max_results: "limit",
+  num_results: "limit",
+};
+
+function defaultDescription(mounted: ReadonlySet<string>): string {
+  return [
+    "Search the web and get a ranked list of results: title, URL and a snippet.",
+    mounted.has("web_fetch")
+      ? "Snippets often answer the question outright; call web_fetch on a result's URL only when you need the page's detail."
+      : "Snippets often answer the question outright.",
+    "Write focused keyword queries; search again with other words rather than asking for more results.",
+    `${mounted.has("wiki_search") ? "For definitions and encyclopedic facts, prefer wiki_search. " : ""}Results are from the open web: check important claims in more than one source.`,
+  ].join("\n");
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+function describeValue(value: unknown): string {
+  if (value === null || value === undefined) return String(value);
+  if (Array.isArray(value)) return "an array";
+  if (isRecord(value)) {
+    const keys = Object.keys(value).slice(0, 5);
+    return keys.length === 0 ? "an empty object" : `an object with ${keys.join(", ")}`;
+  }
+  return `a ${typeof value}`;
+}
+
+/**
+ * Checks what a provider's `search` resolved with against the provider contract: a result
+ * envelope `{ success: true, data: { results, answers?, suggestions?, dropped? } }` or a failure
+ * `{ success: false, error }`. Anything else is a bug in the host's provider (`INTERNAL`, naming
+ * the provider), not a problem with the query. Result items are normalised and malformed ones
+ * dropped and counted, as the built-in providers do.
+ */
+function readProviderOutcome(providerName: string, outcome: unknown): ToolResult<SearchResponse> {
+  const broken = (what: string) =>
+    fail(
+      "INTERNAL",
+      `The search provider "${providerName}" broke its contract: its search() returned ${what} instead of a result envelope ({ success: true, data: { results: [...] } } or { success: false, error }). This is a bug in the host's provider, not in the query.`,
+      {
+        hint: "Do not retry this query; tell the user that web search is misconfigured.",
+        retryable: false,
+      },
+    );
+  if (!isToolResult(outcome)) return broken(describeValue(outcome));
+  if (!outcome.success) return outcome as ToolResult<SearchResponse>;
+  const data: unknown = outcome.data;
+  if (!isRecord(data) || !Array.isArray(data.results)) {
+    return broken(`a success whose data is ${describeValue(data)} (data.results must be an array)`);
+  }
+  const results: SearchResult[] = [];
+  let dropped = typeof data.dropped === "number" ? data.dropped : 0;
+  for (const item of data.results) {
+    const result = isRecord(item) ? normalizeResult(item.title, item.url, item.snippet) : undefined;
+    if (result === undefined) dropped += 1;
+    else results.push(result);
+  }
+  const texts = (value: unknown) =>
+    Array.isArray(value)
+      ? value.filter((item): item is string => typeof item === "string" && item.length > 0)
+      : [];
+  return ok({
+    results,
+    answers: texts(data.answers),
+    suggestions: texts(data.suggestions),
+    dropped,
+  });
+}
 
 /**
  * Renders search results as a numbered list.
@@ -148,7 +229,8 @@ export function formatSearchResults(data: WebSearchToolData): string {
 /**
  * Creates `web_search` over a provider (SearXNG, Serper, Brave, Tavily, or your own). Keys live in
  * the provider — host configuration the model never sees. Results `[{ title, url, snippet }]`,
- * 1–10 (default 5), malformed items dropped one by one.
+ * 1–10 (default 5), malformed items dropped one by one. A provider that breaks its contract
+ * (resolves with something other than an envelope) gives `INTERNAL` naming the provider.
  *
  * @param options - the provider, limits, headers and transport
  * @returns the tool
@@ -165,10 +247,12 @@ export function createWebSearchTool(options: WebSearchToolOptions): WebSearchToo
   const transport = parsed.transport ?? createFetchTransport();
   const headers = buildHeaders(parsed.headers, DEFAULT_USER_AGENT);
   const name = parsed.name ?? WEB_SEARCH_TOOL_NAME;
+  const mounted = mountedSet(name, parsed.mountedTools);
   return defineTool({
     name,
-    description: parsed.description ?? DEFAULT_DESCRIPTION,
+    description: parsed.description ?? defaultDescription(mounted),
     input: webSearchInputSchema,
+    aliases: WEB_SEARCH_ALIASES,
     annotations: { title: "Web search", readOnly: true, openWorld: true },
     tags: ["web", "web:search", "network"],
     timeoutMs: parsed.timeoutMs ?? DEFAULT_SEARCH_TIMEOUT_MS,
@@ -176,11 +260,11 @@ export function createWebSearchTool(options: WebSearchToolOptions): WebSearchToo
       const query = input.query.trim();
       if (query.length === 0) {
         return fail("INVALID_INPUT", "The query is empty.", {
-          hint: "Call web_search with a few keywords.",
+          hint: `Call ${name} with a few keywords.`,
         });
       }
       const limit = input.limit ?? defaultLimit;
-      let outcome: Awaited<ReturnType<SearchProvider["search"]>>;
+      let outcome: unknown;
       try {
         outcome = await provider.search({
           query,
@@ -195,19 +279,22 @@ export function createWebSearchTool(options: WebSearchToolOptions): WebSearchToo
           "NETWORK_ERROR",
           `The ${provider.name} search failed: ${error instanceof Error ? error.message : String(error)}.`,
           {
-            hint: "Try again, or use wiki_search.",
+            hint: mounted.has("wiki_search")
+              ? "Try again in a moment, or use wiki_search."
+              : "Try again in a moment.",
             retryable: true,
           },
         );
       }
-      if (!outcome.success) return outcome;
+      const checked = readProviderOutcome(provider.name, outcome);
+      if (!checked.success) return checked;
       return ok({
         query,
         provider: provider.name,
-        results: outcome.data.results.slice(0, limit),
-        answers: outcome.data.answers,
-        suggestions: outcome.data.suggestions,
-        dropped: outcome.data.dropped,
+        results: checked.data.results.slice(0, limit),
+        answers: checked.data.answers,
+        suggestions: checked.data.suggestions,
+        dropped: checked.data.dropped,
       });
     },
     render: formatSearchResults,

@@ -89,3 +89,50 @@ describe("wiki_search", () => {
     expect(() => createWikiSearchTool({ language: "en" } as never)).toThrow(/language/);
   });
 });
+
+describe("wiki_search: hints fit a query-only tool; descriptions name only mounted tools", () => {
+  it("an unreachable Wikipedia never tells the model to check a URL", async () => {
+    const unreachable = await createWikiSearchTool({
+      languages: ["en"],
+      apiUrl: "http://127.0.0.1:9/{language}/w/api.php",
+    }).run({ query: "x" });
+    expect(!unreachable.success && unreachable.error).toMatchObject({
+      code: "NETWORK_ERROR",
+      retryable: true,
+      hint: "Wikipedia may be unreachable from this network; try again later.",
+    });
+    const beside = await createWikiSearchTool({
+      languages: ["en", "zh"],
+      apiUrl: "http://127.0.0.1:9/{language}/w/api.php",
+      mountedTools: ["web_search"],
+    }).run({ query: "x" });
+    expect(!beside.success && beside.error.hint).toBe(
+      "Wikipedia may be unreachable from this network; try again later, or use web_search.",
+    );
+  });
+
+  it("an error status from the API is NETWORK_ERROR with a hint about Wikipedia, not a URL", async () => {
+    const result = await createWikiSearchTool({
+      languages: ["xx"],
+      apiUrl,
+      articleUrl,
+    }).run({ query: "x" });
+    expect(!result.success && result.error.code).toBe("NETWORK_ERROR");
+    expect(!result.success && result.error.message).toContain("404");
+    expect(!result.success && result.error.hint).not.toMatch(/\bURL\b|typo/);
+  });
+
+  it("the description names web_fetch and web_search only when mounted", () => {
+    const alone = createWikiSearchTool().description;
+    expect(alone).not.toMatch(/web_fetch|web_search/);
+    const beside = createWikiSearchTool({ mountedTools: ["web_fetch", "web_search"] }).description;
+    expect(beside).toContain("Read an article with web_fetch");
+    expect(beside).toContain("use web_search instead");
+  });
+
+  it("q → query and lang → language, silently", async () => {
+    const tool = createWikiSearchTool({ languages: ["en"], apiUrl, articleUrl });
+    const result = await tool.run({ q: "tide", lang: "zh" });
+    expect(result.success && result.data.languages).toEqual(["zh"]);
+  });
+});

@@ -10,6 +10,7 @@ import {
 } from "@agentool/contract";
 import { z } from "zod";
 import { createFetchTransport, type HttpTransport } from "./internal/http-transport.js";
+import { mountedSet, mountedToolsOption } from "./internal/mounted.js";
 import { buildHeaders, headersOption, transportOption } from "./internal/options.js";
 import {
   DEFAULT_USER_AGENT,
@@ -67,6 +68,8 @@ export interface WikiSearchToolOptions {
   headers?: Record<string, string>;
   /** How requests are made. Default: the global `fetch`. */
   transport?: HttpTransport;
+  /** Names of the tools mounted beside this one; the default description and hints name `web_fetch` / `web_search` only when listed (`createWebTools` passes what it mounts). Default: none. */
+  mountedTools?: readonly string[];
 }
 
 /** One Wikipedia hit. */
@@ -108,6 +111,7 @@ const optionsSchema = z.object({
     .optional(),
   headers: headersOption,
   transport: transportOption,
+  mountedTools: mountedToolsOption,
 });
 
 /** The Wikipedia search tool's input schema. */
@@ -135,12 +139,25 @@ export const wikiSearchInputSchema = z.object({
 /** The Wikipedia search tool's type. */
 export type WikiSearchTool = Tool<typeof wikiSearchInputSchema, WikiSearchToolData>;
 
-function defaultDescription(languages: readonly string[]): string {
+/**
+ * Field names other toolsets use for `wiki_search`'s fields, accepted silently: `q`,
+ * `search_query` → `query`; `lang` → `language`; `max_results` → `limit`.
+ */
+export const WIKI_SEARCH_ALIASES: Readonly<Record<string, string>> = {
+  q: "query",
+  search_query: "query",
+  lang: "language",
+  max_results: "limit",
+};
+
+function defaultDescription(languages: readonly string[], mounted: ReadonlySet<string>): string {
   return [
     `Search Wikipedia (${languages.join(", ")}) for articles: title, URL, an extract around the match, and the language.`,
     "Use it first for concepts, definitions, people, places and established facts; it needs no key and is reliable.",
-    "Query with a few words naming the subject, not a full question. Read an article with web_fetch on its URL when the extract is not enough.",
-    "For news, products or anything recent, use web_search instead.",
+    `Query with a few words naming the subject, not a full question.${mounted.has("web_fetch") ? " Read an article with web_fetch on its URL when the extract is not enough." : ""}`,
+    mounted.has("web_search")
+      ? "For news, products or anything recent, use web_search instead."
+      : "Wikipedia is not a news source: it may lag behind recent events.",
   ].join("\n");
 }
 
@@ -191,6 +208,12 @@ export function createWikiSearchTool(options?: WikiSearchToolOptions): WikiSearc
   const maxBytes = parsed.maxResponseBytes ?? DEFAULT_WIKI_MAX_RESPONSE_BYTES;
   const transport = parsed.transport ?? createFetchTransport();
   const headers = buildHeaders(parsed.headers, DEFAULT_USER_AGENT);
+  const name = parsed.name ?? WIKI_SEARCH_TOOL_NAME;
+  const mounted = mountedSet(name, parsed.mountedTools);
+  const elsewhere = mounted.has("web_search") ? ", or use web_search" : "";
+  // wiki_search takes a query only: its hints never mention a URL or fields it does not have.
+  const unreachableHint = `Wikipedia may be unreachable from this network; try again later${elsewhere}.`;
+  const refusedHint = `Wikipedia answered with an error; try again later${elsewhere}. If it persists, ask the host to check the wiki apiUrl.`;
   try {
     new URL(apiUrl.replaceAll("{language}", "en"));
   } catch {
@@ -224,9 +247,11 @@ export function createWikiSearchTool(options?: WikiSearchToolOptions): WikiSearc
       transport,
       { url: url.href, headers, signal, maxBytes },
       what,
+      unreachableHint,
     );
     if (!outcome.ok) return { failure: outcome.failure };
-    if (outcome.response.status !== 200) return { failure: statusFailure(outcome.response, what) };
+    if (outcome.response.status !== 200)
+      return { failure: statusFailure(outcome.response, what, refusedHint) };
     const json = parseJsonBody(outcome.response) as
       | { query?: { search?: unknown }; error?: { info?: unknown } }
       | undefined;
@@ -245,7 +270,7 @@ export function createWikiSearchTool(options?: WikiSearchToolOptions): WikiSearc
     if (!Array.isArray(hits)) {
       return {
         failure: fail("NETWORK_ERROR", `${what} did not answer with Wikipedia search JSON.`, {
-          hint: "Try again later; if it persists, ask the host to check the wiki apiUrl.",
+          hint: refusedHint,
           retryable: true,
         }),
       };
@@ -268,9 +293,10 @@ export function createWikiSearchTool(options?: WikiSearchToolOptions): WikiSearc
   }
 
   return defineTool({
-    name: parsed.name ?? WIKI_SEARCH_TOOL_NAME,
-    description: parsed.description ?? defaultDescription(languages),
+    name,
+    description: parsed.description ?? defaultDescription(languages, mounted),
     input: wikiSearchInputSchema,
+    aliases: WIKI_SEARCH_ALIASES,
     annotations: { title: "Wikipedia search", readOnly: true, openWorld: true, idempotent: true },
     tags: ["web", "web:search", "network"],
     timeoutMs: parsed.timeoutMs ?? DEFAULT_WIKI_TIMEOUT_MS,
@@ -278,7 +304,7 @@ export function createWikiSearchTool(options?: WikiSearchToolOptions): WikiSearc
       const query = input.query.trim();
       if (query.length === 0) {
         return fail("INVALID_INPUT", "The query is empty.", {
-          hint: "Call wiki_search with the subject's name.",
+          hint: `Call ${name} with the subject's name.`,
         });
       }
       let searched = languages;
@@ -310,7 +336,7 @@ export function createWikiSearchTool(options?: WikiSearchToolOptions): WikiSearc
           "NETWORK_ERROR",
           `Wikipedia search failed in every language: ${failures.map((failure) => `${failure.lang}: ${failure.message}`).join("; ")}`,
           {
-            hint: "Wikipedia may be unreachable from this network; try again later or use web_search.",
+            hint: unreachableHint,
             retryable: true,
           },
         );

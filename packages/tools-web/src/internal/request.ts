@@ -27,18 +27,24 @@ function describeError(error: unknown): string {
   return String(error);
 }
 
+/** The hint of a network failure when the model gave the URL (web_fetch). */
+export const URL_NETWORK_HINT =
+  "Check the URL; if it is right, the site may be down or unreachable from here — try again later or use another source.";
+
 /**
  * Runs a request through a transport and turns every throw into a failure envelope.
  *
  * @param transport - the transport
  * @param request - the request
  * @param what - what is being requested, for messages (e.g. "https://example.com/")
+ * @param networkHint - the hint of a network failure (default: check the URL — right only when the model gave it)
  * @returns the response or a failure
  */
 export async function performRequest(
   transport: HttpTransport,
   request: HttpRequest,
   what: string,
+  networkHint = URL_NETWORK_HINT,
 ): Promise<RequestOutcome> {
   try {
     const response = await transport(request);
@@ -63,7 +69,7 @@ export async function performRequest(
     return {
       ok: false,
       failure: fail("NETWORK_ERROR", `Could not reach ${what}: ${describeError(error)}.`, {
-        hint: "Check the URL; if it is right, the site may be down or unreachable from here — try again later or use another source.",
+        hint: networkHint,
         retryable: true,
       }),
     };
@@ -71,13 +77,21 @@ export async function performRequest(
 }
 
 /**
- * Describes a non-2xx status as a failure.
+ * Describes a non-2xx status as a failure: always `NETWORK_ERROR` (the contract's code for "the
+ * network answered with an error status"), naming the status; `retryable` for 429 and 5xx.
  *
  * @param response - the response
  * @param what - what was requested
+ * @param hint - replaces the hint (for requests whose URL the model did not write)
  * @returns the failure
  */
-export function statusFailure(response: HttpResponse, what: string): ToolFailure {
+export function statusFailure(response: HttpResponse, what: string, hint?: string): ToolFailure {
+  const failure = describeStatus(response, what);
+  if (hint !== undefined) failure.error.hint = hint;
+  return failure;
+}
+
+function describeStatus(response: HttpResponse, what: string): ToolFailure {
   const status = response.status;
   const label = `HTTP ${status}${response.statusText ? ` ${response.statusText}` : ""}`;
   if (status === 404 || status === 410) {
@@ -87,7 +101,7 @@ export function statusFailure(response: HttpResponse, what: string): ToolFailure
     });
   }
   if (status === 401 || status === 403) {
-    return fail("PERMISSION_DENIED", `${what} answered ${label}: access is refused.`, {
+    return fail("NETWORK_ERROR", `${what} answered ${label}: access is refused.`, {
       hint: "The page needs a login or blocks automated readers; use another source.",
       retryable: false,
     });

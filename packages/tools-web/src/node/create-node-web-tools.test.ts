@@ -32,7 +32,7 @@ describe("saving to saveDir", () => {
     expect(result.success).toBe(true);
     if (!result.success) return;
     const name = `127.0.0.1-${pages.port}-article.md`;
-    expect(result.data.savedAs).toBe(name);
+    expect(result.data.saved_as).toBe(name);
     expect(tool.renderResult(result)).toContain(`Saved as: ${name}`);
     const saved = await readFile(join(saveDir, name), "utf8");
     expect(saved).toMatch(
@@ -56,7 +56,7 @@ describe("saving to saveDir", () => {
     await tool.run({ url: `${pages.origin}/notes.txt` });
     clock = new Date("2025-02-02T00:00:00Z");
     const again = await tool.run({ url: `${pages.origin}/notes.txt` });
-    const name = again.success ? (again.data.savedAs ?? "") : "";
+    const name = again.success ? (again.data.saved_as ?? "") : "";
     expect(await readdir(saveDir)).toEqual([name]);
     expect(await readFile(join(saveDir, name), "utf8")).toContain(
       "fetched: 2025-02-02T00:00:00.000Z",
@@ -70,7 +70,7 @@ describe("saving to saveDir", () => {
       saveDir: (context) => join(root, context.threadId ?? "default"),
     });
     const result = await tool.run({ url: `${pages.origin}/data.json` }, { threadId: "thread-7" });
-    expect(result.success && result.data.savedAs).toBe(`127.0.0.1-${pages.port}-data.json.md`);
+    expect(result.success && result.data.saved_as).toBe(`127.0.0.1-${pages.port}-data.json.md`);
     expect(await readdir(join(root, "thread-7"))).toHaveLength(1);
   });
 
@@ -81,7 +81,7 @@ describe("saving to saveDir", () => {
       saveDir: join(root, "\0bad"),
     });
     const result = await tool.run({ url: `${pages.origin}/notes.txt` });
-    expect(result.success && result.data.saveError).toBeTruthy();
+    expect(result.success && result.data.save_error).toBeTruthy();
     expect(tool.renderResult(result)).toContain("Not saved:");
   });
 
@@ -107,17 +107,37 @@ describe("createNodeWebTools", () => {
     expect(() => createNodeWebFetchTool({ maxRedirects: 99 })).toThrow(/maxRedirects/);
   });
 
-  it("readability: true keeps the main content", async () => {
-    const tool = createNodeWebFetchTool({ allowHosts: ["127.0.0.1"], readability: true });
+  it("keeps the main content by default; readability: false converts the whole page", async () => {
+    const tool = createNodeWebFetchTool({ allowHosts: ["127.0.0.1"] });
     const result = await tool.run({ url: `${pages.origin}/article` });
-    expect(result.success && result.data.mainContent).toBe(true);
+    expect(result.success && result.data.main_content).toBe(true);
     expect(result.success && result.data.content).not.toContain("SIDEBAR-ADVERT");
+    const whole = createNodeWebFetchTool({ allowHosts: ["127.0.0.1"], readability: false });
+    const page = await whole.run({ url: `${pages.origin}/article` });
+    expect(page.success && page.data.content).toContain("SIDEBAR-ADVERT");
   });
 
-  it("conforms to the contract", async () => {
+  it("createNodeWebTools passes what it mounts into each description", () => {
+    const [wiki, fetch] = createNodeWebTools();
+    expect(wiki?.description).toContain("web_fetch");
+    expect(wiki?.description).not.toContain("web_search");
+    expect(fetch?.description).toContain("from wiki_search results");
+    expect(fetch?.description).not.toContain("web_search");
+  });
+
+  it("conforms to the contract: a saved page, and a long page that pages (fixed clock, no cache)", async () => {
     const saveDir = await temporaryDirectory();
-    await assertConformance([createNodeWebFetchTool({ allowHosts: ["127.0.0.1"], saveDir })], {
+    // A local server that does not change: deterministic, once the cache is off (a cached
+    // repeat says cached: true) and the clock fixed.
+    const tool = createNodeWebFetchTool({
+      allowHosts: ["127.0.0.1"],
+      saveDir,
+      cacheTtlMs: 0,
+      now: () => new Date("2025-06-01T10:00:00Z"),
+    });
+    await assertConformance([tool], {
       samples: { web_fetch: { url: `${pages.origin}/article` } },
+      cutSamples: { web_fetch: { url: `${pages.origin}/long.txt` } },
     });
   });
 });

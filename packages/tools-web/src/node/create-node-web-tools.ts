@@ -1,6 +1,6 @@
 import { AgentoolError, type AnyTool, parseOptions } from "@agentool/contract";
 import { z } from "zod";
-import { createReadabilityExtractor } from "../internal/content-extractor.js";
+import { webToolNames, withMounted } from "../create-web-tools.js";
 import { createWebFetchTool, type WebFetchTool, type WebFetchToolOptions } from "../web-fetch.js";
 import { createWebSearchTool, type WebSearchToolOptions } from "../web-search.js";
 import { createWikiSearchTool, type WikiSearchToolOptions } from "../wiki-search.js";
@@ -17,8 +17,6 @@ export interface NodeWebFetchToolOptions
     GuardedTransportOptions {
   /** Save every fetched document as Markdown here (a path, or a function of the call context). Default: no saving. */
   saveDir?: SaveDirectory;
-  /** Keep only the main content of HTML pages (Readability + linkedom, optional peers; full page when absent). Default `false`. */
-  readability?: boolean;
 }
 
 const nodeKeys = [
@@ -28,7 +26,6 @@ const nodeKeys = [
   "maxRedirects",
   "connectTimeoutMs",
   "saveDir",
-  "readability",
 ] as const;
 
 const nodeSchema = z.object({
@@ -47,19 +44,19 @@ const nodeSchema = z.object({
       z.custom<(context: unknown) => string>((value) => typeof value === "function"),
     ])
     .optional(),
-  readability: z.boolean().optional(),
 });
 
 /**
  * Creates `web_fetch` for Node: the SSRF-guarded transport (private, loopback, link-local,
  * CGNAT, unique-local, multicast, metadata addresses refused at connect time; manual redirects
- * re-checked; decoded-byte cap), optional saving to `saveDir` and optional Readability.
+ * re-checked; decoded-byte cap), optional saving to `saveDir`, and Readability by default (as
+ * on the root entry: `readability: false` converts whole pages).
  *
- * @param options - every `createWebFetchTool` option plus `allowPrivate`, `allowHosts`, `resolver`, `maxRedirects`, `connectTimeoutMs`, `saveDir`, `readability`
+ * @param options - every `createWebFetchTool` option plus `allowPrivate`, `allowHosts`, `resolver`, `maxRedirects`, `connectTimeoutMs`, `saveDir`
  * @returns the tool
  * @throws AgentoolError for invalid options
  * @example
- * const webFetch = createNodeWebFetchTool({ saveDir: "./sources", readability: true });
+ * const webFetch = createNodeWebFetchTool({ saveDir: "./sources" });
  * // a service on this machine (tests, demos):
  * const local = createNodeWebFetchTool({ allowHosts: ["127.0.0.1"] });
  */
@@ -92,9 +89,6 @@ export function createNodeWebFetchTool(options: NodeWebFetchToolOptions = {}): W
     ...(parsed.saveDir === undefined
       ? {}
       : { save: createDirectorySaver(options.saveDir as SaveDirectory) }),
-    ...(parsed.readability === true && rootOptions.extractor === undefined
-      ? { extractor: createReadabilityExtractor() }
-      : {}),
   });
 }
 
@@ -130,9 +124,12 @@ export function createNodeWebTools(options?: NodeWebToolsOptions): AnyTool[] {
     z.object({ search: entry, wiki: entry, fetch: entry }),
     options,
   );
+  const mounted = webToolNames(options);
   const tools: AnyTool[] = [];
-  if (options?.search) tools.push(createWebSearchTool(options.search));
-  if (options?.wiki !== false) tools.push(createWikiSearchTool(options?.wiki || {}));
-  if (options?.fetch !== false) tools.push(createNodeWebFetchTool(options?.fetch || {}));
+  if (options?.search) tools.push(createWebSearchTool(withMounted(options.search, mounted)));
+  if (options?.wiki !== false)
+    tools.push(createWikiSearchTool(withMounted(options?.wiki || {}, mounted)));
+  if (options?.fetch !== false)
+    tools.push(createNodeWebFetchTool(withMounted(options?.fetch || {}, mounted)));
   return tools;
 }

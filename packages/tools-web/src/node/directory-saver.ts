@@ -49,7 +49,8 @@ function yamlString(value: string): string {
  */
 export function formatSavedDocument(document: FetchedDocument): string {
   const lines = ["---", `url: ${yamlString(document.url)}`];
-  if (document.finalUrl !== document.url) lines.push(`final_url: ${yamlString(document.finalUrl)}`);
+  if (document.final_url !== document.url)
+    lines.push(`final_url: ${yamlString(document.final_url)}`);
   lines.push(
     `title: ${yamlString(document.title)}`,
     `fetched: ${document.fetched}`,

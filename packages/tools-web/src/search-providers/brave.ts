@@ -9,8 +9,13 @@ export const BRAVE_ENDPOINT = "https://api.search.brave.com/res/v1/web/search";
 export interface BraveProviderOptions {
   /** The Brave Search API key (sent as `X-Subscription-Token`). */
   apiKey: string;
-  /** Where requests go. Default {@link BRAVE_ENDPOINT}. */
+  /** Where requests go: an absolute URL, or a same-origin route such as `"/api/brave"`. Default {@link BRAVE_ENDPOINT}. */
   endpoint?: string;
+  /**
+   * The base of a relative `endpoint` (`"https://my.app"`). Without it a relative endpoint is
+   * resolved against `globalThis.location.href` when each search runs (a browser-like host).
+   */
+  origin?: string;
   /** Country, e.g. `"us"`. */
   country?: string;
   /** Search language, e.g. `"en"`. */
@@ -29,11 +34,18 @@ export interface BraveProviderOptions {
  * createBraveProvider({ apiKey: process.env.BRAVE_API_KEY ?? "" });
  */
 export function createBraveProvider(options: BraveProviderOptions): SearchProvider {
-  const { apiKey, endpoint } = checkKeyedOptions("createBraveProvider", options, BRAVE_ENDPOINT);
+  const { apiKey, endpoint } = checkKeyedOptions(
+    "createBraveProvider",
+    options,
+    BRAVE_ENDPOINT,
+    "Brave",
+  );
   return {
     name: "brave",
     async search(request) {
-      const url = new URL(endpoint);
+      const target = endpoint();
+      if ("failure" in target) return target.failure;
+      const url = new URL(target.url);
       url.searchParams.set("q", request.query);
       url.searchParams.set("count", String(request.limit));
       if (options.country) url.searchParams.set("country", options.country);

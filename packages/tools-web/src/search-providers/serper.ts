@@ -15,8 +15,13 @@ export const SERPER_ENDPOINT = "https://google.serper.dev/search";
 export interface SerperProviderOptions {
   /** The Serper key, or a gateway's own token when `endpoint` points at a gateway. Always sent as `x-api-key`. */
   apiKey: string;
-  /** Where requests go (a gateway or any Serper-compatible backend). Default {@link SERPER_ENDPOINT}. */
+  /** Where requests go (a gateway or any Serper-compatible backend): an absolute URL, or a same-origin route such as `"/api/serper"`. Default {@link SERPER_ENDPOINT}. */
   endpoint?: string;
+  /**
+   * The base of a relative `endpoint` (`"https://my.app"`). Without it a relative endpoint is
+   * resolved against `globalThis.location.href` when each search runs (a browser-like host).
+   */
+  origin?: string;
   /** Country (`gl`), e.g. `"us"`. */
   country?: string;
   /** Interface language (`hl`), e.g. `"en"`. */
@@ -32,17 +37,25 @@ export interface SerperProviderOptions {
  * @example
  * createSerperProvider({ apiKey: process.env.SERPER_API_KEY ?? "" });
  * createSerperProvider({ endpoint: "https://my.app/api/serper", apiKey: "gateway-token" });
+ * createSerperProvider({ endpoint: "/api/serper", apiKey: "gateway-token" }); // in a browser: same origin
  */
 export function createSerperProvider(options: SerperProviderOptions): SearchProvider {
-  const { apiKey, endpoint } = checkKeyedOptions("createSerperProvider", options, SERPER_ENDPOINT);
+  const { apiKey, endpoint } = checkKeyedOptions(
+    "createSerperProvider",
+    options,
+    SERPER_ENDPOINT,
+    "Serper",
+  );
   return {
     name: "serper",
     async search(request) {
       const body: Record<string, unknown> = { q: request.query, num: request.limit };
       if (options.country) body.gl = options.country;
       if (options.language) body.hl = options.language;
+      const target = endpoint();
+      if ("failure" in target) return target.failure;
       const answer = await requestProviderJson("Serper", request, {
-        url: endpoint,
+        url: target.url,
         method: "POST",
         headers: { "content-type": "application/json", "x-api-key": apiKey },
         body: JSON.stringify(body),

@@ -15,8 +15,13 @@ export const TAVILY_ENDPOINT = "https://api.tavily.com/search";
 export interface TavilyProviderOptions {
   /** The Tavily key (sent as `Authorization: Bearer …` and as `api_key` in the body, for older deployments). */
   apiKey: string;
-  /** Where requests go. Default {@link TAVILY_ENDPOINT}. */
+  /** Where requests go: an absolute URL, or a same-origin route such as `"/api/tavily"`. Default {@link TAVILY_ENDPOINT}. */
   endpoint?: string;
+  /**
+   * The base of a relative `endpoint` (`"https://my.app"`). Without it a relative endpoint is
+   * resolved against `globalThis.location.href` when each search runs (a browser-like host).
+   */
+  origin?: string;
   /** `"basic"` (default) or `"advanced"`. */
   searchDepth?: "basic" | "advanced";
   /** Ask Tavily for a generated short answer. Default `false`. */
@@ -33,12 +38,19 @@ export interface TavilyProviderOptions {
  * createTavilyProvider({ apiKey: process.env.TAVILY_API_KEY ?? "" });
  */
 export function createTavilyProvider(options: TavilyProviderOptions): SearchProvider {
-  const { apiKey, endpoint } = checkKeyedOptions("createTavilyProvider", options, TAVILY_ENDPOINT);
+  const { apiKey, endpoint } = checkKeyedOptions(
+    "createTavilyProvider",
+    options,
+    TAVILY_ENDPOINT,
+    "Tavily",
+  );
   return {
     name: "tavily",
     async search(request) {
+      const target = endpoint();
+      if ("failure" in target) return target.failure;
       const answer = await requestProviderJson("Tavily", request, {
-        url: endpoint,
+        url: target.url,
         method: "POST",
         headers: { "content-type": "application/json", authorization: `Bearer ${apiKey}` },
         body: JSON.stringify({

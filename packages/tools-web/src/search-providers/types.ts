@@ -125,6 +125,7 @@ export async function requestProviderJson(
       maxBytes: request.maxBytes,
     },
     `the ${provider} search service`,
+    "The search service may be down or unreachable from here; try again in a moment.",
   );
   if (!outcome.ok) return outcome.failure;
   const { response } = outcome;
@@ -143,7 +144,7 @@ export async function requestProviderJson(
       "NETWORK_ERROR",
       `The ${provider} search service is rate-limiting requests (HTTP 429).`,
       {
-        hint: "Wait a little and search again, or try wiki_search.",
+        hint: "Wait a little and search again.",
         retryable: true,
       },
     );
@@ -172,10 +173,14 @@ export async function requestProviderJson(
   }
   const json = parseJsonBody(response);
   if (typeof json !== "object" || json === null) {
-    return fail("NETWORK_ERROR", `The ${provider} search service did not answer with JSON.`, {
-      hint: "Ask the host to check the search provider's endpoint (it must speak the provider's JSON API).",
-      retryable: false,
-    });
+    return fail(
+      "NOT_CONFIGURED",
+      `The ${provider} search service did not answer with JSON: its endpoint does not speak the ${provider} API.`,
+      {
+        hint: "Ask the host to check the search provider's endpoint (it must speak the provider's JSON API).",
+        retryable: false,
+      },
+    );
   }
   return { success: true, data: json };
 }

@@ -59,6 +59,7 @@ export async function startPagesServer(): Promise<PagesServer> {
     "/empty": respond("text/html", ""),
     "/gone": respond("text/html", "<h1>Not here</h1>", 404),
     "/server-error": respond("text/plain", "oops", 503),
+    "/forbidden": respond("text/html", "<h1>Forbidden</h1>", 403),
     "/redirect/1": redirect("/redirect/2", 301),
     "/redirect/2": redirect("/redirect/3", 302),
     "/redirect/3": redirect("/article", 307),
