@@ -60,7 +60,7 @@ export const webFamily: DemoFamily = {
           toolCalls: [
             {
               name: "web_fetch",
-              arguments: { url: `${DOCS_ORIGIN}/guides/json-responses.html`, max_chars: 2_000 },
+              arguments: { url: `${DOCS_ORIGIN}/guides/json-responses.html`, limit: 2_000 },
             },
           ],
         },
