@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { definitionOf, unwrap } from "./normalize-input.js";
 
 type AnySchema = z.core.$ZodType;
 
@@ -133,33 +134,6 @@ export function suggestField(unknown: string, known: readonly string[]): string 
       (candidate.length >= 3 && snake.includes(candidate)),
   );
   return containing;
-}
-
-function definitionOf(schema: AnySchema): { type: string } & Record<string, unknown> {
-  return schema._zod.def as unknown as { type: string } & Record<string, unknown>;
-}
-
-function unwrap(schema: AnySchema): AnySchema {
-  let current = schema;
-  for (let depth = 0; depth < 16; depth += 1) {
-    const def = definitionOf(current);
-    if (
-      def.type === "optional" ||
-      def.type === "nullable" ||
-      def.type === "default" ||
-      def.type === "prefault" ||
-      def.type === "readonly" ||
-      def.type === "catch" ||
-      def.type === "nonoptional"
-    ) {
-      current = def.innerType as AnySchema;
-    } else if (def.type === "pipe") {
-      current = def.in as AnySchema;
-    } else {
-      return current;
-    }
-  }
-  return current;
 }
 
 /**

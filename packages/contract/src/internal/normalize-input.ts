@@ -2,14 +2,24 @@ import type { z } from "zod";
 
 type AnySchema = z.core.$ZodType;
 
-function definition(schema: AnySchema): { type: string } & Record<string, unknown> {
+/**
+ * The zod definition of a schema, read structurally.
+ *
+ * @internal
+ */
+export function definitionOf(schema: AnySchema): { type: string } & Record<string, unknown> {
   return schema._zod.def as unknown as { type: string } & Record<string, unknown>;
 }
 
-function unwrap(schema: AnySchema): AnySchema {
+/**
+ * The schema inside optional, nullable, default, readonly, catch and pipe wrappers.
+ *
+ * @internal
+ */
+export function unwrap(schema: AnySchema): AnySchema {
   let current = schema;
   for (let depth = 0; depth < 16; depth += 1) {
-    const def = definition(current);
+    const def = definitionOf(current);
     if (
       def.type === "optional" ||
       def.type === "nullable" ||
@@ -49,7 +59,7 @@ function accepts(schema: AnySchema, value: unknown): boolean {
  */
 export function dropNullsForOptionalFields(schema: AnySchema, value: unknown): unknown {
   const inner = unwrap(schema);
-  const def = definition(inner);
+  const def = definitionOf(inner);
   if (def.type === "object" && isPlainObject(value)) {
     const shape = (inner as unknown as z.ZodObject).shape as Record<string, AnySchema>;
     let copy: Record<string, unknown> | undefined;
