@@ -42,9 +42,17 @@ describe("git_branch", () => {
     repositories.push(empty);
     const tool = createGitBranchTool({ root: empty.root });
     expect(tool.annotations).toMatchObject({ readOnly: true });
-    expect(await tool.run({ action: "create", name: "x" })).toMatchObject({
-      error: { code: "INVALID_INPUT" },
+    const refused = await tool.run({ action: "create" });
+    expect(refused).toMatchObject({ error: { code: "INVALID_INPUT" } });
+    expect(refused.success || refused.error.message).toMatch(
+      /creating branches is not enabled \(the git tools are read-only\)/,
+    );
+    expect(await tool.run({ action: "list", name: "x" })).toMatchObject({
+      error: { code: "INVALID_INPUT", message: expect.stringMatching(/unknown field "name"/) },
     });
+    expect(Object.keys(tool.input.shape)).toEqual(["action", "offset", "limit"]);
+    // action may be left out in list-only mode: the call lists.
+    expect(await tool.run({})).toMatchObject({ success: true, data: { action: "list" } });
     const listed = await tool.run({ action: "list" });
     expect(tool.renderResult(listed)).toMatch(/no commits yet/);
     const repo = createTemporaryRepository();

@@ -82,29 +82,7 @@ export interface GitBranchToolOptions extends GitToolOptions {
 }
 
 function createBranchInputSchema(allowCreate: boolean, maxEntries: number) {
-  const actions = allowCreate ? (["list", "create"] as const) : (["list"] as const);
-  return z.object({
-    action: z
-      .enum(actions as unknown as ["list", "create"])
-      .describe(
-        allowCreate
-          ? '"list": local branches and the current one. "create": a new branch (does not switch to it).'
-          : '"list": local branches and the current one.',
-      ),
-    name: z
-      .string()
-      .optional()
-      .describe(
-        allowCreate ? "The new branch's name (for create), e.g. 'fix/parser-crash'." : "Unused.",
-      ),
-    base: z
-      .string()
-      .optional()
-      .describe(
-        allowCreate
-          ? "For create: the commit, branch or tag it starts from. Default HEAD."
-          : "Unused.",
-      ),
+  const paging = {
     offset: z
       .number()
       .int()
@@ -120,6 +98,36 @@ function createBranchInputSchema(allowCreate: boolean, maxEntries: number) {
       .max(maxEntries)
       .optional()
       .describe(`For list: most branches to return (default and at most ${maxEntries}).`),
+  };
+  if (!allowCreate) {
+    // List only: action may be left out, and create is refused by the schema with a message
+    // that says why (not a bare "expected list"); name and base do not exist here.
+    return z.object({
+      action: z
+        .enum(["list"], {
+          error:
+            'only action "list" is available: creating branches is not enabled (the git tools are read-only)',
+        })
+        .optional()
+        .describe('"list" (the default): local branches and the current one.'),
+      ...paging,
+    });
+  }
+  return z.object({
+    action: z
+      .enum(["list", "create"])
+      .describe(
+        '"list": local branches and the current one. "create": a new branch (does not switch to it).',
+      ),
+    name: z
+      .string()
+      .optional()
+      .describe("The new branch's name (for create), e.g. 'fix/parser-crash'."),
+    base: z
+      .string()
+      .optional()
+      .describe("For create: the commit, branch or tag it starts from. Default HEAD."),
+    ...paging,
   });
 }
 
@@ -320,7 +328,7 @@ export function createGitBranchTool(options: GitBranchToolOptions): GitBranchToo
     name: toolName,
     description: parsed.description ?? defaultDescription(allowCreate, mounted),
     input: createBranchInputSchema(allowCreate, maxEntries) as typeof gitBranchInputSchema,
-    aliases: GIT_BRANCH_ALIASES,
+    aliases: allowCreate ? GIT_BRANCH_ALIASES : {},
     annotations: allowCreate
       ? { title: "Git branch", readOnly: false, destructive: false, idempotent: false }
       : { title: "Git branch", readOnly: true, idempotent: true },

@@ -216,4 +216,33 @@ describe("git_show", () => {
       error: { code: "INVALID_INPUT", hint: expect.stringMatching(/git_log list them/) },
     });
   });
+
+  it("an empty commit diff says why: a diff_path the commit did not touch, an empty commit, a range", async () => {
+    const repo = createTemporaryRepository();
+    repositories.push(repo);
+    repo.commit("a.txt", "a\n", "add a");
+    const tool = createGitShowTool({ root: repo.root, mountedTools: ["git_diff"] });
+    const elsewhere = await tool.run({ revision: "HEAD", diff_path: "README.md" });
+    if (!elsewhere.success || elsewhere.data.kind !== "commit")
+      throw new Error("expected a commit");
+    expect(elsewhere.data).toMatchObject({ total_files: 0, total: 0, truncated: false });
+    expect(elsewhere.data.empty_reason).toMatch(/did not change README\.md/);
+    expect(tool.renderResult(elsewhere)).toMatch(
+      /No changes: this commit did not change README\.md/,
+    );
+    repo.git("commit", "-q", "--allow-empty", "-m", "nothing");
+    const empty = await tool.run({ revision: "HEAD" });
+    if (!empty.success || empty.data.kind !== "commit") throw new Error("expected a commit");
+    expect(empty.data.empty_reason).toMatch(/changes no file/);
+    expect(tool.renderResult(empty)).toMatch(/No changes: /);
+    const shown = await tool.run({ revision: "HEAD~1" });
+    if (!shown.success || shown.data.kind !== "commit") throw new Error("expected a commit");
+    expect(shown.data.total_files).toBe(1);
+    expect(shown.data.empty_reason).toBeUndefined();
+    const range = await tool.run({ revision: "HEAD~1..HEAD" });
+    expect(range).toMatchObject({
+      success: false,
+      error: { code: "INVALID_INPUT", hint: expect.stringMatching(/git_diff/) },
+    });
+  });
 });

@@ -29,7 +29,7 @@ import {
   normalizeRepositoryPath,
   secretExclusionPathspecs,
 } from "./internal/paths.js";
-import { resolveCommit } from "./internal/revisions.js";
+import { parseRange, resolveCommit } from "./internal/revisions.js";
 import {
   createSettings,
   DEFAULT_MAX_ENTRIES,
@@ -68,6 +68,8 @@ export interface GitShowCommit extends DiffPage {
   message: string;
   /** The filter on the commit's diff (repository-relative), when one was given. */
   diff_path?: string;
+  /** Why the diff is empty, when it is (a diff_path the commit did not touch, an empty commit). */
+  empty_reason?: string;
 }
 
 /** A file's content at a revision, one page of lines. */
@@ -278,6 +280,7 @@ export function formatGitShow(data: GitShowToolData, options: GitShowFormatOptio
     `${data.diff_path === undefined ? "" : `${data.diff_path}: `}${diff[0]}`,
     ...diff.slice(1),
   ];
+  if (data.empty_reason !== undefined) lines.push(`No changes: ${data.empty_reason}`);
   return lines.join("\n");
 }
 
@@ -487,6 +490,12 @@ export function createGitShowTool(options: GitToolOptions): GitShowTool {
       ...(diffPath === undefined || diffPath === "." ? {} : { diff_path: diffPath }),
       ...page,
     };
+    if (page.total_files === 0) {
+      commit.empty_reason =
+        commit.diff_path !== undefined
+          ? `this commit did not change ${commit.diff_path}.`
+          : `the commit changes no file${commit.parents.length > 0 ? " against its first parent" : ""} (an empty commit, or one that touches only secret paths, which the git tools never show).`;
+    }
     return commit;
   }
 
@@ -506,6 +515,18 @@ export function createGitShowTool(options: GitToolOptions): GitShowTool {
             "path (a file's content at the revision) and diff_path (the commit's changes to a file) cannot be combined.",
             {
               hint: "Pass path to read the file as it was, or diff_path to see what the commit changed in it.",
+            },
+          );
+        }
+        const range = parseRange(request.revision);
+        if (range !== undefined) {
+          refuse(
+            "INVALID_INPUT",
+            `revision ${JSON.stringify(request.revision)} is a range of commits; git_show shows one commit.`,
+            {
+              hint: mounted.has("git_diff")
+                ? `Call git_diff with ref=${JSON.stringify(request.revision)} to compare the two commits, or git_show with one of them.`
+                : "Pass one commit, e.g. the right-hand side of the range.",
             },
           );
         }
