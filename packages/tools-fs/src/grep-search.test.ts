@@ -243,6 +243,23 @@ describe.each(engines)("grep_search with the $name", (engine) => {
     expect(line?.cut).toBe(10_006 - 300);
   });
 
+  it("keeps a cut line's text as it is in data and marks the cut with the contract's marker in the render", async () => {
+    const { tool, result } = await search(engine, { pattern: "NEEDLE" });
+    if (!result.success) throw new Error("expected success");
+    const line = result.data.files[0]?.lines?.[0];
+    // Data is facts: the kept slice of the file, no ellipsis; cut_start says where it begins.
+    expect(line?.text).not.toContain("…");
+    expect(line?.text.length).toBe(300);
+    const start = line?.cut_start ?? 0;
+    expect(start).toBeGreaterThan(0);
+    expect(fixture["docs/long.txt"]?.slice(start, start + 300)).toBe(line?.text);
+    const text = tool.renderResult(result) as string;
+    expect(text).toContain(
+      `1: …${line?.text}… …[truncated: 9,706 more characters — line 1 is too long to show whole]`,
+    );
+    expect(text).not.toContain("[line cut");
+  });
+
   it("refuses an invalid regular expression with INVALID_INPUT", async () => {
     const { result } = await search(engine, { pattern: "(unclosed" });
     expect(result.success ? "ok" : result.error.code).toBe("INVALID_INPUT");

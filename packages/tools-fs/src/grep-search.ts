@@ -2,6 +2,7 @@ import {
   defineTool,
   fail,
   formatPageMarker,
+  formatTruncationMarker,
   isOffsetPastEnd,
   offsetPastEnd,
   ok,
@@ -277,8 +278,19 @@ function renderLines(lines: readonly SearchLine[], separators: boolean): string 
   let previous: number | undefined;
   for (const line of lines) {
     if (separators && previous !== undefined && line.line > previous + 1) out.push("--");
-    const suffix = line.cut !== undefined ? ` …[line cut: ${line.cut} characters not shown]` : "";
-    out.push(`${line.line}${line.kind === "match" ? ":" : "-"} ${line.text}${suffix}`);
+    let text = line.text;
+    if (line.cut !== undefined) {
+      // The data keeps the text as it is; the ellipses and the marker are presentation.
+      const before = line.cut_start ?? 0;
+      text = `${before > 0 ? "…" : ""}${text}${line.cut > before ? "…" : ""} ${formatTruncationMarker(
+        {
+          omitted: line.cut,
+          unit: "characters",
+          next: `line ${line.line} is too long to show whole`,
+        },
+      )}`;
+    }
+    out.push(`${line.line}${line.kind === "match" ? ":" : "-"} ${text}`);
     previous = line.line;
   }
   return out.join("\n");
@@ -378,7 +390,7 @@ function dirname(path: string): string {
 
 /** Rendered size of one content line (as {@link renderLines} writes it, with a margin). */
 function lineCost(line: SearchLine): number {
-  return String(line.line).length + line.text.length + (line.cut === undefined ? 3 : 48);
+  return String(line.line).length + line.text.length + (line.cut === undefined ? 3 : 96);
 }
 
 /**

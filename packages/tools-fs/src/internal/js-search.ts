@@ -280,7 +280,7 @@ function feedContent(
     const to = Math.min(found.lines.length - 1, match.index + context);
     for (let index = from; index <= to; index += 1) {
       const start = starts.get(index);
-      const { text, cut } = cutLine(
+      const { text, cut, cutStart } = cutLine(
         found.lines[index] as string,
         start ?? 0,
         request.maxLineCharacters,
@@ -291,6 +291,7 @@ function feedContent(
         kind: start === undefined ? "context" : "match",
       };
       if (cut > 0) line.cut = cut;
+      if (cutStart > 0) line.cut_start = cutStart;
       if (!collector.feedLine(path, line)) return false;
     }
     next = Math.max(next, to + 1);

@@ -62,12 +62,17 @@ export interface SearchRequest extends SearchScope {
 export interface SearchLine {
   /** 1-based line number. */
   line: number;
-  /** The line without its line ending; long lines are cut (see `cut`). */
+  /**
+   * The line without its line ending, as it is in the file; of a long line, only the part kept
+   * (no ellipsis added: `cut` and `cut_start` say what was left out on each side).
+   */
   text: string;
   /** A matching line of this page, or a line shown for context. */
   kind: "match" | "context";
-  /** Characters cut away from a long line, when any. */
+  /** Characters cut away from a long line (both sides together), when any. */
   cut?: number;
+  /** Of those, the characters cut before `text` (a long line keeps the part around the match); absent when none. */
+  cut_start?: number;
 }
 
 /** The results in one file. */
@@ -175,15 +180,16 @@ export function stoppedTotalAtLeast(need: number): number {
  * @param text - the whole line
  * @param focus - character index to keep visible
  * @param maxCharacters - the budget
- * @returns the kept text (with `…` where something was cut) and how many characters were cut
+ * @returns the kept text (as it is, no ellipsis), how many characters were cut in all and how
+ *   many of them before the kept text
  * @internal
  */
 export function cutLine(
   text: string,
   focus: number,
   maxCharacters: number,
-): { text: string; cut: number } {
-  if (text.length <= maxCharacters) return { text, cut: 0 };
+): { text: string; cut: number; cutStart: number } {
+  if (text.length <= maxCharacters) return { text, cut: 0, cutStart: 0 };
   const lead = Math.floor(maxCharacters / 4);
   let start = Math.max(0, Math.min(focus - lead, text.length - maxCharacters));
   // Never split a surrogate pair.
@@ -192,8 +198,7 @@ export function cutLine(
   let end = Math.min(text.length, start + maxCharacters);
   const endCode = text.charCodeAt(end - 1);
   if (end < text.length && endCode >= 0xd800 && endCode <= 0xdbff) end -= 1;
-  const kept = `${start > 0 ? "…" : ""}${text.slice(start, end)}${end < text.length ? "…" : ""}`;
-  return { text: kept, cut: text.length - (end - start) };
+  return { text: text.slice(start, end), cut: text.length - (end - start), cutStart: start };
 }
 
 /**

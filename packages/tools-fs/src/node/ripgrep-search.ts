@@ -304,13 +304,14 @@ function parseJsonRecord(
   if (isMatch && raw.length > request.maxLineCharacters) {
     focus = byteOffsetToIndex(raw, event.data.submatches?.[0]?.start ?? 0);
   }
-  const { text, cut } = cutLine(raw, focus, request.maxLineCharacters);
+  const { text, cut, cutStart } = cutLine(raw, focus, request.maxLineCharacters);
   const line: SearchLine = {
     line: event.data.line_number ?? 0,
     text,
     kind: isMatch ? "match" : "context",
   };
   if (cut > 0) line.cut = cut;
+  if (cutStart > 0) line.cut_start = cutStart;
   return { path, line };
 }
 
