@@ -132,6 +132,21 @@ describe.each(engines)("glob_search with the $name", (engine) => {
     expect(none.message).toContain("*.rs");
   });
 
+  it("suggests only a different pattern when nothing matches", async () => {
+    // A glob without '/' already matches names at any depth: "**/*.rs" would change nothing.
+    const bare = await data(engine, { pattern: "*.rs" });
+    expect(bare.message).not.toContain("**/*.rs");
+    expect(bare.message).toContain("already matches names at any depth");
+    // A glob with '/' is anchored at the root: "**/" is a real alternative.
+    const nested = await data(engine, { pattern: "lib/*.rs" });
+    expect(nested.message).toContain('try "**/lib/*.rs"');
+    // An absolute pattern gets its root-relative form, never "**//…".
+    const absolute = await data(engine, { pattern: `${root}/src/*.rs` });
+    expect(absolute.message).not.toContain("**//");
+    expect(absolute.message).toContain('try "src/*.rs"');
+    expect(absolute.message).toContain("not absolute paths");
+  });
+
   it("refuses escapes, secret paths and files as path", async () => {
     const tool = makeTool(engine);
     for (const [path, code] of [

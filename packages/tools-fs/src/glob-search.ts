@@ -210,6 +210,36 @@ export function formatGlobSearchResult(
 }
 
 /**
+ * The hint of an empty result: what to try instead, and only a pattern that differs — a glob
+ * without `/` already matches names at any depth, so `**\/` is suggested only for one with `/`;
+ * an absolute pattern gets its root-relative form.
+ */
+function noMatchMessage(
+  pattern: string,
+  display: string,
+  displayRoot: string,
+  listDirectory: boolean,
+): string {
+  const where = display === "." ? "the workspace" : display;
+  const tail = `${listDirectory ? ", or call list_directory" : ""}.`;
+  const root = displayRoot.replace(/\/+$/, "");
+  if (pattern.startsWith("/")) {
+    const relative =
+      root.length > 0 && pattern.startsWith(`${root}/`)
+        ? pattern.slice(root.length + 1)
+        : pattern.replace(/^\/+/, "");
+    return `No file matches ${JSON.stringify(pattern)} in ${where}. Globs match paths relative to the workspace root, not absolute paths: try ${JSON.stringify(relative.length > 0 ? relative : "**")}${tail}`;
+  }
+  if (!pattern.includes("/")) {
+    return `No file matches ${JSON.stringify(pattern)} in ${where} (a glob without '/' already matches names at any depth): try a broader pattern${tail}`;
+  }
+  if (pattern.startsWith("**/")) {
+    return `No file matches ${JSON.stringify(pattern)} in ${where}: try a broader pattern${tail}`;
+  }
+  return `No file matches ${JSON.stringify(pattern)} in ${where}. Globs match paths relative to the workspace root: try "**/${pattern}" or a broader pattern${tail}`;
+}
+
+/**
  * Creates the `glob_search` tool: file paths matching a glob, confined to the workspace,
  * `.gitignore`-aware, hidden and secret files excluded, newest first, paged with `offset` /
  * `limit` (exact `total`, the contract's page marker). An empty result says why (no match, or
@@ -296,10 +326,15 @@ export function createGlobSearchTool(options: GlobSearchToolOptions): GlobSearch
           if (example !== undefined) {
             data.empty_reason = "only_hidden_or_ignored";
             data.example_path = example;
-            data.message = `No visible file matches ${JSON.stringify(pattern)} in ${resolved.display}; matches exist only among hidden or .gitignore'd files (e.g. ${example}), which glob_search skips.${mounted.when("list_directory", " Use list_directory to look into them.")}`;
+            data.message = `No visible file matches ${JSON.stringify(pattern)} in ${resolved.display}; matches exist only among hidden or .gitignore'd files (e.g. ${example}), which ${name} skips.${mounted.when("list_directory", " Use list_directory to look into them.")}`;
           } else {
             data.empty_reason = "no_match";
-            data.message = `No file matches ${JSON.stringify(pattern)} in ${resolved.display}. Globs match paths relative to the root: try "**/${pattern.replace(/^\*\*\//, "")}" or a broader pattern${mounted.when("list_directory", ", or call list_directory")}.`;
+            data.message = noMatchMessage(
+              pattern,
+              resolved.display,
+              workspace.fileSystem.displayRoot,
+              mounted.has("list_directory"),
+            );
           }
         }
         return ok(data);
