@@ -388,6 +388,115 @@ describe("createRunCommandTool", () => {
     expect((await success(tool.run({ cmd: ["echo", "alias"] }))).stdout.text).toBe("alias");
   });
 
+  it("never suggests a timeout_ms above the maximum as the seconds the model may have meant", async () => {
+    const tool = createRunCommandTool({
+      root,
+      allowedCommands: ["sleep"],
+      killGraceMs: 100,
+      maxTimeoutMs: 60_000,
+    });
+    // 120 seconds would be 120000 ms, over the 60000 allowed: say so, do not call 60000 "120 seconds".
+    const over = await failure(tool.run({ command: ["sleep", "5"], timeout_ms: 120 }));
+    expect(over.code).toBe("TIMEOUT");
+    expect(over.hint).not.toContain("For 120 seconds pass timeout_ms=60000");
+    expect(over.hint).toContain("more than allowed: pass at most timeout_ms=60000 (60 s)");
+    const within = await failure(tool.run({ command: ["sleep", "5"], timeout_ms: 50 }));
+    expect(within.hint).toContain("For 50 seconds pass timeout_ms=50000 (at most 60000)");
+  });
+
+  it("names create_directory in the missing-cwd hint only when it is mounted", async () => {
+    const alone = createRunCommandTool({ root, allowedCommands: ["pwd"] });
+    const bare = await failure(alone.run({ command: ["pwd"], cwd: "missing" }));
+    expect(bare.code).toBe("FILE_NOT_FOUND");
+    expect(bare.hint).not.toContain("create_directory");
+    expect(bare.hint).toContain("leave cwd out");
+    const beside = createRunCommandTool({
+      root,
+      allowedCommands: ["pwd"],
+      mountedTools: ["create_directory", "list_directory"],
+    });
+    const named = await failure(beside.run({ command: ["pwd"], cwd: "missing" }));
+    expect(named.hint).toContain("create_directory");
+  });
+
+  it.skipIf(process.platform !== "linux")(
+    "captures output in private files outside the root, removed after success, timeout and abort",
+    async () => {
+      const tool = createRunCommandTool({
+        root,
+        allowedCommands: [process.execPath],
+        killGraceMs: 100,
+      });
+      const probe =
+        "const fs = require('fs'); const file = fs.readlinkSync('/proc/self/fd/1'); const dir = require('path').dirname(file); console.log(JSON.stringify({ file, dir, fileMode: fs.statSync(file).mode & 0o777, dirMode: fs.statSync(dir).mode & 0o777 }));";
+      const data = await success(tool.run({ command: [process.execPath, "-e", probe] }));
+      const seen = JSON.parse(data.stdout.text) as {
+        file: string;
+        dir: string;
+        fileMode: number;
+        dirMode: number;
+      };
+      expect(seen.fileMode).toBe(0o600);
+      expect(seen.dirMode).toBe(0o700);
+      expect(seen.file.startsWith(`${root}/`)).toBe(false);
+      await expect(readFile(seen.file)).rejects.toThrow();
+      // Removed after a timeout and after an abort too.
+      const marker = join(root, "dir.txt");
+      const record = `require('fs').writeFileSync(${JSON.stringify(marker)}, require('path').dirname(require('fs').readlinkSync('/proc/self/fd/1'))); setTimeout(() => {}, 30000);`;
+      const timedOut = await failure(
+        tool.run({ command: [process.execPath, "-e", record], timeout_ms: 1_000 }),
+      );
+      expect(timedOut.code).toBe("TIMEOUT");
+      const afterTimeout = await readFile(marker, "utf8");
+      await expect(readFile(join(afterTimeout, "stdout"))).rejects.toThrow();
+      await rm(marker);
+      const controller = new AbortController();
+      const running = tool.run(
+        { command: [process.execPath, "-e", record] },
+        { signal: controller.signal },
+      );
+      await waitFor(async () => (await readFile(marker, "utf8").catch(() => "")).length > 0);
+      const duringAbort = await readFile(marker, "utf8");
+      controller.abort();
+      expect((await failure(running)).code).toBe("ABORTED");
+      await waitFor(async () => {
+        try {
+          await readFile(join(duringAbort, "stdout"));
+          return false;
+        } catch {
+          return true;
+        }
+      });
+    },
+  );
+
+  it.skipIf(process.platform !== "linux")(
+    "never puts its capture files inside the workspace, even when TMPDIR is inside it",
+    async () => {
+      const inside = join(root, "tmp");
+      await mkdir(inside);
+      const saved = process.env.TMPDIR;
+      process.env.TMPDIR = inside;
+      try {
+        const tool = createRunCommandTool({ root, allowedCommands: [process.execPath] });
+        const data = await success(
+          tool.run({
+            command: [
+              process.execPath,
+              "-e",
+              "process.stdout.write(require('fs').readlinkSync('/proc/self/fd/1'))",
+            ],
+          }),
+        );
+        expect(data.stdout.text.startsWith(`${root}/`)).toBe(false);
+        expect(data.stdout.text).toMatch(/agentool-run-[^/]+\/stdout$|^pipe:/);
+      } finally {
+        if (saved === undefined) delete process.env.TMPDIR;
+        else process.env.TMPDIR = saved;
+      }
+    },
+  );
+
   it("kills the whole process group on timeout", async () => {
     const pids = join(root, "pids.txt");
     const tool = createRunCommandTool({ root, allowedCommands: ["sh"], killGraceMs: 500 });

@@ -644,25 +644,51 @@ async function readCaptured(
 }
 
 /**
+ * Makes the private directory (mode 0700) and the two capture files (mode 0600) in the first
+ * temporary directory that lies outside the workspace — never inside it, where the model's file
+ * tools could read another command's output while it runs (a `TMPDIR` under the root, or the root
+ * being `/tmp` itself). `undefined` when none can be made.
+ */
+async function openCaptureFiles(
+  workspaceRoots: readonly string[],
+): Promise<{ directory: string; handles: FileHandle[] } | undefined> {
+  const candidates = [tmpdir(), ...(process.platform === "win32" ? [] : ["/tmp", "/var/tmp"])];
+  for (const candidate of new Set(candidates)) {
+    let base: string;
+    try {
+      base = await realpath(candidate);
+    } catch {
+      continue;
+    }
+    if (workspaceRoots.some((workspaceRoot) => isInside(workspaceRoot, base))) continue;
+    let directory: string | undefined;
+    const handles: FileHandle[] = [];
+    try {
+      directory = await mkdtemp(join(base, "agentool-run-"));
+      for (const name of ["stdout", "stderr"]) {
+        handles.push(await open(join(directory, name), "w+", 0o600));
+      }
+      return { directory, handles };
+    } catch {
+      await Promise.all(handles.map((handle) => handle.close().catch(() => undefined)));
+      if (directory !== undefined) await rm(directory, { recursive: true, force: true });
+    }
+  }
+  return undefined;
+}
+
+/**
  * Output goes to two private temporary files, not pipes: a program that exits right after
  * writing (a Node child calling `process.exit`) loses nothing — writes to a file are complete
  * when they return, while pending writes to a pipe die with the process — and background jobs
- * holding the output open cannot keep the call waiting. Falls back to pipes (drained after the
+ * holding the output open cannot keep the call waiting. The files live outside the workspace
+ * roots given (see {@link openCaptureFiles}) and are removed by `close`. Falls back to pipes (drained after the
  * exit for up to {@link DEFAULT_OUTPUT_DRAIN_MS}) when no temporary file can be made.
  */
-async function openCapture(): Promise<OutputCapture> {
-  let directory: string | undefined;
-  const handles: FileHandle[] = [];
-  try {
-    directory = await mkdtemp(join(tmpdir(), "agentool-run-"));
-    for (const name of ["stdout", "stderr"]) {
-      handles.push(await open(join(directory, name), "w+", 0o600));
-    }
-  } catch {
-    await Promise.all(handles.map((handle) => handle.close().catch(() => undefined)));
-    if (directory !== undefined) await rm(directory, { recursive: true, force: true });
-    return openPipeCapture();
-  }
+async function openCapture(workspaceRoots: readonly string[]): Promise<OutputCapture> {
+  const files = await openCaptureFiles(workspaceRoots);
+  if (files === undefined) return openPipeCapture();
+  const { directory, handles } = files;
   const [out, err] = handles as [FileHandle, FileHandle];
   const root = directory;
   return {
@@ -991,7 +1017,9 @@ export function createRunCommandTool(options: RunCommandToolOptions): RunCommand
     const cwdStat = await confined.fileSystem.stat(resolved.real);
     if (cwdStat === undefined) {
       return fail("FILE_NOT_FOUND", `cwd ${resolved.display} does not exist.`, {
-        hint: "Create it with create_directory or pick an existing directory.",
+        hint: mounted.has("create_directory")
+          ? "Create it with create_directory or pick an existing directory."
+          : `Pick an existing directory${mounted.has("list_directory") ? " (list_directory shows them)" : ""}, or leave cwd out to run in the workspace root.`,
       });
     }
     if (cwdStat.type !== "directory") {
@@ -1011,7 +1039,7 @@ export function createRunCommandTool(options: RunCommandToolOptions): RunCommand
     const timeoutMs = Math.min(request.timeout_ms ?? defaultTimeoutMs, maxTimeoutMs);
     signal.throwIfAborted();
 
-    const capture = await openCapture();
+    const capture = await openCapture([rootReal, root]);
     try {
       return await runChild(capture, {
         file,
@@ -1198,7 +1226,9 @@ export function createRunCommandTool(options: RunCommandToolOptions): RunCommand
                   {
                     hint:
                       timeoutMs < 1_000
-                        ? `timeout_ms is in milliseconds: ${timeoutMs} is ${timeoutMs / 1_000} s. For ${timeoutMs} seconds pass timeout_ms=${Math.min(timeoutMs * 1_000, maxTimeoutMs)} (at most ${maxTimeoutMs}).`
+                        ? timeoutMs * 1_000 <= maxTimeoutMs
+                          ? `timeout_ms is in milliseconds: ${timeoutMs} is ${timeoutMs / 1_000} s. For ${timeoutMs} seconds pass timeout_ms=${timeoutMs * 1_000} (at most ${maxTimeoutMs}).`
+                          : `timeout_ms is in milliseconds: ${timeoutMs} is ${timeoutMs / 1_000} s. ${timeoutMs} seconds is more than allowed: pass at most timeout_ms=${maxTimeoutMs} (${maxTimeoutMs / 1_000} s), or run something that finishes sooner.`
                         : `Pass a larger timeout_ms (at most ${maxTimeoutMs}), or run something that finishes sooner.`,
                   },
                 )
