@@ -369,28 +369,29 @@ export function defineTool<Input extends ToolInputSchema, Output>(
     if (!parsed.success) {
       // Parse again with the offending values attached, only on the slow path, to say what was received.
       const detailed = input.safeParse(normalized, { reportInput: true });
-      return invalidInput(formatZodIssues((detailed.error ?? parsed.error).issues, input));
+      const issues = [
+        ...(detailed.error ?? parsed.error).issues,
+        ...nestedUnknownIssues(normalized),
+      ];
+      return invalidInput(formatZodIssues(issues, input));
     }
-    if (hasNestedObjects(normalized)) {
-      const nested = findUnknownNestedFields(input, normalized);
-      if (nested.length > 0) {
-        return invalidInput(
-          formatZodIssues(
-            nested.map(
-              (entry) =>
-                ({
-                  code: "unrecognized_keys",
-                  keys: entry.keys,
-                  path: entry.path,
-                  message: "Unrecognized keys",
-                }) as z.core.$ZodIssue,
-            ),
-            input,
-          ),
-        );
-      }
-    }
+    const nested = nestedUnknownIssues(normalized);
+    if (nested.length > 0) return invalidInput(formatZodIssues(nested, input));
     return ok(parsed.data);
+  }
+
+  /** Unknown keys of nested objects, as zod issues (zod itself strips them silently). */
+  function nestedUnknownIssues(value: unknown): z.core.$ZodIssue[] {
+    if (!hasNestedObjects(value)) return [];
+    return findUnknownNestedFields(input, value).map(
+      (entry) =>
+        ({
+          code: "unrecognized_keys",
+          keys: entry.keys,
+          path: entry.path,
+          message: "Unrecognized keys",
+        }) as z.core.$ZodIssue,
+    );
   }
 
   function applyAliases(candidate: object): object {

@@ -34,6 +34,28 @@ describe("unknown fields: did you mean", () => {
     expect(text).toContain("known fields: path, old_text, new_text, options");
   });
 
+  it("suggests step for a TodoWrite-style content field inside a list", async () => {
+    const plan = defineTool({
+      name: "plan_probe",
+      description: "Records a plan of steps. Use it to test nested suggestions.",
+      input: z.object({
+        plan: z
+          .array(
+            z.object({
+              step: z.string().describe("Step."),
+              status: z.string().describe("Status."),
+            }),
+          )
+          .describe("Steps."),
+      }),
+      execute: (input) => ok(input),
+    });
+    const result = await plan.run({ plan: [{ content: "x", status: "pending" }] });
+    expect(!result.success && result.error.message).toContain(
+      'plan[0]: unknown field "content" — did you mean "step"?',
+    );
+  });
+
   it("suggests by spelling and by snake_case", async () => {
     expect(await message({ path: "a", old_text: "x", new_txt: "y" })).toContain(
       'did you mean "new_text"?',

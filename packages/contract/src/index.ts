@@ -80,6 +80,7 @@ export {
 export { type SelectToolsOptions, selectTools } from "./select-tools.js";
 export {
   formatTruncationMarker,
+  singularUnit,
   TRUNCATION_MARKER_PATTERN,
   type TruncatedList,
   type TruncatedText,

@@ -98,6 +98,9 @@ describe("offset past the end", () => {
     expect(failure.error.code).toBe("INVALID_INPUT");
     expect(failure.error.message).toContain("812 entries");
     expect(failure.error.hint).toContain("between 1 and 812");
+    expect(
+      offsetPastEnd({ tool: "read_file", offset: 5, total: 1, unit: "lines" }).error.message,
+    ).toBe("offset=5 is past the end: there is 1 line in all.");
   });
 });
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { fail, type ToolFailure } from "./result.js";
-import { formatTruncationMarker } from "./truncate.js";
+import { formatTruncationMarker, singularUnit } from "./truncate.js";
 
 /**
  * The paging facts every tool whose output can be cut puts in its `data` (snake_case, as
@@ -189,7 +189,7 @@ export function offsetPastEnd(options: OffsetPastEndOptions): ToolFailure {
   const count = new Intl.NumberFormat("en-US").format(options.total);
   return fail(
     "INVALID_INPUT",
-    `offset=${options.offset} is past the end: there ${options.total === 1 ? "is" : "are"} ${count} ${options.unit} in all.`,
+    `offset=${options.offset} is past the end: there ${options.total === 1 ? `is ${count} ${singularUnit(options.unit)}` : `are ${count} ${options.unit}`} in all.`,
     {
       hint:
         options.total === 0

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   formatTruncationMarker,
+  singularUnit,
   TRUNCATION_MARKER_PATTERN,
   truncateList,
   truncateText,
@@ -18,6 +19,16 @@ describe("formatTruncationMarker", () => {
     });
     expect(marker).toBe("…[truncated: 1,204 more lines — call again with offset=201]");
     expect(TRUNCATION_MARKER_PATTERN.test(marker)).toBe(true);
+  });
+
+  it("writes the singular for exactly one", () => {
+    expect(formatTruncationMarker({ omitted: 1, unit: "entries", atLeast: true, next: "x" })).toBe(
+      "…[truncated: at least 1 more entry — x]",
+    );
+    expect(singularUnit("matches")).toBe("match");
+    expect(singularUnit("patch lines")).toBe("patch line");
+    expect(singularUnit("commits")).toBe("commit");
+    expect(singularUnit("changes")).toBe("change");
   });
 
   it("says to narrow the request when no next step is given", () => {

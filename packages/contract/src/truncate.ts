@@ -51,6 +51,22 @@ export interface TruncationMarkerOptions {
 
 const numberFormat = new Intl.NumberFormat("en-US");
 
+/**
+ * The singular of a plural unit (`"entries"` → `"entry"`, `"matches"` → `"match"`,
+ * `"patch lines"` → `"patch line"`), for counts of exactly one.
+ *
+ * @param units - a plural unit
+ * @returns its singular
+ * @example
+ * singularUnit("entries"); // "entry"
+ */
+export function singularUnit(units: string): string {
+  if (/ies$/.test(units)) return units.replace(/ies$/, "y");
+  if (/(?:ch|sh|x|ss|z)es$/.test(units)) return units.replace(/es$/, "");
+  if (/[^s]s$/.test(units)) return units.slice(0, -1);
+  return units;
+}
+
 /** Recognises the standard truncation marker in model-facing text. */
 export const TRUNCATION_MARKER_PATTERN: RegExp =
   /…\[truncated: (?:at least )?[\d,]+ more [a-z -]+(?: — [^\]]+)?\]/;
@@ -66,7 +82,8 @@ export const TRUNCATION_MARKER_PATTERN: RegExp =
 export function formatTruncationMarker(options: TruncationMarkerOptions): string {
   const next = options.next ?? "narrow the request to see the rest";
   const count = `${options.atLeast === true ? "at least " : ""}${numberFormat.format(options.omitted)}`;
-  return `…[truncated: ${count} more ${options.unit} — ${next}]`;
+  const unit = options.omitted === 1 ? singularUnit(options.unit) : options.unit;
+  return `…[truncated: ${count} more ${unit} — ${next}]`;
 }
 
 function countLines(text: string): number {

@@ -49,7 +49,7 @@ describe("git_log", () => {
     expect(text).toMatch(/^[0-9a-f]{7,} 2024-01-02 Grace Hopper — By Grace$/m);
     expect(text).not.toMatch(/T03:04:05|@|navy\.mil/);
     expect(text).toContain(
-      "…[truncated: at least 1 more commits — call git_log again with offset=11]",
+      "…[truncated: at least 1 more commit — call git_log again with offset=11]",
     );
   });
 
@@ -80,7 +80,7 @@ describe("git_log", () => {
     });
     expect(first.data.total).toBeUndefined();
     expect(first.text).toContain(
-      "…[truncated: at least 1 more commits — call git_log again with offset=6]",
+      "…[truncated: at least 1 more commit — call git_log again with offset=6]",
     );
     const second = await run({ limit: 5, offset: 6 });
     expect(second.data).toMatchObject({ total_at_least: 11, next_offset: 11, truncated: true });
@@ -89,7 +89,7 @@ describe("git_log", () => {
     const bound = await run({ limit: 3, offset: 11 });
     expect(bound.data).toMatchObject({ total_at_least: 14, next_offset: 14, truncated: true });
     expect(bound.text).toContain(
-      "…[truncated: at least 1 more commits — call git_log again with offset=14]",
+      "…[truncated: at least 1 more commit — call git_log again with offset=14]",
     );
     const last = await run({ limit: 5, offset: 11 });
     expect(last.data.commits.map((commit) => commit.message.split("\n")[0])).toEqual([
