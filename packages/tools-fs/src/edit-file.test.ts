@@ -93,6 +93,24 @@ describe.each(seams)("edit_file over the %s seam", (_label, makeSeam) => {
     expect(decode(await fileSystem.readFile("a.txt"))).toBe("qux\nbar\nqux\nbaz qux\n");
   });
 
+  it("lists a line once with its count when old_text occurs several times on it", async () => {
+    const fileSystem = await makeSeam({ "a.txt": "alpha\nbeta\ngamma\n" });
+    const { edit } = tools(fileSystem);
+    const refused = await edit.run({ path: "a.txt", old_text: "a", new_text: "q" });
+    expect(refused).toMatchObject({ success: false, error: { code: "PATTERN_NOT_UNIQUE" } });
+    const message = refused.success ? "" : refused.error.message;
+    expect(message).toContain("occurs 5 times in a.txt, at lines 1 (2×), 2, 3 (2×).");
+    expect(message).not.toContain("1, 1");
+    const twice = data(
+      await edit.run({ path: "a.txt", old_text: "a", new_text: "A", replace_all: true }),
+    );
+    // data keeps one line per occurrence (facts); the text groups them.
+    expect(twice.lines).toEqual([1, 1, 2, 3, 3]);
+    expect(formatEditFileResult(twice)).toContain(
+      "replaced 5 occurrences at lines 1 (2×), 2, 3 (2×)",
+    );
+  });
+
   it("shows the closest region when old_text is not found", async () => {
     const fileSystem = await makeSeam({ "src/total.js": source });
     const { edit } = tools(fileSystem);

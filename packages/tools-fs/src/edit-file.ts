@@ -11,7 +11,9 @@ import { z } from "zod";
 import {
   applyTextEdit,
   createExpectedShaField,
+  distinctLineCount,
   encodeEditedText,
+  listLines,
   loadEditableFile,
   type MatchKind,
   recordWrite,
@@ -224,8 +226,7 @@ export function formatDiff(summary: EditedFileSummary, readTool: string | undefi
 }
 
 function formatLines(lines: number[]): string {
-  const shown = lines.slice(0, 20).join(", ");
-  return lines.length > 20 ? `${shown} and ${lines.length - 20} more` : shown;
+  return listLines(lines, 20);
 }
 
 /** How an edit result is rendered. */
@@ -250,7 +251,7 @@ export function formatEditFileResult(
   options: EditResultFormatOptions = { readTool: "read_file" },
 ): string {
   const occurrences = `${data.replacements} occurrence${data.replacements === 1 ? "" : "s"}`;
-  const where = `line${data.lines.length === 1 ? "" : "s"} ${formatLines(data.lines)}`;
+  const where = `line${distinctLineCount(data.lines) === 1 ? "" : "s"} ${formatLines(data.lines)}`;
   const note = matchNote(data.match_kind);
   return [
     `Edited ${data.path}: replaced ${occurrences} at ${where} (+${data.added} −${data.removed} lines, sha: ${data.sha.slice(0, SHORT_SHA_LENGTH)}).${formatKeptFormat(data.encoding, data.line_ending)}`,

@@ -430,9 +430,34 @@ function tolerantRanges(text: string, needle: string, trailing: RegExp): Range[]
   }));
 }
 
-function listLines(lines: number[], max: number): string {
-  const shown = lines.slice(0, max).join(", ");
-  return lines.length > max ? `${shown} and ${lines.length - max} more` : shown;
+/**
+ * Lists the lines of occurrences for the model, one entry a line: several occurrences on one
+ * line read `12 (3×)`, never `12, 12, 12`.
+ *
+ * @param lines - 1-based line of each occurrence, ascending
+ * @param max - most distinct lines listed; the rest are counted
+ * @returns e.g. `1 (2×), 2, 3 (2×)` or `1, 2, … and 40 more`
+ * @internal
+ */
+export function listLines(lines: readonly number[], max: number): string {
+  const groups: Array<[number, number]> = [];
+  for (const line of lines) {
+    const last = groups[groups.length - 1];
+    if (last !== undefined && last[0] === line) last[1] += 1;
+    else groups.push([line, 1]);
+  }
+  const shown = groups
+    .slice(0, max)
+    .map(([line, count]) => (count === 1 ? String(line) : `${line} (${count}×)`))
+    .join(", ");
+  if (groups.length <= max) return shown;
+  const rest = groups.slice(max).reduce((sum, [, count]) => sum + count, 0);
+  return `${shown} and ${rest} more`;
+}
+
+/** How many distinct lines {@link listLines} lists (for "line" / "lines"). */
+export function distinctLineCount(lines: readonly number[]): number {
+  return new Set(lines).size;
 }
 
 function findRanges(text: string, needle: string): { ranges: Range[]; matchKind: MatchKind } {
