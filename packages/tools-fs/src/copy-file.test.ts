@@ -29,6 +29,14 @@ describe("createCopyFileTool", () => {
     expect(await readFile(join(root, "a.txt"), "utf8")).toBe("A");
   });
 
+  it("accepts src / dest / dst for source and destination", async () => {
+    await writeFile(join(root, "a.txt"), "A");
+    const tool = createCopyFileTool({ workspace });
+    expect(await code(tool.run({ src: "a.txt", dest: "b.txt" }))).toBe("success");
+    expect(await code(tool.run({ src: "a.txt", dst: "c.txt" }))).toBe("success");
+    expect(await readFile(join(root, "c.txt"), "utf8")).toBe("A");
+  });
+
   it("refuses an existing destination without overwrite", async () => {
     await writeFile(join(root, "a.txt"), "A");
     await writeFile(join(root, "b.txt"), "B");

@@ -96,6 +96,7 @@ describe("createExtractTocTool", () => {
     const alone = createExtractTocTool({ workspace });
     const text = alone.renderResult(await alone.run({ path: "plain.md" })) as string;
     expect(text).toMatch(/has no Markdown headings/);
+    expect(text).toContain("in its 1 line.");
     expect(text).not.toContain("read_file");
     expect(alone.description).not.toContain("read_file");
     const beside = createExtractTocTool({ workspace, mountedTools: ["read_file"] });

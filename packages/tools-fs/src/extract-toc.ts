@@ -188,7 +188,7 @@ export function formatTableOfContents(
   options: TableOfContentsFormatOptions = {},
 ): string {
   if (data.total === 0) {
-    return `${data.path} has no Markdown headings (no '#' lines or ===/--- underlined titles outside code blocks) in its ${data.lines} lines.${options.readTool === undefined ? "" : ` Read it with ${options.readTool} instead.`}`;
+    return `${data.path} has no Markdown headings (no '#' lines or ===/--- underlined titles outside code blocks) in its ${new Intl.NumberFormat("en-US").format(data.lines)} ${data.lines === 1 ? "line" : "lines"}.${options.readTool === undefined ? "" : ` Read it with ${options.readTool} instead.`}`;
   }
   const shallowest = Math.min(...data.toc.map((entry) => entry.level));
   const shown = data.toc.length;

@@ -107,7 +107,16 @@ describe("createFileStatsTool", () => {
     expect(data.skipped_ignored).toBe(1);
     expect(text).toContain(".: 3 files in 1 subdirectory, 7 bytes in all;");
     expect(text).toContain("Lines: 4 in all.");
+    expect(text).toContain("Not counted: 2 hidden and 1 .gitignored entries.");
     expect(text).not.toContain("id_rsa");
+  });
+
+  it("says entry, not entries, for one left-out entry", async () => {
+    await mkdir(join(root, "build"), { recursive: true });
+    await writeFile(join(root, ".gitignore"), "build/\n");
+    await writeFile(join(root, "build/out.js"), "x\n");
+    const { text } = await stats("build");
+    expect(text).toContain("Not counted: 1 .gitignored entry.");
   });
 
   it("pages a directory's files by path; every count says what it covers", async () => {

@@ -349,7 +349,11 @@ export function formatFileStats(
   const skipped: string[] = [];
   if (data.skipped_hidden > 0) skipped.push(`${atLeast}${data.skipped_hidden} hidden`);
   if (data.skipped_ignored > 0) skipped.push(`${atLeast}${data.skipped_ignored} .gitignored`);
-  if (skipped.length > 0) lines.push(`Not counted: ${skipped.join(" and ")} entries.`);
+  const skippedCount = data.skipped_hidden + data.skipped_ignored;
+  if (skipped.length > 0)
+    lines.push(
+      `Not counted: ${skipped.join(" and ")} ${skippedCount === 1 && atLeast === "" ? "entry" : "entries"}.`,
+    );
   if (data.files.length === 0) {
     lines.push(
       skipped.length > 0

@@ -82,7 +82,7 @@ describe.each(engines)("glob_search with the $name", (engine) => {
     expect((await data(engine, { pattern: "*.ts", path: "src" })).files).toHaveLength(3);
     const tool = makeTool(engine);
     expect(tool.renderResult(await tool.run({ pattern: "*.md" }))).toBe(
-      '1 file match "*.md" in . (newest first):\ndocs/guide.md',
+      '1 file matches "*.md" in . (newest first):\ndocs/guide.md',
     );
   });
 

@@ -191,7 +191,7 @@ export function formatGlobSearchResult(
   const end = data.offset + data.files.length - 1;
   const head =
     data.offset === 1 && !data.truncated
-      ? `${format(data.total)} file${data.total === 1 ? "" : "s"} match ${JSON.stringify(data.pattern)} in ${data.path} (newest first):`
+      ? `${format(data.total)} file${data.total === 1 ? " matches" : "s match"} ${JSON.stringify(data.pattern)} in ${data.path} (newest first):`
       : `Files ${format(data.offset)}–${format(end)} of ${format(data.total)} matching ${JSON.stringify(data.pattern)} in ${data.path} (newest first):`;
   const lines = [head, ...data.files.map((file) => file.path)];
   if (data.next_offset !== undefined) {

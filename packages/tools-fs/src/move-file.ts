@@ -71,6 +71,9 @@ export const TRANSFER_ALIASES: Readonly<Record<string, string>> = Object.freeze(
   destination_path: "destination",
   to: "destination",
   new_path: "destination",
+  src: "source",
+  dest: "destination",
+  dst: "destination",
 });
 
 function description(mounted: ReturnType<typeof mountedTools>): string {

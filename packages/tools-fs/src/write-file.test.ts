@@ -50,6 +50,10 @@ describe.each(seams)("write_file over the %s seam", (_label, makeSeam) => {
     expect(formatWriteFileResult(created)).toBe(
       `Created deep/new/dir/notes.md (8 bytes, utf-8, sha: ${created.sha.slice(0, 12)}).`,
     );
+    const one = data(await write.run({ path: "one.txt", content: "x" }));
+    expect(formatWriteFileResult(one)).toBe(
+      `Created one.txt (1 byte, utf-8, sha: ${one.sha.slice(0, 12)}).`,
+    );
     const overwritten = data(
       await write.run({ path: "deep/new/dir/notes.md", content: "# New\n" }),
     );

@@ -141,7 +141,10 @@ function defaultDescription(mounted: MountedTools): string {
  * formatWriteFileResult({ path: "a.md", created: true, bytes_written: 3, sha, encoding: "utf-8", line_ending: "none", converted_to_crlf: false });
  */
 export function formatWriteFileResult(data: WriteFileToolData): string {
-  const details = [`${data.bytes_written} bytes`, encodingLabel(data.encoding)];
+  const details = [
+    `${new Intl.NumberFormat("en-US").format(data.bytes_written)} ${data.bytes_written === 1 ? "byte" : "bytes"}`,
+    encodingLabel(data.encoding),
+  ];
   if (data.converted_to_crlf) details.push("LF line endings written as CRLF to match the file");
   else if (data.line_ending === "crlf") details.push("CRLF line endings");
   details.push(`sha: ${data.sha.slice(0, SHORT_SHA_LENGTH)}`);
