@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { realpath, stat } from "node:fs/promises";
+import { lstat, readFile, realpath, stat } from "node:fs/promises";
 import * as path from "node:path";
 import { createSecretPathMatcher, DEFAULT_SECRET_PATHS } from "@agentool/contract";
 import { refuse } from "./git-failure.js";
@@ -126,6 +126,9 @@ function baseEnvironment(realRoot: string): Record<string, string> {
     GIT_LITERAL_PATHSPECS: "1",
     GIT_NO_REPLACE_OBJECTS: "1",
     GIT_CEILING_DIRECTORIES: path.dirname(realRoot),
+    // The repository is the root's own .git, nothing a .git file or commondir points at.
+    GIT_DIR: path.join(realRoot, ".git"),
+    GIT_COMMON_DIR: path.join(realRoot, ".git"),
     // Beats a hostile core.worktree: the working tree is the configured root, nothing else.
     GIT_WORK_TREE: realRoot,
   };
@@ -135,6 +138,108 @@ function baseEnvironment(realRoot: string): Record<string, string> {
     if (value !== undefined) environment[name] = value;
   }
   return environment;
+}
+
+const LAYOUT_HINT =
+  "Ask the user to check the repository: the git tools work only on a root whose own .git directory holds the whole repository (not a linked worktree, a submodule checkout or borrowed objects).";
+
+function isInsideRoot(real: string, root: string): boolean {
+  return real === root || real.startsWith(root.endsWith(path.sep) ? root : `${root}${path.sep}`);
+}
+
+function errorCode(error: unknown): string | undefined {
+  return (error as NodeJS.ErrnoException).code;
+}
+
+async function readIfPresent(file: string): Promise<string | undefined> {
+  try {
+    return await readFile(file, "utf8");
+  } catch (error) {
+    const code = errorCode(error);
+    if (code === "ENOENT" || code === "ENOTDIR") return undefined;
+    throw error;
+  }
+}
+
+/** Where an alternates entry leads, symlinks followed (the lexical path when it does not exist). */
+async function realLocation(location: string): Promise<string> {
+  try {
+    return await realpath(location);
+  } catch {
+    return location;
+  }
+}
+
+/**
+ * Refuses `objects/info/alternates` entries (and theirs, as deep as git follows them) that lead
+ * out of the root.
+ */
+async function checkAlternates(objects: string, root: string, depth: number): Promise<void> {
+  const listing = await readIfPresent(path.join(objects, "info", "alternates"));
+  if (listing === undefined) return;
+  for (const raw of listing.split("\n")) {
+    const line = raw.trim();
+    if (line.length === 0 || line.startsWith("#")) continue;
+    const target = await realLocation(path.resolve(objects, line));
+    if (line.startsWith('"') || !isInsideRoot(target, root)) {
+      refuse(
+        "BLOCKED",
+        `The repository borrows objects from outside the root (.git/objects/info/alternates names ${JSON.stringify(line)}), so the git tools would read another repository.`,
+        { hint: LAYOUT_HINT },
+      );
+    }
+    if (depth < 5) await checkAlternates(target, root, depth + 1);
+  }
+}
+
+/**
+ * Refuses a repository layout that would point git at another repository: a `.git` that is a
+ * file (`gitdir: …`) or a symlink, a `commondir` file, or alternates leading out of the root.
+ * Cheap (a few `lstat`s) and run before every call, since files can change between calls.
+ */
+async function checkRepositoryLayout(root: string): Promise<void> {
+  const gitDirectory = path.join(root, ".git");
+  let info: Awaited<ReturnType<typeof lstat>>;
+  try {
+    info = await lstat(gitDirectory);
+  } catch (error) {
+    if (errorCode(error) === "ENOENT") return; // git reports "not a git repository".
+    throw error;
+  }
+  if (info.isSymbolicLink()) {
+    const target = await realLocation(gitDirectory);
+    refuse(
+      "BLOCKED",
+      `The root's .git is a symbolic link (to ${target}), so the git tools would work on a repository elsewhere.`,
+      { hint: LAYOUT_HINT },
+    );
+  }
+  if (info.isFile()) {
+    const text = (await readIfPresent(gitDirectory)) ?? "";
+    const pointer = /^gitdir:\s*(.*)$/m.exec(text)?.[1]?.trim() ?? "";
+    const target = pointer.length > 0 ? path.resolve(root, pointer) : "";
+    const where = isInsideRoot(target, root) ? "" : ", outside the root";
+    refuse(
+      "BLOCKED",
+      `The root's .git is a file (gitdir: ${JSON.stringify(pointer)}${where}), not git's directory, so the git tools would work on a repository elsewhere.`,
+      { hint: LAYOUT_HINT },
+    );
+  }
+  if (!info.isDirectory()) return;
+  const [commondir] = await Promise.all([
+    lstat(path.join(gitDirectory, "commondir")).then(
+      () => true,
+      () => false,
+    ),
+    checkAlternates(path.join(gitDirectory, "objects"), root, 0),
+  ]);
+  if (commondir) {
+    refuse(
+      "BLOCKED",
+      "The repository has a .git/commondir file, which would point git at another repository's refs, objects and config.",
+      { hint: LAYOUT_HINT },
+    );
+  }
 }
 
 function addConfig(
@@ -352,6 +457,7 @@ export function createGitRunner(options: GitRunnerOptions): GitRunner {
     callOptions: GitCallOptions = {},
   ): Promise<GitCallResult> {
     const root = await realRoot();
+    await checkRepositoryLayout(root);
     const environment = baseEnvironment(root);
     if (!callOptions.write) environment.GIT_OPTIONAL_LOCKS = "0";
     if (callOptions.pathspecMagic) delete environment.GIT_LITERAL_PATHSPECS;
