@@ -172,4 +172,43 @@ describe("createTerminalHandler (child process, piped stdin)", () => {
     expect(run.stdout).toContain("[warning] Working on it.\n");
     expect(run.stdout).toContain("? Go? [Y/n] ");
   });
+
+  it("escapes control characters of the model's text (OSC 52, screen clear, hidden input, C1) and keeps \\n and \\t", async () => {
+    const esc = "\u001b";
+    const osc52 = `${esc}]52;c;Y3VybCBldmlsLnNoIHwgc2g=\u0007`;
+    const clear = `${esc}[2J${esc}[H`;
+    const hidden = `${esc}[8mPassword:${esc}[28m`;
+    const c1 = "\u009b31mred\u009d0;title\u009c";
+    const run = await runChild(
+      {
+        viaTools: true,
+        questions: [
+          {
+            tool: "ask_user",
+            input: {
+              question: `Pick${osc52}\tone${clear}`,
+              options: [
+                { label: `A${hidden}`, description: `line1\nline2${esc}c` },
+                { label: `B\r\u0008\u007f${c1}` },
+              ],
+            },
+          },
+          { tool: "confirm", input: { message: `Go?${clear}\u0000`, default: true } },
+          { tool: "notify", input: { message: `Done${osc52}\u0007\u0085`, level: "info" } },
+        ],
+      },
+      "1\n\n",
+    );
+    expect(run.code).toBe(0);
+    // Nothing of the C0 set (but \n and \t), DEL, or C1 reaches the terminal.
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: the test looks for them
+    expect(run.stdout).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
+    expect(run.stdout).toContain("Pick␛]52;c;Y3VybCBldmlsLnNoIHwgc2g=␇\tone␛[2J␛[H");
+    expect(run.stdout).toContain("1. A␛[8mPassword:␛[28m — line1\nline2␛c");
+    expect(run.stdout).toContain("? Go?␛[2J␛[H␀ [Y/n] ");
+    expect(run.stdout).toContain("[info] Done␛]52;c;Y3VybCBldmlsLnNoIHwgc2g=␇␇\\x85\n");
+    expect(run.stdout).toContain("2. B␍␈␡\\x9b31mred\\x9d0;title\\x9c");
+    const [choice] = run.results as Array<{ rendered: string }>;
+    expect(choice?.rendered).toBe(`The user chose: A${hidden}`);
+  });
 });

@@ -36,6 +36,31 @@ type LineWaiter = (line: string | undefined) => void;
 
 const NUMBERS = /^\d+(?:\s*[,\s]\s*\d+)*$/;
 
+// C0 controls but tab and line feed, DEL, and the C1 set (0x80–0x9f: CSI, OSC, ST… in one byte).
+// biome-ignore lint/suspicious/noControlCharactersInRegex: these are what is escaped
+const CONTROL_CHARACTERS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+
+/**
+ * Makes text safe to write on a terminal: every C0 control character but `\n` and `\t` becomes
+ * its visible Control Picture (`\x1b` → `␛`, `\r` → `␍`, `\x07` → `␇`), DEL becomes `␡`, and
+ * each C1 control becomes `\x9b`-style text. So a model's text cannot write the clipboard (OSC
+ * 52), clear or repaint the screen, move the cursor, hide what follows (SGR 8, a fake password
+ * prompt) or retitle the window. Printable text, including every non-ASCII letter, is unchanged.
+ *
+ * @param text - text from the model
+ * @returns the text with control characters rendered visibly
+ * @example
+ * escapeTerminalText("a\u001b[2Jb\tc\n"); // "a␛[2Jb\tc\n"
+ */
+export function escapeTerminalText(text: string): string {
+  return text.replace(CONTROL_CHARACTERS, (character) => {
+    const code = character.charCodeAt(0);
+    if (code < 0x20) return String.fromCharCode(0x2400 + code);
+    if (code === 0x7f) return "\u2421";
+    return `\\x${code.toString(16)}`;
+  });
+}
+
 /**
  * Creates a handler for command-line hosts: questions are written to the output (options
  * numbered), answers read from the input line by line with `node:readline`. For `ask_user` the
@@ -66,7 +91,7 @@ export function createTerminalHandler(options: TerminalHandlerOptions = {}): Ter
   let ended = false;
 
   function write(text: string): void {
-    output.write(text);
+    output.write(escapeTerminalText(text));
   }
 
   function start(): Interface {
