@@ -165,6 +165,33 @@ describe("opt-ins", () => {
     expect(!metadataName.success && metadataName.error.code).toBe("BLOCKED");
   });
 
+  describe("newer metadata endpoints stay refused even with allowPrivate", () => {
+    const options = { allowPrivate: true, connectTimeoutMs: 1_000 };
+    for (const address of ["169.254.0.23", "169.254.170.23", "168.63.129.16"]) {
+      it(`${address} as a literal and behind a name`, async () => {
+        await expectBlocked(`http://${address}/latest/meta-data/`, options);
+        await expectBlocked(`http://innocent.example:${port}/`, {
+          ...options,
+          resolver: async () => [{ address, family: 4 }],
+        });
+        expect(judgeAddress(address, { allowPrivate: true })).toEqual({
+          allowed: false,
+          range: "metadata",
+        });
+      });
+    }
+    it("metadata.tencentyun.com by name, whatever it resolves to", async () => {
+      await expectBlocked(`http://metadata.tencentyun.com:${port}/`, {
+        ...options,
+        resolver: toLoopback,
+      });
+      await expectBlocked(`http://METADATA.tencentyun.com.:${port}/`, {
+        ...options,
+        resolver: toLoopback,
+      });
+    });
+  });
+
   it("drops credentials headers on a cross-origin redirect", async () => {
     const echo = await startServer({
       "/echo": (request, response) => {
