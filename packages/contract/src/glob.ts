@@ -74,48 +74,100 @@ export function matchesAny(path: string, patterns: readonly RegExp[]): boolean {
 
 /**
  * Paths no agentool tool reads, lists, searches, stages or writes, whatever the glob or symlink:
- * environment files, keys, cloud and package-manager credentials. Globs; one without a `/`
- * matches a name at any depth; a matching directory hides everything inside it.
+ * environment files, keys, cloud, infrastructure and package-manager credentials, shell
+ * histories. Globs, matched at any depth (`.kube/config` also matches `home/u/.kube/config`;
+ * a leading `/` anchors one at the root) and case-insensitively (`*.pem` matches `KEY.PEM`); a
+ * matching directory hides everything inside it. No braces: the same globs feed ripgrep's
+ * `--iglob` and git's `:(icase,exclude,glob)` pathspecs. Content holding a private key is
+ * caught by name-independent detection as well (`containsPrivateKey`).
  */
 export const DEFAULT_SECRET_PATHS: readonly string[] = [
+  // Environment files.
   ".env",
   ".env.*",
+  ".env-*",
+  ".env_*",
   "*.env",
+  ".envrc",
+  // Key and credential directories.
   ".ssh",
   ".aws",
   ".gnupg",
   ".azure",
   ".config/gcloud",
+  ".config/gh/hosts.yml",
   ".kube/config",
   ".docker/config.json",
+  // Package managers and registries.
   ".npmrc",
+  ".yarnrc.yml",
   ".pypirc",
+  ".cargo/credentials",
+  ".cargo/credentials.*",
+  ".gem/credentials",
+  ".m2/settings.xml",
+  ".gradle/gradle.properties",
+  // Network, database and service credentials.
   ".netrc",
+  ".pgpass",
+  ".my.cnf",
+  ".vault-token",
+  ".htpasswd",
+  ".s3cfg",
+  ".boto",
   ".git-credentials",
   ".git/config",
-  "*.pem",
-  "*.key",
-  "*.p12",
-  "*.pfx",
-  "*.keystore",
-  "*.jks",
-  "id_rsa",
-  "id_dsa",
-  "id_ecdsa",
-  "id_ed25519",
+  ".git/config.worktree",
+  ".git/modules/**/config",
+  "*service-account*.json",
   "credentials.json",
   "secrets.json",
   "secrets.yaml",
   "secrets.yml",
+  // Infrastructure state and variables.
+  "*.tfvars",
+  "*.tfstate",
+  "*.tfstate.*",
+  ".terraformrc",
+  // Keys and keystores, and their backup copies.
+  "*.pem",
+  "*.pem.bak",
+  "*.key",
+  "*.key.bak",
+  "*.p12",
+  "*.pfx",
+  "*.ppk",
+  "*.ppk.bak",
+  "*.keystore",
+  "*.jks",
+  "id_rsa*",
+  "id_dsa*",
+  "id_ecdsa*",
+  "id_ed25519*",
+  "id_xmss*",
+  // Shell and REPL histories (commands typed with tokens in them): dot-files only, so a source
+  // directory such as `chat_history/` stays visible.
+  ".*_history",
+  "fish_history",
 ];
 
-/** Secret-looking names meant to be shared (templates), not treated as secret by default. */
+/**
+ * Secret-looking names meant to be shared (templates, public keys), not treated as secret by
+ * default. An exception frees a path the secret list names itself, never a path inside a secret
+ * directory (`.ssh/id_rsa.pub` stays hidden). Matched as written (case-sensitively).
+ */
 export const DEFAULT_SECRET_EXCEPTIONS: readonly string[] = [
   ".env.example",
   ".env.sample",
   ".env.template",
   ".env.dist",
+  ".env-example",
+  ".env_example",
+  ".env-sample",
+  ".env_sample",
   "*.env.example",
+  "id_*.pub",
+  "id_*.pub.bak",
 ];
 
 /** Options of {@link createSecretPathMatcher}. */
@@ -124,6 +176,21 @@ export interface SecretPathOptions {
   secretPaths?: readonly string[];
   /** Globs excepted from `secretPaths`. Default {@link DEFAULT_SECRET_EXCEPTIONS}. */
   secretExceptions?: readonly string[];
+}
+
+/**
+ * A secret glob as matched anywhere: `**\/` prepended unless it already starts with `**\/` or
+ * is anchored at the root with a leading `/` (which is then dropped). For deriving ripgrep
+ * `--iglob '!…'` exclusions and git `:(exclude,icase,glob)` pathspecs from a secret list.
+ *
+ * @param pattern - a secret glob such as `.kube/config` or `*.pem`
+ * @returns the glob to hand to an engine that anchors globs containing `/` at its root
+ * @example
+ * secretGlobAnywhere(".kube/config"); // "**\/.kube/config"
+ */
+export function secretGlobAnywhere(pattern: string): string {
+  if (pattern.startsWith("/")) return pattern.slice(1);
+  return pattern.startsWith("**/") ? pattern : `**/${pattern}`;
 }
 
 /**
@@ -139,10 +206,20 @@ export interface SecretPathOptions {
 export function createSecretPathMatcher(
   options: SecretPathOptions = {},
 ): (path: string) => boolean {
-  const secrets = (options.secretPaths ?? DEFAULT_SECRET_PATHS).map(globToRegExp);
+  const secrets = (options.secretPaths ?? DEFAULT_SECRET_PATHS).map((pattern) => {
+    const anywhere = pattern.startsWith("/") ? pattern : secretGlobAnywhere(pattern);
+    return new RegExp(globToRegExp(anywhere).source, "i");
+  });
   const exceptions = (options.secretExceptions ?? DEFAULT_SECRET_EXCEPTIONS).map(globToRegExp);
-  return (path) =>
-    path.length > 0 &&
-    matchesAny(path, secrets) &&
-    !exceptions.some((pattern) => pattern.test(path));
+  return (path) => {
+    if (path.length === 0) return false;
+    const segments = path.split("/");
+    // The path itself or any directory above it; an exception frees only the prefix it names.
+    for (let length = segments.length; length > 0; length -= 1) {
+      const prefix = length === segments.length ? path : segments.slice(0, length).join("/");
+      if (!secrets.some((pattern) => pattern.test(prefix))) continue;
+      if (!exceptions.some((pattern) => pattern.test(prefix))) return true;
+    }
+    return false;
+  };
 }

@@ -31,6 +31,7 @@ export {
   globToRegExp,
   matchesAny,
   type SecretPathOptions,
+  secretGlobAnywhere,
 } from "./glob.js";
 export {
   GEMINI_SCHEMA_KEYWORDS,
@@ -62,6 +63,13 @@ export {
   pagingInputShape,
   parseNextCall,
 } from "./paging.js";
+export {
+  containsPrivateKey,
+  findPrivateKeys,
+  PRIVATE_KEY_REDACTION,
+  type PrivateKeySpan,
+  redactPrivateKeys,
+} from "./private-key.js";
 export {
   type NormalizedRelativePath,
   type NormalizeRelativePathOptions,

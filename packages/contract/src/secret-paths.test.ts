@@ -1,0 +1,141 @@
+import { describe, expect, it } from "vitest";
+import { createSecretPathMatcher, secretGlobAnywhere } from "./glob.js";
+
+const isSecret = createSecretPathMatcher();
+
+/** Each new default entry, at the root, deeper down, and in other cases. */
+const SECRET = [
+  // Anywhere, not only at the root.
+  ".kube/config",
+  "home/me/.kube/config",
+  ".docker/config.json",
+  "ops/user/.docker/config.json",
+  ".git/config",
+  "vendor/lib/.git/config",
+  ".git/modules/lib/config",
+  ".git/modules/a/b/config",
+  "sub/.git/modules/lib/config",
+  ".config/gcloud/credentials.db",
+  "home/u/.config/gcloud/application_default_credentials.json",
+  // Case-insensitive.
+  "deploy/SERVER.PEM",
+  "Keys/Server.Pem",
+  ".ENV",
+  "config/.Env.Production",
+  ".SSH/id_rsa",
+  "HOME/.Kube/Config",
+  // New entries.
+  ".envrc",
+  "app/.envrc",
+  ".env-production",
+  ".env_local",
+  "infra/prod.tfvars",
+  "infra/prod.auto.tfvars",
+  "terraform.tfstate",
+  "infra/terraform.tfstate.backup",
+  ".terraformrc",
+  ".yarnrc.yml",
+  "pkg/.yarnrc.yml",
+  ".pgpass",
+  ".my.cnf",
+  ".vault-token",
+  ".config/gh/hosts.yml",
+  "home/u/.config/gh/hosts.yml",
+  ".cargo/credentials",
+  ".cargo/credentials.toml",
+  "home/u/.cargo/credentials.toml",
+  ".gem/credentials",
+  ".m2/settings.xml",
+  "home/u/.m2/settings.xml",
+  ".gradle/gradle.properties",
+  "putty/server.ppk",
+  "putty/SERVER.PPK",
+  "server.ppk.bak",
+  "backup/id_rsa",
+  "backup/id_rsa.bak",
+  "backup/id_ed25519_sk",
+  "backup/id_ecdsa.old",
+  "keys/id_dsa",
+  "server.pem.bak",
+  "tls.key.bak",
+  ".bash_history",
+  "home/u/.zsh_history",
+  ".python_history",
+  ".psql_history",
+  ".local/share/fish/fish_history",
+  "gcp-service-account.json",
+  "deploy/my-service-account-key.json",
+  "deploy/Service-Account.JSON",
+  ".htpasswd",
+  "web/.htpasswd",
+  ".s3cfg",
+  ".boto",
+  // A secret directory hides everything inside it, exceptions included.
+  ".ssh/id_rsa.pub",
+  ".ssh/known_hosts",
+];
+
+const NOT_SECRET = [
+  ".env.example",
+  "app/.env.example",
+  ".env-example",
+  ".env_sample",
+  "backup/id_rsa.pub",
+  "keys/id_ed25519.pub",
+  "src/id_generator.ts",
+  "src/identity.ts",
+  "src/chat_history/index.ts",
+  "src/history.ts",
+  "docs/kube/config.md",
+  ".kube/cache/discovery.json",
+  "config.json",
+  "docker/config.json",
+  ".git/HEAD",
+  ".git/modules/lib/HEAD",
+  "src/env.ts",
+  "terraform/main.tf",
+  "README.md",
+  "",
+];
+
+describe("the default secret paths", () => {
+  it.each(SECRET)("%s is secret", (path) => {
+    expect(isSecret(path)).toBe(true);
+  });
+
+  it.each(NOT_SECRET)("%s is not secret", (path) => {
+    expect(isSecret(path)).toBe(false);
+  });
+});
+
+describe("a host's own list", () => {
+  it("matches anywhere and case-insensitively; a leading / anchors at the root", () => {
+    const own = createSecretPathMatcher({
+      secretPaths: ["private/keys", "/top-only.txt"],
+      secretExceptions: [],
+    });
+    expect(own("private/keys/a")).toBe(true);
+    expect(own("x/Private/Keys")).toBe(true);
+    expect(own("top-only.txt")).toBe(true);
+    expect(own("deep/top-only.txt")).toBe(false);
+  });
+
+  it("an exception frees a path the list names itself, not one inside a secret directory", () => {
+    const own = createSecretPathMatcher({
+      secretPaths: ["private", "*.key"],
+      secretExceptions: ["private/public.md", "demo.key"],
+    });
+    expect(own("private/public.md")).toBe(true);
+    expect(own("demo.key")).toBe(false);
+    expect(own("private/demo.key")).toBe(true);
+  });
+});
+
+describe("secretGlobAnywhere", () => {
+  it("prepends **/ unless anchored", () => {
+    expect(secretGlobAnywhere(".kube/config")).toBe("**/.kube/config");
+    expect(secretGlobAnywhere("*.pem")).toBe("**/*.pem");
+    expect(secretGlobAnywhere("**/x")).toBe("**/x");
+    expect(secretGlobAnywhere("/top")).toBe("top");
+  });
+});
