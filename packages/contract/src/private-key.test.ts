@@ -44,6 +44,8 @@ describe("containsPrivateKey / redactPrivateKeys", () => {
     expect(containsPrivateKey(text)).toBe(true);
     expect(redactPrivateKeys(text)).toBe(`${PRIVATE_KEY_REDACTION}\n`);
     expect(containsPrivateKey("see PuTTY-User-Key-File-3 in the docs")).toBe(false);
+    const diff = `+${PUTTY_KEY.split("\n").join("\n+")}\n`;
+    expect(redactPrivateKeys(diff)).toBe(`${PRIVATE_KEY_REDACTION}\n`);
   });
 
   it("leaves public keys, certificates and ordinary text alone", () => {
@@ -91,7 +93,9 @@ describe("containsPrivateKey / redactPrivateKeys", () => {
       "-----BEGIN ".repeat(200_000),
       `-----BEGIN ${"A".repeat(1_000_000)}`,
       "PuTTY-User-Key-File-".repeat(100_000),
-      `${"-----BEGIN X PRIVATE KEY-----\n-----END X-----\n".repeat(50_000)}`,
+      "-----BEGIN X PRIVATE KEY-----\n-----END X-----\n".repeat(50_000),
+      "-----BEGIN X PRIVATE KEY----------END X-----".repeat(50_000),
+      `${"a".repeat(500_000)}${"PuTTY-User-Key-File-2:".repeat(2)}`,
     ];
     for (const text of hostile) {
       const started = performance.now();

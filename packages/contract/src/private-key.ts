@@ -5,7 +5,7 @@
  * A key block is a PEM armour line `-----BEGIN <anything> PRIVATE KEY-----` (RSA, EC, DSA,
  * OPENSSH, ENCRYPTED, plain PKCS#8, …) or `-----BEGIN PGP PRIVATE KEY BLOCK-----`, up to its
  * `-----END … -----` line (or the end of the text when it has none), and a PuTTY key file
- * (`PuTTY-User-Key-File-<version>:`), up to its `Private-MAC:` line (or the end of the text).
+ * (`PuTTY-User-Key-File-<version>:`, anywhere in a line), up to its `Private-MAC:` line (or the end of the text).
  */
 
 /** The one-line note that replaces each private-key block. */
@@ -30,9 +30,11 @@ function isPrivateKeyLabel(label: string): boolean {
   return label.endsWith("PRIVATE KEY") || label === "PGP PRIVATE KEY BLOCK";
 }
 
-function lineStart(text: string, index: number): number {
-  const newline = text.lastIndexOf("\n", index - 1);
-  return newline === -1 ? 0 : newline + 1;
+/** The start of the line holding `index`, never before `floor` (so repeated calls stay linear). */
+function lineStart(text: string, index: number, floor = 0): number {
+  let start = index;
+  while (start > floor && text.charCodeAt(start - 1) !== 10) start -= 1;
+  return start;
 }
 
 function lineEnd(text: string, index: number): number {
@@ -57,13 +59,19 @@ function nextPemBegin(text: string, from: number): [number, number] | undefined 
   }
 }
 
-/** The next PuTTY key header at or after `from`, at the start of a line. */
+/** The next PuTTY key header (`PuTTY-User-Key-File-<digits>:`) at or after `from`: its line start. */
 function nextPutty(text: string, from: number): number | undefined {
   let cursor = from;
   while (true) {
     const found = text.indexOf(PUTTY, cursor);
     if (found === -1) return undefined;
-    if (found === 0 || text[found - 1] === "\n") return found;
+    let index = found + PUTTY.length;
+    while (index < text.length && index - found < PUTTY.length + 4) {
+      const code = text.charCodeAt(index);
+      if (code < 48 || code > 57) break;
+      index += 1;
+    }
+    if (index > found + PUTTY.length && text[index] === ":") return lineStart(text, found, from);
     cursor = found + PUTTY.length;
   }
 }
@@ -87,7 +95,7 @@ export function findPrivateKeys(text: string): PrivateKeySpan[] {
     let start: number;
     let end: number;
     if (pemFirst && pem !== undefined) {
-      start = lineStart(text, pem[0]);
+      start = lineStart(text, pem[0], cursor);
       const endMarker = text.indexOf("-----END ", pem[1]);
       end = endMarker === -1 ? text.length : lineEnd(text, endMarker);
     } else {
@@ -95,7 +103,6 @@ export function findPrivateKeys(text: string): PrivateKeySpan[] {
       const mac = text.indexOf(PUTTY_END, start);
       end = mac === -1 ? text.length : lineEnd(text, mac);
     }
-    start = Math.max(start, cursor);
     spans.push({ start, end });
     cursor = end;
     if (cursor >= text.length) break;

@@ -13,7 +13,7 @@ import { guard, refuse } from "./internal/git-failure.js";
 import { joinSentences, listWords, type MountedTools } from "./internal/mounted.js";
 import { type DiffFile, formatDiffFiles, parseNumstatPatch } from "./internal/parse-diff.js";
 import { confinePath, secretExclusionPathspecs } from "./internal/paths.js";
-import { stagePaths } from "./internal/staging.js";
+import { filesHoldingPrivateKeys, stagePaths } from "./internal/staging.js";
 import { createSettings, failFromGit, gitToolOptionsShape } from "./internal/tool-support.js";
 
 /** The default name of the commit tool. */
@@ -53,6 +53,8 @@ export interface GitCommitToolData {
   files: DiffFile[];
   /** How many files it changed (exact). */
   total_files: number;
+  /** With `all`: changed files left unstaged because their content holds a private key. */
+  skipped_private_keys?: string[];
 }
 
 /** Field aliases `git_commit` accepts silently (alias → field). */
@@ -126,6 +128,11 @@ export function formatGitCommit(
     `Committed ${data.short_hash} on ${where}: ${subject}`,
     ...formatDiffFiles(data.files),
   ];
+  if (data.skipped_private_keys !== undefined && data.skipped_private_keys.length > 0) {
+    lines.push(
+      `Not staged (the content holds a private key): ${data.skipped_private_keys.join(", ")}. Keys do not belong in git; ask the user.`,
+    );
+  }
   if (data.total_files > data.files.length) {
     lines.push(
       formatTruncationMarker({
@@ -227,9 +234,18 @@ export function createGitCommitTool(options: GitCommitToolOptions): GitCommitToo
         const environment = await identity(signal);
         return runner.withWriteLock(async () => {
           if (paths.length > 0) await stagePaths(runner, paths, signal, mounted);
+          let skipped: string[] = [];
           if (input.all === true) {
+            skipped = await filesHoldingPrivateKeys(runner, signal, mounted);
             const added = await runner.run(
-              ["add", "--all", "--", ".", ...secretExclusionPathspecs(runner)],
+              [
+                "add",
+                "--all",
+                "--",
+                ".",
+                ...secretExclusionPathspecs(runner),
+                ...skipped.map((file) => `:(exclude,literal)${file}`),
+              ],
               {
                 signal,
                 write: true,
@@ -248,7 +264,9 @@ export function createGitCommitTool(options: GitCommitToolOptions): GitCommitToo
               "GIT_ERROR",
               paths.length > 0
                 ? `Nothing to commit: ${paths.join(", ")} ${paths.length === 1 ? "has" : "have"} no changes.`
-                : "Nothing to commit: no changes are staged.",
+                : skipped.length > 0
+                  ? `Nothing to commit: the only changes (${skipped.join(", ")}) hold a private key and were not staged.`
+                  : "Nothing to commit: no changes are staged.",
               {
                 hint: joinSentences([
                   `${mounted.has("git_add") ? "Stage files with git_add (or pass files / all=true)" : "Pass files or all=true"}.`,
@@ -295,6 +313,7 @@ export function createGitCommitTool(options: GitCommitToolOptions): GitCommitToo
             branch: branch === "HEAD" ? null : branch,
             files: truncateList(files, maxEntries).items,
             total_files: files.length,
+            ...(skipped.length > 0 ? { skipped_private_keys: skipped } : {}),
           });
         });
       }),

@@ -8,6 +8,7 @@ import {
   ok,
   pageItems,
   parseOptions,
+  redactPrivateKeys,
   type Tool,
   type ToolResult,
 } from "@agentool/contract";
@@ -378,7 +379,8 @@ export function createGitShowTool(options: GitToolOptions): GitShowTool {
       );
     }
     const binary = looksBinary(body);
-    const text = binary ? "" : body.toString("utf8");
+    // A private key in the file is redacted before paging, so no page shows any of it.
+    const text = binary ? "" : redactPrivateKeys(body.toString("utf8"));
     const lines = text.length === 0 ? [] : text.replace(/\n$/, "").split("\n");
     if (isOffsetPastEnd(offset, lines.length)) {
       refuseWith(offsetPastEnd({ tool: name, offset, total: lines.length, unit: "lines" }));

@@ -16,6 +16,7 @@ import {
   totalsOf,
 } from "./parse-diff.js";
 import { literalPathspec } from "./paths.js";
+import { redactPatchKeys } from "./redact.js";
 import { failFromGit } from "./tool-support.js";
 
 /** Patch lines on one page when the diff covers one file and no `limit` is given. */
@@ -293,7 +294,7 @@ export async function pageDiff(
     } else {
       const parsed = parseNumstatPatch(whole.stdout);
       files = mergeDuplicates(parsed.files);
-      patches = splitPatch(parsed.patch, files);
+      patches = splitPatch(parsed.patch, files).map(redactPatchKeys);
     }
   }
 
@@ -304,7 +305,7 @@ export async function pageDiff(
     const single = await call(["--patch"], narrowedPathspecs([file]), MAX_SINGLE_PATCH_BYTES);
     if (single.truncated) tooLarge(`the patch of ${file.file} is over 32 MiB`);
     if (single.exitCode !== 0) failFromGit(single, command.action, mounted);
-    return single.stdout;
+    return redactPatchKeys(single.stdout);
   };
 
   const offset = request.offset;
@@ -353,7 +354,9 @@ export async function pageDiff(
       if (narrowed.exitCode !== 0 && !narrowed.truncated) {
         failFromGit(narrowed, command.action, mounted);
       }
-      const split = splitPatch(parseNumstatPatch(narrowed.stdout).patch, candidates);
+      const split = splitPatch(parseNumstatPatch(narrowed.stdout).patch, candidates).map(
+        redactPatchKeys,
+      );
       chunks = split;
       if (narrowed.truncated) {
         // The last chunk read may be incomplete, and the ones after it are missing.

@@ -1,6 +1,6 @@
 import { lstat, realpath } from "node:fs/promises";
 import * as path from "node:path";
-import { normalizeRelativePath } from "@agentool/contract";
+import { normalizeRelativePath, secretGlobAnywhere } from "@agentool/contract";
 import { refuse } from "./git-failure.js";
 import type { GitRunner } from "./git-runner.js";
 
@@ -57,12 +57,13 @@ export function normalizeRepositoryPath(
  * `pathspecMagic: true` (model paths then go in as {@link literalPathspec}).
  *
  * @param runner - the repository's runner (its secret-path globs)
- * @returns `:(exclude,glob)` pathspecs, two per secret pattern (the path and anything inside it)
+ * @returns `:(exclude,icase,glob)` pathspecs, two per secret pattern (the path and anything inside it)
  */
 export function secretExclusionPathspecs(runner: Pick<GitRunner, "secretPaths">): string[] {
   return runner.secretPaths.flatMap((pattern) => {
-    const anchored = pattern.includes("/") ? pattern : `**/${pattern}`;
-    return [`:(exclude,glob)${anchored}`, `:(exclude,glob)${anchored}/**`];
+    // Matched anywhere and case-insensitively, like the contract's createSecretPathMatcher.
+    const anchored = secretGlobAnywhere(pattern);
+    return [`:(exclude,icase,glob)${anchored}`, `:(exclude,icase,glob)${anchored}/**`];
   });
 }
 

@@ -1,7 +1,11 @@
+import { lstat, readFile } from "node:fs/promises";
+import * as path from "node:path";
+import { containsPrivateKey } from "@agentool/contract";
 import { refuse } from "./git-failure.js";
 import type { GitRunner } from "./git-runner.js";
 import { type MountedTools, mountedTools } from "./mounted.js";
 import { type FileChange, parsePorcelainStatus } from "./parse-status.js";
+import { secretExclusionPathspecs } from "./paths.js";
 import { failFromGit } from "./tool-support.js";
 
 /**
@@ -67,4 +71,48 @@ export async function stagedUnder(
   );
   if (status.exitCode !== 0) failFromGit(status, "git status", mounted);
   return parsePorcelainStatus(status.stdout).changes.filter((change) => change.staged);
+}
+
+/**
+ * Lists the changed and new files `add --all` would stage whose working-tree content holds a
+ * private key (`containsPrivateKey`), so that `git_commit all` leaves them out. Only the
+ * changes are read (modified and untracked, not ignored, not secret), never the whole tree.
+ *
+ * @param runner - the repository's runner
+ * @param signal - cancels the call
+ * @param mounted - the tools a hint may name
+ * @returns repository paths, in git's order
+ */
+export async function filesHoldingPrivateKeys(
+  runner: GitRunner,
+  signal: AbortSignal,
+  mounted: MountedTools = mountedTools("", []),
+): Promise<string[]> {
+  const listing = await runner.run(
+    [
+      "ls-files",
+      "-z",
+      "--modified",
+      "--others",
+      "--exclude-standard",
+      "--",
+      ".",
+      ...secretExclusionPathspecs(runner),
+    ],
+    { signal, pathspecMagic: true, workingTree: true },
+  );
+  if (listing.exitCode !== 0) failFromGit(listing, "git ls-files", mounted);
+  const root = await runner.realRoot();
+  const found: string[] = [];
+  const seen = new Set<string>();
+  for (const file of listing.stdout.split("\0")) {
+    if (file.length === 0 || seen.has(file)) continue;
+    seen.add(file);
+    const location = path.join(root, ...file.split("/"));
+    const info = await lstat(location).catch(() => undefined);
+    if (info === undefined || !info.isFile()) continue;
+    const content = await readFile(location, "latin1").catch(() => "");
+    if (containsPrivateKey(content)) found.push(file);
+  }
+  return found;
 }
