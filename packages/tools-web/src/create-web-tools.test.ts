@@ -36,7 +36,11 @@ describe("createWebTools", () => {
   // nondeterministic. web_fetch runs with a fixed clock and no cache: a repeated call would
   // otherwise say `cached: true` (true, but a different result); "a repeat differs only in
   // cached" is its own test in web-fetch.test.ts.
-  const fetchOptions = { cacheTtlMs: 0, now: () => new Date("2025-06-01T10:00:00Z") };
+  const fetchOptions = {
+    cacheTtlMs: 0,
+    now: () => new Date("2025-06-01T10:00:00Z"),
+    allowHosts: ["127.0.0.1"],
+  };
   const samples = {
     web_search: { query: "tides" },
     wiki_search: { query: "tide" },

@@ -14,7 +14,7 @@ const pages = await startPagesServer();
 
 describe("web_fetch without the Readability peers", () => {
   it("converts the whole page (no error, main_content false) when the peers are missing", async () => {
-    const tool = createWebFetchTool();
+    const tool = createWebFetchTool({ allowHosts: ["127.0.0.1"] });
     const result = await tool.run({ url: `${pages.origin}/article` });
     expect(result.success).toBe(true);
     if (!result.success) return;

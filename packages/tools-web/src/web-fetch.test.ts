@@ -54,10 +54,10 @@ describe("web_fetch: the response decides the treatment", () => {
     expect(text).toContain("HTML → Markdown (main content)");
     const home = await fetchData("/home");
     expect(home.data.main_content).toBe(false);
-    const root = createWebFetchTool();
+    const root = createWebFetchTool({ allowHosts: ["127.0.0.1"] });
     const fromRoot = await root.run({ url: at("/article") });
     expect(fromRoot.success && fromRoot.data.main_content).toBe(true);
-    const whole = createWebFetchTool({ readability: false });
+    const whole = createWebFetchTool({ readability: false, allowHosts: ["127.0.0.1"] });
     const wholePage = await whole.run({ url: at("/article") });
     expect(wholePage.success && wholePage.data.main_content).toBe(false);
   });
@@ -347,7 +347,7 @@ describe("web_fetch: paging, cache, redirects, caps, time", () => {
   });
 
   it("the same caps hold on the plain fetch transport (runtime-neutral entry)", async () => {
-    const tool = createWebFetchTool({ maxResponseBytes: 1_048_576 });
+    const tool = createWebFetchTool({ maxResponseBytes: 1_048_576, allowHosts: ["127.0.0.1"] });
     const result = await tool.run({ url: at("/gzip-bomb") });
     expect(result.success && result.data.total).toBe(1_048_576);
   });
@@ -379,11 +379,12 @@ describe("web_fetch: paging, cache, redirects, caps, time", () => {
     expect(!bare.success && bare.error.hint).toContain("https://example.com/page");
   });
 
-  it("sends the honest User-Agent unless the host sets headers", async () => {
+  it("sends the honest User-Agent unless the host sets userAgent, and the origin's headers", async () => {
     const plain = await fetchData("/echo-headers");
     expect(JSON.parse(plain.data.content).ua).toMatch(/^agentool-tools-web\//);
     const custom = await fetchData("/echo-headers", {
-      headers: { "User-Agent": "MyBot/1.0", Authorization: "Bearer host" },
+      userAgent: "MyBot/1.0",
+      headers: [{ origin: pages.origin, headers: { Authorization: "Bearer host" } }],
     });
     expect(JSON.parse(custom.data.content)).toEqual({
       ua: "MyBot/1.0",

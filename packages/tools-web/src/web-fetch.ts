@@ -15,6 +15,7 @@ import {
   toolOverridesShape,
 } from "@agentool/contract";
 import { z } from "zod";
+import { createUrlPolicy } from "./internal/address-policy.js";
 import { type ContentExtractor, createReadabilityExtractor } from "./internal/content-extractor.js";
 import { type FeedEntry, parseFeed, sniffFeed } from "./internal/feed.js";
 import { type ForwardOption, forwardUrl } from "./internal/forward.js";
@@ -26,7 +27,14 @@ import {
   WebRequestError,
 } from "./internal/http-transport.js";
 import { listWords, mountedSet, mountedToolsOption } from "./internal/mounted.js";
-import { buildHeaders, headersOption, transportOption } from "./internal/options.js";
+import {
+  createOriginHeaders,
+  type OriginHeaders,
+  originHeadersOption,
+  transportOption,
+  userAgentOption,
+  warnUnguardedOnNode,
+} from "./internal/options.js";
 import { extractPdfWithUnpdf, type PdfTextExtractor } from "./internal/pdf.js";
 import {
   DEFAULT_USER_AGENT,
@@ -111,8 +119,25 @@ export interface WebFetchToolOptions {
   transport?: HttpTransport;
   /** Routes reads through a host proxy: `"…{url}…"`, `"…{urlEncoded}…"`, a prefix, or a function. The model only sees target URLs. */
   forward?: ForwardOption;
-  /** Headers sent with every request (host configuration). A `user-agent` here replaces the honest default. */
-  headers?: Record<string, string>;
+  /**
+   * Host headers scoped to origins: `[{ origin: "https://gitlab.example.com", headers: { "private-token": "…" } }]`.
+   * Each entry's headers go only to requests whose origin (scheme, host, port) is exactly that
+   * origin — the URL requested, i.e. the proxy's when `forward` is set — and are dropped on any
+   * redirect to another origin. Default none.
+   */
+  headers?: readonly OriginHeaders[];
+  /** The User-Agent of every request. Default the honest `agentool-tools-web/…` one. */
+  userAgent?: string;
+  /**
+   * Without a `transport`, let the model's URLs (and redirects) name private, loopback,
+   * link-local, CGNAT and unique-local IP literals and `localhost`. Default `false`. Metadata
+   * addresses stay refused.
+   */
+  allowPrivate?: boolean;
+  /** Without a `transport`, hosts reachable whatever they are (`"127.0.0.1:8080"`, `"*.corp.example"`). Default none. */
+  allowHosts?: readonly string[];
+  /** Receives the one-time warning given on Node when the runtime-neutral `fetch` transport is used. Default `console.warn`. */
+  onWarn?: (message: string) => void;
   /** Finds the main content of HTML pages; falls back to the full page. Default: `createReadabilityExtractor()` when `readability` is on. */
   extractor?: ContentExtractor;
   /**
@@ -202,7 +227,11 @@ const optionsSchema = z.object({
       z.custom<(url: string) => string>((value) => typeof value === "function"),
     ])
     .optional(),
-  headers: headersOption,
+  headers: originHeadersOption,
+  userAgent: userAgentOption,
+  allowPrivate: z.boolean().optional(),
+  allowHosts: z.array(z.string().min(1)).readonly().optional(),
+  onWarn: z.custom<(message: string) => void>((value) => typeof value === "function").optional(),
   extractor: z
     .custom<ContentExtractor>((value) => typeof value === "function", {
       error: "expected a function (html, url) => content",
@@ -468,9 +497,26 @@ export function createWebFetchTool(options?: WebFetchToolOptions): WebFetchTool 
   const maxResponseBytes = parsed.maxResponseBytes ?? DEFAULT_FETCH_MAX_RESPONSE_BYTES;
   const maxPdfBytes = parsed.maxPdfBytes ?? DEFAULT_FETCH_MAX_PDF_BYTES;
   const maxFeedEntries = parsed.maxFeedEntries ?? DEFAULT_MAX_FEED_ENTRIES;
-  const transport = parsed.transport ?? createFetchTransport();
-  const headers = { ...buildHeaders(parsed.headers, DEFAULT_USER_AGENT) };
-  headers.accept ??= ACCEPT;
+  const forward = parsed.forward as ForwardOption | undefined;
+  // Without a host transport, the model's URL (and, without a proxy, every redirect hop) is
+  // checked by address literal and name; a guarded transport checks the connected address.
+  const urlPolicy =
+    parsed.transport === undefined
+      ? createUrlPolicy({
+          ...(parsed.allowPrivate === undefined ? {} : { allowPrivate: parsed.allowPrivate }),
+          ...(parsed.allowHosts === undefined ? {} : { allowHosts: parsed.allowHosts }),
+        })
+      : undefined;
+  if (parsed.transport === undefined && forward === undefined) warnUnguardedOnNode(parsed.onWarn);
+  const transport =
+    parsed.transport ??
+    createFetchTransport(
+      forward === undefined && urlPolicy !== undefined ? { checkUrl: urlPolicy } : {},
+    );
+  const headersFor = createOriginHeaders(parsed.headers, {
+    "user-agent": parsed.userAgent ?? DEFAULT_USER_AGENT,
+    accept: ACCEPT,
+  });
   const extractor =
     parsed.extractor ?? (parsed.readability === false ? undefined : createReadabilityExtractor());
   const mounted = mountedSet(parsed.name ?? WEB_FETCH_TOOL_NAME, parsed.mountedTools);
@@ -482,7 +528,6 @@ export function createWebFetchTool(options?: WebFetchToolOptions): WebFetchTool 
     parsed.maxCacheEntries ?? DEFAULT_FETCH_CACHE_ENTRIES,
   );
   const name = parsed.name ?? WEB_FETCH_TOOL_NAME;
-  const forward = parsed.forward as ForwardOption | undefined;
 
   async function toDocument(
     url: string,
@@ -627,6 +672,18 @@ export function createWebFetchTool(options?: WebFetchToolOptions): WebFetchTool 
       let document = cache.get(cacheKey);
       const cached = document !== undefined;
       if (document === undefined) {
+        if (urlPolicy !== undefined) {
+          try {
+            urlPolicy(new URL(url));
+          } catch (error) {
+            const known = WebRequestError.find(error);
+            if (known === undefined) throw error;
+            return fail(known.code, known.message, {
+              ...(known.hint === undefined ? {} : { hint: known.hint }),
+              retryable: false,
+            });
+          }
+        }
         let target: string;
         try {
           target = forwardUrl(forward, url);
@@ -643,7 +700,7 @@ export function createWebFetchTool(options?: WebFetchToolOptions): WebFetchTool 
           transport,
           {
             url: target,
-            headers,
+            headers: headersFor(target),
             signal: context.signal,
             maxBytes: maxResponseBytes,
             maxBytesForType: (contentType) =>

@@ -1,4 +1,5 @@
 import * as ipaddrNamespace from "ipaddr.js";
+import { WebRequestError } from "./http-transport.js";
 
 // ipaddr.js is CommonJS with `export =`: Node exposes it as the default export only.
 const ipaddr = ((ipaddrNamespace as unknown as { default?: typeof ipaddrNamespace }).default ??
@@ -171,4 +172,69 @@ export function isBlockedHostName(hostname: string): "local" | "metadata" | unde
  */
 export function isIpLiteral(hostname: string): boolean {
   return ipaddr.isValid(normalizeHost(hostname));
+}
+
+/** The address policy of a transport: what {@link createUrlPolicy} takes. */
+export interface AddressPolicyOptions {
+  /** Let requests reach private, loopback, link-local, CGNAT and unique-local addresses (and `localhost`). Default `false`. Cloud metadata stays refused. */
+  allowPrivate?: boolean;
+  /** Hosts reachable whatever they are: `"intranet.example"`, `"*.corp.example"`, `"127.0.0.1:8080"`. Default none. */
+  allowHosts?: readonly string[];
+}
+
+/**
+ * The BLOCKED failure of an address the policy refuses.
+ *
+ * @param what - the host as written
+ * @param why - why it is refused
+ * @returns the error to throw
+ */
+export function blockedAddress(what: string, why: string): WebRequestError {
+  return new WebRequestError("BLOCKED", `${what} is not reachable: ${why}.`, {
+    hint: "Only public internet addresses can be fetched. If the user needs a local or internal service, the host must allow it (allowHosts or allowPrivate).",
+    retryable: false,
+  });
+}
+
+/**
+ * A check of one URL against the policy, with no DNS lookup (runtime-neutral): only `http:` /
+ * `https:`; `localhost`, `*.localhost` and metadata names refused by name; IP literals in every
+ * spelling the URL parser normalises (decimal, octal, hex IPv4, `[::ffff:127.0.0.1]`, NAT64…)
+ * judged by {@link judgeAddress}. A name that merely *resolves* to a private address passes here:
+ * only a transport that sees the connected address (the Node guarded transport) can refuse it.
+ *
+ * @param options - `allowPrivate` and `allowHosts`
+ * @returns `(url) => void`, throwing a `BLOCKED` {@link WebRequestError}
+ * @example
+ * const check = createUrlPolicy();
+ * check(new URL("http://127.0.0.1/")); // throws BLOCKED
+ */
+export function createUrlPolicy(options: AddressPolicyOptions = {}): (url: URL) => void {
+  const allowPrivate = options.allowPrivate === true;
+  const allowed = createHostMatcher(options.allowHosts ?? []);
+  return (url) => {
+    if (url.protocol !== "http:" && url.protocol !== "https:") {
+      throw new WebRequestError(
+        "BLOCKED",
+        `Only http: and https: URLs can be fetched, not ${url.protocol}.`,
+        { hint: "Use an http(s) URL." },
+      );
+    }
+    const hostname = normalizeHost(url.hostname);
+    const port = url.port || (url.protocol === "https:" ? "443" : "80");
+    if (allowed(hostname, port)) return;
+    const named = isBlockedHostName(hostname);
+    if (named === "metadata") throw blockedAddress(url.host, "it names a cloud metadata service");
+    if (named === "local" && !allowPrivate) throw blockedAddress(url.host, "it names this machine");
+    if (isIpLiteral(hostname)) {
+      const verdict = judgeAddress(hostname, { allowPrivate });
+      if (!verdict.allowed)
+        throw blockedAddress(url.host, `${hostname} is a ${verdict.range} address`);
+      return;
+    }
+    if (allowed(hostname)) {
+      // the name is allowed on another port only
+      throw blockedAddress(url.host, `only other ports of ${hostname} are allowed`);
+    }
+  };
 }

@@ -151,23 +151,144 @@ export function concatBytes(chunks: readonly Uint8Array[], size: number): Uint8A
   return out;
 }
 
+/** Request headers that follow a redirect to another origin; every other one is dropped there. */
+export const CROSS_ORIGIN_HEADERS: readonly string[] = ["user-agent", "accept"];
+
+/** Redirects a transport follows at most, by default. */
+export const DEFAULT_FETCH_MAX_REDIRECTS = 5;
+
+/** Where one request stands while its redirects are followed. */
+export interface RedirectState {
+  /** The URL of this hop. */
+  url: URL;
+  /** The method of this hop. */
+  method: "GET" | "POST";
+  /** The headers of this hop (lower-case names). */
+  headers: Record<string, string>;
+  /** The body of this hop. */
+  body: string | undefined;
+}
+
+/**
+ * Lower-cases header names (the last of two spellings wins).
+ *
+ * @param headers - headers as given
+ * @returns the same headers, names in lower case
+ */
+export function lowerCaseHeaders(
+  headers: Record<string, string> | undefined,
+): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(headers ?? {})) out[key.toLowerCase()] = value;
+  return out;
+}
+
+/**
+ * The next hop of a redirect, shared by every transport here: at most `maxRedirects`; 303 (and
+ * 301/302 of a POST) become a GET without body; on a hop to **another origin** (scheme, host or
+ * port differs) every header but `user-agent` and `accept` is dropped, and a request with a body
+ * (307/308 of a POST) is not followed at all — so no key, token, cookie or body the host meant
+ * for one origin reaches another.
+ *
+ * @param state - the hop that answered with a redirect
+ * @param status - its status
+ * @param location - its Location header
+ * @param hop - how many redirects were followed before this one
+ * @param maxRedirects - the most to follow
+ * @returns the next hop
+ * @throws WebRequestError when the redirect is not followed
+ */
+export function nextRedirectHop(
+  state: RedirectState,
+  status: number,
+  location: string,
+  hop: number,
+  maxRedirects: number,
+): RedirectState {
+  if (hop >= maxRedirects) {
+    throw new WebRequestError(
+      "NETWORK_ERROR",
+      `Stopped after ${maxRedirects} redirects (the last one pointed to ${location}).`,
+      {
+        hint: "The page redirects in a loop or too many times; try the final address directly or another source.",
+        retryable: false,
+      },
+    );
+  }
+  let next: URL;
+  try {
+    next = new URL(location, state.url);
+  } catch {
+    throw new WebRequestError(
+      "NETWORK_ERROR",
+      `The server redirected to an invalid address (${location}).`,
+      { hint: "Use another source." },
+    );
+  }
+  let { method, body } = state;
+  let headers = { ...state.headers };
+  if (status === 303 || ((status === 301 || status === 302) && method === "POST")) {
+    method = "GET";
+    body = undefined;
+    delete headers["content-type"];
+    delete headers["content-length"];
+  }
+  if (next.origin !== state.url.origin) {
+    if (body !== undefined) {
+      throw new WebRequestError(
+        "NETWORK_ERROR",
+        `${state.url.origin} redirected a ${method} request with a body to another origin (${next.origin}); it is not followed, so nothing meant for ${state.url.origin} goes elsewhere.`,
+        {
+          hint: "Ask the host to point the endpoint at its final address.",
+          retryable: false,
+        },
+      );
+    }
+    const kept: Record<string, string> = {};
+    for (const name of CROSS_ORIGIN_HEADERS) {
+      const value = headers[name];
+      if (value !== undefined) kept[name] = value;
+    }
+    headers = kept;
+  }
+  return { url: next, method, headers, body };
+}
+
 /** Options of {@link createFetchTransport}. */
 export interface FetchTransportOptions {
   /** The `fetch` to use. Default the global `fetch`. */
   fetch?: typeof globalThis.fetch;
+  /** Redirects followed at most (each hop passed to `checkUrl`). Default {@link DEFAULT_FETCH_MAX_REDIRECTS} (5). */
+  maxRedirects?: number;
+  /**
+   * Called with the URL of every hop before it is requested; throw (a {@link WebRequestError})
+   * to refuse it. `web_fetch` passes its address policy here. Default: no check.
+   */
+  checkUrl?: (url: URL) => void;
+}
+
+function locationBase(): string | undefined {
+  const href = (globalThis as { location?: { href?: unknown } }).location?.href;
+  return typeof href === "string" ? href : undefined;
 }
 
 /**
- * A transport over the global `fetch` (any runtime): redirects followed by `fetch` itself, the
- * body streamed against the cap (bytes after content decoding).
+ * A transport over the global `fetch` (any runtime). Redirects are followed by hand
+ * (`redirect: "manual"`), each hop given to `checkUrl`, at most `maxRedirects`; on a hop to
+ * another origin only `user-agent` and `accept` are kept and a request with a body is not
+ * followed. Where the runtime hides redirect targets (browsers answer `opaqueredirect`), a GET
+ * is repeated with `redirect: "follow"` and only `user-agent` / `accept` (a request with a body
+ * fails): the browser's own policy then applies to later hops. The body is streamed against the
+ * cap (bytes after content decoding).
  *
- * @param options - an alternative `fetch`
+ * @param options - an alternative `fetch`, the redirect limit and a per-hop URL check
  * @returns the transport
  * @example
  * const transport = createFetchTransport();
  * const response = await transport({ url: "https://example.com/", maxBytes: 1_000_000 });
  */
 export function createFetchTransport(options: FetchTransportOptions = {}): HttpTransport {
+  const maxRedirects = options.maxRedirects ?? DEFAULT_FETCH_MAX_REDIRECTS;
   return async (request) => {
     const fetchFunction = options.fetch ?? globalThis.fetch;
     if (typeof fetchFunction !== "function") {
@@ -175,14 +296,68 @@ export function createFetchTransport(options: FetchTransportOptions = {}): HttpT
         hint: "Ask the host to pass a `transport` to the web tools.",
       });
     }
-    const init: RequestInit = {
-      method: request.method ?? "GET",
-      headers: request.headers ?? {},
-      redirect: "follow",
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(request.url, locationBase());
+    } catch {
+      parsed = undefined;
+    }
+    let state: RedirectState | undefined =
+      parsed === undefined
+        ? undefined
+        : {
+            url: parsed,
+            method: request.method ?? "GET",
+            headers: lowerCaseHeaders(request.headers),
+            body: request.body,
+          };
+    const send = (url: string, hop: RedirectState | undefined, redirect: "manual" | "follow") => {
+      const init: RequestInit = {
+        method: hop?.method ?? request.method ?? "GET",
+        headers: hop?.headers ?? request.headers ?? {},
+        redirect,
+      };
+      const body = hop === undefined ? request.body : hop.body;
+      if (body !== undefined) init.body = body;
+      if (request.signal !== undefined) init.signal = request.signal;
+      return fetchFunction(url, init);
     };
-    if (request.body !== undefined) init.body = request.body;
-    if (request.signal !== undefined) init.signal = request.signal;
-    const response = await fetchFunction(request.url, init);
+    let response: Response;
+    let finalUrl = request.url;
+    if (state === undefined) {
+      // Not an absolute URL and no page to resolve it against: fetch decides (and fails).
+      response = await send(request.url, undefined, "manual");
+    } else {
+      for (let hop = 0; ; hop += 1) {
+        options.checkUrl?.(state.url);
+        response = await send(state.url.href, state, "manual");
+        finalUrl = state.url.href;
+        if (response.type === "opaqueredirect") {
+          if (state.body !== undefined) {
+            throw new WebRequestError(
+              "NETWORK_ERROR",
+              `${state.url.origin} redirected a ${state.method} request with a body, and this runtime hides where to; it is not followed.`,
+              {
+                hint: "Ask the host to point the endpoint at its final address.",
+                retryable: false,
+              },
+            );
+          }
+          const kept: Record<string, string> = {};
+          for (const name of CROSS_ORIGIN_HEADERS) {
+            const value = state.headers[name];
+            if (value !== undefined) kept[name] = value;
+          }
+          response = await send(state.url.href, { ...state, headers: kept }, "follow");
+          finalUrl = response.url || finalUrl;
+          break;
+        }
+        const location = response.headers.get("location");
+        if (response.status < 300 || response.status >= 400 || location === null) break;
+        await response.body?.cancel().catch(() => {});
+        state = nextRedirectHop(state, response.status, location, hop, maxRedirects);
+      }
+    }
     const headers: Record<string, string> = {};
     response.headers.forEach((value, key) => {
       headers[key.toLowerCase()] = value;
@@ -193,7 +368,7 @@ export function createFetchTransport(options: FetchTransportOptions = {}): HttpT
     return {
       status: response.status,
       statusText: response.statusText,
-      url: response.url || request.url,
+      url: finalUrl,
       headers,
       body,
       truncated,

@@ -207,7 +207,7 @@ describe("opt-ins", () => {
     });
     const tool = createNodeWebFetchTool({
       allowPrivate: true,
-      headers: { authorization: "Bearer host-secret" },
+      headers: [{ origin: hop.origin, headers: { authorization: "Bearer host-secret" } }],
     });
     const result = await tool.run({ url: `${hop.origin}/go` });
     expect(result.success && JSON.parse(result.data.content)).toEqual({ authorization: null });

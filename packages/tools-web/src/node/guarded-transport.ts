@@ -10,19 +10,21 @@ import {
 } from "node:zlib";
 import { Agent, request as undiciRequest } from "undici";
 import {
+  blockedAddress,
+  createHostMatcher,
+  createUrlPolicy,
+  judgeAddress,
+} from "../internal/address-policy.js";
+import {
   concatBytes,
   type HttpRequest,
   type HttpResponse,
   type HttpTransport,
+  lowerCaseHeaders,
+  nextRedirectHop,
+  type RedirectState,
   WebRequestError,
 } from "../internal/http-transport.js";
-import {
-  createHostMatcher,
-  isBlockedHostName,
-  isIpLiteral,
-  judgeAddress,
-  normalizeHost,
-} from "./address-policy.js";
 
 /** Redirects followed at most, by default. */
 export const DEFAULT_MAX_REDIRECTS = 5;
@@ -59,13 +61,6 @@ const defaultResolver: Resolver = async (hostname) => {
   const addresses = await dnsLookup(hostname, { all: true, verbatim: true });
   return addresses.map((entry) => ({ address: entry.address, family: entry.family === 6 ? 6 : 4 }));
 };
-
-function blocked(what: string, why: string): WebRequestError {
-  return new WebRequestError("BLOCKED", `${what} is not reachable: ${why}.`, {
-    hint: "Only public internet addresses can be fetched. If the user needs a local or internal service, the host must allow it (allowHosts or allowPrivate).",
-    retryable: false,
-  });
-}
 
 type LookupCallback = (
   error: Error | null,
@@ -149,7 +144,7 @@ function headerRecord(
  * spelling of an address fail closed); IP literals (including decimal, octal and hex IPv4 forms,
  * which the URL parser normalises, and `[::ffff:127.0.0.1]`) and `localhost` / `*.localhost` /
  * metadata names are refused before connecting. Redirects are followed by hand (at most
- * `maxRedirects`), each hop checked again; credentials headers are dropped across origins.
+ * `maxRedirects`), each hop checked again; on a hop to another origin only `user-agent` and `accept` are kept and a request with a body is not followed.
  * Bodies are streamed through their decoders against the cap on decoded bytes.
  *
  * @param options - the policy (allowPrivate, allowHosts), resolver and limits
@@ -185,7 +180,10 @@ export function createGuardedTransport(
             const verdict = judgeAddress(entry.address, { allowPrivate });
             if (!verdict.allowed) {
               callback(
-                blocked(hostname, `it resolves to ${entry.address}, a ${verdict.range} address`),
+                blockedAddress(
+                  hostname,
+                  `it resolves to ${entry.address}, a ${verdict.range} address`,
+                ),
                 [],
               );
               return;
@@ -216,46 +214,22 @@ export function createGuardedTransport(
     keepAliveTimeout: 4_000,
   });
 
-  function checkUrl(url: URL): void {
-    if (url.protocol !== "http:" && url.protocol !== "https:") {
-      throw new WebRequestError(
-        "BLOCKED",
-        `Only http: and https: URLs can be fetched, not ${url.protocol}.`,
-        {
-          hint: "Use an http(s) URL.",
-        },
-      );
-    }
-    const hostname = normalizeHost(url.hostname);
-    const port = url.port || (url.protocol === "https:" ? "443" : "80");
-    if (allowed(hostname, port)) return;
-    const named = isBlockedHostName(hostname);
-    if (named === "metadata") throw blocked(url.host, "it names a cloud metadata service");
-    if (named === "local" && !allowPrivate) throw blocked(url.host, "it names this machine");
-    if (isIpLiteral(hostname)) {
-      const verdict = judgeAddress(hostname, { allowPrivate });
-      if (!verdict.allowed) throw blocked(url.host, `${hostname} is a ${verdict.range} address`);
-      return;
-    }
-    if (allowed(hostname)) {
-      // the name is allowed on another port only
-      throw blocked(url.host, `only other ports of ${hostname} are allowed`);
-    }
-  }
+  const checkUrl = createUrlPolicy(options);
 
   const transport = async (request: HttpRequest): Promise<HttpResponse> => {
-    let current = new URL(request.url);
-    let method = request.method ?? "GET";
-    let body = request.body;
-    const headers = { ...(request.headers ?? {}) };
+    let state: RedirectState = {
+      url: new URL(request.url),
+      method: request.method ?? "GET",
+      headers: lowerCaseHeaders(request.headers),
+      body: request.body,
+    };
     for (let hop = 0; ; hop += 1) {
-      checkUrl(current);
-      headers["accept-encoding"] = "gzip, deflate, br";
-      const response = await undiciRequest(current, {
+      checkUrl(state.url);
+      const response = await undiciRequest(state.url, {
         dispatcher: agent,
-        method,
-        headers,
-        ...(body === undefined ? {} : { body }),
+        method: state.method,
+        headers: { ...state.headers, "accept-encoding": "gzip, deflate, br" },
+        ...(state.body === undefined ? {} : { body: state.body }),
         ...(request.signal === undefined ? {} : { signal: request.signal }),
       });
       const responseHeaders = headerRecord(response.headers);
@@ -263,42 +237,7 @@ export function createGuardedTransport(
       if (response.statusCode >= 300 && response.statusCode < 400 && location !== undefined) {
         response.body.on("error", () => {});
         response.body.destroy();
-        if (hop >= maxRedirects) {
-          throw new WebRequestError(
-            "NETWORK_ERROR",
-            `Stopped after ${maxRedirects} redirects (the last one pointed to ${location}).`,
-            {
-              hint: "The page redirects in a loop or too many times; try the final address directly or another source.",
-              retryable: false,
-            },
-          );
-        }
-        let next: URL;
-        try {
-          next = new URL(location, current);
-        } catch {
-          throw new WebRequestError(
-            "NETWORK_ERROR",
-            `The server redirected to an invalid address (${location}).`,
-            {
-              hint: "Use another source.",
-            },
-          );
-        }
-        if (next.origin !== current.origin) {
-          delete headers.authorization;
-          delete headers.cookie;
-          delete headers["proxy-authorization"];
-        }
-        if (
-          response.statusCode === 303 ||
-          ((response.statusCode === 301 || response.statusCode === 302) && method === "POST")
-        ) {
-          method = "GET";
-          body = undefined;
-          delete headers["content-type"];
-        }
-        current = next;
+        state = nextRedirectHop(state, response.statusCode, location, hop, maxRedirects);
         continue;
       }
       const contentType = responseHeaders["content-type"] ?? "";
@@ -308,7 +247,12 @@ export function createGuardedTransport(
         .map((value) => value.trim().toLowerCase())
         .filter(Boolean);
       const read = await readBodyCapped(response.body, encodings, cap, request.signal);
-      return { status: response.statusCode, url: current.href, headers: responseHeaders, ...read };
+      return {
+        status: response.statusCode,
+        url: state.url.href,
+        headers: responseHeaders,
+        ...read,
+      };
     }
   };
   return Object.assign(transport, { close: () => agent.close() });
