@@ -1,5 +1,9 @@
 export { createWebTools, type WebToolsOptions } from "./create-web-tools.js";
 export {
+  type AddressPolicyOptions,
+  createUrlPolicy,
+} from "./internal/address-policy.js";
+export {
   type ContentExtractor,
   createReadabilityExtractor,
   type ExtractedContent,
@@ -14,6 +18,7 @@ export {
 export { type ForwardOption, forwardUrl } from "./internal/forward.js";
 export { htmlToMarkdown } from "./internal/html-to-markdown.js";
 export {
+  CROSS_ORIGIN_HEADERS,
   createFetchTransport,
   type FetchTransportOptions,
   type HttpRequest,
@@ -21,6 +26,7 @@ export {
   type HttpTransport,
   WebRequestError,
 } from "./internal/http-transport.js";
+export type { OriginHeaders } from "./internal/options.js";
 export type { PdfText, PdfTextExtractor } from "./internal/pdf.js";
 export { DEFAULT_USER_AGENT } from "./internal/request.js";
 export {
