@@ -1,16 +1,15 @@
 import { createHash, randomBytes } from "node:crypto";
-import { createReadStream, realpathSync, statSync } from "node:fs";
+import { constants, realpathSync, type Stats, statSync } from "node:fs";
 import {
   copyFile,
+  type FileHandle,
   lstat,
   mkdir,
   open,
   readdir,
-  readFile,
   readlink,
   realpath,
   rename,
-  rm,
   rmdir,
   stat,
   symlink,
@@ -30,6 +29,18 @@ import {
   parentNotDirectoryError,
   type WriteFileOptions,
 } from "../file-system.js";
+import {
+  changedError,
+  type DirectoryRef,
+  directoryRef,
+  hasProcFd,
+  isAt,
+  locationOf,
+  notRegularError,
+  O_NOFOLLOW,
+  openDirectoryHandle,
+  openReadHandle,
+} from "./safe-open.js";
 
 /** Options of {@link createNodeFileSystem}. */
 export interface NodeFileSystemOptions {
@@ -206,17 +217,278 @@ export function createNodeFileSystem(options: NodeFileSystemOptions): FileSystem
     }
   }
 
-  async function copyTree(from: string, to: string): Promise<void> {
+  const isInside = (location: string): boolean => {
+    const inside = relative(rootReal, location);
+    return !(inside.startsWith("..") || isAbsolute(inside));
+  };
+
+  /** Marks where a walk met a file (or something else) where a directory was wanted. */
+  class NotDirectoryAt extends Error {
+    constructor(readonly last: boolean) {
+      super("not a directory");
+    }
+  }
+
+  /**
+   * Opens the directory at the real workspace path `real`, checked to be that very object
+   * (`/proc/self/fd/N` on Linux). With `create`, missing directories are made one component at a
+   * time from the root, each opened without following a symlink before the next is made in it.
+   */
+  async function openDirectory(real: string, shown: string, create = false): Promise<DirectoryRef> {
+    const target = absolute(real);
+    let handle: FileHandle;
+    try {
+      handle = await openDirectoryHandle(target);
+    } catch (error) {
+      const code = errorCode(error);
+      if (code === "ENOENT" && create) return walkCreating(real, shown);
+      if (code === "ENOTDIR" || code === "ELOOP") {
+        const info = await lstat(target).catch(() => undefined);
+        if (info?.isSymbolicLink()) throw changedError(shown);
+        throw new NotDirectoryAt(info !== undefined);
+      }
+      throw error;
+    }
+    if (!(await isAt(handle, target))) {
+      await handle.close().catch(() => undefined);
+      throw changedError(shown);
+    }
+    return directoryRef(handle, target);
+  }
+
+  async function walkCreating(real: string, shown: string): Promise<DirectoryRef> {
+    let current = directoryRef(await openDirectoryHandle(rootReal), rootReal);
+    const parts = real.length === 0 ? [] : real.split("/");
+    let at = rootReal;
+    try {
+      for (let index = 0; index < parts.length; index += 1) {
+        const name = parts[index] as string;
+        at = join(at, name);
+        await mkdir(current.child(name)).catch((error: unknown) => {
+          if (errorCode(error) !== "EEXIST") throw error;
+        });
+        let next: FileHandle;
+        try {
+          next = await openDirectoryHandle(current.child(name));
+        } catch (error) {
+          const code = errorCode(error);
+          if (code === "ENOTDIR" || code === "ELOOP") {
+            const info = await lstat(current.child(name)).catch(() => undefined);
+            if (info?.isSymbolicLink()) throw changedError(shown);
+            throw new NotDirectoryAt(index === parts.length - 1);
+          }
+          throw error;
+        }
+        await current.close();
+        current = directoryRef(next, at);
+      }
+    } catch (error) {
+      await current.close();
+      throw error;
+    }
+    return current;
+  }
+
+  /** Before a rename into `directory`: it must still lie inside the root. */
+  async function ensureInside(directory: DirectoryRef, shown: string): Promise<void> {
+    const location = hasProcFd ? await locationOf(directory.handle) : undefined;
+    if (
+      location !== undefined ? !isInside(location) : !(await isAt(directory.handle, directory.path))
+    )
+      throw changedError(shown);
+  }
+
+  /** Opens a regular file for reading: no symlink followed at the end, no blocking on a FIFO. */
+  async function openRegular(
+    real: string,
+    shown: string,
+  ): Promise<{ handle: FileHandle; info: Stats }> {
+    const target = absolute(real);
+    let handle: FileHandle;
+    try {
+      handle = await openReadHandle(target);
+    } catch (error) {
+      const code = errorCode(error);
+      if (code === "ELOOP") throw changedError(shown);
+      if (code === "ENXIO" || code === "EOPNOTSUPP") {
+        const info = await lstat(target).catch(() => undefined);
+        if (info !== undefined) throw notRegularError(shown, info);
+      }
+      throw error;
+    }
+    try {
+      if (!(await isAt(handle, target))) throw changedError(shown);
+      const info = await handle.stat();
+      if (info.isDirectory()) throw directoryNotFileError(shown);
+      if (!info.isFile()) throw notRegularError(shown, info);
+      return { handle, info };
+    } catch (error) {
+      await handle.close().catch(() => undefined);
+      throw error;
+    }
+  }
+
+  const temporaryName = (name: string): string =>
+    `.${name}.${randomBytes(6).toString("hex")}.agentool-tmp`;
+
+  /**
+   * Copies an open regular file to `name` in `directory` as a new inode: a temporary file made
+   * with `COPYFILE_EXCL`, then renamed over the name (never written into an existing file, so a
+   * hard link elsewhere is untouched).
+   */
+  async function copyRegular(
+    source: FileHandle,
+    info: Stats,
+    directory: DirectoryRef,
+    name: string,
+    shown: string,
+  ): Promise<void> {
+    const temporary = directory.child(temporaryName(name));
+    try {
+      if (hasProcFd) {
+        await copyFile(`/proc/self/fd/${source.fd}`, temporary, constants.COPYFILE_EXCL);
+      } else {
+        const target = await open(
+          temporary,
+          constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | O_NOFOLLOW,
+          info.mode & 0o7777,
+        );
+        try {
+          const buffer = Buffer.allocUnsafe(1 << 20);
+          for (let position = 0; ; ) {
+            const { bytesRead } = await source.read(buffer, 0, buffer.length, position);
+            if (bytesRead === 0) break;
+            await target.write(buffer, 0, bytesRead);
+            position += bytesRead;
+          }
+        } finally {
+          await target.close();
+        }
+      }
+      const created = await open(temporary, constants.O_RDONLY | O_NOFOLLOW);
+      try {
+        await created.chmod(info.mode & 0o7777);
+      } finally {
+        await created.close();
+      }
+      await ensureInside(directory, shown);
+      await rename(temporary, directory.child(name));
+    } catch (error) {
+      await unlink(temporary).catch(() => undefined);
+      throw error;
+    }
+  }
+
+  /**
+   * Copies the entry `name` of `source` to `targetName` in `target`: symlinks recreated as links,
+   * directories walked through opened handles (`dev:ino` compared before descending), regular
+   * files as new inodes; FIFOs, sockets and devices inside a tree skipped (at the top: refused).
+   */
+  async function copyEntryAt(
+    source: DirectoryRef,
+    name: string,
+    target: DirectoryRef,
+    targetName: string,
+    shown: string,
+    top: boolean,
+  ): Promise<void> {
+    const from = source.child(name);
     const info = await lstat(from);
     if (info.isSymbolicLink()) {
-      await rm(to, { force: true, recursive: false }).catch(() => undefined);
-      await symlink(await readlink(from), to);
-    } else if (info.isDirectory()) {
-      await mkdir(to, { recursive: true });
-      for (const name of await readdir(from)) await copyTree(join(from, name), join(to, name));
-    } else {
-      await copyFile(from, to);
+      await unlink(target.child(targetName)).catch(() => undefined);
+      await symlink(await readlink(from), target.child(targetName));
+      return;
     }
+    if (info.isDirectory()) {
+      let handle: FileHandle;
+      try {
+        handle = await openDirectoryHandle(from);
+      } catch (error) {
+        if (errorCode(error) === "ENOTDIR" || errorCode(error) === "ELOOP")
+          throw changedError(shown);
+        throw error;
+      }
+      const ref = directoryRef(handle, join(source.path, name));
+      try {
+        const opened = await handle.stat();
+        if (opened.dev !== info.dev || opened.ino !== info.ino) throw changedError(shown);
+        await mkdir(target.child(targetName)).catch((error: unknown) => {
+          if (errorCode(error) !== "EEXIST") throw error;
+        });
+        const into = directoryRef(
+          await openDirectoryHandle(target.child(targetName)),
+          join(target.path, targetName),
+        );
+        try {
+          for (const entry of await readdir(ref.path))
+            await copyEntryAt(ref, entry, into, entry, shown, false);
+        } finally {
+          await into.close();
+        }
+      } finally {
+        await ref.close();
+      }
+      return;
+    }
+    if (!info.isFile()) {
+      if (top) throw notRegularError(shown, info);
+      return;
+    }
+    let handle: FileHandle;
+    try {
+      handle = await openReadHandle(from);
+    } catch (error) {
+      if (errorCode(error) === "ELOOP") throw changedError(shown);
+      throw error;
+    }
+    try {
+      const opened = await handle.stat();
+      if (!opened.isFile() || opened.dev !== info.dev || opened.ino !== info.ino)
+        throw changedError(shown);
+      await copyRegular(handle, opened, target, targetName, shown);
+    } finally {
+      await handle.close();
+    }
+  }
+
+  /**
+   * Removes the directory `name` of `parent` and everything inside it, walking opened handles:
+   * each directory is opened without following a symlink and its `dev:ino` compared with the
+   * `lstat` taken before, so a directory swapped for a symlink is never descended into.
+   */
+  async function removeTree(
+    parent: DirectoryRef,
+    name: string,
+    before: Stats,
+    shown: string,
+  ): Promise<void> {
+    let handle: FileHandle;
+    try {
+      handle = await openDirectoryHandle(parent.child(name));
+    } catch (error) {
+      if (errorCode(error) === "ENOTDIR" || errorCode(error) === "ELOOP") throw changedError(shown);
+      throw error;
+    }
+    const ref = directoryRef(handle, join(parent.path, name));
+    try {
+      const opened = await handle.stat();
+      if (opened.dev !== before.dev || opened.ino !== before.ino) throw changedError(shown);
+      if (!hasProcFd && !(await isAt(handle, ref.path))) throw changedError(shown);
+      for (const entry of await readdir(ref.path)) {
+        const info = await lstat(ref.child(entry));
+        if (info.isDirectory()) await removeTree(ref, entry, info, shown);
+        else await unlink(ref.child(entry));
+      }
+    } finally {
+      await ref.close();
+    }
+    await rmdir(parent.child(name));
+  }
+
+  /** Maps a walk's "not a directory" to the seam's failure for the path asked. */
+  function mapNotDirectory(error: unknown, path: string): never {
+    if (error instanceof NotDirectoryAt) throw parentNotDirectoryError(path);
+    return mapError(error, path);
   }
 
   return {
@@ -226,20 +498,20 @@ export function createNodeFileSystem(options: NodeFileSystemOptions): FileSystem
     stat: statOf,
     async readFile(path) {
       try {
-        const buffer = await readFile(absolute(await realPathOf(path)));
-        return new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.length);
+        const { handle } = await openRegular(await realPathOf(path), path);
+        try {
+          const buffer = await handle.readFile();
+          return new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.length);
+        } finally {
+          await handle.close();
+        }
       } catch (error) {
         return mapError(error, path);
       }
     },
     async openReader(path): Promise<FileReader> {
       try {
-        const handle = await open(absolute(await realPathOf(path)), "r");
-        const info = await handle.stat();
-        if (info.isDirectory()) {
-          await handle.close();
-          throw directoryNotFileError(path);
-        }
+        const { handle, info } = await openRegular(await realPathOf(path), path);
         let closed = false;
         return {
           size: info.size,
@@ -260,26 +532,28 @@ export function createNodeFileSystem(options: NodeFileSystemOptions): FileSystem
       }
     },
     async writeFile(path, data, writeOptions: WriteFileOptions = {}) {
-      const target = absolute(await realPathOf(path));
-      const temporary = join(
-        dirname(target),
-        `.${basename(target)}.${randomBytes(6).toString("hex")}.agentool-tmp`,
-      );
+      const real = await realPathOf(path);
+      const name = nameOf(real);
+      if (real.length === 0) throw directoryNotFileError(path);
+      let directory: DirectoryRef;
       try {
-        await mkdir(dirname(target), { recursive: true }).catch((error: unknown) => {
-          const code = errorCode(error);
-          if (code === "EEXIST" || code === "ENOTDIR") throw parentNotDirectoryError(path);
-          throw error;
-        });
+        directory = await openDirectory(parentOf(real), path, true);
+      } catch (error) {
+        return mapNotDirectory(error, path);
+      }
+      const temporary = directory.child(temporaryName(name));
+      let created = false;
+      try {
         let mode = writeOptions.mode ?? 0o644;
-        try {
-          const existing = await stat(target);
-          if (existing.isDirectory()) throw directoryNotFileError(path);
-          mode = existing.mode & 0o7777;
-        } catch (error) {
-          if (FileSystemError.isInstance(error)) throw error;
-        }
-        const handle = await open(temporary, "wx", mode);
+        const existing = await lstat(directory.child(name)).catch(() => undefined);
+        if (existing?.isDirectory()) throw directoryNotFileError(path);
+        if (existing?.isFile()) mode = existing.mode & 0o7777;
+        const handle = await open(
+          temporary,
+          constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | O_NOFOLLOW,
+          mode,
+        );
+        created = true;
         try {
           await handle.writeFile(data);
           await handle.chmod(mode);
@@ -287,20 +561,25 @@ export function createNodeFileSystem(options: NodeFileSystemOptions): FileSystem
         } finally {
           await handle.close();
         }
-        await rename(temporary, target);
+        await ensureInside(directory, path);
+        await rename(temporary, directory.child(name));
+        created = false;
       } catch (error) {
-        await unlink(temporary).catch(() => undefined);
+        if (created) await unlink(temporary).catch(() => undefined);
         mapError(error, path);
+      } finally {
+        await directory.close();
       }
     },
     async createDirectory(path) {
-      const target = absolute(await realPathOf(path));
+      const real = await realPathOf(path);
+      let directory: DirectoryRef;
       try {
-        await mkdir(target, { recursive: true });
+        directory = await openDirectory(real, path, true);
       } catch (error) {
-        if (errorCode(error) === "EEXIST" || errorCode(error) === "ENOTDIR") {
-          const existing = await stat(target).catch(() => undefined);
-          if (existing !== undefined && !existing.isDirectory()) {
+        if (error instanceof NotDirectoryAt) {
+          const info = await lstat(absolute(real)).catch(() => undefined);
+          if (info !== undefined && !info.isDirectory()) {
             throw new FileSystemError(
               "FILE_ALREADY_EXISTS",
               `${path} already exists and is a file, not a directory.`,
@@ -309,16 +588,24 @@ export function createNodeFileSystem(options: NodeFileSystemOptions): FileSystem
           }
           throw parentNotDirectoryError(path);
         }
-        mapError(error, path);
+        return mapError(error, path);
       }
+      await directory.close();
     },
     async readDirectory(path): Promise<DirectoryEntry[]> {
-      const directory = absolute(await realPathOf(path));
+      const real = await realPathOf(path);
+      let directory: DirectoryRef;
       try {
-        const entries = await readdir(directory, { withFileTypes: true });
+        directory = await openDirectory(real, path);
+      } catch (error) {
+        if (error instanceof NotDirectoryAt) throw fileNotDirectoryError(path);
+        return mapError(error, path);
+      }
+      try {
+        const entries = await readdir(directory.path, { withFileTypes: true });
         return await Promise.all(
           entries.map(async (entry) => {
-            const info = await lstat(join(directory, entry.name)).catch(() => undefined);
+            const info = await lstat(directory.child(entry.name)).catch(() => undefined);
             return {
               name: entry.name,
               type: typeOf(entry),
@@ -328,66 +615,110 @@ export function createNodeFileSystem(options: NodeFileSystemOptions): FileSystem
           }),
         );
       } catch (error) {
-        if (errorCode(error) === "ENOTDIR") {
-          const info = await stat(directory).catch(() => undefined);
-          if (info !== undefined && !info.isDirectory()) throw fileNotDirectoryError(path);
-        }
         return mapError(error, path);
+      } finally {
+        await directory.close();
       }
     },
     async remove(path, removeOptions) {
-      const target = absolute(await realPathOf(path, false));
-      if (target === rootReal)
+      const real = await realPathOf(path, false);
+      if (real.length === 0)
         throw new FileSystemError("INVALID_PATH", "The workspace root cannot be removed.");
+      let parent: DirectoryRef;
       try {
-        const info = await lstat(target);
+        parent = await openDirectory(parentOf(real), path);
+      } catch (error) {
+        return mapNotDirectory(error, path);
+      }
+      try {
+        const name = nameOf(real);
+        const info = await lstat(parent.child(name));
         if (info.isDirectory()) {
-          if (removeOptions.recursive) await rm(target, { recursive: true });
-          else await rmdir(target);
+          if (removeOptions.recursive) await removeTree(parent, name, info, path);
+          else await rmdir(parent.child(name));
         } else {
-          await unlink(target);
+          await unlink(parent.child(name));
         }
       } catch (error) {
         mapError(error, path);
+      } finally {
+        await parent.close();
       }
     },
     async rename(source, destination) {
-      const from = absolute(await realPathOf(source, false));
-      const to = absolute(await realPathOf(destination, false));
-      if (to === from || to.startsWith(`${from}${sep}`)) {
+      const from = await realPathOf(source, false);
+      const to = await realPathOf(destination, false);
+      if (from.length === 0 || to.length === 0)
+        throw new FileSystemError("INVALID_PATH", "The workspace root cannot be moved.");
+      if (to === from || to.startsWith(`${from}/`)) {
         throw new FileSystemError("INVALID_PATH", `Cannot move ${source} into itself.`);
       }
+      let fromParent: DirectoryRef | undefined;
+      let toParent: DirectoryRef | undefined;
       try {
-        await rename(from, to);
-      } catch (error) {
-        if (errorCode(error) === "EXDEV") {
-          await copyTree(from, to);
-          await rm(from, { recursive: true });
-          return;
+        fromParent = await openDirectory(parentOf(from), source).catch((error: unknown) =>
+          mapNotDirectory(error, source),
+        );
+        toParent = await openDirectory(parentOf(to), destination).catch((error: unknown) =>
+          mapNotDirectory(error, destination),
+        );
+        try {
+          await rename(fromParent.child(nameOf(from)), toParent.child(nameOf(to)));
+        } catch (error) {
+          if (errorCode(error) !== "EXDEV") throw error;
+          await copyEntryAt(fromParent, nameOf(from), toParent, nameOf(to), source, true);
+          const info = await lstat(fromParent.child(nameOf(from)));
+          if (info.isDirectory()) await removeTree(fromParent, nameOf(from), info, source);
+          else await unlink(fromParent.child(nameOf(from)));
         }
+      } catch (error) {
         mapError(error, errorCode(error) === "ENOENT" ? source : destination);
+      } finally {
+        await fromParent?.close();
+        await toParent?.close();
       }
     },
     async copy(source, destination) {
-      const from = absolute(await realPathOf(source));
-      const to = absolute(await realPathOf(destination, false));
-      if (to === from || to.startsWith(`${from}${sep}`)) {
+      const from = await realPathOf(source);
+      const to = await realPathOf(destination, false);
+      if (from.length === 0 || to.length === 0)
+        throw new FileSystemError("INVALID_PATH", "The workspace root cannot be copied.");
+      if (to === from || to.startsWith(`${from}/`)) {
         throw new FileSystemError("INVALID_PATH", `Cannot copy ${source} into itself.`);
       }
+      let fromParent: DirectoryRef | undefined;
+      let toParent: DirectoryRef | undefined;
       try {
-        await mkdir(dirname(to), { recursive: true });
-        await copyTree(from, to);
+        fromParent = await openDirectory(parentOf(from), source).catch((error: unknown) =>
+          mapNotDirectory(error, source),
+        );
+        toParent = await openDirectory(parentOf(to), destination, true).catch((error: unknown) =>
+          mapNotDirectory(error, destination),
+        );
+        await copyEntryAt(fromParent, nameOf(from), toParent, nameOf(to), source, true);
       } catch (error) {
         mapError(error, source);
+      } finally {
+        await fromParent?.close();
+        await toParent?.close();
       }
     },
     async digest(path) {
-      const file = absolute(await realPathOf(path));
       try {
-        const hash = createHash("sha256");
-        for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20 }))
-          hash.update(chunk as Buffer);
-        return hash.digest("hex");
+        const { handle } = await openRegular(await realPathOf(path), path);
+        try {
+          const hash = createHash("sha256");
+          const buffer = Buffer.allocUnsafe(1 << 20);
+          for (let position = 0; ; ) {
+            const { bytesRead } = await handle.read(buffer, 0, buffer.length, position);
+            if (bytesRead === 0) break;
+            hash.update(buffer.subarray(0, bytesRead));
+            position += bytesRead;
+          }
+          return hash.digest("hex");
+        } finally {
+          await handle.close();
+        }
       } catch (error) {
         return mapError(error, path);
       }
