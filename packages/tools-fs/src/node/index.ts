@@ -1,3 +1,9 @@
+export {
+  type ArgumentPolicy,
+  type ArgumentPolicyVerdict,
+  defaultArgumentPolicy,
+  sedScriptDanger,
+} from "./argument-policy.js";
 export { createNodeFsTools, type NodeFsToolsOptions } from "./create-node-fs-tools.js";
 export { createNodeFileSystem, type NodeFileSystemOptions } from "./node-file-system.js";
 export {
@@ -32,3 +38,4 @@ export {
   splitCommandString,
   suggestArgv,
 } from "./run-command.js";
+export { type BubblewrapStatus, bubblewrapStatus, type CommandSandbox } from "./sandbox.js";

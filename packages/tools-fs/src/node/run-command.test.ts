@@ -359,10 +359,12 @@ describe("createRunCommandTool", () => {
   it("does not wait for a background process that keeps the output open, and says it was stopped", async () => {
     const script =
       "require('child_process').spawn(process.execPath, ['-e', 'setTimeout(() => {}, 20000)'], { stdio: 'inherit' }).unref(); console.log('parent done');";
+    // On the host: the sandbox stops every process with the command (run-command.security.test.ts).
     const tool = createRunCommandTool({
       root,
       allowedCommands: [process.execPath],
       killGraceMs: 200,
+      sandbox: "none",
     });
     const started = Date.now();
     const result = await tool.run({ command: [process.execPath, "-e", script] });
@@ -422,10 +424,12 @@ describe("createRunCommandTool", () => {
   it.skipIf(process.platform !== "linux")(
     "captures output in private files outside the root, removed after success, timeout and abort",
     async () => {
+      // On the host: inside the sandbox the capture directory is out of sight (a private /tmp).
       const tool = createRunCommandTool({
         root,
         allowedCommands: [process.execPath],
         killGraceMs: 100,
+        sandbox: "none",
       });
       const probe =
         "const fs = require('fs'); const file = fs.readlinkSync('/proc/self/fd/1'); const dir = require('path').dirname(file); console.log(JSON.stringify({ file, dir, fileMode: fs.statSync(file).mode & 0o777, dirMode: fs.statSync(dir).mode & 0o777 }));";
@@ -499,7 +503,12 @@ describe("createRunCommandTool", () => {
 
   it("kills the whole process group on timeout", async () => {
     const pids = join(root, "pids.txt");
-    const tool = createRunCommandTool({ root, allowedCommands: ["sh"], killGraceMs: 500 });
+    const tool = createRunCommandTool({
+      root,
+      allowedCommands: ["sh"],
+      killGraceMs: 500,
+      sandbox: "none",
+    });
     const started = Date.now();
     const error = await failure(
       tool.run({
@@ -521,7 +530,12 @@ describe("createRunCommandTool", () => {
 
   it("kills the whole process group on abort", async () => {
     const pids = join(root, "pids.txt");
-    const tool = createRunCommandTool({ root, allowedCommands: ["sh"], killGraceMs: 500 });
+    const tool = createRunCommandTool({
+      root,
+      allowedCommands: ["sh"],
+      killGraceMs: 500,
+      sandbox: "none",
+    });
     const controller = new AbortController();
     const running = tool.run(
       { command: ["sh", "-c", "echo $$ >> pids.txt; sleep 30 & echo $! >> pids.txt; sleep 30"] },
@@ -538,7 +552,12 @@ describe("createRunCommandTool", () => {
   });
 
   it("stops background jobs left behind by a finished command", async () => {
-    const tool = createRunCommandTool({ root, allowedCommands: ["sh"], killGraceMs: 200 });
+    const tool = createRunCommandTool({
+      root,
+      allowedCommands: ["sh"],
+      killGraceMs: 200,
+      sandbox: "none",
+    });
     const data = await success(
       tool.run({ command: ["sh", "-c", "sleep 30 >/dev/null 2>&1 & echo $! > pid.txt"] }),
     );

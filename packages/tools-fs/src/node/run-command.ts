@@ -1,7 +1,18 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { type FileHandle, mkdtemp, open, realpath, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { delimiter, isAbsolute, join, relative, resolve } from "node:path";
+import { mkdtempSync, realpathSync, writeFileSync } from "node:fs";
+import {
+  access,
+  constants,
+  type FileHandle,
+  lstat,
+  mkdtemp,
+  open,
+  realpath,
+  rm,
+  stat,
+} from "node:fs/promises";
+import { homedir, tmpdir } from "node:os";
+import { delimiter, dirname, isAbsolute, join, relative, resolve } from "node:path";
 import {
   AgentoolError,
   defineTool,
@@ -22,7 +33,15 @@ import {
   workspaceOption,
 } from "../internal/tool-support.js";
 import { createWorkspace, type Workspace } from "../workspace.js";
+import { type ArgumentPolicy, defaultArgumentPolicy } from "./argument-policy.js";
 import { createNodeFileSystem } from "./node-file-system.js";
+import {
+  bubblewrapStatus,
+  buildBubblewrapArguments,
+  type CommandSandbox,
+  findSecretPaths,
+  type HiddenPath,
+} from "./sandbox.js";
 
 /** The default name of the command tool. */
 export const RUN_COMMAND_TOOL_NAME = "run_command";
@@ -134,6 +153,21 @@ export interface RunCommandToolOptions {
   maxTailLines?: number;
   /** Refuse arguments that name a secret path (`.env`, `~/.ssh/id_rsa`, `--file=.npmrc`). Default `true`. */
   refuseSecretArguments?: boolean;
+  /**
+   * Where commands run. `"auto"` (default): in a bubblewrap sandbox where `bwrap` works (Linux
+   * with bubblewrap installed), else on the host. `"bubblewrap"`: always sandboxed (a call is
+   * refused with `DEPENDENCY_MISSING` where it cannot be). `"none"`: on the host, the explicit
+   * choice to give up the sandbox — only the argument checks stand then, and they are not a boundary.
+   */
+  sandbox?: "auto" | "bubblewrap" | "none";
+  /** Whether a sandboxed command may use the network. Default `false` (loopback only). */
+  network?: boolean;
+  /**
+   * A check on every argv before it runs: return `{ refused, reason }` to refuse it (`BLOCKED`,
+   * naming `refused`). Default {@link defaultArgumentPolicy} (git `-c`, rg `--pre`, tar
+   * `--to-command`, sed `e`, find `-exec`, …); compose with it to add your own. Not a boundary.
+   */
+  argumentPolicy?: ArgumentPolicy;
   /** Replaces the tool's name (snake_case). Default `"run_command"`. */
   name?: string;
   /** Replaces the tool's description. */
@@ -165,6 +199,9 @@ const optionsSchema = z.object({
   maxHeadLines: z.number().int().min(1).max(100_000).optional(),
   maxTailLines: z.number().int().min(1).max(100_000).optional(),
   refuseSecretArguments: z.boolean().optional(),
+  sandbox: z.enum(["auto", "bubblewrap", "none"]).optional(),
+  network: z.boolean().optional(),
+  argumentPolicy: z.custom<ArgumentPolicy>((value) => typeof value === "function").optional(),
 });
 
 function createInputSchema(defaultTimeoutMs: number, maxTimeoutMs: number) {
@@ -266,6 +303,11 @@ export interface RunCommandToolData {
    * they would have written later is not here.
    */
   stopped_background: boolean;
+  /**
+   * Where it ran: `"bubblewrap"` (its own pid, network and mount namespaces; the workspace the
+   * only writable place; every process it started stopped when it ended) or `"none"` (the host).
+   */
+  sandbox: CommandSandbox;
 }
 
 /** The `run_command` tool's type. */
@@ -816,6 +858,39 @@ export function formatCommandResult(data: RunCommandToolData): string {
   return lines.join("\n");
 }
 
+/** Programs that read whole directory trees whatever their flags. */
+const RECURSIVE_PROGRAMS = new Set(["rg", "ripgrep", "tar", "zip", "rsync", "ag", "ack"]);
+
+/** Where the gitattributes file of {@link gitEnvironment} appears inside the sandbox. */
+const SANDBOX_GIT_ATTRIBUTES = "/run/agentool/gitattributes";
+
+/** How long after SIGKILL a stopped command's call settles even without an exit event: 1 s. */
+const HARD_SETTLE_MS = 1_000;
+
+function isGit(file: string): boolean {
+  const name = file.slice(file.lastIndexOf("/") + 1);
+  return name === "git" || name === "git.exe";
+}
+
+/**
+ * The temporary directories a sandboxed command gets empty (other commands' capture files and
+ * whatever else the host keeps there stay out of sight); one inside the workspace is left alone.
+ */
+function privateTemporaryDirectories(rootReal: string): string[] {
+  const directories: string[] = [];
+  for (const candidate of [tmpdir(), "/tmp", "/var/tmp"]) {
+    let real: string;
+    try {
+      real = realpathSync(candidate);
+    } catch {
+      continue;
+    }
+    if (real === "/" || isInside(rootReal, real) || directories.includes(real)) continue;
+    directories.push(real);
+  }
+  return directories;
+}
+
 function isInside(root: string, candidate: string): boolean {
   const inside = relative(root, candidate);
   return inside === "" || (!inside.startsWith("..") && !isAbsolute(inside));
@@ -886,6 +961,11 @@ export function createRunCommandTool(options: RunCommandToolOptions): RunCommand
   const maxHeadLines = parsed.maxHeadLines ?? DEFAULT_MAX_HEAD_LINES;
   const maxTailLines = parsed.maxTailLines ?? DEFAULT_MAX_TAIL_LINES;
   const refuseSecretArguments = parsed.refuseSecretArguments ?? true;
+  const argumentPolicy = parsed.argumentPolicy ?? defaultArgumentPolicy;
+  const sandboxChoice = parsed.sandbox ?? "auto";
+  const network = parsed.network ?? false;
+  const bubblewrap = sandboxChoice === "none" ? undefined : bubblewrapStatus();
+  const sandboxed = sandboxChoice !== "none" && bubblewrap?.available === true;
   const input = createInputSchema(Math.min(defaultTimeoutMs, maxTimeoutMs), maxTimeoutMs);
 
   const allowedList =
@@ -893,6 +973,8 @@ export function createRunCommandTool(options: RunCommandToolOptions): RunCommand
       ? "none (the host allows no command)"
       : allowed.slice(0, 30).join(", ") +
         (allowed.length > 30 ? `, … (${allowed.length} in all)` : "");
+
+  let searchPath: string[] = [];
 
   function resolveExecutable(executable: string): string | undefined {
     if (allowed.length === 0) return undefined;
@@ -906,27 +988,174 @@ export function createRunCommandTool(options: RunCommandToolOptions): RunCommand
     );
   }
 
-  function buildEnvironment(rootReal: string): NodeJS.ProcessEnv {
+  function buildEnvironment(): NodeJS.ProcessEnv {
     const environment: NodeJS.ProcessEnv = {};
     for (const name of environmentAllowlist) {
       const value = process.env[name];
       if (value === undefined || SECRET_ENVIRONMENT_PATTERN.test(name)) continue;
       environment[name] = value;
     }
-    if (environment.PATH !== undefined) {
-      // Relative and empty entries (".", "") and directories inside the workspace would let a
-      // file the model wrote shadow an allowed command.
-      environment.PATH = environment.PATH.split(delimiter)
-        .filter(
-          (entry) =>
-            isAbsolute(entry) &&
-            !isInside(rootReal, resolve(entry)) &&
-            !isInside(root, resolve(entry)),
-        )
-        .join(delimiter);
-    }
+    if (environment.PATH !== undefined) environment.PATH = searchPath.join(delimiter);
     for (const [name, value] of Object.entries(fixedEnvironment)) environment[name] = value;
     return environment;
+  }
+
+  /**
+   * The host's PATH as commands see it and as argv[0] is looked up on: absolute entries only,
+   * each on its real path, none inside the workspace (a file the model wrote must never shadow an
+   * allowed command — through a symlinked entry either).
+   */
+  async function filteredPath(rootReal: string): Promise<string[]> {
+    const entries: string[] = [];
+    for (const entry of (process.env.PATH ?? "").split(delimiter)) {
+      if (!isAbsolute(entry)) continue;
+      const real = await realpath(entry).catch(() => undefined);
+      if (real === undefined || isInside(rootReal, real) || isInside(root, real)) continue;
+      if (!entries.includes(real)) entries.push(real);
+    }
+    return entries;
+  }
+
+  /**
+   * argv[0] resolved in this process, never by the child: an allowlisted absolute path on its
+   * real path, a bare name on the filtered PATH — never the cwd. `undefined` when not found;
+   * `{ inside: true }` when the program lies inside the workspace (the model could have written it).
+   */
+  async function resolveProgram(
+    name: string,
+    rootReal: string,
+  ): Promise<{ file: string; inside: boolean } | undefined> {
+    const candidates = isAbsolute(name) ? [name] : searchPath.map((entry) => join(entry, name));
+    for (const candidate of candidates) {
+      try {
+        const real = await realpath(candidate);
+        const stats = await stat(real);
+        if (!stats.isFile()) continue;
+        await access(real, constants.X_OK);
+        return { file: real, inside: isInside(rootReal, real) || isInside(root, real) };
+      } catch {
+        // not this one
+      }
+    }
+    return undefined;
+  }
+
+  /**
+   * Without the sandbox: a program told to read a directory recursively (`grep -r`, `cp -r`,
+   * rg, tar, zip) would read the secret files inside it, so a directory argument (or the cwd,
+   * when none is given) that holds a secret path is refused. Scans only those directories.
+   */
+  async function refusedRecursiveRead(
+    argv: readonly string[],
+    program: string,
+    cwdAbsolute: string,
+    rootReal: string,
+  ): Promise<{ argument: string; why: string } | undefined> {
+    const name = program.slice(program.lastIndexOf("/") + 1);
+    const args = argv.slice(1);
+    const recursive =
+      RECURSIVE_PROGRAMS.has(name) ||
+      args.some(
+        (argument) =>
+          argument === "--recursive" ||
+          argument === "--dereference-recursive" ||
+          argument.startsWith("--directories=recurse") ||
+          /^-[a-zA-Z]*[rR]/.test(argument) ||
+          (name === "cp" && /^-[a-zA-Z]*a/.test(argument)),
+      );
+    if (!recursive) return undefined;
+    const directories: Array<[string, string]> = [];
+    for (const argument of args) {
+      const value =
+        argument.startsWith("-") && argument.includes("=")
+          ? argument.slice(argument.indexOf("=") + 1)
+          : argument;
+      if (value.startsWith("-") || value.length === 0) continue;
+      const real = await realpath(resolve(cwdAbsolute, value)).catch(() => undefined);
+      if (real === undefined || !isInside(rootReal, real)) continue;
+      if ((await stat(real).catch(() => undefined))?.isDirectory())
+        directories.push([argument, real]);
+    }
+    if (directories.length === 0) directories.push([".", cwdAbsolute]);
+    for (const [argument, directory] of directories) {
+      const base = relative(rootReal, directory).split("\\").join("/");
+      const secrets = await findSecretPaths(directory, (path) =>
+        confined.isSecret(base.length === 0 ? path : `${base}/${path}`),
+      );
+      if (secrets.length > 0) {
+        const first = relative(rootReal, (secrets[0] as HiddenPath).path);
+        return {
+          argument,
+          why: `is read recursively and holds secret paths (${first}${secrets.length > 1 ? ` and ${secrets.length - 1} more` : ""})`,
+        };
+      }
+    }
+    return undefined;
+  }
+
+  const DEVICE_ARGUMENTS = new Set(["/dev/null", "/dev/stdin", "/dev/stdout", "/dev/stderr", "-"]);
+
+  /**
+   * Without the sandbox: every argument (and the value of `--option=value`) that names a path —
+   * an existing one relative to cwd or absolute, or any with a `/` — on its real path: refused
+   * when it leads out of the root or to a secret path. A convenience, not a boundary (a program
+   * may read paths from its own config, stdin or a pattern).
+   */
+  async function refusedPathArgument(
+    args: readonly string[],
+    cwdAbsolute: string,
+    rootReal: string,
+  ): Promise<{ argument: string; why: string } | undefined> {
+    for (const argument of args) {
+      const values = [argument];
+      const equals = argument.indexOf("=");
+      if (argument.startsWith("-") && equals !== -1) values.push(argument.slice(equals + 1));
+      for (const value of values) {
+        if (value.length === 0 || value.includes("://") || DEVICE_ARGUMENTS.has(value)) continue;
+        if (value.startsWith("-") && value === argument) continue;
+        const target = resolve(cwdAbsolute, value);
+        const pathLike = value.includes("/") || value === ".." || value.startsWith("~");
+        let real: string | undefined;
+        const exists = await lstat(target).then(
+          () => true,
+          () => false,
+        );
+        if (exists) {
+          real = await realpath(target).catch(() => undefined);
+          if (real === undefined) {
+            return {
+              argument,
+              why: "is a symlink that leads nowhere (a write through it could land anywhere)",
+            };
+          }
+        } else if (pathLike) {
+          // Not there yet (an output file): its nearest existing ancestor decides.
+          let ancestor = dirname(target);
+          for (;;) {
+            const found = await realpath(ancestor).catch(() => undefined);
+            if (found !== undefined) {
+              real = join(found, relative(ancestor, target));
+              break;
+            }
+            const up = dirname(ancestor);
+            if (up === ancestor) break;
+            ancestor = up;
+          }
+        }
+        if (real === undefined) continue;
+        if (!isInside(rootReal, real)) {
+          return { argument, why: "names a path outside the workspace" };
+        }
+        const inside = relative(rootReal, real).split("\\").join("/");
+        if (inside.length > 0 && confined.isSecret(inside)) {
+          return {
+            argument,
+            why: "leads to a secret path (credentials, keys or environment files)",
+          };
+        }
+      }
+    }
+    return undefined;
   }
 
   function namesSecret(argument: string, cwd: string): boolean {
@@ -943,6 +1172,64 @@ export function createRunCommandTool(options: RunCommandToolOptions): RunCommand
       if (candidates.some((candidate) => confined.isSecret(candidate))) return true;
     }
     return false;
+  }
+
+  let attributesFile: string | undefined;
+  /**
+   * A gitattributes file marking every secret path `binary`, so `git log -p`, `git show` and
+   * `git grep` say "Binary files differ" instead of printing a committed `.env`.
+   */
+  function gitAttributesFile(): string {
+    if (attributesFile !== undefined) return attributesFile;
+    const directory = mkdtempSync(join(tmpdir(), "agentool-git-attributes-"));
+    const file = join(directory, "attributes");
+    const lines = confined.secretPaths.flatMap((glob) => [`${glob} binary`, `${glob}/** binary`]);
+    writeFileSync(file, `${lines.join("\n")}\n`, { mode: 0o600 });
+    attributesFile = file;
+    return file;
+  }
+
+  /**
+   * Command-scope config for an allowed git (`GIT_CONFIG_COUNT` beats every config file, the
+   * repository's own included): no config-driven program from a hostile repository (fsmonitor,
+   * pager, external diff, hooks, credential helpers, ssh), and committed secret files shown as binary.
+   */
+  function gitEnvironment(inSandbox: boolean): Record<string, string> {
+    const pairs: Array<[string, string]> = [
+      ["core.fsmonitor", "false"],
+      ["core.pager", "cat"],
+      ["core.editor", ":"],
+      ["sequence.editor", ":"],
+      ["core.sshCommand", "false"],
+      ["core.askPass", ""],
+      ["credential.helper", ""],
+      ["diff.external", ""],
+      ["core.hooksPath", "/dev/null"],
+      ["gpg.program", "false"],
+      ["protocol.ext.allow", "never"],
+      ["core.attributesFile", inSandbox ? SANDBOX_GIT_ATTRIBUTES : gitAttributesFile()],
+    ];
+    const environment: Record<string, string> = {
+      GIT_CONFIG_COUNT: String(pairs.length),
+      GIT_PAGER: "cat",
+    };
+    pairs.forEach(([key, value], index) => {
+      environment[`GIT_CONFIG_KEY_${index}`] = key;
+      environment[`GIT_CONFIG_VALUE_${index}`] = value;
+    });
+    return environment;
+  }
+
+  /** What the sandbox hides: secret paths in the workspace, and in the user's home (two levels deep). */
+  async function sandboxHiddenPaths(rootReal: string): Promise<HiddenPath[]> {
+    const hidden = await findSecretPaths(rootReal, confined.isSecret);
+    const home = await realpath(homedir()).catch(() => undefined);
+    if (home !== undefined && home !== "/" && !isInside(rootReal, home)) {
+      for (const entry of await findSecretPaths(home, confined.isSecret, 2)) {
+        if (!isInside(rootReal, entry.path)) hidden.push(entry);
+      }
+    }
+    return hidden;
   }
 
   function blocked(message: string, hint: string): ToolResult<RunCommandToolData> {
@@ -992,8 +1279,8 @@ export function createRunCommandTool(options: RunCommandToolOptions): RunCommand
       });
     }
     const executable = argv[0] as string;
-    const file = resolveExecutable(executable);
-    if (file === undefined) {
+    const name = resolveExecutable(executable);
+    if (name === undefined) {
       return blocked(
         allowed.length === 0
           ? "No command may run: the host's allowlist is empty."
@@ -1036,17 +1323,102 @@ export function createRunCommandTool(options: RunCommandToolOptions): RunCommand
         hint: "Use a directory inside the workspace root.",
       });
     }
+    if (sandboxChoice === "bubblewrap" && !sandboxed) {
+      return fail(
+        "DEPENDENCY_MISSING",
+        `${toolName} must run commands in a bubblewrap sandbox, and it is not available: ${bubblewrap?.reason ?? "unknown reason"}.`,
+        { hint: "Ask the user to install bubblewrap (apt-get install bubblewrap)." },
+      );
+    }
+    searchPath = await filteredPath(rootReal);
+    const program = await resolveProgram(name, rootReal);
+    if (program === undefined) {
+      return fail(
+        "DEPENDENCY_MISSING",
+        `${executable} is allowed but could not be found (not installed or not on PATH).`,
+        { hint: "Ask the user to install it, or use another allowed command." },
+      );
+    }
+    if (program.inside) {
+      return blocked(
+        `${JSON.stringify(executable)} resolves to ${program.file}, inside the workspace; a program the model could have written never runs.`,
+        "Ask the user to install the program outside the workspace.",
+      );
+    }
+    const verdict = argumentPolicy(argv, program.file);
+    if (verdict !== undefined) {
+      return blocked(
+        `${JSON.stringify(verdict.refused)} is refused for ${executable}: it ${verdict.reason}.`,
+        "Do it without that option, with the file tools, or ask the user to run the command.",
+      );
+    }
+    if (refuseSecretArguments && isGit(program.file)) {
+      // rev:path names a file in git's history (git show HEAD:.env).
+      const secret = argv.slice(1).find((argument) => {
+        const colon = argument.indexOf(":");
+        return (
+          colon !== -1 &&
+          !argument.includes("://") &&
+          namesSecret(argument.slice(colon + 1), resolved.path)
+        );
+      });
+      if (secret !== undefined) {
+        return blocked(
+          `The argument ${JSON.stringify(secret)} names a secret path (credentials, keys or environment files); no tool reads or passes it.`,
+          "Work without it; ask the user to provide what you need from it.",
+        );
+      }
+    }
+    if (!sandboxed) {
+      const refused =
+        (await refusedPathArgument(argv.slice(1), cwdAbsolute, rootReal)) ??
+        (await refusedRecursiveRead(argv, program.file, cwdAbsolute, rootReal));
+      if (refused !== undefined) {
+        return blocked(
+          `The argument ${JSON.stringify(refused.argument)} ${refused.why}; commands run on the host (no sandbox) may only name paths inside the workspace.`,
+          "Name a path inside the workspace (relative to cwd), or ask the user to run the command.",
+        );
+      }
+    }
     const timeoutMs = Math.min(request.timeout_ms ?? defaultTimeoutMs, maxTimeoutMs);
     signal.throwIfAborted();
+    const environment = buildEnvironment();
+    if (isGit(program.file)) Object.assign(environment, gitEnvironment(sandboxed));
+    let spawnFile = program.file;
+    let spawnArgs = argv.slice(1);
+    if (sandboxed) {
+      let hidden: HiddenPath[];
+      try {
+        hidden = await sandboxHiddenPaths(rootReal);
+      } catch (error) {
+        return fail(
+          "TOO_LARGE",
+          `The workspace is too large to scan for secret paths before sandboxing the command (${error instanceof Error ? error.message : String(error)}).`,
+          { hint: "Ask the user to narrow the workspace root." },
+        );
+      }
+      spawnFile = bubblewrap?.path as string;
+      spawnArgs = buildBubblewrapArguments({
+        root: rootReal,
+        cwd: cwdAbsolute,
+        hidden,
+        network,
+        file: program.file,
+        args: argv.slice(1),
+        extraTmpfs: privateTemporaryDirectories(rootReal),
+        binds: isGit(program.file) ? [[gitAttributesFile(), SANDBOX_GIT_ATTRIBUTES]] : [],
+      });
+    }
 
     const capture = await openCapture([rootReal, root]);
     try {
       return await runChild(capture, {
-        file,
+        file: spawnFile,
+        args: spawnArgs,
         argv,
         executable,
         cwdAbsolute,
-        environment: buildEnvironment(rootReal),
+        environment,
         timeoutMs,
         signal,
         cwdDisplay: resolved.display,
@@ -1074,6 +1446,7 @@ export function createRunCommandTool(options: RunCommandToolOptions): RunCommand
     capture: OutputCapture,
     run: {
       file: string;
+      args: string[];
       argv: string[];
       executable: string;
       cwdAbsolute: string;
@@ -1088,7 +1461,7 @@ export function createRunCommandTool(options: RunCommandToolOptions): RunCommand
       const started = Date.now();
       let child: ChildProcess;
       try {
-        child = spawn(run.file, run.argv.slice(1), {
+        child = spawn(run.file, run.args, {
           cwd: run.cwdAbsolute,
           env: run.environment,
           shell: false,
@@ -1137,11 +1510,21 @@ export function createRunCommandTool(options: RunCommandToolOptions): RunCommand
           return false;
         }
       };
+      let hardTimer: NodeJS.Timeout | undefined;
       const stop = (reason: "timeout" | "abort" | "output") => {
         if (stoppedBy !== undefined || settled) return;
         stoppedBy = reason;
         signalGroup("SIGTERM");
         graceTimer = setTimeout(() => signalGroup("SIGKILL"), killGraceMs);
+        // The call settles even if no exit is ever seen (a process stuck in the kernel, a
+        // handle held by a grandchild): the exit event or this timer, whichever comes first.
+        hardTimer = setTimeout(() => {
+          signalGroup("SIGKILL");
+          child.stdout?.destroy();
+          child.stderr?.destroy();
+          void finish(null, "SIGKILL");
+        }, killGraceMs + HARD_SETTLE_MS);
+        hardTimer.unref();
       };
       const timer = setTimeout(() => stop("timeout"), timeoutMs);
       const watcher = setInterval(() => {
@@ -1157,6 +1540,7 @@ export function createRunCommandTool(options: RunCommandToolOptions): RunCommand
         clearTimeout(timer);
         clearInterval(watcher);
         if (graceTimer !== undefined) clearTimeout(graceTimer);
+        if (hardTimer !== undefined) clearTimeout(hardTimer);
         signal.removeEventListener("abort", onAbort);
       };
 
@@ -1263,6 +1647,7 @@ export function createRunCommandTool(options: RunCommandToolOptions): RunCommand
             stderr: errors,
             truncated: out.truncated || errors.truncated,
             stopped_background: leftBehind || !streamsComplete,
+            sandbox: sandboxed ? "bubblewrap" : "none",
           }),
         );
       };
@@ -1284,6 +1669,9 @@ export function createRunCommandTool(options: RunCommandToolOptions): RunCommand
         'Pass argv as an array, e.g. ["npm", "test"] or ["git", "diff", "--stat"]: there is no shell, so pipes, redirects, globs, $VARIABLES and && do not work; run one command per call.',
         `Allowed programs: ${allowedList}. Others are refused (BLOCKED).`,
         `cwd defaults to the workspace root; the command is stopped after timeout_ms milliseconds (default ${defaultTimeoutMs}). A non-zero exit code is reported as a result (the command ran), not as a tool error.`,
+        sandboxed
+          ? `Commands run in a sandbox (bubblewrap): only the workspace is writable, secret files in it are hidden, ${network ? "the network is available" : "there is no network"}, and everything a command starts is stopped when it ends.`
+          : "Commands run without a sandbox: arguments naming paths outside the workspace or secret files are refused, as are options that run other programs (git -c, rg --pre, tar --to-command, sed e, find -exec).",
         fileTools.length > 0 &&
           `Prefer the file tools (${fileTools.join(", ")}) for reading and searching files.`,
       ]),
