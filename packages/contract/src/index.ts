@@ -65,6 +65,7 @@ export {
 } from "./paging.js";
 export {
   containsPrivateKey,
+  createPrivateKeyLineScanner,
   findPrivateKeys,
   PRIVATE_KEY_REDACTION,
   type PrivateKeySpan,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   containsPrivateKey,
+  createPrivateKeyLineScanner,
   findPrivateKeys,
   PRIVATE_KEY_REDACTION,
   redactPrivateKeys,
@@ -103,5 +104,24 @@ describe("containsPrivateKey / redactPrivateKeys", () => {
       redactPrivateKeys(text);
       expect(performance.now() - started).toBeLessThan(500);
     }
+  });
+});
+
+describe("createPrivateKeyLineScanner", () => {
+  it("marks the lines of each block, PEM and PuTTY, one-line blocks and unterminated ones", () => {
+    const lines = [
+      "a",
+      ...pem("RSA PRIVATE KEY").split("\n"),
+      "b",
+      ...PUTTY_KEY.split("\n"),
+      'const k = "-----BEGIN PRIVATE KEY-----\\nMII\\n-----END PRIVATE KEY-----";',
+      "c",
+      "-----BEGIN OPENSSH PRIVATE KEY-----",
+      "b3Blbn",
+      "d",
+    ];
+    const isKeyLine = createPrivateKeyLineScanner();
+    const marks = lines.map(isKeyLine);
+    expect(lines.filter((_, index) => !marks[index])).toEqual(["a", "b", "c"]);
   });
 });

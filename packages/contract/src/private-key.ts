@@ -147,3 +147,34 @@ export function redactPrivateKeys(text: string): string {
   }
   return result + text.slice(cursor);
 }
+
+/**
+ * A line-by-line private-key tracker, for tools that see a file as lines (read_file pages,
+ * grep_search matches with context): feed the lines in order and it tells which belong to a key
+ * block — from a BEGIN (or PuTTY header) line through its END (or `Private-MAC:`) line; with no
+ * END, every following line. Constant work per character.
+ *
+ * @returns `isKeyLine(line)`: whether this line (the next in order) is part of a key block
+ * @example
+ * const isKeyLine = createPrivateKeyLineScanner();
+ * ["a", "-----BEGIN EC PRIVATE KEY-----", "MHc…", "-----END EC PRIVATE KEY-----", "b"].map(isKeyLine);
+ * // [false, true, true, true, false]
+ */
+export function createPrivateKeyLineScanner(): (line: string) => boolean {
+  let inside: "pem" | "putty" | undefined;
+  return (line) => {
+    if (inside === undefined) {
+      if (nextPemBegin(line, 0) !== undefined) inside = "pem";
+      else if (nextPutty(line, 0) !== undefined) inside = "putty";
+      else return false;
+      const begin = inside === "pem" ? line.indexOf(BEGIN) : 0;
+      // A whole block on one line (an escaped string in code) closes at once.
+      if (inside === "pem" && line.indexOf("-----END ", begin) !== -1) inside = undefined;
+      return true;
+    }
+    if (inside === "pem" ? line.includes("-----END ") : line.includes(PUTTY_END)) {
+      inside = undefined;
+    }
+    return true;
+  };
+}

@@ -14,6 +14,7 @@ import {
 } from "@agentool/contract";
 import { z } from "zod";
 import { createJsSearcher } from "./internal/js-search.js";
+import { redactPrivateKeyLines } from "./internal/private-key-lines.js";
 import type {
   GrepOutputMode,
   SearchFileResult,
@@ -541,7 +542,12 @@ export function createGrepSearchTool(options: GrepSearchToolOptions): GrepSearch
           return offsetPastEnd({ tool: name, offset, total: outcome.total, unit });
         }
         const fitted = fitPage(outcome.files, outputMode, contextLines, maxOutputCharacters - 800);
-        const files: GrepSearchFile[] = fitted.files.map((file) =>
+        // Lines of a private key never leave the tool, matched or shown as context.
+        const pageFiles =
+          outputMode === "content"
+            ? await redactPrivateKeyLines(fitted.files, workspace.fileSystem)
+            : fitted.files;
+        const files: GrepSearchFile[] = pageFiles.map((file) =>
           outputMode === "content"
             ? { path: file.path, count: file.count, lines: file.lines }
             : outputMode === "count"

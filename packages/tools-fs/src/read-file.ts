@@ -1,4 +1,6 @@
 import {
+  containsPrivateKey,
+  createPrivateKeyLineScanner,
   defineTool,
   fail,
   formatPageMarker,
@@ -7,6 +9,7 @@ import {
   offsetPastEnd,
   ok,
   type PageInfo,
+  PRIVATE_KEY_REDACTION,
   pagingInputShape,
   parseOptions,
   type Tool,
@@ -189,7 +192,15 @@ export interface ReadFileToolData extends PageInfo {
   cut_lines: ReadFileCutLine[];
   /** Whether the file was paged by streaming (larger than the stream threshold). */
   streamed: boolean;
+  /**
+   * Present (`true`) when lines of this page belong to a private key (`-----BEGIN … PRIVATE
+   * KEY-----` to its END line, or a PuTTY key): each such line reads `[private key redacted]`.
+   */
+  redacted_private_keys?: true;
 }
+
+/** Lines a streamed page looks back for a key block that starts before it (keys are < 120 lines). */
+const KEY_LOOKBACK_LINES = 256;
 
 /** The read tool's type. */
 export type ReadFileTool = Tool<typeof readFileInputSchema, ReadFileToolData>;
@@ -233,7 +244,8 @@ interface IndexedFile {
 }
 
 /** One line as read: its text without the line break, the break, and bytes never read. */
-type PageLine = { text: string; ending: string; cutBytes: number };
+/** A line to add to a page; `key` marks a line of a private key (shown as the redaction note). */
+type PageLine = { text: string; ending: string; cutBytes: number; key?: boolean | undefined };
 
 function formatHeader(data: ReadFileToolData): string {
   const details = [encodingLabel(data.encoding)];
@@ -357,9 +369,14 @@ export function createReadFileTool(options: ReadFileToolOptions): ReadFileTool {
     let shown = 0;
     let characters = 0;
     const cutLines: ReadFileCutLine[] = [];
+    let redacted = false;
     return {
       get content() {
         return content;
+      },
+      /** Whether a line of a private key was replaced by the note. */
+      get redacted() {
+        return redacted;
       },
       get shown() {
         return shown;
@@ -369,6 +386,10 @@ export function createReadFileTool(options: ReadFileToolOptions): ReadFileTool {
       add(line: PageLine): boolean {
         if (shown >= limit) return false;
         const number = first + shown;
+        if (line.key === true) {
+          redacted = true;
+          line = { text: PRIVATE_KEY_REDACTION, ending: line.ending, cutBytes: 0 };
+        }
         let text = line.text;
         let cut: ReadFileCutLine | undefined;
         if (text.length > maxLineCharacters) {
@@ -429,6 +450,7 @@ export function createReadFileTool(options: ReadFileToolOptions): ReadFileTool {
       data.next_offset = endLine + 1;
       data.truncated = true;
     }
+    if (page.redacted) data.redacted_private_keys = true;
     return ok(data);
   }
 
@@ -448,15 +470,21 @@ export function createReadFileTool(options: ReadFileToolOptions): ReadFileTool {
     const total = text.length === 0 ? 0 : countNewlines(text) + (text.endsWith("\n") ? 0 : 1);
     if (isOffsetPastEnd(offset, total)) return pastEnd(offset, total);
     const page = collectPage(offset, limit);
+    // One linear indexOf pass; only a file holding a key pays for the line-by-line scan.
+    const isKeyLine = containsPrivateKey(text) ? createPrivateKeyLineScanner() : undefined;
     let start = 0;
-    for (let line = 1; line < offset; line += 1) start = text.indexOf("\n", start) + 1;
+    for (let line = 1; line < offset; line += 1) {
+      const next = text.indexOf("\n", start) + 1;
+      if (isKeyLine !== undefined) isKeyLine(text.slice(start, next === 0 ? text.length : next));
+      start = next;
+    }
     while (total > 0 && start < text.length) {
       const newline = text.indexOf("\n", start);
       const end = newline === -1 ? text.length : newline;
       const hasCr = end > start && text.charCodeAt(end - 1) === 13;
       const line = text.slice(start, hasCr ? end - 1 : end);
       const ending = `${hasCr ? "\r" : ""}${newline === -1 ? "" : "\n"}`;
-      if (!page.add({ text: line, ending, cutBytes: 0 })) break;
+      if (!page.add({ text: line, ending, cutBytes: 0, key: isKeyLine?.(line) })) break;
       if (newline === -1) break;
       start = newline + 1;
     }
@@ -549,8 +577,12 @@ export function createReadFileTool(options: ReadFileToolOptions): ReadFileTool {
       const page = collectPage(offset, limit);
       let invalidBytes = false;
       if (index.totalLines > 0) {
-        const { position, skip } = locateLine(index, offset);
+        // Start a little earlier, so that a key block beginning before the page is recognised.
+        const first = Math.max(1, offset - KEY_LOOKBACK_LINES);
+        const { position, skip } = locateLine(index, first);
         let skipped = 0;
+        let line = first;
+        const isKeyLine = createPrivateKeyLineScanner();
         for await (const raw of readLines(reader, position, index.size, maxLineBytes)) {
           if (skipped < skip) {
             skipped += 1;
@@ -559,12 +591,17 @@ export function createReadFileTool(options: ReadFileToolOptions): ReadFileTool {
           if (context.signal.aborted) break;
           const cutShort = raw.bytes.length < raw.byteLength;
           const decoded = decodeUtf8Lenient(raw.bytes, cutShort);
+          line += 1;
+          if (line - 1 < offset) {
+            isKeyLine(decoded.text);
+            continue;
+          }
           if (decoded.invalidBytes) invalidBytes = true;
           const hasCr = !cutShort && decoded.text.endsWith("\r");
           const text = hasCr ? decoded.text.slice(0, -1) : decoded.text;
           const ending = `${hasCr ? "\r" : ""}${raw.newline ? "\n" : ""}`;
           const cutBytes = cutShort ? raw.byteLength - utf8Length(decoded.text) : 0;
-          if (!page.add({ text, ending, cutBytes })) break;
+          if (!page.add({ text, ending, cutBytes, key: isKeyLine(decoded.text) })) break;
         }
       }
       const sample = decodeUtf8Lenient(head.subarray(start), true).text;

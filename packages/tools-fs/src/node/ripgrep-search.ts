@@ -4,7 +4,7 @@ import { realpathSync } from "node:fs";
 import { rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { AgentoolError } from "@agentool/contract";
+import { AgentoolError, secretGlobAnywhere } from "@agentool/contract";
 import { rgPath as bundledRgPath } from "@vscode/ripgrep";
 import { FileSystemError } from "../file-system.js";
 import {
@@ -190,7 +190,8 @@ async function withScopeArguments<T>(
     await writeFile(ignoreFile, `${rules.join("\n")}\n`, { mode: 0o600 });
     args.push("--ignore-file", ignoreFile);
   }
-  for (const secret of scope.secretGlobs) args.push("--glob", `!${secret}`);
+  // Secret globs match anywhere and case-insensitively, like createSecretPathMatcher.
+  for (const secret of scope.secretGlobs) args.push("--iglob", `!${secretGlobAnywhere(secret)}`);
   try {
     return await work(args);
   } finally {

@@ -1,0 +1,107 @@
+import { mkdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { createGrepSearchTool } from "./grep-search.js";
+import { createNodeFileSystem } from "./node/node-file-system.js";
+import { createRipgrepSearcher } from "./node/ripgrep-search.js";
+import { createReadFileTool } from "./read-file.js";
+import { useTemporaryDirectories } from "./test-support/seams.js";
+import { createWorkspace } from "./workspace.js";
+
+const temporaryRoot = useTemporaryDirectories("agentool-keys-");
+
+const BODY = ["MIIEowIBAAKCAQEAKEYLINEONE0000", "KEYLINETWO1111AAAABBBBCCCC", "KEYLINETHREE22"];
+const KEY = `-----BEGIN RSA PRIVATE KEY-----\n${BODY.join("\n")}\n-----END RSA PRIVATE KEY-----\n`;
+const PUTTY =
+  "PuTTY-User-Key-File-3: ssh-ed25519\nPrivate-Lines: 1\nAAAAIFPUTTYKEYLINE0x9Q==\nPrivate-MAC: 00\n";
+
+async function fixture() {
+  const root = await temporaryRoot();
+  await mkdir(join(root, "config"));
+  await writeFile(join(root, "config", "deploy.txt"), `host: example\n${KEY}port: 22\n`);
+  await writeFile(join(root, "config", "putty.txt"), `name: x\n${PUTTY}`);
+  await writeFile(join(root, "app.ts"), "export const KEYLINE = 1;\n");
+  await mkdir(join(root, "deploy"));
+  await writeFile(join(root, "deploy", "SERVER.PEM"), "KEYLINE secret by name\n");
+  await mkdir(join(root, "ops", ".kube"), { recursive: true });
+  await writeFile(join(root, "ops", ".kube", "config"), "KEYLINE token\n");
+  const fileSystem = createNodeFileSystem({ root });
+  const workspace = createWorkspace({ fileSystem });
+  return { root, fileSystem, workspace };
+}
+
+describe("read_file redacts private keys line for line", () => {
+  it("whole files: the key lines become the note, the rest and the numbering stay", async () => {
+    const { workspace } = await fixture();
+    const read = createReadFileTool({ workspace });
+    const result = await read.run({ path: "config/deploy.txt" });
+    if (!result.success) throw new Error(result.error.message);
+    expect(result.data.content).not.toMatch(/KEYLINE/);
+    expect(result.data.content).toContain("[private key redacted]");
+    expect(result.data.total).toBe(7);
+    const rendered = read.renderResult(result);
+    expect(rendered).toContain("host: example");
+    expect(rendered).toMatch(/7\tport: 22/);
+    expect(result.data.redacted_private_keys).toBe(true);
+    // Paging one line at a time never shows a piece of the key.
+    for (let offset = 1; offset <= 7; offset += 1) {
+      const page = await read.run({ path: "config/deploy.txt", offset, limit: 1 });
+      expect(JSON.stringify(page)).not.toMatch(/KEYLINE/);
+    }
+    const putty = await read.run({ path: "config/putty.txt" });
+    expect(JSON.stringify(putty)).not.toContain("PUTTYKEYLINE");
+  });
+
+  it("streamed files: a page that starts inside a key is redacted too", async () => {
+    const { root, workspace } = await fixture();
+    const filler = Array.from({ length: 300 }, (_, index) => `filler line ${index}`).join("\n");
+    await writeFile(join(root, "big.txt"), `${filler}\n${KEY}${filler}\n`);
+    const read = createReadFileTool({ workspace, streamThresholdBytes: 1024 });
+    for (const offset of [290, 302, 303, 304]) {
+      const page = await read.run({ path: "big.txt", offset, limit: 20 });
+      expect(page.success, JSON.stringify(page)).toBe(true);
+      expect(JSON.stringify(page), String(offset)).not.toMatch(/KEYLINE/);
+      if (page.success) expect(page.data.streamed).toBe(true);
+    }
+    const after = await read.run({ path: "big.txt", offset: 306, limit: 3 });
+    expect(JSON.stringify(after)).toContain("filler line 0");
+  });
+});
+
+describe.each([
+  { name: "ripgrep", engine: (root: string) => createRipgrepSearcher({ root }) },
+  { name: "js engine", engine: () => undefined },
+])("grep_search ($name)", ({ engine }) => {
+  async function grep(input: Record<string, unknown>) {
+    const { root, workspace } = await fixture();
+    const searcher = engine(root);
+    const tool = createGrepSearchTool({ workspace, ...(searcher ? { searcher } : {}) });
+    const result = await tool.run(input);
+    return `${JSON.stringify(result)}\n${tool.renderResult(result)}`;
+  }
+
+  it("redacts matched lines and context inside a key block", async () => {
+    for (const input of [
+      { pattern: "KEYLINE" },
+      { pattern: "KEYLINE", context_lines: 3 },
+      { pattern: "PRIVATE KEY" },
+      { pattern: "host", context_lines: 5 },
+      { pattern: "PuTTY|Private", context_lines: 2 },
+    ]) {
+      const text = await grep(input);
+      expect(text, JSON.stringify(input)).not.toMatch(/KEYLINEONE|KEYLINETWO|KEYLINETHREE/);
+      expect(text, JSON.stringify(input)).not.toContain("PUTTYKEYLINE");
+      expect(text, JSON.stringify(input)).not.toContain("BEGIN RSA PRIVATE KEY");
+    }
+    const text = await grep({ pattern: "KEYLINE" });
+    expect(text).toContain("[private key redacted]");
+    expect(text).toContain("app.ts");
+  });
+
+  it("never searches secret paths in other cases or deeper down", async () => {
+    const text = await grep({ pattern: "KEYLINE", output_mode: "files_with_matches" });
+    expect(text).toContain("app.ts");
+    expect(text).not.toContain("SERVER.PEM");
+    expect(text).not.toContain(".kube");
+  });
+});
