@@ -14,6 +14,44 @@ const workspaceFolders = ["packages", "apps"].flatMap((group) => {
 const resultFiles = workspaceFolders.map((folder) => join(folder, "test-results.json"));
 for (const file of resultFiles) rmSync(file, { force: true });
 
+// Setup: run_command's sandbox needs bubblewrap (`bwrap`). Installed here when missing and this
+// runs as root with apt-get; otherwise the reason is printed and the tests assert the documented
+// fallback (commands run without the sandbox, reported as sandbox: "none").
+function ensureBubblewrap() {
+  if (process.platform !== "linux") {
+    console.log(
+      "=== setup: bubblewrap is Linux-only; run_command's sandbox tests assert the fallback",
+    );
+    return;
+  }
+  const found = spawnSync("sh", ["-c", "command -v bwrap"], { encoding: "utf8" });
+  if (found.status === 0) {
+    console.log(`=== setup: bubblewrap found (${found.stdout.trim()})`);
+    return;
+  }
+  const root = typeof process.getuid === "function" && process.getuid() === 0;
+  const apt = spawnSync("sh", ["-c", "command -v apt-get"], { encoding: "utf8" }).status === 0;
+  if (!root || !apt) {
+    console.log(
+      `=== setup: bubblewrap (bwrap) is missing and cannot be installed here (${root ? "no apt-get" : "not root"}); run_command's sandbox tests assert the fallback (sandbox: "none"). Install it with: apt-get install bubblewrap`,
+    );
+    return;
+  }
+  console.log("=== setup: bubblewrap (bwrap) is missing: apt-get install -y bubblewrap");
+  let install = spawnSync("apt-get", ["install", "-y", "bubblewrap"], { stdio: "inherit" });
+  if (install.status !== 0) {
+    console.log("=== setup: apt-get install failed; running apt-get update first");
+    spawnSync("apt-get", ["update"], { stdio: "inherit" });
+    install = spawnSync("apt-get", ["install", "-y", "bubblewrap"], { stdio: "inherit" });
+  }
+  if (install.status !== 0) {
+    console.log(
+      '=== setup: bubblewrap could not be installed; run_command\'s sandbox tests assert the fallback (sandbox: "none")',
+    );
+  }
+}
+ensureBubblewrap();
+
 const steps = [
   ["lint (biome)", "pnpm", ["exec", "biome", "check", "."]],
   ["changesets parse (changeset status)", "pnpm", ["exec", "changeset", "status"]],
