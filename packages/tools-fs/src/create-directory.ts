@@ -7,6 +7,7 @@ import {
   type WorkspaceToolOptions,
   workspaceToolOptionsShape,
 } from "./internal/tool-support.js";
+import { gitPrivateError, isGitPrivatePath } from "./workspace.js";
 
 /** The default name of the directory-creating tool. */
 export const CREATE_DIRECTORY_TOOL_NAME = "create_directory";
@@ -88,6 +89,8 @@ export function createCreateDirectoryTool(
     execute: (input) =>
       guardFileSystem(async () => {
         const resolved = await workspace.resolve(input.path);
+        if (isGitPrivatePath(resolved.path) || isGitPrivatePath(resolved.real))
+          throw gitPrivateError(resolved.display);
         return workspace.withLock(resolved.real, async () => {
           const existing = await fileSystem.stat(resolved.real);
           if (existing?.type === "directory") {

@@ -14,7 +14,12 @@ import {
   type WorkspaceToolOptions,
   workspaceToolOptionsShape,
 } from "./internal/tool-support.js";
-import { normalizeWorkspacePath, type Workspace } from "./workspace.js";
+import {
+  gitPrivateError,
+  isGitPrivatePath,
+  normalizeWorkspacePath,
+  type Workspace,
+} from "./workspace.js";
 
 /** The default name of the deleting tool. */
 export const DELETE_FILE_TOOL_NAME = "delete_file";
@@ -89,9 +94,10 @@ async function surveyTree(
   shownRoot: string,
   realRoot: string,
   signal: AbortSignal,
-): Promise<{ entries: number; secrets: number }> {
+): Promise<{ entries: number; secrets: number; git?: string }> {
   let entries = 0;
   let secrets = 0;
+  let git: string | undefined;
   const pending: Array<[string, string]> = [[shownRoot, realRoot]];
   while (pending.length > 0) {
     signal.throwIfAborted();
@@ -101,10 +107,11 @@ async function surveyTree(
       const shownChild = join(shown, entry.name);
       const realChild = join(real, entry.name);
       if (workspace.isSecret(shownChild) || workspace.isSecret(realChild)) secrets += 1;
+      else if (entry.name.toLowerCase() === ".git") git ??= shownChild;
       else if (entry.type === "directory") pending.push([shownChild, realChild]);
     }
   }
-  return { entries, secrets };
+  return git === undefined ? { entries, secrets } : { entries, secrets, git };
 }
 
 /**
@@ -162,6 +169,8 @@ export function createDeleteFileTool(options: DeleteFileToolOptions): DeleteFile
         if (parentStat !== undefined && parentStat.type !== "directory") {
           throw parentNotDirectoryError(resolved.display, workspace.display(parentReal));
         }
+        if (isGitPrivatePath(resolved.path) || isGitPrivatePath(location))
+          throw gitPrivateError(resolved.display);
         if (workspace.isSecret(location)) {
           return fail("BLOCKED", `${resolved.display} is a secret path; no tool deletes it.`, {
             hint: "Leave it alone, or ask the user to delete it.",
@@ -190,6 +199,13 @@ export function createDeleteFileTool(options: DeleteFileToolOptions): DeleteFile
               location,
               context.signal,
             );
+            if (survey.git !== undefined) {
+              return fail(
+                "BLOCKED",
+                `${resolved.display} contains a .git directory (${survey.git}); git's private files are off limits to the file tools, so it is not deleted.`,
+                { hint: "Ask the user to delete a repository." },
+              );
+            }
             if (survey.secrets > 0) {
               return fail(
                 "BLOCKED",

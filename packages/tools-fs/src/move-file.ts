@@ -9,7 +9,7 @@ import {
   type WorkspaceToolOptions,
   workspaceToolOptionsShape,
 } from "./internal/tool-support.js";
-import type { Workspace } from "./workspace.js";
+import { gitPrivateError, isGitPrivatePath, type Workspace } from "./workspace.js";
 
 /** The default name of the moving tool. */
 export const MOVE_FILE_TOOL_NAME = "move_file";
@@ -113,9 +113,10 @@ async function countSecrets(
   workspace: Workspace,
   real: string,
   signal: AbortSignal,
-): Promise<{ entries: number; secrets: number }> {
+): Promise<{ entries: number; secrets: number; git?: string }> {
   let entries = 0;
   let secrets = 0;
+  let git: string | undefined;
   const pending = [real];
   while (pending.length > 0) {
     signal.throwIfAborted();
@@ -124,10 +125,11 @@ async function countSecrets(
       entries += 1;
       const child = join(directory, entry.name);
       if (workspace.isSecret(child)) secrets += 1;
+      else if (entry.name.toLowerCase() === ".git") git ??= child;
       else if (entry.type === "directory") pending.push(child);
     }
   }
-  return { entries, secrets };
+  return git === undefined ? { entries, secrets } : { entries, secrets, git };
 }
 
 /** What {@link transferEntry} needs. */
@@ -153,9 +155,28 @@ export interface TransferRequest {
  *
  * @internal
  */
-export async function transferEntry(
+export function transferEntry(
   workspace: Workspace,
   request: TransferRequest,
+): Promise<ToolResult<TransferData>> {
+  // A move runs alone, its checks included (so no other call's checks and uses straddle it); a
+  // copy holds the shared lock on both locations and re-checks the parents it resolved.
+  if (request.operation === "move")
+    return workspace.withExclusiveLock(() =>
+      transferChecked(workspace, request, (_locations, work) => work()),
+    );
+  return transferChecked(workspace, request, (locations, work) =>
+    workspace.withLocks(locations, work),
+  );
+}
+
+async function transferChecked(
+  workspace: Workspace,
+  request: TransferRequest,
+  lock: (
+    locations: string[],
+    work: () => Promise<ToolResult<TransferData>>,
+  ) => Promise<ToolResult<TransferData>>,
 ): Promise<ToolResult<TransferData>> {
   const fileSystem = workspace.fileSystem;
   const verb = request.operation === "move" ? "move" : "copy";
@@ -207,12 +228,33 @@ export async function transferEntry(
     );
   }
 
-  const [first, second] = [sourceLocation, destinationLocation].sort();
-  return workspace.withLock(first as string, () =>
-    workspace.withLock(second as string, async (): Promise<ToolResult<TransferData>> => {
+  if (request.operation === "move" && isGitPrivatePath(sourceLocation))
+    throw gitPrivateError(source.display);
+  if (isGitPrivatePath(destinationLocation)) throw gitPrivateError(destination.display);
+
+  return lock(
+    [sourceLocation, destinationLocation],
+    async (): Promise<ToolResult<TransferData>> => {
+      if (
+        (await fileSystem.realPath(parentOf(source.path))) !== sourceParent ||
+        (await fileSystem.realPath(parentOf(destination.path))) !== destinationParent
+      ) {
+        return fail(
+          "INVALID_PATH",
+          `A parent of ${source.display} or ${destination.display} changed while the ${verb} waited (moved or replaced); nothing was done.`,
+          { hint: "Check the paths with list_directory and try again." },
+        );
+      }
       let entries = 0;
       if (type === "directory") {
         const survey = await countSecrets(fileSystem, workspace, sourceLocation, request.signal);
+        if (survey.git !== undefined) {
+          return fail(
+            "BLOCKED",
+            `${source.display} contains a .git directory (${workspace.display(survey.git)}); git's private files are off limits to the file tools, so it is not ${verb === "move" ? "moved" : "copied"}.`,
+            { hint: "Ask the user to move or copy a repository." },
+          );
+        }
         if (survey.secrets > 0) {
           return fail(
             "BLOCKED",
@@ -265,7 +307,7 @@ export async function transferEntry(
         overwritten,
         entries,
       });
-    }),
+    },
   );
 }
 
