@@ -1,7 +1,234 @@
+/** One piece of a compiled glob (a tiny regular language: no backreferences, no nesting but `{…}`). */
+type GlobNode =
+  | { kind: "one"; test: (character: string) => boolean }
+  | { kind: "star"; test: (character: string) => boolean }
+  | { kind: "optional"; body: GlobNode[] }
+  | { kind: "alternatives"; options: GlobNode[][] };
+
+/** A state of the glob automaton: `test` + `next` consumes one character; `epsilon` moves freely. */
+interface GlobState {
+  test?: (character: string) => boolean;
+  next: number;
+  epsilon?: number[];
+}
+
+const anyCharacter = (): boolean => true;
+const notSlash = (character: string): boolean => character !== "/";
+
+/**
+ * A compiled glob matched by simulating its automaton (every state at once): time linear in the
+ * path for a given pattern, whatever the pattern — no backtracking, so `*a*a*a*a*b` or a run of
+ * `**` segments cannot freeze the host.
+ */
+class GlobMachine {
+  private readonly states: GlobState[] = [{ next: -1 }];
+  private readonly start: number;
+  private readonly marks: number[];
+  private generation = 0;
+
+  constructor(
+    nodes: GlobNode[],
+    private readonly ignoreCase: boolean,
+  ) {
+    this.start = this.sequence(nodes, 0);
+    this.marks = new Array<number>(this.states.length).fill(-1);
+  }
+
+  private push(state: GlobState): number {
+    this.states.push(state);
+    return this.states.length - 1;
+  }
+
+  private sequence(nodes: readonly GlobNode[], next: number): number {
+    let target = next;
+    for (let index = nodes.length - 1; index >= 0; index -= 1) {
+      target = this.node(nodes[index] as GlobNode, target);
+    }
+    return target;
+  }
+
+  private node(node: GlobNode, next: number): number {
+    switch (node.kind) {
+      case "one":
+        return this.push({ test: node.test, next });
+      case "star": {
+        const split = this.push({ next: -1, epsilon: [] });
+        const loop = this.push({ test: node.test, next: split });
+        (this.states[split] as GlobState).epsilon = [loop, next];
+        return split;
+      }
+      case "optional":
+        return this.push({ next: -1, epsilon: [this.sequence(node.body, next), next] });
+      case "alternatives":
+        return this.push({
+          next: -1,
+          epsilon: node.options.map((option) => this.sequence(option, next)),
+        });
+    }
+  }
+
+  private add(set: number[], state: number): void {
+    if (this.marks[state] === this.generation) return;
+    this.marks[state] = this.generation;
+    const { epsilon } = this.states[state] as GlobState;
+    if (epsilon === undefined) set.push(state);
+    else for (const target of epsilon) this.add(set, target);
+  }
+
+  /**
+   * Runs the automaton over `path`, calling `atBoundary(matched)` before each `/` (for the
+   * prefix up to it) and at the end (for the whole path); stops early when it returns `true`.
+   */
+  run(path: string, atBoundary: (whole: boolean) => boolean): boolean {
+    const input = this.ignoreCase ? path.toLowerCase() : path;
+    this.generation += 1;
+    let current: number[] = [];
+    this.add(current, this.start);
+    for (let index = 0; index < input.length; index += 1) {
+      const character = input[index] as string;
+      if (character === "/" && this.marks[0] === this.generation && atBoundary(false)) return true;
+      if (current.length === 0) return false;
+      this.generation += 1;
+      const next: number[] = [];
+      for (const state of current) {
+        const { test, next: target } = this.states[state] as GlobState;
+        if (test?.(character) === true) this.add(next, target);
+      }
+      current = next;
+    }
+    return this.marks[0] === this.generation && atBoundary(true);
+  }
+}
+
+/** A `RegExp` whose `test` / `exec` run a {@link GlobMachine} (linear) instead of backtracking. */
+class GlobRegExp extends RegExp {
+  readonly #machine: GlobMachine;
+
+  constructor(source: string, flags: string, machine: GlobMachine) {
+    super(source, flags);
+    this.#machine = machine;
+  }
+
+  /** Whether the whole path matches. */
+  override test(path: string): boolean {
+    return this.#machine.run(String(path), (whole) => whole);
+  }
+
+  /** The whole path as the match, or `null`. */
+  override exec(path: string): RegExpExecArray | null {
+    const text = String(path);
+    if (!this.test(text)) return null;
+    const match = [text] as unknown as RegExpExecArray;
+    match.index = 0;
+    match.input = text;
+    return match;
+  }
+
+  /** Whether the path or one of its parent directories matches (one linear pass). */
+  matchesPathOrParent(path: string): boolean {
+    return this.#machine.run(path, () => true);
+  }
+}
+
+function characterClass(inner: string, ignoreCase: boolean): (character: string) => boolean {
+  const source = `[${inner.startsWith("!") ? `^${inner.slice(1)}` : inner}]`;
+  let pattern: RegExp;
+  try {
+    pattern = new RegExp(`^${source}$`, ignoreCase ? "i" : "");
+  } catch {
+    return () => false;
+  }
+  return (character) => pattern.test(character);
+}
+
+/** Parses a glob body into nodes and the equivalent regular-expression source. */
+function parseGlob(body: string, ignoreCase: boolean): { nodes: GlobNode[]; source: string } {
+  const nodes: GlobNode[] = [];
+  let source = "";
+  let index = 0;
+  const literal = (character: string) => {
+    const folded = ignoreCase ? character.toLowerCase() : character;
+    nodes.push({ kind: "one", test: (candidate) => candidate === folded });
+  };
+  while (index < body.length) {
+    const character = body[index] as string;
+    if (character === "*") {
+      if (body[index + 1] === "*") {
+        // Collapse a run of `**` segments (`**/**/**/` ≡ `**/`; `****` ≡ `**`).
+        let end = index;
+        for (;;) {
+          while (body[end] === "*") end += 1;
+          if (body[end] === "/" && body[end + 1] === "*" && body[end + 2] === "*") {
+            end += 1;
+            continue;
+          }
+          break;
+        }
+        const followedBySlash = body[end] === "/";
+        if (followedBySlash) {
+          source += "(?:.*/)?";
+          nodes.push({
+            kind: "optional",
+            body: [
+              { kind: "star", test: anyCharacter },
+              { kind: "one", test: (candidate) => candidate === "/" },
+            ],
+          });
+          index = end + 1;
+        } else {
+          // `**/**` ≡ `**`: `(?:.*/)?.*` matches what `.*` does.
+          source += ".*";
+          nodes.push({ kind: "star", test: anyCharacter });
+          index = end;
+        }
+        continue;
+      }
+      source += "[^/]*";
+      if (nodes.at(-1)?.kind !== "star") nodes.push({ kind: "star", test: notSlash });
+    } else if (character === "?") {
+      source += "[^/]";
+      nodes.push({ kind: "one", test: notSlash });
+    } else if (character === "[") {
+      const end = body.indexOf("]", index + 1);
+      if (end === -1) {
+        source += "\\[";
+        literal("[");
+      } else {
+        const inner = body.slice(index + 1, end).replace(/\\/g, "\\\\");
+        source += `[${inner.startsWith("!") ? `^${inner.slice(1)}` : inner}]`;
+        nodes.push({ kind: "one", test: characterClass(inner, ignoreCase) });
+        index = end;
+      }
+    } else if (character === "{") {
+      const end = body.indexOf("}", index + 1);
+      if (end === -1) {
+        source += "\\{";
+        literal("{");
+      } else {
+        const options = body
+          .slice(index + 1, end)
+          .split(",")
+          .map((option) => parseGlob(option, ignoreCase));
+        source += `(?:${options.map((option) => option.source).join("|")})`;
+        nodes.push({ kind: "alternatives", options: options.map((option) => option.nodes) });
+        index = end;
+      }
+    } else {
+      source += character.replace(/[.+^$()|\\]/g, "\\$&");
+      literal(character);
+    }
+    index += 1;
+  }
+  return { nodes, source };
+}
+
 /**
  * Glob patterns → regular expressions (secret paths, search tools' JS engines).
  * Supports `**` (any number of directories), `*` and `?` (within one segment), `[abc]`, and
  * `{a,b}` alternatives. A pattern without a `/` matches a name at any depth (like `.gitignore`).
+ * The result is a `RegExp` (its `source` is the equivalent expression) whose `test` and `exec`
+ * run a linear automaton, not the backtracking engine: no pattern can freeze the host
+ * (`*a*a*a*a*b`, `**` runs are collapsed).
  *
  * @param pattern - a glob such as `*.pem`, `.env.*`, `src/**` or `*.{ts,tsx}`
  * @returns a regular expression matching whole workspace paths (`/`-separated, relative)
@@ -9,52 +236,34 @@
  * globToRegExp("*.pem").test("deploy/keys/server.pem"); // true
  */
 export function globToRegExp(pattern: string): RegExp {
-  let source = "";
-  let index = 0;
+  const ignoreCase = false;
   const anchoredAnywhere = !pattern.includes("/") || pattern.startsWith("**/");
   const body = pattern.startsWith("/") ? pattern.slice(1) : pattern;
-  while (index < body.length) {
-    const character = body[index] as string;
-    if (character === "*") {
-      if (body[index + 1] === "*") {
-        const followedBySlash = body[index + 2] === "/";
-        source += followedBySlash ? "(?:.*/)?" : ".*";
-        index += followedBySlash ? 3 : 2;
-        continue;
-      }
-      source += "[^/]*";
-    } else if (character === "?") {
-      source += "[^/]";
-    } else if (character === "[") {
-      const end = body.indexOf("]", index + 1);
-      if (end === -1) source += "\\[";
-      else {
-        const inner = body.slice(index + 1, end).replace(/\\/g, "\\\\");
-        source += `[${inner.startsWith("!") ? `^${inner.slice(1)}` : inner}]`;
-        index = end;
-      }
-    } else if (character === "{") {
-      const end = body.indexOf("}", index + 1);
-      if (end === -1) source += "\\{";
-      else {
-        const options = body
-          .slice(index + 1, end)
-          .split(",")
-          .map((option) => globToRegExp(option).source.replace(/^\^(?:\(\?:\.\*\/\)\?)?|\$$/g, ""));
-        source += `(?:${options.join("|")})`;
-        index = end;
-      }
-    } else {
-      source += character.replace(/[.+^$()|\\]/g, "\\$&");
-    }
-    index += 1;
-  }
-  return new RegExp(`^${anchoredAnywhere && !body.startsWith("**/") ? "(?:.*/)?" : ""}${source}$`);
+  const parsed = parseGlob(body, ignoreCase);
+  const anywhere = anchoredAnywhere && !body.startsWith("**/");
+  const nodes: GlobNode[] = anywhere
+    ? [
+        {
+          kind: "optional",
+          body: [
+            { kind: "star", test: anyCharacter },
+            { kind: "one", test: (candidate) => candidate === "/" },
+          ],
+        },
+        ...parsed.nodes,
+      ]
+    : parsed.nodes;
+  return new GlobRegExp(
+    `^${anywhere ? "(?:.*/)?" : ""}${parsed.source}$`,
+    ignoreCase ? "i" : "",
+    new GlobMachine(nodes, ignoreCase),
+  );
 }
 
 /**
  * Tells whether a workspace path matches any of the compiled patterns, itself or as the
- * contents of a matching directory (`.ssh` matches `.ssh/id_rsa`).
+ * contents of a matching directory (`.ssh` matches `.ssh/id_rsa`). Patterns from
+ * {@link globToRegExp} are checked in one linear pass over the path.
  *
  * @param path - a workspace path (relative, `/`-separated)
  * @param patterns - compiled with {@link globToRegExp}
@@ -64,10 +273,17 @@ export function globToRegExp(pattern: string): RegExp {
  */
 export function matchesAny(path: string, patterns: readonly RegExp[]): boolean {
   if (path.length === 0) return false;
-  const segments = path.split("/");
-  for (let length = segments.length; length > 0; length -= 1) {
-    const prefix = length === segments.length ? path : segments.slice(0, length).join("/");
-    for (const pattern of patterns) if (pattern.test(prefix)) return true;
+  let segments: string[] | undefined;
+  for (const pattern of patterns) {
+    if (pattern instanceof GlobRegExp) {
+      if (pattern.matchesPathOrParent(path)) return true;
+      continue;
+    }
+    segments ??= path.split("/");
+    for (let length = segments.length; length > 0; length -= 1) {
+      const prefix = length === segments.length ? path : segments.slice(0, length).join("/");
+      if (pattern.test(prefix)) return true;
+    }
   }
   return false;
 }
