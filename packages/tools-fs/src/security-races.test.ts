@@ -57,7 +57,8 @@ type ToolName =
   | "grep_search"
   | "count_words"
   | "extract_toc"
-  | "file_stats";
+  | "file_stats"
+  | "glob_search";
 
 function tools(): Record<ToolName, AnyTool> & Record<string, AnyTool | undefined> {
   const all = createNodeFsTools({ root, mode: "read-write" });
@@ -197,9 +198,8 @@ describe("check-then-use races: a second process swapping a directory for a syml
     expect(deleted).toBeGreaterThan(0);
   });
 
-  // Reproduces today (rg follows a symlink given as its path argument); the fix in
-  // node/ripgrep-search.ts (rg started on an opened directory) is not done yet.
-  it.skip("grep_search {path} never returns outside lines", async () => {
+  // rg follows a symlink given as its path argument: it must be started on the opened directory.
+  it("grep_search {path} never returns outside lines", async () => {
     await mkdir(join(root, "d.real"));
     await writeFile(join(root, "d.real", "a.txt"), "needle inside\n");
     await writeFile(join(outside, "a.txt"), "needle OUTSIDE-SECRET\n");
@@ -212,6 +212,41 @@ describe("check-then-use races: a second process swapping a directory for a syml
       const text = JSON.stringify(result);
       if (text.includes("OUTSIDE-SECRET")) leaked += 1;
       if (text.includes("needle inside")) found += 1;
+    });
+    expect(leaked).toBe(0);
+    expect(found).toBeGreaterThan(0);
+  });
+
+  it("grep_search {path: a file} never returns outside lines", async () => {
+    await writeFile(join(root, "f.txt.real"), "needle inside\n");
+    await writeFile(join(outside, "a.txt"), "needle OUTSIDE-SECRET\n");
+    const { grep_search: grep } = tools();
+    await startSwapper("f.txt", join(outside, "a.txt"));
+    let leaked = 0;
+    let found = 0;
+    await hammer(3_000, 1_000_000, async () => {
+      const result = await grep.run({ pattern: "needle", path: "f.txt" });
+      const text = JSON.stringify(result);
+      if (text.includes("OUTSIDE-SECRET")) leaked += 1;
+      if (text.includes("needle inside")) found += 1;
+    });
+    expect(leaked).toBe(0);
+    expect(found).toBeGreaterThan(0);
+  });
+
+  it("glob_search {path} never lists outside files", async () => {
+    await mkdir(join(root, "d.real"));
+    await writeFile(join(root, "d.real", "inside.txt"), "x\n");
+    await writeFile(join(outside, "OUTSIDE-SECRET.txt"), "x\n");
+    const { glob_search: glob } = tools();
+    await startSwapper("d", outside);
+    let leaked = 0;
+    let found = 0;
+    await hammer(3_000, 1_000_000, async () => {
+      const result = await glob.run({ pattern: "**/*.txt", path: "d" });
+      const text = JSON.stringify(result);
+      if (text.includes("OUTSIDE-SECRET")) leaked += 1;
+      if (text.includes("inside.txt")) found += 1;
     });
     expect(leaked).toBe(0);
     expect(found).toBeGreaterThan(0);

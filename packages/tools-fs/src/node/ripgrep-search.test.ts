@@ -177,6 +177,72 @@ describe("createRipgrepSearcher", () => {
     }
   });
 
+  it("searches a path on the opened object with root-relative paths, globs and parent ignores", async () => {
+    const base = await mkdtemp(join(tmpdir(), "agentool-rg-pinned-"));
+    try {
+      await writeFile(join(base, ".gitignore"), "*.log\nsub/gen/\n");
+      await mkdir(join(base, "sub", "gen"), { recursive: true });
+      await mkdir(join(base, "sub", "deep", ".hidden"), { recursive: true });
+      await writeFile(join(base, "sub", "gen", "out.ts"), "pin_me generated\n");
+      await writeFile(join(base, "sub", "a.log"), "pin_me log\n");
+      await writeFile(join(base, "sub", "deep", ".hidden", "h.ts"), "pin_only_hidden\n");
+      for (const name of ["b.ts", "a.ts", "c.md"])
+        await writeFile(join(base, "sub", "deep", name), `pin_me ${name}\n`);
+      await writeFile(join(base, "sub", "deep", ".env"), "pin_me secret\n");
+      const searcher = createRipgrepSearcher({ root: base });
+      const signal = new AbortController().signal;
+      const all = await searcher.search(request({ pattern: "pin_me", path: "sub" }), signal);
+      // The parent .gitignore (above the searched directory) is honoured; paths are root-relative.
+      expect(all.files.map((file) => file.path)).toEqual([
+        "sub/deep/a.ts",
+        "sub/deep/b.ts",
+        "sub/deep/c.md",
+      ]);
+      const globbed = await searcher.search(
+        request({ pattern: "pin_me", path: "sub", glob: "sub/deep/*.ts" }),
+        signal,
+      );
+      expect(globbed.files.map((file) => file.path)).toEqual(["sub/deep/a.ts", "sub/deep/b.ts"]);
+      // Paging past the budget (second pass, --sort=path) keeps the root-relative order.
+      const paged = await searcher.search(
+        request({
+          pattern: "pin_me",
+          path: "sub/deep",
+          outputMode: "files_with_matches",
+          limit: 1,
+          offset: 2,
+        }),
+        signal,
+      );
+      expect(paged.files.map((file) => file.path)).toEqual(["sub/deep/b.ts"]);
+      const probed = await searcher.search(
+        request({ pattern: "pin_only_hidden", path: "sub", explainEmpty: true }),
+        signal,
+      );
+      expect(probed.total).toBe(0);
+      expect(probed.hiddenMatch).toBe("sub/deep/.hidden/h.ts");
+      const one = await searcher.search(
+        request({ pattern: "pin_me", path: "sub/deep/b.ts", pathType: "file" }),
+        signal,
+      );
+      expect(one.files.map((file) => [file.path, file.lines[0]?.text])).toEqual([
+        ["sub/deep/b.ts", "pin_me b.ts"],
+      ]);
+      const lister = createRipgrepLister({ root: base });
+      const listed = await lister.list(
+        { ...request({ path: "sub" }), glob: "**/*.ts", limit: 10 },
+        signal,
+      );
+      expect(listed.files.map((file) => file.path).sort()).toEqual([
+        "sub/deep/a.ts",
+        "sub/deep/b.ts",
+      ]);
+      expect(listed.files.every((file) => file.modifiedMs > 0)).toBe(true);
+    } finally {
+      await rm(base, { recursive: true, force: true });
+    }
+  });
+
   it("kills rg (its process group) on abort, leaving no orphan", async () => {
     const marker = `abort_marker_${process.pid}_${Date.now()}`;
     const searcher = createRipgrepSearcher({ root });

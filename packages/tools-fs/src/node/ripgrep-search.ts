@@ -1,9 +1,10 @@
-import { spawn } from "node:child_process";
+import { type ChildProcessByStdio, spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { realpathSync } from "node:fs";
-import { rm, stat, writeFile } from "node:fs/promises";
+import { type FileHandle, mkdir, mkdtemp, rm, stat, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
+import type { Readable } from "node:stream";
 import { AgentoolError, secretGlobAnywhere } from "@agentool/contract";
 import { rgPath as bundledRgPath } from "@vscode/ripgrep";
 import { FileSystemError } from "../file-system.js";
@@ -23,6 +24,7 @@ import {
   stoppedTotalAtLeast,
   type TextSearcher,
 } from "../internal/search-types.js";
+import { changedError, hasProcFd, isAt, openDirectoryHandle, openReadHandle } from "./safe-open.js";
 
 /** Options of {@link createRipgrepSearcher} and {@link createRipgrepLister}. */
 export interface RipgrepSearchOptions {
@@ -55,7 +57,7 @@ const DEBUG_PREFIX = "rg: DEBUG|";
  */
 function runRipgrep(
   rgPath: string,
-  cwd: string,
+  where: PinnedScope,
   args: readonly string[],
   separator: string,
   signal: AbortSignal,
@@ -67,13 +69,15 @@ function runRipgrep(
       reject(signal.reason);
       return;
     }
+    // rg inherits the pinned object as fd 3 (see withPinnedScope).
     const child = spawn(rgPath, args, {
-      cwd,
+      cwd: where.cwd,
       detached: true,
-      stdio: ["ignore", "pipe", "pipe"],
+      stdio:
+        where.fd === undefined ? ["ignore", "pipe", "pipe"] : ["ignore", "pipe", "pipe", where.fd],
       env: {},
       windowsHide: true,
-    });
+    }) as ChildProcessByStdio<null, Readable, Readable>;
     let stopped = false;
     let stderr = "";
     let pendingStderr = "";
@@ -157,6 +161,69 @@ function runRipgrep(
       resolvePromise({ exitCode, stderr, stopped });
     });
   });
+}
+
+/** Where rg runs: its working directory and the descriptor it inherits as fd 3, if any. */
+interface PinnedScope {
+  readonly cwd: string;
+  readonly fd?: number;
+}
+
+/** The descriptor rg inherits the searched directory or file on; the mirror's link names it. */
+const PINNED_FD = 3;
+
+/**
+ * Runs `work` with rg pinned to the searched directory or file *object*, so that nothing swapped
+ * after the workspace's check (a directory replaced by a symlink to `~/.ssh`) is followed: rg
+ * follows a symlink given as its path argument, and walks by name below it.
+ *
+ * The root is searched from the root (the host's own directory, which no tool can swap). Any
+ * other path is opened here (`O_NOFOLLOW`, `O_DIRECTORY` for a directory, non-blocking for a
+ * file), and the open object must be at the checked real path (`/proc/self/fd/N`), else the call
+ * fails with `INVALID_PATH`. rg then runs in a private temporary directory that mirrors the
+ * workspace path: `<tmp>/<path>` is a symlink to `/proc/self/fd/3`, and rg inherits the open
+ * object as its fd 3. rg reports the same workspace paths as before (`<path>/…`), globs and
+ * overrides match them as before, and rg reads the parent `.gitignore` files of the object's real
+ * location (it canonicalises its path argument). Without `/proc/self/fd` (macOS, Windows) the
+ * path string is used after the same check — narrower, not airtight.
+ */
+async function withPinnedScope<T>(
+  root: string,
+  scope: SearchScope,
+  work: (where: PinnedScope) => Promise<T>,
+): Promise<T> {
+  if (scope.path.length === 0) return work({ cwd: root });
+  const expected = join(root, scope.path);
+  let handle: FileHandle;
+  try {
+    handle =
+      scope.pathType === "directory"
+        ? await openDirectoryHandle(expected)
+        : await openReadHandle(expected);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ELOOP" || code === "ENOTDIR" || code === "ENOENT" || code === "EMLINK") {
+      throw changedError(scope.path);
+    }
+    throw error;
+  }
+  let mirror: string | undefined;
+  try {
+    if (!(await isAt(handle, expected))) throw changedError(scope.path);
+    const info = await handle.stat();
+    // A FIFO named as the path is still handed to rg (opened here without blocking): rg blocks on
+    // it in its own process, bounded by the tool's timeout, as before.
+    if (info.isDirectory() !== (scope.pathType === "directory")) throw changedError(scope.path);
+    if (!hasProcFd) return await work({ cwd: root });
+    mirror = await mkdtemp(join(tmpdir(), "agentool-rg-scope-"));
+    const link = join(mirror, scope.path);
+    await mkdir(dirname(link), { recursive: true, mode: 0o700 });
+    await symlink(`/proc/self/fd/${PINNED_FD}`, link);
+    return await work({ cwd: mirror, fd: handle.fd });
+  } finally {
+    await handle.close().catch(() => undefined);
+    if (mirror !== undefined) await rm(mirror, { recursive: true, force: true });
+  }
 }
 
 /**
@@ -393,12 +460,14 @@ export function createRipgrepSearcher(options: RipgrepSearchOptions): TextSearch
   return {
     kind: "ripgrep",
     async search(request, signal) {
-      const outcome = await withScopeArguments(request, (scopeArgs) =>
-        searchPaged(rgPath, root, request, scopeArgs, signal),
-      );
-      if (outcome.kind === "done") return outcome.outcome;
-      const hiddenMatch = await probeHidden(rgPath, root, request, outcome.skipped, signal);
-      return hiddenMatch === undefined ? outcome.outcome : { ...outcome.outcome, hiddenMatch };
+      return withPinnedScope(root, request, async (where) => {
+        const outcome = await withScopeArguments(request, (scopeArgs) =>
+          searchPaged(rgPath, where, request, scopeArgs, signal),
+        );
+        if (outcome.kind === "done") return outcome.outcome;
+        const hiddenMatch = await probeHidden(rgPath, where, request, outcome.skipped, signal);
+        return hiddenMatch === undefined ? outcome.outcome : { ...outcome.outcome, hiddenMatch };
+      });
     },
   };
 }
@@ -409,7 +478,7 @@ type PagedSearch =
 
 async function searchPaged(
   rgPath: string,
-  root: string,
+  where: PinnedScope,
   request: SearchRequest,
   scopeArgs: readonly string[],
   signal: AbortSignal,
@@ -436,7 +505,7 @@ async function searchPaged(
   let debugSeen = false;
   const first = await runRipgrep(
     rgPath,
-    root,
+    where,
     [
       ...scopeArgs,
       ...modeArguments(request, true),
@@ -517,7 +586,7 @@ async function searchPaged(
   let matches = 0;
   const second = await runRipgrep(
     rgPath,
-    root,
+    where,
     [...scopeArgs, "--sort=path", ...modeArguments(request, false), ...patternArgs],
     contentMode ? "\n" : request.outputMode === "count" ? "\n" : "\0",
     signal,
@@ -571,7 +640,7 @@ function finishPass1(
  */
 async function probeHidden(
   rgPath: string,
-  root: string,
+  where: PinnedScope,
   request: SearchRequest,
   skipped: string[] | "unknown",
   signal: AbortSignal,
@@ -587,7 +656,7 @@ async function probeHidden(
   await withScopeArguments(scope, async (scopeArgs) => {
     const run = await runRipgrep(
       rgPath,
-      root,
+      where,
       [
         ...scopeArgs,
         ...modeArguments({ ...request, outputMode: "files_with_matches" }, false),
@@ -630,27 +699,29 @@ export function createRipgrepLister(options: RipgrepSearchOptions): FileLister {
       const kept: string[] = [];
       let total = 0;
       const anyOnly = request.anyOnly === true;
-      const run = await withScopeArguments(request, (scopeArgs) =>
-        runRipgrep(
-          rgPath,
-          root,
-          [
-            "--files",
-            "--null",
-            ...(anyOnly ? [] : ["--sortr=modified"]),
-            ...scopeArgs,
-            "--",
-            pathArgument(request),
-          ],
-          "\0",
-          signal,
-          (record) => {
-            const path = toWorkspacePath(record);
-            if (!visible(path, request)) return true;
-            total += 1;
-            if (total >= first && kept.length < request.limit) kept.push(path);
-            return !anyOnly;
-          },
+      const run = await withPinnedScope(root, request, (where) =>
+        withScopeArguments(request, (scopeArgs) =>
+          runRipgrep(
+            rgPath,
+            where,
+            [
+              "--files",
+              "--null",
+              ...(anyOnly ? [] : ["--sortr=modified"]),
+              ...scopeArgs,
+              "--",
+              pathArgument(request),
+            ],
+            "\0",
+            signal,
+            (record) => {
+              const path = toWorkspacePath(record);
+              if (!visible(path, request)) return true;
+              total += 1;
+              if (total >= first && kept.length < request.limit) kept.push(path);
+              return !anyOnly;
+            },
+          ),
         ),
       );
       checkFailure(run, request);
