@@ -17,7 +17,10 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import type { AnyTool, ToolResult } from "@agentool/contract";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createFsTools } from "./create-fs-tools.js";
+import type { FileSystem } from "./file-system.js";
 import { createNodeFsTools } from "./node/create-node-fs-tools.js";
+import { createNodeFileSystem } from "./node/node-file-system.js";
 
 const run = promisify(execFile);
 
@@ -130,6 +133,51 @@ describe("check-then-use races: parallel tool calls of one model", () => {
       ]);
     }
     expect(await readdir(outside)).toEqual([]);
+  });
+});
+
+describe("check-then-use races: parallel tool calls, one interleaving forced", () => {
+  // The copy is held exactly between the tool's checks (destination w/dst absent, w a directory
+  // inside) and the seam's use of the path, while the two moves run. Without the workspace-wide
+  // lock the moves complete in that gap (w is then the old h, whose dst is a shipped symlink) and a
+  // copy by name writes through it; with it, the moves wait for the copy.
+  it("copy_file held between check and use while w is moved away and h moved in", async () => {
+    await mkdir(join(root, "w"));
+    await mkdir(join(root, "h"));
+    await writeFile(join(root, "src"), "ssh-ed25519 AAAA attacker\n");
+    await symlink(join(outside, "authorized_keys"), join(root, "h", "dst"));
+    const node = createNodeFileSystem({ root });
+    let reachCopy = () => {};
+    const copyReached = new Promise<void>((done) => {
+      reachCopy = done;
+    });
+    let settleMoves = () => {};
+    const movesSettled = new Promise<void>((done) => {
+      settleMoves = done;
+    });
+    const held: FileSystem = Object.create(node);
+    held.copy = async (source, destination) => {
+      reachCopy();
+      // Until the moves are done, or (held back by a lock) for half a second.
+      await Promise.race([movesSettled, new Promise((done) => setTimeout(done, 500))]);
+      return node.copy(source, destination);
+    };
+    const t = Object.fromEntries(
+      createFsTools({ fileSystem: held, mode: "read-write" }).map((tool) => [tool.name, tool]),
+    ) as Record<string, AnyTool>;
+    const copying = (t.copy_file as AnyTool).run({ source: "src", destination: "w/dst" });
+    await copyReached;
+    // One after the other (run together, the second may find w still there).
+    const moving = (async () => [
+      await (t.move_file as AnyTool).run({ source: "w", destination: "w_old" }),
+      await (t.move_file as AnyTool).run({ source: "h", destination: "w" }),
+    ])().finally(settleMoves);
+    const [copied, moved] = await Promise.all([copying, moving]);
+    expect(await readdir(outside)).toEqual([]);
+    expect([codeOf(copied), ...moved.map(codeOf)]).toEqual(["success", "success", "success"]);
+    // The copy landed in the directory it checked, which was then moved aside.
+    expect(await readFile(join(root, "w_old", "dst"), "utf8")).toContain("attacker");
+    expect((await lstat(join(root, "w", "dst"))).isSymbolicLink()).toBe(true);
   });
 });
 
