@@ -284,9 +284,24 @@ function toWorkspacePath(reported: string): string {
   return path;
 }
 
+/** Per search: whether each reported path may be shown (every match of a file repeats its path). */
+const visibility = new WeakMap<SearchScope, Map<string, boolean>>();
+
 function visible(path: string, scope: SearchScope): boolean {
-  if (path.length === 0 || scope.isSecret(path)) return false;
-  return scope.includeHiddenAndIgnored || !isHiddenBelow(path, scope.path);
+  let known = visibility.get(scope);
+  if (known === undefined) {
+    known = new Map();
+    visibility.set(scope, known);
+  }
+  let shown = known.get(path);
+  if (shown === undefined) {
+    shown =
+      path.length > 0 &&
+      !scope.isSecret(path) &&
+      (scope.includeHiddenAndIgnored || !isHiddenBelow(path, scope.path));
+    known.set(path, shown);
+  }
+  return shown;
 }
 
 function stripLineEnding(text: string): string {
@@ -496,6 +511,41 @@ async function searchPaged(
   const explain =
     request.explainEmpty === true && request.glob === undefined && request.pathType === "directory";
 
+  // Pass 2 (below) streams the matches in path order. It starts while pass 1 still runs, as soon
+  // as pass 1 has seen more than the page needs, so a dense pattern does not wait for pass 1 to
+  // reach its budget and then pay a second start-up; pass 1 finishing under budget cancels it.
+  const collector = new PageCollector(window);
+  let files = 0;
+  let lastPath: string | undefined;
+  let matches = 0;
+  const secondController = new AbortController();
+  const onOuterAbort = () => secondController.abort(signal.reason);
+  signal.addEventListener("abort", onOuterAbort, { once: true });
+  let secondRun: Promise<RipgrepRun> | undefined;
+  const startSecond = (): Promise<RipgrepRun> =>
+    runRipgrep(
+      rgPath,
+      where,
+      [...scopeArgs, "--sort=path", ...modeArguments(request, false), ...patternArgs],
+      contentMode ? "\n" : request.outputMode === "count" ? "\n" : "\0",
+      secondController.signal,
+      (record, final) => {
+        if (contentMode) {
+          const parsed = parseJsonRecord(record, request);
+          if (parsed === undefined || !("line" in parsed)) return true;
+          if (parsed.line.kind === "match" && parsed.path !== lastPath) {
+            lastPath = parsed.path;
+            files += 1;
+          }
+          return collector.feedLine(parsed.path, parsed.line);
+        }
+        const parsed = parseRowRecord(record, final, request);
+        if (parsed === undefined || !("path" in parsed)) return true;
+        matches += parsed.count;
+        return collector.feedRow(parsed.path, parsed.count);
+      },
+    );
+
   // Pass 1: parallel and unordered; complete when it finds at most `budget` items.
   const lines = new Map<string, SearchLine[]>();
   const rows: Array<{ path: string; count: number }> = [];
@@ -503,48 +553,67 @@ async function searchPaged(
   let searches: number | undefined;
   const skipped: string[] = [];
   let debugSeen = false;
-  const first = await runRipgrep(
-    rgPath,
-    where,
-    [
-      ...scopeArgs,
-      ...modeArguments(request, true),
-      ...(explain ? ["--debug"] : []),
-      ...patternArgs,
-    ],
-    contentMode ? "\n" : request.outputMode === "count" ? "\n" : "\0",
-    signal,
-    (record, final) => {
-      const parsed = contentMode
-        ? parseJsonRecord(record, request)
-        : parseRowRecord(record, final, request);
-      if (parsed === undefined) return true;
-      if ("searches" in parsed) {
-        searches = parsed.searches;
-        return true;
-      }
-      if ("line" in parsed) {
-        let list = lines.get(parsed.path);
-        if (list === undefined) {
-          list = [];
-          lines.set(parsed.path, list);
+  let first: RipgrepRun;
+  try {
+    first = await runRipgrep(
+      rgPath,
+      where,
+      [
+        ...scopeArgs,
+        ...modeArguments(request, true),
+        ...(explain ? ["--debug"] : []),
+        ...patternArgs,
+      ],
+      contentMode ? "\n" : request.outputMode === "count" ? "\n" : "\0",
+      signal,
+      (record, final) => {
+        const parsed = contentMode
+          ? parseJsonRecord(record, request)
+          : parseRowRecord(record, final, request);
+        if (parsed === undefined) return true;
+        if ("searches" in parsed) {
+          searches = parsed.searches;
+          return true;
         }
-        list.push(parsed.line);
-        if (parsed.line.kind === "match") items += 1;
-      } else {
-        rows.push(parsed);
-        items += 1;
-      }
-      return items <= budget;
-    },
-    explain
-      ? (line) => {
-          debugSeen = true;
-          const entry = skippedEntry(line, request);
-          if (entry !== undefined && skipped.length <= MAX_PROBE_PATHS) skipped.push(entry);
+        if ("line" in parsed) {
+          let list = lines.get(parsed.path);
+          if (list === undefined) {
+            list = [];
+            lines.set(parsed.path, list);
+          }
+          list.push(parsed.line);
+          if (parsed.line.kind === "match") items += 1;
+        } else {
+          rows.push(parsed);
+          items += 1;
         }
-      : undefined,
-  );
+        if (items > need && secondRun === undefined) {
+          secondRun = startSecond();
+          // Awaited below; marked handled now so a cancelled pass 1 cannot leave it unobserved.
+          secondRun.catch(() => undefined);
+        }
+        return items <= budget;
+      },
+      explain
+        ? (line) => {
+            debugSeen = true;
+            const entry = skippedEntry(line, request);
+            if (entry !== undefined && skipped.length <= MAX_PROBE_PATHS) skipped.push(entry);
+          }
+        : undefined,
+    );
+  } catch (error) {
+    signal.removeEventListener("abort", onOuterAbort);
+    secondController.abort();
+    throw error;
+  }
+  if (!first.stopped) {
+    signal.removeEventListener("abort", onOuterAbort);
+    if (secondRun !== undefined) {
+      secondController.abort();
+      await secondRun.catch(() => undefined);
+    }
+  }
   checkFailure(first, request);
 
   if (!first.stopped) {
@@ -580,32 +649,12 @@ async function searchPaged(
   }
 
   // Pass 2: more than `budget` items exist. Stream them in path order and stop after the page.
-  const collector = new PageCollector(window);
-  let files = 0;
-  let lastPath: string | undefined;
-  let matches = 0;
-  const second = await runRipgrep(
-    rgPath,
-    where,
-    [...scopeArgs, "--sort=path", ...modeArguments(request, false), ...patternArgs],
-    contentMode ? "\n" : request.outputMode === "count" ? "\n" : "\0",
-    signal,
-    (record, final) => {
-      if (contentMode) {
-        const parsed = parseJsonRecord(record, request);
-        if (parsed === undefined || !("line" in parsed)) return true;
-        if (parsed.line.kind === "match" && parsed.path !== lastPath) {
-          lastPath = parsed.path;
-          files += 1;
-        }
-        return collector.feedLine(parsed.path, parsed.line);
-      }
-      const parsed = parseRowRecord(record, final, request);
-      if (parsed === undefined || !("path" in parsed)) return true;
-      matches += parsed.count;
-      return collector.feedRow(parsed.path, parsed.count);
-    },
-  );
+  let second: RipgrepRun;
+  try {
+    second = await (secondRun ?? startSecond());
+  } finally {
+    signal.removeEventListener("abort", onOuterAbort);
+  }
   checkFailure(second, request);
   const outcome: SearchOutcome = { files: collector.finish(), searchedAnyFile: true };
   if (second.stopped || collector.more) {
