@@ -30,46 +30,167 @@ export interface IgnoreRule {
   source: string;
 }
 
-function segmentPatternToSource(pattern: string): string {
+/** One piece of a compiled ignore pattern. */
+type IgnoreNode =
+  | { kind: "one"; test: (character: string) => boolean }
+  | { kind: "star"; test: (character: string) => boolean }
+  | { kind: "dirs" };
+
+const notSlash = (character: string): boolean => character !== "/";
+const anyCharacter = (): boolean => true;
+
+function classTest(inner: string): (character: string) => boolean {
+  let pattern: RegExp;
+  try {
+    pattern = new RegExp(`^[${inner.replace(/\\/g, "\\\\")}]$`);
+  } catch {
+    return () => false;
+  }
+  return (character) => pattern.test(character);
+}
+
+/** Parses a pattern body into nodes (and the equivalent regular-expression source, for messages). */
+function segmentPatternToNodes(pattern: string): { nodes: IgnoreNode[]; source: string } {
+  const nodes: IgnoreNode[] = [];
   let source = "";
+  const literal = (character: string) => {
+    nodes.push({ kind: "one", test: (candidate) => candidate === character });
+    source += character.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+  };
   for (let index = 0; index < pattern.length; index += 1) {
     const character = pattern[index] as string;
     if (character === "\\" && index + 1 < pattern.length) {
       index += 1;
-      source += (pattern[index] as string).replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+      literal(pattern[index] as string);
     } else if (character === "*") {
       if (pattern[index + 1] === "*") {
         const atSegmentStart = index === 0 || pattern[index - 1] === "/";
         const followedBySlash = pattern[index + 2] === "/";
         const atEnd = index + 2 === pattern.length;
         if (atSegmentStart && followedBySlash) {
-          source += "(?:.*/)?";
+          // `**/**/…/` is one `**/`
+          if (nodes.at(-1)?.kind !== "dirs") {
+            nodes.push({ kind: "dirs" });
+            source += "(?:.*/)?";
+          }
           index += 2;
           continue;
         }
         if (atSegmentStart && atEnd) {
+          nodes.push({ kind: "star", test: anyCharacter });
           source += ".*";
           index += 1;
           continue;
         }
       }
-      source += "[^/]*";
+      const previous = nodes.at(-1);
+      if (previous?.kind !== "star") {
+        nodes.push({ kind: "star", test: notSlash });
+        source += "[^/]*";
+      }
     } else if (character === "?") {
+      nodes.push({ kind: "one", test: notSlash });
       source += "[^/]";
     } else if (character === "[") {
       const end = pattern.indexOf("]", index + 2);
-      if (end === -1) source += "\\[";
+      if (end === -1) literal("[");
       else {
         let inner = pattern.slice(index + 1, end);
         if (inner.startsWith("!")) inner = `^${inner.slice(1)}`;
+        nodes.push({ kind: "one", test: classTest(inner) });
         source += `[${inner.replace(/\\/g, "\\\\")}]`;
         index = end;
       }
     } else {
-      source += character.replace(/[.+^${}()|\\]/g, "\\$&");
+      literal(character);
     }
   }
-  return source;
+  return { nodes, source };
+}
+
+/** A state of an ignore pattern's automaton: `test` + `next` consumes a character; `epsilon` moves freely. */
+interface IgnoreState {
+  test?: (character: string) => boolean;
+  next: number;
+  epsilon?: number[];
+}
+
+/**
+ * An ignore pattern matched by simulating its automaton over every state at once: linear in the
+ * path whatever the line says (`*a*a*a*a*a*b` used to backtrack for minutes on a long name).
+ */
+class IgnorePattern extends RegExp {
+  readonly #states: IgnoreState[] = [{ next: -1 }];
+  readonly #start: number;
+  readonly #marks: number[];
+  #generation = 0;
+
+  constructor(nodes: readonly IgnoreNode[], source: string) {
+    super(source);
+    let target = 0;
+    for (let index = nodes.length - 1; index >= 0; index -= 1) {
+      const node = nodes[index] as IgnoreNode;
+      if (node.kind === "one") target = this.#push({ test: node.test, next: target });
+      else {
+        const split = this.#push({ next: -1, epsilon: [] });
+        const loop = this.#push({
+          test: node.kind === "star" ? node.test : anyCharacter,
+          next: split,
+        });
+        if (node.kind === "star") (this.#states[split] as IgnoreState).epsilon = [loop, target];
+        else {
+          // (?:.*/)? : either nothing, or anything then a slash
+          const slash = this.#push({ test: (character) => character === "/", next: target });
+          (this.#states[split] as IgnoreState).epsilon = [loop, slash];
+          target = this.#push({ next: -1, epsilon: [split, target] });
+          continue;
+        }
+        target = split;
+      }
+    }
+    this.#start = target;
+    this.#marks = new Array<number>(this.#states.length).fill(-1);
+  }
+
+  #push(state: IgnoreState): number {
+    this.#states.push(state);
+    return this.#states.length - 1;
+  }
+
+  #add(set: number[], state: number): void {
+    if (this.#marks[state] === this.#generation) return;
+    this.#marks[state] = this.#generation;
+    const { epsilon } = this.#states[state] as IgnoreState;
+    if (epsilon === undefined) set.push(state);
+    else for (const target of epsilon) this.#add(set, target);
+  }
+
+  override test(text: string): boolean {
+    const input = String(text);
+    this.#generation += 1;
+    let current: number[] = [];
+    this.#add(current, this.#start);
+    for (let index = 0; index < input.length && current.length > 0; index += 1) {
+      const character = input[index] as string;
+      this.#generation += 1;
+      const next: number[] = [];
+      for (const state of current) {
+        const { test, next: target } = this.#states[state] as IgnoreState;
+        if (test?.(character) === true) this.#add(next, target);
+      }
+      current = next;
+    }
+    return current.length > 0 && this.#marks[0] === this.#generation;
+  }
+
+  override exec(text: string): RegExpExecArray | null {
+    const input = String(text);
+    if (!this.test(input)) return null;
+    const match = [input] as unknown as RegExpExecArray;
+    match.index = 0;
+    match.input = input;
+    return match;
+  }
 }
 
 /**
@@ -87,7 +208,10 @@ export function parseIgnoreFile(text: string, base: string): IgnoreRule[] {
     let line = rawLine;
     if (line.length === 0 || line.startsWith("#")) continue;
     // Trailing spaces are ignored unless escaped with a backslash.
-    line = line.replace(/(?<!\\)\s+$/, "");
+    let end = line.length;
+    while (end > 0 && /\s/.test(line[end - 1] as string)) end -= 1;
+    if (end < line.length && end > 0 && line[end - 1] === "\\") end += 1;
+    line = line.slice(0, end);
     if (line.length === 0) continue;
     let negated = false;
     if (line.startsWith("!")) {
@@ -105,10 +229,12 @@ export function parseIgnoreFile(text: string, base: string): IgnoreRule[] {
     const anchored = line.includes("/");
     const body = line.replace(/^\/+/, "");
     if (body.length === 0) continue;
-    const prefix = anchored || body.startsWith("**/") ? "" : "(?:.*/)?";
+    const unanchored = !(anchored || body.startsWith("**/"));
     let regExp: RegExp;
     try {
-      regExp = new RegExp(`^${prefix}${segmentPatternToSource(body)}$`);
+      const parsed = segmentPatternToNodes(body);
+      const nodes: IgnoreNode[] = unanchored ? [{ kind: "dirs" }, ...parsed.nodes] : parsed.nodes;
+      regExp = new IgnorePattern(nodes, `^${unanchored ? "(?:.*/)?" : ""}${parsed.source}$`);
     } catch {
       continue; // a malformed line is skipped, as git does
     }

@@ -118,8 +118,85 @@ function escapeRegExp(text: string): string {
 }
 
 /**
+ * Lets V8 finish a regular expression that backtracks too much with its linear engine instead
+ * (same results; no backreferences, lookarounds, `i` or `u`). Set once, process-wide, on Node
+ * (through `process.getBuiltinModule`, so this file imports nothing from Node); elsewhere a no-op.
+ */
+let linearFallbackEnabled = false;
+function enableLinearRegExpFallback(): void {
+  if (linearFallbackEnabled) return;
+  linearFallbackEnabled = true;
+  try {
+    const processObject = (
+      globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }
+    ).process;
+    const v8 = processObject?.getBuiltinModule?.("node:v8") as
+      | { setFlagsFromString?: (flags: string) => void }
+      | undefined;
+    v8?.setFlagsFromString?.("--enable-experimental-regexp-engine-on-excessive-backtracks");
+  } catch {
+    // not Node, or the flag is unknown: the time budget between lines still holds
+  }
+}
+
+/** Whether a pattern needs the `u` flag (`\p{…}`, `\u{…}`, characters beyond the BMP). */
+function needsUnicode(source: string): boolean {
+  return /\\[pP]\{|\\u\{|[\uD800-\uDFFF]/.test(source);
+}
+
+/**
+ * Whether a pattern repeats a group that itself holds an unbounded repetition (`(a+)+`,
+ * `(x*y)*`, `(?:a+){2,}`): the shape that backtracks exponentially in JavaScript.
+ *
+ * @internal
+ */
+export function hasNestedRepetition(source: string): boolean {
+  const groups: boolean[] = [];
+  let inClass = false;
+  let lastClosedHadRepetition = false;
+  for (let index = 0; index < source.length; index += 1) {
+    const character = source[index] as string;
+    if (character === "\\") {
+      index += 1;
+      lastClosedHadRepetition = false;
+      continue;
+    }
+    if (inClass) {
+      if (character === "]") inClass = false;
+      continue;
+    }
+    if (character === "[") {
+      inClass = true;
+      lastClosedHadRepetition = false;
+      continue;
+    }
+    if (character === "(") {
+      groups.push(false);
+      lastClosedHadRepetition = false;
+      continue;
+    }
+    if (character === ")") {
+      lastClosedHadRepetition = groups.pop() ?? false;
+      if (lastClosedHadRepetition && groups.length > 0) groups[groups.length - 1] = true;
+      continue;
+    }
+    const unbounded =
+      character === "*" ||
+      character === "+" ||
+      (character === "{" && /^\{\d*,\}/.test(source.slice(index, index + 12)));
+    if (unbounded) {
+      if (lastClosedHadRepetition) return true;
+      if (groups.length > 0) groups[groups.length - 1] = true;
+    }
+    lastClosedHadRepetition = false;
+  }
+  return false;
+}
+
+/**
  * Compiles a model's pattern for the JS engine (close to ripgrep's syntax: a leading `(?i)` is
- * honoured). Throws `INVALID_INPUT` for a pattern JavaScript cannot compile.
+ * honoured). Throws `INVALID_INPUT` for a pattern JavaScript cannot compile, or one that nests
+ * unbounded repetitions (`(a+)+$`), which JavaScript's backtracking engine can take for ever on.
  *
  * @internal
  */
@@ -134,21 +211,34 @@ export function compileSearchPattern(
     source = source.slice(4);
     caseless = true;
   }
+  if (!literal && hasNestedRepetition(source)) {
+    throw new FileSystemError(
+      "INVALID_INPUT",
+      `pattern ${JSON.stringify(pattern)} repeats a group that itself repeats (like (a+)+), which can take exponential time in this search engine.`,
+      "Drop the outer repetition (a+ instead of (a+)+), or search for a literal part of the text with literal=true.",
+    );
+  }
+  enableLinearRegExpFallback();
   const flags = caseless ? "i" : "";
-  try {
-    return new RegExp(source, `${flags}u`);
-  } catch {
+  // Without `u` when the pattern does not need it: V8's linear fallback engine refuses `u`.
+  const attempts = needsUnicode(source) ? [`${flags}u`, flags] : [flags, `${flags}u`];
+  let failure: unknown;
+  for (const attempt of attempts) {
     try {
-      return new RegExp(source, flags);
+      return new RegExp(source, attempt);
     } catch (error) {
-      throw new FileSystemError(
-        "INVALID_INPUT",
-        `pattern ${JSON.stringify(pattern)} is not a valid regular expression: ${error instanceof Error ? error.message : String(error)}.`,
-        "Fix the pattern, or pass literal=true to search for the text as written.",
-      );
+      failure ??= error;
     }
   }
+  throw new FileSystemError(
+    "INVALID_INPUT",
+    `pattern ${JSON.stringify(pattern)} is not a valid regular expression: ${failure instanceof Error ? failure.message : String(failure)}.`,
+    "Fix the pattern, or pass literal=true to search for the text as written.",
+  );
 }
+
+/** How long the JS engine matches before it yields to the event loop (and checks its signal), ms. */
+const MATCH_SLICE_MS = 25;
 
 function splitLines(text: string): string[] {
   const lines = text.split(/\r?\n|\r/);
@@ -162,6 +252,26 @@ interface FileMatches {
   matches: Array<{ index: number; start: number }>;
 }
 
+/** Yields to the event loop now and then during a search, and stops it once its signal aborts. */
+interface MatchClock {
+  /** When the current slice of work started (`performance.now()`). */
+  since: number;
+  /** Lets timers run (so a time limit can fire), then throws when the signal is aborted. */
+  yield(): Promise<void>;
+}
+
+function createMatchClock(signal: AbortSignal): MatchClock {
+  const clock: MatchClock = {
+    since: performance.now(),
+    async yield() {
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      if (signal.aborted) throw abortError(signal);
+      clock.since = performance.now();
+    },
+  };
+  return clock;
+}
+
 /** Reads and matches one file; `undefined` for an unreadable, too large or binary file. */
 async function matchFile(
   fileSystem: FileSystem,
@@ -169,8 +279,10 @@ async function matchFile(
   regExp: RegExp,
   firstOnly: boolean,
   maxFileBytes: number,
+  clock: MatchClock,
 ): Promise<FileMatches | "skipped" | "unread"> {
   if (file.size > maxFileBytes) return "unread";
+  if (performance.now() - clock.since > MATCH_SLICE_MS) await clock.yield();
   let bytes: Uint8Array;
   try {
     bytes = await fileSystem.readFile(file.path);
@@ -184,6 +296,7 @@ async function matchFile(
   const lines = splitLines(decoded.text);
   const matches: FileMatches["matches"] = [];
   for (let index = 0; index < lines.length; index += 1) {
+    if (performance.now() - clock.since > MATCH_SLICE_MS) await clock.yield();
     const match = regExp.exec(lines[index] as string);
     if (match === null) continue;
     matches.push({ index, start: match.index });
@@ -210,6 +323,7 @@ export function createJsSearcher(options: JsSearchOptions): TextSearcher {
     kind: "js",
     async search(request: SearchRequest, signal: AbortSignal): Promise<SearchOutcome> {
       const regExp = compileSearchPattern(request.pattern, request.literal, request.ignoreCase);
+      const clock = createMatchClock(signal);
       const offset = request.offset ?? 1;
       const need = offset + request.limit - 1;
       const stopAfter = stoppedTotalAtLeast(need);
@@ -229,7 +343,7 @@ export function createJsSearcher(options: JsSearchOptions): TextSearcher {
       const onSkipped =
         request.explainEmpty === true ? (entry: SkippedEntry) => skipped.push(entry) : undefined;
       for await (const file of walkFiles(fileSystem, request, signal, onSkipped)) {
-        const found = await matchFile(fileSystem, file, regExp, filesMode, maxFileBytes);
+        const found = await matchFile(fileSystem, file, regExp, filesMode, maxFileBytes, clock);
         if (found === "unread") continue;
         searchedAnyFile = true;
         if (found === "skipped" || found.matches.length === 0) continue;
@@ -322,7 +436,14 @@ async function probeSkipped(
         matchesAny(file.path, glob.exclude)
       )
         continue;
-      const found = await matchFile(fileSystem, file, regExp, true, maxFileBytes);
+      const found = await matchFile(
+        fileSystem,
+        file,
+        regExp,
+        true,
+        maxFileBytes,
+        createMatchClock(signal),
+      );
       if (typeof found === "object" && found.matches.length > 0) return file.path;
     }
   }

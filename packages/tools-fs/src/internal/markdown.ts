@@ -84,7 +84,13 @@ const LIST_OR_QUOTE = /^ {0,3}(?:[-+*]|\d{1,9}[.)])(?:[ \t]|$)|^ {0,3}>/;
 function atxTitle(rest: string): string {
   const trimmed = rest.trim();
   if (/^#+$/.test(trimmed)) return "";
-  return trimmed.replace(/[ \t]+#+$/, "").trim();
+  // Linear, not /[ \t]+#+$/ (quadratic on a long run of spaces inside the heading).
+  let end = trimmed.length;
+  while (end > 0 && trimmed[end - 1] === "#") end -= 1;
+  if (end === trimmed.length || (trimmed[end - 1] !== " " && trimmed[end - 1] !== "\t")) {
+    return trimmed;
+  }
+  return trimmed.slice(0, end).trim();
 }
 
 /**
@@ -269,16 +275,86 @@ export function parseMarkdown(text: string, options: ParseMarkdownOptions = {}):
  * @internal
  */
 export function stripInlineMarkdown(text: string): string {
-  return text
+  const withoutMarkers = text
     .split("\n")
-    .map((line) => line.replace(/^[ \t]*(?:>[ \t]?)*[ \t]*(?:[-+*]|\d{1,9}[.)])?(?=[ \t]|$)/, ""))
-    .join("\n")
-    .replace(/!\[([^\]]*)\]\([^)]*\)/g, "$1")
-    .replace(/\[([^\]]*)\]\([^)]*\)/g, "$1")
-    .replace(/\[([^\]]*)\]\[[^\]]*\]/g, "$1")
-    .replace(/<\/?[A-Za-z][^>\n]*>/g, " ")
+    .map((line) => {
+      // Linear: one greedy run of blanks and quote markers, then an optional list marker.
+      const lead = /^[ \t>]*/.exec(line)?.[0].length ?? 0;
+      const marker = /^(?:[-+*]|\d{1,9}[.)])(?=[ \t]|$)/.exec(line.slice(lead))?.[0].length ?? 0;
+      return line.slice(lead + marker);
+    })
+    .join("\n");
+  return stripTagsLinear(
+    replaceBracketed(
+      replaceBracketed(replaceBracketed(withoutMarkers, "![", "(", ")"), "[", "(", ")"),
+      "[",
+      "[",
+      "]",
+    ),
+  )
     .replace(/[*`]+|~~/g, "")
     .replace(/(^|[^\p{L}\p{N}])_+|_+(?=[^\p{L}\p{N}]|$)/gu, "$1");
+}
+
+/** For each index, the index of the next `target` character at or after it (`-1` when none). */
+function nextIndexes(text: string, isTarget: (character: string) => boolean): Int32Array {
+  const next = new Int32Array(text.length + 1).fill(-1);
+  for (let index = text.length - 1; index >= 0; index -= 1) {
+    next[index] = isTarget(text[index] as string) ? index : (next[index + 1] as number);
+  }
+  return next;
+}
+
+/**
+ * Replaces `open…](…close` with the text between the brackets — what
+ * `/!\[([^\]]*)\]\([^)]*\)/g` → `"$1"` does, in one linear pass (the regular expression is
+ * quadratic on many unclosed `![a](`).
+ */
+function replaceBracketed(text: string, open: string, second: string, close: string): string {
+  if (!text.includes(open)) return text;
+  const nextBracket = nextIndexes(text, (character) => character === "]");
+  const nextClose = nextIndexes(text, (character) => character === close);
+  let out = "";
+  let copied = 0;
+  let index = text.indexOf(open);
+  while (index !== -1) {
+    const textStart = index + open.length;
+    const bracket = nextBracket[textStart] ?? -1;
+    if (bracket !== -1 && text[bracket + 1] === second) {
+      const end = nextClose[bracket + 2] ?? -1;
+      if (end !== -1) {
+        out += text.slice(copied, index) + text.slice(textStart, bracket);
+        copied = end + 1;
+        index = text.indexOf(open, copied);
+        continue;
+      }
+    }
+    index = text.indexOf(open, index + 1);
+  }
+  return out + text.slice(copied);
+}
+
+/** `/<\/?[A-Za-z][^>\n]*>/g` → `" "` in one linear pass. */
+function stripTagsLinear(text: string): string {
+  if (!text.includes("<")) return text;
+  const nextStop = nextIndexes(text, (character) => character === ">" || character === "\n");
+  let out = "";
+  let copied = 0;
+  let index = text.indexOf("<");
+  while (index !== -1) {
+    const nameStart = text[index + 1] === "/" ? index + 2 : index + 1;
+    if (/[A-Za-z]/.test(text[nameStart] ?? "")) {
+      const stop = nextStop[nameStart + 1] ?? -1;
+      if (stop !== -1 && text[stop] === ">") {
+        out += `${text.slice(copied, index)} `;
+        copied = stop + 1;
+        index = text.indexOf("<", copied);
+        continue;
+      }
+    }
+    index = text.indexOf("<", index + 1);
+  }
+  return out + text.slice(copied);
 }
 
 const CJK_CLASS = "[\\p{scx=Han}\\p{scx=Hiragana}\\p{scx=Katakana}\\p{scx=Hangul}]";
