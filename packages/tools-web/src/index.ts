@@ -9,6 +9,7 @@ export {
   type ExtractedContent,
   type ReadabilityExtractorOptions,
 } from "./internal/content-extractor.js";
+export type { ConvertedHtml, HtmlConverter } from "./internal/converter.js";
 export {
   DEFAULT_FEED_SUMMARY_CHARACTERS,
   type FeedEntry,

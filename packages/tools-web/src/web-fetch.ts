@@ -17,6 +17,7 @@ import {
 import { z } from "zod";
 import { createUrlPolicy } from "./internal/address-policy.js";
 import { type ContentExtractor, createReadabilityExtractor } from "./internal/content-extractor.js";
+import type { HtmlConverter } from "./internal/converter.js";
 import { type FeedEntry, parseFeed, sniffFeed } from "./internal/feed.js";
 import { type ForwardOption, forwardUrl } from "./internal/forward.js";
 import { extractHtmlTitle, htmlToMarkdown } from "./internal/html-to-markdown.js";
@@ -150,6 +151,8 @@ export interface WebFetchToolOptions {
   mountedTools?: readonly string[];
   /** Saves every fetched document; its return value (a file name) is shown to the model. */
   save?: PageSaver;
+  /** Runs Readability + HTML → Markdown where it can be stopped (`./node` injects a worker thread); used when no `extractor` is given. Default: in-thread. */
+  htmlConverter?: HtmlConverter;
   /** Turns PDF bytes into text. Default `unpdf` (optional peer; `DEPENDENCY_MISSING` with an install hint when absent). */
   pdfExtractor?: PdfTextExtractor;
   /** Characters per page when the model sends no `limit`. Default {@link DEFAULT_FETCH_MAX_CHARS} (20,000). */
@@ -245,6 +248,7 @@ const optionsSchema = z.object({
   readability: z.boolean().optional(),
   mountedTools: mountedToolsOption,
   pdfExtractor: z.custom<PdfTextExtractor>((value) => typeof value === "function").optional(),
+  htmlConverter: z.custom<HtmlConverter>((value) => typeof value === "function").optional(),
   defaultMaxChars: z.number().int().min(500).max(1_000_000).optional(),
   maxMaxChars: z.number().int().min(500).max(1_000_000).optional(),
   maxResponseBytes: z.number().int().min(1_024).max(1_073_741_824).optional(),
@@ -522,6 +526,7 @@ export function createWebFetchTool(options?: WebFetchToolOptions): WebFetchTool 
   const mounted = mountedSet(parsed.name ?? WEB_FETCH_TOOL_NAME, parsed.mountedTools);
   const save = parsed.save;
   const pdfExtractor = parsed.pdfExtractor ?? extractPdfWithUnpdf;
+  const htmlConverter = parsed.htmlConverter;
   const now = parsed.now ?? (() => new Date());
   const cache = new TtlCache<FetchedDocument>(
     parsed.cacheTtlMs ?? DEFAULT_FETCH_CACHE_TTL_MS,
@@ -629,6 +634,31 @@ export function createWebFetchTool(options?: WebFetchToolOptions): WebFetchTool 
       (!jsonType && /^(<!doctype html|<html[\s>]|<head[\s>]|<body[\s>])/i.test(trimmed));
     if (isHtml) {
       let title = extractHtmlTitle(text) ?? "";
+      if (htmlConverter !== undefined && parsed.extractor === undefined) {
+        let converted: Awaited<ReturnType<HtmlConverter>>;
+        try {
+          converted = await htmlConverter(
+            { html: text, url: finalUrl, readability: parsed.readability !== false },
+            signal,
+          );
+        } catch (error) {
+          if (signal.aborted) throw error;
+          const known = WebRequestError.find(error);
+          return fail(
+            known?.code ?? "UNSUPPORTED",
+            known?.message ??
+              `Could not convert ${finalUrl}: ${error instanceof Error ? error.message : String(error)}.`,
+            { hint: known?.hint ?? "Use another source for this content, or raw=true." },
+          );
+        }
+        return ok({
+          ...base,
+          title: converted.title || title,
+          kind: "html",
+          text: converted.markdown,
+          main_content: converted.mainContent,
+        });
+      }
       let html = text;
       let mainContent = false;
       if (extractor !== undefined) {

@@ -26,16 +26,84 @@ export interface ParsedFeed {
 export const DEFAULT_FEED_SUMMARY_CHARACTERS = 300;
 
 function unwrapCdata(text: string): string {
-  return text.replace(/<!\[CDATA\[([\s\S]*?)\]\]>/g, "$1");
+  // indexOf-based: /<!\[CDATA\[([\s\S]*?)\]\]>/g is quadratic on many unclosed sections.
+  let index = text.indexOf("<![CDATA[");
+  if (index === -1) return text;
+  let out = "";
+  let copied = 0;
+  while (index !== -1) {
+    const end = text.indexOf("]]>", index + 9);
+    if (end === -1) break;
+    out += text.slice(copied, index) + text.slice(index + 9, end);
+    copied = end + 3;
+    index = text.indexOf("<![CDATA[", copied);
+  }
+  return out + text.slice(copied);
+}
+
+/** Replaces every `<…>` with `replacement` in one pass (an unclosed `<` ends the scan). */
+function replaceTags(text: string, replacement: string): string {
+  let index = text.indexOf("<");
+  if (index === -1) return text;
+  let out = "";
+  let copied = 0;
+  while (index !== -1) {
+    const end = text.indexOf(">", index + 1);
+    if (end === -1) break;
+    out += text.slice(copied, index) + replacement;
+    copied = end + 1;
+    index = text.indexOf("<", copied);
+  }
+  return out + text.slice(copied);
+}
+
+/** Lower-cases ASCII letters only, so indexes stay those of the original text. */
+const asciiLower = (text: string): string => text.replace(/[A-Z]+/g, (run) => run.toLowerCase());
+
+/** Whether `character` may follow an element name in a start tag. */
+const endsName = (character: string | undefined): boolean =>
+  character === ">" || (character !== undefined && /\s/.test(character));
+
+/**
+ * Finds the first complete `<name …>…</name>` at or after `from` with indexOf (linear: no
+ * pattern rescans the rest of the document from every unclosed start tag).
+ * `lower` is the document lower-cased (names match case-insensitively).
+ */
+function findElement(
+  lower: string,
+  name: string,
+  from: number,
+  wordBoundary: boolean,
+): { start: number; contentStart: number; contentEnd: number; end: number } | undefined {
+  const open = `<${name}`;
+  const closeTag = `</${name}`;
+  let index = lower.indexOf(open, from);
+  while (index !== -1) {
+    const after = lower[index + open.length];
+    if (wordBoundary ? !/\w/.test(after ?? "") : endsName(after)) {
+      const tagEnd = lower.indexOf(">", index + open.length);
+      if (tagEnd === -1) return undefined;
+      let close = lower.indexOf(closeTag, tagEnd + 1);
+      while (close !== -1) {
+        let cursor = close + closeTag.length;
+        while (/\s/.test(lower[cursor] ?? "")) cursor += 1;
+        if (lower[cursor] === ">") {
+          return { start: index, contentStart: tagEnd + 1, contentEnd: close, end: cursor + 1 };
+        }
+        close = lower.indexOf(closeTag, close + 1);
+      }
+      return undefined; // no closing tag after this one: none after later ones either
+    }
+    index = lower.indexOf(open, index + 1);
+  }
+  return undefined;
 }
 
 function element(xml: string, names: readonly string[]): string | undefined {
+  const lower = asciiLower(xml);
   for (const name of names) {
-    const escaped = name.replace(/[.*+?^${}()|[\]\\:]/g, "\\$&");
-    const match = new RegExp(`<${escaped}(?:\\s[^>]*)?>([\\s\\S]*?)</${escaped}\\s*>`, "i").exec(
-      xml,
-    );
-    if (match?.[1] !== undefined) return match[1];
+    const found = findElement(lower, name.toLowerCase(), 0, false);
+    if (found !== undefined) return xml.slice(found.contentStart, found.contentEnd);
   }
   return undefined;
 }
@@ -44,7 +112,7 @@ function text(xml: string | undefined): string {
   if (xml === undefined) return "";
   const unwrapped = unwrapCdata(xml);
   // Escaped HTML inside (e.g. &lt;p&gt;) is decoded, then its tags stripped.
-  return stripTags(decodeEntities(unwrapped.replace(/<[^>]*>/g, " ")));
+  return stripTags(replaceTags(decodeEntities(replaceTags(unwrapped, " ")), ""));
 }
 
 function isoDate(value: string): string {
@@ -66,8 +134,16 @@ function resolve(link: string, baseUrl: string | undefined): string {
 
 function atomLink(entry: string, baseUrl: string | undefined): string {
   let fallback = "";
-  for (const match of entry.matchAll(/<link\b([^>]*)\/?>/gi)) {
-    const attributes = match[1] ?? "";
+  const lower = asciiLower(entry);
+  for (
+    let index = lower.indexOf("<link");
+    index !== -1;
+    index = lower.indexOf("<link", index + 1)
+  ) {
+    if (/[\w]/.test(lower[index + 5] ?? "")) continue;
+    const end = lower.indexOf(">", index + 5);
+    if (end === -1) break;
+    const attributes = entry.slice(index + 5, end);
     const href = /\bhref\s*=\s*["']([^"']*)["']/i.exec(attributes)?.[1];
     if (href === undefined) continue;
     const rel = /\brel\s*=\s*["']([^"']*)["']/i.exec(attributes)?.[1] ?? "alternate";
@@ -111,15 +187,19 @@ export function parseFeed(
   if (format === undefined) return undefined;
   const maxSummary = options.maxSummaryCharacters ?? DEFAULT_FEED_SUMMARY_CHARACTERS;
   const entries: FeedEntry[] = [];
-  const entryPattern =
-    format === "rss"
-      ? /<item\b[^>]*>([\s\S]*?)<\/item\s*>/gi
-      : /<entry\b[^>]*>([\s\S]*?)<\/entry\s*>/gi;
-  const firstEntry = xml.search(format === "rss" ? /<item\b/i : /<entry\b/i);
+  const entryName = format === "rss" ? "item" : "entry";
+  const lower = asciiLower(xml);
+  const first = findElement(lower, entryName, 0, true);
+  let firstEntry = lower.search(format === "rss" ? /<item\b/ : /<entry\b/);
+  if (first !== undefined && firstEntry === -1) firstEntry = first.start;
   const header = firstEntry === -1 ? xml : xml.slice(0, firstEntry);
   const title = text(element(header, ["title"]));
-  for (const match of xml.matchAll(entryPattern)) {
-    const body = match[1] ?? "";
+  for (
+    let found = first;
+    found !== undefined;
+    found = findElement(lower, entryName, found.end, true)
+  ) {
+    const body = xml.slice(found.contentStart, found.contentEnd);
     const url =
       format === "rss"
         ? resolve(element(body, ["link"]) ?? element(body, ["guid"]) ?? "", options.baseUrl)

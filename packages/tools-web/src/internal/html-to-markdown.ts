@@ -206,6 +206,76 @@ function convertLargeTables(
   return { html: rewritten, tables };
 }
 
+/** Most characters of HTML handed to the converter (a body is capped before, this is the last guard). */
+export const MAX_CONVERTED_CHARACTERS = 8 * 1_048_576;
+/** Deepest element nesting kept: node-html-markdown is quadratic in depth (12 KB of nested `<b>` took 8 s). */
+export const MAX_NESTING_DEPTH = 48;
+/** Optional-end elements closed by a sibling of the same name near the top of the stack. */
+const SIBLING_WINDOW = 3;
+
+/**
+ * Drops the tags (not their text) of elements nested deeper than {@link MAX_NESTING_DEPTH}, in
+ * one linear pass over the tags (indexOf-based: an unclosed `<` ends the scan). `<p>`, `<li>`,
+ * `<td>`… left open are closed by the next sibling of the same name, as browsers do.
+ */
+function capNesting(html: string): string {
+  const stack: string[] = [];
+  const dropped = new Map<string, number>();
+  const out: string[] = [];
+  let copied = 0;
+  let index = html.indexOf("<");
+  const namePattern = /^[a-zA-Z][\w:-]*/;
+  while (index !== -1) {
+    const close = html.indexOf(">", index + 1);
+    if (close === -1) break;
+    const closing = html[index + 1] === "/";
+    const start = closing ? index + 2 : index + 1;
+    const name = namePattern.exec(html.slice(start, start + 40))?.[0]?.toLowerCase();
+    if (name === undefined || VOID_ELEMENTS.has(name) || html[close - 1] === "/") {
+      index = html.indexOf("<", index + 1);
+      continue;
+    }
+    let drop = false;
+    if (!closing) {
+      if (OPTIONAL_END.has(name)) {
+        for (
+          let depth = stack.length - 1;
+          depth >= Math.max(0, stack.length - SIBLING_WINDOW);
+          depth -= 1
+        ) {
+          const open = stack[depth] as string;
+          if (open === name) {
+            stack.length = depth;
+            break;
+          }
+          if (!OPTIONAL_END.has(open)) break; // a <table> or <ul> between: real nesting
+        }
+      }
+      if (stack.length >= MAX_NESTING_DEPTH) {
+        drop = true;
+        dropped.set(name, (dropped.get(name) ?? 0) + 1);
+      } else stack.push(name);
+    } else {
+      const pending = dropped.get(name) ?? 0;
+      if (pending > 0) {
+        drop = true;
+        dropped.set(name, pending - 1);
+      } else {
+        const at = stack.lastIndexOf(name);
+        if (at !== -1) stack.length = at;
+      }
+    }
+    if (drop) {
+      out.push(html.slice(copied, index));
+      copied = close + 1;
+    }
+    index = html.indexOf("<", close + 1);
+  }
+  if (copied === 0) return html;
+  out.push(html.slice(copied));
+  return out.join("");
+}
+
 /**
  * Converts HTML to Markdown (node-html-markdown): headings, lists, tables, code fences with the
  * `language-x` class as the fence's language, links made absolute against `baseUrl`; scripts,
@@ -218,7 +288,9 @@ function convertLargeTables(
  * htmlToMarkdown('<h1>Hi</h1><a href="/a">A</a>', "https://example.com/x"); // "# Hi\n\n[A](https://example.com/a)"
  */
 export function htmlToMarkdown(html: string, baseUrl?: string): string {
-  let prepared = html.replace(REMOVED_BLOCKS, "");
+  let prepared = capNesting(
+    html.length > MAX_CONVERTED_CHARACTERS ? html.slice(0, MAX_CONVERTED_CHARACTERS) : html,
+  ).replace(REMOVED_BLOCKS, "");
   if (baseUrl !== undefined) prepared = absolutizeLinks(prepared, baseUrl);
   const { html: withoutLargeTables, tables } = convertLargeTables(prepared, (piece) =>
     converter.translate(piece),

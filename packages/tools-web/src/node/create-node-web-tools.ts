@@ -4,6 +4,7 @@ import { webToolNames, withMounted } from "../create-web-tools.js";
 import { createWebFetchTool, type WebFetchTool, type WebFetchToolOptions } from "../web-fetch.js";
 import { createWebSearchTool, type WebSearchToolOptions } from "../web-search.js";
 import { createWikiSearchTool, type WikiSearchToolOptions } from "../wiki-search.js";
+import { createWorkerConverters } from "./converter-runner.js";
 import { createDirectorySaver, type SaveDirectory } from "./directory-saver.js";
 import {
   createGuardedTransport,
@@ -83,9 +84,16 @@ export function createNodeWebFetchTool(options: NodeWebFetchToolOptions = {}): W
         ? {}
         : { connectTimeoutMs: parsed.connectTimeoutMs }),
     });
+  // Converters run in a worker thread terminated on timeout or abort (hostile pages, PDF bombs).
+  const workers =
+    rootOptions.htmlConverter === undefined || rootOptions.pdfExtractor === undefined
+      ? createWorkerConverters()
+      : undefined;
   return createWebFetchTool({
     ...rootOptions,
     transport,
+    htmlConverter: rootOptions.htmlConverter ?? workers?.convertHtml,
+    pdfExtractor: rootOptions.pdfExtractor ?? workers?.extractPdf,
     ...(parsed.saveDir === undefined
       ? {}
       : { save: createDirectorySaver(options.saveDir as SaveDirectory) }),

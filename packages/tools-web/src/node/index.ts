@@ -6,6 +6,7 @@ export {
   isBlockedHostName,
   judgeAddress,
 } from "./address-policy.js";
+export { createWorkerConverters, type WorkerConverterOptions } from "./converter-runner.js";
 export {
   createNodeWebFetchTool,
   createNodeWebTools,
