@@ -397,7 +397,8 @@ export function defineTool<Input extends ToolInputSchema, Output>(
   function applyAliases(candidate: object): object {
     let copy: Record<string, unknown> | undefined;
     for (const [alias, field] of aliasEntries) {
-      if (!Object.hasOwn(candidate, alias) || Object.hasOwn(candidate, field)) continue;
+      // A field already given — by the call or by an earlier alias — leaves this alias unknown.
+      if (!Object.hasOwn(candidate, alias) || Object.hasOwn(copy ?? candidate, field)) continue;
       copy ??= { ...(candidate as Record<string, unknown>) };
       copy[field] = copy[alias];
       delete copy[alias];

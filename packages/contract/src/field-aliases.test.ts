@@ -94,6 +94,25 @@ describe("silent aliases", () => {
     expect(text).toContain('unknown field "file_path" — did you mean "path"?');
   });
 
+  it("takes one alias per field: a second alias of the same field is refused, not silently dropped", async () => {
+    const move = defineTool({
+      name: "move_probe",
+      description: "Moves a probe file. Use it to test competing aliases.",
+      input: z.object({
+        source: z.string().describe("From."),
+        destination: z.string().describe("To."),
+      }),
+      aliases: { from: "source", src: "source", to: "destination" },
+      execute: (input) => ok(input),
+    });
+    const result = await move.run({ from: "a.txt", src: "b.txt", to: "c.txt" });
+    expect(result.success).toBe(false);
+    expect(!result.success && result.error.message).toContain('unknown field "src"');
+    expect(await move.run({ src: "b.txt", to: "c.txt" })).toEqual(
+      ok({ source: "b.txt", destination: "c.txt" }),
+    );
+  });
+
   it("checks aliases at definition time", () => {
     const base = {
       name: "probe",

@@ -42,6 +42,21 @@ import {
   openReadHandle,
 } from "./safe-open.js";
 
+/**
+ * Whether a `path.relative(root, candidate)` result leaves the root: `..` or `../…` (not a name
+ * that merely starts with two dots, such as `..foo`), or an absolute path (another drive).
+ *
+ * @internal
+ */
+export function climbsOut(inside: string): boolean {
+  return (
+    inside === ".." ||
+    inside.startsWith(`..${sep}`) ||
+    inside.startsWith("../") ||
+    isAbsolute(inside)
+  );
+}
+
 /** Options of {@link createNodeFileSystem}. */
 export interface NodeFileSystemOptions {
   /** The directory the tools are confined to (absolute, or relative to the process's cwd). */
@@ -105,7 +120,7 @@ export function createNodeFileSystem(options: NodeFileSystemOptions): FileSystem
 
   function toWorkspacePath(realAbsolute: string, asked: string): string {
     const inside = relative(rootReal, realAbsolute);
-    if (inside.startsWith("..") || isAbsolute(inside)) {
+    if (climbsOut(inside)) {
       throw new FileSystemError(
         "INVALID_PATH",
         `${asked.length === 0 ? "." : asked} resolves outside the workspace (through a symlink).`,
@@ -162,6 +177,18 @@ export function createNodeFileSystem(options: NodeFileSystemOptions): FileSystem
 
   /** The real workspace path; missing tails (and dangling symlinks) are followed as far as they go. */
   async function realPathOf(path: string, followLast = true): Promise<string> {
+    // The seam takes normalised workspace paths only: a "..", "." or empty segment would be
+    // resolved by the kernel from an opened directory (e.g. "/proc/self/fd/N/.."), outside the root.
+    if (
+      path.length > 0 &&
+      path.split("/").some((segment) => segment === "" || segment === "." || segment === "..")
+    ) {
+      throw new FileSystemError(
+        "INVALID_PATH",
+        `${path} is not a normalised workspace path (it has an empty, "." or ".." segment).`,
+        "Give the path relative to the workspace root, without . or .. segments.",
+      );
+    }
     if (!followLast) {
       const parent = await realPathOf(parentOf(path));
       const name = nameOf(path);
@@ -218,8 +245,7 @@ export function createNodeFileSystem(options: NodeFileSystemOptions): FileSystem
   }
 
   const isInside = (location: string): boolean => {
-    const inside = relative(rootReal, location);
-    return !(inside.startsWith("..") || isAbsolute(inside));
+    return !climbsOut(relative(rootReal, location));
   };
 
   /** Marks where a walk met a file (or something else) where a directory was wanted. */

@@ -34,7 +34,7 @@ import {
 } from "../internal/tool-support.js";
 import { createWorkspace, type Workspace } from "../workspace.js";
 import { type ArgumentPolicy, defaultArgumentPolicy } from "./argument-policy.js";
-import { createNodeFileSystem } from "./node-file-system.js";
+import { climbsOut, createNodeFileSystem } from "./node-file-system.js";
 import {
   bubblewrapStatus,
   buildBubblewrapArguments,
@@ -893,7 +893,7 @@ function privateTemporaryDirectories(rootReal: string): string[] {
 
 function isInside(root: string, candidate: string): boolean {
   const inside = relative(root, candidate);
-  return inside === "" || (!inside.startsWith("..") && !isAbsolute(inside));
+  return inside === "" || !climbsOut(inside);
 }
 
 /**

@@ -10,6 +10,7 @@ import {
 import { lstat, readdir, realpath } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { delimiter, isAbsolute, join, relative } from "node:path";
+import { climbsOut } from "./node-file-system.js";
 
 /** Which sandbox a command ran in: bubblewrap (`bwrap`) or none (the host's own process space). */
 export type CommandSandbox = "bubblewrap" | "none";
@@ -198,7 +199,7 @@ function hide(entry: HiddenPath): string[] {
 
 function isInsidePath(root: string, candidate: string): boolean {
   const inside = relative(root, candidate);
-  return inside === "" || (!inside.startsWith("..") && !isAbsolute(inside));
+  return inside === "" || !climbsOut(inside);
 }
 
 /** Most directory entries one secret scan reads before it gives up (and the command is refused). */
