@@ -17,7 +17,9 @@ import {
   directoryNotFile,
   guardFileSystem,
   joinDescription,
+  limitsInOrder,
   mountedTools,
+  pageLimitOptionsShape,
   pathNotFound,
   type WorkspaceToolOptions,
   workspaceToolOptionsShape,
@@ -50,14 +52,9 @@ const optionsSchema = z
   .object({
     ...workspaceToolOptionsShape,
     maxFileBytes: z.number().int().min(1).optional(),
-    defaultLimit: z.number().int().min(1).max(100_000).optional(),
-    maxLimit: z.number().int().min(1).max(100_000).optional(),
+    ...pageLimitOptionsShape,
   })
-  .refine(
-    (value) =>
-      (value.defaultLimit ?? DEFAULT_TOC_LIMIT) <= (value.maxLimit ?? DEFAULT_MAX_TOC_LIMIT),
-    { message: "defaultLimit must not exceed maxLimit", path: ["defaultLimit"] },
-  );
+  .refine(...limitsInOrder(DEFAULT_TOC_LIMIT, DEFAULT_MAX_TOC_LIMIT));
 
 function createInputSchema(defaultLimit: number, maxLimit: number) {
   return z.object({

@@ -25,7 +25,9 @@ import {
   formatSize,
   guardFileSystem,
   joinDescription,
+  limitsInOrder,
   mountedTools,
+  pageLimitOptionsShape,
   pathNotFound,
   type WorkspaceToolOptions,
   workspaceToolOptionsShape,
@@ -76,15 +78,10 @@ const optionsSchema = z
       .min(4096)
       .max(64 * 1024 * 1024)
       .optional(),
-    defaultLimit: z.number().int().min(1).max(100_000).optional(),
-    maxLimit: z.number().int().min(1).max(100_000).optional(),
+    ...pageLimitOptionsShape,
     maxScanEntries: z.number().int().min(1).max(10_000_000).optional(),
   })
-  .refine(
-    (value) =>
-      (value.defaultLimit ?? DEFAULT_STATS_LIMIT) <= (value.maxLimit ?? DEFAULT_MAX_STATS_LIMIT),
-    { message: "defaultLimit must not exceed maxLimit", path: ["defaultLimit"] },
-  );
+  .refine(...limitsInOrder(DEFAULT_STATS_LIMIT, DEFAULT_MAX_STATS_LIMIT));
 
 function createInputSchema(defaultLimit: number, maxLimit: number) {
   const paging = pagingInputShape({ unit: "file", defaultLimit, maxLimit });

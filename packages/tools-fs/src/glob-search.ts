@@ -19,6 +19,7 @@ import {
   type MountedTools,
   mountedTools,
   mountedToolsOption,
+  pageLimitOptionsShape,
   pathNotFound,
   workspaceOption,
 } from "./internal/tool-support.js";
@@ -125,8 +126,7 @@ const globSearchOptionsSchema = z.object({
   ...toolOverridesShape,
   workspace: workspaceOption,
   lister: listerOption.optional(),
-  defaultLimit: z.number().int().min(1).max(100_000).optional(),
-  maxLimit: z.number().int().min(1).max(100_000).optional(),
+  ...pageLimitOptionsShape,
   timeoutMs: z.number().int().min(0).optional(),
   mountedTools: mountedToolsOption,
 });

@@ -29,6 +29,7 @@ import {
   type MountedTools,
   mountedTools,
   mountedToolsOption,
+  pageLimitOptionsShape,
   workspaceOption,
 } from "./internal/tool-support.js";
 import type { Workspace } from "./workspace.js";
@@ -182,8 +183,7 @@ const grepSearchOptionsSchema = z.object({
   ...toolOverridesShape,
   workspace: workspaceOption,
   searcher: searcherOption.optional(),
-  defaultLimit: z.number().int().min(1).max(100_000).optional(),
-  maxLimit: z.number().int().min(1).max(100_000).optional(),
+  ...pageLimitOptionsShape,
   maxLineCharacters: z.number().int().min(20).max(100_000).optional(),
   maxOutputCharacters: z.number().int().min(1_000).max(10_000_000).optional(),
   timeoutMs: z.number().int().min(0).optional(),

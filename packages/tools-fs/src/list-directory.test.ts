@@ -276,3 +276,18 @@ describe("list_directory's description", () => {
     expect(onlyGlob.description).not.toContain("file_stats");
   });
 });
+
+describe("paged factories' limit options", () => {
+  it("refuse a defaultLimit above maxLimit, with their own defaults filling in", async () => {
+    const { createExtractTocTool } = await import("./extract-toc.js");
+    const { createFileStatsTool } = await import("./file-stats.js");
+    const workspace = createWorkspace({ fileSystem: createMemoryFileSystem() });
+    for (const create of [createListDirectoryTool, createExtractTocTool, createFileStatsTool]) {
+      expect(() => create({ workspace, defaultLimit: 50, maxLimit: 10 })).toThrow(
+        /defaultLimit must not exceed maxLimit/,
+      );
+      expect(() => create({ workspace, defaultLimit: 10, maxLimit: 50 })).not.toThrow();
+      expect(() => create({ workspace, defaultLimit: 100_000 })).toThrow(/maxLimit/);
+    }
+  });
+});

@@ -17,7 +17,9 @@ import {
   formatSize,
   guardFileSystem,
   joinDescription,
+  limitsInOrder,
   mountedTools,
+  pageLimitOptionsShape,
   pathNotFound,
   type WorkspaceToolOptions,
   workspaceToolOptionsShape,
@@ -65,16 +67,11 @@ const optionsSchema = z
   .object({
     ...workspaceToolOptionsShape,
     maxDepth: z.number().int().min(1).max(50).optional(),
-    defaultLimit: z.number().int().min(1).max(100_000).optional(),
-    maxLimit: z.number().int().min(1).max(100_000).optional(),
+    ...pageLimitOptionsShape,
     maxScanEntries: z.number().int().min(1).max(10_000_000).optional(),
     markIgnored: z.boolean().optional(),
   })
-  .refine(
-    (value) =>
-      (value.defaultLimit ?? DEFAULT_LIST_LIMIT) <= (value.maxLimit ?? DEFAULT_MAX_LIST_LIMIT),
-    { message: "defaultLimit must not exceed maxLimit", path: ["defaultLimit"] },
-  );
+  .refine(...limitsInOrder(DEFAULT_LIST_LIMIT, DEFAULT_MAX_LIST_LIMIT));
 
 function createInputSchema(maxDepth: number, defaultLimit: number, maxLimit: number) {
   return z.object({

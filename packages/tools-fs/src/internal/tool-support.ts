@@ -82,6 +82,35 @@ export const workspaceToolOptionsShape = {
 };
 
 /**
+ * The `defaultLimit` / `maxLimit` factory options of every paged tool.
+ *
+ * @internal
+ */
+export const pageLimitOptionsShape = {
+  defaultLimit: z.number().int().min(1).max(100_000).optional(),
+  maxLimit: z.number().int().min(1).max(100_000).optional(),
+};
+
+/**
+ * The refinement that keeps `defaultLimit` within `maxLimit` (each falling back to the tool's
+ * default), for `schema.refine(...limitsInOrder(DEFAULT_LIMIT, DEFAULT_MAX_LIMIT))`.
+ *
+ * @internal
+ */
+export function limitsInOrder(
+  defaultLimit: number,
+  maxLimit: number,
+): [
+  (value: { defaultLimit?: number; maxLimit?: number }) => boolean,
+  { message: string; path: string[] },
+] {
+  return [
+    (value) => (value.defaultLimit ?? defaultLimit) <= (value.maxLimit ?? maxLimit),
+    { message: "defaultLimit must not exceed maxLimit", path: ["defaultLimit"] },
+  ];
+}
+
+/**
  * Which sibling tools a description may name.
  *
  * @internal
