@@ -105,6 +105,14 @@ export interface ToolDefinition<Input extends ToolInputSchema, Output> {
   ): Promise<ToolResult<Output>> | ToolResult<Output>;
   /** Model-facing text or content blocks for successful data. Default: the data as JSON. */
   render?(data: Output): ToolContent;
+  /**
+   * A zod schema of the successful `data`, for hosts that read structured results (MCP's
+   * `outputSchema` + `structuredContent`). Optional: declare it where the data is the answer a
+   * program wants (a status, a count), not for large listings whose rendered text says the same
+   * thing more compactly. Must be an object schema; the conformance kit checks every sample's data
+   * against it.
+   */
+  output?: z.ZodType<Output>;
 }
 
 /** The `{ name?, description? }` a host may override on any tool. */
@@ -135,6 +143,8 @@ export interface Tool<Input extends ToolInputSchema = ToolInputSchema, Output = 
   readonly maxInputBytes: number;
   /** Field aliases accepted silently (alias → field). */
   readonly aliases: Readonly<Record<string, string>>;
+  /** The zod schema of the successful data, when the tool declares one. */
+  readonly output: z.ZodType<Output> | undefined;
   /**
    * Validates the input, runs the tool under its timeout and the caller's signal, and resolves
    * to an envelope. Never rejects, whatever it is given.
@@ -267,6 +277,11 @@ function checkDefinition(definition: ToolDefinition<ToolInputSchema, unknown>): 
   }
   if (typeof definition.execute !== "function") {
     throw new AgentoolError(`${where}: execute must be a function.`);
+  }
+  if (definition.output !== undefined && !(definition.output instanceof z.ZodObject)) {
+    throw new AgentoolError(
+      `${where}: output must be a zod object schema (MCP's outputSchema is an object); leave it out for other data.`,
+    );
   }
   const shape = definition.input.shape as Record<string, unknown>;
   for (const [alias, field] of Object.entries(definition.aliases ?? {})) {
@@ -542,6 +557,7 @@ export function defineTool<Input extends ToolInputSchema, Output>(
     timeoutMs,
     maxInputBytes,
     aliases,
+    output: definition.output,
     run,
     parseInput,
     execute,

@@ -44,6 +44,7 @@ export {
   toGeminiSchema,
   toJsonSchema,
   toOpenAiStrictSchema,
+  toOutputJsonSchema,
 } from "./json-schema.js";
 export { parseOptions, toolOverridesShape } from "./options.js";
 export {

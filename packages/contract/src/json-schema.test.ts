@@ -2,7 +2,12 @@ import { Ajv } from "ajv";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { defineTool } from "./define-tool.js";
-import { toGeminiSchema, toJsonSchema, toOpenAiStrictSchema } from "./json-schema.js";
+import {
+  toGeminiSchema,
+  toJsonSchema,
+  toOpenAiStrictSchema,
+  toOutputJsonSchema,
+} from "./json-schema.js";
 import { ok } from "./result.js";
 import {
   validateAnthropicInputSchema,
@@ -77,6 +82,30 @@ describe("toJsonSchema", () => {
       execute: () => ok(null),
     });
     expect(() => toJsonSchema(recursive)).toThrow(/toJsonSchema\(tree\)/);
+  });
+});
+
+describe("toOutputJsonSchema", () => {
+  it("is undefined without a declared output and validates declared data with Ajv", () => {
+    expect(toOutputJsonSchema(planTool)).toBeUndefined();
+    const statusTool = defineTool({
+      name: "status_probe",
+      description: "A probe that declares the shape of its data.",
+      input: z.object({}),
+      output: z.object({
+        branch: z.string().nullable(),
+        files: z.array(z.object({ path: z.string(), staged: z.boolean() })),
+        ahead: z.number().int().optional(),
+      }),
+      execute: () =>
+        ok({ branch: "main" as string | null, files: [] as { path: string; staged: boolean }[] }),
+    });
+    const schema = toOutputJsonSchema(statusTool);
+    expect(schema?.type).toBe("object");
+    expect(schema).not.toHaveProperty("$schema");
+    const validate = new Ajv({ strict: false }).compile(schema as object);
+    expect(validate({ branch: "main", files: [{ path: "a", staged: true }] })).toBe(true);
+    expect(validate({ branch: 3, files: [] })).toBe(false);
   });
 });
 

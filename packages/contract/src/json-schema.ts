@@ -62,18 +62,38 @@ function mapSchemas(
  * const schema = toJsonSchema(readFile); // { type: "object", properties: { path: {...} }, required: ["path"], additionalProperties: false }
  */
 export function toJsonSchema(tool: Pick<AnyTool, "name" | "input">): JsonSchema {
+  return convertSchema(tool.name, "input", tool.input);
+}
+
+/**
+ * The JSON Schema of a tool's successful data (MCP's `outputSchema`), when the tool declares an
+ * `output` schema: draft-07 compatible, no `$schema`, no `$ref`/`$defs`, no ±2^53 integer bounds.
+ *
+ * @param tool - a tool made by `defineTool`
+ * @returns a plain JSON Schema object with `type: "object"` at the root, or `undefined` when the
+ * tool declares no output schema
+ * @example
+ * toOutputJsonSchema(gitStatus); // { type: "object", properties: { branch: {...}, ... }, required: [...] }
+ */
+export function toOutputJsonSchema(tool: Pick<AnyTool, "name" | "output">): JsonSchema | undefined {
+  if (tool.output === undefined) return undefined;
+  return convertSchema(tool.name, "output", tool.output);
+}
+
+function convertSchema(name: string, io: "input" | "output", source: z.ZodType): JsonSchema {
+  const where = io === "input" ? `toJsonSchema(${name})` : `toOutputJsonSchema(${name})`;
   let raw: unknown;
   try {
-    raw = z.toJSONSchema(tool.input, {
+    raw = z.toJSONSchema(source, {
       target: "draft-7",
-      io: "input",
+      io,
       unrepresentable: "any",
       cycles: "throw",
       reused: "inline",
     });
   } catch (error) {
     throw new AgentoolError(
-      `toJsonSchema(${tool.name}): the input schema cannot be expressed as JSON Schema (${error instanceof Error ? error.message : String(error)}).`,
+      `${where}: the ${io} schema cannot be expressed as JSON Schema (${error instanceof Error ? error.message : String(error)}).`,
       { cause: error },
     );
   }
@@ -81,7 +101,7 @@ export function toJsonSchema(tool: Pick<AnyTool, "name" | "input">): JsonSchema 
   delete schema.$schema;
   if ("$defs" in schema || "definitions" in schema || JSON.stringify(schema).includes('"$ref"')) {
     throw new AgentoolError(
-      `toJsonSchema(${tool.name}): recursive or referenced schemas are not supported; inline them.`,
+      `${where}: recursive or referenced schemas are not supported; inline them.`,
     );
   }
   return mapSchemas(schema, (node) => {
@@ -91,6 +111,7 @@ export function toJsonSchema(tool: Pick<AnyTool, "name" | "input">): JsonSchema 
       if (typeof value === "number" && Math.abs(value) >= SAFE_INTEGER_BOUND) delete next[key];
     }
     delete next.propertyNames;
+    if (io === "output") return next;
     if (isObject(next.properties) && next.additionalProperties === undefined)
       next.additionalProperties = false;
     if (

@@ -204,6 +204,47 @@ describe("boundary rules in the conformance kit", () => {
   });
 });
 
+describe("declared output schemas in the conformance kit", () => {
+  const countTool = (data: Record<string, unknown>) =>
+    defineTool({
+      name: "count_things",
+      description: "Counts the things in the probe set and returns the count as data.",
+      input: z.object({ kind: z.string().optional().describe("Which kind of thing to count.") }),
+      output: z.object({ count: z.number().int() }),
+      annotations: { readOnly: true },
+      execute: () => ok(data as { count: number }),
+    });
+
+  it("passes data that matches the declared schema", async () => {
+    await assertConformance([countTool({ count: 3 })], { samples: { count_things: {} } });
+  });
+
+  it("fails data of the wrong type and data with keys the schema does not list", async () => {
+    const wrongType = await checkConformance([countTool({ count: "three" })], {
+      samples: { count_things: {} },
+    });
+    expect(rules(wrongType)).toContain("output-schema");
+    const extraKey = await checkConformance([countTool({ count: 3, extra_key: true })], {
+      samples: { count_things: {} },
+    });
+    expect(extraKey.violations.find((v) => v.rule === "output-schema")?.message).toMatch(
+      /parsing dropped them/,
+    );
+  });
+
+  it("refuses an output schema that is not an object", () => {
+    expect(() =>
+      defineTool({
+        name: "count_things",
+        description: "Counts the things in the probe set and returns the count as data.",
+        input: z.object({}),
+        output: z.number() as never,
+        execute: () => ok(1),
+      }),
+    ).toThrow(/output must be a zod object schema/);
+  });
+});
+
 describe("boundary rule helpers", () => {
   it("findNonSnakeCaseKeys walks nested objects and arrays", () => {
     expect(

@@ -132,6 +132,33 @@ function hasField(tool: AnyTool, field: string): boolean {
   return Object.hasOwn(tool.input.shape as Record<string, unknown>, field);
 }
 
+/**
+ * The declared output schema on one result's data: it must parse, and parsing must drop nothing
+ * (an MCP client validates `structuredContent` against `outputSchema`, which forbids extra keys).
+ */
+function checkOutputSchema(
+  output: NonNullable<AnyTool["output"]>,
+  data: unknown,
+  label: string,
+  report: (rule: string, message: string) => void,
+): void {
+  const parsed = output.safeParse(data);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    report(
+      "output-schema",
+      `the ${label}'s data does not match the declared output schema${issue === undefined ? "" : ` at ${issue.path.join(".") || "(root)"}: ${issue.message}`}`,
+    );
+    return;
+  }
+  if (JSON.stringify(parsed.data) !== JSON.stringify(data)) {
+    report(
+      "output-schema",
+      `the ${label}'s data has keys the declared output schema does not list (parsing dropped them); declare every key`,
+    );
+  }
+}
+
 /** The boundary rules on one successful result: snake_case data, paging facts, markers. */
 async function checkSuccess(
   tool: AnyTool,
@@ -146,6 +173,7 @@ async function checkSuccess(
   for (const key of findNonSnakeCaseKeys(result.data)) {
     report("data-snake-case", `the ${label}'s data key ${key} is not snake_case`);
   }
+  if (tool.output !== undefined) checkOutputSchema(tool.output, result.data, label, report);
   let text: string;
   try {
     text = renderedText(tool, result);
