@@ -1,0 +1,16 @@
+export type {
+  Chunk,
+  ChunkedDocument,
+  EmptyReason,
+  Embeddings,
+  KnowledgeHit,
+  KnowledgeSearchContext,
+  KnowledgeSearchRequest,
+  KnowledgeSearchResult,
+  KnowledgeSource,
+  VectorMatch,
+  VectorQuery,
+  VectorRecord,
+  VectorRecordMetadata,
+  VectorStore,
+} from "./types.js";

@@ -1,0 +1,2 @@
+// The pgvector store (added by the store work).
+export {};
