@@ -32,6 +32,15 @@ describe("contract conformance", () => {
     });
   });
 
+  it("update_plan's data matches its declared output schema, with and without an explanation", async () => {
+    const updatePlan = createUpdatePlanTool();
+    expect(updatePlan.output).toBeDefined();
+    await assertConformance([updatePlan], { samples: { update_plan: samples.update_plan } });
+    await assertConformance([updatePlan], {
+      samples: { update_plan: { plan: samples.update_plan.plan } },
+    });
+  });
+
   it("the kit would catch a description naming the absent sibling", async () => {
     const think = createThinkTool({ mountedTools: ["update_plan"] });
     expect(think.description).toContain("update_plan");

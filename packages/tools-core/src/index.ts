@@ -29,4 +29,5 @@ export {
   type UpdatePlanToolData,
   type UpdatePlanToolOptions,
   updatePlanInputSchema,
+  updatePlanOutputSchema,
 } from "./update-plan.js";

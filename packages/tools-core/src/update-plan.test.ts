@@ -1,11 +1,13 @@
-import { AgentoolError, toJsonSchema } from "@agentool/contract";
-import { describe, expect, it, vi } from "vitest";
+import { AgentoolError, toJsonSchema, toOutputJsonSchema } from "@agentool/contract";
+import { describe, expect, expectTypeOf, it, vi } from "vitest";
+import type { z } from "zod";
 import {
   createUpdatePlanTool,
   formatPlanChecklist,
   type PlanStep,
   type PlanUpdate,
   type UpdatePlanToolData,
+  updatePlanOutputSchema,
 } from "./update-plan.js";
 
 const threeSteps = [
@@ -290,6 +292,40 @@ describe("createUpdatePlanTool", () => {
     expect(() => createUpdatePlanTool({ maxStepCharacters: 2.5 })).toThrow(/maxStepCharacters/);
     expect(() => createUpdatePlanTool({ onUpdate: {} as never })).toThrow(/onUpdate/);
     expect(() => createUpdatePlanTool({ maxStep: 5 } as never)).toThrow(/maxStep/);
+  });
+});
+
+describe("the declared output schema", () => {
+  it("is the data type exactly", () => {
+    expectTypeOf<z.output<typeof updatePlanOutputSchema>>().toEqualTypeOf<UpdatePlanToolData>();
+    expect(createUpdatePlanTool().output).toBe(updatePlanOutputSchema);
+  });
+
+  it("parses the data with and without an explanation, dropping and reordering nothing", async () => {
+    const updatePlan = createUpdatePlanTool();
+    for (const input of [
+      { plan: threeSteps },
+      { plan: threeSteps, explanation: "Moved on to the fix." },
+      { plan: [{ step: "Only", status: "completed" }] },
+    ]) {
+      const result = await updatePlan.run(input);
+      if (!result.success) throw new Error(result.error.message);
+      expect(JSON.stringify(updatePlanOutputSchema.parse(result.data))).toBe(
+        JSON.stringify(result.data),
+      );
+    }
+  });
+
+  it("gives a JSON Schema that requires every key but explanation and admits no other", () => {
+    const schema = toOutputJsonSchema(createUpdatePlanTool());
+    expect(schema?.required).toEqual(["plan", "completed_steps", "total_steps"]);
+    expect(Object.keys(schema?.properties as object)).toEqual([
+      "plan",
+      "completed_steps",
+      "total_steps",
+      "explanation",
+    ]);
+    expect(schema?.additionalProperties).toBe(false);
   });
 });
 

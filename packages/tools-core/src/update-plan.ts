@@ -134,6 +134,31 @@ export const updatePlanInputSchema = createUpdatePlanInputSchema(
   DEFAULT_MAX_STEP_CHARACTERS,
 );
 
+/**
+ * The zod schema of `update_plan`'s data ({@link UpdatePlanToolData}), declared as the tool's
+ * `output` so hosts that read structured results (MCP's `outputSchema` + `structuredContent`) get
+ * the plan as data. Keys are listed in the order the tool writes them.
+ *
+ * @example
+ * updatePlanOutputSchema.parse(result.data).completed_steps; // 1
+ */
+export const updatePlanOutputSchema = z.object({
+  plan: z
+    .array(
+      z.object({
+        step: z.string().describe("What the step does (trimmed)."),
+        status: z.enum(PLAN_STEP_STATUSES).describe("Where the step stands."),
+      }),
+    )
+    .describe("The full plan, steps trimmed, statuses filled in."),
+  completed_steps: z.number().int().min(0).describe("How many steps are completed."),
+  total_steps: z.number().int().min(1).describe("How many steps the plan has."),
+  explanation: z
+    .string()
+    .optional()
+    .describe("The model's note about what changed, when it gave one (trimmed)."),
+});
+
 /** The plan tool's type. */
 export type UpdatePlanTool = Tool<typeof updatePlanInputSchema, UpdatePlanToolData>;
 
@@ -242,6 +267,7 @@ export function createUpdatePlanTool(options?: UpdatePlanToolOptions): UpdatePla
     aliases: UPDATE_PLAN_ALIASES,
     annotations: { title: "Update plan", idempotent: true },
     tags: ["core", "plan"],
+    output: updatePlanOutputSchema,
     execute: (request, context) => {
       const problems: string[] = [];
       if (request.plan.length === 0) {
