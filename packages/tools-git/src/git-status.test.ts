@@ -1,6 +1,12 @@
 import { symlinkSync } from "node:fs";
-import { afterEach, describe, expect, it } from "vitest";
-import { createGitStatusTool } from "./git-status.js";
+import { toOutputJsonSchema } from "@agentool/contract";
+import { afterEach, describe, expect, expectTypeOf, it } from "vitest";
+import type { z } from "zod";
+import {
+  createGitStatusTool,
+  type GitStatusToolData,
+  gitStatusOutputSchema,
+} from "./git-status.js";
 import { createTemporaryRepository, type TemporaryRepository } from "./test-support/repository.js";
 
 const repositories: TemporaryRepository[] = [];
@@ -13,9 +19,13 @@ afterEach(() => {
   for (const item of repositories.splice(0)) item.remove();
 });
 
+/** Runs git_status and checks its data against the declared output schema (every key, in order). */
 async function status(root: string, input: unknown = {}) {
   const result = await createGitStatusTool({ root }).run(input);
   if (!result.success) throw new Error(JSON.stringify(result.error));
+  expect(JSON.stringify(gitStatusOutputSchema.parse(result.data))).toBe(
+    JSON.stringify(result.data),
+  );
   return result.data;
 }
 
@@ -254,5 +264,59 @@ describe("git_status", () => {
     expect(result).toMatchObject({ success: false, error: { code: "NOT_CONFIGURED" } });
     const missing = await createGitStatusTool({ root: `${repo.base}/nope` }).run({});
     expect(missing).toMatchObject({ success: false, error: { code: "NOT_CONFIGURED" } });
+  });
+});
+
+describe("git_status's declared output schema", () => {
+  function expectSchemaMatch(data: unknown) {
+    expect(JSON.stringify(gitStatusOutputSchema.parse(data))).toBe(JSON.stringify(data));
+  }
+
+  it("is the data type exactly, and the tool declares it", () => {
+    expectTypeOf<z.output<typeof gitStatusOutputSchema>>().toEqualTypeOf<GitStatusToolData>();
+    expect(createGitStatusTool({ root: "/tmp" }).output).toBe(gitStatusOutputSchema);
+  });
+
+  it("matches a cut page (next_offset), a path filter and an empty_reason, dropping nothing", async () => {
+    const repo = repository();
+    repo.commit(".gitignore", "build/\n", "ignore build");
+    for (let index = 0; index < 4; index += 1) repo.write(`dir/file-${index}.txt`, "x");
+    repo.git("add", "dir");
+    repo.write("build/out.js", "x");
+    const tool = createGitStatusTool({ root: repo.root, maxEntries: 2 });
+    const outcomes = await Promise.all([
+      tool.run({}),
+      tool.run({ path: "dir", limit: 1, offset: 2 }),
+      tool.run({ path: "build" }),
+    ]);
+    const datas = outcomes.map((outcome) => {
+      if (!outcome.success) throw new Error(JSON.stringify(outcome.error));
+      return outcome.data;
+    });
+    expect(datas.map((data) => data.next_offset)).toEqual([3, 3, undefined]);
+    expect(datas[2]?.empty_reason).toMatch(/ignored/);
+    for (const data of datas) expectSchemaMatch(data);
+  });
+
+  it("gives a JSON Schema with nullable branch fields and the optional keys left out of required", () => {
+    const schema = toOutputJsonSchema(createGitStatusTool({ root: "/tmp" }));
+    expect(schema?.required).toEqual([
+      "branch",
+      "detached",
+      "head",
+      "no_commits",
+      "upstream",
+      "ahead",
+      "behind",
+      "changes",
+      "offset",
+      "total",
+      "truncated",
+      "clean",
+    ]);
+    expect(schema?.additionalProperties).toBe(false);
+    expect((schema?.properties as Record<string, unknown>).branch).toMatchObject({
+      type: ["string", "null"],
+    });
   });
 });

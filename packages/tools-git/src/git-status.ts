@@ -15,7 +15,7 @@ import {
 import { z } from "zod";
 import { guard, refuse, refuseWith } from "./internal/git-failure.js";
 import { joinSentences, listWords, type MountedTools } from "./internal/mounted.js";
-import { type FileChange, parsePorcelainStatus } from "./internal/parse-status.js";
+import { CHANGE_STATUSES, type FileChange, parsePorcelainStatus } from "./internal/parse-status.js";
 import { confinePath } from "./internal/paths.js";
 import {
   createSettings,
@@ -114,6 +114,71 @@ function createStatusInputSchema(maxEntries: number) {
 
 /** The status tool's input schema (with the default cap). */
 export const gitStatusInputSchema = createStatusInputSchema(DEFAULT_MAX_ENTRIES);
+
+const fileChangeOutputSchema = z.object({
+  file: z.string().describe("The path relative to the repository root (the new name for renames)."),
+  status: z.enum(CHANGE_STATUSES).describe("What happened to it."),
+  staged: z
+    .boolean()
+    .describe(
+      "True when the change is in the index (will be committed), false for the working tree.",
+    ),
+  from: z.string().optional().describe("The old name, for renames."),
+});
+
+/**
+ * The zod schema of `git_status`'s data ({@link GitStatusToolData}), declared as the tool's
+ * `output` so hosts that read structured results (MCP's `outputSchema` + `structuredContent`) get
+ * the status as data. Keys are listed in the order the tool writes them.
+ *
+ * @example
+ * gitStatusOutputSchema.parse(result.data).clean; // true
+ */
+export const gitStatusOutputSchema = z.object({
+  branch: z.string().nullable().describe("The current branch, or null when HEAD is detached."),
+  detached: z.boolean().describe("Whether HEAD is detached (not on a branch)."),
+  head: z
+    .string()
+    .nullable()
+    .describe("The short hash HEAD points at, or null before the first commit."),
+  no_commits: z.boolean().describe("Whether the repository has no commits yet."),
+  upstream: z.string().nullable().describe("The upstream branch, or null when none is set."),
+  ahead: z
+    .number()
+    .int()
+    .min(0)
+    .nullable()
+    .describe("Commits not yet pushed to the upstream; null without an upstream."),
+  behind: z
+    .number()
+    .int()
+    .min(0)
+    .nullable()
+    .describe("Commits on the upstream not yet here; null without an upstream."),
+  path: z
+    .string()
+    .optional()
+    .describe("The path filter (repository-relative), when one was given."),
+  changes: z
+    .array(fileChangeOutputSchema)
+    .describe("This page of changed files: conflicted, then staged, not staged and untracked."),
+  offset: z.number().int().min(1).describe("The 1-based position of the page's first change."),
+  total: z.number().int().min(0).describe("Changes in all (exact)."),
+  truncated: z.boolean().describe("Whether changes after this page were left out."),
+  next_offset: z
+    .number()
+    .int()
+    .min(2)
+    .optional()
+    .describe("The offset of the next page; absent on the last page."),
+  clean: z
+    .boolean()
+    .describe("Whether there is nothing to commit and nothing untracked (under path, when given)."),
+  empty_reason: z
+    .string()
+    .optional()
+    .describe("Why a path-filtered status is empty (nothing changed there, or it is ignored)."),
+});
 
 /** Field aliases `git_status` accepts silently (alias → field). */
 export const GIT_STATUS_ALIASES: Readonly<Record<string, string>> = {
@@ -294,6 +359,7 @@ export function createGitStatusTool(options: GitToolOptions): GitStatusTool {
     annotations: { title: "Git status", readOnly: true, idempotent: true },
     tags: ["git", "git:read"],
     timeoutMs: settings.timeoutMs,
+    output: gitStatusOutputSchema,
     execute: (request, context): Promise<ToolResult<GitStatusToolData>> =>
       guard(async () => {
         const args = [

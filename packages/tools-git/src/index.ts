@@ -94,4 +94,5 @@ export {
   type GitStatusToolData,
   type GitToolOptions,
   gitStatusInputSchema,
+  gitStatusOutputSchema,
 } from "./git-status.js";
