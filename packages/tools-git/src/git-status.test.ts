@@ -315,7 +315,8 @@ describe("git_status's declared output schema", () => {
       "clean",
     ]);
     expect(schema?.additionalProperties).toBe(false);
-    expect((schema?.properties as Record<string, unknown>).branch).toMatchObject({
+    expect(schema?.properties).toHaveProperty("branch", {
+      description: "The current branch, or null when HEAD is detached.",
       type: ["string", "null"],
     });
   });
