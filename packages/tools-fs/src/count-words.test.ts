@@ -1,9 +1,15 @@
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { toOutputJsonSchema } from "@agentool/contract";
 import { assertConformance } from "@agentool/contract/testing";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createCountWordsTool } from "./count-words.js";
+import { afterEach, beforeEach, describe, expect, expectTypeOf, it } from "vitest";
+import type { z } from "zod";
+import {
+  type CountWordsToolData,
+  countWordsOutputSchema,
+  createCountWordsTool,
+} from "./count-words.js";
 import { encodeText } from "./internal/text-codec.js";
 import { createMemoryFileSystem } from "./memory-file-system.js";
 import { createNodeFileSystem } from "./node/node-file-system.js";
@@ -101,5 +107,30 @@ describe("createCountWordsTool", () => {
     await assertConformance([tool], { samples: { count_words: { path: "sample" } } });
     const aliased = await tool.run({ file_path: "sample" });
     expect(aliased.success && aliased.data.words).toBe(2);
+  });
+});
+
+describe("count_words's declared output schema", () => {
+  it("is the data type exactly, and the tool declares it", () => {
+    expectTypeOf<z.output<typeof countWordsOutputSchema>>().toEqualTypeOf<CountWordsToolData>();
+    expect(createCountWordsTool({ workspace }).output).toBe(countWordsOutputSchema);
+    const schema = toOutputJsonSchema(createCountWordsTool({ workspace }));
+    expect(schema?.required).toEqual(Object.keys(countWordsOutputSchema.shape));
+    expect(schema?.additionalProperties).toBe(false);
+  });
+
+  it("matches Markdown, plain text, CJK and empty documents, dropping and reordering nothing", async () => {
+    await writeFile(join(root, "a.md"), "# Title\n\nSome *words* here.\n");
+    await writeFile(join(root, "b.txt"), "plain text\nsecond line\n");
+    await writeFile(join(root, "c.md"), "日本語の文章です。\n");
+    await writeFile(join(root, "empty.txt"), "");
+    const tool = createCountWordsTool({ workspace });
+    for (const path of ["a.md", "b.txt", "c.md", "empty.txt"]) {
+      const result = await tool.run({ path });
+      if (!result.success) throw new Error(JSON.stringify(result.error));
+      expect(JSON.stringify(countWordsOutputSchema.parse(result.data))).toBe(
+        JSON.stringify(result.data),
+      );
+    }
   });
 });

@@ -69,6 +69,47 @@ export interface CountWordsToolData {
   markdown: boolean;
 }
 
+/**
+ * The zod schema of `count_words`'s data ({@link CountWordsToolData}), declared as the tool's
+ * `output` so hosts that read structured results (MCP's `outputSchema` + `structuredContent`) get
+ * the counts as data. Keys are listed in the order the tool writes them.
+ *
+ * @example
+ * countWordsOutputSchema.parse(result.data).words; // 1520
+ */
+export const countWordsOutputSchema = z.object({
+  path: z.string().describe("The document, as a workspace path."),
+  characters: z
+    .number()
+    .int()
+    .min(0)
+    .describe("Characters that are not whitespace, in the readable text."),
+  words: z
+    .number()
+    .int()
+    .min(0)
+    .describe(
+      "Words: Latin-script words split by whitespace and punctuation, plus each CJK character.",
+    ),
+  cjk_characters: z
+    .number()
+    .int()
+    .min(0)
+    .describe("How many of the words are CJK characters (Han, Hiragana, Katakana, Hangul)."),
+  paragraphs: z
+    .number()
+    .int()
+    .min(0)
+    .describe("Paragraphs: runs of text lines between blank lines."),
+  headings: z
+    .number()
+    .int()
+    .min(0)
+    .describe("Markdown headings (ATX and Setext); 0 for plain text."),
+  lines: z.number().int().min(0).describe("Lines in the file."),
+  markdown: z.boolean().describe("Whether the file was read as Markdown (by its extension)."),
+});
+
 /** The `count_words` tool's type. */
 export type CountWordsTool = Tool<typeof countWordsInputSchema, CountWordsToolData>;
 
@@ -123,6 +164,7 @@ export function createCountWordsTool(options: CountWordsToolOptions): CountWords
     aliases: DOCUMENT_PATH_ALIASES,
     annotations: { title: "Count words", readOnly: true, idempotent: true },
     tags: ["fs:read"],
+    output: countWordsOutputSchema,
     execute: (request) =>
       guardFileSystem(async () => {
         const loaded = await loadTextDocument(workspace, request.path, maxBytes, name);

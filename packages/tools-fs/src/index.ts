@@ -15,6 +15,7 @@ export {
   type CountWordsToolData,
   type CountWordsToolOptions,
   countWordsInputSchema,
+  countWordsOutputSchema,
   createCountWordsTool,
   formatWordCount,
   MARKDOWN_EXTENSIONS,
