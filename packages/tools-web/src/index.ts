@@ -84,6 +84,7 @@ export {
   type WebSearchToolData,
   type WebSearchToolOptions,
   webSearchInputSchema,
+  webSearchOutputSchema,
 } from "./web-search.js";
 export {
   createWikiSearchTool,

@@ -1,4 +1,6 @@
-import { describe, expect, it } from "vitest";
+import { toOutputJsonSchema } from "@agentool/contract";
+import { describe, expect, expectTypeOf, it } from "vitest";
+import type { z } from "zod";
 import { createBraveProvider } from "./search-providers/brave.js";
 import { createSearxngProvider } from "./search-providers/searxng.js";
 import { createSerperProvider } from "./search-providers/serper.js";
@@ -11,7 +13,11 @@ import {
   TAVILY_RESPONSE,
 } from "./test-support/fixtures.js";
 import { json, respond, startServer } from "./test-support/http-server.js";
-import { createWebSearchTool } from "./web-search.js";
+import {
+  createWebSearchTool,
+  type WebSearchToolData,
+  webSearchOutputSchema,
+} from "./web-search.js";
 
 const searxng = await startServer({
   "/search": (request, response) => {
@@ -429,5 +435,39 @@ describe("web_search descriptions, hints and aliases", () => {
     const result = await tool.run({ query: "x" });
     expect(!result.success && result.error.code).toBe("NETWORK_ERROR");
     expect(!result.success && result.error.hint).not.toMatch(/URL/);
+  });
+});
+
+describe("web_search's declared output schema", () => {
+  it("is the data type exactly, and the tool declares it", () => {
+    expectTypeOf<z.output<typeof webSearchOutputSchema>>().toEqualTypeOf<WebSearchToolData>();
+    const tool = createWebSearchTool({
+      provider: createSearxngProvider({ baseUrl: searxng.origin }),
+    });
+    expect(tool.output).toBe(webSearchOutputSchema);
+    const schema = toOutputJsonSchema(tool);
+    expect(schema?.required).toEqual(Object.keys(webSearchOutputSchema.shape));
+    expect(schema?.properties).toHaveProperty("results.maxItems", 10);
+  });
+
+  it("matches every provider's data (results, fallbacks, answers, suggestions), dropping nothing", async () => {
+    const calls = [
+      [createSearxngProvider({ baseUrl: searxng.origin }), "tides"],
+      [createSearxngProvider({ baseUrl: searxng.origin }), "fallback"],
+      [createSearxngProvider({ baseUrl: searxng.origin }), "nothing"],
+      [createSerperProvider({ apiKey: "serper-key", endpoint: `${keyed.origin}/search` }), "tides"],
+      [
+        createBraveProvider({ apiKey: "brave-key", endpoint: `${keyed.origin}/res/v1/web/search` }),
+        "tides",
+      ],
+      [createTavilyProvider({ apiKey: "tvly-key", endpoint: `${keyed.origin}/search` }), "tides"],
+    ] as const;
+    for (const [provider, query] of calls) {
+      const result = await createWebSearchTool({ provider }).run({ query, limit: 10 });
+      if (!result.success) throw new Error(`${provider.name}: ${JSON.stringify(result.error)}`);
+      expect(JSON.stringify(webSearchOutputSchema.parse(result.data)), provider.name).toBe(
+        JSON.stringify(result.data),
+      );
+    }
   });
 });

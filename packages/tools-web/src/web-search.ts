@@ -73,6 +73,36 @@ export interface WebSearchToolData {
   dropped: number;
 }
 
+/**
+ * The zod schema of `web_search`'s data ({@link WebSearchToolData}), declared as the tool's
+ * `output` so hosts that read structured results (MCP's `outputSchema` + `structuredContent`) get
+ * the ranked results as data. Keys are listed in the order the tool writes them.
+ *
+ * @example
+ * webSearchOutputSchema.parse(result.data).results[0]?.url; // "https://en.wikipedia.org/wiki/Tide"
+ */
+export const webSearchOutputSchema = z.object({
+  query: z.string().describe("The query searched."),
+  provider: z.string().describe("The provider's name."),
+  results: z
+    .array(
+      z.object({
+        title: z.string().describe("The page title (plain text)."),
+        url: z.string().describe("The page URL (absolute http/https)."),
+        snippet: z.string().describe("A short extract (plain text; may be empty)."),
+      }),
+    )
+    .max(MAX_SEARCH_LIMIT)
+    .describe("Results in rank order."),
+  answers: z.array(z.string()).describe("Direct answers from the engine, when any."),
+  suggestions: z.array(z.string()).describe("Suggested other queries, when any."),
+  dropped: z
+    .number()
+    .int()
+    .min(0)
+    .describe("Malformed items the provider returned and the tool dropped."),
+});
+
 const optionsSchema = z.object({
   ...toolOverridesShape,
   provider: z.custom<SearchProvider>(
@@ -256,6 +286,7 @@ export function createWebSearchTool(options: WebSearchToolOptions): WebSearchToo
     annotations: { title: "Web search", readOnly: true, openWorld: true },
     tags: ["web", "web:search", "network"],
     timeoutMs: parsed.timeoutMs ?? DEFAULT_SEARCH_TIMEOUT_MS,
+    output: webSearchOutputSchema,
     async execute(input, context) {
       const query = input.query.trim();
       if (query.length === 0) {
