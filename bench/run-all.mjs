@@ -6,7 +6,10 @@ import { basename, join, resolve } from "node:path";
 
 const root = resolve(import.meta.dirname, "..");
 const words = process.argv.slice(2).filter((word) => word !== "--");
-const scripts = [join(root, "bench", "tool-overhead.mjs")];
+const scripts = readdirSync(join(root, "bench"))
+  .filter((file) => file.endsWith(".mjs") && file !== basename(import.meta.filename))
+  .sort()
+  .map((file) => join(root, "bench", file));
 for (const folder of readdirSync(join(root, "packages"))) {
   const directory = join(root, "packages", folder, "bench");
   if (!existsSync(directory)) continue;
