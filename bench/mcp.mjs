@@ -20,7 +20,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 
 const CALLS = Number(process.env.BENCH_MCP_CALLS ?? 50);
-const WARM_UP = 5;
+const WARM_UP = 10;
 const repositoryRoot = resolve(import.meta.dirname, "..");
 const oursBin = join(repositoryRoot, "apps", "mcp-server", "dist", "cli.js");
 const require = createRequire(import.meta.url);
@@ -228,6 +228,22 @@ const toolsList = {
   reference: await listSize(reference),
 };
 const oursTools = ours ? (await ours.client.listTools()).tools.map((tool) => tool.name) : [];
+// The reference always lists its write tools; ours lists them only in read-write mode.
+let oursReadWrite;
+if (ours) {
+  const server = await connect("agentool-mcp --mode read-write", [
+    oursBin,
+    "--root",
+    workspace,
+    "--families",
+    "fs",
+    "--mode",
+    "read-write",
+  ]);
+  const listed = await server.client.listTools();
+  oursReadWrite = { characters: JSON.stringify(listed).length, tools: listed.tools.length };
+  await server.client.close();
+}
 const referenceTools = (await reference.client.listTools()).tools.map((tool) => tool.name);
 
 const results = [];
@@ -278,7 +294,7 @@ for (const { operation, figures } of results) {
 }
 console.log(
   line([
-    "tools/list (characters)",
+    "tools/list, ours read-only (chars)",
     "",
     "",
     "",
@@ -290,6 +306,20 @@ console.log(
     ratio(toolsList.ours, toolsList.reference),
   ]),
 );
+console.log(
+  line([
+    "tools/list, ours read-write (chars)",
+    "",
+    "",
+    "",
+    "",
+    "",
+    "",
+    count(oursReadWrite?.characters),
+    count(toolsList.reference),
+    ratio(oursReadWrite?.characters, toolsList.reference),
+  ]),
+);
 
 // What each answer is, so the comparison can be judged.
 const shape = (figure) => {
@@ -297,7 +327,10 @@ const shape = (figure) => {
   const { result } = figure;
   const kinds = (result.content ?? []).map((block) => block.type).join("+") || "no content";
   const structured = result.structuredContent === undefined ? "" : " + structuredContent";
-  return `${kinds}${structured}, ${textOf(result).length.toLocaleString("en-US")} characters of text`;
+  const text = textOf(result);
+  const lines = text.split("\n");
+  const quote = (value) => JSON.stringify(value.length > 90 ? `${value.slice(0, 90)}…` : value);
+  return `${kinds}${structured}, ${text.length.toLocaleString("en-US")} characters of text, ${lines.length.toLocaleString("en-US")} lines\n      first ${quote(lines[0] ?? "")}\n      last  ${quote(lines.at(-1) ?? "")}`;
 };
 console.log("\nWhat each answer carries:");
 for (const { operation, figures } of results) {
@@ -308,7 +341,7 @@ for (const { operation, figures } of results) {
   );
 }
 console.log(
-  `\ntools/list: ours ${oursTools.length} tools (${oursTools.join(", ") || "—"}); reference ${referenceTools.length} tools (${referenceTools.join(", ")}).`,
+  `\ntools/list: ours ${oursTools.length} tools (${oursTools.join(", ") || "—"}), ${oursReadWrite?.tools ?? "—"} in read-write mode; reference ${referenceTools.length} tools (${referenceTools.join(", ")}).`,
 );
 console.log(
   [
