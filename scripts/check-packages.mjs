@@ -1,11 +1,12 @@
 #!/usr/bin/env node
-// Package checks for every publishable package (not "private"):
+// Package checks for every publishable package and app (packages/* and apps/*, not "private"):
 //   1. publint --strict
 //   2. @arethetypeswrong/cli --pack, ESM-only profile
 //   3. pack-and-install: pack the package (and the workspace packages it depends on), install the
 //      tarball alone into a fresh temp project with only its declared dependencies and required
 //      peers, and import every export path. A path may fail there only because an optional peer
-//      is missing; after the optional peers are installed too, every path must import.
+//      is missing; after the optional peers are installed too, every path must import. Every
+//      `bin` the package declares must run from the install (`<bin> --version` exits 0).
 // Usage: node scripts/check-packages.mjs [package-folder-name ...]
 import { execFileSync, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -42,14 +43,17 @@ function readManifest(directory) {
   return JSON.parse(readFileSync(join(directory, "package.json"), "utf8"));
 }
 
+// Publishable apps (apps/* not marked "private", e.g. @agentool/mcp-server) are checked like packages.
 const workspace = new Map();
-for (const folder of readdirSync(packagesDirectory)) {
-  const directory = join(packagesDirectory, folder);
-  try {
-    const manifest = readManifest(directory);
-    workspace.set(manifest.name, { folder, directory, manifest });
-  } catch {
-    // not a package
+for (const parent of [packagesDirectory, join(root, "apps")]) {
+  for (const folder of readdirSync(parent)) {
+    const directory = join(parent, folder);
+    try {
+      const manifest = readManifest(directory);
+      workspace.set(manifest.name, { folder, directory, manifest });
+    } catch {
+      // not a package
+    }
   }
 }
 
@@ -234,6 +238,17 @@ for (const [name, { folder, directory, manifest }] of workspace) {
       failedWithout.push(specifier);
     }
     let detail = `${specifiers.length} export paths import`;
+    const bins =
+      typeof manifest.bin === "string"
+        ? [manifest.name.split("/").pop()]
+        : Object.keys(manifest.bin ?? {});
+    for (const bin of bins) {
+      const output = run(join(projectDirectory, "node_modules", ".bin", bin), ["--version"], {
+        cwd: projectDirectory,
+      }).trim();
+      if (output.length === 0) throw new Error(`${bin} --version printed nothing`);
+    }
+    if (bins.length > 0) detail += `; bin ${bins.join(", ")} runs (--version)`;
     if (optionalPeers.length > 0) {
       npmInstall(
         projectDirectory,

@@ -1,0 +1,191 @@
+import { describe, expect, it } from "vitest";
+import { FLAGS, formatHelp, parseCommandLine, UsageError } from "./command-line.js";
+import { FAMILY_NAMES } from "./family-names.js";
+import { runCli, temporaryDirectory } from "./test-support/spawn-server.js";
+
+function usageError(argv: string[]): string {
+  try {
+    parseCommandLine(argv);
+  } catch (error) {
+    expect(error).toBeInstanceOf(UsageError);
+    return (error as Error).message;
+  }
+  throw new Error(`${argv.join(" ")} was accepted`);
+}
+
+describe("parseCommandLine", () => {
+  it("defaults to every family, read-only, stdio", () => {
+    const parsed = parseCommandLine(["--root", "."]);
+    expect(parsed).toEqual({
+      action: "serve",
+      options: {
+        root: ".",
+        families: [...FAMILY_NAMES],
+        mode: "read-only",
+        allowCommands: [],
+        searxng: undefined,
+        allowHosts: [],
+        fixedRoot: false,
+        http: undefined,
+      },
+    });
+  });
+
+  it("reads every flag, repeated ones in order", () => {
+    const parsed = parseCommandLine([
+      "--root=/srv/project",
+      "--families",
+      "web,fs",
+      "--families=core",
+      "--mode",
+      "read-write",
+      "--allow-command",
+      "git",
+      "--allow-command",
+      "npm",
+      "--searxng",
+      "http://127.0.0.1:8888",
+      "--allow-host",
+      "127.0.0.1",
+      "--allow-host",
+      "*.corp.example",
+      "--http",
+      "0",
+      "--host",
+      "localhost",
+      "--allow-origin",
+      "https://app.example/",
+      "--token",
+      "secret",
+      "--fixed-root",
+    ]);
+    expect(parsed).toEqual({
+      action: "serve",
+      options: {
+        root: "/srv/project",
+        families: ["core", "fs", "web"],
+        mode: "read-write",
+        allowCommands: ["git", "npm"],
+        searxng: "http://127.0.0.1:8888",
+        allowHosts: ["127.0.0.1", "*.corp.example"],
+        fixedRoot: true,
+        http: {
+          port: 0,
+          host: "localhost",
+          allowOrigins: ["https://app.example"],
+          token: "secret",
+        },
+      },
+    });
+  });
+
+  it("answers --help and --version (with their short forms) before checking the rest", () => {
+    expect(parseCommandLine(["--help"])).toEqual({ action: "help" });
+    expect(parseCommandLine(["-h", "--mode", "nonsense"])).toEqual({ action: "help" });
+    expect(parseCommandLine(["-v"])).toEqual({ action: "version" });
+  });
+
+  it("suggests the closest flag for a typo", () => {
+    expect(usageError(["--famlies", "fs"])).toBe(
+      "Unknown flag --famlies. Did you mean --families?",
+    );
+    expect(usageError(["--allow-commands", "git"])).toContain("Did you mean --allow-command?");
+    expect(usageError(["--fixed_root"])).toContain("Did you mean --fixed-root?");
+    expect(usageError(["--zzz"])).toBe("Unknown flag --zzz.");
+  });
+
+  it("names the flag and the fix for missing and bad values", () => {
+    expect(usageError(["--root"])).toBe("--root needs a value: --root <dir>.");
+    expect(usageError(["--root", "--mode", "read-write"])).toBe(
+      "--root needs a value: --root <dir> (got the flag --mode instead).",
+    );
+    expect(usageError(["--mode", "read-wrte"])).toBe(
+      '--mode must be read-only or read-write, not "read-wrte". Did you mean read-write?',
+    );
+    expect(usageError(["--families", "fs,gti"])).toContain(
+      'unknown family "gti". Did you mean git?',
+    );
+    expect(usageError(["--families", ","])).toContain("--families needs at least one family");
+    expect(usageError(["--http", "http"])).toContain("--http needs a port number from 0 to 65535");
+    expect(usageError(["--http", "70000"])).toContain("--http needs a port number");
+    expect(usageError(["--searxng", "searx.local"])).toContain(
+      "--searxng needs the URL of a SearXNG instance",
+    );
+    expect(usageError(["--http", "0", "--allow-origin", "https://a.example/path"])).toContain(
+      "--allow-origin needs a bare origin (scheme, host and port, no path), e.g. https://a.example",
+    );
+    expect(usageError(["--fixed-root=yes"])).toContain("--fixed-root takes no value");
+    expect(usageError(["--mode", "read-only", "--mode", "read-write"])).toContain(
+      "--mode was given twice",
+    );
+    expect(usageError(["."])).toContain('Unexpected argument ".": agentool-mcp takes flags only');
+  });
+
+  it("refuses flags that need another flag, saying which", () => {
+    expect(usageError(["--allow-command", "git"])).toBe(
+      "--allow-command mounts run_command, which needs --mode read-write: add --mode read-write or drop --allow-command.",
+    );
+    expect(
+      usageError(["--mode", "read-write", "--families", "core", "--allow-command", "git"]),
+    ).toContain("add fs to --families");
+    expect(usageError(["--families", "fs", "--searxng", "http://127.0.0.1:8888"])).toContain(
+      "--searxng configures the web family",
+    );
+    expect(usageError(["--families", "fs", "--allow-host", "127.0.0.1"])).toContain(
+      "--allow-host configures the web family",
+    );
+    expect(usageError(["--fixed-root"])).toContain("add --root <dir>");
+    expect(usageError(["--token", "x"])).toBe(
+      "--token applies to the HTTP server: add --http <port> or drop --token.",
+    );
+    expect(usageError(["--host", "0.0.0.0"])).toContain("add --http <port>");
+  });
+
+  it("lists every flag in the help text", () => {
+    const help = formatHelp("9.9.9");
+    for (const flag of FLAGS) {
+      expect(help).toContain(`--${flag.name}`);
+      expect(help).toContain(flag.description);
+    }
+    expect(help).toContain("AGENTOOL_MCP_TOKEN");
+  });
+});
+
+describe("the agentool-mcp bin", () => {
+  it("prints --help on stdout with every flag and exits 0", async () => {
+    const run = await runCli(["--help"]);
+    expect(run.code).toBe(0);
+    for (const flag of FLAGS) expect(run.stdout).toContain(`--${flag.name}`);
+    expect(run.stdout).toContain("Usage: agentool-mcp --root <dir>");
+  });
+
+  it("prints its version", async () => {
+    const run = await runCli(["--version"]);
+    expect(run.code).toBe(0);
+    expect(run.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+  });
+
+  it("exits 2 on a bad flag, with a suggestion on stderr and nothing on stdout", async () => {
+    const run = await runCli(["--root", ".", "--mdoe", "read-write"]);
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe("");
+    expect(run.stderr).toContain("agentool-mcp: Unknown flag --mdoe. Did you mean --mode?");
+    expect(run.stderr).toContain("Run agentool-mcp --help for every flag.");
+  });
+
+  it("exits 2 when --root is missing or not a directory", async () => {
+    const directory = temporaryDirectory({ "file.txt": "x" });
+    try {
+      const missing = await runCli(["--root", `${directory.path}/absent`]);
+      expect(missing.code).toBe(2);
+      expect(missing.stderr).toContain(
+        `--root ${directory.path}/absent does not exist: pass an existing directory`,
+      );
+      const file = await runCli(["--root", `${directory.path}/file.txt`]);
+      expect(file.code).toBe(2);
+      expect(file.stderr).toContain(`--root ${directory.path}/file.txt is not a directory`);
+    } finally {
+      directory.cleanup();
+    }
+  });
+});

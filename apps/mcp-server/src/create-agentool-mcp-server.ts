@@ -1,0 +1,387 @@
+import { readFileSync, realpathSync, statSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { AgentoolError, type AnyTool, parseOptions } from "@agentool/contract";
+import type { InteractionHandler } from "@agentool/tools-interact";
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import {
+  type JSONRPCMessage,
+  type MessageExtraInfo,
+  type RequestId,
+  RootsListChangedNotificationSchema,
+} from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
+import { MODES, type ServerMode } from "./command-line.js";
+import { FAMILY_NAMES, type FamilyName } from "./family-names.js";
+import {
+  clientSupportsElicitation,
+  createMcpInteractionHandler,
+  type RegisteredTools,
+  registerTools,
+} from "@agentool/adapters/mcp";
+import { buildToolSet, type ToolSetConfiguration, type ToolSetState } from "./tool-sets.js";
+
+/** How long the server waits for the client's answer to `roots/list`, unless told otherwise. */
+export const DEFAULT_ROOTS_TIMEOUT_MS = 10_000;
+
+/** How long `dispose` waits for running tool calls to stop after aborting them. */
+const DISPOSE_GRACE_MS = 10_000;
+
+/** Options of {@link createAgentoolMcpServer}. */
+export interface AgentoolMcpServerOptions {
+  /**
+   * The directory the fs and git tools are confined to when the client sends no MCP roots (or
+   * always, with `fixedRoot`). Without it and without client roots, fs and git are left out.
+   */
+  root?: string;
+  /** The families to serve. Default: all of {@link FAMILY_NAMES}. */
+  families?: readonly FamilyName[];
+  /** `"read-only"` (default) or `"read-write"` (fs and git tools that change things). */
+  mode?: ServerMode;
+  /** Executables `run_command` may start; needs `mode: "read-write"` and the fs family. Default none (no `run_command`). */
+  allowCommands?: readonly string[];
+  /** SearXNG base URL: mounts `web_search`. Default: no `web_search`. */
+  searxng?: string;
+  /** Hosts `web_fetch` may reach although private or loopback (`"127.0.0.1"`, `"*.corp.example"`). Default none. */
+  allowHosts?: readonly string[];
+  /** Ignore the client's MCP roots and always confine to `root`. Default `false`. */
+  fixedRoot?: boolean;
+  /** Where log lines go (never stdout: it carries the protocol). Default: stderr, prefixed `agentool-mcp: `. */
+  log?: (line: string) => void;
+  /** How long to wait for the client's `roots/list` answer, in milliseconds. Default {@link DEFAULT_ROOTS_TIMEOUT_MS}. */
+  rootsTimeoutMs?: number;
+}
+
+/** A configured server: the SDK's `McpServer` with every tool registered, and its lifecycle. */
+export interface AgentoolMcpServer {
+  /** The MCP server (tools, logging and tools/list_changed capabilities declared). */
+  readonly server: McpServer;
+  /** The current confinement root of fs and git (real path), when there is one. */
+  readonly root: string | undefined;
+  /** The names of the tools served right now. */
+  readonly toolNames: readonly string[];
+  /**
+   * Connects a transport. Use this rather than `server.connect`: it lists the client's roots
+   * before the first request after initialization (and after each
+   * `notifications/roots/list_changed`) and holds that request and the ones behind it until
+   * the roots are applied, so no call runs against a root the client replaced.
+   */
+  connect(transport: Transport): Promise<void>;
+  /** Aborts running tool calls (their child processes are killed), closes the server and waits for the calls to end. */
+  dispose(): Promise<void>;
+}
+
+const optionsSchema = z.object({
+  root: z.string().min(1).optional(),
+  families: z.array(z.enum(FAMILY_NAMES)).readonly().optional(),
+  mode: z.enum(MODES).optional(),
+  allowCommands: z.array(z.string().min(1)).readonly().optional(),
+  searxng: z.url({ protocol: /^https?$/ }).optional(),
+  allowHosts: z.array(z.string().min(1)).readonly().optional(),
+  fixedRoot: z.boolean().optional(),
+  log: z.custom<(line: string) => void>((value) => typeof value === "function").optional(),
+  rootsTimeoutMs: z.number().int().min(1).max(600_000).optional(),
+});
+
+function packageVersion(): string {
+  try {
+    const manifest = JSON.parse(
+      readFileSync(new URL("../package.json", import.meta.url), "utf8"),
+    ) as { version?: unknown };
+    return typeof manifest.version === "string" ? manifest.version : "0.0.0";
+  } catch {
+    return "0.0.0";
+  }
+}
+
+/** The version of `@agentool/mcp-server` (from its package.json). */
+export const AGENTOOL_MCP_SERVER_VERSION: string = packageVersion();
+
+/**
+ * Resolves a confinement root: its real path, checked to be an existing directory.
+ *
+ * @param path - the directory as given
+ * @param label - how the message names it (`"--root"`, `"the client's root"`)
+ * @returns the real path
+ * @throws AgentoolError naming the path and the fix when it is missing or not a directory
+ * @example
+ * resolveRoot(".", "--root"); // "/work/project"
+ */
+export function resolveRoot(path: string, label: string): string {
+  let real: string;
+  try {
+    real = realpathSync(path);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new AgentoolError(
+      code === "ENOENT"
+        ? `${label} ${path} does not exist: pass an existing directory to confine the tools to.`
+        : `${label} ${path} cannot be opened (${code ?? String(error)}): pass a directory this user can read.`,
+    );
+  }
+  if (!statSync(real).isDirectory()) {
+    throw new AgentoolError(
+      `${label} ${path} is not a directory: pass the directory to confine the tools to (e.g. its parent).`,
+    );
+  }
+  return real;
+}
+
+function defaultLog(line: string): void {
+  process.stderr.write(`agentool-mcp: ${line}\n`);
+}
+
+const ROOTS_LIST_CHANGED = "notifications/roots/list_changed";
+
+function isResponse(message: JSONRPCMessage): boolean {
+  return !("method" in message);
+}
+
+function methodOf(message: JSONRPCMessage): string | undefined {
+  return "method" in message ? message.method : undefined;
+}
+
+/**
+ * Creates an MCP server that serves agentool's families — the library behind the `agentool-mcp`
+ * bin, for tests and embedders. Read-only unless `mode: "read-write"`.
+ *
+ * After the client initializes: when it has the roots capability (and `fixedRoot` is not set) its
+ * first `file://` root becomes the confinement root of fs and git (other roots are named in a log
+ * line and not served); `notifications/roots/list_changed` re-lists the roots and swaps the fs
+ * and git tools without a restart. Without client roots, `root` is used; without either, fs and
+ * git are left out (logged). `ask_user` and `confirm` are served only to a client that supports
+ * elicitation; `notify` always (as MCP logging messages).
+ *
+ * @param options - root, families, mode, commands, SearXNG, allowed hosts, fixed root, logger
+ * @returns the server, its current root and tool names, `connect` and `dispose`
+ * @throws AgentoolError for invalid options or a root that is missing or not a directory
+ * @example
+ * const agentool = createAgentoolMcpServer({ root: process.cwd(), families: ["core", "fs"] });
+ * await agentool.connect(new StdioServerTransport());
+ */
+export function createAgentoolMcpServer(options: AgentoolMcpServerOptions = {}): AgentoolMcpServer {
+  const parsed = parseOptions("createAgentoolMcpServer", optionsSchema, options);
+  const log = parsed.log ?? defaultLog;
+  const families = parsed.families ?? FAMILY_NAMES;
+  const mode = parsed.mode ?? "read-only";
+  const allowCommands = parsed.allowCommands ?? [];
+  if (allowCommands.length > 0 && (mode !== "read-write" || !families.includes("fs"))) {
+    throw new AgentoolError(
+      'createAgentoolMcpServer: allowCommands mounts run_command, which needs mode: "read-write" and the fs family.',
+    );
+  }
+  if (parsed.fixedRoot === true && parsed.root === undefined) {
+    throw new AgentoolError("createAgentoolMcpServer: fixedRoot needs a root to confine to.");
+  }
+  const fallbackRoot = parsed.root === undefined ? undefined : resolveRoot(parsed.root, "--root");
+  const configuration: ToolSetConfiguration = {
+    families,
+    mode,
+    allowCommands,
+    searxng: parsed.searxng,
+    allowHosts: parsed.allowHosts ?? [],
+  };
+  const rootsTimeoutMs = parsed.rootsTimeoutMs ?? DEFAULT_ROOTS_TIMEOUT_MS;
+
+  const server = new McpServer(
+    { name: "agentool", title: "agentool", version: AGENTOOL_MCP_SERVER_VERSION },
+    { capabilities: { tools: { listChanged: true }, logging: {} } },
+  );
+  const handler = createMcpInteractionHandler(server) as InteractionHandler;
+  const disposal = new AbortController();
+  const running = new Set<Promise<unknown>>();
+
+  /** The tool with a `run` that also stops on dispose and is waited for by it. */
+  function tracked(tool: AnyTool): AnyTool {
+    const run: AnyTool["run"] = (input, runOptions) => {
+      const signals = [disposal.signal, ...(runOptions?.signal ? [runOptions.signal] : [])];
+      const call = tool.run(input, { ...runOptions, signal: AbortSignal.any(signals) });
+      running.add(call);
+      void call.finally(() => running.delete(call));
+      return call;
+    };
+    return Object.freeze({ ...tool, run });
+  }
+
+  let state: ToolSetState = { root: fallbackRoot, elicitation: undefined, handler };
+  let toolNames: string[] = [];
+  let lastNotes = "";
+
+  function build(next: ToolSetState): AnyTool[] {
+    const set = buildToolSet(configuration, next);
+    const notes = set.notes.join("\n");
+    if (notes !== lastNotes) {
+      for (const note of set.notes) log(note);
+      lastNotes = notes;
+    }
+    toolNames = set.tools.map((tool) => tool.name);
+    return set.tools.map(tracked);
+  }
+
+  const registration: RegisteredTools = registerTools(server, build(state));
+  if (fallbackRoot !== undefined && (families.includes("fs") || families.includes("git"))) {
+    log(`fs and git confined to ${fallbackRoot}${parsed.fixedRoot ? " (--fixed-root)" : ""}.`);
+  }
+
+  function apply(next: ToolSetState): void {
+    if (next.root === state.root && next.elicitation === state.elicitation) return;
+    state = next;
+    registration.replace(build(next));
+  }
+
+  /** The client's first file:// root (real path); `undefined` = none usable, `null` = no answer. */
+  async function clientRoot(relatedRequestId?: RequestId): Promise<string | undefined | null> {
+    let roots: { uri: string; name?: string }[];
+    try {
+      ({ roots } = await server.server.listRoots(undefined, {
+        timeout: rootsTimeoutMs,
+        ...(relatedRequestId === undefined ? {} : { relatedRequestId }),
+      }));
+    } catch (error) {
+      log(
+        `the client did not list its roots (${error instanceof Error ? error.message : String(error)}); keeping ${state.root ?? "no root"}.`,
+      );
+      return null;
+    }
+    const fileRoots = roots.filter((root) => root.uri.startsWith("file://"));
+    const other = roots.filter((root) => !root.uri.startsWith("file://"));
+    if (other.length > 0) {
+      log(`ignoring roots that are not file:// URIs: ${other.map((root) => root.uri).join(", ")}.`);
+    }
+    const [first, ...rest] = fileRoots;
+    if (first === undefined) {
+      log(
+        fallbackRoot === undefined
+          ? "the client sent no file:// root and there is no --root: fs and git left out."
+          : `the client sent no file:// root: using --root ${fallbackRoot}.`,
+      );
+      return fallbackRoot;
+    }
+    if (rest.length > 0) {
+      log(
+        `the client sent ${fileRoots.length} roots; only the first is served (${first.uri}), not: ${rest.map((root) => root.uri).join(", ")}.`,
+      );
+    }
+    try {
+      const real = resolveRoot(fileURLToPath(first.uri), "the client's root");
+      if (real !== state.root) log(`fs and git confined to the client's root ${real}.`);
+      return real;
+    } catch (error) {
+      log(`${error instanceof Error ? error.message : String(error)} fs and git left out.`);
+      return undefined;
+    }
+  }
+
+  const usesRoots = () =>
+    parsed.fixedRoot !== true &&
+    (families.includes("fs") || families.includes("git")) &&
+    server.server.getClientCapabilities()?.roots !== undefined;
+
+  async function refreshRoots(relatedRequestId?: RequestId): Promise<void> {
+    const root = await clientRoot(relatedRequestId);
+    if (root !== null) apply({ ...state, root });
+  }
+
+  // The client's roots are (re)listed before the first request after initialization and after
+  // each roots change; that request and every message behind it wait until they are applied.
+  let rootsStale = false;
+  let initialized = false;
+  let pending: Promise<void> | undefined;
+  const held: [JSONRPCMessage, MessageExtraInfo | undefined][] = [];
+  let deliver: ((message: JSONRPCMessage, extra?: MessageExtraInfo) => void) | undefined;
+
+  function hold(work: () => Promise<void>): void {
+    const current = work().catch((error: unknown) => {
+      log(`could not apply the client's roots: ${error instanceof Error ? error.message : error}`);
+    });
+    pending = current;
+    void current.then(() => {
+      pending = undefined;
+      while (pending === undefined && held.length > 0) {
+        const [message, extra] = held.shift() as [JSONRPCMessage, MessageExtraInfo | undefined];
+        receive(message, extra);
+      }
+    });
+  }
+
+  function onInitialized(): void {
+    if (initialized) return;
+    initialized = true;
+    apply({
+      ...state,
+      elicitation: families.includes("interact") && clientSupportsElicitation(server),
+    });
+    rootsStale = usesRoots();
+  }
+
+  /** Every client message passes here first (after `connect`). */
+  function receive(message: JSONRPCMessage, extra: MessageExtraInfo | undefined): void {
+    if (isResponse(message)) {
+      deliver?.(message, extra);
+      return;
+    }
+    if (pending !== undefined) {
+      held.push([message, extra]);
+      return;
+    }
+    const method = methodOf(message);
+    if (method === ROOTS_LIST_CHANGED) {
+      rootsStale = initialized && usesRoots();
+      return;
+    }
+    if (rootsStale && "id" in message) {
+      // Asked on this request's own response stream: over HTTP the client may not have
+      // opened its standalone stream yet.
+      rootsStale = false;
+      held.push([message, extra]);
+      hold(() => refreshRoots(message.id));
+      return;
+    }
+    deliver?.(message, extra);
+    if (method === "notifications/initialized") onInitialized();
+  }
+
+  // Without `connect` (server.connect called directly) the same decisions happen, unheld.
+  server.server.oninitialized = () => {
+    onInitialized();
+    if (deliver === undefined && rootsStale) {
+      rootsStale = false;
+      void refreshRoots();
+    }
+  };
+  server.server.setNotificationHandler(RootsListChangedNotificationSchema, () => {
+    if (initialized && usesRoots()) void refreshRoots();
+  });
+
+  return {
+    server,
+    get root() {
+      return state.root;
+    },
+    get toolNames() {
+      return [...toolNames];
+    },
+    async connect(transport) {
+      await server.connect(transport);
+      deliver = transport.onmessage;
+      transport.onmessage = (message, extra) => receive(message, extra);
+    },
+    async dispose() {
+      disposal.abort(new AgentoolError("agentool-mcp is shutting down."));
+      try {
+        await server.close();
+      } finally {
+        const calls = Promise.allSettled([...running]);
+        let timer: NodeJS.Timeout | undefined;
+        await Promise.race([
+          calls,
+          new Promise<void>((resolve) => {
+            timer = setTimeout(resolve, DISPOSE_GRACE_MS);
+            timer.unref();
+          }),
+        ]);
+        if (timer !== undefined) clearTimeout(timer);
+      }
+    },
+  };
+}

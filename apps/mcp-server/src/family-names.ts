@@ -1,0 +1,20 @@
+/** The tool families the server can mount, in the order their tools are listed. */
+export const FAMILY_NAMES = ["core", "fs", "git", "web", "interact"] as const;
+
+/**
+ * One tool family: `core` (think, update_plan), `fs` (files, search, run_command), `git`,
+ * `web` (web_fetch, wiki_search, web_search) or `interact` (ask_user, confirm, notify).
+ */
+export type FamilyName = (typeof FAMILY_NAMES)[number];
+
+/**
+ * Tells whether a string names a family.
+ *
+ * @param value - a family name as typed
+ * @returns `true` for one of {@link FAMILY_NAMES}
+ * @example
+ * isFamilyName("fs"); // true
+ */
+export function isFamilyName(value: string): value is FamilyName {
+  return (FAMILY_NAMES as readonly string[]).includes(value);
+}

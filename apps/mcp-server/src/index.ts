@@ -1,0 +1,36 @@
+export {
+  type CommandLine,
+  type CommandLineOptions,
+  DEFAULT_HTTP_HOST,
+  FLAGS,
+  type FlagDescription,
+  formatHelp,
+  MODES,
+  parseCommandLine,
+  type ServerMode,
+  UsageError,
+} from "./command-line.js";
+export {
+  AGENTOOL_MCP_SERVER_VERSION,
+  type AgentoolMcpServer,
+  type AgentoolMcpServerOptions,
+  createAgentoolMcpServer,
+  DEFAULT_ROOTS_TIMEOUT_MS,
+  resolveRoot,
+} from "./create-agentool-mcp-server.js";
+export { FAMILY_NAMES, type FamilyName, isFamilyName } from "./family-names.js";
+export {
+  DEFAULT_MAX_BODY_BYTES,
+  DEFAULT_MAX_SESSIONS,
+  type HttpServerOptions,
+  MCP_PATH,
+  type RunningHttpServer,
+  startHttpServer,
+} from "./http-server.js";
+export {
+  buildToolSet,
+  isGitRepositoryRoot,
+  type ToolSet,
+  type ToolSetConfiguration,
+  type ToolSetState,
+} from "./tool-sets.js";

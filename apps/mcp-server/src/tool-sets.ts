@@ -1,0 +1,256 @@
+import { lstatSync } from "node:fs";
+import { join } from "node:path";
+import type { AnyTool } from "@agentool/contract";
+import { createCoreTools, THINK_TOOL_NAME, UPDATE_PLAN_TOOL_NAME } from "@agentool/tools-core";
+import { fsToolNames } from "@agentool/tools-fs";
+import {
+  createNodeFsTools,
+  createRunCommandTool,
+  RUN_COMMAND_TOOL_NAME,
+} from "@agentool/tools-fs/node";
+import { createGitTools, GIT_READ_TOOL_NAMES, GIT_WRITE_TOOL_NAMES } from "@agentool/tools-git";
+import {
+  ASK_USER_TOOL_NAME,
+  CONFIRM_TOOL_NAME,
+  createAskUserTool,
+  createConfirmTool,
+  createNotifyTool,
+  type InteractionHandler,
+  NOTIFY_TOOL_NAME,
+} from "@agentool/tools-interact";
+import {
+  createSearxngProvider,
+  WEB_FETCH_TOOL_NAME,
+  WEB_SEARCH_TOOL_NAME,
+  WIKI_SEARCH_TOOL_NAME,
+} from "@agentool/tools-web";
+import { createNodeWebTools } from "@agentool/tools-web/node";
+import type { ServerMode } from "./command-line.js";
+import type { FamilyName } from "./family-names.js";
+
+/** What the server was configured to serve (fixed for the server's life). */
+export interface ToolSetConfiguration {
+  /** The families to serve. */
+  families: readonly FamilyName[];
+  /** The fs and git mode. */
+  mode: ServerMode;
+  /** Executables `run_command` may start (read-write mode); empty = no `run_command`. */
+  allowCommands: readonly string[];
+  /** SearXNG base URL for `web_search`; absent = no `web_search`. */
+  searxng: string | undefined;
+  /** Hosts `web_fetch` may reach although private or loopback. */
+  allowHosts: readonly string[];
+}
+
+/** What changes during a session: the confinement root and what the client can do. */
+export interface ToolSetState {
+  /** The real path of the confinement root of fs and git; absent = fs and git left out. */
+  root: string | undefined;
+  /**
+   * Whether the client answers MCP elicitation requests (`ask_user` and `confirm` need it);
+   * `undefined` before the client has initialized (left out, without a note).
+   */
+  elicitation: boolean | undefined;
+  /** The interaction handler of the interact family. */
+  handler: InteractionHandler;
+}
+
+/** The tools of one session state, per family, with a note for each family left out. */
+export interface ToolSet {
+  /** The tools, in family order. */
+  tools: AnyTool[];
+  /** Family → its tool names (families left out are absent). */
+  families: Map<FamilyName, string[]>;
+  /** Why a configured family (or part of it) is not served, one line each. */
+  notes: string[];
+}
+
+/**
+ * Whether a directory is the top level of a git work tree the git tools can serve: it holds its
+ * own `.git` directory (the git family refuses a `.git` file, a linked worktree or a submodule
+ * checkout anyway).
+ *
+ * @param root - an existing directory
+ * @returns `true` when `<root>/.git` is a directory
+ * @example
+ * isGitRepositoryRoot(process.cwd());
+ */
+export function isGitRepositoryRoot(root: string): boolean {
+  try {
+    return lstatSync(join(root, ".git")).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+interface Plan {
+  core: boolean;
+  fs: boolean;
+  runCommand: boolean;
+  git: boolean;
+  web: boolean;
+  webSearch: boolean;
+  interact: boolean;
+  elicitation: boolean;
+  notes: string[];
+}
+
+function plan(configuration: ToolSetConfiguration, state: ToolSetState): Plan {
+  const has = (family: FamilyName) => configuration.families.includes(family);
+  const notes: string[] = [];
+  const root = state.root;
+  const fs = has("fs") && root !== undefined;
+  const git = has("git") && root !== undefined && isGitRepositoryRoot(root);
+  if (root === undefined && (has("fs") || has("git"))) {
+    notes.push(
+      "fs and git tools left out: no root (pass --root <dir>, or use a client that sends MCP roots).",
+    );
+  } else if (has("git") && !git && root !== undefined) {
+    notes.push(
+      `git tools left out: ${root} is not the top level of a git work tree (no .git directory).`,
+    );
+  }
+  const interact = has("interact");
+  if (interact && state.elicitation === false) {
+    notes.push(
+      "ask_user and confirm left out: the client does not support MCP elicitation (notify stays).",
+    );
+  }
+  return {
+    core: has("core"),
+    fs,
+    runCommand: fs && configuration.mode === "read-write" && configuration.allowCommands.length > 0,
+    git,
+    web: has("web"),
+    webSearch: has("web") && configuration.searxng !== undefined,
+    interact,
+    elicitation: state.elicitation === true,
+    notes,
+  };
+}
+
+function plannedNames(
+  configuration: ToolSetConfiguration,
+  planned: Plan,
+): Map<FamilyName, string[]> {
+  const names = new Map<FamilyName, string[]>();
+  if (planned.core) names.set("core", [THINK_TOOL_NAME, UPDATE_PLAN_TOOL_NAME]);
+  if (planned.fs) {
+    names.set("fs", [
+      ...fsToolNames({ mode: configuration.mode }),
+      ...(planned.runCommand ? [RUN_COMMAND_TOOL_NAME] : []),
+    ]);
+  }
+  if (planned.git) {
+    names.set("git", [
+      ...GIT_READ_TOOL_NAMES,
+      ...(configuration.mode === "read-write" ? GIT_WRITE_TOOL_NAMES : []),
+    ]);
+  }
+  if (planned.web) {
+    names.set("web", [
+      ...(planned.webSearch ? [WEB_SEARCH_TOOL_NAME] : []),
+      WIKI_SEARCH_TOOL_NAME,
+      WEB_FETCH_TOOL_NAME,
+    ]);
+  }
+  if (planned.interact) {
+    names.set("interact", [
+      ...(planned.elicitation ? [ASK_USER_TOOL_NAME, CONFIRM_TOOL_NAME] : []),
+      NOTIFY_TOOL_NAME,
+    ]);
+  }
+  return names;
+}
+
+/**
+ * Builds the tools of one session state: each configured family over the state's root, every
+ * tool told the names of all the tools mounted beside it (`mountedTools` / `alsoMounted`), so no
+ * description points to a tool this server does not serve.
+ *
+ * - core: `think`, `update_plan`.
+ * - fs: `createNodeFsTools({ root, mode })`; with `allowCommands` in read-write mode also
+ *   `run_command` (`allowedCommands`, sandboxed where bubblewrap works). Needs a root.
+ * - git: `createGitTools({ root, mode })`, only when the root has its own `.git` directory.
+ * - web: `wiki_search` and the SSRF-guarded `web_fetch` (`allowHosts`); `web_search` over
+ *   SearXNG when `searxng` is set.
+ * - interact: `notify` always; `ask_user` and `confirm` only when the client supports elicitation.
+ *
+ * @param configuration - families, mode, commands, SearXNG, allowed hosts
+ * @param state - root, elicitation support, interaction handler
+ * @returns the tools, their names per family and notes on what was left out
+ * @throws AgentoolError when a family refuses its options (e.g. a bad SearXNG URL)
+ * @example
+ * const { tools } = buildToolSet(
+ *   { families: ["core", "fs"], mode: "read-only", allowCommands: [], searxng: undefined, allowHosts: [] },
+ *   { root: "/work/project", elicitation: false, handler },
+ * );
+ */
+export function buildToolSet(configuration: ToolSetConfiguration, state: ToolSetState): ToolSet {
+  const planned = plan(configuration, state);
+  const families = plannedNames(configuration, planned);
+  const mounted = [...families.values()].flat();
+  const tools: AnyTool[] = [];
+  const root = state.root;
+  if (planned.core) {
+    tools.push(
+      ...createCoreTools({
+        think: { mountedTools: mounted },
+        updatePlan: { mountedTools: mounted },
+      }),
+    );
+  }
+  if (planned.fs && root !== undefined) {
+    tools.push(...createNodeFsTools({ root, mode: configuration.mode, alsoMounted: mounted }));
+    if (planned.runCommand) {
+      tools.push(
+        createRunCommandTool({
+          root,
+          allowedCommands: [...configuration.allowCommands],
+          mountedTools: mounted,
+        }),
+      );
+    }
+  }
+  if (planned.git && root !== undefined) {
+    tools.push(...createGitTools({ root, mode: configuration.mode, mountedTools: mounted }));
+  }
+  if (planned.web) {
+    tools.push(
+      ...createNodeWebTools({
+        search:
+          configuration.searxng === undefined
+            ? false
+            : {
+                provider: createSearxngProvider({ baseUrl: configuration.searxng }),
+                mountedTools: mounted,
+              },
+        wiki: { mountedTools: mounted },
+        fetch: {
+          mountedTools: mounted,
+          ...(configuration.allowHosts.length === 0
+            ? {}
+            : { allowHosts: [...configuration.allowHosts] }),
+        },
+      }),
+    );
+  }
+  if (planned.interact) {
+    if (planned.elicitation) {
+      tools.push(
+        createAskUserTool({ handler: state.handler, mountedTools: mounted }),
+        createConfirmTool({ handler: state.handler }),
+      );
+    }
+    tools.push(createNotifyTool({ handler: state.handler, mountedTools: mounted }));
+  }
+  const built = tools.map((tool) => tool.name).sort();
+  const expected = [...mounted].sort();
+  if (built.join(",") !== expected.join(",")) {
+    // A family mounted other names than planned: descriptions could name absent tools.
+    throw new Error(
+      `agentool-mcp: the families mounted ${built.join(", ")} but ${expected.join(", ")} was planned.`,
+    );
+  }
+  return { tools, families, notes: planned.notes };
+}
