@@ -1,5 +1,11 @@
 import { readFileSync, realpathSync, statSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import {
+  clientSupportsElicitation,
+  createMcpInteractionHandler,
+  type RegisteredTools,
+  registerTools,
+} from "@agentool/adapters/mcp";
 import { AgentoolError, type AnyTool, parseOptions } from "@agentool/contract";
 import type { InteractionHandler } from "@agentool/tools-interact";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
@@ -13,12 +19,6 @@ import {
 import { z } from "zod";
 import { MODES, type ServerMode } from "./command-line.js";
 import { FAMILY_NAMES, type FamilyName } from "./family-names.js";
-import {
-  clientSupportsElicitation,
-  createMcpInteractionHandler,
-  type RegisteredTools,
-  registerTools,
-} from "@agentool/adapters/mcp";
 import { buildToolSet, type ToolSetConfiguration, type ToolSetState } from "./tool-sets.js";
 
 /** How long the server waits for the client's answer to `roots/list`, unless told otherwise. */
