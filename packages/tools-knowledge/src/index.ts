@@ -1,8 +1,28 @@
+export {
+  BINARY_SNIFF_BYTES,
+  type ChunkMarkdownOptions,
+  chunkMarkdown,
+  DEFAULT_MAX_CHUNK_CHARACTERS,
+  isBinaryContent,
+  MIN_MAX_CHUNK_CHARACTERS,
+} from "./chunk-markdown.js";
+export {
+  createLexicalIndex,
+  LEXICAL_FIELD_BOOSTS,
+  LEXICAL_INDEX_FORMAT,
+  LEXICAL_INDEX_VERSION,
+  type LexicalDocument,
+  type LexicalIndex,
+  LexicalIndexLoadError,
+  type LexicalMatch,
+  type LexicalSearchOptions,
+  loadLexicalIndex,
+} from "./lexical-index.js";
 export type {
   Chunk,
   ChunkedDocument,
-  EmptyReason,
   Embeddings,
+  EmptyReason,
   KnowledgeHit,
   KnowledgeSearchContext,
   KnowledgeSearchRequest,

@@ -1,0 +1,347 @@
+import MiniSearch, { type AsPlainObject, type Options, type SearchOptions } from "minisearch";
+import { TOKENIZER_VERSION, tokenize } from "./internal/tokenize.js";
+
+/** One searchable unit of a {@link LexicalIndex} — usually a chunk. */
+export interface LexicalDocument {
+  /** Unique id (the caller maps it back to its chunk: the index stores nothing else). */
+  id: string;
+  /** The chunk's heading trail, e.g. `"Power > Limits"` — weighted above the body. */
+  heading: string;
+  /** The chunk's text. */
+  text: string;
+  /** The document's flattened front matter (`""` when none). */
+  front_matter: string;
+}
+
+/** Options of {@link LexicalIndex.search}. */
+export interface LexicalSearchOptions {
+  /** At most this many results (default: every match). */
+  limit?: number;
+  /** Keeps only the ids for which it returns `true` (applied before `limit`). */
+  filter?: (id: string) => boolean;
+}
+
+/** One match of {@link LexicalIndex.search}. */
+export interface LexicalMatch {
+  /** The document id. */
+  id: string;
+  /** BM25 score with field boosts: higher is better, comparable within one result list only. */
+  score: number;
+}
+
+/** A BM25 index over {@link LexicalDocument}s (MiniSearch underneath). */
+export interface LexicalIndex {
+  /**
+   * Adds documents; a document whose id is already indexed replaces the old version (so does a
+   * later duplicate in the same call).
+   */
+  add(documents: readonly LexicalDocument[]): void;
+  /** Removes documents by id; ids not in the index are ignored. */
+  remove(ids: readonly string[]): void;
+  /** Best matches first. An empty or stop-word-only query matches nothing. */
+  search(query: string, options?: LexicalSearchOptions): LexicalMatch[];
+  /** Whether a document with this id is indexed. */
+  has(id: string): boolean;
+  /** How many documents are indexed. */
+  readonly size: number;
+  /** A JSON-serialisable snapshot that {@link loadLexicalIndex} restores. */
+  toJSON(): unknown;
+}
+
+/** Version of the snapshot {@link LexicalIndex.toJSON} writes; older snapshots are refused. */
+export const LEXICAL_INDEX_VERSION = 1;
+
+/** The `format` marker of a snapshot. */
+export const LEXICAL_INDEX_FORMAT = "agentool-lexical-index";
+
+/**
+ * Field weights: a match in a heading counts three times a match in the body, one in the front
+ * matter (title, tags, description) twice.
+ */
+export const LEXICAL_FIELD_BOOSTS: Readonly<Record<"heading" | "text" | "front_matter", number>> =
+  Object.freeze({
+    heading: 3,
+    text: 1,
+    front_matter: 2,
+  });
+
+/**
+ * Discarded documents are vacuumed out of the index (one synchronous pass over its terms) once
+ * there are at least this many of them and they make up {@link VACUUM_MIN_DIRT_FACTOR} of the
+ * documents ever held — so the cost of a pass is spread over many removals.
+ */
+export const VACUUM_MIN_DIRT_COUNT = 64;
+
+/** See {@link VACUUM_MIN_DIRT_COUNT}: the share of discarded documents that triggers a vacuum (10%). */
+export const VACUUM_MIN_DIRT_FACTOR = 0.1;
+
+const FIELDS = ["heading", "text", "front_matter"] as const;
+
+const marker = Symbol.for("agentool.lexical-index-load-error");
+
+/**
+ * Thrown by {@link loadLexicalIndex} when a snapshot is not one it can restore (corrupt, truncated,
+ * another format, or written by an older version): the caller rebuilds the index.
+ */
+export class LexicalIndexLoadError extends Error {
+  /** @internal */
+  readonly [marker] = true;
+
+  /**
+   * @param message - what is wrong with the snapshot
+   * @param options - the underlying cause, if any
+   */
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "LexicalIndexLoadError";
+  }
+
+  /**
+   * Tells whether a value is a {@link LexicalIndexLoadError}, even from another copy of this package.
+   *
+   * @param value - anything
+   * @returns `true` for a snapshot that must be rebuilt
+   */
+  static isInstance(value: unknown): value is LexicalIndexLoadError {
+    return typeof value === "object" && value !== null && marker in value;
+  }
+}
+
+const searchOptions: SearchOptions = {
+  boost: { ...LEXICAL_FIELD_BOOSTS },
+  combineWith: "OR",
+  // Stems of five letters or more also match longer terms (`configur` → `configuration`), at
+  // MiniSearch's reduced prefix weight.
+  prefix: (term) => term.length >= 5 && !isCjkTerm(term),
+  tokenize: (text) => tokenize(text, { mode: "query" }),
+  processTerm: (term) => term,
+};
+
+const miniSearchOptions: Options<LexicalDocument> = {
+  idField: "id",
+  fields: [...FIELDS],
+  storeFields: [],
+  tokenize: (text) => tokenize(text, { mode: "document" }),
+  processTerm: (term) => term,
+  autoVacuum: false,
+  searchOptions,
+};
+
+function isCjkTerm(term: string): boolean {
+  const code = term.codePointAt(0) ?? 0;
+  return code >= 0x2e80;
+}
+
+/**
+ * Creates an empty BM25 index (MiniSearch 7.2's BM25+, k = 1.2, b = 0.7, d = 0.5) over three
+ * fields — `heading` (boost 3), `text` (1), `front_matter` (2) — with the family's English + CJK
+ * tokenizer (lowercased, diacritics folded, light stemming, CJK bigrams, stop words dropped) and
+ * prefix matching for terms of five letters or more. It stores ids only.
+ *
+ * `remove` (and `add` of an id already present) uses MiniSearch's `discard`, so an update costs
+ * only the changed documents; the index is vacuumed synchronously when discarded documents reach
+ * {@link VACUUM_MIN_DIRT_COUNT} and {@link VACUUM_MIN_DIRT_FACTOR} of the index.
+ *
+ * @returns an empty index
+ * @example
+ * const index = createLexicalIndex();
+ * index.add([{ id: "a.md#0", heading: "Power > Limits", text: "The regulator caps at 5V.", front_matter: "" }]);
+ * index.search("regulator limits"); // [{ id: "a.md#0", score: … }]
+ */
+export function createLexicalIndex(): LexicalIndex {
+  return new MiniSearchLexicalIndex(new MiniSearch<LexicalDocument>(miniSearchOptions));
+}
+
+/**
+ * Restores an index from a {@link LexicalIndex.toJSON} snapshot (the object, or its JSON text).
+ *
+ * @param json - the snapshot
+ * @returns the restored index, searchable and updatable like a new one
+ * @throws {LexicalIndexLoadError} when the snapshot is corrupt, truncated, of another format or
+ * version, or was built with another tokenizer version — rebuild the index then
+ * @example
+ * const copy = loadLexicalIndex(JSON.parse(JSON.stringify(index.toJSON())));
+ */
+export function loadLexicalIndex(json: unknown): LexicalIndex {
+  let snapshot: unknown = json;
+  if (typeof snapshot === "string") {
+    try {
+      snapshot = JSON.parse(snapshot);
+    } catch (error) {
+      throw new LexicalIndexLoadError("The lexical index snapshot is not valid JSON.", {
+        cause: error,
+      });
+    }
+  }
+  if (!isRecord(snapshot) || snapshot.format !== LEXICAL_INDEX_FORMAT) {
+    throw new LexicalIndexLoadError(`The value is not a ${LEXICAL_INDEX_FORMAT} snapshot.`);
+  }
+  if (snapshot.version !== LEXICAL_INDEX_VERSION) {
+    throw new LexicalIndexLoadError(
+      `The lexical index snapshot has version ${String(snapshot.version)}; this version reads ${LEXICAL_INDEX_VERSION} only.`,
+    );
+  }
+  if (snapshot.tokenizer_version !== TOKENIZER_VERSION) {
+    throw new LexicalIndexLoadError(
+      `The lexical index was built with tokenizer version ${String(snapshot.tokenizer_version)}; this version uses ${TOKENIZER_VERSION}.`,
+    );
+  }
+  const inner = snapshot.index;
+  const problem = describeSnapshotProblem(inner);
+  if (problem !== undefined) {
+    throw new LexicalIndexLoadError(`The lexical index snapshot is damaged: ${problem}.`);
+  }
+  try {
+    return new MiniSearchLexicalIndex(
+      MiniSearch.loadJS<LexicalDocument>(inner as AsPlainObject, miniSearchOptions),
+    );
+  } catch (error) {
+    throw new LexicalIndexLoadError("The lexical index snapshot could not be restored.", {
+      cause: error,
+    });
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function isCount(value: unknown): value is number {
+  return typeof value === "number" && Number.isInteger(value) && value >= 0;
+}
+
+/** Checks the MiniSearch part of a snapshot closely enough that a restored index cannot misbehave. */
+function describeSnapshotProblem(inner: unknown): string | undefined {
+  if (!isRecord(inner)) return "no index";
+  if (inner.serializationVersion !== 2)
+    return `MiniSearch serialization version ${String(inner.serializationVersion)}`;
+  if (!isCount(inner.documentCount) || !isCount(inner.nextId) || !isCount(inner.dirtCount ?? 0)) {
+    return "bad document counts";
+  }
+  const fieldIds = inner.fieldIds;
+  if (!isRecord(fieldIds) || FIELDS.some((field, position) => fieldIds[field] !== position)) {
+    return "other fields";
+  }
+  if (
+    !Array.isArray(inner.averageFieldLength) ||
+    inner.averageFieldLength.length !== FIELDS.length ||
+    !inner.averageFieldLength.every(
+      (length) => typeof length === "number" && Number.isFinite(length),
+    )
+  ) {
+    return "bad field lengths";
+  }
+  const documentIds = inner.documentIds;
+  if (!isRecord(documentIds)) return "no document ids";
+  const ids = Object.values(documentIds);
+  if (ids.length !== inner.documentCount || !ids.every((id) => typeof id === "string")) {
+    return "document ids do not match the document count";
+  }
+  const fieldLength = inner.fieldLength;
+  if (!isRecord(fieldLength)) return "no field lengths";
+  for (const shortId of Object.keys(documentIds)) {
+    const lengths = fieldLength[shortId];
+    if (!Array.isArray(lengths) || lengths.length !== FIELDS.length || !lengths.every(isCount)) {
+      return `bad field lengths of document ${shortId}`;
+    }
+  }
+  if (!isRecord(inner.storedFields)) return "no stored fields";
+  if (!Array.isArray(inner.index)) return "no terms";
+  for (const entry of inner.index) {
+    if (
+      !Array.isArray(entry) ||
+      entry.length !== 2 ||
+      typeof entry[0] !== "string" ||
+      !isRecord(entry[1])
+    ) {
+      return "a malformed term";
+    }
+    for (const [fieldId, postings] of Object.entries(entry[1])) {
+      if (!/^[0-2]$/.test(fieldId) || !isRecord(postings))
+        return `a malformed posting list of "${entry[0]}"`;
+      for (const frequency of Object.values(postings)) {
+        if (!isCount(frequency)) return `a malformed posting list of "${entry[0]}"`;
+      }
+    }
+  }
+  return undefined;
+}
+
+class MiniSearchLexicalIndex implements LexicalIndex {
+  constructor(private readonly engine: MiniSearch<LexicalDocument>) {}
+
+  get size(): number {
+    return this.engine.documentCount;
+  }
+
+  has(id: string): boolean {
+    return this.engine.has(id);
+  }
+
+  add(documents: readonly LexicalDocument[]): void {
+    let discarded = false;
+    for (const document of documents) {
+      if (typeof document.id !== "string" || document.id.length === 0) {
+        throw new TypeError("Every lexical document needs a non-empty string id.");
+      }
+      if (this.engine.has(document.id)) {
+        this.engine.discard(document.id);
+        discarded = true;
+      }
+      this.engine.add({
+        id: document.id,
+        heading: document.heading ?? "",
+        text: document.text ?? "",
+        front_matter: document.front_matter ?? "",
+      });
+    }
+    if (discarded) this.maybeVacuum();
+  }
+
+  remove(ids: readonly string[]): void {
+    let discarded = false;
+    for (const id of ids) {
+      if (!this.engine.has(id)) continue;
+      this.engine.discard(id);
+      discarded = true;
+    }
+    if (discarded) this.maybeVacuum();
+  }
+
+  search(query: string, options: LexicalSearchOptions = {}): LexicalMatch[] {
+    const { limit, filter } = options;
+    if (limit !== undefined && limit <= 0) return [];
+    const results = this.engine.search(
+      query,
+      filter === undefined ? {} : { filter: (result) => filter(String(result.id)) },
+    );
+    const count = limit === undefined ? results.length : Math.min(limit, results.length);
+    const matches: LexicalMatch[] = new Array(count);
+    for (let index = 0; index < count; index += 1) {
+      const result = results[index] as (typeof results)[number];
+      matches[index] = { id: String(result.id), score: result.score };
+    }
+    return matches;
+  }
+
+  toJSON(): unknown {
+    return {
+      format: LEXICAL_INDEX_FORMAT,
+      version: LEXICAL_INDEX_VERSION,
+      tokenizer_version: TOKENIZER_VERSION,
+      index: this.engine.toJSON(),
+    };
+  }
+
+  private maybeVacuum(): void {
+    if (this.engine.isVacuuming) return;
+    if (
+      this.engine.dirtCount < VACUUM_MIN_DIRT_COUNT ||
+      this.engine.dirtFactor < VACUUM_MIN_DIRT_FACTOR
+    )
+      return;
+    // With an unbounded batch the pass runs synchronously inside this call; the promise settles
+    // on the next microtask and never rejects.
+    void this.engine.vacuum({ batchSize: Number.POSITIVE_INFINITY });
+  }
+}
