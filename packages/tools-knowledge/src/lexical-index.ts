@@ -55,14 +55,18 @@ export const LEXICAL_INDEX_VERSION = 1;
 export const LEXICAL_INDEX_FORMAT = "agentool-lexical-index";
 
 /**
- * Field weights: a match in a heading counts three times a match in the body, one in the front
- * matter (title, tags, description) twice.
+ * Field weights: the heading trail and the front matter (title, tags) count 1.5 times the body.
+ * A chunk's own heading line is also part of its text, so its words score in both fields. Larger
+ * heading boosts were measured worse on the relevance set (document MRR@10 0.950 at 1.5, 0.935 at
+ * 2, 0.933 at 3): a heading field holds three or four terms, so BM25's length normalisation
+ * already makes a heading match weigh heavily, and a bigger boost lets a short chunk whose heading
+ * shares one common word outrank the passage that holds the rare words of the query.
  */
 export const LEXICAL_FIELD_BOOSTS: Readonly<Record<"heading" | "text" | "front_matter", number>> =
   Object.freeze({
-    heading: 3,
+    heading: 1.5,
     text: 1,
-    front_matter: 2,
+    front_matter: 1.5,
   });
 
 /**
@@ -134,7 +138,7 @@ function isCjkTerm(term: string): boolean {
 
 /**
  * Creates an empty BM25 index (MiniSearch 7.2's BM25+, k = 1.2, b = 0.7, d = 0.5) over three
- * fields — `heading` (boost 3), `text` (1), `front_matter` (2) — with the family's English + CJK
+ * fields — `heading` (boost 1.5), `text` (1), `front_matter` (1.5) — with the family's English + CJK
  * tokenizer (lowercased, diacritics folded, light stemming, CJK bigrams, stop words dropped) and
  * prefix matching for terms of five letters or more. It stores ids only.
  *
