@@ -1,0 +1,17 @@
+import { z } from "zod";
+import type { McpRequestExtra } from "../register-tools-options.js";
+
+/** The options of `registerTools`, checked strictly (unknown keys refused). */
+export const registerToolsOptionsSchema = z.object({
+  structuredContent: z
+    .enum(["declared", "always", "never"])
+    .optional()
+    .describe("When successful results carry structuredContent."),
+  threadId: z
+    .custom<(extra: McpRequestExtra) => string | undefined>(
+      (value) => typeof value === "function",
+      { message: "expected a function (extra) => string | undefined" },
+    )
+    .optional()
+    .describe("The thread id handed to tool.run."),
+});
