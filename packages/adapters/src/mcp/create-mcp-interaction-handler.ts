@@ -208,6 +208,20 @@ function answerFrom(question: McpUserQuestion, result: ElicitResult): McpUserAns
   return parts.length === 1 ? parts[0] : parts;
 }
 
+/**
+ * Makes sure the next request the server sends does not get the JSON-RPC id 0. SDK 1.x peers
+ * ignore `notifications/cancelled` for request id 0 (modelcontextprotocol/typescript-sdk#2115),
+ * and a server's first request has that id: an elicitation sent first could then never be
+ * cancelled on an SDK-based client. A ping (answered by every peer) takes the id instead.
+ */
+function skipRequestIdZero(server: Server): void {
+  const counter = (server as unknown as { _requestMessageId?: unknown })._requestMessageId;
+  if (counter !== 0) return;
+  server.ping().catch(() => {
+    // Only there to take the id; the answer does not matter.
+  });
+}
+
 function requestTimeoutFor(timeoutMs: number): number {
   if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) return LONGEST_TIMER_MS;
   return Math.min(timeoutMs + REQUEST_TIMEOUT_MARGIN_MS, LONGEST_TIMER_MS);
@@ -252,6 +266,7 @@ export function createMcpInteractionHandler(server: McpServer | Server): McpInte
           ? undefined
           : stateOf(low).activeCalls.get(context.toolCallId);
       const message = question.type === "confirm" ? question.message : question.question;
+      if (!context.signal.aborted) skipRequestIdZero(low);
       const result = await low.elicitInput(
         { mode: "form", message, requestedSchema: requestedSchemaFor(question) },
         {
