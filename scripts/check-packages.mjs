@@ -24,7 +24,7 @@ const RUNTIME_NEUTRAL_ENTRIES = {
   "@agentool/tools-fs": ["."],
   "@agentool/tools-web": ["."],
   "@agentool/tools-interact": ["."],
-  "@agentool/adapters": ["./openai", "./anthropic", "./gemini"],
+  "@agentool/adapters": ["./mcp", "./openai", "./anthropic", "./gemini"],
 };
 const NODE_BUILTINS = new Set(builtinModules);
 const packagesDirectory = join(root, "packages");
