@@ -483,3 +483,33 @@ describe("isBinaryContent", () => {
     expect(isBinaryContent(late)).toBe(false);
   });
 });
+
+describe("chunkMarkdown — hostile input stays linear", () => {
+  // Each input made a backtracking regular expression quadratic in an earlier draft (seconds at
+  // 20 KB, minutes at 1 MB); here they finish like any other megabyte.
+  const megabyte = 1 << 20;
+
+  test("a giant heading of `[` and `<` characters gives a bounded trail", () => {
+    const { chunks } = chunkMarkdown(
+      `# ${"[".repeat(megabyte)}\n## ${"<a".repeat(megabyte / 2)}\nbody`,
+    );
+    for (const chunk of chunks) {
+      for (const heading of chunk.heading_trail) expect(heading.length).toBeLessThanOrEqual(300);
+    }
+    expect(chunks.at(-1)?.text).toContain("body");
+  });
+
+  test("a delimiter-like row with a megabyte of spaces is not a table and does not stall", () => {
+    const text = `| a | b |\n|-${" ".repeat(megabyte)}x\nmore`;
+    const document = chunkMarkdown(text);
+    expect(document.chunks.length).toBeGreaterThan(1);
+  });
+
+  test("a Setext heading over a huge paragraph keeps a bounded title", () => {
+    const paragraph = Array.from({ length: 20_000 }, (_, index) => `line ${index} of text`).join(
+      "\n",
+    );
+    const { chunks } = chunkMarkdown(`${paragraph}\n===\nbody`);
+    expect(chunks.at(-1)?.heading_trail[0]?.length).toBeLessThanOrEqual(300);
+  });
+});

@@ -48,7 +48,9 @@ const FENCE_OPEN = /^ {0,3}(`{3,}|~{3,})(.*)$/;
 const INDENTED_CODE = /^(?: {4}|\t| {1,3}\t)/;
 const COMMENT_OPEN = /^ {0,3}<!--/;
 const LIST_OR_QUOTE = /^ {0,3}(?:[-+*]|\d{1,9}[.)])(?:[ \t]|$)|^ {0,3}>/;
-const TABLE_DELIMITER = /^ {0,3}\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$/;
+const TABLE_DELIMITER_CELL = /^:?-+:?$/;
+/** Longest heading text kept for a trail; the rest of a (hostile) giant heading is not cleaned. */
+const MAX_TITLE_CHARACTERS = 300;
 const COMBINING = /\p{M}/u;
 const WHITESPACE = /\s/;
 
@@ -189,9 +191,14 @@ function atxTitle(rest: string): string {
   return trimmed.slice(0, end).trim();
 }
 
-/** Inline markup removed from a heading for its trail: code ticks, bold, links and images. */
+/**
+ * Inline markup removed from a heading for its trail: code ticks, bold, links and images. Only the
+ * first {@link MAX_TITLE_CHARACTERS} characters are kept, which also bounds the regular expressions'
+ * work on a hostile line such as a megabyte of `[`.
+ */
 function cleanTitle(title: string): string {
   return title
+    .slice(0, MAX_TITLE_CHARACTERS)
     .replace(/!?\[([^\]]*)\]\([^)]*\)/g, "$1")
     .replace(/`+/g, "")
     .replace(/\*\*|__/g, "")
@@ -211,13 +218,16 @@ function isFenceOpen(line: string): RegExpExecArray | null {
 function isTableStart(lines: readonly string[], index: number): boolean {
   const header = lines[index] as string;
   const delimiter = lines[index + 1];
-  return (
-    delimiter !== undefined &&
-    header.includes("|") &&
-    delimiter.includes("|") &&
-    delimiter.includes("-") &&
-    TABLE_DELIMITER.test(delimiter)
-  );
+  return delimiter !== undefined && header.includes("|") && isTableDelimiter(delimiter);
+}
+
+/** A GFM delimiter row (`|:---|---:|`), checked cell by cell in linear time. */
+function isTableDelimiter(line: string): boolean {
+  if (!line.includes("|") || !line.includes("-") || /^ {4}/.test(line)) return false;
+  let row = line.trim();
+  if (row.startsWith("|")) row = row.slice(1);
+  if (row.endsWith("|")) row = row.slice(0, -1);
+  return row.split("|").every((cell) => TABLE_DELIMITER_CELL.test(cell.trim()));
 }
 
 function parseBlocks(lines: readonly string[], from: number): Block[] {
@@ -300,10 +310,14 @@ function parseBlocks(lines: readonly string[], from: number): Block[] {
     if (paragraphStart !== -1 && !paragraphListLike) {
       const underline = SETEXT_UNDERLINE.exec(line);
       if (underline !== null) {
-        const title = lines
-          .slice(paragraphStart, index)
-          .map((part) => part.trim())
-          .join(" ");
+        let title = "";
+        for (
+          let part = paragraphStart;
+          part < index && title.length < MAX_TITLE_CHARACTERS;
+          part += 1
+        ) {
+          title += `${title.length > 0 ? " " : ""}${(lines[part] as string).slice(0, MAX_TITLE_CHARACTERS).trim()}`;
+        }
         block(
           "heading",
           paragraphStart,

@@ -1,5 +1,11 @@
 import { describe, expect, test } from "vitest";
-import { ENGLISH_STOP_WORDS, foldWord, stemEnglish, tokenize } from "./tokenize.js";
+import {
+  ENGLISH_STOP_WORDS,
+  foldWord,
+  MAX_WORD_CHARACTERS,
+  stemEnglish,
+  tokenize,
+} from "./tokenize.js";
 
 describe("stemEnglish", () => {
   test.each([
@@ -120,5 +126,15 @@ describe("tokenize", () => {
 
   test("supplementary-plane Han characters form bigrams by code point", () => {
     expect(tokenize("𠀀𠀁", { mode: "query" })).toEqual(["𠀀𠀁"]);
+  });
+});
+
+describe("tokenize — hostile input", () => {
+  test("words longer than 64 characters are not terms (base64, minified code), shorter ones are", () => {
+    expect(tokenize(`before ${"aB".repeat(500_000)} after`)).toEqual(["befor", "after"]);
+    expect(tokenize("y".repeat(1_000_000))).toEqual([]);
+    expect(tokenize("a".repeat(MAX_WORD_CHARACTERS))).toEqual(["a".repeat(MAX_WORD_CHARACTERS)]);
+    const sha256 = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08";
+    expect(tokenize(sha256)).toEqual([sha256]);
   });
 });

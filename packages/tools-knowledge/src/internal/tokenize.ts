@@ -22,6 +22,12 @@
 /** Bumped whenever tokens change, so stored indexes built with older tokens are rebuilt. */
 export const TOKENIZER_VERSION = 1;
 
+/**
+ * Words longer than this (64 characters) are not terms: base64 blobs, minified code and hashes
+ * longer than a SHA-256 hex digest would only bloat the vocabulary. CJK runs are not affected.
+ */
+export const MAX_WORD_CHARACTERS = 64;
+
 /** Options of {@link tokenize}. */
 export interface TokenizeOptions {
   /** `"document"` (default) also emits CJK unigrams; `"query"` emits them only for lone characters. */
@@ -53,6 +59,7 @@ const MARKS = /\p{M}/gu;
 const NEEDS_FOLDING = /[^ -~]/;
 const ASCII_LETTERS = /^[a-z]+$/;
 const CAMEL_BOUNDARY = /(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])/;
+const HAS_CAMEL_BOUNDARY = /[a-z0-9][A-Z]|[A-Z][A-Z][a-z]/;
 
 /** Letters NFKD does not decompose into a base letter and a mark. */
 const SPECIAL_FOLDS: Readonly<Record<string, string>> = {
@@ -90,12 +97,10 @@ export function tokenize(text: string, options: TokenizeOptions = {}): string[] 
       continue;
     }
     const word = match[2] as string;
-    const parts = word.split(CAMEL_BOUNDARY);
-    if (parts.length > 1) {
-      addWordTerm(word, stopWords, terms);
-      for (const part of parts) addWordTerm(part, stopWords, terms);
-    } else {
-      addWordTerm(word, stopWords, terms);
+    if (word.length > MAX_WORD_CHARACTERS) continue;
+    addWordTerm(word, stopWords, terms);
+    if (HAS_CAMEL_BOUNDARY.test(word)) {
+      for (const part of word.split(CAMEL_BOUNDARY)) addWordTerm(part, stopWords, terms);
     }
   }
   return terms;
@@ -113,11 +118,34 @@ function addCjkTerms(run: string, query: boolean, terms: string[]): void {
   if (!query) for (const character of characters) terms.push(character);
 }
 
+/**
+ * Word → term, memoised: words repeat (Zipf), folding and stemming do not need to. A value starting
+ * with NUL marks a stop word; `""` a word that folds to nothing. Cleared when it grows past
+ * {@link TERM_CACHE_LIMIT} entries, so memory stays bounded on any corpus.
+ */
+const termCache = new Map<string, string>();
+const TERM_CACHE_LIMIT = 100_000;
+const STOP_MARK = "\u0000";
+
 function addWordTerm(word: string, stopWords: boolean, terms: string[]): void {
-  const folded = foldWord(word);
-  if (folded.length === 0) return;
-  if (stopWords && ENGLISH_STOP_WORDS.has(folded)) return;
-  terms.push(stemEnglish(folded));
+  let term = termCache.get(word);
+  if (term === undefined) {
+    const folded = foldWord(word);
+    term =
+      folded.length === 0
+        ? ""
+        : ENGLISH_STOP_WORDS.has(folded)
+          ? `${STOP_MARK}${folded}`
+          : stemEnglish(folded);
+    if (termCache.size >= TERM_CACHE_LIMIT) termCache.clear();
+    termCache.set(word, term);
+  }
+  if (term.length === 0) return;
+  if (term.charCodeAt(0) === 0) {
+    if (!stopWords) terms.push(term.slice(1));
+    return;
+  }
+  terms.push(term);
 }
 
 /**
