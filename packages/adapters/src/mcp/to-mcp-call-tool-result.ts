@@ -41,6 +41,10 @@ function isDataAsJson(content: McpContent, data: unknown): boolean {
 /**
  * {@link toMcpCallToolResult} without the options check (options already parsed).
  *
+ * @param tool - the tool that produced the result
+ * @param result - its envelope
+ * @param structuredContent - the parsed mode
+ * @returns the MCP result
  * @internal
  */
 export function buildCallToolResult(

@@ -102,6 +102,9 @@ export function toMcpToolDefinition(
 /**
  * {@link toMcpToolDefinition} without the options check (options already parsed).
  *
+ * @param tool - a contract tool
+ * @param structuredContent - the parsed mode
+ * @returns the definition
  * @internal
  */
 export function buildToolDefinition(

@@ -24,6 +24,8 @@ const states = new WeakMap<Server, McpServerState>();
 /**
  * The agentool state of a low-level server, created on first use.
  *
+ * @param server - a low-level SDK server
+ * @returns its state (the same object on every call)
  * @internal
  */
 export function stateOf(server: Server): McpServerState {
@@ -47,6 +49,10 @@ function isLowLevelServer(value: unknown): value is Server {
 /**
  * The low-level `Server` of an `McpServer` (its `.server`), or the `Server` itself.
  *
+ * @param owner - the public function's name, used in error messages
+ * @param server - an `McpServer` or a `Server`
+ * @returns the low-level server
+ * @throws AgentoolError when `server` is neither
  * @internal
  */
 export function lowLevelServer(owner: string, server: McpServer | Server): Server {
@@ -61,6 +67,8 @@ export function lowLevelServer(owner: string, server: McpServer | Server): Serve
 /**
  * Whether a low-level server is connected to a transport.
  *
+ * @param server - a low-level SDK server
+ * @returns `true` while it has a transport
  * @internal
  */
 export function isConnected(server: Server): boolean {
@@ -71,6 +79,8 @@ export function isConnected(server: Server): boolean {
  * The capabilities a low-level server declares (`getCapabilities` is private in the SDK's
  * types, public at run time).
  *
+ * @param server - a low-level SDK server
+ * @returns its declared capabilities (`{}` when none)
  * @internal
  */
 export function serverCapabilities(server: Server): ServerCapabilities {
