@@ -143,7 +143,7 @@ describe("createMcpInteractionHandler: ask_user over elicitation", () => {
     );
   });
 
-  it("a single choice offers the labels (titles with descriptions) and a free-text field", async () => {
+  it("a single choice offers the labels, what they mean, and a free-text field", async () => {
     const { client, asked } = await setUp(() => ({
       action: "accept",
       content: { choice: "Production" },
@@ -162,10 +162,8 @@ describe("createMcpInteractionHandler: ask_user over elicitation", () => {
         choice: {
           type: "string",
           title: "Choose one",
-          oneOf: [
-            { const: "Staging", title: "Staging" },
-            { const: "Production", title: "Production — Live traffic" },
-          ],
+          description: "Production: Live traffic",
+          enum: ["Staging", "Production"],
         },
         other: {
           type: "string",
@@ -176,13 +174,17 @@ describe("createMcpInteractionHandler: ask_user over elicitation", () => {
     });
   });
 
-  it("a single choice may be answered in the person's own words", async () => {
-    const { client } = await setUp(() => ({ action: "accept", content: { other: "Neither" } }));
-    const result = await call(client, "ask_user", {
-      question: "Which environment?",
-      options: ["Staging", "Production"],
-    });
-    expect(result.text).toBe("The user answered: Neither");
+  it("a single choice may be answered in the person's own words, or both", async () => {
+    const own = await setUp(() => ({ action: "accept", content: { other: "Neither" } }));
+    const question = { question: "Which environment?", options: ["Staging", "Production"] };
+    expect((await call(own.client, "ask_user", question)).text).toBe("The user answered: Neither");
+    const both = await setUp(() => ({
+      action: "accept",
+      content: { choice: "Staging", other: "but only after 6 pm" },
+    }));
+    expect((await call(both.client, "ask_user", question)).text).toBe(
+      "The user answered: Staging, but only after 6 pm",
+    );
   });
 
   it("a multiple choice is an array of the labels; accept returns the chosen ones", async () => {
@@ -200,13 +202,7 @@ describe("createMcpInteractionHandler: ask_user over elicitation", () => {
     expect(schema?.properties.choices).toEqual({
       type: "array",
       title: "Choose any that apply",
-      items: {
-        anyOf: [
-          { const: "Lint", title: "Lint" },
-          { const: "Tests", title: "Tests" },
-          { const: "Bench", title: "Bench" },
-        ],
-      },
+      items: { type: "string", enum: ["Lint", "Tests", "Bench"] },
     });
   });
 

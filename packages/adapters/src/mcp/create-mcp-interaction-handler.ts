@@ -108,16 +108,20 @@ const CONFIRM_FIELD = "confirmed";
 
 type RequestedSchema = ElicitRequestFormParams["requestedSchema"];
 
-function optionTitle(option: McpQuestionOption): string {
-  return option.description === undefined
-    ? option.label
-    : `${option.label} — ${option.description}`;
+/** What the options mean, for the choice field's description: `label: description` lines. */
+function describeOptions(options: readonly McpQuestionOption[]): { description?: string } {
+  const lines = options
+    .filter((option) => option.description !== undefined)
+    .map((option) => `${option.label}: ${option.description}`);
+  return lines.length === 0 ? {} : { description: lines.join("\n") };
 }
 
 /**
- * The form of a question: a free-text field; one choice (`oneOf`) or several (an array of
- * `anyOf`) of the option labels plus an optional free-text field (the person may always answer
- * in their own words); or one boolean for `confirm`.
+ * The form of a question: a free-text field; one choice (a string `enum` of the option labels)
+ * or several (an array of them) plus an optional free-text field (the person may always answer
+ * in their own words); or one boolean for `confirm`. Plain `enum`s, with what the options mean
+ * in the field's description, are what every elicitation-capable client renders (titled
+ * `oneOf` choices are newer than the 2025-06-18 protocol).
  */
 function requestedSchemaFor(question: McpUserQuestion): RequestedSchema {
   if (question.type === "confirm") {
@@ -141,10 +145,7 @@ function requestedSchemaFor(question: McpUserQuestion): RequestedSchema {
       required: [ANSWER_FIELD],
     };
   }
-  const choices = question.options.map((option) => ({
-    const: option.label,
-    title: optionTitle(option),
-  }));
+  const labels = question.options.map((option) => option.label);
   const other = {
     type: "string" as const,
     title: "Or answer in your own words",
@@ -157,7 +158,8 @@ function requestedSchemaFor(question: McpUserQuestion): RequestedSchema {
         [CHOICES_FIELD]: {
           type: "array",
           title: "Choose any that apply",
-          items: { anyOf: choices },
+          ...describeOptions(question.options),
+          items: { type: "string", enum: labels },
         },
         [OTHER_FIELD]: other,
       },
@@ -166,7 +168,12 @@ function requestedSchemaFor(question: McpUserQuestion): RequestedSchema {
   return {
     type: "object",
     properties: {
-      [CHOICE_FIELD]: { type: "string", title: "Choose one", oneOf: choices },
+      [CHOICE_FIELD]: {
+        type: "string",
+        title: "Choose one",
+        ...describeOptions(question.options),
+        enum: labels,
+      },
       [OTHER_FIELD]: other,
     },
   };
@@ -233,8 +240,9 @@ function requestTimeoutFor(timeoutMs: number): number {
  * to the MCP client of `server`:
  *
  * - `ask` sends an `elicitation/create` form request: `ask_user` without options → one string
- *   field; with options → a single choice (`oneOf` of the labels) or, with `allow_multiple`, a
- *   multi-select (an array of `anyOf` labels), each beside an optional free-text field; `confirm`
+ *   field; with options → a single choice (a string `enum` of the labels) or, with
+ *   `allow_multiple`, a multi-select (an array of them), each beside an optional free-text field
+ *   and with what the options mean in the field's description; `confirm`
  *   → one boolean (default: the tool's default). Accept → the answer; decline → `false` for
  *   `confirm`, no answer for `ask_user`; cancel → no answer (the tool then says so, or uses its
  *   default). The request is sent as part of the `tools/call` being served (so it travels on that
