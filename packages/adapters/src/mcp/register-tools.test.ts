@@ -151,15 +151,23 @@ describe("registerTools: tools/list", () => {
       readOnlyHint: true,
       destructiveHint: false,
       idempotentHint: true,
+      openWorldHint: false,
     });
     expect(byName.get("remove_note")?.title).toBe("Remove a note");
     expect(byName.get("remove_note")?.annotations).toEqual({
       title: "Remove a note",
+      readOnlyHint: false,
       destructiveHint: true,
       idempotentHint: false,
       openWorldHint: false,
     });
-    expect(byName.get("show_context")?.annotations).toEqual({ title: "Show context" });
+    expect(byName.get("show_context")?.annotations).toEqual({
+      title: "Show context",
+      readOnlyHint: false,
+      destructiveHint: false,
+      idempotentHint: false,
+      openWorldHint: false,
+    });
   });
 
   it("lists outputSchema for declared output only, and none with structuredContent: never", async () => {

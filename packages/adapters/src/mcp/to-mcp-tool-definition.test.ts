@@ -27,6 +27,8 @@ describe("toMcpToolDefinition", () => {
         title: "Search notes",
         readOnlyHint: true,
         destructiveHint: false,
+        idempotentHint: false,
+        openWorldHint: false,
       },
     });
   });
@@ -57,14 +59,21 @@ describe("toMcpAnnotations", () => {
     expect(toMcpAnnotations(contextTool).title).toBe("Show context");
   });
 
-  it("maps only the hints a tool sets; read-only implies not destructive", () => {
+  it("sends all four hints (a missing flag is false, unlike MCP's defaults); read-only is never destructive", () => {
     expect(toMcpAnnotations(countTool)).toEqual({
       title: "Count the items",
       readOnlyHint: true,
       destructiveHint: false,
+      idempotentHint: false,
       openWorldHint: false,
     });
-    expect(toMcpAnnotations(contextTool)).toEqual({ title: "Show context" });
+    expect(toMcpAnnotations(contextTool)).toEqual({
+      title: "Show context",
+      readOnlyHint: false,
+      destructiveHint: false,
+      idempotentHint: false,
+      openWorldHint: false,
+    });
     const writer = defineTool({
       name: "write_note",
       description: "Writes a note.",
@@ -86,6 +95,12 @@ describe("toMcpAnnotations", () => {
       annotations: { destructive: false },
       execute: () => ok({}),
     });
-    expect(toMcpAnnotations(appender)).toEqual({ title: "Append note", destructiveHint: false });
+    expect(toMcpAnnotations(appender)).toEqual({
+      title: "Append note",
+      readOnlyHint: false,
+      destructiveHint: false,
+      idempotentHint: false,
+      openWorldHint: false,
+    });
   });
 });

@@ -54,26 +54,26 @@ function titleFromName(name: string): string {
 }
 
 /**
- * MCP's annotations of a tool: the hints the tool sets, under MCP's names. A read-only tool that
- * says nothing about `destructive` gets `destructiveHint: false` (read-only implies it; MCP's own
- * default for a missing `destructiveHint` is `true`, which a naive client might apply).
+ * MCP's annotations of a tool: all four hints, always. The contract reads a missing flag as
+ * `false` (nothing is destructive or open-world by surprise) while MCP reads a missing
+ * `destructiveHint` / `openWorldHint` as `true`, so every hint is sent explicitly; a read-only
+ * tool is never destructive.
  *
  * @param tool - a contract tool
  * @returns the annotations, title included
  * @example
- * toMcpAnnotations(readFile); // { title: "Read file", readOnlyHint: true, destructiveHint: false, idempotentHint: true }
+ * toMcpAnnotations(readFile); // { title: "Read file", readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false }
  */
 export function toMcpAnnotations(tool: AnyTool): McpToolAnnotations {
   const source = tool.annotations;
-  const annotations: McpToolAnnotations = {
+  const readOnly = source.readOnly === true;
+  return {
     title: source.title ?? titleFromName(tool.name),
+    readOnlyHint: readOnly,
+    destructiveHint: !readOnly && source.destructive === true,
+    idempotentHint: source.idempotent === true,
+    openWorldHint: source.openWorld === true,
   };
-  if (source.readOnly !== undefined) annotations.readOnlyHint = source.readOnly;
-  if (source.destructive !== undefined) annotations.destructiveHint = source.destructive;
-  else if (source.readOnly === true) annotations.destructiveHint = false;
-  if (source.idempotent !== undefined) annotations.idempotentHint = source.idempotent;
-  if (source.openWorld !== undefined) annotations.openWorldHint = source.openWorld;
-  return annotations;
 }
 
 /**
