@@ -409,6 +409,9 @@ export function secretGlobAnywhere(pattern: string): string {
   return pattern.startsWith("**/") ? pattern : `**/${pattern}`;
 }
 
+/** What `globToRegExp` puts in front of a glob matched at any depth. */
+const ANYWHERE_PREFIX = "^(?:.*\\/)?";
+
 /**
  * Builds the secret-path test every family shares.
  *
@@ -422,10 +425,35 @@ export function secretGlobAnywhere(pattern: string): string {
 export function createSecretPathMatcher(
   options: SecretPathOptions = {},
 ): (path: string) => boolean {
-  const secrets = (options.secretPaths ?? DEFAULT_SECRET_PATHS).map((pattern) => {
-    const anywhere = pattern.startsWith("/") ? pattern : secretGlobAnywhere(pattern);
-    return new RegExp(globToRegExp(anywhere).source, "i");
-  });
+  // Globs matched at any depth compile to `^(?:.*/)?BODY$`. Their bodies are joined into one
+  // sticky expression tried at each segment start, so a path costs one native match per
+  // segment instead of one per glob (59 by default); anchored globs keep their own expression.
+  const anywhereBodies: string[] = [];
+  const anchored: RegExp[] = [];
+  for (const pattern of options.secretPaths ?? DEFAULT_SECRET_PATHS) {
+    const source = globToRegExp(
+      pattern.startsWith("/") ? pattern : secretGlobAnywhere(pattern),
+    ).source;
+    if (source.startsWith(ANYWHERE_PREFIX) && source.endsWith("$")) {
+      anywhereBodies.push(source.slice(ANYWHERE_PREFIX.length, -1));
+    } else {
+      anchored.push(new RegExp(source, "i"));
+    }
+  }
+  const anywhere =
+    anywhereBodies.length === 0 ? undefined : new RegExp(`(?:${anywhereBodies.join("|")})$`, "iy");
+  const isSecretPrefix = (prefix: string): boolean => {
+    for (const pattern of anchored) if (pattern.test(prefix)) return true;
+    if (anywhere === undefined) return false;
+    let start = 0;
+    for (;;) {
+      anywhere.lastIndex = start;
+      if (anywhere.test(prefix)) return true;
+      const slash = prefix.indexOf("/", start);
+      if (slash === -1) return false;
+      start = slash + 1;
+    }
+  };
   const exceptions = (options.secretExceptions ?? DEFAULT_SECRET_EXCEPTIONS).map(globToRegExp);
   return (path) => {
     if (path.length === 0) return false;
@@ -433,7 +461,7 @@ export function createSecretPathMatcher(
     // The path itself or any directory above it; an exception frees only the prefix it names.
     for (let length = segments.length; length > 0; length -= 1) {
       const prefix = length === segments.length ? path : segments.slice(0, length).join("/");
-      if (!secrets.some((pattern) => pattern.test(prefix))) continue;
+      if (!isSecretPrefix(prefix)) continue;
       if (!exceptions.some((pattern) => pattern.test(prefix))) return true;
     }
     return false;

@@ -1,5 +1,12 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { createSecretPathMatcher, secretGlobAnywhere } from "./glob.js";
+import {
+  createSecretPathMatcher,
+  DEFAULT_SECRET_EXCEPTIONS,
+  DEFAULT_SECRET_PATHS,
+  globToRegExp,
+  secretGlobAnywhere,
+} from "./glob.js";
 
 const isSecret = createSecretPathMatcher();
 
@@ -137,5 +144,69 @@ describe("secretGlobAnywhere", () => {
     expect(secretGlobAnywhere("*.pem")).toBe("**/*.pem");
     expect(secretGlobAnywhere("**/x")).toBe("**/x");
     expect(secretGlobAnywhere("/top")).toBe("top");
+  });
+});
+
+describe("the combined secret matcher", () => {
+  // The reference: one case-insensitive expression per glob, tested on the path and each parent.
+  const reference = (() => {
+    const secrets = DEFAULT_SECRET_PATHS.map(
+      (pattern) =>
+        new RegExp(
+          globToRegExp(pattern.startsWith("/") ? pattern : secretGlobAnywhere(pattern)).source,
+          "i",
+        ),
+    );
+    const exceptions = DEFAULT_SECRET_EXCEPTIONS.map(globToRegExp);
+    return (path: string) => {
+      if (path.length === 0) return false;
+      const segments = path.split("/");
+      for (let length = segments.length; length > 0; length -= 1) {
+        const prefix = segments.slice(0, length).join("/");
+        if (!secrets.some((pattern) => pattern.test(prefix))) continue;
+        if (!exceptions.some((pattern) => pattern.test(prefix))) return true;
+      }
+      return false;
+    };
+  })();
+  const segment = fc.oneof(
+    fc.constantFrom(
+      ".env",
+      ".env.local",
+      ".env.example",
+      "id_rsa",
+      "id_rsa.pub",
+      "server.PEM",
+      ".ssh",
+      ".kube",
+      "config",
+      ".git",
+      "credentials",
+      ".npmrc",
+      ".aws",
+      "src",
+      "notes.md",
+      "secrets.yaml",
+      ".bash_history",
+      "terraform.tfstate",
+    ),
+    fc.stringMatching(/^[A-Za-z0-9._-]{1,12}$/),
+  );
+
+  it("decides exactly as one expression per glob does, on random paths", () => {
+    fc.assert(
+      fc.property(fc.array(segment, { minLength: 1, maxLength: 6 }), (segments) => {
+        const path = segments.join("/");
+        expect(isSecret(path)).toBe(reference(path));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it("keeps anchored globs anchored at the root", () => {
+    const anchored = createSecretPathMatcher({ secretPaths: ["/top.key", "*.pem"] });
+    expect(anchored("top.key")).toBe(true);
+    expect(anchored("sub/top.key")).toBe(false);
+    expect(anchored("sub/deep/KEY.PEM")).toBe(true);
   });
 });
