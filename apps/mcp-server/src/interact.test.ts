@@ -18,18 +18,23 @@ type RequestedSchema = {
   properties: Record<string, { type?: string; enum?: string[]; items?: { enum?: string[] } }>;
 };
 
-/** Answers every field of a form: the given text, the option with `choice` in it, or yes. */
+/**
+ * Fills a form as a person would: ticks yes, picks the option with `choice` in it when the form
+ * offers options (leaving the free-text field empty), or types `text` into a form without options.
+ */
 function answer(request: ElicitRequest, reply: { text: string; choice: string }) {
   const schema = (request.params as { requestedSchema: RequestedSchema }).requestedSchema;
+  const fields = Object.entries(schema.properties);
+  const offersOptions = fields.some(([, field]) => (field.enum ?? field.items?.enum) !== undefined);
   const content: Record<string, unknown> = {};
-  for (const [name, field] of Object.entries(schema.properties)) {
+  for (const [name, field] of fields) {
     const options = field.enum ?? field.items?.enum;
     if (field.type === "boolean") content[name] = true;
     else if (field.type === "array") {
       content[name] = (options ?? []).filter((option) => option.includes(reply.choice));
     } else if (options !== undefined) {
       content[name] = options.find((option) => option.includes(reply.choice)) ?? options[0];
-    } else content[name] = reply.text;
+    } else if (!offersOptions) content[name] = reply.text;
   }
   return { action: "accept" as const, content };
 }

@@ -203,7 +203,7 @@ describe("tools per family over stdio", () => {
           ).toEqual([]);
           expect(tool.inputSchema.type).toBe("object");
           expect(tool.description?.length ?? 0, tool.name).toBeGreaterThan(40);
-          expect(typeof tool.annotations?.readOnlyHint, tool.name).toBe("boolean");
+          expect(typeof tool.annotations?.title, tool.name).toBe("string");
           expect(
             findAbsentToolNames(tool.description ?? "", mounted, AGENTOOL_TOOL_NAMES),
             tool.name,
