@@ -6,6 +6,7 @@ import {
   LEXICAL_INDEX_VERSION,
   LEXICAL_MINISEARCH_OPTIONS,
   type LexicalDocument,
+  type LexicalIndex,
   LexicalIndexLoadError,
   loadLexicalIndex,
   MAX_QUERY_TERMS,
@@ -153,8 +154,9 @@ describe("createLexicalIndex — bulk-add fast path", () => {
         if (reference.has(item.id)) reference.discard(item.id);
         reference.add(item);
       }
-      const snapshot = JSON.parse(JSON.stringify(ours.toJSON())) as { index: unknown };
-      expect(snapshot.index).toEqual(JSON.parse(JSON.stringify(reference)));
+      expect(JSON.parse(JSON.stringify(engineOf(ours)))).toEqual(
+        JSON.parse(JSON.stringify(reference)),
+      );
     }
     for (const query of ["container", "bridges", "東京", "words"]) {
       expect(ours.search(query)).toEqual(
@@ -204,7 +206,7 @@ describe("createLexicalIndex — updates", () => {
     );
   });
 
-  test("many removals trigger a vacuum that drops their terms from the snapshot", () => {
+  test("many removals trigger a vacuum that drops their terms from the engine", () => {
     const index = createLexicalIndex();
     const count = VACUUM_MIN_DIRT_COUNT * 4;
     index.add(
@@ -212,15 +214,14 @@ describe("createLexicalIndex — updates", () => {
         document(`d${position}`, `common unique${position}x`),
       ),
     );
-    const termsBefore = (loadSnapshot(index.toJSON()).index as unknown[]).length;
+    const termsBefore = engineOf(index).termCount;
     index.remove(Array.from({ length: count / 2 }, (_, position) => `d${position}`));
-    const snapshot = loadSnapshot(index.toJSON());
-    expect(snapshot.dirtCount).toBe(0);
-    expect((snapshot.index as unknown[]).length).toBe(termsBefore - count / 2);
+    expect(engineOf(index).dirtCount).toBe(0);
+    expect(engineOf(index).termCount).toBe(termsBefore - count / 2);
     expect(index.search("common").length).toBe(count / 2);
   });
 
-  test("a few removals leave the discarded postings for a later vacuum but never return them", () => {
+  test("a few removals wait for a later vacuum, never return the removed, and never reach a snapshot", () => {
     const index = createLexicalIndex();
     index.add(
       Array.from({ length: 100 }, (_, position) =>
@@ -228,15 +229,34 @@ describe("createLexicalIndex — updates", () => {
       ),
     );
     index.remove(["d1", "d2"]);
-    expect(loadSnapshot(index.toJSON()).dirtCount).toBe(2);
+    expect(engineOf(index).dirtCount).toBe(2);
     expect(ids(index.search("shared"))).not.toContain("d1");
     expect(index.search("shared")).toHaveLength(98);
+    const snapshot = packed(index);
+    expect(snapshot.ids).toHaveLength(98);
+    expect(snapshot.ids).not.toContain("d1");
+    expect(snapshot.terms).not.toContain("word1x");
   });
 });
 
-function loadSnapshot(snapshot: unknown): Record<string, unknown> {
-  const outer = JSON.parse(JSON.stringify(snapshot)) as Record<string, unknown>;
-  return outer.index as Record<string, unknown>;
+/** The MiniSearch engine inside an index (white-box: vacuum state and equivalence checks). */
+function engineOf(index: LexicalIndex): MiniSearch<LexicalDocument> {
+  return (index as unknown as { engine: MiniSearch<LexicalDocument> }).engine;
+}
+
+interface Packed {
+  format: string;
+  version: number;
+  tokenizer_version: number;
+  ids: string[];
+  average_field_lengths: number[];
+  field_lengths: string;
+  terms: string[];
+  postings: string;
+}
+
+function packed(index: LexicalIndex): Packed {
+  return JSON.parse(JSON.stringify(index.toJSON())) as Packed;
 }
 
 describe("toJSON / loadLexicalIndex", () => {
@@ -261,6 +281,35 @@ describe("toJSON / loadLexicalIndex", () => {
     expect(snapshot.version).toBe(LEXICAL_INDEX_VERSION);
   });
 
+  test("a restored engine is the one MiniSearch builds from the live documents (vacuumed, renumbered)", () => {
+    const index = createLexicalIndex();
+    index.add(sample);
+    index.remove(["docker#1"]);
+    index.add([document("docker#0", "new text about bridges")]);
+    const restored = loadLexicalIndex(JSON.parse(JSON.stringify(index.toJSON())));
+    const reference = new MiniSearch<LexicalDocument>(LEXICAL_MINISEARCH_OPTIONS);
+    reference.addAll([
+      ...sample.filter((item) => item.id !== "docker#0" && item.id !== "docker#1"),
+      document("docker#0", "new text about bridges"),
+    ]);
+    const normalized = (engine: MiniSearch<LexicalDocument>) => {
+      const plain = JSON.parse(JSON.stringify(engine)) as Record<string, unknown>;
+      const averages = plain.averageFieldLength as number[];
+      delete plain.averageFieldLength;
+      (plain.index as [string, unknown][]).sort(([left], [right]) => (left < right ? -1 : 1));
+      return { plain, averages };
+    };
+    const ours = normalized(engineOf(restored));
+    const theirs = normalized(reference);
+    expect(ours.plain).toEqual(theirs.plain);
+    ours.averages.forEach((average, field) => {
+      expect(average).toBeCloseTo(theirs.averages[field] as number, 9);
+    });
+    for (const query of ["bridges", "container data", "東京", "guide"]) {
+      expect(ids(restored.search(query))).toEqual(ids(reference.search(query)));
+    }
+  });
+
   test("an empty index, and one emptied by removals, round-trip and take new documents", () => {
     const emptied = createLexicalIndex();
     emptied.add([document("only", "lonely words")]);
@@ -278,12 +327,13 @@ describe("toJSON / loadLexicalIndex", () => {
   test("bad, old, truncated and damaged snapshots throw LexicalIndexLoadError", () => {
     const index = createLexicalIndex();
     index.add(sample);
-    const good = JSON.parse(JSON.stringify(index.toJSON())) as Record<string, unknown>;
-    const inner = good.index as Record<string, unknown>;
-    const damaged = (change: (copy: Record<string, unknown>) => void) => {
-      const copy = structuredClone(good);
-      change(copy.index as Record<string, unknown>);
-      return copy;
+    const good = packed(index);
+    const lengthsWithout = (removed: number) => {
+      // Re-pack the field lengths with `removed` fewer numbers.
+      const bytes = Uint8Array.from(atob(good.field_lengths), (character) =>
+        character.charCodeAt(0),
+      );
+      return btoa(String.fromCharCode(...bytes.subarray(0, bytes.length - removed)));
     };
     const bad: unknown[] = [
       null,
@@ -297,29 +347,21 @@ describe("toJSON / loadLexicalIndex", () => {
       { ...good, version: LEXICAL_INDEX_VERSION - 1 },
       { ...good, version: LEXICAL_INDEX_VERSION + 1 },
       { ...good, tokenizer_version: 0 },
-      { ...good, index: null },
-      { ...good, index: { ...inner, serializationVersion: 1 } },
-      damaged((copy) => {
-        copy.documentCount = 3;
-      }),
-      damaged((copy) => {
-        copy.fieldIds = { title: 0, text: 1 };
-      }),
-      damaged((copy) => {
-        copy.averageFieldLength = [1];
-      }),
-      damaged((copy) => {
-        copy.fieldLength = {};
-      }),
-      damaged((copy) => {
-        copy.index = [["term"]];
-      }),
-      damaged((copy) => {
-        copy.index = [["term", { 9: { 1: 1 } }]];
-      }),
-      damaged((copy) => {
-        copy.index = "terms";
-      }),
+      { ...good, ids: null },
+      { ...good, ids: [...good.ids.slice(1), good.ids[0], good.ids[0]] },
+      { ...good, ids: good.ids.slice(1) },
+      { ...good, ids: [...good.ids, "one-more"] },
+      { ...good, average_field_lengths: [1] },
+      { ...good, average_field_lengths: [1, -2, 3] },
+      { ...good, field_lengths: 17 },
+      { ...good, field_lengths: lengthsWithout(1) },
+      { ...good, field_lengths: `${good.field_lengths.slice(0, -4)}!!!!` },
+      { ...good, terms: "terms" },
+      { ...good, terms: good.terms.slice(1) },
+      { ...good, terms: [...good.terms, "extra"] },
+      { ...good, postings: good.postings.slice(0, -8) },
+      { ...good, postings: "" },
+      { ...good, postings: "////" },
     ];
     for (const value of bad) {
       let caught: unknown;
@@ -336,17 +378,21 @@ describe("toJSON / loadLexicalIndex", () => {
     expect(LexicalIndexLoadError.isInstance(new Error("x"))).toBe(false);
   });
 
-  test("a snapshot with a damaged frequency loads, and the damaged match is left out, never NaN", () => {
+  test("the snapshot is compact: packed numbers, not JSON objects of numbers", () => {
     const index = createLexicalIndex();
-    index.add([document("a", "zebra"), document("b", "zebra zebra")]);
-    const snapshot = JSON.parse(JSON.stringify(index.toJSON())) as {
-      index: { index: [string, Record<string, Record<string, unknown>>][] };
-    };
-    const entry = snapshot.index.index.find(([term]) => term === "zebra");
-    const postings = entry?.[1]["1"] as Record<string, unknown>;
-    postings[Object.keys(postings)[0] as string] = "many";
-    const results = loadLexicalIndex(snapshot).search("zebra");
-    expect(results.length).toBeGreaterThanOrEqual(1);
-    for (const result of results) expect(Number.isFinite(result.score)).toBe(true);
+    const words = Array.from({ length: 400 }, (_, position) => `word${position}x`);
+    index.add(
+      Array.from({ length: 2000 }, (_, position) =>
+        document(
+          `doc-${position}`,
+          Array.from({ length: 60 }, (_, offset) => words[(position * 7 + offset * 13) % 400]).join(
+            " ",
+          ),
+        ),
+      ),
+    );
+    const ours = JSON.stringify(index.toJSON()).length;
+    const miniSearchOwn = JSON.stringify(engineOf(index)).length;
+    expect(ours * 2).toBeLessThan(miniSearchOwn);
   });
 });

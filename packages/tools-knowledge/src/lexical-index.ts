@@ -1,4 +1,5 @@
-import MiniSearch, { type AsPlainObject, type Options, type SearchOptions } from "minisearch";
+import MiniSearch, { type Options, type SearchOptions } from "minisearch";
+import { packEngine, restoreEngine, type TermPostings } from "./internal/lexical-snapshot.js";
 import { TOKENIZER_VERSION, tokenize } from "./internal/tokenize.js";
 
 /** One searchable unit of a {@link LexicalIndex} — usually a chunk. */
@@ -49,7 +50,7 @@ export interface LexicalIndex {
 }
 
 /** Version of the snapshot {@link LexicalIndex.toJSON} writes; older snapshots are refused. */
-export const LEXICAL_INDEX_VERSION = 1;
+export const LEXICAL_INDEX_VERSION = 2;
 
 /** The `format` marker of a snapshot. */
 export const LEXICAL_INDEX_FORMAT = "agentool-lexical-index";
@@ -198,89 +199,19 @@ export function loadLexicalIndex(json: unknown): LexicalIndex {
       `The lexical index was built with tokenizer version ${String(snapshot.tokenizer_version)}; this version uses ${TOKENIZER_VERSION}.`,
     );
   }
-  const inner = snapshot.index;
-  const problem = describeSnapshotProblem(inner);
-  if (problem !== undefined) {
-    throw new LexicalIndexLoadError(`The lexical index snapshot is damaged: ${problem}.`);
-  }
   try {
-    return new MiniSearchLexicalIndex(
-      MiniSearch.loadJS<LexicalDocument>(inner as AsPlainObject, LEXICAL_MINISEARCH_OPTIONS),
-    );
+    return new MiniSearchLexicalIndex(restoreEngine(snapshot, FIELDS, LEXICAL_MINISEARCH_OPTIONS));
   } catch (error) {
-    throw new LexicalIndexLoadError("The lexical index snapshot could not be restored.", {
-      cause: error,
-    });
+    throw new LexicalIndexLoadError(
+      `The lexical index snapshot is damaged: ${error instanceof Error ? error.message : String(error)}.`,
+      { cause: error },
+    );
   }
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
-
-function isCount(value: unknown): value is number {
-  return typeof value === "number" && Number.isInteger(value) && value >= 0;
-}
-
-/** Checks the MiniSearch part of a snapshot closely enough that a restored index cannot misbehave. */
-function describeSnapshotProblem(inner: unknown): string | undefined {
-  if (!isRecord(inner)) return "no index";
-  if (inner.serializationVersion !== 2)
-    return `MiniSearch serialization version ${String(inner.serializationVersion)}`;
-  if (!isCount(inner.documentCount) || !isCount(inner.nextId) || !isCount(inner.dirtCount ?? 0)) {
-    return "bad document counts";
-  }
-  const fieldIds = inner.fieldIds;
-  if (!isRecord(fieldIds) || FIELDS.some((field, position) => fieldIds[field] !== position)) {
-    return "other fields";
-  }
-  if (
-    !Array.isArray(inner.averageFieldLength) ||
-    // An index that never held a document has no averages yet.
-    (inner.averageFieldLength.length !== FIELDS.length && inner.averageFieldLength.length !== 0) ||
-    !inner.averageFieldLength.every(
-      (length) => typeof length === "number" && Number.isFinite(length),
-    )
-  ) {
-    return "bad field lengths";
-  }
-  const documentIds = inner.documentIds;
-  if (!isRecord(documentIds)) return "no document ids";
-  const ids = Object.values(documentIds);
-  if (ids.length !== inner.documentCount || !ids.every((id) => typeof id === "string")) {
-    return "document ids do not match the document count";
-  }
-  const fieldLength = inner.fieldLength;
-  if (!isRecord(fieldLength)) return "no field lengths";
-  for (const shortId of Object.keys(documentIds)) {
-    const lengths = fieldLength[shortId];
-    if (!Array.isArray(lengths) || lengths.length !== FIELDS.length || !lengths.every(isCount)) {
-      return `bad field lengths of document ${shortId}`;
-    }
-  }
-  if (!isRecord(inner.storedFields)) return "no stored fields";
-  if (!Array.isArray(inner.index)) return "no terms";
-  for (const entry of inner.index) {
-    if (
-      !Array.isArray(entry) ||
-      entry.length !== 2 ||
-      typeof entry[0] !== "string" ||
-      !isRecord(entry[1])
-    ) {
-      return "a malformed term";
-    }
-    // Field ids are checked here; frequencies are not (that would double the load time) — a
-    // damaged frequency gives a non-finite score, which search leaves out.
-    for (const fieldId in entry[1]) {
-      if (fieldId !== "0" && fieldId !== "1" && fieldId !== "2") {
-        return `a malformed posting list of "${entry[0]}"`;
-      }
-    }
-  }
-  return undefined;
-}
-
-type TermPostings = Map<number, Map<number, number>>;
 
 /** The two MiniSearch 7.2 internals the bulk-add fast path uses (the version is pinned exactly). */
 interface MiniSearchInternals {
@@ -389,12 +320,10 @@ class MiniSearchLexicalIndex implements LexicalIndex {
       filter === undefined ? {} : { filter: (result) => filter(String(result.id)) },
     );
     const count = limit === undefined ? results.length : Math.min(limit, results.length);
-    const matches: LexicalMatch[] = [];
-    for (const result of results) {
-      if (matches.length >= count) break;
-      // Only a damaged snapshot gives a non-finite score (see loadLexicalIndex).
-      if (Number.isFinite(result.score))
-        matches.push({ id: String(result.id), score: result.score });
+    const matches: LexicalMatch[] = new Array(count);
+    for (let index = 0; index < count; index += 1) {
+      const result = results[index] as (typeof results)[number];
+      matches[index] = { id: String(result.id), score: result.score };
     }
     return matches;
   }
@@ -404,7 +333,7 @@ class MiniSearchLexicalIndex implements LexicalIndex {
       format: LEXICAL_INDEX_FORMAT,
       version: LEXICAL_INDEX_VERSION,
       tokenizer_version: TOKENIZER_VERSION,
-      index: this.engine.toJSON(),
+      ...packEngine(this.engine, FIELDS.length),
     };
   }
 
