@@ -131,6 +131,18 @@ function defaultLog(line: string): void {
   process.stderr.write(`agentool-mcp: ${line}\n`);
 }
 
+/** Settles when `promise` does or after `milliseconds`, whichever comes first. */
+function withDeadline(promise: Promise<void>, milliseconds: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([
+    promise,
+    new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, milliseconds);
+      timer.unref();
+    }),
+  ]).finally(() => clearTimeout(timer));
+}
+
 const ROOTS_LIST_CHANGED = "notifications/roots/list_changed";
 
 function isResponse(message: JSONRPCMessage): boolean {
@@ -205,28 +217,30 @@ export function createAgentoolMcpServer(options: AgentoolMcpServerOptions = {}):
 
   let state: ToolSetState = { root: fallbackRoot, elicitation: undefined, handler };
   let toolNames: string[] = [];
-  let lastNotes = "";
+  let shownNotes = new Set<string>();
 
+  /** The tools of a state (each note logged once while it holds). */
   function build(next: ToolSetState): AnyTool[] {
     const set = buildToolSet(configuration, next);
-    const notes = set.notes.join("\n");
-    if (notes !== lastNotes) {
-      for (const note of set.notes) log(note);
-      lastNotes = notes;
-    }
+    for (const note of set.notes) if (!shownNotes.has(note)) log(note);
+    shownNotes = new Set(set.notes);
     toolNames = set.tools.map((tool) => tool.name);
     return set.tools.map(tracked);
   }
 
-  const registration: RegisteredTools = registerTools(server, build(state));
   if (fallbackRoot !== undefined && (families.includes("fs") || families.includes("git"))) {
     log(`fs and git confined to ${fallbackRoot}${parsed.fixedRoot ? " (--fixed-root)" : ""}.`);
   }
+  const registration: RegisteredTools = registerTools(server, build(state));
 
+  /** Swaps the tools when the root or the served names change (tools/list_changed is sent). */
   function apply(next: ToolSetState): void {
     if (next.root === state.root && next.elicitation === state.elicitation) return;
+    const previousNames = toolNames.join(",");
+    const rootChanged = next.root !== state.root;
     state = next;
-    registration.replace(build(next));
+    const tools = build(next);
+    if (rootChanged || toolNames.join(",") !== previousNames) registration.replace(tools);
   }
 
   /** The client's first file:// root (real path); `undefined` = none usable, `null` = no answer. */
@@ -286,6 +300,10 @@ export function createAgentoolMcpServer(options: AgentoolMcpServerOptions = {}):
   // each roots change; that request and every message behind it wait until they are applied.
   let rootsStale = false;
   let initialized = false;
+  let markInitialized: () => void = () => {};
+  const initializedOnce = new Promise<void>((resolve) => {
+    markInitialized = resolve;
+  });
   let pending: Promise<void> | undefined;
   const held: [JSONRPCMessage, MessageExtraInfo | undefined][] = [];
   let deliver: ((message: JSONRPCMessage, extra?: MessageExtraInfo) => void) | undefined;
@@ -307,11 +325,22 @@ export function createAgentoolMcpServer(options: AgentoolMcpServerOptions = {}):
   function onInitialized(): void {
     if (initialized) return;
     initialized = true;
-    apply({
-      ...state,
-      elicitation: families.includes("interact") && clientSupportsElicitation(server),
-    });
-    rootsStale = usesRoots();
+    // A client that sends `initialize` and `notifications/initialized` in one write gets the
+    // notification handled first (the SDK's request path takes more microtasks): wait for the
+    // client's capabilities before deciding on elicitation and roots.
+    const decide = (attempt: number) => {
+      if (server.server.getClientCapabilities() === undefined && attempt < 100) {
+        setImmediate(() => decide(attempt + 1));
+        return;
+      }
+      apply({
+        ...state,
+        elicitation: families.includes("interact") && clientSupportsElicitation(server),
+      });
+      rootsStale = usesRoots();
+      markInitialized();
+    };
+    decide(0);
   }
 
   /** Every client message passes here first (after `connect`). */
@@ -338,16 +367,21 @@ export function createAgentoolMcpServer(options: AgentoolMcpServerOptions = {}):
       return;
     }
     deliver?.(message, extra);
-    if (method === "notifications/initialized") onInitialized();
+    if (method === "notifications/initialized" && !initialized) {
+      // The SDK handles the initialize request and this notification a microtask later (the
+      // client's capabilities are not known yet): later messages wait for `oninitialized`.
+      hold(() => withDeadline(initializedOnce, 5_000));
+    }
   }
 
   // Without `connect` (server.connect called directly) the same decisions happen, unheld.
   server.server.oninitialized = () => {
     onInitialized();
-    if (deliver === undefined && rootsStale) {
+    void initializedOnce.then(() => {
+      if (deliver !== undefined || !rootsStale) return;
       rootsStale = false;
       void refreshRoots();
-    }
+    });
   };
   server.server.setNotificationHandler(RootsListChangedNotificationSchema, () => {
     if (initialized && usesRoots()) void refreshRoots();

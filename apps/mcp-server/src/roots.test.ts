@@ -1,3 +1,4 @@
+import { spawn } from "node:child_process";
 import { pathToFileURL } from "node:url";
 import {
   type CallToolResult,
@@ -6,7 +7,9 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
+  CLI_PATH,
   initializeRepository,
+  PACKAGE_DIRECTORY,
   requireBuiltCli,
   startStdioSession,
   temporaryDirectory,
@@ -165,6 +168,64 @@ describe("MCP roots", () => {
       );
     } finally {
       await session.close();
+    }
+  });
+
+  it("asks for the roots before answering a client that sends initialize, initialized and a request in one write", async () => {
+    const child = spawn(process.execPath, [CLI_PATH, "--families", "fs"], {
+      cwd: PACKAGE_DIRECTORY,
+      stdio: ["pipe", "pipe", "ignore"],
+    });
+    const seen: { id?: number; method?: string; result?: { tools?: { name: string }[] } }[] = [];
+    let buffer = "";
+    const listed = new Promise<string[]>((resolve) => {
+      child.stdout.on("data", (chunk: Buffer) => {
+        buffer += chunk.toString("utf8");
+        let newline = buffer.indexOf("\n");
+        while (newline >= 0) {
+          const message = JSON.parse(buffer.slice(0, newline));
+          buffer = buffer.slice(newline + 1);
+          newline = buffer.indexOf("\n");
+          seen.push(message);
+          if (message.method === "roots/list") {
+            child.stdin.write(
+              `${JSON.stringify({ jsonrpc: "2.0", id: message.id, result: { roots: [{ uri: pathToFileURL(first.path).href }] } })}\n`,
+            );
+          }
+          if (message.id === 2 && message.result !== undefined) {
+            resolve(message.result.tools.map((tool: { name: string }) => tool.name));
+          }
+        }
+      });
+    });
+    child.stdin.write(
+      [
+        {
+          jsonrpc: "2.0",
+          id: 1,
+          method: "initialize",
+          params: {
+            protocolVersion: "2025-06-18",
+            capabilities: { roots: {} },
+            clientInfo: { name: "pipelined", version: "1.0.0" },
+          },
+        },
+        { jsonrpc: "2.0", method: "notifications/initialized" },
+        { jsonrpc: "2.0", id: 2, method: "tools/list" },
+      ]
+        .map((message) => `${JSON.stringify(message)}\n`)
+        .join(""),
+    );
+    try {
+      const names = await listed;
+      expect(names).toContain("list_directory");
+      const rootsAt = seen.findIndex((message) => message.method === "roots/list");
+      const listAt = seen.findIndex((message) => message.id === 2 && message.result !== undefined);
+      expect(rootsAt).toBeGreaterThanOrEqual(0);
+      expect(rootsAt).toBeLessThan(listAt);
+    } finally {
+      child.stdin.end();
+      await new Promise((resolve) => child.once("exit", resolve));
     }
   });
 });
