@@ -412,6 +412,9 @@ export function secretGlobAnywhere(pattern: string): string {
 /** What `globToRegExp` puts in front of a glob matched at any depth. */
 const ANYWHERE_PREFIX = "^(?:.*\\/)?";
 
+/** The characters `.` does not match. */
+const LINE_TERMINATOR = /[\n\r\u2028\u2029]/;
+
 /**
  * Builds the secret-path test every family shares.
  *
@@ -445,12 +448,15 @@ export function createSecretPathMatcher(
   const isSecretPrefix = (prefix: string): boolean => {
     for (const pattern of anchored) if (pattern.test(prefix)) return true;
     if (anywhere === undefined) return false;
+    // `(?:.*/)?` cannot cross a line terminator, so neither may a start position.
+    const terminator = prefix.search(LINE_TERMINATOR);
+    const lastStart = terminator === -1 ? prefix.length : terminator;
     let start = 0;
     for (;;) {
       anywhere.lastIndex = start;
       if (anywhere.test(prefix)) return true;
       const slash = prefix.indexOf("/", start);
-      if (slash === -1) return false;
+      if (slash === -1 || slash >= lastStart) return false;
       start = slash + 1;
     }
   };

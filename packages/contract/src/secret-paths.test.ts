@@ -191,6 +191,7 @@ describe("the combined secret matcher", () => {
       "terraform.tfstate",
     ),
     fc.stringMatching(/^[A-Za-z0-9._-]{1,12}$/),
+    fc.constantFrom("a\nb", "x\r.env", "line\u2028id_rsa", "q'\n"),
   );
 
   it("decides exactly as one expression per glob does, on random paths", () => {
@@ -201,6 +202,11 @@ describe("the combined secret matcher", () => {
       }),
       { numRuns: 3000 },
     );
+  });
+
+  it("never starts a match past a line break (an argument with newlines is not a path)", () => {
+    const argument = "const f = 1;\nfs.writeFileSync('/usr/agentool-x', 'x'); // .env";
+    expect(isSecret(argument)).toBe(reference(argument));
   });
 
   it("keeps anchored globs anchored at the root", () => {

@@ -91,6 +91,12 @@ export interface FileSystem {
   createDirectory(path: string): Promise<void>;
   /** The entries of a directory, in no particular order. */
   readDirectory(path: string): Promise<DirectoryEntry[]>;
+  /**
+   * Optional fast path: the names and types of a directory's entries without a stat of each
+   * (`size` and `modifiedMs` left out). Listings that show a page of a large folder use it and
+   * stat only the entries they show; seams without it are read with {@link readDirectory}.
+   */
+  readDirectoryNames?(path: string): Promise<Array<Pick<DirectoryEntry, "name" | "type">>>;
   /** Removes a file, or a directory (non-empty only with `recursive`; else `DIRECTORY_NOT_EMPTY`). */
   remove(path: string, options: { recursive: boolean }): Promise<void>;
   /** Moves a file or directory; the destination's parents must exist; replaces a file there. */

@@ -260,6 +260,49 @@ describe("createListDirectoryTool", () => {
   });
 });
 
+describe("list_directory past its page", () => {
+  it("stats only the entries it shows, with the same sizes and order as a full read", async () => {
+    await mkdir(join(root, "big"));
+    await mkdir(join(root, "big", "sub"));
+    for (let index = 0; index < 40; index += 1) {
+      await writeFile(
+        join(root, "big", `f-${String(index).padStart(2, "0")}.txt`),
+        "x".repeat(index),
+      );
+    }
+    let stats = 0;
+    const fullReads: string[] = [];
+    const counted = Object.create(workspace.fileSystem) as Workspace["fileSystem"];
+    counted.stat = (path) => {
+      stats += 1;
+      return workspace.fileSystem.stat(path);
+    };
+    counted.readDirectory = (path) => {
+      fullReads.push(path);
+      return workspace.fileSystem.readDirectory(path);
+    };
+    const counting = createWorkspace({ fileSystem: counted });
+    const tool = createListDirectoryTool({ workspace: counting });
+    const result = await tool.run({ path: "big", limit: 5, offset: 3 });
+    if (!result.success) throw new Error(JSON.stringify(result.error));
+    expect(result.data.entries.map((entry) => [entry.name, entry.size])).toEqual([
+      ["f-01.txt", 1],
+      ["f-02.txt", 2],
+      ["f-03.txt", 3],
+      ["f-04.txt", 4],
+      ["f-05.txt", 5],
+    ]);
+    expect(result.data.total).toBe(41);
+    expect(result.data.next_offset).toBe(8);
+    // Names only for a folder larger than the page (no stat of each of its 41 entries); then a
+    // stat of the five files shown, plus the folder itself and ignore-file probes.
+    expect(fullReads).toEqual([]);
+    expect(stats).toBeLessThan(41);
+    const all = await list({ path: "big", limit: 100 });
+    expect(all.data.entries.slice(2, 7)).toEqual(result.data.entries);
+  });
+});
+
 describe("list_directory's description", () => {
   it("names only the tools mounted beside it", () => {
     const alone = createListDirectoryTool({ workspace });

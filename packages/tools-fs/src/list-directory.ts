@@ -189,7 +189,13 @@ function description(
   ]);
 }
 
-function compareEntries(left: DirectoryEntry, right: DirectoryEntry): number {
+/** How many shown files are stat'ed at once when the seam listed names only. */
+const STAT_BATCH = 64;
+
+function compareEntries(
+  left: Pick<DirectoryEntry, "name" | "type">,
+  right: Pick<DirectoryEntry, "name" | "type">,
+): number {
   const leftDirectory = left.type === "directory" ? 0 : 1;
   const rightDirectory = right.type === "directory" ? 0 : 1;
   if (leftDirectory !== rightDirectory) return leftDirectory - rightDirectory;
@@ -369,14 +375,24 @@ export function createListDirectoryTool(options: ListDirectoryToolOptions): List
         const wanted = Math.max(end + 1, maxScanEntries);
         const matcher = markIgnored ? createIgnoreMatcher(fileSystem) : undefined;
         const entries: ListedEntry[] = [];
+        const unsized: Array<[ListedEntry, string]> = [];
         let seen = 0;
         let stopped = false;
         let hiddenSkipped = 0;
 
         const visit = async (path: string, real: string, level: number): Promise<void> => {
           context.signal.throwIfAborted();
-          const visible: DirectoryEntry[] = [];
-          for (const entry of await fileSystem.readDirectory(real)) {
+          const visible: Array<Pick<DirectoryEntry, "name" | "type"> & { size?: number }> = [];
+          // Names first when the seam can (no stat per entry); a folder whose entries may all be
+          // shown is read again with sizes (one stat each beats a confined stat per shown file).
+          let read: Array<Pick<DirectoryEntry, "name" | "type"> & { size?: number }> =
+            fileSystem.readDirectoryNames !== undefined
+              ? await fileSystem.readDirectoryNames(real)
+              : await fileSystem.readDirectory(real);
+          if (read.length <= limit && fileSystem.readDirectoryNames !== undefined) {
+            read = await fileSystem.readDirectory(real);
+          }
+          for (const entry of read) {
             if (workspace.isSecret(join(path, entry.name))) continue;
             if (workspace.isSecret(join(real, entry.name))) continue;
             if (!includeHidden && entry.name.startsWith(".")) {
@@ -407,11 +423,13 @@ export function createListDirectoryTool(options: ListDirectoryToolOptions): List
                 path: childPath,
                 name: entry.name,
                 type: entry.type,
-                size: entry.type === "file" ? entry.size : 0,
+                size: entry.type === "file" ? (entry.size ?? 0) : 0,
                 depth: level,
                 ignored,
               };
               if (entry.type === "symlink") Object.assign(listed, await describeSymlink(childReal));
+              if (entry.type === "file" && entry.size === undefined)
+                unsized.push([listed, childReal]);
               entries.push(listed);
             }
             if (!expandable) continue;
@@ -426,6 +444,16 @@ export function createListDirectoryTool(options: ListDirectoryToolOptions): List
           }
         };
         await visit(resolved.path, resolved.real, 1);
+        // Sizes of the shown files only, when the seam listed names without a stat of each.
+        for (let index = 0; index < unsized.length; index += STAT_BATCH) {
+          context.signal.throwIfAborted();
+          await Promise.all(
+            unsized.slice(index, index + STAT_BATCH).map(async ([listed, real]) => {
+              const stat = await fileSystem.stat(real).catch(() => undefined);
+              listed.size = stat?.type === "file" ? stat.size : 0;
+            }),
+          );
+        }
 
         if (!stopped && isOffsetPastEnd(offset, seen)) {
           return offsetPastEnd({ tool: name, offset, total: seen, unit: "entries" });

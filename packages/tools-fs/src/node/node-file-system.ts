@@ -646,6 +646,24 @@ export function createNodeFileSystem(options: NodeFileSystemOptions): FileSystem
         await directory.close();
       }
     },
+    async readDirectoryNames(path) {
+      const real = await realPathOf(path);
+      let directory: DirectoryRef;
+      try {
+        directory = await openDirectory(real, path);
+      } catch (error) {
+        if (error instanceof NotDirectoryAt) throw fileNotDirectoryError(path);
+        return mapError(error, path);
+      }
+      try {
+        const entries = await readdir(directory.path, { withFileTypes: true });
+        return entries.map((entry) => ({ name: entry.name, type: typeOf(entry) }));
+      } catch (error) {
+        return mapError(error, path);
+      } finally {
+        await directory.close();
+      }
+    },
     async remove(path, removeOptions) {
       const real = await realPathOf(path, false);
       if (real.length === 0)
