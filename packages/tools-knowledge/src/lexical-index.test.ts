@@ -1,5 +1,7 @@
 import MiniSearch from "minisearch";
 import { describe, expect, test } from "vitest";
+import { chunkMarkdown } from "./chunk-markdown.js";
+import { createLexicalScorer } from "./internal/lexical-scorer.js";
 import {
   createLexicalIndex,
   LEXICAL_INDEX_FORMAT,
@@ -12,6 +14,8 @@ import {
   MAX_QUERY_TERMS,
   VACUUM_MIN_DIRT_COUNT,
 } from "./lexical-index.js";
+import { loadRelevanceCorpus } from "./test-support/relevance/evaluate.js";
+import { RELEVANCE_QUERIES } from "./test-support/relevance/queries.js";
 
 function document(id: string, text: string, heading = "", frontMatter = ""): LexicalDocument {
   return { id, heading, text, front_matter: frontMatter };
@@ -169,6 +173,86 @@ describe("createLexicalIndex — bulk-add fast path", () => {
     const index = createLexicalIndex();
     expect(() => index.add([document("fine", "text"), document("", "text")])).toThrow(TypeError);
     expect(index.size).toBe(0);
+  });
+});
+
+describe("createLexicalIndex — fast scorer", () => {
+  const corpus = loadRelevanceCorpus();
+  const documents: LexicalDocument[] = corpus.flatMap(({ file, text }) => {
+    const { chunks, front_matter } = chunkMarkdown(text);
+    return chunks.map((chunk) => ({
+      id: `${file}#${chunk.chunk_index}`,
+      heading: chunk.heading_trail.join(" > "),
+      text: chunk.text,
+      front_matter,
+    }));
+  });
+  const words = [...new Set(documents.flatMap((item) => item.text.split(/\s+/)))].filter(
+    (word) => word.length > 0,
+  );
+  let state = 99;
+  const random = () => {
+    state = (state * 1103515245 + 12345) % 2147483648;
+    return state / 2147483648;
+  };
+  const pick = () => words[Math.floor(random() * words.length)] as string;
+  const queries = [
+    ...RELEVANCE_QUERIES.map((labelled) => labelled.query),
+    "configur", // prefix matches only
+    "cache cache cache", // repeated terms
+    "東京 東京 データ",
+    ...Array.from({ length: 150 }, () =>
+      Array.from({ length: 1 + Math.floor(random() * 6) }, pick).join(" "),
+    ),
+  ];
+
+  test("gives MiniSearch's own results — same ids, same order, same scores — on every query", () => {
+    const index = createLexicalIndex();
+    index.add(documents);
+    const engine = engineOf(index);
+    for (const query of queries) {
+      const expected = engine
+        .search(query)
+        .map((result) => ({ id: result.id, score: result.score }));
+      expect(index.search(query), query).toEqual(expected);
+      expect(index.search(query, { limit: 3 }), query).toEqual(expected.slice(0, 3));
+      const filter = (id: string) => id.startsWith("d");
+      expect(index.search(query, { filter }), query).toEqual(
+        expected.filter((result) => filter(result.id)),
+      );
+    }
+  });
+
+  test("an engine without MiniSearch 7.2's internals gets no fast scorer (search falls back to MiniSearch's)", () => {
+    const scoring = {
+      fieldBoosts: [1],
+      bm25: { k: 1.2, b: 0.7, d: 0.5 },
+      prefixWeight: 0.375,
+      prefix: () => false,
+      tokenize: () => [],
+    };
+    expect(createLexicalScorer({} as MiniSearch<unknown>, scoring)).toBeUndefined();
+    const engine = new MiniSearch<LexicalDocument>(LEXICAL_MINISEARCH_OPTIONS);
+    expect(createLexicalScorer(engine as MiniSearch<unknown>, scoring)).toBeDefined();
+  });
+
+  test("with removed documents not yet vacuumed, scores are those of an index of the live documents", () => {
+    const index = createLexicalIndex();
+    index.add(documents);
+    const removed = new Set(
+      documents.filter((_, position) => position % 9 === 0).map((item) => item.id),
+    );
+    index.remove([...removed].slice(0, VACUUM_MIN_DIRT_COUNT - 1));
+    expect(engineOf(index).dirtCount).toBeGreaterThan(0);
+    const reference = new MiniSearch<LexicalDocument>(LEXICAL_MINISEARCH_OPTIONS);
+    const gone = new Set([...removed].slice(0, VACUUM_MIN_DIRT_COUNT - 1));
+    reference.addAll(documents.filter((item) => !gone.has(item.id)));
+    for (const query of queries.slice(0, 80)) {
+      const ours = new Map(index.search(query).map((result) => [result.id, result.score]));
+      const theirs = reference.search(query);
+      expect(ours.size, query).toBe(theirs.length);
+      for (const result of theirs) expect(ours.get(result.id), query).toBeCloseTo(result.score, 6);
+    }
   });
 });
 

@@ -1,4 +1,5 @@
 import MiniSearch, { type Options, type SearchOptions } from "minisearch";
+import { createLexicalScorer, type LexicalScorer } from "./internal/lexical-scorer.js";
 import { packEngine, restoreEngine, type TermPostings } from "./internal/lexical-snapshot.js";
 import { TOKENIZER_VERSION, tokenize } from "./internal/tokenize.js";
 
@@ -115,13 +116,26 @@ export class LexicalIndexLoadError extends Error {
   }
 }
 
+/** MiniSearch's BM25+ parameters (its defaults, stated so the fast scorer uses the same). */
+const BM25 = Object.freeze({ k: 1.2, b: 0.7, d: 0.5 });
+
+/** MiniSearch's weight of a prefix match (its default, stated for the same reason). */
+const PREFIX_WEIGHT = 0.375;
+
+// Stems of five letters or more also match longer terms (`configur` → `configuration`), at
+// MiniSearch's reduced prefix weight.
+const matchesAsPrefix = (term: string): boolean => term.length >= 5 && !isCjkTerm(term);
+const tokenizeQuery = (text: string): string[] =>
+  tokenize(text, { mode: "query" }).slice(0, MAX_QUERY_TERMS);
+
 const searchOptions: SearchOptions = {
   boost: { ...LEXICAL_FIELD_BOOSTS },
   combineWith: "OR",
-  // Stems of five letters or more also match longer terms (`configur` → `configuration`), at
-  // MiniSearch's reduced prefix weight.
-  prefix: (term) => term.length >= 5 && !isCjkTerm(term),
-  tokenize: (text) => tokenize(text, { mode: "query" }).slice(0, MAX_QUERY_TERMS),
+  prefix: matchesAsPrefix,
+  fuzzy: false,
+  bm25: { ...BM25 },
+  weights: { prefix: PREFIX_WEIGHT, fuzzy: 0.45 },
+  tokenize: tokenizeQuery,
   processTerm: (term) => term,
 };
 
@@ -264,8 +278,17 @@ function installBulkAddFastPath(engine: MiniSearch<LexicalDocument>): (batch: ()
 class MiniSearchLexicalIndex implements LexicalIndex {
   private readonly runBatch: (batch: () => void) => void;
 
+  private readonly scorer: LexicalScorer | undefined;
+
   constructor(private readonly engine: MiniSearch<LexicalDocument>) {
     this.runBatch = installBulkAddFastPath(engine);
+    this.scorer = createLexicalScorer(engine as MiniSearch<unknown>, {
+      fieldBoosts: FIELDS.map((field) => LEXICAL_FIELD_BOOSTS[field]),
+      bm25: BM25,
+      prefixWeight: PREFIX_WEIGHT,
+      prefix: matchesAsPrefix,
+      tokenize: tokenizeQuery,
+    });
   }
 
   get size(): number {
@@ -299,6 +322,7 @@ class MiniSearchLexicalIndex implements LexicalIndex {
         });
       }
     });
+    this.scorer?.invalidate();
     if (discarded) this.maybeVacuum();
   }
 
@@ -309,12 +333,14 @@ class MiniSearchLexicalIndex implements LexicalIndex {
       this.engine.discard(id);
       discarded = true;
     }
+    this.scorer?.invalidate();
     if (discarded) this.maybeVacuum();
   }
 
   search(query: string, options: LexicalSearchOptions = {}): LexicalMatch[] {
     const { limit, filter } = options;
     if (limit !== undefined && limit <= 0) return [];
+    if (this.scorer !== undefined) return this.scorer.search(query, limit, filter);
     const results = this.engine.search(
       query,
       filter === undefined ? {} : { filter: (result) => filter(String(result.id)) },
