@@ -110,6 +110,13 @@ export class LexicalIndexLoadError extends Error {
    *
    * @param value - anything
    * @returns `true` for a snapshot that must be rebuilt
+   * @example
+   * try {
+   *   index = loadLexicalIndex(saved);
+   * } catch (error) {
+   *   if (!LexicalIndexLoadError.isInstance(error)) throw error;
+   *   index = rebuild();
+   * }
    */
   static isInstance(value: unknown): value is LexicalIndexLoadError {
     return typeof value === "object" && value !== null && marker in value;
