@@ -216,6 +216,36 @@ describe("chunkMarkdown — code fences and comments", () => {
   });
 });
 
+describe("chunkMarkdown — over-long lines inside blocks", () => {
+  test("a fence holding one line longer than the cap: the fence splits by lines, that line by characters", () => {
+    const long = "0123456789".repeat(30);
+    const text = ["```", "short", long, "tail", "```"].join("\n");
+    const cap = 100;
+    const document = chunkMarkdown(text, { maxChunkCharacters: cap });
+    expectInvariants(text, document, cap);
+    const pieces = document.chunks.filter(
+      (chunk) => chunk.start_line === 3 && chunk.end_line === 3,
+    );
+    expect(pieces.map((piece) => piece.text).join("")).toBe(long);
+    expect(document.chunks[0]?.text).toBe("```\nshort");
+  });
+
+  test("a table row longer than the cap is the one row that is cut, at character boundaries", () => {
+    const row = `| ${"cell ".repeat(60)}| end |`;
+    const text = ["| a | b |", "|---|---|", "| 1 | 2 |", row, "| 3 | 4 |"].join("\n");
+    const cap = 80;
+    const document = chunkMarkdown(text, { maxChunkCharacters: cap });
+    expectInvariants(text, document, cap);
+    expect(
+      document.chunks
+        .filter((chunk) => chunk.start_line === 4)
+        .map((chunk) => chunk.text)
+        .join(""),
+    ).toBe(row);
+    expect(document.chunks.at(-1)?.text).toBe("| 3 | 4 |");
+  });
+});
+
 describe("chunkMarkdown — front matter", () => {
   test("YAML fields go to front_matter, not to a chunk, and line numbers stay true", () => {
     const text = [
