@@ -394,7 +394,7 @@ export function createListDirectoryTool(options: ListDirectoryToolOptions): List
           }
           for (const entry of read) {
             if (workspace.isSecret(join(path, entry.name))) continue;
-            if (workspace.isSecret(join(real, entry.name))) continue;
+            if (real !== path && workspace.isSecret(join(real, entry.name))) continue;
             if (!includeHidden && entry.name.startsWith(".")) {
               hiddenSkipped += 1;
               continue;
