@@ -1,5 +1,5 @@
 import MiniSearch from "minisearch";
-import { describe, expect, test } from "vitest";
+import { describe, expect, test, vi } from "vitest";
 import { chunkMarkdown } from "./chunk-markdown.js";
 import { createLexicalScorer } from "./internal/lexical-scorer.js";
 import {
@@ -12,6 +12,7 @@ import {
   LexicalIndexLoadError,
   loadLexicalIndex,
   MAX_QUERY_TERMS,
+  VACUUM_BATCH_TERMS,
   VACUUM_MIN_DIRT_COUNT,
 } from "./lexical-index.js";
 import { loadRelevanceCorpus } from "./test-support/relevance/evaluate.js";
@@ -290,9 +291,9 @@ describe("createLexicalIndex — updates", () => {
     );
   });
 
-  test("many removals trigger a vacuum that drops their terms from the engine", () => {
+  test("many removals start a background vacuum that drops their terms; the index stays usable meanwhile", async () => {
     const index = createLexicalIndex();
-    const count = VACUUM_MIN_DIRT_COUNT * 4;
+    const count = VACUUM_BATCH_TERMS * 8;
     index.add(
       Array.from({ length: count }, (_, position) =>
         document(`d${position}`, `common unique${position}x`),
@@ -300,9 +301,32 @@ describe("createLexicalIndex — updates", () => {
     );
     const termsBefore = engineOf(index).termCount;
     index.remove(Array.from({ length: count / 2 }, (_, position) => `d${position}`));
+    expect(engineOf(index).isVacuuming).toBe(true);
+    // Between steps: searches skip the removed, updates and snapshots work.
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(index.search("common")).toHaveLength(count / 2);
+    index.add([document("late", "common latecomer")]);
+    index.remove([`d${count - 1}`]);
+    expect(packed(index).ids).toHaveLength(count / 2);
+    await vi.waitFor(() => expect(engineOf(index).isVacuuming).toBe(false), { timeout: 10_000 });
     expect(engineOf(index).dirtCount).toBe(0);
-    expect(engineOf(index).termCount).toBe(termsBefore - count / 2);
-    expect(index.search("common").length).toBe(count / 2);
+    expect(engineOf(index).termCount).toBe(termsBefore - count / 2 - 1 + 1);
+    expect(index.search("common")).toHaveLength(count / 2);
+    expect(index.search("latecomer")[0]?.id).toBe("late");
+  });
+
+  test("removals made while a vacuum runs are cleaned by the pass queued after it", async () => {
+    const index = createLexicalIndex();
+    const count = VACUUM_BATCH_TERMS * 8;
+    index.add(
+      Array.from({ length: count }, (_, position) => document(`d${position}`, `word${position}x`)),
+    );
+    index.remove(Array.from({ length: count / 4 }, (_, position) => `d${position}`));
+    expect(engineOf(index).isVacuuming).toBe(true);
+    index.remove(Array.from({ length: count / 4 }, (_, position) => `d${count / 4 + position}`));
+    await vi.waitFor(() => expect(engineOf(index).isVacuuming).toBe(false), { timeout: 10_000 });
+    expect(engineOf(index).dirtCount).toBe(0);
+    expect(engineOf(index).termCount).toBe(count / 2);
   });
 
   test("a few removals wait for a later vacuum, never return the removed, and never reach a snapshot", () => {

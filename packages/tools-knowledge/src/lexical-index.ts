@@ -72,11 +72,14 @@ export const LEXICAL_FIELD_BOOSTS: Readonly<Record<"heading" | "text" | "front_m
   });
 
 /**
- * Discarded documents are vacuumed out of the index (one synchronous pass over its terms) once
- * there are at least this many of them and they make up {@link VACUUM_MIN_DIRT_FACTOR} of the
+ * Discarded documents are vacuumed out of the index (a pass over its terms, in the background)
+ * once there are at least this many of them and they make up {@link VACUUM_MIN_DIRT_FACTOR} of the
  * documents ever held — so the cost of a pass is spread over many removals.
  */
 export const VACUUM_MIN_DIRT_COUNT = 64;
+
+/** Terms cleaned per vacuum step (steps are a millisecond apart, so the event loop stays free). */
+export const VACUUM_BATCH_TERMS = 100;
 
 /** See {@link VACUUM_MIN_DIRT_COUNT}: the share of discarded documents that triggers a vacuum (10%). */
 export const VACUUM_MIN_DIRT_FACTOR = 0.1;
@@ -173,8 +176,9 @@ function isCjkTerm(term: string): boolean {
  * prefix matching for terms of five letters or more. It stores ids only.
  *
  * `remove` (and `add` of an id already present) uses MiniSearch's `discard`, so an update costs
- * only the changed documents; the index is vacuumed synchronously when discarded documents reach
- * {@link VACUUM_MIN_DIRT_COUNT} and {@link VACUUM_MIN_DIRT_FACTOR} of the index.
+ * only the changed documents; the index is vacuumed in the background, a hundred terms at a time,
+ * when discarded documents reach {@link VACUUM_MIN_DIRT_COUNT} and {@link VACUUM_MIN_DIRT_FACTOR}
+ * of the index (searches, updates and snapshots meanwhile skip the discarded documents).
  *
  * @returns an empty index
  * @example
@@ -371,14 +375,16 @@ class MiniSearchLexicalIndex implements LexicalIndex {
   }
 
   private maybeVacuum(): void {
-    if (this.engine.isVacuuming) return;
+    // While a pass runs, MiniSearch queues (at most) one more, which cleans what the running one
+    // started too late to see.
     if (
       this.engine.dirtCount < VACUUM_MIN_DIRT_COUNT ||
       this.engine.dirtFactor < VACUUM_MIN_DIRT_FACTOR
     )
       return;
-    // With an unbounded batch the pass runs synchronously inside this call; the promise settles
-    // on the next microtask and never rejects.
-    void this.engine.vacuum({ batchSize: Number.POSITIVE_INFINITY });
+    // In steps of VACUUM_BATCH_TERMS terms a millisecond apart: searches and updates run between
+    // them (each sees a consistent index: discarded documents are skipped until they are gone).
+    // The promise never rejects.
+    void this.engine.vacuum({ batchSize: VACUUM_BATCH_TERMS, batchWait: 1 });
   }
 }
