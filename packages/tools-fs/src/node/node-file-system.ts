@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
-import { constants, realpathSync, type Stats, statSync } from "node:fs";
+import { constants, type Dirent, realpathSync, type Stats, statSync } from "node:fs";
 import {
   copyFile,
   type FileHandle,
@@ -173,6 +173,28 @@ export function createNodeFileSystem(options: NodeFileSystemOptions): FileSystem
     const mapped = code === undefined ? undefined : known[code];
     if (mapped !== undefined) throw new FileSystemError(mapped[0], mapped[1], mapped[2]);
     throw error;
+  }
+
+  /** Opens a directory confined (refusing a non-directory), reads its entries and hands both to `work`. */
+  async function withDirectoryEntries<T>(
+    path: string,
+    work: (directory: DirectoryRef, entries: Dirent[]) => Promise<T>,
+  ): Promise<T> {
+    const real = await realPathOf(path);
+    let directory: DirectoryRef;
+    try {
+      directory = await openDirectory(real, path);
+    } catch (error) {
+      if (error instanceof NotDirectoryAt) throw fileNotDirectoryError(path);
+      return mapError(error, path);
+    }
+    try {
+      return await work(directory, await readdir(directory.path, { withFileTypes: true }));
+    } catch (error) {
+      return mapError(error, path);
+    } finally {
+      await directory.close();
+    }
   }
 
   /** The real workspace path; missing tails (and dangling symlinks) are followed as far as they go. */
@@ -619,17 +641,8 @@ export function createNodeFileSystem(options: NodeFileSystemOptions): FileSystem
       await directory.close();
     },
     async readDirectory(path): Promise<DirectoryEntry[]> {
-      const real = await realPathOf(path);
-      let directory: DirectoryRef;
-      try {
-        directory = await openDirectory(real, path);
-      } catch (error) {
-        if (error instanceof NotDirectoryAt) throw fileNotDirectoryError(path);
-        return mapError(error, path);
-      }
-      try {
-        const entries = await readdir(directory.path, { withFileTypes: true });
-        return await Promise.all(
+      return withDirectoryEntries(path, (directory, entries) =>
+        Promise.all(
           entries.map(async (entry) => {
             const info = await lstat(directory.child(entry.name)).catch(() => undefined);
             return {
@@ -639,30 +652,13 @@ export function createNodeFileSystem(options: NodeFileSystemOptions): FileSystem
               modifiedMs: info?.mtimeMs ?? 0,
             };
           }),
-        );
-      } catch (error) {
-        return mapError(error, path);
-      } finally {
-        await directory.close();
-      }
+        ),
+      );
     },
-    async readDirectoryNames(path) {
-      const real = await realPathOf(path);
-      let directory: DirectoryRef;
-      try {
-        directory = await openDirectory(real, path);
-      } catch (error) {
-        if (error instanceof NotDirectoryAt) throw fileNotDirectoryError(path);
-        return mapError(error, path);
-      }
-      try {
-        const entries = await readdir(directory.path, { withFileTypes: true });
-        return entries.map((entry) => ({ name: entry.name, type: typeOf(entry) }));
-      } catch (error) {
-        return mapError(error, path);
-      } finally {
-        await directory.close();
-      }
+    readDirectoryNames(path) {
+      return withDirectoryEntries(path, async (_directory, entries) =>
+        entries.map((entry) => ({ name: entry.name, type: typeOf(entry) })),
+      );
     },
     async remove(path, removeOptions) {
       const real = await realPathOf(path, false);
