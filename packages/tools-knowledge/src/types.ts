@@ -106,7 +106,10 @@ export interface KnowledgeSearchContext {
  */
 export interface KnowledgeSource {
   /** Searches, refreshing whatever index it keeps first. */
-  search(request: KnowledgeSearchRequest, context: KnowledgeSearchContext): Promise<KnowledgeSearchResult>;
+  search(
+    request: KnowledgeSearchRequest,
+    context: KnowledgeSearchContext,
+  ): Promise<KnowledgeSearchResult>;
 }
 
 /** The metadata every stored record carries. */
@@ -153,6 +156,11 @@ export interface VectorQuery {
   tags?: string[];
   /** Only records whose document_key starts with this. */
   document_key_prefix?: string;
+  /**
+   * Only records whose document_key or source starts with this (a store-backed search tool's
+   * `path_prefix`: a document key such as `docs/` or a source such as `https://example.com/`).
+   */
+  key_or_source_prefix?: string;
 }
 
 /** One match of a {@link VectorQuery}. */
@@ -184,6 +192,15 @@ export interface VectorStore {
     to: number,
     options?: { signal?: AbortSignal },
   ): Promise<VectorRecord[]>;
-  /** Whether `query` accepts `text` without `vector` (lexical search). */
+  /**
+   * How many records and distinct documents the store holds — for a search's "searched" line and
+   * to tell an empty store from a query that matched nothing. Optional.
+   */
+  count?(options?: { signal?: AbortSignal }): Promise<{ records: number; documents: number }>;
+  /**
+   * Whether `query` accepts `text` without `vector` (lexical search). A query with both is
+   * answered by both rankings fused by reciprocal rank on stores that search text, by the vector
+   * alone on the others.
+   */
   readonly searchesText: boolean;
 }
