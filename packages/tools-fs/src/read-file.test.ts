@@ -1,4 +1,4 @@
-import { mkdir, open, symlink, writeFile } from "node:fs/promises";
+import { mkdir, open, symlink, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { FileSystem } from "./file-system.js";
@@ -269,6 +269,34 @@ describe("read_file streaming and its line index cache", () => {
       content: "line 5999\nline 6000\n",
     });
     expect(counts.digest).toBe(2);
+  });
+
+  it("keeps a small file's text for the next page and reads it again after any change", async () => {
+    const root = await temporaryRoot();
+    await writeFile(join(root, "notes.txt"), `${numbered(300)}\n`);
+    // Changed a minute ago: settled, so its text may be kept.
+    const past = new Date(Date.now() - 60_000);
+    await utimes(join(root, "notes.txt"), past, past);
+    const { seam, counts } = countingSeam(createNodeFileSystem({ root }));
+    const readFile = tool(seam);
+    expect(data(await readFile.run({ path: "notes.txt", limit: 2 })).content).toBe(
+      "line 1\nline 2\n",
+    );
+    expect(data(await readFile.run({ path: "notes.txt", offset: 299 })).content).toBe(
+      "line 299\nline 300\n",
+    );
+    expect(counts.readFile).toBe(1);
+    // Same size, same inode, written in place: the time differs, so the text is read again.
+    const handle = await open(join(root, "notes.txt"), "r+");
+    await handle.write("LINE", 0);
+    await handle.close();
+    const changed = data(await readFile.run({ path: "notes.txt", limit: 1 }));
+    expect(changed.content).toBe("LINE 1\n");
+    expect(counts.readFile).toBe(2);
+    // Just changed: not kept, so the next page is read again (a same-size change within one
+    // timestamp tick would not be seen otherwise).
+    data(await readFile.run({ path: "notes.txt", offset: 2, limit: 1 }));
+    expect(counts.readFile).toBe(3);
   });
 
   it("refuses huge UTF-16 and binary files", async () => {

@@ -29,6 +29,7 @@ import {
 } from "./internal/line-index.js";
 import {
   BINARY_SNIFF_BYTES,
+  type DecodedText,
   decodeText,
   decodeUtf8Lenient,
   detectBom,
@@ -70,6 +71,23 @@ export const DEFAULT_MAX_LINE_CHARACTERS = 2_000;
 
 /** Files larger than this (bytes) are paged by streaming through a sparse line index: 8 MiB. */
 export const DEFAULT_STREAM_THRESHOLD_BYTES = 8 * 1_048_576;
+
+/** How many small files' decoded text is kept for the next page (each at most 2 MiB). */
+const WHOLE_CACHE_ENTRIES = 4;
+
+/** The largest file whose decoded text is kept between calls. */
+const WHOLE_CACHE_MAX_BYTES = 2 * 1_048_576;
+
+/** How long ago a file must have changed before its text is kept (timestamps are coarse). */
+const WHOLE_CACHE_SETTLED_MS = 2_000;
+
+/** A small file read whole: its text and the facts every page reports. */
+interface DecodedWholeFile {
+  decoded: DecodedText;
+  sha: string;
+  total: number;
+  bytes: number;
+}
 
 /** How many line indexes (one per huge file version) are cached per tool. */
 export const DEFAULT_INDEX_CACHE_ENTRIES = 16;
@@ -356,6 +374,9 @@ export function createReadFileTool(options: ReadFileToolOptions): ReadFileTool {
   const cache = new LruCache<Promise<IndexedFile>>(
     parsed.indexCacheEntries ?? DEFAULT_INDEX_CACHE_ENTRIES,
   );
+  const wholeCache = new LruCache<Promise<DecodedWholeFile | undefined>>(
+    parsed.indexCacheEntries === 0 ? 0 : WHOLE_CACHE_ENTRIES,
+  );
   const name = parsed.name ?? READ_FILE_TOOL_NAME;
   const input = createReadFileInputSchema(defaultLimit, maxLimit);
   const formatOptions: ReadFileFormatOptions = {
@@ -458,16 +479,43 @@ export function createReadFileTool(options: ReadFileToolOptions): ReadFileTool {
     return offsetPastEnd({ tool: name, offset, total, unit: "lines" });
   }
 
-  async function readWhole(resolved: ResolvedPath, offset: number, limit: number) {
-    const bytes = await fileSystem.readFile(resolved.real);
-    if (isBinary(bytes)) return binaryRefusal(resolved);
+  /** Reads, sniffs, hashes and decodes a whole file; `undefined` for a binary one. */
+  async function decodeWhole(real: string): Promise<DecodedWholeFile | undefined> {
+    const bytes = await fileSystem.readFile(real);
+    if (isBinary(bytes)) return undefined;
     // Web Crypto hashes off the main thread: decode meanwhile.
     const hashing = sha256Hex(bytes);
     const decoded = decodeText(bytes);
-    if (decoded === undefined) return binaryRefusal(resolved);
+    if (decoded === undefined) return undefined;
     const sha = await hashing;
     const text = decoded.text;
     const total = text.length === 0 ? 0 : countNewlines(text) + (text.endsWith("\n") ? 0 : 1);
+    return { decoded, sha, total, bytes: bytes.length };
+  }
+
+  async function readWhole(resolved: ResolvedPath, stat: FileStat, offset: number, limit: number) {
+    // Paging through one file repeats the call with another offset: the decoded text of a
+    // small file is kept, keyed by size, time and identity like the line indexes of large ones.
+    const key = `${resolved.real}\0${stat.size}\0${stat.modifiedMs}\0${stat.identity ?? ""}`;
+    // A file changed within the last moments may change again within the same timestamp tick
+    // without its size changing (git's "racily clean" entries): such a file is never kept.
+    const cacheable =
+      stat.size <= WHOLE_CACHE_MAX_BYTES &&
+      stat.identity !== undefined &&
+      Date.now() - stat.modifiedMs > WHOLE_CACHE_SETTLED_MS;
+    let reading = cacheable ? wholeCache.get(key) : undefined;
+    if (reading === undefined) {
+      reading = decodeWhole(resolved.real);
+      if (cacheable) {
+        wholeCache.set(key, reading);
+        reading.catch(() => wholeCache.delete(key));
+      }
+    }
+    const whole = await reading;
+    if (whole === undefined) return binaryRefusal(resolved);
+    const { decoded, sha, total } = whole;
+    const text = decoded.text;
+    const bytes = { length: whole.bytes };
     if (isOffsetPastEnd(offset, total)) return pastEnd(offset, total);
     const page = collectPage(offset, limit);
     // One linear indexOf pass; only a file holding a key pays for the line-by-line scan.
@@ -652,7 +700,7 @@ export function createReadFileTool(options: ReadFileToolOptions): ReadFileTool {
         const limit = request.limit ?? defaultLimit;
         if (stat.size > streamThreshold)
           return readStreamed(resolved, stat, offset, limit, context);
-        return readWhole(resolved, offset, limit);
+        return readWhole(resolved, stat, offset, limit);
       }),
     render: (data) => formatReadFilePage(data, formatOptions),
   });
