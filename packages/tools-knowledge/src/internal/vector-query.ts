@@ -114,7 +114,7 @@ export function checkVectorQuery(
   }
   if (query.vector !== undefined) checkVector(query.vector, `${store.name}: query.vector`);
   const hasText = typeof query.text === "string" && query.text.trim().length > 0;
-  if (query.vector === undefined && !hasText) {
+  if (query.vector === undefined && (!hasText || !store.searchesText)) {
     throw new TypeError(
       store.searchesText
         ? `${store.name}: a query needs a vector or a non-blank text.`
