@@ -186,8 +186,8 @@ function toDocument(record: VectorRecord): LangChainDocumentLike {
  * - Vector search only (`searchesText: false`): the store-backed search tool needs an embedder.
  * - Filters (tags, prefixes) go to the store through the `filter` builder when given, and are
  *   checked here on every result either way (over-fetching when the store cannot filter).
- * - Results are re-sorted best first (ties by id) and deduplicated by id, so a store whose own sort
- *   or replace is weak still answers in a stable order.
+ * - Results are re-sorted best first (ties by id) and deduplicated by id (the best copy kept), so a
+ *   store that cannot replace records still answers with each record once, in a stable order.
  * - No `range` (a LangChain store has no indexed range query): hits are not widened, and a shorter
  *   re-ingest cannot find the old chunks past its end.
  *
