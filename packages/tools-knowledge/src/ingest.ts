@@ -100,7 +100,10 @@ export interface IngestResult {
   records: number;
   /** Chunks dropped in all. */
   droppedChunks: number;
-  /** Per document, in the order given (a key given twice is ingested once, the last text winning). */
+  /**
+   * Per document, in the order given (a key given twice is ingested once, at its last place, the
+   * last text winning).
+   */
   documents: IngestedDocument[];
   /** The vector length, when an embedder was used and something was embedded. */
   dimensions?: number;

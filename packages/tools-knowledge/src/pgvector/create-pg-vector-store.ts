@@ -497,10 +497,10 @@ export function createPgVectorStore(options: PgVectorStoreOptions): PgVectorStor
       const text =
         typeof query.text === "string" && query.text.trim().length > 0 ? query.text : undefined;
       if (query.vector !== undefined && text !== undefined) {
-        const [byVector, byText] = [
-          await vectorRanking(query, query.vector, signal),
-          await textRanking(query, text, signal),
-        ];
+        const [byVector, byText] = await Promise.all([
+          vectorRanking(query, query.vector, signal),
+          textRanking(query, text, signal),
+        ]);
         return fuseByReciprocalRank([byVector, byText], query.limit);
       }
       if (query.vector !== undefined) return vectorRanking(query, query.vector, signal);
