@@ -7,6 +7,27 @@ export {
   MIN_MAX_CHUNK_CHARACTERS,
 } from "./chunk-markdown.js";
 export {
+  createInMemoryVectorStore,
+  type InMemoryVectorStore,
+} from "./in-memory-vector-store.js";
+export {
+  DEFAULT_INGEST_BATCH_SIZE,
+  type IngestDocument,
+  type IngestedDocument,
+  type IngestOptions,
+  type IngestProgress,
+  type IngestResult,
+  ingest,
+  MAX_INGEST_BATCH_SIZE,
+} from "./ingest.js";
+export {
+  createLangChainVectorStore,
+  type LangChainDocumentLike,
+  type LangChainFilterRequest,
+  type LangChainVectorStoreLike,
+  type LangChainVectorStoreOptions,
+} from "./lang-chain-vector-store.js";
+export {
   createLexicalIndex,
   LEXICAL_FIELD_BOOSTS,
   LEXICAL_INDEX_FORMAT,
@@ -34,3 +55,14 @@ export type {
   VectorRecordMetadata,
   VectorStore,
 } from "./types.js";
+export {
+  DEFAULT_MAX_PASSAGE_CHARACTERS,
+  DEFAULT_WINDOW_FETCH_CONCURRENCY,
+  type ExpandWindowsOptions,
+  expandWindows,
+  MAX_WINDOW,
+  type WindowChunk,
+  type WindowFetch,
+  type WindowHit,
+  type WindowPassage,
+} from "./window-expansion.js";
