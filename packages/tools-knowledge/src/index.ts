@@ -39,6 +39,28 @@ export {
   type LexicalSearchOptions,
   loadLexicalIndex,
 } from "./lexical-index.js";
+export {
+  createRememberTool,
+  DEFAULT_MAX_REMEMBER_CHARACTERS,
+  DEFAULT_MAX_REMEMBER_TAGS,
+  DEFAULT_REMEMBER_SEARCH_TOOL_NAME,
+  DEFAULT_REMEMBER_TIMEOUT_MS,
+  formatRememberResult,
+  MAX_REMEMBER_SOURCE_CHARACTERS,
+  MAX_REMEMBER_TAG_CHARACTERS,
+  REMEMBER_ALIASES,
+  REMEMBER_TOOL_NAME,
+  type RememberFormatOptions,
+  type RememberTool,
+  type RememberToolData,
+  type RememberToolOptions,
+  rememberInputSchema,
+} from "./remember.js";
+export {
+  createStoreSource,
+  DEFAULT_STORE_MAX_RESULTS,
+  type StoreSourceOptions,
+} from "./store-source.js";
 export type {
   Chunk,
   ChunkedDocument,

@@ -1,0 +1,438 @@
+import {
+  AgentoolError,
+  containsPrivateKey,
+  defineTool,
+  fail,
+  ok,
+  parseOptions,
+  type Tool,
+  toolOverridesShape,
+} from "@agentool/contract";
+import { z } from "zod";
+import { MIN_MAX_CHUNK_CHARACTERS } from "./chunk-markdown.js";
+import { ingest } from "./ingest.js";
+import { contentDocumentKey } from "./internal/content-hash.js";
+import type { Embeddings, VectorStore } from "./types.js";
+
+/** The default name of the write tool. */
+export const REMEMBER_TOOL_NAME = "remember";
+
+/** The search tool `remember` points to by default. */
+export const DEFAULT_REMEMBER_SEARCH_TOOL_NAME = "search_knowledge";
+
+/** Default cap on one excerpt: 20,000 characters (about 5,000 tokens). */
+export const DEFAULT_MAX_REMEMBER_CHARACTERS = 20_000;
+
+/** Default cap on the tags of one excerpt: 10. */
+export const DEFAULT_MAX_REMEMBER_TAGS = 10;
+
+/** Longest tag: 64 characters. */
+export const MAX_REMEMBER_TAG_CHARACTERS = 64;
+
+/** Longest source: 2,000 characters. */
+export const MAX_REMEMBER_SOURCE_CHARACTERS = 2_000;
+
+/** Default time limit of one `remember` call: 60 seconds (an embedder call and a store write). */
+export const DEFAULT_REMEMBER_TIMEOUT_MS = 60_000;
+
+/**
+ * Field names other toolsets use for `remember`'s fields, accepted silently: `content`, `note`,
+ * `memory`, `excerpt` → `text`; `url` → `source`; `labels` → `tags`.
+ */
+export const REMEMBER_ALIASES: Readonly<Record<string, string>> = Object.freeze({
+  content: "text",
+  note: "text",
+  memory: "text",
+  excerpt: "text",
+  url: "source",
+  labels: "tags",
+});
+
+/** What `remember` returns (every key snake_case). */
+export interface RememberToolData {
+  /** The excerpt's key: `sha256-` and 16 hex digits of its text (the same text, the same key). */
+  document_key: string;
+  /** Passages stored (the excerpt split on its headings and at the chunk size). */
+  stored_chunks: number;
+  /** Passages left out: blank after clean-up, or too short to be worth a search. */
+  dropped_chunks: number;
+  /** Length of the text saved, in characters. */
+  characters: number;
+  /** The tags stored (trimmed, duplicates removed). */
+  tags: string[];
+  /** The source stored, when one was given. */
+  source?: string;
+  /** When it was saved (ISO 8601). */
+  created_at: string;
+  /**
+   * Whether this very text had been saved before (its source and tags are now replaced). Absent
+   * when the store cannot tell (no `range`).
+   */
+  already_saved?: boolean;
+}
+
+/** Options of {@link createRememberTool}. */
+export interface RememberToolOptions {
+  /** Where excerpts go: the store the paired search tool reads (`createStoreSource({ store })`). */
+  store: VectorStore;
+  /** The embedder (the same one the search side uses). Without one the store must search text. */
+  embeddings?: Embeddings;
+  /**
+   * The search tool that reads the excerpts back, named in the description and every message.
+   * Default `"search_knowledge"`; `"search_memory"` when the store sits beside a corpus search.
+   * Named only when given here or listed in `mountedTools`.
+   */
+  searchToolName?: string;
+  /** Longest excerpt accepted. Default {@link DEFAULT_MAX_REMEMBER_CHARACTERS} (20,000). */
+  maxTextCharacters?: number;
+  /** Most tags per excerpt. Default {@link DEFAULT_MAX_REMEMBER_TAGS} (10). */
+  maxTags?: number;
+  /** Largest stored passage, in characters. Default 1,500. */
+  maxChunkCharacters?: number;
+  /** Drop passages with fewer letters and digits than this (`ingest`'s floor). Default 0. */
+  minAlnumChars?: number;
+  /** `ingest`'s `embedHeadingTrail`. Default `false`. */
+  embedHeadingTrail?: boolean;
+  /** `ingest`'s sanitizer. Default: strip control characters. */
+  sanitize?: (text: string) => string;
+  /** Names of the tools mounted beside this one; the description names only these. Default: none. */
+  mountedTools?: readonly string[];
+  /** The clock for `created_at`. Default `() => new Date()`. */
+  now?: () => Date;
+  /** Time limit of one call in ms (`0` = none). Default {@link DEFAULT_REMEMBER_TIMEOUT_MS}. */
+  timeoutMs?: number;
+  /** Replaces the tool's name. */
+  name?: string;
+  /** Replaces the tool's description. */
+  description?: string;
+}
+
+const optionsSchema = z.object({
+  ...toolOverridesShape,
+  store: z.custom<VectorStore>(
+    (value) =>
+      typeof value === "object" &&
+      value !== null &&
+      typeof (value as VectorStore).upsert === "function" &&
+      typeof (value as VectorStore).query === "function" &&
+      typeof (value as VectorStore).delete === "function",
+    { error: "expected a VectorStore ({ upsert, query, delete, searchesText })" },
+  ),
+  embeddings: z
+    .custom<Embeddings>(
+      (value) =>
+        typeof value === "object" &&
+        value !== null &&
+        typeof (value as Embeddings).embedDocuments === "function" &&
+        typeof (value as Embeddings).embedQuery === "function",
+      { error: "expected an Embeddings ({ embedDocuments, embedQuery })" },
+    )
+    .optional(),
+  searchToolName: z
+    .string()
+    .regex(/^[a-z][a-z0-9_]{0,63}$/)
+    .optional(),
+  maxTextCharacters: z.number().int().min(1).max(1_000_000).optional(),
+  maxTags: z.number().int().min(0).max(100).optional(),
+  maxChunkCharacters: z.number().int().min(MIN_MAX_CHUNK_CHARACTERS).max(1_000_000).optional(),
+  minAlnumChars: z.number().int().min(0).max(100_000).optional(),
+  embedHeadingTrail: z.boolean().optional(),
+  sanitize: z
+    .custom<(text: string) => string>((value) => typeof value === "function", {
+      error: "expected a function (text: string) => string",
+    })
+    .optional(),
+  mountedTools: z.array(z.string().min(1)).readonly().optional(),
+  now: z
+    .custom<() => Date>((value) => typeof value === "function", {
+      error: "expected a function () => Date",
+    })
+    .optional(),
+  timeoutMs: z.number().int().min(0).optional(),
+});
+
+function createInputSchema(maxTextCharacters: number, maxTags: number) {
+  return z.object({
+    text: z
+      .string()
+      .min(1)
+      .max(maxTextCharacters)
+      .describe(
+        `The excerpt to keep, verbatim (Markdown is fine: its headings are kept as context), at most ${maxTextCharacters.toLocaleString("en-US")} characters.`,
+      ),
+    source: z
+      .string()
+      .min(1)
+      .max(MAX_REMEMBER_SOURCE_CHARACTERS)
+      .optional()
+      .describe(
+        "Where it came from: a URL, a file with lines (docs/a.md:12-40), 'user', … Default: none.",
+      ),
+    tags: z
+      .array(z.string().min(1).max(MAX_REMEMBER_TAG_CHARACTERS))
+      .max(maxTags)
+      .optional()
+      .describe(
+        `A few short labels to filter on later (e.g. ["pricing", "2024"]), at most ${maxTags}. Default: none.`,
+      ),
+  });
+}
+
+/** The input schema of `remember` (default caps). */
+export const rememberInputSchema = createInputSchema(
+  DEFAULT_MAX_REMEMBER_CHARACTERS,
+  DEFAULT_MAX_REMEMBER_TAGS,
+);
+
+/** The `remember` tool's type. */
+export type RememberTool = Tool<typeof rememberInputSchema, RememberToolData>;
+
+/** Options of {@link formatRememberResult}. */
+export interface RememberFormatOptions {
+  /** The search tool to name, or `undefined` to name none. */
+  searchToolName?: string;
+}
+
+/**
+ * Renders a `remember` result for the model: what was stored, under which key, with which tags and
+ * source, and the call that finds it again.
+ *
+ * @param data - the tool's data
+ * @param options - the search tool to name
+ * @returns model-facing text
+ * @example
+ * formatRememberResult(data, { searchToolName: "search_memory" });
+ * // "Saved 1 passage (412 characters) as sha256-3f2a9c1e8b7d6a5f, tags: pricing, 2024; source https://example.com/pricing.\nFind it again with search_memory (tags=\"pricing\" to filter)."
+ */
+export function formatRememberResult(
+  data: RememberToolData,
+  options: RememberFormatOptions = {},
+): string {
+  const passages = `${data.stored_chunks} ${data.stored_chunks === 1 ? "passage" : "passages"}`;
+  const details = [
+    data.tags.length > 0 ? `tags: ${data.tags.join(", ")}` : "no tags",
+    data.source === undefined ? undefined : `source ${data.source}`,
+  ].filter((part): part is string => part !== undefined);
+  const lines = [
+    `Saved ${passages} (${data.characters.toLocaleString("en-US")} characters) as ${data.document_key}, ${details.join("; ")}.`,
+  ];
+  if (data.already_saved === true) {
+    lines.push(
+      "This text had been saved before: it is stored once, with the source and tags given now.",
+    );
+  }
+  if (data.dropped_chunks > 0) {
+    lines.push(
+      `${data.dropped_chunks} ${data.dropped_chunks === 1 ? "passage was" : "passages were"} left out (blank or too short to search).`,
+    );
+  }
+  if (options.searchToolName !== undefined) {
+    const tagHint =
+      data.tags[0] === undefined ? "" : ` (tags=${JSON.stringify(data.tags[0])} to filter)`;
+    lines.push(`Find it again with ${options.searchToolName}${tagHint}.`);
+  }
+  return lines.join("\n");
+}
+
+class StageError extends Error {
+  constructor(
+    readonly stage: "embedder" | "store",
+    readonly original: unknown,
+  ) {
+    super(original instanceof Error ? original.message : String(original));
+  }
+}
+
+function messageOf(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  return text.length > 300 ? `${text.slice(0, 300)}…` : text;
+}
+
+/**
+ * Creates the `remember` tool: the write half of a store-backed search. The model sends an excerpt
+ * (`text`), where it came from (`source`) and a few `tags`; the excerpt is chunked on its headings,
+ * cleaned of control characters, embedded (with an embedder) and stored through `ingest`, under a
+ * content key (`sha256-…`) — saving the same text again replaces it instead of duplicating it. The
+ * paired search tool (`createSearchKnowledgeTool({ source: createStoreSource({ store }), name:
+ * "search_memory" })`) reads it back, and every message names it (`searchToolName`).
+ *
+ * Refusals: a blank excerpt or one with no content left after clean-up (`INVALID_INPUT`), one
+ * holding a private key (`BLOCKED`: keys are never stored). An embedder or store failure is
+ * `NETWORK_ERROR` (retryable; nothing is written when the embedder fails, and saving again is safe
+ * after a store failure).
+ *
+ * @param options - the store, the embedder, the search tool's name, the caps, the mounted tools
+ * @returns the tool
+ * @throws AgentoolError for invalid options, or a store that searches by vector only given no embedder
+ * @example
+ * const store = createInMemoryVectorStore();
+ * const remember = createRememberTool({ store, searchToolName: "search_memory" });
+ * await remember.run({ text: "Pro plan: $49/month, billed yearly.", source: "https://example.com/pricing", tags: ["pricing"] });
+ * // { success: true, data: { document_key: "sha256-…", stored_chunks: 1, tags: ["pricing"], … } }
+ */
+export function createRememberTool(options: RememberToolOptions): RememberTool {
+  const parsed = parseOptions("createRememberTool", optionsSchema, options);
+  const { store, embeddings } = parsed;
+  if (embeddings === undefined && store.searchesText !== true) {
+    throw new AgentoolError(
+      "createRememberTool: this store searches by vector only (searchesText is false) — pass the embeddings its search tool uses.",
+    );
+  }
+  const name = parsed.name ?? REMEMBER_TOOL_NAME;
+  const maxTextCharacters = parsed.maxTextCharacters ?? DEFAULT_MAX_REMEMBER_CHARACTERS;
+  const maxTags = parsed.maxTags ?? DEFAULT_MAX_REMEMBER_TAGS;
+  const mounted = new Set(parsed.mountedTools ?? []);
+  const searchToolName = parsed.searchToolName ?? DEFAULT_REMEMBER_SEARCH_TOOL_NAME;
+  const namedSearch =
+    parsed.searchToolName !== undefined || mounted.has(searchToolName) ? searchToolName : undefined;
+  const now = parsed.now ?? (() => new Date());
+
+  // Failures are told apart by where they came from: the embedder (nothing written) or the store.
+  const embedder: Embeddings | undefined =
+    embeddings === undefined
+      ? undefined
+      : {
+          embedDocuments: async (texts) => {
+            try {
+              return await embeddings.embedDocuments(texts);
+            } catch (error) {
+              throw new StageError("embedder", error);
+            }
+          },
+          embedQuery: (text) => embeddings.embedQuery(text),
+        };
+  const wrap =
+    <Arguments extends unknown[], Result>(call: (...parameters: Arguments) => Promise<Result>) =>
+    async (...parameters: Arguments): Promise<Result> => {
+      try {
+        return await call(...parameters);
+      } catch (error) {
+        throw new StageError("store", error);
+      }
+    };
+  const writer: VectorStore = {
+    searchesText: store.searchesText,
+    upsert: wrap(store.upsert.bind(store)),
+    query: wrap(store.query.bind(store)),
+    delete: wrap(store.delete.bind(store)),
+    ...(typeof store.range === "function" ? { range: wrap(store.range.bind(store)) } : {}),
+  };
+
+  const description =
+    parsed.description ??
+    [
+      `Save an excerpt worth keeping — a fact, a figure, a decision, a quote with its context — so it can be found again later${namedSearch === undefined ? "" : ` with ${namedSearch}`}.`,
+      "Save the text verbatim with where it came from (source: a URL or file:lines) and a few tags; a long excerpt is split into passages on its headings.",
+      "Saving the same text again updates its source and tags instead of duplicating it.",
+      `Save only what matters (at most ${maxTextCharacters.toLocaleString("en-US")} characters per call), never secrets.`,
+    ].join("\n");
+
+  return defineTool({
+    name,
+    description,
+    input: createInputSchema(maxTextCharacters, maxTags) as unknown as typeof rememberInputSchema,
+    aliases: REMEMBER_ALIASES,
+    annotations: {
+      title: "Remember an excerpt",
+      readOnly: false,
+      destructive: false,
+      idempotent: true,
+    },
+    tags: ["knowledge:write", "memory"],
+    timeoutMs: parsed.timeoutMs ?? DEFAULT_REMEMBER_TIMEOUT_MS,
+    execute: async (request, context) => {
+      const text = request.text;
+      if (text.trim().length === 0) {
+        return fail("INVALID_INPUT", `${name} refused the excerpt: text is blank.`, {
+          hint: `Call ${name} with the words to keep.`,
+        });
+      }
+      if (containsPrivateKey(text)) {
+        return fail(
+          "BLOCKED",
+          `${name} refused the excerpt: it holds a private key, and keys are never stored.`,
+          {
+            hint: "This is policy, not a mistake in the call: save the excerpt without the key block.",
+          },
+        );
+      }
+      const source = request.source?.trim();
+      const tags = [
+        ...new Set((request.tags ?? []).map((tag) => tag.trim()).filter((tag) => tag.length > 0)),
+      ];
+      const documentKey = await contentDocumentKey(text);
+      let alreadySaved: boolean | undefined;
+      try {
+        if (writer.range !== undefined) {
+          alreadySaved =
+            (await writer.range(documentKey, 0, 0, { signal: context.signal })).length > 0;
+        }
+        const createdAt = now();
+        const result = await ingest(
+          [{ id: documentKey, text, ...(source ? { source } : {}), tags }],
+          {
+            store: writer,
+            ...(embedder === undefined ? {} : { embeddings: embedder }),
+            ...(parsed.maxChunkCharacters === undefined
+              ? {}
+              : { maxChunkCharacters: parsed.maxChunkCharacters }),
+            ...(parsed.minAlnumChars === undefined ? {} : { minAlnumChars: parsed.minAlnumChars }),
+            ...(parsed.embedHeadingTrail === undefined
+              ? {}
+              : { embedHeadingTrail: parsed.embedHeadingTrail }),
+            ...(parsed.sanitize === undefined ? {} : { sanitize: parsed.sanitize }),
+            signal: context.signal,
+            now: () => createdAt,
+            onProgress: (progress) =>
+              context.progress({
+                message: progress.stage === "embed" ? "embedding" : "saving",
+                completed: progress.completed,
+                total: progress.total,
+              }),
+          },
+        );
+        const document = result.documents[0];
+        if (document === undefined || document.records === 0) {
+          return fail(
+            "INVALID_INPUT",
+            `${name} refused the excerpt: nothing searchable is left after clean-up (control characters, blank or too-short passages).`,
+            {
+              hint: `Call ${name} with the words to keep as plain text.`,
+            },
+          );
+        }
+        const data: RememberToolData = {
+          document_key: documentKey,
+          stored_chunks: document.records,
+          dropped_chunks: document.droppedChunks,
+          characters: text.length,
+          tags,
+          created_at: createdAt.toISOString(),
+        };
+        if (source) data.source = source;
+        if (alreadySaved !== undefined) data.already_saved = alreadySaved;
+        return ok(data);
+      } catch (error) {
+        if (context.signal.aborted) throw error;
+        if (error instanceof StageError) {
+          return fail(
+            "NETWORK_ERROR",
+            error.stage === "embedder"
+              ? `${name} could not save the excerpt: the embedder failed (${messageOf(error.original)}); nothing was written.`
+              : `${name} could not save the excerpt: the store failed (${messageOf(error.original)}).`,
+            {
+              hint:
+                error.stage === "embedder"
+                  ? `Call ${name} again shortly with the same text.`
+                  : `Call ${name} again with the same text: saving it twice is safe (same key, same passages).`,
+              retryable: true,
+            },
+          );
+        }
+        throw error;
+      }
+    },
+    render: (data) =>
+      formatRememberResult(data, namedSearch === undefined ? {} : { searchToolName: namedSearch }),
+  });
+}
