@@ -20,6 +20,7 @@ export {
   ingest,
   MAX_INGEST_BATCH_SIZE,
 } from "./ingest.js";
+export { KnowledgeSourceError } from "./knowledge-source-error.js";
 export {
   createLangChainVectorStore,
   type LangChainDocumentLike,
@@ -56,6 +57,25 @@ export {
   type RememberToolOptions,
   rememberInputSchema,
 } from "./remember.js";
+export {
+  createSearchKnowledgeTool,
+  DEFAULT_MAX_EXCERPT_CHARACTERS,
+  DEFAULT_SEARCH_KNOWLEDGE_LIMIT,
+  DEFAULT_SEARCH_KNOWLEDGE_MAX_LIMIT,
+  DEFAULT_SEARCH_KNOWLEDGE_TIMEOUT_MS,
+  formatSearchKnowledgeResult,
+  type KnowledgeSourceKind,
+  MAX_SEARCH_TAGS,
+  SEARCH_KNOWLEDGE_ALIASES,
+  SEARCH_KNOWLEDGE_TOOL_NAME,
+  type SearchKnowledgeFormatOptions,
+  type SearchKnowledgeHit,
+  type SearchKnowledgeInput,
+  type SearchKnowledgeTool,
+  type SearchKnowledgeToolData,
+  type SearchKnowledgeToolOptions,
+  searchKnowledgeInputSchema,
+} from "./search-knowledge.js";
 export {
   createStoreSource,
   DEFAULT_STORE_MAX_RESULTS,

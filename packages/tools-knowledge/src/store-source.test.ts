@@ -2,7 +2,7 @@ import { AgentoolError } from "@agentool/contract";
 import { describe, expect, it } from "vitest";
 import { createInMemoryVectorStore } from "./in-memory-vector-store.js";
 import { ingest } from "./ingest.js";
-import { isSourceError } from "./internal/source-error.js";
+import { KnowledgeSourceError } from "./knowledge-source-error.js";
 import { createStoreSource } from "./store-source.js";
 import { HashingEmbeddings } from "./test-support/hashing-embeddings.js";
 import type { KnowledgeSearchRequest, VectorStore } from "./types.js";
@@ -177,7 +177,7 @@ describe("createStoreSource", () => {
       embeddings,
     });
     const failure = await source.search(request("x"), context()).catch((error: unknown) => error);
-    expect(isSourceError(failure)).toBe(true);
+    expect(KnowledgeSourceError.isInstance(failure)).toBe(true);
     expect(failure).toMatchObject({ code: "NETWORK_ERROR", retryable: true });
     expect((failure as Error).message).toContain("socket hang up");
   });

@@ -1,7 +1,7 @@
 import { AgentoolError, parseOptions } from "@agentool/contract";
 import { z } from "zod";
-import { sourceError } from "./internal/source-error.js";
 import { checkVector } from "./internal/vector-query.js";
+import { KnowledgeSourceError } from "./knowledge-source-error.js";
 import type {
   Embeddings,
   EmptyReason,
@@ -133,11 +133,15 @@ function messageOf(error: unknown): string {
 function classifyStoreError(error: unknown): unknown {
   const code = (error as { code?: unknown } | null)?.code;
   if (typeof code === "string" && (CONNECTION_ERROR_CODES.has(code) || code.startsWith("08"))) {
-    return sourceError("NETWORK_ERROR", `The store could not be reached: ${messageOf(error)}`, {
-      hint: "Try the same call again shortly; if it keeps failing the host must check the database connection.",
-      retryable: true,
-      cause: error,
-    });
+    return new KnowledgeSourceError(
+      "NETWORK_ERROR",
+      `The store could not be reached: ${messageOf(error)}`,
+      {
+        hint: "Try the same call again shortly; if it keeps failing the host must check the database connection.",
+        retryable: true,
+        cause: error,
+      },
+    );
   }
   return error;
 }
@@ -213,11 +217,15 @@ export function createStoreSource(options: StoreSourceOptions): KnowledgeSource 
           if (signal.aborted) throw error;
           vector = undefined;
           if (store.searchesText !== true) {
-            throw sourceError("NETWORK_ERROR", `The embedder failed: ${messageOf(error)}`, {
-              hint: "Try the same call again shortly; the store can only be searched with the embedder.",
-              retryable: true,
-              cause: error,
-            });
+            throw new KnowledgeSourceError(
+              "NETWORK_ERROR",
+              `The embedder failed: ${messageOf(error)}`,
+              {
+                hint: "Try the same call again shortly; the store can only be searched with the embedder.",
+                retryable: true,
+                cause: error,
+              },
+            );
           }
           warnings.push(`The embedder failed (${messageOf(error)}); ranked by keywords only.`);
         }

@@ -1,4 +1,5 @@
 import type { VectorMatch, VectorQuery, VectorRecord } from "../types.js";
+import { fuseReciprocalRanks } from "./rank-fusion.js";
 
 /**
  * What the stores share: filters, ordering and reciprocal-rank fusion of {@link VectorMatch}es,
@@ -6,9 +7,6 @@ import type { VectorMatch, VectorQuery, VectorRecord } from "../types.js";
  *
  * @internal
  */
-
-/** The reciprocal-rank constant (60, as in Cormack, Clarke & Büttcher, SIGIR 2009). */
-export const RECIPROCAL_RANK_CONSTANT = 60;
 
 /** The largest chunk index a store holds (PostgreSQL's `integer`): 2,147,483,647. */
 export const MAX_CHUNK_INDEX = 2_147_483_647;
@@ -81,17 +79,17 @@ export function fuseByReciprocalRank(
   rankings: ReadonlyArray<readonly VectorMatch[]>,
   limit: number,
 ): VectorMatch[] {
-  const fused = new Map<string, VectorMatch>();
+  const records = new Map<string, VectorRecord>();
   for (const ranking of rankings) {
-    for (const [index, match] of ranking.entries()) {
-      const contribution = 1 / (RECIPROCAL_RANK_CONSTANT + index + 1);
-      const seen = fused.get(match.record.id);
-      if (seen === undefined)
-        fused.set(match.record.id, { record: match.record, score: contribution });
-      else seen.score += contribution;
-    }
+    for (const match of ranking) records.set(match.record.id, match.record);
   }
-  return [...fused.values()].sort(compareMatches).slice(0, limit);
+  const scores = fuseReciprocalRanks(
+    rankings.map((ranking) => ranking.map((match) => match.record.id)),
+  );
+  return [...scores]
+    .map(([id, score]): VectorMatch => ({ record: records.get(id) as VectorRecord, score }))
+    .sort(compareMatches)
+    .slice(0, limit);
 }
 
 /**

@@ -1,2 +1,17 @@
-// The Node entry: the corpus folder with its sidecar index and the Node factory (added by the corpus work).
-export {};
+export {
+  CORPUS_INDEX_FILE,
+  CORPUS_INDEX_FOLDER,
+  type CorpusRefreshReport,
+  type CorpusSource,
+  type CorpusSourceOptions,
+  createCorpusSource,
+  DEFAULT_CHECKPOINT_MS,
+  DEFAULT_CORPUS_EXTENSIONS,
+  DEFAULT_DENSE_CANDIDATES,
+  DEFAULT_EMBEDDING_BATCH_SIZE,
+  DEFAULT_EMBEDDING_COOLDOWN_MS,
+  DEFAULT_EMBEDDING_RETRIES,
+  DEFAULT_EMBEDDING_RETRY_DELAY_MS,
+  DEFAULT_MAX_CORPUS_FILE_BYTES,
+  DEFAULT_SKIPPED_FOLDERS,
+} from "./corpus-index.js";
