@@ -4,6 +4,8 @@ import type { Embeddings } from "../types.js";
 export interface HashingEmbeddingsOptions {
   /** Vector length. Default 256. */
   dimensions?: number;
+  /** Reported as `model` (part of a corpus index's fingerprint). Default `"hashing-test"`. */
+  model?: string;
   /** Groups of words that land on one feature ("car" and "automobile"): what BM25 alone cannot match. */
   synonyms?: ReadonlyArray<readonly string[]>;
   /** Called before every `embedDocuments` batch (0-based number, texts); throw to fail the batch. */
@@ -28,13 +30,15 @@ function hash(word: string): number {
 }
 
 /**
- * A deterministic, key-free test embedder for the write path's tests: feature hashing of
+ * A deterministic, key-free test embedder: feature hashing of
  * lower-cased words (±1 per word on one of `dimensions` features), synonym groups sharing a
- * feature, L2-normalised. It records every batch and query and can be told to fail.
+ * feature, L2-normalised. Same text → same vector, in any process. It records every batch and
+ * query and can be told to fail chosen batches, so tests can check batching, retries and
+ * resumable indexing.
  */
 export class HashingEmbeddings implements Embeddings {
-  /** The model name. */
-  readonly model = "hashing-test";
+  /** The model name (a corpus index's fingerprint reads it). */
+  readonly model: string;
   /** The vector length. */
   readonly dimensions: number;
   /** Every `embedDocuments` call's texts, in order. */
@@ -51,12 +55,18 @@ export class HashingEmbeddings implements Embeddings {
    */
   constructor(options: HashingEmbeddingsOptions = {}) {
     this.options = options;
+    this.model = options.model ?? "hashing-test";
     this.dimensions = options.dimensions ?? 256;
     for (const group of options.synonyms ?? []) {
       const head = group[0]?.toLowerCase();
       if (head === undefined) continue;
       for (const word of group) this.canonical.set(word.toLowerCase(), head);
     }
+  }
+
+  /** Texts embedded so far (all batches). */
+  get embeddedTexts(): number {
+    return this.batches.reduce((sum, batch) => sum + batch.length, 0);
   }
 
   /**
