@@ -81,6 +81,12 @@ const READ_CONCURRENCY = 8;
 export interface CorpusSourceOptions {
   /** The corpus folder (e.g. where `web_fetch` saves pages). It may not exist yet. */
   root: string;
+  /**
+   * Where the sidecar index lives. Default `<root>/.knowledge` (hidden, so grep, glob and the
+   * corpus walk skip it). Point it elsewhere (e.g. a cache folder) when the corpus must not be
+   * written to — a read-only mount, or a server that promises not to touch the folder.
+   */
+  indexDirectory?: string;
   /** Any LangChain-shaped embedder: turns on hybrid ranking (BM25 + cosine, fused by reciprocal rank). */
   embeddings?: Embeddings;
   /** Texts per `embedDocuments` call. Default {@link DEFAULT_EMBEDDING_BATCH_SIZE} (64). */
@@ -164,6 +170,7 @@ const embeddingsOption = z.custom<Embeddings>(
 
 const optionsSchema = z.object({
   root: z.string().min(1),
+  indexDirectory: z.string().min(1).optional(),
   embeddings: embeddingsOption.optional(),
   batchSize: z.number().int().min(1).max(10_000).optional(),
   maxChunkCharacters: z.number().int().min(100).max(1_000_000).optional(),
@@ -349,7 +356,10 @@ function decodeText(bytes: Buffer): string {
 export function createCorpusSource(options: CorpusSourceOptions): CorpusSource {
   const parsed = parseOptions("createCorpusSource", optionsSchema, options);
   const root = resolve(parsed.root);
-  const folder = join(root, CORPUS_INDEX_FOLDER);
+  const folder =
+    parsed.indexDirectory === undefined
+      ? join(root, CORPUS_INDEX_FOLDER)
+      : resolve(parsed.indexDirectory);
   const indexPath = join(folder, CORPUS_INDEX_FILE);
   const embeddings = parsed.embeddings;
   const batchSize = parsed.batchSize ?? DEFAULT_EMBEDDING_BATCH_SIZE;
