@@ -6,6 +6,7 @@ import type { DemoFamily } from "./families/demo-family.js";
 import { filesFamily } from "./families/files.js";
 import { gitFamily } from "./families/git.js";
 import { DEMO_FAMILIES } from "./families/index.js";
+import { knowledgeFamily, SAVED_DOCS_PAGE } from "./families/knowledge.js";
 import { webFamily } from "./families/web.js";
 import { runDemo } from "./run-demo.js";
 import { buildScript, createScriptedModel, REPORT_STEP } from "./scripted-model.js";
@@ -162,6 +163,38 @@ describe("runDemo (scripted)", () => {
     expect(result?.content).toContain("URL: https://docs.tally.example/guides/json-responses.html");
     expect(result?.content).toContain("Content-Type: application/json; charset=utf-8");
     expect(result?.content).not.toContain("On this site");
+  });
+
+  it("runs the knowledge loop: fetch a page → search_knowledge → read the cited lines; remember → recall", async () => {
+    const run = await runDemo({ families: [coreFamily, filesFamily, webFamily, knowledgeFamily] });
+    expect(run.summary.toolErrors).toBe(0);
+    const calls = toolCalls(run.events);
+    const results = toolResults(run.events);
+    const resultOf = (name: string) => {
+      const call = calls.find((item) => item.name === name);
+      return results.find((item) => item.toolCallId === call?.toolCallId)?.content ?? "";
+    };
+    const fetched = resultOf("web_fetch");
+    expect(fetched).toContain(`Saved as: ${SAVED_DOCS_PAGE.slice("sources/".length)}`);
+    const search = resultOf("search_knowledge");
+    const reference = `${SAVED_DOCS_PAGE}:10-17`;
+    expect(search).toContain(`1. ${reference} — The header`);
+    expect(search).toContain("Send `Content-Type: application/json; charset=utf-8` with the body:");
+    // The scripted read_file opens exactly the cited span, and those lines hold the excerpt.
+    const readCall = calls.filter((call) => call.name === "read_file").at(-1);
+    expect(readCall?.arguments).toEqual({ path: SAVED_DOCS_PAGE, offset: 10, limit: 8 });
+    const read = results.find((item) => item.toolCallId === readCall?.toolCallId)?.content ?? "";
+    expect(read).toContain("lines 10–17 of");
+    expect(read).toContain("Send `Content-Type: application/json; charset=utf-8` with the body:");
+    expect(resultOf("remember")).toMatch(
+      /Saved 1 passage \(74 characters\) as sha256-[0-9a-f]{16}/,
+    );
+    const recalled = resultOf("search_memory");
+    expect(recalled).toContain('1 hit for "count content type"');
+    expect(recalled).toContain(
+      "GET /count must answer with Content-Type: application/json; charset=utf-8.",
+    );
+    expect(recalled).toContain("source https://docs.tally.example/guides/json-responses.html");
   });
 
   it("gives families a temporary copy of the sample workspace and deletes it afterwards", async () => {

@@ -39,7 +39,7 @@ export interface RunDemoOptions {
   onEvent?: (event: TranscriptEvent) => void;
   /** The conversation id passed to tools. Default `"demo"`. */
   threadId?: string;
-  /** Most graph steps before LangGraph stops the run. Default 60. */
+  /** Most graph steps before LangGraph stops the run. Default 100. */
   recursionLimit?: number;
   /** Cancels the run. */
   signal?: AbortSignal;
@@ -191,7 +191,7 @@ export async function runDemo(options: RunDemoOptions = {}): Promise<DemoRun> {
         { messages: [new HumanMessage(options.task ?? DEMO_TASK)] },
         {
           streamMode: "values",
-          recursionLimit: options.recursionLimit ?? 60,
+          recursionLimit: options.recursionLimit ?? 100,
           configurable: { thread_id: threadId },
           signal: options.signal,
         },

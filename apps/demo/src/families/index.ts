@@ -3,6 +3,7 @@ import type { DemoFamily } from "./demo-family.js";
 import { filesFamily } from "./files.js";
 import { gitFamily } from "./git.js";
 import { interactFamily } from "./interact.js";
+import { knowledgeFamily } from "./knowledge.js";
 import { webFamily } from "./web.js";
 
 /** Every family the demo runs, in the order their tasks appear in the scripted plan. */
@@ -12,4 +13,5 @@ export const DEMO_FAMILIES: readonly DemoFamily[] = [
   filesFamily,
   gitFamily,
   webFamily,
+  knowledgeFamily,
 ];

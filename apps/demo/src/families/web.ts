@@ -1,11 +1,15 @@
 import { readFile } from "node:fs/promises";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import { join } from "node:path";
 import { createNodeWebFetchTool } from "@agentool/tools-web/node";
 import type { DemoFamily } from "./demo-family.js";
 
 /** The documentation site the agent reads, as the model sees it. */
 export const DOCS_ORIGIN = "https://docs.tally.example";
+
+/** The workspace folder `web_fetch` saves fetched pages into (as Markdown), for `search_knowledge`. */
+export const SOURCES_FOLDER = "sources";
 
 const SITE = new URL("../../site/", import.meta.url);
 
@@ -36,11 +40,13 @@ async function startDocsServer(): Promise<{ origin: string; close(): Promise<voi
  * The `@agentool/tools-web` family: `web_fetch` reads a page of the project's documentation. The
  * site is served from `apps/demo/site/` on 127.0.0.1, and `web_fetch`'s `forward` option routes
  * `https://docs.tally.example/…` there — the model sees the public URL; the SSRF guard allows
- * exactly that one local server (`allowHosts`). Readability keeps only the article.
+ * exactly that one local server (`allowHosts`). Readability keeps only the article, and every
+ * fetched page is saved as Markdown under `sources/` in the workspace, where the knowledge family's
+ * `search_knowledge` finds it.
  */
 export const webFamily: DemoFamily = {
   name: "web",
-  createTools: async ({ onCleanup }) => {
+  createTools: async ({ onCleanup, workspaceRoot }) => {
     const docs = await startDocsServer();
     onCleanup(docs.close);
     const host = new URL(docs.origin).host;
@@ -48,6 +54,7 @@ export const webFamily: DemoFamily = {
       createNodeWebFetchTool({
         allowHosts: [host],
         readability: true,
+        saveDir: join(workspaceRoot, SOURCES_FOLDER),
         forward: (url: string) => url.replace(DOCS_ORIGIN, docs.origin),
       }),
     ];
