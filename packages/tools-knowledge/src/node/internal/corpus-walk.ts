@@ -52,6 +52,9 @@ export async function walkCorpus(options: WalkOptions): Promise<WalkedFile[]> {
   const files: WalkedFile[] = [];
   const visitedFolders = new Set<string>([root]);
   const pending: Array<{ absolute: string; relative: string }> = [{ absolute: root, relative: "" }];
+  // Folders reached through a symlink wait until every real folder is walked, so a folder
+  // linked from elsewhere in the root keeps its own path (not the link's, whatever readdir's order).
+  const linked: Array<{ absolute: string; relative: string }> = [];
   let sliceStart = performance.now();
   let operations = 0;
 
@@ -72,8 +75,13 @@ export async function walkCorpus(options: WalkOptions): Promise<WalkedFile[]> {
   const insideRoot = (real: string) =>
     real === root || real.startsWith(root.endsWith(sep) ? root : `${root}${sep}`);
 
-  while (pending.length > 0) {
-    const folder = pending.pop() as { absolute: string; relative: string };
+  while (pending.length > 0 || linked.length > 0) {
+    let folder = pending.pop();
+    if (folder === undefined) {
+      folder = linked.pop() as { absolute: string; relative: string };
+      if (visitedFolders.has(folder.absolute)) continue;
+      visitedFolders.add(folder.absolute);
+    }
     let entries: Dirent[];
     try {
       entries = readdirSync(folder.absolute, { withFileTypes: true });
@@ -89,7 +97,8 @@ export async function walkCorpus(options: WalkOptions): Promise<WalkedFile[]> {
       let absolute = join(folder.absolute, name);
       let isDirectory = entry.isDirectory();
       let isFile = entry.isFile();
-      if (entry.isSymbolicLink()) {
+      const isLink = entry.isSymbolicLink();
+      if (isLink) {
         let real: string;
         try {
           real = realpathSync(absolute);
@@ -106,6 +115,10 @@ export async function walkCorpus(options: WalkOptions): Promise<WalkedFile[]> {
       if (isDirectory) {
         if (skipFolders.has(name)) continue;
         if (visitedFolders.has(absolute)) continue;
+        if (isLink) {
+          linked.push({ absolute, relative: path });
+          continue;
+        }
         visitedFolders.add(absolute);
         pending.push({ absolute, relative: path });
         continue;
