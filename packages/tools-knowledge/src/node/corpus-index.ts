@@ -4,7 +4,7 @@ import { join, resolve } from "node:path";
 import { parseOptions } from "@agentool/contract";
 import { similarity } from "ml-distance";
 import { z } from "zod";
-import { chunkMarkdown, isBinaryContent } from "../chunk-markdown.js";
+import { chunkMarkdown, DEFAULT_MAX_CHUNK_CHARACTERS, isBinaryContent } from "../chunk-markdown.js";
 import { fuseReciprocalRanks, RECIPROCAL_RANK_K, rankDocuments } from "../internal/rank-fusion.js";
 import { KnowledgeSourceError } from "../knowledge-source-error.js";
 import {
@@ -314,9 +314,10 @@ function embeddingText(trail: readonly string[], text: string): string {
   return trail.length === 0 ? text : `${trail.join(" > ")}\n\n${text}`;
 }
 
+/** Lines as the chunker and `read_file` number them: split on `\n`, a `\r` before it dropped. */
 function splitLines(text: string): string[] {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  return body.split(/\r\n|\n|\r/);
+  return body.split("\n").map((line) => (line.endsWith("\r") ? line.slice(0, -1) : line));
 }
 
 function decodeText(bytes: Buffer): string {
@@ -1059,6 +1060,30 @@ export function createCorpusSource(options: CorpusSourceOptions): CorpusSource {
     return lines.slice(start - 1, end).join("\n");
   }
 
+  /**
+   * The text of chunk `index` when it is one piece of a line longer than the chunk cap (the
+   * chunker cut that line into pieces sharing its one-line span); `undefined` for any other chunk.
+   * The line alone is cut again the same way: its pieces do not depend on the lines around it.
+   */
+  function pieceOf(
+    lines: readonly string[] | undefined,
+    file: FileEntry,
+    index: number,
+  ): string | undefined {
+    const chunk = file.chunks[index] as StoredChunk;
+    if (lines === undefined || chunk.start_line !== chunk.end_line) return undefined;
+    const line = lines[chunk.start_line - 1];
+    if (line === undefined || line.length <= (maxChunkCharacters ?? DEFAULT_MAX_CHUNK_CHARACTERS))
+      return undefined;
+    let first = index;
+    while (first > 0) {
+      const before = file.chunks[first - 1] as StoredChunk;
+      if (before.start_line !== chunk.start_line || before.end_line !== chunk.end_line) break;
+      first -= 1;
+    }
+    return chunkMarkdown(line, chunkOptions).chunks[index - first]?.text;
+  }
+
   async function search(
     request: KnowledgeSearchRequest,
     context: KnowledgeSearchContext,
@@ -1229,7 +1254,13 @@ export function createCorpusSource(options: CorpusSourceOptions): CorpusSource {
       let startLine = (file.chunks[first] as StoredChunk).start_line;
       let endLine = (file.chunks[last] as StoredChunk).end_line;
       let excerpt = excerptOf(lines, startLine, endLine);
-      if (windowSize > 0 && excerpt.length > maxPassageCharacters) {
+      const piece = pieceOf(lines, file, index);
+      if (piece !== undefined && (windowSize === 0 || excerpt.length > maxPassageCharacters)) {
+        // One piece of an over-long line: show that piece, not the line's start.
+        startLine = chunk.start_line;
+        endLine = chunk.end_line;
+        excerpt = windowSize === 0 ? piece : piece.slice(0, maxPassageCharacters);
+      } else if (windowSize > 0 && excerpt.length > maxPassageCharacters) {
         // Hard cap: shrink the window around the hit until it fits, then cut.
         startLine = chunk.start_line;
         endLine = chunk.end_line;
