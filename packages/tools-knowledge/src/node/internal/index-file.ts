@@ -253,12 +253,25 @@ export function decodeIndex(buffer: Buffer): StoredIndex {
       throw new IndexFileError("corrupt", "the index file's file table has the wrong shape");
     }
     const [path, size, mtime_ms, sha256, id_base, missing, flat, trails] = row;
+    if (
+      typeof path !== "string" ||
+      typeof size !== "number" ||
+      typeof mtime_ms !== "number" ||
+      typeof sha256 !== "string" ||
+      typeof id_base !== "number" ||
+      !Array.isArray(missing) ||
+      !Array.isArray(flat) ||
+      !Array.isArray(trails) ||
+      !flat.every((value) => typeof value === "number")
+    ) {
+      throw new IndexFileError("corrupt", "the index file's file table has the wrong types");
+    }
     if (flat.length % 3 !== 0)
       throw new IndexFileError("corrupt", "a chunk table has the wrong length");
     const chunks: StoredChunk[] = [];
     for (let index = 0; index < flat.length; index += 3) {
       const trail = trails[flat[index + 2] as number];
-      if (trail === undefined)
+      if (!Array.isArray(trail))
         throw new IndexFileError("corrupt", "a chunk names a missing heading trail");
       chunks.push({
         start_line: flat[index] as number,
