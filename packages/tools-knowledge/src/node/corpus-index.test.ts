@@ -237,6 +237,42 @@ describe("search_knowledge over a corpus folder, end to end", () => {
   });
 });
 
+describe("configuration and the folder itself", () => {
+  it("rejects invalid options before any work, naming the option", () => {
+    expect(() => createCorpusSource({ root: "" })).toThrow(/createCorpusSource: invalid options/);
+    expect(() => createCorpusSource({ root: "x", batchSize: 0 })).toThrow(/batchSize/);
+    expect(() => createCorpusSource({ root: "x", extensions: ["md"] })).toThrow(
+      /starts with a dot/,
+    );
+    expect(() =>
+      createCorpusSource({ root: "x", embeddings: {} as unknown as HashingEmbeddings }),
+    ).toThrow(/Embeddings/);
+    expect(() => createCorpusSource({ root: "x", unknown: 1 } as never)).toThrow(/unknown/);
+  });
+
+  it("fails with NOT_CONFIGURED when root is a file", async () => {
+    const folder = temporaryFolder();
+    const file = join(folder, "not-a-folder.md");
+    writeFileSync(file, "# Hi\n");
+    const tool = createSearchKnowledgeTool({ source: createCorpusSource({ root: file }) });
+    const result = await tool.run({ query: "hi" });
+    expect(result.success).toBe(false);
+    if (!result.success) {
+      expect(result.error.code).toBe("NOT_CONFIGURED");
+      expect(result.error.message).toContain("is a file, not a folder");
+    }
+  });
+
+  it("picks up a folder created after the first search", async () => {
+    const root = join(temporaryFolder(), "later");
+    const tool = createSearchKnowledgeTool({ source: createCorpusSource({ root }) });
+    expect((await searchData(tool, { query: "tapir" })).empty_reason).toBe("empty_corpus");
+    mkdirSync(root);
+    writeFileSync(join(root, "tapir.md"), "# Tapir\n\nThe tapir browses.\n");
+    expect((await searchData(tool, { query: "tapir" })).hits[0]?.file).toBe("tapir.md");
+  });
+});
+
 describe("window expansion", () => {
   const sections = Array.from(
     { length: 6 },
