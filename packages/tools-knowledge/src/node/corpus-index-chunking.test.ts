@@ -21,12 +21,14 @@ function temporaryFolder(): string {
   return folder;
 }
 
+function write(root: string, path: string, content: string | Buffer): void {
+  mkdirSync(dirname(join(root, path)), { recursive: true });
+  writeFileSync(join(root, path), content);
+}
+
 function corpusOf(files: Record<string, string | Buffer>): string {
   const root = temporaryFolder();
-  for (const [path, content] of Object.entries(files)) {
-    mkdirSync(dirname(join(root, path)), { recursive: true });
-    writeFileSync(join(root, path), content);
-  }
+  for (const [path, content] of Object.entries(files)) write(root, path, content);
   return root;
 }
 
@@ -220,6 +222,20 @@ describe("chunking edge cases, seen through the corpus index", () => {
     }
   });
 
+  it("shows the matching piece of a long line without spaces (CJK)", async () => {
+    const line = `${"日本語の文章です。".repeat(400)}最後に富士山が見えます。`;
+    const root = corpusOf({ "cjk-long.md": `    ${line}\n` });
+    const tool = createSearchKnowledgeTool({
+      source: createCorpusSource({ root }),
+      maxExcerptCharacters: 2000,
+    });
+    const hit = await topHit(tool, "富士山");
+    expect(hit).toMatchObject({ start_line: 1, end_line: 1 });
+    expect(hit.excerpt).toContain("富士山");
+    expect(hit.excerpt.length).toBeLessThanOrEqual(1500);
+    expect(`    ${line}`).toContain(hit.excerpt);
+  });
+
   it("indexes empty files as nothing and keeps searching the others", async () => {
     const root = corpusOf({
       "empty.md": "",
@@ -332,5 +348,12 @@ describe("chunking edge cases, seen through the corpus index", () => {
     const data = await searchData(tool, { query: "yak" });
     expect(data.hits.map((hit) => hit.file)).toEqual(["small.md"]);
     expect(data.warnings).toEqual([expect.stringContaining("1 file is larger than 1,000 bytes")]);
+    // Named once, like a binary file: the next searches do not repeat it…
+    expect((await searchData(tool, { query: "yak" })).warnings).toEqual([]);
+    // …until another file (or a new version of it) is too large.
+    write(root, "big.md", `# Big\n\n${"The yak grazes more. ".repeat(200)}\n`);
+    expect((await searchData(tool, { query: "yak" })).warnings).toEqual([
+      expect.stringContaining("1 file is larger than 1,000 bytes"),
+    ]);
   });
 });

@@ -71,6 +71,27 @@ describe("hybrid ranking with a deterministic embedder", () => {
     expect(lexicalOnly).toMatchObject({ hits: [], empty_reason: "no_match" });
   });
 
+  it("applies path_prefix to the vector side too", async () => {
+    const root = corpusOf(tenFiles());
+    const embeddings = new HashingEmbeddings({ synonyms: [["car", "automobile"]] });
+    const tool = createSearchKnowledgeTool({ source: createCorpusSource({ root, embeddings }) });
+    const everywhere = await tool.run({ query: "automobile habitat", limit: 50 });
+    const animals = await tool.run({
+      query: "automobile habitat",
+      limit: 50,
+      path_prefix: "animals/",
+    });
+    expect(everywhere.success && animals.success).toBe(true);
+    if (!everywhere.success || !animals.success) return;
+    expect(everywhere.data.hits.some((hit) => hit.file === "vehicles.md")).toBe(true);
+    expect(animals.data.hits.length).toBeGreaterThan(0);
+    expect(animals.data.hits.every((hit) => hit.file.startsWith("animals/"))).toBe(true);
+    const vehicles = await tool.run({ query: "automobile", path_prefix: "animals/" });
+    expect(vehicles.success && vehicles.data.hits.every((hit) => hit.file !== "vehicles.md")).toBe(
+      true,
+    );
+  });
+
   it("embeds in batches of batchSize", async () => {
     const root = corpusOf(tenFiles());
     const embeddings = new HashingEmbeddings();

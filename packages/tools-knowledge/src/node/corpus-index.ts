@@ -397,6 +397,8 @@ export function createCorpusSource(options: CorpusSourceOptions): CorpusSource {
   let lastEmbedderError = "";
   let sidecarReady = false;
   let saveWarned = false;
+  /** Files above `maxFileBytes` already warned about (path, size, time): each is named once. */
+  let largeWarned = new Set<string>();
 
   const warn = (warnings: string[], message: string) => {
     warnings.push(message);
@@ -746,10 +748,13 @@ export function createCorpusSource(options: CorpusSourceOptions): CorpusSource {
     const seen = new Set<string>();
     const toRead: WalkedFile[] = [];
     let tooLarge = 0;
+    const stillLarge = new Set<string>();
     for (const file of walked) {
       seen.add(file.path);
       if (file.size > maxFileBytes) {
-        tooLarge += 1;
+        const key = `${file.path}\u0000${file.size}\u0000${file.mtime_ms}`;
+        stillLarge.add(key);
+        if (!largeWarned.has(key)) tooLarge += 1;
         const entry = current.files.get(file.path);
         if (entry !== undefined) {
           removeFile(current, entry);
@@ -766,6 +771,7 @@ export function createCorpusSource(options: CorpusSourceOptions): CorpusSource {
         continue;
       toRead.push(file);
     }
+    largeWarned = stillLarge;
     if (tooLarge > 0) {
       warn(
         warnings,
