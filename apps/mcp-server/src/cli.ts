@@ -39,6 +39,7 @@ function serverOptions(options: CommandLineOptions): AgentoolMcpServerOptions {
     allowCommands: options.allowCommands,
     ...(options.searxng === undefined ? {} : { searxng: options.searxng }),
     allowHosts: options.allowHosts,
+    ...(options.knowledgeDir === undefined ? {} : { knowledgeDir: options.knowledgeDir }),
     fixedRoot: options.fixedRoot,
     log,
   };

@@ -25,6 +25,7 @@ describe("parseCommandLine", () => {
         allowCommands: [],
         searxng: undefined,
         allowHosts: [],
+        knowledgeDir: undefined,
         fixedRoot: false,
         http: undefined,
       },
@@ -49,6 +50,10 @@ describe("parseCommandLine", () => {
       "127.0.0.1",
       "--allow-host",
       "*.corp.example",
+      "--families",
+      "knowledge",
+      "--knowledge-dir",
+      "./sources",
       "--http",
       "0",
       "--host",
@@ -63,11 +68,12 @@ describe("parseCommandLine", () => {
       action: "serve",
       options: {
         root: "/srv/project",
-        families: ["core", "fs", "web"],
+        families: ["core", "fs", "web", "knowledge"],
         mode: "read-write",
         allowCommands: ["git", "npm"],
         searxng: "http://127.0.0.1:8888",
         allowHosts: ["127.0.0.1", "*.corp.example"],
+        knowledgeDir: "./sources",
         fixedRoot: true,
         http: {
           port: 0,
@@ -119,6 +125,10 @@ describe("parseCommandLine", () => {
       "--mode was given twice",
     );
     expect(usageError(["."])).toContain('Unexpected argument ".": agentool-mcp takes flags only');
+    expect(usageError(["--knowledge-dir", "docs/../../up"])).toBe(
+      '--knowledge-dir "docs/../../up" climbs above the project root. Give a folder inside the root, relative to it (e.g. --knowledge-dir sources).',
+    );
+    expect(usageError(["--knowledge-dir", "~/notes"])).toContain("points into a home directory");
   });
 
   it("refuses flags that need another flag, saying which", () => {
@@ -134,6 +144,9 @@ describe("parseCommandLine", () => {
     expect(usageError(["--families", "fs", "--allow-host", "127.0.0.1"])).toContain(
       "--allow-host configures the web family",
     );
+    expect(usageError(["--families", "fs", "--knowledge-dir", "docs"])).toBe(
+      "--knowledge-dir configures the knowledge family: add knowledge to --families or drop --knowledge-dir.",
+    );
     expect(usageError(["--fixed-root"])).toContain("add --root <dir>");
     expect(usageError(["--token", "x"])).toBe(
       "--token applies to the HTTP server: add --http <port> or drop --token.",
@@ -148,6 +161,8 @@ describe("parseCommandLine", () => {
       expect(help).toContain(flag.description);
     }
     expect(help).toContain("AGENTOOL_MCP_TOKEN");
+    expect(help).toContain("XDG_CACHE_HOME");
+    expect(help).toContain("core,fs,git,web,knowledge,interact");
   });
 });
 

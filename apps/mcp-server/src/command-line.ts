@@ -1,6 +1,8 @@
+import { isAbsolute } from "node:path";
 import { parseArgs } from "node:util";
 import { FAMILY_NAMES, type FamilyName, isFamilyName } from "./family-names.js";
 import { closestMatch } from "./internal/closest-match.js";
+import { normalizeKnowledgeDir } from "./knowledge-folder.js";
 
 /** What `--mode` accepts. */
 export const MODES = ["read-only", "read-write"] as const;
@@ -31,7 +33,7 @@ export const FLAGS: readonly FlagDescription[] = [
     name: "root",
     value: "<dir>",
     description:
-      "The directory the fs and git tools are confined to when the client sends no MCP roots (a client's first file:// root wins unless --fixed-root).",
+      "The directory the fs, git and knowledge tools are confined to when the client sends no MCP roots (a client's first file:// root wins unless --fixed-root).",
   },
   {
     name: "families",
@@ -42,7 +44,7 @@ export const FLAGS: readonly FlagDescription[] = [
     name: "mode",
     value: "read-only|read-write",
     description:
-      "read-only (default): look, list, search, read. read-write adds the fs and git tools that change files, stage and commit.",
+      "read-only (default): look, list, search, read; nothing is written inside the root. read-write adds the fs and git tools that change files, stage and commit, keeps the knowledge index in the knowledge folder and lets web_fetch save pages there.",
   },
   {
     name: "allow-command",
@@ -62,6 +64,12 @@ export const FLAGS: readonly FlagDescription[] = [
     repeatable: true,
     description:
       "Let web_fetch reach this host although it is private or loopback (127.0.0.1, intranet.example, *.corp.example, host:port). Repeat for each host.",
+  },
+  {
+    name: "knowledge-dir",
+    value: "<dir>",
+    description:
+      "The folder search_knowledge searches, relative to the root and inside it (default: the root itself). Read-write mode keeps its index in <dir>/.knowledge and web_fetch saves pages into <dir>/web-pages; read-only mode writes nothing inside the root (the index goes to $XDG_CACHE_HOME/agentool/knowledge).",
   },
   {
     name: "http",
@@ -109,6 +117,8 @@ export interface CommandLineOptions {
   searxng: string | undefined;
   /** `--allow-host` values. */
   allowHosts: string[];
+  /** `--knowledge-dir`, as given (checked against the root later). */
+  knowledgeDir: string | undefined;
   /** `--fixed-root`. */
   fixedRoot: boolean;
   /** The HTTP options, when `--http` was given. */
@@ -323,6 +333,20 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
       `${flag} configures the web family: add web to --families or drop ${flag}.`,
     );
   }
+  const knowledgeDir = one("knowledge-dir");
+  if (knowledgeDir !== undefined) {
+    if (!families.includes("knowledge")) {
+      throw new UsageError(
+        "--knowledge-dir configures the knowledge family: add knowledge to --families or drop --knowledge-dir.",
+      );
+    }
+    try {
+      // Lexical checks now (`..` above the root, `~`, NUL); an absolute path is checked against --root later.
+      if (!isAbsolute(knowledgeDir.trim())) normalizeKnowledgeDir(knowledgeDir);
+    } catch (error) {
+      throw new UsageError(error instanceof Error ? error.message : String(error));
+    }
+  }
   const fixedRoot = switches.has("fixed-root");
   const root = one("root");
   if (fixedRoot && root === undefined) {
@@ -347,7 +371,17 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
         };
   return {
     action: "serve",
-    options: { root, families, mode, allowCommands, searxng, allowHosts, fixedRoot, http },
+    options: {
+      root,
+      families,
+      mode,
+      allowCommands,
+      searxng,
+      allowHosts,
+      knowledgeDir,
+      fixedRoot,
+      http,
+    },
   };
 }
 
@@ -381,6 +415,7 @@ export function formatHelp(version: string): string {
     "",
     "Environment:",
     "  AGENTOOL_MCP_TOKEN  the bearer token of --http (preferred over --token)",
+    "  XDG_CACHE_HOME      where read-only mode keeps the knowledge index (default ~/.cache)",
     "",
     "Exit codes: 0 done, 1 failed while serving, 2 bad command line.",
     "",

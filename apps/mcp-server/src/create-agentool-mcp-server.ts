@@ -1,4 +1,5 @@
 import { readFileSync, realpathSync, statSync } from "node:fs";
+import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import {
   clientSupportsElicitation,
@@ -19,6 +20,8 @@ import {
 import { z } from "zod";
 import { MODES, type ServerMode } from "./command-line.js";
 import { FAMILY_NAMES, type FamilyName } from "./family-names.js";
+import { normalizeKnowledgeDir, resolveKnowledgeFolder } from "./knowledge-folder.js";
+import { createKnowledgeResources } from "./knowledge-resources.js";
 import { buildToolSet, type ToolSetConfiguration, type ToolSetState } from "./tool-sets.js";
 
 /** How long the server waits for the client's answer to `roots/list`, unless told otherwise. */
@@ -44,6 +47,17 @@ export interface AgentoolMcpServerOptions {
   searxng?: string;
   /** Hosts `web_fetch` may reach although private or loopback (`"127.0.0.1"`, `"*.corp.example"`). Default none. */
   allowHosts?: readonly string[];
+  /**
+   * The folder `search_knowledge` searches, relative to the root (or absolute inside `root`); it
+   * follows the client's root like fs and git. Default: the root itself.
+   */
+  knowledgeDir?: string;
+  /**
+   * Where read-only mode keeps the knowledge index (a folder outside the root). Default
+   * `$XDG_CACHE_HOME/agentool/knowledge`, else `~/.cache/agentool/knowledge`, else a folder in
+   * `os.tmpdir()`.
+   */
+  knowledgeCacheDirectory?: string;
   /** Ignore the client's MCP roots and always confine to `root`. Default `false`. */
   fixedRoot?: boolean;
   /** Where log lines go (never stdout: it carries the protocol). Default: stderr, prefixed `agentool-mcp: `. */
@@ -78,6 +92,8 @@ const optionsSchema = z.object({
   allowCommands: z.array(z.string().min(1)).readonly().optional(),
   searxng: z.url({ protocol: /^https?$/ }).optional(),
   allowHosts: z.array(z.string().min(1)).readonly().optional(),
+  knowledgeDir: z.string().min(1).optional(),
+  knowledgeCacheDirectory: z.string().min(1).optional(),
   fixedRoot: z.boolean().optional(),
   log: z.custom<(line: string) => void>((value) => typeof value === "function").optional(),
   rootsTimeoutMs: z.number().int().min(1).max(600_000).optional(),
@@ -186,12 +202,34 @@ export function createAgentoolMcpServer(options: AgentoolMcpServerOptions = {}):
     throw new AgentoolError("createAgentoolMcpServer: fixedRoot needs a root to confine to.");
   }
   const fallbackRoot = parsed.root === undefined ? undefined : resolveRoot(parsed.root, "--root");
+  if (parsed.knowledgeDir !== undefined && !families.includes("knowledge")) {
+    throw new AgentoolError(
+      "createAgentoolMcpServer: knowledgeDir configures the knowledge family: add it to families.",
+    );
+  }
+  const knowledgeDir =
+    parsed.knowledgeDir === undefined
+      ? ""
+      : normalizeKnowledgeDir(
+          parsed.knowledgeDir,
+          parsed.root === undefined || fallbackRoot === undefined
+            ? []
+            : [resolve(parsed.root), fallbackRoot],
+        );
+  // A --knowledge-dir that leaves --root (through a symlink) is refused at start.
+  if (fallbackRoot !== undefined && families.includes("knowledge")) {
+    resolveKnowledgeFolder(fallbackRoot, knowledgeDir, "--root");
+  }
   const configuration: ToolSetConfiguration = {
     families,
     mode,
     allowCommands,
     searxng: parsed.searxng,
     allowHosts: parsed.allowHosts ?? [],
+    knowledgeDir,
+    ...(parsed.knowledgeCacheDirectory === undefined
+      ? {}
+      : { knowledgeCacheDirectory: parsed.knowledgeCacheDirectory }),
   };
   const rootsTimeoutMs = parsed.rootsTimeoutMs ?? DEFAULT_ROOTS_TIMEOUT_MS;
 
@@ -215,15 +253,33 @@ export function createAgentoolMcpServer(options: AgentoolMcpServerOptions = {}):
     return Object.freeze({ ...tool, run });
   }
 
-  let state: ToolSetState = { root: fallbackRoot, elicitation: undefined, handler };
+  const knowledge = families.includes("knowledge")
+    ? createKnowledgeResources({ onWarn: (message) => log(`knowledge: ${message}`) })
+    : undefined;
+  let state: ToolSetState = {
+    root: fallbackRoot,
+    elicitation: undefined,
+    handler,
+    ...(knowledge === undefined ? {} : { knowledge }),
+  };
   let toolNames: string[] = [];
   let shownNotes = new Set<string>();
+  let shownKnowledgeFolder = "";
 
   /** The tools of a state (each note logged once while it holds). */
   function build(next: ToolSetState): AnyTool[] {
     const set = buildToolSet(configuration, next);
     for (const note of set.notes) if (!shownNotes.has(note)) log(note);
     shownNotes = new Set(set.notes);
+    const folder = set.knowledgeFolder;
+    const shown =
+      folder === undefined
+        ? ""
+        : `search_knowledge searches ${folder.path} (index in ${folder.indexDirectory}${folder.webPages === undefined ? "" : `; web_fetch saves pages into ${folder.webPages}`}).`;
+    if (shown !== "" && shown !== shownKnowledgeFolder) log(shown);
+    shownKnowledgeFolder = shown;
+    // A roots change leaves the old folder's source behind: stop its indexing.
+    if (knowledge !== undefined) void knowledge.release(set.corpus);
     toolNames = set.tools.map((tool) => tool.name);
     return set.tools.map(tracked);
   }
@@ -288,7 +344,7 @@ export function createAgentoolMcpServer(options: AgentoolMcpServerOptions = {}):
 
   const usesRoots = () =>
     parsed.fixedRoot !== true &&
-    (families.includes("fs") || families.includes("git")) &&
+    (families.includes("fs") || families.includes("git") || families.includes("knowledge")) &&
     server.server.getClientCapabilities()?.roots !== undefined;
 
   async function refreshRoots(relatedRequestId?: RequestId): Promise<void> {
@@ -405,6 +461,8 @@ export function createAgentoolMcpServer(options: AgentoolMcpServerOptions = {}):
       try {
         await server.close();
       } finally {
+        // Stops indexing and waits for the index's last save.
+        const closing = knowledge?.close();
         const calls = Promise.allSettled([...running]);
         let timer: NodeJS.Timeout | undefined;
         await Promise.race([
@@ -415,6 +473,7 @@ export function createAgentoolMcpServer(options: AgentoolMcpServerOptions = {}):
           }),
         ]);
         if (timer !== undefined) clearTimeout(timer);
+        if (closing !== undefined) await withDeadline(closing, DISPOSE_GRACE_MS);
       }
     },
   };

@@ -28,8 +28,21 @@ export {
   startHttpServer,
 } from "./http-server.js";
 export {
+  createWebPagesSaver,
+  type KnowledgeCacheEnvironment,
+  type KnowledgeFolder,
+  knowledgeCacheDirectory,
+  normalizeKnowledgeDir,
+  resolveKnowledgeFolder,
+  rootRelativeSource,
+  WEB_PAGES_FOLDER,
+} from "./knowledge-folder.js";
+export { createKnowledgeResources, type KnowledgeResources } from "./knowledge-resources.js";
+export {
   buildToolSet,
   isGitRepositoryRoot,
+  SEARCH_MEMORY_TOOL_NAME,
+  type ServedKnowledgeFolder,
   type ToolSet,
   type ToolSetConfiguration,
   type ToolSetState,

@@ -105,13 +105,14 @@ describe("tools per family over stdio", () => {
       fs: READ_FS,
       git: READ_GIT,
       web: ["wiki_search", "web_fetch"],
+      knowledge: ["search_knowledge", "remember", "search_memory"],
       interact: ["notify"],
     };
     for (const [family, names] of Object.entries(expected)) {
       const listed = await withSession(["--root", project.path, "--families", family], toolNames);
       expect(listed, family).toEqual(names);
     }
-  });
+  }, 60_000);
 
   it("serves every family by default, read-only", async () => {
     const listed = await withSession(["--root", project.path], toolNames);
@@ -122,6 +123,9 @@ describe("tools per family over stdio", () => {
       ...READ_GIT,
       "wiki_search",
       "web_fetch",
+      "search_knowledge",
+      "remember",
+      "search_memory",
       "notify",
     ]);
     for (const name of [...WRITE_FS, ...WRITE_GIT, "run_command"]) {

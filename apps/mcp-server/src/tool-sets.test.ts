@@ -1,4 +1,4 @@
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, realpathSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import {
   AGENTOOL_TOOL_NAMES,
@@ -7,19 +7,26 @@ import {
 } from "@agentool/contract/testing";
 import type { InteractionHandler } from "@agentool/tools-interact";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createKnowledgeResources } from "./knowledge-resources.js";
 import { temporaryDirectory } from "./test-support/spawn-server.js";
 import { buildToolSet, isGitRepositoryRoot, type ToolSetConfiguration } from "./tool-sets.js";
 
 const handler: InteractionHandler = { ask: () => "yes", notify: () => {} };
 let project: ReturnType<typeof temporaryDirectory>;
 
+let cache: ReturnType<typeof temporaryDirectory>;
+
 beforeAll(() => {
-  project = temporaryDirectory({ "a.md": "# A\n" });
+  project = temporaryDirectory({ "a.md": "# A\n", "docs/b.md": "# B\n\nThe regulator limit.\n" });
+  cache = temporaryDirectory();
 });
-afterAll(() => project?.cleanup());
+afterAll(() => {
+  project?.cleanup();
+  cache?.cleanup();
+});
 
 const everything: ToolSetConfiguration = {
-  families: ["core", "fs", "git", "web", "interact"],
+  families: ["core", "fs", "git", "web", "knowledge", "interact"],
   mode: "read-write",
   allowCommands: ["echo"],
   searxng: "http://127.0.0.1:9",
@@ -35,6 +42,9 @@ describe("buildToolSet", () => {
     expect(names).toContain("git_commit");
     expect(names).toContain("web_search");
     expect(names).toContain("ask_user");
+    expect(names).toContain("search_knowledge");
+    expect(names).toContain("remember");
+    expect(names).toContain("search_memory");
     expect(new Set(names).size).toBe(names.length);
     expect([...set.families.values()].flat().sort()).toEqual([...names].sort());
     const mounted = new Set(names);
@@ -58,11 +68,14 @@ describe("buildToolSet", () => {
       "web_search",
       "wiki_search",
       "web_fetch",
+      "remember",
+      "search_memory",
       "notify",
     ]);
-    expect(set.notes).toHaveLength(2);
+    expect(set.notes).toHaveLength(3);
     expect(set.notes[0]).toContain("fs and git tools left out");
-    expect(set.notes[1]).toContain("ask_user and confirm left out");
+    expect(set.notes[1]).toContain("search_knowledge left out: no root");
+    expect(set.notes[2]).toContain("ask_user and confirm left out");
     const mounted = new Set(set.tools.map((tool) => tool.name));
     for (const tool of set.tools) {
       expect(
@@ -77,6 +90,83 @@ describe("buildToolSet", () => {
     const report = await checkConformance(set.tools);
     expect(report.violations).toEqual([]);
     expect(report.checkedTools).toHaveLength(set.tools.length);
+  });
+});
+
+describe("buildToolSet: the knowledge family", () => {
+  const knowledgeOnly: ToolSetConfiguration = {
+    families: ["fs", "web", "knowledge"],
+    mode: "read-only",
+    allowCommands: [],
+    searxng: undefined,
+    allowHosts: [],
+  };
+
+  it("read-only: the index in the cache folder, web_fetch not saving; read-write: <folder>/.knowledge and web-pages", () => {
+    const root = realpathSync(project.path);
+    const readOnly = buildToolSet(
+      { ...knowledgeOnly, knowledgeDir: "docs", knowledgeCacheDirectory: cache.path },
+      { root, elicitation: false, handler },
+    );
+    expect(readOnly.knowledgeFolder).toMatchObject({
+      path: join(root, "docs"),
+      relative: "docs",
+      webPages: undefined,
+    });
+    expect(readOnly.knowledgeFolder?.indexDirectory.startsWith(`${cache.path}/`)).toBe(true);
+    expect(readOnly.corpus?.indexPath.startsWith(`${cache.path}/`)).toBe(true);
+    const readWrite = buildToolSet(
+      { ...knowledgeOnly, mode: "read-write", knowledgeDir: "docs" },
+      { root, elicitation: false, handler },
+    );
+    expect(readWrite.knowledgeFolder).toMatchObject({
+      indexDirectory: join(root, "docs", ".knowledge"),
+      webPages: "docs/web-pages",
+    });
+    expect(readWrite.corpus?.indexPath).toBe(join(root, "docs", ".knowledge", "index.bin"));
+  });
+
+  it("leaves search_knowledge out, with a note, when the folder leaves the root or no cache folder is outside it", () => {
+    const outside = temporaryDirectory({ "c.md": "# C\n" });
+    try {
+      symlinkSync(outside.path, join(project.path, "escape"));
+      const root = realpathSync(project.path);
+      const escaped = buildToolSet(
+        { ...knowledgeOnly, knowledgeDir: "escape" },
+        { root, elicitation: false, handler },
+      );
+      expect(escaped.tools.map((tool) => tool.name)).not.toContain("search_knowledge");
+      expect(escaped.tools.map((tool) => tool.name)).toContain("remember");
+      expect(escaped.notes.join("\n")).toContain(
+        "search_knowledge left out: --knowledge-dir escape",
+      );
+      const noCache = buildToolSet(
+        { ...knowledgeOnly, knowledgeCacheDirectory: join(root, "cache") },
+        { root, elicitation: false, handler },
+      );
+      expect(noCache.tools.map((tool) => tool.name)).not.toContain("search_knowledge");
+      expect(noCache.notes.join("\n")).toContain("Set XDG_CACHE_HOME to a folder outside the root");
+      expect(existsSync(join(root, "cache"))).toBe(false);
+    } finally {
+      outside.cleanup();
+    }
+  });
+
+  it("keeps memory and the corpus source across rebuilds that share the resources", async () => {
+    const root = realpathSync(project.path);
+    const knowledge = createKnowledgeResources();
+    const state = { root, elicitation: false, handler, knowledge };
+    const configuration = { ...knowledgeOnly, knowledgeCacheDirectory: cache.path };
+    const first = buildToolSet(configuration, state);
+    const remember = first.tools.find((tool) => tool.name === "remember");
+    const saved = await remember?.run({ text: "The espresso machine descales on Fridays." });
+    expect(saved?.success).toBe(true);
+    const second = buildToolSet(configuration, { ...state, elicitation: true });
+    expect(second.corpus).toBe(first.corpus);
+    const searchMemory = second.tools.find((tool) => tool.name === "search_memory");
+    const found = await searchMemory?.run({ query: "espresso descales" });
+    expect(found?.success && JSON.stringify(found.data)).toContain("espresso machine");
+    await knowledge.close();
   });
 });
 

@@ -19,14 +19,43 @@ import {
   NOTIFY_TOOL_NAME,
 } from "@agentool/tools-interact";
 import {
+  createRememberTool,
+  createSearchKnowledgeTool,
+  createStoreSource,
+  REMEMBER_TOOL_NAME,
+  SEARCH_KNOWLEDGE_TOOL_NAME,
+} from "@agentool/tools-knowledge";
+import { CORPUS_INDEX_FOLDER, type CorpusSource } from "@agentool/tools-knowledge/node";
+import {
   createSearxngProvider,
+  createWebFetchTool,
   WEB_FETCH_TOOL_NAME,
   WEB_SEARCH_TOOL_NAME,
   WIKI_SEARCH_TOOL_NAME,
 } from "@agentool/tools-web";
-import { createNodeWebTools } from "@agentool/tools-web/node";
+import {
+  createGuardedTransport,
+  createNodeWebTools,
+  createWorkerConverters,
+} from "@agentool/tools-web/node";
 import type { ServerMode } from "./command-line.js";
 import type { FamilyName } from "./family-names.js";
+import {
+  createWebPagesSaver,
+  type KnowledgeFolder,
+  knowledgeCacheDirectory,
+  resolveKnowledgeFolder,
+  rootRelativeSource,
+  WEB_PAGES_FOLDER,
+} from "./knowledge-folder.js";
+import { createKnowledgeResources, type KnowledgeResources } from "./knowledge-resources.js";
+
+/** The name of the second `search_knowledge`, over what `remember` saved. */
+export const SEARCH_MEMORY_TOOL_NAME = "search_memory";
+
+/** Appended to `remember`'s description: where the excerpts live. */
+const MEMORY_LIFETIME =
+  "Excerpts are kept in this server's memory while it runs; they are gone when it restarts.";
 
 /** What the server was configured to serve (fixed for the server's life). */
 export interface ToolSetConfiguration {
@@ -40,6 +69,17 @@ export interface ToolSetConfiguration {
   searxng: string | undefined;
   /** Hosts `web_fetch` may reach although private or loopback. */
   allowHosts: readonly string[];
+  /**
+   * The knowledge folder `search_knowledge` searches, relative to the root (normalised, see
+   * `normalizeKnowledgeDir`). Default `""`: the root itself.
+   */
+  knowledgeDir?: string;
+  /**
+   * Where read-only mode keeps knowledge indexes (outside the root; one sub-folder per knowledge
+   * folder). Default: `$XDG_CACHE_HOME/agentool/knowledge`, else `~/.cache/agentool/knowledge`,
+   * else a folder in `os.tmpdir()` — the first outside the root.
+   */
+  knowledgeCacheDirectory?: string;
 }
 
 /** What changes during a session: the confinement root and what the client can do. */
@@ -53,6 +93,19 @@ export interface ToolSetState {
   elicitation: boolean | undefined;
   /** The interaction handler of the interact family. */
   handler: InteractionHandler;
+  /**
+   * The knowledge family's memory and corpus sources, kept across rebuilds. Default: fresh ones
+   * for this build (memory then lasts as long as the tools).
+   */
+  knowledge?: KnowledgeResources;
+}
+
+/** The knowledge folder a tool set searches, with where its index lives. */
+export interface ServedKnowledgeFolder extends KnowledgeFolder {
+  /** The sidecar index folder: `<folder>/.knowledge` (read-write) or a cache folder outside the root (read-only). */
+  indexDirectory: string;
+  /** Where `web_fetch` saves pages (root-relative), when it saves. */
+  webPages: string | undefined;
 }
 
 /** The tools of one session state, per family, with a note for each family left out. */
@@ -63,6 +116,10 @@ export interface ToolSet {
   families: Map<FamilyName, string[]>;
   /** Why a configured family (or part of it) is not served, one line each. */
   notes: string[];
+  /** The knowledge folder `search_knowledge` searches, when it is served. */
+  knowledgeFolder?: ServedKnowledgeFolder;
+  /** The corpus source behind `search_knowledge`, when it is served. */
+  corpus?: CorpusSource;
 }
 
 /**
@@ -92,7 +149,53 @@ interface Plan {
   webSearch: boolean;
   interact: boolean;
   elicitation: boolean;
+  knowledge: boolean;
+  /** The folder `search_knowledge` searches; absent = no `search_knowledge`. */
+  knowledgeFolder: ServedKnowledgeFolder | undefined;
   notes: string[];
+}
+
+function planKnowledgeFolder(
+  configuration: ToolSetConfiguration,
+  root: string | undefined,
+  notes: string[],
+): ServedKnowledgeFolder | undefined {
+  if (root === undefined) {
+    notes.push(
+      "search_knowledge left out: no root (pass --root <dir>, or use a client that sends MCP roots); remember and search_memory stay.",
+    );
+    return undefined;
+  }
+  let folder: KnowledgeFolder;
+  try {
+    folder = resolveKnowledgeFolder(root, configuration.knowledgeDir ?? "");
+  } catch (error) {
+    notes.push(
+      `search_knowledge left out: ${error instanceof Error ? error.message : String(error)}`,
+    );
+    return undefined;
+  }
+  const readWrite = configuration.mode === "read-write";
+  const indexDirectory = readWrite
+    ? join(folder.path, CORPUS_INDEX_FOLDER)
+    : knowledgeCacheDirectory(folder.path, root, {
+        ...(configuration.knowledgeCacheDirectory === undefined
+          ? {}
+          : { base: configuration.knowledgeCacheDirectory }),
+      });
+  if (indexDirectory === undefined) {
+    notes.push(
+      `search_knowledge left out: read-only mode keeps its index outside the root, and every cache folder lies inside ${root}. Set XDG_CACHE_HOME to a folder outside the root, or use --mode read-write (the index then lives in ${join(folder.path, CORPUS_INDEX_FOLDER)}).`,
+    );
+    return undefined;
+  }
+  const webPages =
+    readWrite && configuration.families.includes("web")
+      ? folder.relative === ""
+        ? WEB_PAGES_FOLDER
+        : `${folder.relative}/${WEB_PAGES_FOLDER}`
+      : undefined;
+  return { ...folder, indexDirectory, webPages };
 }
 
 function plan(configuration: ToolSetConfiguration, state: ToolSetState): Plan {
@@ -110,6 +213,8 @@ function plan(configuration: ToolSetConfiguration, state: ToolSetState): Plan {
       `git tools left out: ${root} is not the top level of a git work tree (no .git directory).`,
     );
   }
+  const knowledge = has("knowledge");
+  const knowledgeFolder = knowledge ? planKnowledgeFolder(configuration, root, notes) : undefined;
   const interact = has("interact");
   if (interact && state.elicitation === false) {
     notes.push(
@@ -125,6 +230,8 @@ function plan(configuration: ToolSetConfiguration, state: ToolSetState): Plan {
     webSearch: has("web") && configuration.searxng !== undefined,
     interact,
     elicitation: state.elicitation === true,
+    knowledge,
+    knowledgeFolder,
     notes,
   };
 }
@@ -152,6 +259,13 @@ function plannedNames(
       ...(planned.webSearch ? [WEB_SEARCH_TOOL_NAME] : []),
       WIKI_SEARCH_TOOL_NAME,
       WEB_FETCH_TOOL_NAME,
+    ]);
+  }
+  if (planned.knowledge) {
+    names.set("knowledge", [
+      ...(planned.knowledgeFolder === undefined ? [] : [SEARCH_KNOWLEDGE_TOOL_NAME]),
+      REMEMBER_TOOL_NAME,
+      SEARCH_MEMORY_TOOL_NAME,
     ]);
   }
   if (planned.interact) {
@@ -215,7 +329,10 @@ export function buildToolSet(configuration: ToolSetConfiguration, state: ToolSet
   if (planned.git && root !== undefined) {
     tools.push(...createGitTools({ root, mode: configuration.mode, mountedTools: mounted }));
   }
+  const webPages = planned.knowledgeFolder?.webPages;
   if (planned.web) {
+    const allowHosts =
+      configuration.allowHosts.length === 0 ? {} : { allowHosts: [...configuration.allowHosts] };
     tools.push(
       ...createNodeWebTools({
         search:
@@ -226,12 +343,60 @@ export function buildToolSet(configuration: ToolSetConfiguration, state: ToolSet
                 mountedTools: mounted,
               },
         wiki: { mountedTools: mounted },
-        fetch: {
+        fetch: webPages === undefined ? { mountedTools: mounted, ...allowHosts } : false,
+      }),
+    );
+    if (webPages !== undefined && root !== undefined) {
+      // createNodeWebFetchTool's own parts, with a saver that names the page root-relative
+      // (`web-pages/<page>.md`), the path read_file and search_knowledge use.
+      const converters = createWorkerConverters();
+      tools.push(
+        createWebFetchTool({
+          transport: createGuardedTransport(allowHosts),
+          htmlConverter: converters.convertHtml,
+          pdfExtractor: converters.extractPdf,
+          save: createWebPagesSaver(root, webPages),
           mountedTools: mounted,
-          ...(configuration.allowHosts.length === 0
-            ? {}
-            : { allowHosts: [...configuration.allowHosts] }),
-        },
+        }),
+      );
+    }
+  }
+  let corpus: CorpusSource | undefined;
+  if (planned.knowledge) {
+    const resources = state.knowledge ?? createKnowledgeResources();
+    const folder = planned.knowledgeFolder;
+    if (folder !== undefined) {
+      corpus = resources.corpus(
+        folder.path,
+        configuration.mode === "read-write" ? undefined : folder.indexDirectory,
+      );
+      tools.push(
+        createSearchKnowledgeTool({
+          source: rootRelativeSource(corpus, folder.relative),
+          // Without saving, web_fetch puts nothing into the folder: the description must not say so.
+          mountedTools:
+            webPages === undefined
+              ? mounted.filter((name) => name !== WEB_FETCH_TOOL_NAME)
+              : mounted,
+        }),
+      );
+    }
+    const rememberOptions = {
+      store: resources.memory,
+      searchToolName: SEARCH_MEMORY_TOOL_NAME,
+      mountedTools: mounted,
+    };
+    const remember = createRememberTool(rememberOptions);
+    tools.push(
+      createRememberTool({
+        ...rememberOptions,
+        description: `${remember.description}\n${MEMORY_LIFETIME}`,
+      }),
+      createSearchKnowledgeTool({
+        source: createStoreSource({ store: resources.memory }),
+        sourceKind: "store",
+        name: SEARCH_MEMORY_TOOL_NAME,
+        mountedTools: mounted,
       }),
     );
   }
@@ -252,5 +417,11 @@ export function buildToolSet(configuration: ToolSetConfiguration, state: ToolSet
       `agentool-mcp: the families mounted ${built.join(", ")} but ${expected.join(", ")} was planned.`,
     );
   }
-  return { tools, families, notes: planned.notes };
+  return {
+    tools,
+    families,
+    notes: planned.notes,
+    ...(planned.knowledgeFolder === undefined ? {} : { knowledgeFolder: planned.knowledgeFolder }),
+    ...(corpus === undefined ? {} : { corpus }),
+  };
 }
