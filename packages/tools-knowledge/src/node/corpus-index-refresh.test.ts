@@ -396,7 +396,7 @@ describe("a damaged index is rebuilt with a warning, never a crash", () => {
       },
       "fails its checksum",
     ],
-    ["cut in half", (path) => truncateSync(path, statSync(path).size >> 1), "its header says"],
+    ["cut in half", (path) => truncateSync(path, statSync(path).size >> 1), "is truncated"],
     [
       "an old format version",
       (path) => {

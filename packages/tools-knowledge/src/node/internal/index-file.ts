@@ -207,7 +207,9 @@ export function decodeIndex(buffer: Buffer): StoredIndex {
   if (buffer.length !== expected) {
     throw new IndexFileError(
       buffer.length < expected ? "truncated" : "corrupt",
-      `the index file has ${buffer.length} bytes, its header says ${expected}`,
+      buffer.length < expected
+        ? `the index file is truncated (${buffer.length} bytes, its header says ${expected})`
+        : `the index file has ${buffer.length} bytes, its header says ${expected}`,
     );
   }
   if (crc32(buffer.subarray(HEADER_BYTES)) !== checksum) {
