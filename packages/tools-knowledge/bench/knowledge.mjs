@@ -254,15 +254,16 @@ function fileText(fileIndex) {
 
 function filePath(fileIndex) {
   const [topic] = topicsOf(fileIndex);
-  const site = `site-${String(fileIndex % 50).padStart(2, "0")}`;
-  const section = `section-${String(Math.floor(fileIndex / 50) % 20).padStart(2, "0")}`;
+  // 40 sites × 5 sections: 10 files a folder at 2,000 files, 50 at 10,000.
+  const site = `site-${String(fileIndex % 40).padStart(2, "0")}`;
+  const section = `section-${Math.floor(fileIndex / 40) % 5}`;
   return `${site}/${section}/page-${String(fileIndex).padStart(5, "0")}-${topic}.md`;
 }
 
 /** Writes the first `count` files of the generator under `root` (skipped when already there). */
 async function generateCorpus(root, count) {
   const marker = join(root, ".generated");
-  const signature = `${SEED}:${count}:v2`;
+  const signature = `${SEED}:${count}:v3`;
   if (existsSync(marker) && (await readFile(marker, "utf8")) === signature) {
     return corpusBytes(root, count);
   }

@@ -1,6 +1,11 @@
 import MiniSearch, { type Options, type SearchOptions } from "minisearch";
 import { createLexicalScorer, type LexicalScorer } from "./internal/lexical-scorer.js";
-import { packEngine, restoreEngine, type TermPostings } from "./internal/lexical-snapshot.js";
+import {
+  createSnapshotTracker,
+  packPublicEngine,
+  restoreEngine,
+  type SnapshotTracker,
+} from "./internal/lexical-snapshot.js";
 import { TOKENIZER_VERSION, tokenize } from "./internal/tokenize.js";
 
 /** One searchable unit of a {@link LexicalIndex} — usually a chunk. */
@@ -51,7 +56,7 @@ export interface LexicalIndex {
 }
 
 /** Version of the snapshot {@link LexicalIndex.toJSON} writes; older snapshots are refused. */
-export const LEXICAL_INDEX_VERSION = 2;
+export const LEXICAL_INDEX_VERSION = 3;
 
 /** The `format` marker of a snapshot. */
 export const LEXICAL_INDEX_FORMAT = "agentool-lexical-index";
@@ -187,7 +192,10 @@ function isCjkTerm(term: string): boolean {
  * index.search("regulator limits"); // [{ id: "a.md#0", score: … }]
  */
 export function createLexicalIndex(): LexicalIndex {
-  return new MiniSearchLexicalIndex(new MiniSearch<LexicalDocument>(LEXICAL_MINISEARCH_OPTIONS));
+  return new MiniSearchLexicalIndex(
+    new MiniSearch<LexicalDocument>(LEXICAL_MINISEARCH_OPTIONS),
+    true,
+  );
 }
 
 /**
@@ -225,7 +233,10 @@ export function loadLexicalIndex(json: unknown): LexicalIndex {
     );
   }
   try {
-    return new MiniSearchLexicalIndex(restoreEngine(snapshot, FIELDS, LEXICAL_MINISEARCH_OPTIONS));
+    return new MiniSearchLexicalIndex(
+      restoreEngine(snapshot, FIELDS, LEXICAL_MINISEARCH_OPTIONS),
+      false,
+    );
   } catch (error) {
     throw new LexicalIndexLoadError(
       `The lexical index snapshot is damaged: ${error instanceof Error ? error.message : String(error)}.`,
@@ -238,61 +249,55 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-/** The two MiniSearch 7.2 internals the bulk-add fast path uses (the version is pinned exactly). */
+/** The MiniSearch 7.2 internal the add fast path replaces (the version is pinned exactly). */
 interface MiniSearchInternals {
-  _index: { fetch(term: string, create: () => TermPostings): TermPostings };
   addTerm(fieldId: number, documentId: number, term: string): void;
 }
 
 /**
- * Makes bulk adds about twice as fast. MiniSearch's `addTerm` looks every token up in its radix
- * tree; during one {@link LexicalIndex.add} batch nothing is removed from the tree (`discard`
- * leaves it alone, vacuuming waits for the batch to end), so each term's posting map can be
- * remembered in a plain `Map` for the batch and dropped after it. The replacement does exactly
- * what MiniSearch's own `addTerm` does; where the internals are missing (another MiniSearch
- * version) nothing is patched and adds take the ordinary path.
- *
- * @returns a runner that executes one batch with the fast path on
+ * Makes adds about twice as fast and snapshots incremental. MiniSearch's `addTerm` looks every
+ * token up in its radix tree; the tracker remembers each term's posting map in a plain `Map` (a
+ * map in the tree is never empty, so an emptied one — a term a vacuum deleted — is looked up
+ * again), and notes each document's first posting in a term so the next snapshot re-encodes only
+ * the terms that changed. The replacement does exactly what MiniSearch's own `addTerm` does.
  */
-function installBulkAddFastPath(engine: MiniSearch<LexicalDocument>): (batch: () => void) => void {
+function installTrackedAddTerm(
+  engine: MiniSearch<LexicalDocument>,
+  tracker: SnapshotTracker,
+): void {
   const internals = engine as unknown as Partial<MiniSearchInternals>;
-  const original = internals.addTerm;
-  if (typeof original !== "function" || typeof internals._index?.fetch !== "function") {
-    return (batch) => batch();
-  }
-  let batchPostings: Map<string, TermPostings> | undefined;
-  const createPostings = (): TermPostings => new Map();
-  internals.addTerm = function addTerm(this: MiniSearchInternals, fieldId, documentId, term) {
-    if (batchPostings === undefined) {
-      original.call(this, fieldId, documentId, term);
+  if (typeof internals.addTerm !== "function") return;
+  internals.addTerm = (fieldId, documentId, term) => {
+    const entry = tracker.postingsOf(term);
+    const fieldPostings = entry.postings.get(fieldId);
+    if (fieldPostings === undefined) {
+      entry.postings.set(fieldId, new Map([[documentId, 1]]));
+      tracker.firstOccurrence(documentId, entry);
       return;
     }
-    let postings = batchPostings.get(term);
-    if (postings === undefined) {
-      postings = this._index.fetch(term, createPostings);
-      batchPostings.set(term, postings);
-    }
-    const fieldPostings = postings.get(fieldId);
-    if (fieldPostings === undefined) postings.set(fieldId, new Map([[documentId, 1]]));
-    else fieldPostings.set(documentId, (fieldPostings.get(documentId) ?? 0) + 1);
-  };
-  return (batch) => {
-    batchPostings = new Map();
-    try {
-      batch();
-    } finally {
-      batchPostings = undefined;
-    }
+    const frequency = fieldPostings.get(documentId);
+    if (frequency === undefined) {
+      fieldPostings.set(documentId, 1);
+      tracker.firstOccurrence(documentId, entry);
+    } else fieldPostings.set(documentId, frequency + 1);
   };
 }
 
 class MiniSearchLexicalIndex implements LexicalIndex {
-  private readonly runBatch: (batch: () => void) => void;
+  private readonly tracker: SnapshotTracker | undefined;
 
   private readonly scorer: LexicalScorer | undefined;
 
-  constructor(private readonly engine: MiniSearch<LexicalDocument>) {
-    this.runBatch = installBulkAddFastPath(engine);
+  /**
+   * @param engine - the MiniSearch engine
+   * @param empty - whether it holds nothing yet (a restored one does)
+   */
+  constructor(
+    private readonly engine: MiniSearch<LexicalDocument>,
+    empty: boolean,
+  ) {
+    this.tracker = createSnapshotTracker(engine, empty);
+    if (this.tracker !== undefined) installTrackedAddTerm(engine, this.tracker);
     this.scorer = createLexicalScorer(engine as MiniSearch<unknown>, {
       fieldBoosts: FIELDS.map((field) => LEXICAL_FIELD_BOOSTS[field]),
       bm25: BM25,
@@ -319,20 +324,18 @@ class MiniSearchLexicalIndex implements LexicalIndex {
       }
     }
     let discarded = false;
-    this.runBatch(() => {
-      for (const document of documents) {
-        if (this.engine.has(document.id)) {
-          this.engine.discard(document.id);
-          discarded = true;
-        }
-        this.engine.add({
-          id: document.id,
-          heading: document.heading ?? "",
-          text: document.text ?? "",
-          front_matter: document.front_matter ?? "",
-        });
+    for (const document of documents) {
+      if (this.engine.has(document.id)) {
+        this.discard(document.id);
+        discarded = true;
       }
-    });
+      this.engine.add({
+        id: document.id,
+        heading: document.heading ?? "",
+        text: document.text ?? "",
+        front_matter: document.front_matter ?? "",
+      });
+    }
     this.scorer?.invalidate();
     if (discarded) this.maybeVacuum();
   }
@@ -341,7 +344,7 @@ class MiniSearchLexicalIndex implements LexicalIndex {
     let discarded = false;
     for (const id of ids) {
       if (!this.engine.has(id)) continue;
-      this.engine.discard(id);
+      this.discard(id);
       discarded = true;
     }
     this.scorer?.invalidate();
@@ -370,8 +373,13 @@ class MiniSearchLexicalIndex implements LexicalIndex {
       format: LEXICAL_INDEX_FORMAT,
       version: LEXICAL_INDEX_VERSION,
       tokenizer_version: TOKENIZER_VERSION,
-      ...packEngine(this.engine, FIELDS.length),
+      ...(this.tracker?.pack(FIELDS.length) ?? packPublicEngine(this.engine, FIELDS.length)),
     };
+  }
+
+  private discard(id: string): void {
+    this.tracker?.discarding(id);
+    this.engine.discard(id);
   }
 
   private maybeVacuum(): void {
@@ -385,6 +393,7 @@ class MiniSearchLexicalIndex implements LexicalIndex {
     // In steps of VACUUM_BATCH_TERMS terms a millisecond apart: searches and updates run between
     // them (each sees a consistent index: discarded documents are skipped until they are gone).
     // The promise never rejects.
+    this.tracker?.vacuuming();
     void this.engine.vacuum({ batchSize: VACUUM_BATCH_TERMS, batchWait: 1 });
   }
 }

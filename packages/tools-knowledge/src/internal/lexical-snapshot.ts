@@ -1,10 +1,16 @@
 /**
  * The compact snapshot of a lexical index, and the way back.
  *
- * A snapshot holds ids and terms as JSON strings, and field lengths and posting lists as varints in
- * base64 (`packed-integers.ts`): about a quarter of MiniSearch's own JSON, whose posting lists are
- * objects keyed by number strings. Discarded documents are left out and the live ones numbered
- * densely, so a snapshot is always a vacuumed index.
+ * A snapshot holds ids and terms as JSON strings, and document numbers, field lengths and posting
+ * lists as varints in base64 (`packed-integers.ts`): about a quarter of MiniSearch's own JSON,
+ * whose posting lists are objects keyed by number strings. Discarded documents are left out, so a
+ * snapshot is always a vacuumed index; the restored engine numbers the live documents densely.
+ *
+ * Posting lists name documents by MiniSearch's own document number (`numbers` gives each id's),
+ * so the encoding of a term does not change when an unrelated document is discarded: a
+ * {@link SnapshotTracker} keeps every term's encoded posting list and re-encodes, on the next
+ * pack, only the terms a document was added to or discarded from since — a snapshot after one
+ * changed file costs a few milliseconds of encoding instead of a pass over every posting.
  *
  * Packing reads MiniSearch 7.2's internal maps and restoring writes them (the version is pinned
  * exactly; tests prove the restored engine equal to one MiniSearch builds itself). Where the
@@ -14,18 +20,23 @@
  * @internal
  */
 import MiniSearch, { type AsPlainObject, type Options } from "minisearch";
-import { PackedIntegerReader, PackedIntegerWriter } from "./packed-integers.js";
+import { encodeBase64, PackedIntegerReader, PackedIntegerWriter } from "./packed-integers.js";
 
 /** Term → field number → document number → term frequency. */
 export type TermPostings = Map<number, Map<number, number>>;
 
 /** The JSON form of a snapshot (besides the caller's format / version fields). */
 export interface PackedIndex {
-  /** Document number → id. */
+  /** The live documents' ids, in ascending document number. */
   ids: string[];
+  /**
+   * Each id's document number, as gaps: the first number, then each next one minus the previous
+   * minus one (all zeros for an index numbered densely). Varints, base64.
+   */
+  numbers: string;
   /** MiniSearch's running average length of each field (kept exactly, so scores do not drift). */
   average_field_lengths: number[];
-  /** Per document, the length of each field: varints, base64. */
+  /** Per document (in the order of `ids`), the length of each field: varints, base64. */
   field_lengths: string;
   /** The terms, in the order of `postings`. */
   terms: string[];
@@ -35,6 +46,9 @@ export interface PackedIndex {
    */
   postings: string;
 }
+
+/** A MiniSearch 7.2 radix tree node: child edges by label, the value under `""`. */
+type RadixNode = Map<string, RadixNode | TermPostings>;
 
 /** The parts of MiniSearch 7.2 read and written here. */
 interface EngineInternals {
@@ -46,7 +60,10 @@ interface EngineInternals {
   _avgFieldLength: number[];
   _storedFields: Map<number, unknown>;
   _dirtCount: number;
-  _index: Iterable<[string, TermPostings]> & { set(term: string, postings: TermPostings): unknown };
+  _index: Iterable<[string, TermPostings]> & {
+    set(term: string, postings: TermPostings): unknown;
+    fetch(term: string, create: () => TermPostings): TermPostings;
+  };
 }
 
 function internalsOf(engine: MiniSearch<never> | MiniSearch<unknown>): EngineInternals | undefined {
@@ -63,11 +80,303 @@ function internalsOf(engine: MiniSearch<never> | MiniSearch<unknown>): EngineInt
     typeof candidate._dirtCount === "number" &&
     index !== undefined &&
     typeof index.set === "function" &&
+    typeof index.fetch === "function" &&
     typeof (index as Iterable<unknown>)[Symbol.iterator] === "function"
   ) {
     return candidate as EngineInternals;
   }
   return undefined;
+}
+
+/** Every term of the index with its postings, walking MiniSearch's radix tree directly. */
+function termsOf(index: EngineInternals["_index"]): Array<[string, TermPostings]> {
+  const terms: Array<[string, TermPostings]> = [];
+  const candidate = index as unknown as { _tree?: unknown; _prefix?: unknown };
+  if (!(candidate._tree instanceof Map) || candidate._prefix !== "") {
+    for (const entry of index) terms.push(entry);
+    return terms;
+  }
+  const visit = (node: RadixNode, prefix: string) => {
+    for (const [label, child] of node) {
+      if (label === "") terms.push([prefix, child as TermPostings]);
+      else visit(child as RadixNode, prefix + label);
+    }
+  };
+  visit(candidate._tree as RadixNode, "");
+  return terms;
+}
+
+const EMPTY = new Uint8Array(0);
+
+/** One term as the tracker keeps it. */
+interface TrackedTerm {
+  readonly term: string;
+  /** Its posting map in the engine's tree (replaced when a vacuum deleted the term and it came back). */
+  postings: TermPostings;
+  /** Its encoded posting lists, live documents only ({@link EMPTY}: none live); `undefined`: to encode. */
+  encoded: Uint8Array | undefined;
+}
+
+/**
+ * Follows one engine's changes so {@link SnapshotTracker.pack} re-encodes only what changed: every
+ * term's encoded posting lists (live documents only) are kept until a document is added to the
+ * term or a document holding it is discarded. Knowing the second needs each document's terms, so
+ * the tracker also keeps, per live document, the terms it appears in.
+ *
+ * The engine must be changed only through {@link SnapshotTracker.postingsOf} /
+ * {@link SnapshotTracker.firstOccurrence} (MiniSearch's `addTerm`, replaced),
+ * {@link SnapshotTracker.discarding} (called before every `discard`) and vacuums announced with
+ * {@link SnapshotTracker.vacuuming}. A vacuum changes no encoding — it drops only discarded
+ * documents, which no encoding holds — but the terms it deletes (their posting maps emptied) must
+ * be looked up again and left out.
+ *
+ * @internal
+ */
+export class SnapshotTracker {
+  /** Every term → its entry (built from the tree on first use for a restored engine). */
+  private registry: Map<string, TrackedTerm> | undefined;
+  /** The same entries in a plain array, in the order snapshots list the terms. */
+  private entries: TrackedTerm[] = [];
+  /**
+   * Per live document number, the terms it appears in; `undefined` until complete (a restored
+   * engine's is built by its first pack, which encodes every term).
+   */
+  private documentTerms: Array<TrackedTerm[] | undefined> | undefined;
+  /** Whether a vacuum may have deleted terms since the last pack. */
+  private vacuumed = false;
+  private currentDocument = -1;
+  private currentTerms: TrackedTerm[] | undefined;
+  private readonly scratch = new PackedIntegerWriter();
+  private readonly createPostings = (): TermPostings => new Map();
+
+  /**
+   * @param engine - the engine followed
+   * @param empty - `true` for an engine that holds nothing yet (so every change is seen)
+   */
+  constructor(
+    private readonly engine: MiniSearch<never> | MiniSearch<unknown>,
+    empty: boolean,
+  ) {
+    if (empty) {
+      this.registry = new Map();
+      this.documentTerms = [];
+    }
+  }
+
+  private internals(): EngineInternals {
+    return internalsOf(this.engine) as EngineInternals;
+  }
+
+  private terms(): Map<string, TrackedTerm> {
+    if (this.registry === undefined) {
+      this.registry = new Map();
+      for (const [term, postings] of termsOf(this.internals()._index)) {
+        const entry: TrackedTerm = { term, postings, encoded: undefined };
+        this.registry.set(term, entry);
+        this.entries.push(entry);
+      }
+    }
+    return this.registry;
+  }
+
+  /**
+   * The entry of a term, its posting map created in the tree when the term is new — without
+   * walking the radix tree for a term seen before.
+   *
+   * @param term - the term
+   * @returns its entry (`entry.postings` is in the engine's tree)
+   */
+  postingsOf(term: string): TrackedTerm {
+    const terms = this.terms();
+    let entry = terms.get(term);
+    if (entry === undefined) {
+      entry = {
+        term,
+        postings: this.internals()._index.fetch(term, this.createPostings),
+        encoded: undefined,
+      };
+      terms.set(term, entry);
+      this.entries.push(entry);
+    } else if (entry.postings.size === 0) {
+      // A vacuum deleted the term from the tree (a map in the tree is never empty).
+      entry.postings = this.internals()._index.fetch(term, this.createPostings);
+    }
+    return entry;
+  }
+
+  /**
+   * Notes a document's first posting in a term's field (the term's encoding changes).
+   *
+   * @param document - the document number
+   * @param entry - the term's entry
+   */
+  firstOccurrence(document: number, entry: TrackedTerm): void {
+    entry.encoded = undefined;
+    if (this.documentTerms === undefined) return;
+    if (document !== this.currentDocument || this.currentTerms === undefined) {
+      this.currentDocument = document;
+      this.currentTerms = this.documentTerms[document] ??= [];
+    }
+    this.currentTerms.push(entry);
+  }
+
+  /**
+   * Notes that a document is about to be discarded (the terms it holds change).
+   *
+   * @param id - the document id
+   */
+  discarding(id: string): void {
+    const document = this.internals()._idToShortId.get(id);
+    if (document === undefined || this.documentTerms === undefined) return;
+    for (const entry of this.documentTerms[document] ?? []) entry.encoded = undefined;
+    this.documentTerms[document] = undefined;
+    if (document === this.currentDocument) this.currentTerms = undefined;
+  }
+
+  /** Notes that a vacuum starts (it may delete terms). */
+  vacuuming(): void {
+    this.vacuumed = true;
+  }
+
+  /**
+   * Packs the live documents, re-encoding only the terms changed since the last pack.
+   *
+   * @param fieldCount - how many fields each document has
+   * @returns the packed form
+   */
+  pack(fieldCount: number): PackedIndex {
+    const internals = this.internals();
+    const documentIds = internals._documentIds;
+    const shortIds = [...documentIds.keys()];
+    if (!isAscending(shortIds)) shortIds.sort((left, right) => left - right);
+    let capacity = internals._nextId;
+    for (const shortId of shortIds) if (shortId >= capacity) capacity = shortId + 1;
+    const live = new Uint8Array(capacity);
+    const ids: string[] = new Array(shortIds.length);
+    const numbers = new PackedIntegerWriter();
+    const lengths = new PackedIntegerWriter();
+    const fieldLength = internals._fieldLength;
+    let previous = -1;
+    for (let position = 0; position < shortIds.length; position += 1) {
+      const shortId = shortIds[position] as number;
+      live[shortId] = 1;
+      ids[position] = documentIds.get(shortId) as string;
+      numbers.write(shortId - previous - 1);
+      previous = shortId;
+      const fieldLengths = fieldLength.get(shortId);
+      for (let field = 0; field < fieldCount; field += 1) lengths.write(fieldLengths?.[field] ?? 0);
+    }
+
+    this.terms();
+    // Forget the terms a vacuum deleted (checking every map only after a vacuum).
+    if (this.vacuumed) {
+      const registry = this.registry as Map<string, TrackedTerm>;
+      this.entries = this.entries.filter((entry) => {
+        if (entry.postings.size > 0) return true;
+        registry.delete(entry.term);
+        return false;
+      });
+      if (!(this.engine as { isVacuuming?: boolean }).isVacuuming) this.vacuumed = false;
+    }
+    // A restored engine's first pack encodes every term and learns each document's terms.
+    const building = this.documentTerms === undefined;
+    const documentTerms: Array<TrackedTerm[] | undefined> | undefined = building
+      ? new Array(capacity)
+      : undefined;
+    const terms: string[] = [];
+    let bytes = 0;
+    const entries = this.entries;
+    for (const entry of entries) {
+      if (building || entry.encoded === undefined)
+        entry.encoded = this.encode(entry, fieldCount, live, documentTerms);
+      const length = entry.encoded.length;
+      if (length === 0) continue; // only discarded documents, not yet vacuumed
+      terms.push(entry.term);
+      bytes += length;
+    }
+    if (building) {
+      this.documentTerms = documentTerms;
+      this.currentDocument = -1;
+      this.currentTerms = undefined;
+    }
+    const all = new Uint8Array(bytes);
+    let offset = 0;
+    for (const entry of entries) {
+      const piece = entry.encoded as Uint8Array;
+      all.set(piece, offset);
+      offset += piece.length;
+    }
+    return {
+      ids,
+      numbers: numbers.toBase64(),
+      average_field_lengths: [...internals._avgFieldLength],
+      field_lengths: lengths.toBase64(),
+      terms,
+      postings: encodeBase64(all),
+    };
+  }
+
+  /** One term's posting lists, live documents only ({@link EMPTY} when none is live). */
+  private encode(
+    entry: TrackedTerm,
+    fieldCount: number,
+    live: Uint8Array,
+    documentTerms: Array<TrackedTerm[] | undefined> | undefined,
+  ): Uint8Array {
+    const postings = entry.postings;
+    const writer = this.scratch;
+    writer.reset();
+    let any = false;
+    for (let field = 0; field < fieldCount; field += 1) {
+      const documents = postings.get(field);
+      if (documents === undefined) {
+        writer.write(0);
+        continue;
+      }
+      let count = 0;
+      let ordered = true;
+      let last = -1;
+      documents.forEach((_, document) => {
+        if (live[document] !== 1) return; // discarded, not yet vacuumed
+        count += 1;
+        if (document < last) ordered = false;
+        last = document;
+      });
+      writer.write(count);
+      if (count === 0) continue;
+      any = true;
+      let pairs: Iterable<[number, number]> = documents;
+      if (!ordered) pairs = [...documents].sort((left, right) => left[0] - right[0]);
+      let previous = -1;
+      for (const [document, frequency] of pairs) {
+        if (live[document] !== 1) continue;
+        writer.write(document - previous - 1);
+        writer.write(frequency);
+        previous = document;
+        if (documentTerms === undefined) continue;
+        const held = documentTerms[document];
+        if (held === undefined) documentTerms[document] = [entry];
+        else held.push(entry);
+      }
+    }
+    return any ? writer.toBytes() : EMPTY;
+  }
+}
+
+/**
+ * The tracker of an engine, or `undefined` when the engine lacks MiniSearch 7.2's internals (its
+ * snapshots then come from {@link packPublicEngine}).
+ *
+ * @param engine - the engine
+ * @param empty - whether it holds nothing yet (a restored engine does)
+ * @returns the tracker
+ * @internal
+ */
+export function createSnapshotTracker(
+  engine: MiniSearch<never> | MiniSearch<unknown>,
+  empty: boolean,
+): SnapshotTracker | undefined {
+  return internalsOf(engine) === undefined ? undefined : new SnapshotTracker(engine, empty);
 }
 
 interface EngineView {
@@ -77,16 +386,8 @@ interface EngineView {
   index: Iterable<[string, TermPostings]>;
 }
 
-function viewOf(engine: MiniSearch<never> | MiniSearch<unknown>): EngineView {
-  const internals = internalsOf(engine);
-  if (internals !== undefined) {
-    return {
-      documentIds: internals._documentIds,
-      fieldLength: internals._fieldLength,
-      averageFieldLength: internals._avgFieldLength,
-      index: internals._index,
-    };
-  }
+/** MiniSearch's public JSON as maps (another MiniSearch version, and the tests' reference). */
+function publicViewOf(engine: MiniSearch<never> | MiniSearch<unknown>): EngineView {
   const plain = engine.toJSON() as unknown as {
     documentIds: Record<string, string>;
     fieldLength: Record<string, number[]>;
@@ -111,64 +412,55 @@ function viewOf(engine: MiniSearch<never> | MiniSearch<unknown>): EngineView {
 }
 
 /**
- * Packs an engine's live documents into a snapshot.
+ * Packs an engine's live documents into a snapshot from MiniSearch's public JSON — the way for
+ * another MiniSearch version, and the reference the tracked pack is tested against.
  *
  * @param engine - the MiniSearch engine
  * @param fieldCount - how many fields each document has
  * @returns the packed form
  * @internal
  */
-export function packEngine(
+export function packPublicEngine(
   engine: MiniSearch<never> | MiniSearch<unknown>,
   fieldCount: number,
 ): PackedIndex {
-  const view = viewOf(engine);
-  const shortIds = [...view.documentIds.keys()];
-  if (!isAscending(shortIds)) shortIds.sort((left, right) => left - right);
-  const dense = new Map<number, number>();
+  const view = publicViewOf(engine);
+  const shortIds = [...view.documentIds.keys()].sort((left, right) => left - right);
+  const live = new Set(shortIds);
   const ids: string[] = [];
+  const numbers = new PackedIntegerWriter();
   const lengths = new PackedIntegerWriter();
+  let previous = -1;
   for (const shortId of shortIds) {
-    dense.set(shortId, ids.length);
     ids.push(view.documentIds.get(shortId) as string);
+    numbers.write(shortId - previous - 1);
+    previous = shortId;
     const fieldLengths = view.fieldLength.get(shortId) ?? [];
     for (let field = 0; field < fieldCount; field += 1) lengths.write(fieldLengths[field] ?? 0);
   }
   const terms: string[] = [];
   const postings = new PackedIntegerWriter();
-  const lists: number[][] = Array.from({ length: fieldCount }, () => []);
   for (const [term, fields] of view.index) {
-    let any = false;
-    for (let field = 0; field < fieldCount; field += 1) {
-      const list = lists[field] as number[];
-      list.length = 0;
-      const documents = fields.get(field);
-      if (documents === undefined) continue;
-      let ordered = true;
-      for (const [shortId, frequency] of documents) {
-        const document = dense.get(shortId);
-        if (document === undefined) continue; // discarded, not yet vacuumed
-        if (list.length > 0 && document < (list[list.length - 2] as number)) ordered = false;
-        list.push(document, frequency);
-      }
-      if (!ordered) sortPairs(list);
-      if (list.length > 0) any = true;
-    }
-    if (!any) continue;
+    const lists = Array.from({ length: fieldCount }, (_, field) =>
+      [...(fields.get(field) ?? new Map<number, number>())]
+        .filter(([document]) => live.has(document))
+        .sort((left, right) => left[0] - right[0]),
+    );
+    if (lists.every((list) => list.length === 0)) continue; // only discarded documents
     terms.push(term);
     for (const list of lists) {
-      postings.write(list.length / 2);
-      let previous = -1;
-      for (let position = 0; position < list.length; position += 2) {
-        const document = list[position] as number;
-        postings.write(document - previous - 1);
-        postings.write(list[position + 1] as number);
-        previous = document;
+      postings.write(list.length);
+      let last = -1;
+      for (const [document, frequency] of list) {
+        postings.write(document - last - 1);
+        postings.write(frequency);
+        last = document;
       }
     }
   }
   return {
     ids,
+    numbers: numbers.toBase64(),
     average_field_lengths: [...view.averageFieldLength],
     field_lengths: lengths.toBase64(),
     terms,
@@ -183,18 +475,9 @@ function isAscending(values: readonly number[]): boolean {
   return true;
 }
 
-function sortPairs(list: number[]): void {
-  const pairs: Array<[number, number]> = [];
-  for (let position = 0; position < list.length; position += 2) {
-    pairs.push([list[position] as number, list[position + 1] as number]);
-  }
-  pairs.sort((left, right) => left[0] - right[0]);
-  list.length = 0;
-  for (const [document, frequency] of pairs) list.push(document, frequency);
-}
-
 /**
- * Restores a MiniSearch engine from a packed snapshot, checking every number on the way.
+ * Restores a MiniSearch engine from a packed snapshot, checking every number on the way. The live
+ * documents are numbered densely (0, 1, 2, … in the order of `ids`).
  *
  * @param packed - the snapshot's fields (unchecked input)
  * @param fields - the field names, in field-number order
@@ -208,7 +491,7 @@ export function restoreEngine<T>(
   fields: readonly string[],
   options: Options<T>,
 ): MiniSearch<T> {
-  const { ids, average_field_lengths: averages, field_lengths, terms, postings } = packed;
+  const { ids, numbers, average_field_lengths: averages, field_lengths, terms, postings } = packed;
   const fieldCount = fields.length;
   if (!Array.isArray(ids) || !ids.every((id) => typeof id === "string"))
     throw new Error("no document ids");
@@ -225,10 +508,30 @@ export function restoreEngine<T>(
   ) {
     throw new Error("bad average field lengths");
   }
-  if (typeof field_lengths !== "string" || typeof postings !== "string")
+  if (
+    typeof numbers !== "string" ||
+    typeof field_lengths !== "string" ||
+    typeof postings !== "string"
+  )
     throw new Error("no packed data");
   if (!Array.isArray(terms) || !terms.every((term) => typeof term === "string"))
     throw new Error("no terms");
+
+  // Snapshot document number → dense number.
+  const snapshotNumbers = new PackedIntegerReader(numbers);
+  const numberOf: number[] = new Array(ids.length);
+  let largest = -1;
+  for (let document = 0; document < ids.length; document += 1) {
+    largest += 1 + snapshotNumbers.read();
+    if (!Number.isSafeInteger(largest) || largest > 2 ** 32)
+      throw new Error("bad document numbers");
+    numberOf[document] = largest;
+  }
+  if (!snapshotNumbers.done) throw new Error("more document numbers than ids");
+  const dense = new Int32Array(largest + 1).fill(-1);
+  numberOf.forEach((number, document) => {
+    dense[number] = document;
+  });
 
   const documentIds = new Map<number, string>();
   const fieldLength = new Map<number, number[]>();
@@ -253,12 +556,12 @@ export function restoreEngine<T>(
       const documents = new Map<number, number>();
       let previous = -1;
       for (let position = 0; position < count; position += 1) {
-        const document = previous + 1 + reader.read();
+        const number = previous + 1 + reader.read();
         const frequency = reader.read();
-        if (document >= ids.length || frequency < 1)
-          throw new Error(`a malformed posting list of "${term}"`);
+        const document = number <= largest ? (dense[number] as number) : -1;
+        if (document < 0 || frequency < 1) throw new Error(`a malformed posting list of "${term}"`);
         documents.set(document, frequency);
-        previous = document;
+        previous = number;
       }
       termPostings.set(field, documents);
     }

@@ -1,7 +1,8 @@
 /**
  * Non-negative integers packed as LEB128 varints and carried as base64 text: the compact,
  * JSON-safe body of the lexical index snapshot (about a quarter of the size of the same numbers
- * written as JSON object keys). Runtime-neutral: no `Buffer`, no `atob`.
+ * written as JSON object keys). Runtime-neutral: no import of `Buffer`, no `atob` (Node's `Buffer`
+ * is used for large inputs when the runtime has one, found on `globalThis`).
  *
  * @internal
  */
@@ -12,6 +13,20 @@ for (let index = 0; index < ALPHABET.length; index += 1) DECODE[ALPHABET.charCod
 const ALPHABET_CODES = Uint8Array.from(ALPHABET, (character) => character.charCodeAt(0));
 const PAD = 61; // "="
 const ASCII = new TextDecoder();
+
+/** Node's `Buffer`, when the runtime has one (looked up, never imported: this module is runtime-neutral). */
+const NativeBuffer = (
+  globalThis as {
+    Buffer?: {
+      from(
+        buffer: ArrayBufferLike,
+        offset: number,
+        length: number,
+      ): { toString(encoding: "base64"): string };
+    };
+  }
+).Buffer;
+const NATIVE_BASE64_MIN_BYTES = 4096;
 
 /**
  * Collects non-negative integers (up to 2^53) as varints.
@@ -33,12 +48,39 @@ export class PackedIntegerWriter {
       grown.set(this.bytes.subarray(0, this.length));
       this.bytes = grown;
     }
-    let rest = value;
-    while (rest >= 0x80) {
-      this.bytes[this.length++] = (rest % 0x80) | 0x80;
-      rest = Math.floor(rest / 0x80);
+    const bytes = this.bytes;
+    if (value < 0x80) {
+      // Most gaps and frequencies: one byte.
+      bytes[this.length++] = value;
+      return;
     }
-    this.bytes[this.length++] = rest;
+    let rest = value;
+    if (rest <= 0x7fffffff) {
+      while (rest >= 0x80) {
+        bytes[this.length++] = (rest & 0x7f) | 0x80;
+        rest >>>= 7;
+      }
+    } else {
+      while (rest >= 0x80) {
+        bytes[this.length++] = (rest % 0x80) | 0x80;
+        rest = Math.floor(rest / 0x80);
+      }
+    }
+    bytes[this.length++] = rest;
+  }
+
+  /** Forgets everything written (the buffer is kept for the next integers). */
+  reset(): void {
+    this.length = 0;
+  }
+
+  /**
+   * The bytes written so far, copied.
+   *
+   * @returns the varints
+   */
+  toBytes(): Uint8Array {
+    return this.bytes.slice(0, this.length);
   }
 
   /**
@@ -101,6 +143,21 @@ export class PackedIntegerReader {
  * @internal
  */
 export function encodeBase64(bytes: Uint8Array): string {
+  // Node's native encoder where there is one (about ten times faster on megabytes); same text.
+  if (bytes.length >= NATIVE_BASE64_MIN_BYTES && NativeBuffer !== undefined) {
+    return NativeBuffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString("base64");
+  }
+  return encodeBase64Portable(bytes);
+}
+
+/**
+ * {@link encodeBase64} without the platform's encoder (the reference it is tested against).
+ *
+ * @param bytes - any bytes
+ * @returns the base64 text
+ * @internal
+ */
+export function encodeBase64Portable(bytes: Uint8Array): string {
   const text = new Uint8Array(Math.ceil(bytes.length / 3) * 4);
   let out = 0;
   let index = 0;

@@ -251,3 +251,55 @@ describe("decodeIndex problems", () => {
     }
   });
 });
+
+describe("encodeIndex — the meta section", () => {
+  it("is JSON.stringify of the file table, also on a second save with files changed and unchanged", () => {
+    const index = sample();
+    const metaOf = (buffer: Buffer) =>
+      buffer.toString("utf8", HEADER_BYTES, HEADER_BYTES + buffer.readUInt32LE(16));
+    const expected = (stored: StoredIndex) =>
+      JSON.stringify({
+        fingerprint: stored.fingerprint,
+        dimension: stored.dimension,
+        next_id: stored.next_id,
+        files: stored.files.map((file) => {
+          const trails: string[][] = [];
+          const flat: number[] = [];
+          for (const chunk of file.chunks) {
+            let id = trails.findIndex(
+              (trail) => trail.join("\0") === chunk.heading_trail.join("\0"),
+            );
+            if (id < 0) id = trails.push(chunk.heading_trail) - 1;
+            flat.push(chunk.start_line, chunk.end_line, id);
+          }
+          return [
+            file.path,
+            file.size,
+            file.mtime_ms,
+            file.sha256,
+            file.id_base,
+            file.missing,
+            flat,
+            trails,
+          ];
+        }),
+      });
+    expect(metaOf(encodeIndex(index))).toBe(expected(index));
+    // Saved again: one file touched (same chunk table), one changed (a new table), one renamed.
+    const [first, second, third] = index.files as [
+      StoredIndex["files"][number],
+      StoredIndex["files"][number],
+      StoredIndex["files"][number],
+    ];
+    const again: StoredIndex = {
+      ...index,
+      files: [
+        { ...first, mtime_ms: 99.5, missing: [1] },
+        { ...second, chunks: [{ start_line: 1, end_line: 30, heading_trail: ["New", "Trail"] }] },
+        { ...third, path: 'renamed "quoted".md' },
+      ],
+    };
+    expect(metaOf(encodeIndex(again))).toBe(expected(again));
+    expect(decodeIndex(encodeIndex(again)).files[1]?.chunks).toEqual(again.files[1]?.chunks);
+  });
+});

@@ -90,49 +90,54 @@ type FileRow = [
 ];
 
 /**
+ * A file's chunk table as its row in the meta JSON writes it (`[start, end, trail, …],[[trail], …]`),
+ * by chunk table: a save re-encodes only the files whose chunks are new (a changed file gets a
+ * new table; tables are never changed in place).
+ */
+const encodedChunkTables = new WeakMap<readonly StoredChunk[], string>();
+
+function encodeChunkTable(chunks: readonly StoredChunk[]): string {
+  let encoded = encodedChunkTables.get(chunks);
+  if (encoded !== undefined) return encoded;
+  const trails: string[][] = [];
+  const trailIds = new Map<string, number>();
+  const flat: number[] = [];
+  for (const chunk of chunks) {
+    const key = chunk.heading_trail.join("\u0000");
+    let id = trailIds.get(key);
+    if (id === undefined) {
+      id = trails.length;
+      trails.push(chunk.heading_trail);
+      trailIds.set(key, id);
+    }
+    flat.push(chunk.start_line, chunk.end_line, id);
+  }
+  encoded = `${JSON.stringify(flat)},${JSON.stringify(trails)}`;
+  encodedChunkTables.set(chunks, encoded);
+  return encoded;
+}
+
+/**
  * Writes the index as one buffer: a fixed header (magic, version, byte order, section lengths,
  * a CRC-32 of everything after it), the meta JSON (files and chunk spans, heading trails
  * de-duplicated per file), the lexical JSON, then every vector as raw float32 (4-byte aligned).
+ * The meta JSON is what `JSON.stringify` gives for `{ fingerprint, dimension, next_id, files }`
+ * with one array row per file, put together from each file's chunk table encoded once (kept by
+ * table, so `chunks` arrays must not be changed in place once saved).
  *
  * @internal
  */
 export function encodeIndex(index: StoredIndex): Buffer {
   const dimension = index.dimension;
-  const rows: FileRow[] = [];
+  const rows: string[] = new Array(index.files.length);
   let floats = 0;
-  for (const file of index.files) {
-    const trails: string[][] = [];
-    const trailIds = new Map<string, number>();
-    const chunks: number[] = [];
-    for (const chunk of file.chunks) {
-      const key = chunk.heading_trail.join("\u0000");
-      let id = trailIds.get(key);
-      if (id === undefined) {
-        id = trails.length;
-        trails.push(chunk.heading_trail);
-        trailIds.set(key, id);
-      }
-      chunks.push(chunk.start_line, chunk.end_line, id);
-    }
-    rows.push([
-      file.path,
-      file.size,
-      file.mtime_ms,
-      file.sha256,
-      file.id_base,
-      file.missing,
-      chunks,
-      trails,
-    ]);
+  index.files.forEach((file, position) => {
+    rows[position] =
+      `[${JSON.stringify(file.path)},${JSON.stringify(file.size)},${JSON.stringify(file.mtime_ms)},${JSON.stringify(file.sha256)},${JSON.stringify(file.id_base)},${JSON.stringify(file.missing)},${encodeChunkTable(file.chunks)}]`;
     if (dimension > 0) floats += file.chunks.length * dimension;
-  }
+  });
   const meta = Buffer.from(
-    JSON.stringify({
-      fingerprint: index.fingerprint,
-      dimension,
-      next_id: index.next_id,
-      files: rows,
-    }),
+    `{"fingerprint":${JSON.stringify(index.fingerprint)},"dimension":${JSON.stringify(dimension)},"next_id":${JSON.stringify(index.next_id)},"files":[${rows.join(",")}]}`,
     "utf8",
   );
   const lexical = Buffer.from(JSON.stringify(index.lexical), "utf8");
