@@ -192,10 +192,7 @@ function isCjkTerm(term: string): boolean {
  * index.search("regulator limits"); // [{ id: "a.md#0", score: … }]
  */
 export function createLexicalIndex(): LexicalIndex {
-  return new MiniSearchLexicalIndex(
-    new MiniSearch<LexicalDocument>(LEXICAL_MINISEARCH_OPTIONS),
-    true,
-  );
+  return new MiniSearchLexicalIndex(new MiniSearch<LexicalDocument>(LEXICAL_MINISEARCH_OPTIONS));
 }
 
 /**
@@ -233,10 +230,7 @@ export function loadLexicalIndex(json: unknown): LexicalIndex {
     );
   }
   try {
-    return new MiniSearchLexicalIndex(
-      restoreEngine(snapshot, FIELDS, LEXICAL_MINISEARCH_OPTIONS),
-      false,
-    );
+    return new MiniSearchLexicalIndex(restoreEngine(snapshot, FIELDS, LEXICAL_MINISEARCH_OPTIONS));
   } catch (error) {
     throw new LexicalIndexLoadError(
       `The lexical index snapshot is damaged: ${error instanceof Error ? error.message : String(error)}.`,
@@ -288,15 +282,8 @@ class MiniSearchLexicalIndex implements LexicalIndex {
 
   private readonly scorer: LexicalScorer | undefined;
 
-  /**
-   * @param engine - the MiniSearch engine
-   * @param empty - whether it holds nothing yet (a restored one does)
-   */
-  constructor(
-    private readonly engine: MiniSearch<LexicalDocument>,
-    empty: boolean,
-  ) {
-    this.tracker = createSnapshotTracker(engine, empty);
+  constructor(private readonly engine: MiniSearch<LexicalDocument>) {
+    this.tracker = createSnapshotTracker(engine);
     if (this.tracker !== undefined) installTrackedAddTerm(engine, this.tracker);
     this.scorer = createLexicalScorer(engine as MiniSearch<unknown>, {
       fieldBoosts: FIELDS.map((field) => LEXICAL_FIELD_BOOSTS[field]),

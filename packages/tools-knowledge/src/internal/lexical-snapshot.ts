@@ -113,8 +113,15 @@ interface TrackedTerm {
   readonly term: string;
   /** Its posting map in the engine's tree (replaced when a vacuum deleted the term and it came back). */
   postings: TermPostings;
-  /** Its encoded posting lists, live documents only ({@link EMPTY}: none live); `undefined`: to encode. */
-  encoded: Uint8Array | undefined;
+  /**
+   * Where its encoded posting lists (live documents only) sit in the tracker's last packed bytes;
+   * `-1`: to encode on the next pack.
+   */
+  offset: number;
+  /** Their length in bytes (0: no live document). */
+  length: number;
+  /** Encoded during the current pack (dropped once copied). */
+  fresh: Uint8Array | undefined;
 }
 
 /**
@@ -133,15 +140,17 @@ interface TrackedTerm {
  * @internal
  */
 export class SnapshotTracker {
-  /** Every term → its entry (built from the tree on first use for a restored engine). */
+  /** Every term → its entry (built from the tree on first use). */
   private registry: Map<string, TrackedTerm> | undefined;
   /** The same entries in a plain array, in the order snapshots list the terms. */
   private entries: TrackedTerm[] = [];
   /**
-   * Per live document number, the terms it appears in; `undefined` until complete (a restored
-   * engine's is built by its first pack, which encodes every term).
+   * Per live document number, the terms it appears in; `undefined` until the first pack, which
+   * encodes every term and learns them (nothing is encoded before, so nothing needs forgetting).
    */
   private documentTerms: Array<TrackedTerm[] | undefined> | undefined;
+  /** The posting bytes of the last pack (where each entry's `offset` points). */
+  private packed = EMPTY;
   /** Whether a vacuum may have deleted terms since the last pack. */
   private vacuumed = false;
   private currentDocument = -1;
@@ -149,19 +158,8 @@ export class SnapshotTracker {
   private readonly scratch = new PackedIntegerWriter();
   private readonly createPostings = (): TermPostings => new Map();
 
-  /**
-   * @param engine - the engine followed
-   * @param empty - `true` for an engine that holds nothing yet (so every change is seen)
-   */
-  constructor(
-    private readonly engine: MiniSearch<never> | MiniSearch<unknown>,
-    empty: boolean,
-  ) {
-    if (empty) {
-      this.registry = new Map();
-      this.documentTerms = [];
-    }
-  }
+  /** @param engine - the engine followed */
+  constructor(private readonly engine: MiniSearch<never> | MiniSearch<unknown>) {}
 
   private internals(): EngineInternals {
     return internalsOf(this.engine) as EngineInternals;
@@ -171,7 +169,7 @@ export class SnapshotTracker {
     if (this.registry === undefined) {
       this.registry = new Map();
       for (const [term, postings] of termsOf(this.internals()._index)) {
-        const entry: TrackedTerm = { term, postings, encoded: undefined };
+        const entry: TrackedTerm = { term, postings, offset: -1, length: 0, fresh: undefined };
         this.registry.set(term, entry);
         this.entries.push(entry);
       }
@@ -193,12 +191,15 @@ export class SnapshotTracker {
       entry = {
         term,
         postings: this.internals()._index.fetch(term, this.createPostings),
-        encoded: undefined,
+        offset: -1,
+        length: 0,
+        fresh: undefined,
       };
       terms.set(term, entry);
       this.entries.push(entry);
-    } else if (entry.postings.size === 0) {
-      // A vacuum deleted the term from the tree (a map in the tree is never empty).
+    } else if (this.vacuumed && entry.postings.size === 0) {
+      // A vacuum deleted the term from the tree (a map in the tree is never empty; the next
+      // pack forgets such entries).
       entry.postings = this.internals()._index.fetch(term, this.createPostings);
     }
     return entry;
@@ -211,7 +212,7 @@ export class SnapshotTracker {
    * @param entry - the term's entry
    */
   firstOccurrence(document: number, entry: TrackedTerm): void {
-    entry.encoded = undefined;
+    entry.offset = -1;
     if (this.documentTerms === undefined) return;
     if (document !== this.currentDocument || this.currentTerms === undefined) {
       this.currentDocument = document;
@@ -228,7 +229,7 @@ export class SnapshotTracker {
   discarding(id: string): void {
     const document = this.internals()._idToShortId.get(id);
     if (document === undefined || this.documentTerms === undefined) return;
-    for (const entry of this.documentTerms[document] ?? []) entry.encoded = undefined;
+    for (const entry of this.documentTerms[document] ?? []) entry.offset = -1;
     this.documentTerms[document] = undefined;
     if (document === this.currentDocument) this.currentTerms = undefined;
   }
@@ -278,7 +279,7 @@ export class SnapshotTracker {
       });
       if (!(this.engine as { isVacuuming?: boolean }).isVacuuming) this.vacuumed = false;
     }
-    // A restored engine's first pack encodes every term and learns each document's terms.
+    // The first pack encodes every term and learns each document's terms.
     const building = this.documentTerms === undefined;
     const documentTerms: Array<TrackedTerm[] | undefined> | undefined = building
       ? new Array(capacity)
@@ -287,25 +288,48 @@ export class SnapshotTracker {
     let bytes = 0;
     const entries = this.entries;
     for (const entry of entries) {
-      if (building || entry.encoded === undefined)
-        entry.encoded = this.encode(entry, fieldCount, live, documentTerms);
-      const length = entry.encoded.length;
-      if (length === 0) continue; // only discarded documents, not yet vacuumed
+      if (building || entry.offset < 0) {
+        entry.fresh = this.encode(entry, fieldCount, live, documentTerms);
+        entry.length = entry.fresh.length;
+      }
+      if (entry.length === 0) continue; // only discarded documents, not yet vacuumed
       terms.push(entry.term);
-      bytes += length;
+      bytes += entry.length;
     }
     if (building) {
       this.documentTerms = documentTerms;
       this.currentDocument = -1;
       this.currentTerms = undefined;
     }
+    // The new bytes: the unchanged terms copied from the last pack in runs, the others as encoded.
+    const previousBytes = this.packed;
     const all = new Uint8Array(bytes);
     let offset = 0;
+    let runStart = 0;
+    let runEnd = 0;
+    const flushRun = () => {
+      if (runEnd > runStart)
+        all.set(previousBytes.subarray(runStart, runEnd), offset - (runEnd - runStart));
+      runStart = runEnd = 0;
+    };
     for (const entry of entries) {
-      const piece = entry.encoded as Uint8Array;
-      all.set(piece, offset);
-      offset += piece.length;
+      const fresh = entry.fresh;
+      if (fresh !== undefined) {
+        flushRun();
+        all.set(fresh, offset);
+        entry.fresh = undefined;
+      } else if (entry.length > 0) {
+        if (entry.offset !== runEnd || runEnd === runStart) {
+          flushRun();
+          runStart = entry.offset;
+        }
+        runEnd = entry.offset + entry.length;
+      }
+      entry.offset = offset;
+      offset += entry.length;
     }
+    flushRun();
+    this.packed = all;
     return {
       ids,
       numbers: numbers.toBase64(),
@@ -367,16 +391,14 @@ export class SnapshotTracker {
  * The tracker of an engine, or `undefined` when the engine lacks MiniSearch 7.2's internals (its
  * snapshots then come from {@link packPublicEngine}).
  *
- * @param engine - the engine
- * @param empty - whether it holds nothing yet (a restored engine does)
+ * @param engine - the engine (empty or restored)
  * @returns the tracker
  * @internal
  */
 export function createSnapshotTracker(
   engine: MiniSearch<never> | MiniSearch<unknown>,
-  empty: boolean,
 ): SnapshotTracker | undefined {
-  return internalsOf(engine) === undefined ? undefined : new SnapshotTracker(engine, empty);
+  return internalsOf(engine) === undefined ? undefined : new SnapshotTracker(engine);
 }
 
 interface EngineView {
