@@ -143,6 +143,7 @@ describe("hybrid ranking with a deterministic embedder", () => {
     const firstEmbedded = embeddings.batches[0] as string[];
     expect(firstEmbedded).toHaveLength(4);
     // What was embedded is kept and saved; what was not is marked missing, on disk too.
+    await source.flush();
     const stored = decodeIndex(readFileSync(source.indexPath));
     const missing = stored.files.reduce((sum, file) => sum + file.missing.length, 0);
     expect(missing).toBe(6);

@@ -372,6 +372,7 @@ describe("fingerprint change", () => {
     expect(filesOf(data)).toEqual(["beta.md"]);
     expect(data.warnings).toEqual([expect.stringContaining("changed length (16 → 32)")]);
     expect(second.embeddedTexts).toBe(6);
+    await source.flush();
     const stored = decodeIndex(readFileSync(source.indexPath));
     expect(stored.dimension).toBe(32);
     expect(stored.files.every((file) => file.missing.length === 0)).toBe(true);
@@ -434,6 +435,7 @@ describe("a damaged index is rebuilt with a warning, never a crash", () => {
     expect(filesOf(data)).toEqual(["beta.md"]);
     expect(data.warnings).toEqual([expect.stringContaining("The knowledge index was rebuilt")]);
     expect(data.warnings[0]).toContain(reason);
+    expect(await source.flush()).toEqual({ saved: true, warnings: [] });
     // Rebuilt whole and saved: it decodes, and the next source reads it without a warning.
     const stored = decodeIndex(readFileSync(source.indexPath));
     expect(stored.files.length).toBe(3);
@@ -451,11 +453,15 @@ describe("a damaged index is rebuilt with a warning, never a crash", () => {
     mkdirSync(source.indexPath, { recursive: true });
     const data = await searchData(source, "otter");
     expect(filesOf(data)).toEqual(["beta.md"]);
-    expect(data.warnings).toEqual([
-      expect.stringMatching(
-        /^The knowledge index could not be saved \(.*\); it is kept in memory only\.$/,
-      ),
-    ]);
+    // The write follows the answer; its failure is told by flush() (and onWarn, and the next search).
+    expect(await source.flush()).toEqual({
+      saved: false,
+      warnings: [
+        expect.stringMatching(
+          /^The knowledge index could not be saved \(.*\); it is kept in memory only\.$/,
+        ),
+      ],
+    });
     expect(filesOf(await searchData(source, "lynx"))).toEqual(["docs/gamma.md"]);
     expect(filesOf(await searchData(createCorpusSource({ root }), "lynx"))).toEqual([
       "docs/gamma.md",

@@ -364,6 +364,8 @@ describe("the sidecar", () => {
     expect(source.indexPath).toBe(join(elsewhere, CORPUS_INDEX_FILE));
     const tool = createSearchKnowledgeTool({ source });
     expect((await searchData(tool, { query: "quartz" })).hits[0]?.file).toBe("a.md");
+    // A search answers first and writes the sidecar after; flush() waits for that write.
+    expect(await source.flush()).toEqual({ saved: true, warnings: [] });
     expect(readdirSync(root)).toEqual(["a.md"]);
     expect(existsSync(join(elsewhere, CORPUS_INDEX_FILE))).toBe(true);
     // A second source over the same places reuses that index.

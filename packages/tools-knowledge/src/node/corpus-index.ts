@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
+import { type FSWatcher, watch } from "node:fs";
 import { lstat, mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { parseOptions } from "@agentool/contract";
@@ -75,6 +76,16 @@ export const DEFAULT_DENSE_CANDIDATES = 100;
 /** Default time between two saves of a long cold build: 30 seconds. */
 export const DEFAULT_CHECKPOINT_MS = 30_000;
 
+/**
+ * Default longest time a watched corpus goes without a full walk: 30 seconds. Between walks a
+ * search trusts the folder watchers (no event, no change); this bounds what a missed event (a
+ * network mount that sends none) can hide.
+ */
+export const DEFAULT_RESCAN_INTERVAL_MS = 30_000;
+
+/** Default most folders watched; a corpus with more is walked on every search instead: 4,096. */
+export const DEFAULT_MAX_WATCHED_FOLDERS = 4_096;
+
 const READ_CONCURRENCY = 8;
 
 /** Options of {@link createCorpusSource}. */
@@ -114,6 +125,18 @@ export interface CorpusSourceOptions {
   denseCandidates?: number;
   /** Time between two saves of a long build, in ms. Default {@link DEFAULT_CHECKPOINT_MS} (30 s). */
   checkpointMs?: number;
+  /**
+   * Watch the corpus folders (`fs.watch`, one per folder, never keeping the process alive) so a
+   * search with no change since the last one skips the walk entirely; any event, a watcher error
+   * or `rescanIntervalMs` without a walk means a full walk (size + mtime) again. `false`: walk on
+   * every search (for file systems that send no change events, e.g. some network mounts).
+   * Default `true`.
+   */
+  watch?: boolean;
+  /** Longest time without a full walk while watching, in ms. Default {@link DEFAULT_RESCAN_INTERVAL_MS} (30 s). */
+  rescanIntervalMs?: number;
+  /** Most folders watched; more means a walk on every search. Default {@link DEFAULT_MAX_WATCHED_FOLDERS}. */
+  maxWatchedFolders?: number;
   /** Receives every warning (index rebuilt, embedder failed, file skipped…) as it happens. */
   onWarn?: (message: string) => void;
 }
@@ -155,6 +178,14 @@ export interface CorpusSource extends KnowledgeSource {
    * in one process share one refresh.
    */
   refresh(context?: Partial<KnowledgeSearchContext>): Promise<CorpusRefreshReport>;
+  /**
+   * Waits until the sidecar on disk holds what the index in memory holds. A search answers
+   * before its changes are written (the write follows in the background); `refresh()` and
+   * `close()` wait for it themselves.
+   *
+   * @returns whether the last write succeeded (`true` when there was nothing to write)
+   */
+  flush(): Promise<{ saved: boolean; warnings: string[] }>;
   /** Stops any refresh, waits for the last save and drops the in-memory index (a later search reloads it). */
   close(): Promise<void>;
 }
@@ -187,6 +218,9 @@ const optionsSchema = z.object({
   maxFileBytes: z.number().int().min(1).optional(),
   denseCandidates: z.number().int().min(1).max(100_000).optional(),
   checkpointMs: z.number().int().min(0).optional(),
+  watch: z.boolean().optional(),
+  rescanIntervalMs: z.number().int().min(0).optional(),
+  maxWatchedFolders: z.number().int().min(1).max(1_000_000).optional(),
   onWarn: z.custom<(message: string) => void>((value) => typeof value === "function").optional(),
 });
 
@@ -325,6 +359,28 @@ function decodeText(bytes: Buffer): string {
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
+/** `Σ query[i] · vectors[offset + i]` over `dimension` values, four at a time. */
+function dotProduct(
+  query: Float32Array,
+  vectors: Float32Array,
+  offset: number,
+  dimension: number,
+): number {
+  let sum0 = 0;
+  let sum1 = 0;
+  let sum2 = 0;
+  let sum3 = 0;
+  let at = 0;
+  for (; at + 3 < dimension; at += 4) {
+    sum0 += (query[at] as number) * (vectors[offset + at] as number);
+    sum1 += (query[at + 1] as number) * (vectors[offset + at + 1] as number);
+    sum2 += (query[at + 2] as number) * (vectors[offset + at + 2] as number);
+    sum3 += (query[at + 3] as number) * (vectors[offset + at + 3] as number);
+  }
+  for (; at < dimension; at += 1) sum0 += (query[at] as number) * (vectors[offset + at] as number);
+  return sum0 + sum1 + sum2 + sum3;
+}
+
 /**
  * Creates the corpus source: a folder of Markdown and text files with a sidecar index in
  * `<root>/.knowledge/index.bin` that every search refreshes lazily.
@@ -377,6 +433,9 @@ export function createCorpusSource(options: CorpusSourceOptions): CorpusSource {
   const maxFileBytes = parsed.maxFileBytes ?? DEFAULT_MAX_CORPUS_FILE_BYTES;
   const denseCandidates = parsed.denseCandidates ?? DEFAULT_DENSE_CANDIDATES;
   const checkpointMs = parsed.checkpointMs ?? DEFAULT_CHECKPOINT_MS;
+  const watchFolders = parsed.watch ?? true;
+  const rescanIntervalMs = parsed.rescanIntervalMs ?? DEFAULT_RESCAN_INTERVAL_MS;
+  const maxWatchedFolders = parsed.maxWatchedFolders ?? DEFAULT_MAX_WATCHED_FOLDERS;
   const onWarn = parsed.onWarn;
   const chunkOptions = maxChunkCharacters === undefined ? {} : { maxChunkCharacters };
   const fingerprint = JSON.stringify({
@@ -399,6 +458,89 @@ export function createCorpusSource(options: CorpusSourceOptions): CorpusSource {
   let saveWarned = false;
   /** Files above `maxFileBytes` already warned about (path, size, time): each is named once. */
   let largeWarned = new Set<string>();
+  /** Secret-path verdicts per relative path, across walks. */
+  const secretCache = new Map<string, boolean>();
+  /** Folder watchers by real path; `watching` is true while they cover every walked folder. */
+  const watchers = new Map<string, FSWatcher>();
+  let watching = false;
+  /** Whether a watcher reported an event since the last walk started. */
+  let changedSinceWalk = true;
+  let lastWalkAt = Number.NEGATIVE_INFINITY;
+  /** Whether the in-memory index differs from the sidecar on disk. */
+  let unsaved = false;
+  let saveLoop: Promise<boolean> | undefined;
+  let saveAgain = false;
+  /** Warnings of a background save, told with the next search. */
+  const laterWarnings: string[] = [];
+  /** Unit-length copies of each file's vectors' norms, by vector array (rebuilt when one changes). */
+  let norms = new WeakMap<Float32Array, Float32Array>();
+
+  const closeWatchers = () => {
+    for (const watcher of watchers.values()) watcher.close();
+    watchers.clear();
+    watching = false;
+  };
+
+  const onWatchEvent = (_event: string, name: string | Buffer | null) => {
+    // Hidden entries (the sidecar folder among them) are never indexed: their events change nothing.
+    if (typeof name === "string" && name.startsWith(".")) return;
+    changedSinceWalk = true;
+  };
+
+  /** Watches exactly `folders` (the last walk's); gives up (walk every time) past the cap or on any failure. */
+  const syncWatchers = (folders: ReadonlySet<string>) => {
+    if (!watchFolders || folders.size > maxWatchedFolders) {
+      closeWatchers();
+      return;
+    }
+    for (const [path, watcher] of watchers) {
+      if (folders.has(path)) continue;
+      watcher.close();
+      watchers.delete(path);
+    }
+    for (const path of folders) {
+      if (watchers.has(path)) continue;
+      try {
+        const watcher = watch(path, { persistent: false }, onWatchEvent);
+        watcher.on("error", () => {
+          changedSinceWalk = true;
+          closeWatchers();
+        });
+        watchers.set(path, watcher);
+      } catch {
+        closeWatchers();
+        changedSinceWalk = true;
+        return;
+      }
+    }
+    watching = true;
+  };
+
+  /** Lets the event loop deliver any watcher event already queued (a write before this search). */
+  const drainEvents = async () => {
+    await new Promise<void>((resolvePromise) => setImmediate(resolvePromise));
+    await new Promise<void>((resolvePromise) => setImmediate(resolvePromise));
+  };
+
+  /** Norms of a file's vectors (one per chunk), cached until its vector array changes. */
+  const normsOf = (vectors: Float32Array, dimension: number): Float32Array => {
+    let found = norms.get(vectors);
+    if (found === undefined) {
+      const count = Math.floor(vectors.length / dimension);
+      found = new Float32Array(count);
+      for (let index = 0; index < count; index += 1) {
+        let sum = 0;
+        const base = index * dimension;
+        for (let at = 0; at < dimension; at += 1) {
+          const value = vectors[base + at] as number;
+          sum += value * value;
+        }
+        found[index] = Math.sqrt(sum);
+      }
+      norms.set(vectors, found);
+    }
+    return found;
+  };
 
   const warn = (warnings: string[], message: string) => {
     warnings.push(message);
@@ -538,6 +680,8 @@ export function createCorpusSource(options: CorpusSourceOptions): CorpusSource {
       const adopted = stateFromDisk(buffer);
       state = adopted;
       diskStamp = stamp;
+      // Another process's view may be older than the folder: walk before trusting it.
+      changedSinceWalk = true;
     } catch {
       // Unreadable or another configuration's: keep ours (it is whole); our next save replaces it.
       diskStamp = stamp;
@@ -743,8 +887,42 @@ export function createCorpusSource(options: CorpusSourceOptions): CorpusSource {
     else await adoptNewerSidecar();
     const current = state;
     let dirty = current.files.size === 0 && diskStamp === undefined;
+    if (watching) await drainEvents();
+    const canResume =
+      embeddings !== undefined && performance.now() - embedderFailedAt >= cooldownMs;
+    if (
+      watching &&
+      !changedSinceWalk &&
+      !dirty &&
+      performance.now() - lastWalkAt < rescanIntervalMs &&
+      !(canResume && hasMissingVectors(current))
+    ) {
+      // No watcher event since the last walk: nothing changed — not even a stat is needed.
+      report.files = current.files.size;
+      report.chunks = current.chunkCount;
+      for (const entry of current.files.values()) report.pendingEmbeddings += entry.missing.size;
+      report.durationMs = performance.now() - started;
+      return { report };
+    }
 
-    const walked = await walkCorpus({ root: corpusRoot, extensions, skipFolders, signal });
+    changedSinceWalk = false;
+    lastWalkAt = performance.now();
+    const walkedFolders = new Set<string>();
+    let walked: WalkedFile[];
+    try {
+      walked = await walkCorpus({
+        root: corpusRoot,
+        extensions,
+        skipFolders,
+        signal,
+        secretCache,
+        onFolder: (path) => walkedFolders.add(path),
+      });
+    } catch (error) {
+      changedSinceWalk = true;
+      throw error;
+    }
+    syncWatchers(walkedFolders);
     const seen = new Set<string>();
     const toRead: WalkedFile[] = [];
     let tooLarge = 0;
@@ -867,6 +1045,7 @@ export function createCorpusSource(options: CorpusSourceOptions): CorpusSource {
             job.file.vectors = target;
           }
           target.set(vector, job.index * length);
+          norms.delete(target);
           job.file.missing.delete(job.index);
           report.embedded += 1;
         }
@@ -1024,11 +1203,43 @@ export function createCorpusSource(options: CorpusSourceOptions): CorpusSource {
         `${report.pendingEmbeddings} ${report.pendingEmbeddings === 1 ? "passage has" : "passages have"} no vector yet (the embedder failed earlier); BM25 finds them, and a later search embeds them.`,
       );
     }
-    if (dirty) report.saved = (await save(current, warnings)) || report.saved;
+    if (dirty) unsaved = true;
     report.files = current.files.size;
     report.chunks = current.chunkCount;
     report.durationMs = performance.now() - started;
     return { report };
+  }
+
+  function hasMissingVectors(current: IndexState): boolean {
+    for (const entry of current.files.values()) if (entry.missing.size > 0) return true;
+    return false;
+  }
+
+  /**
+   * Writes the sidecar after the answer (a search never waits for it); saves asked for while one
+   * runs are coalesced into one more. Resolves with whether the last write succeeded.
+   */
+  function saveInBackground(): Promise<boolean> {
+    if (saveLoop !== undefined) {
+      saveAgain = true;
+      return saveLoop;
+    }
+    const loop = (async () => {
+      let written = false;
+      do {
+        saveAgain = false;
+        const current = state;
+        if (current === undefined || !unsaved) break;
+        unsaved = false;
+        written = await save(current, laterWarnings);
+        if (!written) unsaved = true;
+      } while (saveAgain && unsaved);
+      return written;
+    })().finally(() => {
+      if (saveLoop === loop) saveLoop = undefined;
+    });
+    saveLoop = loop;
+    return loop;
   }
 
   function refreshShared(context: Partial<KnowledgeSearchContext>): Promise<RefreshOutcome> {
@@ -1048,6 +1259,7 @@ export function createCorpusSource(options: CorpusSourceOptions): CorpusSource {
       };
       const promise = run().finally(() => {
         if (inFlight === promise) inFlight = undefined;
+        if (unsaved) void saveInBackground();
       });
       inFlight = promise;
       saving = promise.then(
@@ -1104,7 +1316,7 @@ export function createCorpusSource(options: CorpusSourceOptions): CorpusSource {
           )
         : undefined;
     const outcome = await refreshShared(context);
-    const warnings = [...outcome.report.warnings];
+    const warnings = [...outcome.report.warnings, ...laterWarnings.splice(0)];
     let vector: Float32Array | undefined;
     if (queryVector !== undefined) {
       const answer = await waitFor(queryVector, signal);
@@ -1191,25 +1403,48 @@ export function createCorpusSource(options: CorpusSourceOptions): CorpusSource {
     const dense: Array<{ key: number; score: number }> = [];
     if (vector !== undefined) {
       const dimension = current.dimension;
+      let queryNorm = 0;
+      for (let at = 0; at < dimension; at += 1) {
+        const value = vector[at] as number;
+        queryNorm += value * value;
+      }
+      queryNorm = Math.sqrt(queryNorm);
+      // Scan: a float32 dot product against cached norms picks the nearest candidates (a little
+      // more than asked, so float32 rounding cannot drop one); ml-distance's cosine then scores
+      // them exactly.
+      const wanted = denseCandidates + Math.min(32, denseCandidates);
+      const candidates: Array<{ entry: FileEntry; index: number; score: number }> = [];
       let floor = 0;
-      for (const entry of current.files.values()) {
-        if (entry.vectors === undefined || !allowed(entry)) continue;
-        for (let index = 0; index < entry.chunks.length; index += 1) {
-          if (entry.missing.has(index)) continue;
-          const score = similarity.cosine(
-            vector,
-            entry.vectors.subarray(index * dimension, (index + 1) * dimension),
-          );
-          if (!(score > 0) || (dense.length >= denseCandidates && score <= floor)) continue;
-          const key = entry.id_base + index;
-          let at = dense.length;
-          while (at > 0 && (dense[at - 1] as { score: number }).score < score) at -= 1;
-          dense.splice(at, 0, { key, score });
-          if (dense.length > denseCandidates) dense.pop();
-          floor = (dense[dense.length - 1] as { score: number }).score;
+      if (queryNorm > 0) {
+        for (const entry of current.files.values()) {
+          const vectors = entry.vectors;
+          if (vectors === undefined || !allowed(entry)) continue;
+          const lengths = normsOf(vectors, dimension);
+          const missing = entry.missing;
+          for (let index = 0; index < entry.chunks.length; index += 1) {
+            const length = lengths[index] as number;
+            if (length === 0 || (missing.size > 0 && missing.has(index))) continue;
+            const score =
+              dotProduct(vector, vectors, index * dimension, dimension) / (queryNorm * length);
+            if (!(score > 0) || (candidates.length >= wanted && score <= floor)) continue;
+            let at = candidates.length;
+            while (at > 0 && (candidates[at - 1] as { score: number }).score < score) at -= 1;
+            candidates.splice(at, 0, { entry, index, score });
+            if (candidates.length > wanted) candidates.pop();
+            floor = (candidates[candidates.length - 1] as { score: number }).score;
+          }
         }
       }
+      for (const { entry, index } of candidates) {
+        const vectors = entry.vectors as Float32Array;
+        const score = similarity.cosine(
+          vector,
+          vectors.subarray(index * dimension, (index + 1) * dimension),
+        );
+        if (score > 0) dense.push({ key: entry.id_base + index, score });
+      }
       dense.sort((left, right) => right.score - left.score || compareKeys(left.key, right.key));
+      if (dense.length > denseCandidates) dense.length = denseCandidates;
     }
 
     const fused = fuseReciprocalRanks(
@@ -1304,14 +1539,30 @@ export function createCorpusSource(options: CorpusSourceOptions): CorpusSource {
     search,
     async refresh(context = {}) {
       const outcome = await refreshShared(context);
-      return outcome.report;
+      const report = outcome.report;
+      if (unsaved || saveLoop !== undefined) {
+        report.saved = (await saveInBackground()) || report.saved;
+        report.warnings.push(...laterWarnings.splice(0));
+      }
+      return report;
+    },
+    async flush() {
+      let saved = true;
+      if (inFlight !== undefined) await inFlight.catch(() => undefined);
+      if (unsaved || saveLoop !== undefined) saved = await saveInBackground();
+      return { saved, warnings: laterWarnings.splice(0) };
     },
     async close() {
       controller.abort(new Error("the corpus source was closed"));
       await saving;
+      if (unsaved || saveLoop !== undefined) await saveInBackground();
+      closeWatchers();
       controller = new AbortController();
       state = undefined;
       diskStamp = undefined;
+      unsaved = false;
+      changedSinceWalk = true;
+      norms = new WeakMap();
     },
   };
 }

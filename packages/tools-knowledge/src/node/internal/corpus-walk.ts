@@ -1,5 +1,5 @@
 import { type Dirent, readdirSync, realpathSync, type Stats, statSync } from "node:fs";
-import { join, sep } from "node:path";
+import { dirname, sep } from "node:path";
 import { createSecretPathMatcher } from "@agentool/contract";
 
 /** One file of the corpus as the walk sees it (no byte of it read). */
@@ -26,6 +26,16 @@ export interface WalkOptions {
   signal?: AbortSignal;
   /** Work between two yields to the event loop, in ms (keeps every slice short). */
   sliceMs?: number;
+  /**
+   * Remembers the secret-path verdict per relative path across walks (the matcher is the walk's
+   * costliest step per entry; a path's verdict never changes).
+   */
+  secretCache?: Map<string, boolean>;
+  /**
+   * Called with the real path of every folder whose entries the walk read, and of the folder of
+   * every linked file's target — the folders a watcher must watch to see every change.
+   */
+  onFolder?: (absolute: string) => void;
 }
 
 const isSecret = createSecretPathMatcher();
@@ -72,6 +82,17 @@ export async function walkCorpus(options: WalkOptions): Promise<WalkedFile[]> {
     return extensions.some((extension) => lower.endsWith(extension));
   };
 
+  const secretCache = options.secretCache;
+  const secret = (path: string): boolean => {
+    if (secretCache === undefined) return isSecret(path);
+    let verdict = secretCache.get(path);
+    if (verdict === undefined) {
+      verdict = isSecret(path);
+      secretCache.set(path, verdict);
+    }
+    return verdict;
+  };
+
   const insideRoot = (real: string) =>
     real === root || real.startsWith(root.endsWith(sep) ? root : `${root}${sep}`);
 
@@ -88,16 +109,20 @@ export async function walkCorpus(options: WalkOptions): Promise<WalkedFile[]> {
     } catch {
       continue; // vanished or unreadable: its files simply drop out
     }
+    options.onFolder?.(folder.absolute);
     await maybeYield();
+    const prefix = folder.absolute.endsWith(sep) ? folder.absolute : `${folder.absolute}${sep}`;
     for (const entry of entries) {
       const name = entry.name;
       if (name.startsWith(".")) continue;
-      const path = folder.relative.length === 0 ? name : `${folder.relative}/${name}`;
-      if (isSecret(path)) continue;
-      let absolute = join(folder.absolute, name);
       let isDirectory = entry.isDirectory();
       let isFile = entry.isFile();
       const isLink = entry.isSymbolicLink();
+      // A plain file of another kind is dropped before the (costlier) secret check.
+      if (isFile && !wanted(name)) continue;
+      const path = folder.relative.length === 0 ? name : `${folder.relative}/${name}`;
+      if (secret(path)) continue;
+      let absolute = prefix + name;
       if (isLink) {
         let real: string;
         try {
@@ -111,6 +136,7 @@ export async function walkCorpus(options: WalkOptions): Promise<WalkedFile[]> {
         absolute = real;
         isDirectory = target.isDirectory();
         isFile = target.isFile();
+        if (isFile && wanted(name)) options.onFolder?.(dirname(real));
       }
       if (isDirectory) {
         if (skipFolders.has(name)) continue;
