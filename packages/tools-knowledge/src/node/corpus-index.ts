@@ -161,6 +161,11 @@ export interface CorpusRefreshReport {
   pendingEmbeddings: number;
   /** Whether the sidecar was written. */
   saved: boolean;
+  /**
+   * Whether the folder was walked (every file stat'ed). `false` when the folder watchers saw no
+   * change since the last walk (see `watch`).
+   */
+  walked: boolean;
   /** What went wrong or was rebuilt. */
   warnings: string[];
   /** Wall time in ms. */
@@ -874,6 +879,7 @@ export function createCorpusSource(options: CorpusSourceOptions): CorpusSource {
       embedded: 0,
       pendingEmbeddings: 0,
       saved: false,
+      walked: false,
       warnings,
       durationMs: 0,
     };
@@ -907,6 +913,7 @@ export function createCorpusSource(options: CorpusSourceOptions): CorpusSource {
 
     changedSinceWalk = false;
     lastWalkAt = performance.now();
+    report.walked = true;
     const walkedFolders = new Set<string>();
     let walked: WalkedFile[];
     try {
