@@ -6,7 +6,12 @@ import {
   restoreEngine,
   type SnapshotTracker,
 } from "./internal/lexical-snapshot.js";
-import { TOKENIZER_VERSION, tokenize } from "./internal/tokenize.js";
+import {
+  countDocumentTerms,
+  type TermCount,
+  TOKENIZER_VERSION,
+  tokenize,
+} from "./internal/tokenize.js";
 
 /** One searchable unit of a {@link LexicalIndex} — usually a chunk. */
 export interface LexicalDocument {
@@ -243,37 +248,71 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-/** The MiniSearch 7.2 internal the add fast path replaces (the version is pinned exactly). */
+/** The MiniSearch 7.2 internals the add fast path uses (the version is pinned exactly). */
 interface MiniSearchInternals {
-  addTerm(fieldId: number, documentId: number, term: string): void;
+  _documentCount: number;
+  _idToShortId: Map<string, number>;
+  _fieldIds: Record<string, number>;
+  addDocumentId(id: string): number;
+  addFieldLength(documentId: number, fieldId: number, count: number, length: number): void;
+  saveStoredFields(documentId: number, document: LexicalDocument): void;
 }
 
 /**
- * Makes adds about twice as fast and snapshots incremental. MiniSearch's `addTerm` looks every
- * token up in its radix tree; the tracker remembers each term's posting map in a plain `Map` (a
- * map in the tree is never empty, so an emptied one — a term a vacuum deleted — is looked up
- * again), and notes each document's first posting in a term so the next snapshot re-encodes only
- * the terms that changed. The replacement does exactly what MiniSearch's own `addTerm` does.
+ * Makes adds about twice as fast and snapshots incremental. The replacement of MiniSearch's `add`
+ * does what MiniSearch's own does, in the same order (so the index, its snapshot and every score
+ * are the same), with three savings: each field is tokenized into its distinct terms with their
+ * counts ({@link countDocumentTerms}: no `Set` for the field length, one posting update per
+ * distinct term instead of one per token); the tracker remembers each term's posting map in a plain
+ * `Map` instead of a radix-tree walk per term (a map in the tree is never empty, so an emptied one —
+ * a term a vacuum deleted — is looked up again); and it notes each document's first posting in a
+ * term so the next snapshot re-encodes only the terms that changed.
  */
-function installTrackedAddTerm(
-  engine: MiniSearch<LexicalDocument>,
-  tracker: SnapshotTracker,
-): void {
+function installTrackedAdd(engine: MiniSearch<LexicalDocument>, tracker: SnapshotTracker): void {
   const internals = engine as unknown as Partial<MiniSearchInternals>;
-  if (typeof internals.addTerm !== "function") return;
-  internals.addTerm = (fieldId, documentId, term) => {
-    const entry = tracker.postingsOf(term);
-    const fieldPostings = entry.postings.get(fieldId);
-    if (fieldPostings === undefined) {
-      entry.postings.set(fieldId, new Map([[documentId, 1]]));
-      tracker.firstOccurrence(documentId, entry);
-      return;
+  if (
+    typeof internals.addDocumentId !== "function" ||
+    typeof internals.addFieldLength !== "function" ||
+    typeof internals.saveStoredFields !== "function" ||
+    !(internals._idToShortId instanceof Map) ||
+    typeof internals._documentCount !== "number" ||
+    typeof internals._fieldIds !== "object" ||
+    FIELDS.some((field, index) => internals._fieldIds?.[field] !== index)
+  )
+    return;
+  const engineInternals = internals as MiniSearchInternals;
+  engine.add = (document: LexicalDocument): void => {
+    const id = document.id;
+    if (id == null) throw new Error('MiniSearch: document does not have ID field "id"');
+    if (engineInternals._idToShortId.has(id)) throw new Error(`MiniSearch: duplicate ID ${id}`);
+    const documentId = engineInternals.addDocumentId(id);
+    engineInternals.saveStoredFields(documentId, document);
+    for (let fieldId = 0; fieldId < FIELDS.length; fieldId += 1) {
+      const value: unknown = document[FIELDS[fieldId] as (typeof FIELDS)[number]];
+      if (value == null) continue;
+      const terms = countDocumentTerms(typeof value === "string" ? value : String(value));
+      engineInternals.addFieldLength(
+        documentId,
+        fieldId,
+        engineInternals._documentCount - 1,
+        terms.length,
+      );
+      for (let index = 0; index < terms.length; index += 1) {
+        const { term, count } = terms[index] as TermCount;
+        const entry = tracker.postingsOf(term);
+        const fieldPostings = entry.postings.get(fieldId);
+        if (fieldPostings === undefined) {
+          entry.postings.set(fieldId, new Map([[documentId, count]]));
+          tracker.firstOccurrence(documentId, entry);
+          continue;
+        }
+        const frequency = fieldPostings.get(documentId);
+        if (frequency === undefined) {
+          fieldPostings.set(documentId, count);
+          tracker.firstOccurrence(documentId, entry);
+        } else fieldPostings.set(documentId, frequency + count);
+      }
     }
-    const frequency = fieldPostings.get(documentId);
-    if (frequency === undefined) {
-      fieldPostings.set(documentId, 1);
-      tracker.firstOccurrence(documentId, entry);
-    } else fieldPostings.set(documentId, frequency + 1);
   };
 }
 
@@ -284,7 +323,7 @@ class MiniSearchLexicalIndex implements LexicalIndex {
 
   constructor(private readonly engine: MiniSearch<LexicalDocument>) {
     this.tracker = createSnapshotTracker(engine);
-    if (this.tracker !== undefined) installTrackedAddTerm(engine, this.tracker);
+    if (this.tracker !== undefined) installTrackedAdd(engine, this.tracker);
     this.scorer = createLexicalScorer(engine as MiniSearch<unknown>, {
       fieldBoosts: FIELDS.map((field) => LEXICAL_FIELD_BOOSTS[field]),
       bm25: BM25,
