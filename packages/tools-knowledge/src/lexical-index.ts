@@ -5,11 +5,13 @@ import {
   packPublicEngine,
   restoreEngine,
   type SnapshotTracker,
+  type TrackedTerm,
 } from "./internal/lexical-snapshot.js";
 import {
   countDocumentTerms,
   type TermCount,
   TOKENIZER_VERSION,
+  termNumberingGeneration,
   tokenize,
 } from "./internal/tokenize.js";
 
@@ -281,6 +283,10 @@ function installTrackedAdd(engine: MiniSearch<LexicalDocument>, tracker: Snapsho
   )
     return;
   const engineInternals = internals as MiniSearchInternals;
+  // Each term's tracker entry by the tokenizer's number for it: an array read instead of a lookup
+  // in the tracker's map of every term.
+  let entries: Array<TrackedTerm | undefined> = [];
+  let generation = termNumberingGeneration();
   engine.add = (document: LexicalDocument): void => {
     const id = document.id;
     if (id == null) throw new Error('MiniSearch: document does not have ID field "id"');
@@ -291,6 +297,10 @@ function installTrackedAdd(engine: MiniSearch<LexicalDocument>, tracker: Snapsho
       const value: unknown = document[FIELDS[fieldId] as (typeof FIELDS)[number]];
       if (value == null) continue;
       const terms = countDocumentTerms(typeof value === "string" ? value : String(value));
+      if (termNumberingGeneration() !== generation) {
+        generation = termNumberingGeneration();
+        entries = [];
+      }
       engineInternals.addFieldLength(
         documentId,
         fieldId,
@@ -298,8 +308,12 @@ function installTrackedAdd(engine: MiniSearch<LexicalDocument>, tracker: Snapsho
         terms.length,
       );
       for (let index = 0; index < terms.length; index += 1) {
-        const { term, count } = terms[index] as TermCount;
-        const entry = tracker.postingsOf(term);
+        const { term, count, number } = terms[index] as TermCount;
+        let entry = entries[number];
+        if (entry === undefined || !tracker.isCurrent(entry)) {
+          entry = tracker.postingsOf(term);
+          entries[number] = entry;
+        }
         const fieldPostings = entry.postings.get(fieldId);
         if (fieldPostings === undefined) {
           entry.postings.set(fieldId, new Map([[documentId, count]]));

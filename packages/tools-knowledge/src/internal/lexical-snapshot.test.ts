@@ -151,6 +151,11 @@ describe("incremental snapshots", () => {
         .search("only1x")
         .map((match) => match.id),
     ).toEqual(["again"]);
+    // That snapshot forgot the deleted terms: one used again now gets a new entry.
+    index.add([{ id: "later", heading: "", text: "only4x", front_matter: "" }]);
+    const later = expectSnapshotMatchesReference(index);
+    expect(later.terms).toContain("only4x");
+    expect(index.search("only4x").map((match) => match.id)).toEqual(["later"]);
   });
 
   test("a snapshot after one change re-encodes only the terms of the changed documents", () => {

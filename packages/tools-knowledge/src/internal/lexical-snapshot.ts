@@ -109,7 +109,8 @@ function termsOf(index: EngineInternals["_index"]): Array<[string, TermPostings]
 const EMPTY = new Uint8Array(0);
 
 /** One term as the tracker keeps it. */
-interface TrackedTerm {
+export interface TrackedTerm {
+  /** The term. */
   readonly term: string;
   /** Its posting map in the engine's tree (replaced when a vacuum deleted the term and it came back). */
   postings: TermPostings;
@@ -122,6 +123,8 @@ interface TrackedTerm {
   length: number;
   /** Encoded during the current pack (dropped once copied). */
   fresh: Uint8Array | undefined;
+  /** Dropped from the tracker (a vacuum deleted the term): the term needs a new entry. */
+  forgotten: boolean;
 }
 
 /**
@@ -169,7 +172,14 @@ export class SnapshotTracker {
     if (this.registry === undefined) {
       this.registry = new Map();
       for (const [term, postings] of termsOf(this.internals()._index)) {
-        const entry: TrackedTerm = { term, postings, offset: -1, length: 0, fresh: undefined };
+        const entry: TrackedTerm = {
+          term,
+          postings,
+          offset: -1,
+          length: 0,
+          fresh: undefined,
+          forgotten: false,
+        };
         this.registry.set(term, entry);
         this.entries.push(entry);
       }
@@ -194,6 +204,7 @@ export class SnapshotTracker {
         offset: -1,
         length: 0,
         fresh: undefined,
+        forgotten: false,
       };
       terms.set(term, entry);
       this.entries.push(entry);
@@ -203,6 +214,17 @@ export class SnapshotTracker {
       entry.postings = this.internals()._index.fetch(term, this.createPostings);
     }
     return entry;
+  }
+
+  /**
+   * Whether an entry {@link SnapshotTracker.postingsOf} returned earlier is still the term's (its
+   * caller may keep entries instead of looking terms up again); when not, ask `postingsOf` again.
+   *
+   * @param entry - an entry of this tracker
+   * @returns `true` when `entry.postings` is the term's posting map in the engine's tree
+   */
+  isCurrent(entry: TrackedTerm): boolean {
+    return !entry.forgotten && (!this.vacuumed || entry.postings.size > 0);
   }
 
   /**
@@ -275,6 +297,7 @@ export class SnapshotTracker {
       this.entries = this.entries.filter((entry) => {
         if (entry.postings.size > 0) return true;
         registry.delete(entry.term);
+        entry.forgotten = true;
         return false;
       });
       if (!(this.engine as { isVacuuming?: boolean }).isVacuuming) this.vacuumed = false;

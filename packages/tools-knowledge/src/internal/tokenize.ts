@@ -125,6 +125,8 @@ function classOf(codePoint: number): number {
  */
 interface TermRecord {
   readonly term: string;
+  /** Records are numbered densely from 0 (see {@link TermCount.number}). */
+  readonly number: number;
   /** The {@link countDocumentTerms} call that counted it last. */
   stamp: number;
   /** Its count in that call. */
@@ -154,12 +156,13 @@ let wordTable: Array<WordEntry | undefined> = new Array<WordEntry | undefined>(
 let wordCount = 0;
 /** Term → its record. Cleared only when a scan starts (see {@link TermRecord}). */
 let termRecords = new Map<string, TermRecord>();
+let termNumbering = 0;
 let currentStamp = 0;
 
 function recordOf(term: string): TermRecord {
   let record = termRecords.get(term);
   if (record === undefined) {
-    record = { term, stamp: 0, count: 0 };
+    record = { term, number: termRecords.size, stamp: 0, count: 0 };
     termRecords.set(term, record);
   }
   return record;
@@ -231,6 +234,7 @@ function scan(text: string, query: boolean, stopWords: boolean): void {
     // Only here: during a scan every word entry must point at the one record of its term.
     clearWordTable();
     termRecords = new Map();
+    termNumbering += 1;
   }
   scannedCount = 0;
   const source = NON_ASCII.test(text)
@@ -338,6 +342,24 @@ export interface TermCount {
   readonly term: string;
   /** How many times {@link tokenize} emits it. */
   readonly count: number;
+  /**
+   * A small number naming the term: two terms returned while {@link termNumberingGeneration}
+   * stays the same have different numbers (a caller can keep per-term values in an array).
+   */
+  readonly number: number;
+}
+
+/**
+ * Changes whenever the numbers of {@link TermCount.number} start over (the tokenizer's caches were
+ * cleared): values kept by number are then stale.
+ *
+ * @returns the current generation
+ * @internal
+ * @example
+ * const generation = termNumberingGeneration(); // compare after each countDocumentTerms call
+ */
+export function termNumberingGeneration(): number {
+  return termNumbering;
 }
 
 const counted: TermRecord[] = [];
