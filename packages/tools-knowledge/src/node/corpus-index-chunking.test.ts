@@ -263,6 +263,7 @@ describe("chunking edge cases, seen through the corpus index", () => {
     // Known as binary by size and time: not read nor warned about again.
     const again = await searchData(tool, { query: "badger" });
     expect(again.warnings).toEqual([]);
+    await source.flush(); // the first search's sidecar write (it follows the answer)
     expect(await source.refresh()).toMatchObject({ files: 1, saved: false });
     // Also across a restart (the sidecar remembers it).
     const restarted = createCorpusSource({ root });

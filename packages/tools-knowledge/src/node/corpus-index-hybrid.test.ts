@@ -71,6 +71,40 @@ describe("hybrid ranking with a deterministic embedder", () => {
     expect(lexicalOnly).toMatchObject({ hits: [], empty_reason: "no_match" });
   });
 
+  it("ranks the same right after a change (file-by-file scan) as once the scan matrix is rebuilt", async () => {
+    const root = corpusOf(tenFiles());
+    const embeddings = new HashingEmbeddings({ synonyms: [["car", "automobile"]] });
+    // Vectors of different lengths (cosine ignores length, a bare dot product would not), and few
+    // dense candidates, so which chunks the scan picks decides the ranking.
+    const scaled = {
+      model: "scaled-hashing",
+      embedDocuments: async (texts: string[]) =>
+        (await embeddings.embedDocuments(texts)).map((vector, index) =>
+          vector.map((value) => value * (1 + ((texts[index]?.length ?? 0) % 7))),
+        ),
+      embedQuery: (text: string) => embeddings.embedQuery(text),
+    };
+    const source = createCorpusSource({ root, embeddings: scaled, denseCandidates: 3 });
+    const queries = ["automobile habitat", "falcon river", "yak", "car otter"];
+    await searchData(source, "warm up");
+    for (const [index, query] of queries.entries()) {
+      // A change makes the matrix stale: this search scans file by file...
+      writeFileSync(
+        join(root, `zoo-${index}.md`),
+        `# Zoo ${index}\n\nA car park beside the otter pool and the yak pen.\n`,
+      );
+      const justChanged = (await searchData(source, query)).hits;
+      expect(justChanged.length).toBeGreaterThan(0);
+      // ...then the matrix is rebuilt after the answer, and the same search uses it.
+      await new Promise((resolve) => setImmediate(resolve));
+      const settled = (await searchData(source, query)).hits;
+      expect(settled.map((hit) => [hit.reference, hit.score])).toEqual(
+        justChanged.map((hit) => [hit.reference, hit.score]),
+      );
+    }
+    await source.close();
+  });
+
   it("applies path_prefix to the vector side too", async () => {
     const root = corpusOf(tenFiles());
     const embeddings = new HashingEmbeddings({ synonyms: [["car", "automobile"]] });

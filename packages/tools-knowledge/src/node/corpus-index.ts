@@ -418,6 +418,40 @@ function scanNearest(
   }
 }
 
+/**
+ * {@link scanNearest} over each file's own vectors (with their norms), for a search that comes
+ * before the matrix is rebuilt after a change.
+ */
+function scanNearestByFile(
+  files: readonly FileEntry[],
+  normsOf: (vectors: Float32Array) => Float32Array,
+  dimension: number,
+  query: Float32Array,
+  queryNorm: number,
+  wanted: number,
+  allowed: ((entry: FileEntry) => boolean) | undefined,
+  candidates: DenseCandidate[],
+): void {
+  let floor = 0;
+  for (const entry of files) {
+    const vectors = entry.vectors;
+    if (vectors === undefined || (allowed !== undefined && !allowed(entry))) continue;
+    const lengths = normsOf(vectors);
+    const missing = entry.missing;
+    for (let index = 0; index < entry.chunks.length; index += 1) {
+      const length = lengths[index] as number;
+      if (length === 0 || (missing.size > 0 && missing.has(index))) continue;
+      const score = dotProduct(query, vectors, index * dimension, dimension) / (queryNorm * length);
+      if (!(score > 0) || (candidates.length >= wanted && score <= floor)) continue;
+      let at = candidates.length;
+      while (at > 0 && (candidates[at - 1] as DenseCandidate).score < score) at -= 1;
+      candidates.splice(at, 0, { entry, index, score });
+      if (candidates.length > wanted) candidates.pop();
+      floor = (candidates[candidates.length - 1] as DenseCandidate).score;
+    }
+  }
+}
+
 /** `Σ query[i] · vectors[offset + i]` over `dimension` values, four at a time. */
 function dotProduct(
   query: Float32Array,
@@ -590,9 +624,55 @@ export function createCorpusSource(options: CorpusSourceOptions): CorpusSource {
    * array runs 1.6× faster than over one array per file), rebuilt after a change. Missing chunks
    * are zero rows (a zero dot product: never a candidate).
    */
+  const matrixIsFresh = (current: IndexState) =>
+    matrix !== undefined && matrix.state === current && matrix.generation === generation;
+
+  /** Per-chunk norms of a file's vectors, cached until the array changes. */
+  let fileNorms = new WeakMap<Float32Array, Float32Array>();
+  const normsOfVectors = (vectors: Float32Array, dimension: number): Float32Array => {
+    let found = fileNorms.get(vectors);
+    if (found === undefined) {
+      const count = Math.floor(vectors.length / dimension);
+      found = new Float32Array(count);
+      for (let index = 0; index < count; index += 1) {
+        let sum = 0;
+        const base = index * dimension;
+        for (let at = 0; at < dimension; at += 1) {
+          const value = vectors[base + at] as number;
+          sum += value * value;
+        }
+        found[index] = Math.sqrt(sum);
+      }
+      fileNorms.set(vectors, found);
+    }
+    return found;
+  };
+
+  /**
+   * Work a search leaves until after its answer: writing the sidecar and rebuilding the scan
+   * matrix (both block the event loop for a while on a big corpus).
+   */
+  let afterAnswerScheduled = false;
+  const scheduleAfterAnswer = () => {
+    if (afterAnswerScheduled) return;
+    afterAnswerScheduled = true;
+    setImmediate(() => {
+      afterAnswerScheduled = false;
+      if (unsaved) void saveInBackground();
+      const current = state;
+      if (
+        current !== undefined &&
+        embeddings !== undefined &&
+        current.dimension > 0 &&
+        !matrixIsFresh(current)
+      ) {
+        scanMatrixOf(current);
+      }
+    });
+  };
+
   const scanMatrixOf = (current: IndexState): ScanMatrix => {
-    if (matrix !== undefined && matrix.state === current && matrix.generation === generation)
-      return matrix;
+    if (matrixIsFresh(current)) return matrix as ScanMatrix;
     const dimension = current.dimension;
     const files: FileEntry[] = [];
     let rows = 0;
@@ -1135,6 +1215,7 @@ export function createCorpusSource(options: CorpusSourceOptions): CorpusSource {
             job.file.vectors = target;
           }
           target.set(vector, job.index * length);
+          fileNorms.delete(target);
           generation += 1;
           job.file.missing.delete(job.index);
           report.embedded += 1;
@@ -1361,7 +1442,6 @@ export function createCorpusSource(options: CorpusSourceOptions): CorpusSource {
       };
       const promise = run().finally(() => {
         if (inFlight === promise) inFlight = undefined;
-        if (unsaved) void saveInBackground();
       });
       inFlight = promise;
       saving = promise.then(
@@ -1405,6 +1485,17 @@ export function createCorpusSource(options: CorpusSourceOptions): CorpusSource {
   }
 
   async function search(
+    request: KnowledgeSearchRequest,
+    context: KnowledgeSearchContext,
+  ): Promise<KnowledgeSearchResult> {
+    try {
+      return await searchNow(request, context);
+    } finally {
+      scheduleAfterAnswer();
+    }
+  }
+
+  async function searchNow(
     request: KnowledgeSearchRequest,
     context: KnowledgeSearchContext,
   ): Promise<KnowledgeSearchResult> {
@@ -1517,14 +1608,22 @@ export function createCorpusSource(options: CorpusSourceOptions): CorpusSource {
       const wanted = denseCandidates + Math.min(32, denseCandidates);
       const candidates: DenseCandidate[] = [];
       if (queryNorm > 0) {
-        scanNearest(
-          scanMatrixOf(current),
-          vector,
-          queryNorm,
-          wanted,
-          prefix === undefined ? undefined : allowed,
-          candidates,
-        );
+        const filter = prefix === undefined ? undefined : allowed;
+        if (matrixIsFresh(current)) {
+          scanNearest(matrix as ScanMatrix, vector, queryNorm, wanted, filter, candidates);
+        } else {
+          // Just changed: scan file by file now, rebuild the matrix after answering.
+          scanNearestByFile(
+            [...current.files.values()],
+            (vectors) => normsOfVectors(vectors, dimension),
+            dimension,
+            vector,
+            queryNorm,
+            wanted,
+            filter,
+            candidates,
+          );
+        }
       }
       for (const { entry, index } of candidates) {
         const vectors = entry.vectors as Float32Array;
@@ -1654,6 +1753,7 @@ export function createCorpusSource(options: CorpusSourceOptions): CorpusSource {
       unsaved = false;
       changedSinceWalk = true;
       matrix = undefined;
+      fileNorms = new WeakMap();
     },
   };
 }
