@@ -388,6 +388,23 @@ interface DenseCandidate {
 }
 
 /**
+ * Inserts a candidate in its place (best first), keeping at most `wanted`.
+ *
+ * @returns the lowest score kept (what a next candidate must beat once the list is full)
+ */
+function keepCandidate(
+  candidates: DenseCandidate[],
+  wanted: number,
+  candidate: DenseCandidate,
+): number {
+  let at = candidates.length;
+  while (at > 0 && (candidates[at - 1] as DenseCandidate).score < candidate.score) at -= 1;
+  candidates.splice(at, 0, candidate);
+  if (candidates.length > wanted) candidates.pop();
+  return (candidates[candidates.length - 1] as DenseCandidate).score;
+}
+
+/**
  * Fills `candidates` with the `wanted` rows of `scan` nearest to `query` (cosine, positive only),
  * best first — a function of its own so the engine optimises the hot loop on its own.
  */
@@ -409,11 +426,7 @@ function scanNearest(
     for (let row = first; row < end; row += 1) {
       const score = dotProduct(query, values, row * dimension, dimension) / queryNorm;
       if (!(score > 0) || (candidates.length >= wanted && score <= floor)) continue;
-      let at = candidates.length;
-      while (at > 0 && (candidates[at - 1] as DenseCandidate).score < score) at -= 1;
-      candidates.splice(at, 0, { entry, index: row - first, score });
-      if (candidates.length > wanted) candidates.pop();
-      floor = (candidates[candidates.length - 1] as DenseCandidate).score;
+      floor = keepCandidate(candidates, wanted, { entry, index: row - first, score });
     }
   }
 }
@@ -443,11 +456,7 @@ function scanNearestByFile(
       if (length === 0 || (missing.size > 0 && missing.has(index))) continue;
       const score = dotProduct(query, vectors, index * dimension, dimension) / (queryNorm * length);
       if (!(score > 0) || (candidates.length >= wanted && score <= floor)) continue;
-      let at = candidates.length;
-      while (at > 0 && (candidates[at - 1] as DenseCandidate).score < score) at -= 1;
-      candidates.splice(at, 0, { entry, index, score });
-      if (candidates.length > wanted) candidates.pop();
-      floor = (candidates[candidates.length - 1] as DenseCandidate).score;
+      floor = keepCandidate(candidates, wanted, { entry, index, score });
     }
   }
 }
