@@ -52,15 +52,21 @@ const CORPUS = {
 };
 
 describe("folder watching", () => {
-  it("skips the walk while no watcher saw a change, and walks again after one", async () => {
+  it("skips the walk while no watcher saw a change, and checks only what the watchers named after one", async () => {
     const root = corpusOf(CORPUS);
     const source = open(root);
     expect(await source.refresh()).toMatchObject({ walked: true, added: 2 });
     expect(await source.refresh()).toMatchObject({ walked: false, files: 2, saved: false });
     expect(await source.refresh()).toMatchObject({ walked: false, files: 2 });
     write(root, "docs/beta.md", "# Beta\n\nThe otter and the heron.\n");
-    expect(await source.refresh()).toMatchObject({ walked: true, changed: 1 });
-    expect(await source.refresh()).toMatchObject({ walked: false });
+    expect(await source.refresh()).toMatchObject({ walked: false, eventPaths: 1, changed: 1 });
+    expect(await source.refresh()).toMatchObject({ walked: false, eventPaths: 0 });
+    // More named entries than a refresh checks one by one: a walk.
+    for (let index = 0; index < 300; index += 1) write(root, `many/n${index}.md`, `# N ${index}\n`);
+    write(root, "alpha.md", "# Alpha\n\nThe falcon and the heron.\n");
+    expect(await source.refresh()).toMatchObject({ walked: true, added: 300, changed: 1 });
+    for (let index = 0; index < 300; index += 1) write(root, `many/n${index}.md`, `# M ${index}\n`);
+    expect(await source.refresh()).toMatchObject({ walked: true, changed: 300 });
   });
 
   it("sees every kind of change the moment it is made: add, modify, delete, rename, touch, a new folder", async () => {
@@ -76,13 +82,31 @@ describe("folder watching", () => {
     renameSync(join(root, "docs/beta.md"), join(root, "docs/delta.md"));
     expect(await filesFound(source, "otter")).toEqual(["docs/delta.md"]);
     utimesSync(join(root, "alpha.md"), 1_000_000, 1_000_000);
-    expect(await source.refresh()).toMatchObject({ walked: true, touched: 1 });
+    expect(await source.refresh()).toMatchObject({ walked: false, eventPaths: 1, touched: 1 });
     // A folder made after the last walk, and a file in it, in one go.
     write(root, "new/deeper/epsilon.md", "# Epsilon\n\nThe heron waits.\n");
     expect(await filesFound(source, "heron")).toEqual(["new/deeper/epsilon.md"]);
     // ...and that new folder is watched from then on.
     write(root, "new/deeper/epsilon.md", "# Epsilon\n\nThe heron and the crane.\n");
     expect(await filesFound(source, "crane")).toEqual(["new/deeper/epsilon.md"]);
+  });
+
+  it("walks when a named entry is a folder: one removed, one renamed, one made", async () => {
+    const root = corpusOf({ ...CORPUS, "docs/deep/gamma.md": "# Gamma\n\nThe lynx walks.\n" });
+    const source = open(root);
+    expect(await filesFound(source, "lynx")).toEqual(["docs/deep/gamma.md"]);
+    renameSync(join(root, "docs/deep"), join(root, "docs/deeper"));
+    expect(await filesFound(source, "lynx")).toEqual(["docs/deeper/gamma.md"]);
+    rmSync(join(root, "docs"), { recursive: true });
+    expect(await filesFound(source, "lynx")).toEqual([]);
+    expect(await filesFound(source, "otter")).toEqual([]);
+    expect(await source.refresh()).toMatchObject({ files: 1 });
+    mkdirSync(join(root, "later"));
+    write(root, "later/iota.md", "# Iota\n\nThe stoat runs.\n");
+    expect(await filesFound(source, "stoat")).toEqual(["later/iota.md"]);
+    // The new folder is watched: a change in it is placed without a walk.
+    write(root, "later/iota.md", "# Iota\n\nThe stoat and the weasel run.\n");
+    expect(await source.refresh()).toMatchObject({ walked: false, eventPaths: 1, changed: 1 });
   });
 
   it("sees a change another process made", async () => {

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { type FSWatcher, watch } from "node:fs";
 import { lstat, mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
-import { join, resolve } from "node:path";
+import { join, resolve, sep } from "node:path";
 import { parseOptions } from "@agentool/contract";
 import { similarity } from "ml-distance";
 import { z } from "zod";
@@ -24,7 +24,12 @@ import type {
   KnowledgeSource,
 } from "../types.js";
 import { DEFAULT_MAX_PASSAGE_CHARACTERS } from "../window-expansion.js";
-import { type WalkedFile, walkCorpus } from "./internal/corpus-walk.js";
+import {
+  hasCorpusExtension,
+  isSecretCorpusPath,
+  type WalkedFile,
+  walkCorpus,
+} from "./internal/corpus-walk.js";
 import {
   decodeIndex,
   encodeIndex,
@@ -82,6 +87,9 @@ export const DEFAULT_CHECKPOINT_MS = 30_000;
  * network mount that sends none) can hide.
  */
 export const DEFAULT_RESCAN_INTERVAL_MS = 30_000;
+
+/** Most watcher-named entries a refresh checks one by one; more means a walk. */
+const MAX_EVENT_PATHS = 256;
 
 /** Default most folders watched; a corpus with more is walked on every search instead: 4,096. */
 export const DEFAULT_MAX_WATCHED_FOLDERS = 4_096;
@@ -166,6 +174,11 @@ export interface CorpusRefreshReport {
    * change since the last walk (see `watch`).
    */
   walked: boolean;
+  /**
+   * Entries checked because a folder watcher named them, when that was enough (no walk): each
+   * was `lstat`ed, nothing else. 0 after a walk or when nothing changed.
+   */
+  eventPaths: number;
   /** What went wrong or was rebuilt. */
   warnings: string[];
   /** Wall time in ms. */
@@ -587,10 +600,35 @@ export function createCorpusSource(options: CorpusSourceOptions): CorpusSource {
     watching = false;
   };
 
-  const onWatchEvent = (_event: string, name: string | Buffer | null) => {
+  /**
+   * The entries each watched folder reported since the last refresh; `undefined` when one event
+   * could not be placed (no name, too many): the next refresh walks the whole folder.
+   */
+  let eventNames: Map<string, Set<string>> | undefined = new Map();
+  let eventCount = 0;
+  /** Real folder path → its path relative to the root (as the walk named its files). */
+  let folderPaths = new Map<string, string>();
+  /** Whether the last walk met a linked file (its target's changes cannot be placed: walk). */
+  let linkedFiles = false;
+
+  const onWatchEvent = (folder: string, name: string | Buffer | null) => {
     // Hidden entries (the sidecar folder among them) are never indexed: their events change nothing.
     if (typeof name === "string" && name.startsWith(".")) return;
     changedSinceWalk = true;
+    if (eventNames === undefined) return;
+    if (typeof name !== "string" || name.length === 0 || eventCount >= MAX_EVENT_PATHS) {
+      eventNames = undefined;
+      return;
+    }
+    let names = eventNames.get(folder);
+    if (names === undefined) {
+      names = new Set();
+      eventNames.set(folder, names);
+    }
+    if (!names.has(name)) {
+      names.add(name);
+      eventCount += 1;
+    }
   };
 
   /** Watches exactly `folders` (the last walk's); gives up (walk every time) past the cap or on any failure. */
@@ -607,9 +645,12 @@ export function createCorpusSource(options: CorpusSourceOptions): CorpusSource {
     for (const path of folders) {
       if (watchers.has(path)) continue;
       try {
-        const watcher = watch(path, { persistent: false }, onWatchEvent);
+        const watcher = watch(path, { persistent: false }, (_event, name) =>
+          onWatchEvent(path, name),
+        );
         watcher.on("error", () => {
           changedSinceWalk = true;
+          eventNames = undefined;
           closeWatchers();
         });
         watchers.set(path, watcher);
@@ -1038,6 +1079,54 @@ export function createCorpusSource(options: CorpusSourceOptions): CorpusSource {
     }
   }
 
+  /**
+   * The files behind the entries the watchers named: each entry is `lstat`ed (nothing else is);
+   * a file with a corpus extension is a candidate (compared by size and time as in a walk), a
+   * missing entry is removed (with every indexed file under it). `undefined` when an entry cannot
+   * be placed without a walk: a new or vanished folder, a link, a folder the last walk did not
+   * name.
+   */
+  async function changesFromEvents(
+    current: IndexState,
+    events: ReadonlyMap<string, ReadonlySet<string>>,
+  ): Promise<{ files: WalkedFile[]; removed: Set<string>; checked: number } | undefined> {
+    const files: WalkedFile[] = [];
+    const removed = new Set<string>();
+    const knownFolders = new Set(folderPaths.values());
+    let checked = 0;
+    for (const [folder, names] of events) {
+      const relativeFolder = folderPaths.get(folder);
+      if (relativeFolder === undefined) return undefined;
+      for (const name of names) {
+        if (name.includes("/") || name.includes("\\")) return undefined;
+        const path = relativeFolder.length === 0 ? name : `${relativeFolder}/${name}`;
+        const absolute = folder.endsWith(sep) ? `${folder}${name}` : `${folder}${sep}${name}`;
+        checked += 1;
+        const info = await lstat(absolute).catch(() => undefined);
+        if (info === undefined) {
+          if (knownFolders.has(path)) return undefined; // a watched folder went away
+          removed.add(path);
+          continue;
+        }
+        if (info.isSymbolicLink()) return undefined;
+        if (info.isDirectory()) {
+          if (skipFolders.has(name) || knownFolders.has(path)) continue;
+          return undefined; // a new folder: walk it
+        }
+        if (!info.isFile() || !hasCorpusExtension(name, extensions)) continue;
+        if (isSecretCorpusPath(path, secretCache)) continue;
+        files.push({ path, absolute, size: info.size, mtime_ms: info.mtimeMs });
+      }
+    }
+    // A removed name that was a folder the index knows files under (e.g. renamed away).
+    for (const path of [...removed]) {
+      const prefix = `${path}/`;
+      for (const key of current.files.keys()) if (key.startsWith(prefix)) return undefined;
+    }
+    files.sort((left, right) => compareText(left.path, right.path));
+    return { files, removed, checked };
+  }
+
   async function runRefresh(signal: AbortSignal): Promise<RefreshOutcome> {
     const started = performance.now();
     const warnings: string[] = [];
@@ -1052,6 +1141,7 @@ export function createCorpusSource(options: CorpusSourceOptions): CorpusSource {
       pendingEmbeddings: 0,
       saved: false,
       walked: false,
+      eventPaths: 0,
       warnings,
       durationMs: 0,
     };
@@ -1083,31 +1173,61 @@ export function createCorpusSource(options: CorpusSourceOptions): CorpusSource {
       return { report };
     }
 
+    const events = eventNames;
+    const placeable =
+      watching &&
+      !linkedFiles &&
+      events !== undefined &&
+      !dirty &&
+      performance.now() - lastWalkAt < rescanIntervalMs;
     changedSinceWalk = false;
-    lastWalkAt = performance.now();
-    report.walked = true;
-    const walkedFolders = new Set<string>();
+    eventNames = new Map();
+    eventCount = 0;
+    // Only the entries the watchers named, when every one of them can be placed; else a walk.
+    const fromEvents = placeable ? await changesFromEvents(current, events) : undefined;
     let walked: WalkedFile[];
-    try {
-      walked = await walkCorpus({
-        root: corpusRoot,
-        extensions,
-        skipFolders,
-        signal,
-        secretCache,
-        onFolder: (path) => walkedFolders.add(path),
-      });
-    } catch (error) {
-      changedSinceWalk = true;
-      throw error;
+    let seen: Set<string>;
+    if (fromEvents !== undefined) {
+      walked = fromEvents.files;
+      report.eventPaths = fromEvents.checked;
+      seen = new Set(current.files.keys());
+      for (const path of current.skipped.keys()) seen.add(path);
+      for (const path of fromEvents.removed) seen.delete(path);
+      for (const file of walked) seen.add(file.path);
+    } else {
+      lastWalkAt = performance.now();
+      report.walked = true;
+      const walkedFolders = new Map<string, string | undefined>();
+      try {
+        walked = await walkCorpus({
+          root: corpusRoot,
+          extensions,
+          skipFolders,
+          signal,
+          secretCache,
+          onFolder: (path, relative) => {
+            if (relative !== undefined || !walkedFolders.has(path))
+              walkedFolders.set(path, relative);
+          },
+        });
+      } catch (error) {
+        changedSinceWalk = true;
+        eventNames = undefined;
+        throw error;
+      }
+      syncWatchers(new Set(walkedFolders.keys()));
+      folderPaths = new Map();
+      linkedFiles = false;
+      for (const [path, relative] of walkedFolders) {
+        if (relative === undefined) linkedFiles = true;
+        else folderPaths.set(path, relative);
+      }
+      seen = new Set(walked.map((file) => file.path));
     }
-    syncWatchers(walkedFolders);
-    const seen = new Set<string>();
     const toRead: WalkedFile[] = [];
     let tooLarge = 0;
     const stillLarge = new Set<string>();
     for (const file of walked) {
-      seen.add(file.path);
       if (file.size > maxFileBytes) {
         const key = `${file.path}\u0000${file.size}\u0000${file.mtime_ms}`;
         stillLarge.add(key);
@@ -1128,7 +1248,8 @@ export function createCorpusSource(options: CorpusSourceOptions): CorpusSource {
         continue;
       toRead.push(file);
     }
-    largeWarned = stillLarge;
+    if (fromEvents === undefined) largeWarned = stillLarge;
+    else for (const key of stillLarge) largeWarned.add(key);
     if (tooLarge > 0) {
       warn(
         warnings,
@@ -1763,6 +1884,8 @@ export function createCorpusSource(options: CorpusSourceOptions): CorpusSource {
       changedSinceWalk = true;
       matrix = undefined;
       fileNorms = new WeakMap();
+      eventNames = undefined;
+      folderPaths = new Map();
     },
   };
 }

@@ -32,13 +32,45 @@ export interface WalkOptions {
    */
   secretCache?: Map<string, boolean>;
   /**
-   * Called with the real path of every folder whose entries the walk read, and of the folder of
-   * every linked file's target — the folders a watcher must watch to see every change.
+   * Called with the real path of every folder whose entries the walk read (with its path relative
+   * to the root, as its files are named), and of the folder of every linked file's target
+   * (`relative` undefined) — the folders a watcher must watch to see every change.
    */
-  onFolder?: (absolute: string) => void;
+  onFolder?: (absolute: string, relative: string | undefined) => void;
 }
 
 const isSecret = createSecretPathMatcher();
+
+/**
+ * Whether a file name has one of the corpus extensions.
+ *
+ * @param name - a file name
+ * @param extensions - lower-case endings with the dot
+ * @returns `true` for a file the corpus indexes
+ * @internal
+ */
+export function hasCorpusExtension(name: string, extensions: readonly string[]): boolean {
+  const lower = name.toLowerCase();
+  return extensions.some((extension) => lower.endsWith(extension));
+}
+
+/**
+ * Whether a relative path is a secret path (never indexed), remembering the verdict.
+ *
+ * @param path - `/`-separated, relative to the root
+ * @param cache - verdicts by path, kept across walks
+ * @returns `true` for a secret path
+ * @internal
+ */
+export function isSecretCorpusPath(path: string, cache?: Map<string, boolean>): boolean {
+  if (cache === undefined) return isSecret(path);
+  let verdict = cache.get(path);
+  if (verdict === undefined) {
+    verdict = isSecret(path);
+    cache.set(path, verdict);
+  }
+  return verdict;
+}
 
 function yieldToLoop(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
@@ -77,21 +109,8 @@ export async function walkCorpus(options: WalkOptions): Promise<WalkedFile[]> {
     sliceStart = performance.now();
   };
 
-  const wanted = (name: string) => {
-    const lower = name.toLowerCase();
-    return extensions.some((extension) => lower.endsWith(extension));
-  };
-
-  const secretCache = options.secretCache;
-  const secret = (path: string): boolean => {
-    if (secretCache === undefined) return isSecret(path);
-    let verdict = secretCache.get(path);
-    if (verdict === undefined) {
-      verdict = isSecret(path);
-      secretCache.set(path, verdict);
-    }
-    return verdict;
-  };
+  const wanted = (name: string) => hasCorpusExtension(name, extensions);
+  const secret = (path: string): boolean => isSecretCorpusPath(path, options.secretCache);
 
   const insideRoot = (real: string) =>
     real === root || real.startsWith(root.endsWith(sep) ? root : `${root}${sep}`);
@@ -109,7 +128,7 @@ export async function walkCorpus(options: WalkOptions): Promise<WalkedFile[]> {
     } catch {
       continue; // vanished or unreadable: its files simply drop out
     }
-    options.onFolder?.(folder.absolute);
+    options.onFolder?.(folder.absolute, folder.relative);
     await maybeYield();
     const prefix = folder.absolute.endsWith(sep) ? folder.absolute : `${folder.absolute}${sep}`;
     for (const entry of entries) {
@@ -136,7 +155,7 @@ export async function walkCorpus(options: WalkOptions): Promise<WalkedFile[]> {
         absolute = real;
         isDirectory = target.isDirectory();
         isFile = target.isFile();
-        if (isFile && wanted(name)) options.onFolder?.(dirname(real));
+        if (isFile && wanted(name)) options.onFolder?.(dirname(real), undefined);
       }
       if (isDirectory) {
         if (skipFolders.has(name)) continue;
