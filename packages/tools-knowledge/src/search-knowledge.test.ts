@@ -124,7 +124,9 @@ describe("search_knowledge", () => {
     expect(result.data.next_offset).toBeUndefined();
     const rendered = tool.renderResult(result) as string;
     expect(rendered).toContain('3 hits for "hnsw detail"');
-    expect(rendered).toContain("1. docs/page-00.md:10-20 — Guide > Part 0 (score 2.00)");
+    expect(rendered).toContain("1. docs/page-00.md:10-20 — Guide > Part 0\n");
+    // Scores stay in the data: fused ranks say little to a model beside the order.
+    expect(rendered).not.toContain("score");
     expect(rendered).toContain("   Vector indexes part 0: HNSW builds a graph. Extra hnsw detail.");
     expect(rendered).toContain(
       'Open a passage with read_file: docs/page-00.md:10-20 is path="docs/page-00.md", offset=10, limit=11.',
@@ -148,11 +150,12 @@ describe("search_knowledge", () => {
     const rendered = tool.renderResult(first) as string;
     expect(rendered).toContain("Hits 1–5 of 12");
     expect(rendered).toContain(
-      '…[truncated: 7 more hits — call search_knowledge again with query="hnsw", path_prefix="docs/", offset=6]',
+      '…[truncated: 7 more hits — call search_knowledge again with query="hnsw", path_prefix="docs/", limit=5, offset=6]',
     );
     const next = parseNextCall(rendered);
     expect(next?.tool).toBe("search_knowledge");
-    const second = await tool.run({ ...next?.args, limit: 5 });
+    // The marker carries the page size: following it exactly gives the next page of 5.
+    const second = await tool.run({ ...next?.args });
     expect(second.success && second.data.hits.map((hit) => hit.file)).toEqual(
       corpus(23)
         .filter((passage) => passage.file.startsWith("docs/"))
@@ -202,7 +205,7 @@ describe("search_knowledge", () => {
     const filtered = await tool.run({ query: "hnsw", path_prefix: "archive" });
     expect(filtered.success && filtered.data.empty_reason).toBe("filtered_out");
     expect(tool.renderResult(filtered)).toBe(
-      'Passages match "hnsw", but none with path_prefix="archive". Call search_knowledge again without it (or with a shorter prefix).',
+      'Passages match "hnsw", but none with path_prefix="archive". Call search_knowledge again without it (or with a shorter path_prefix).',
     );
   });
 
@@ -265,9 +268,12 @@ describe("search_knowledge", () => {
     expect(source.requests.at(-1)?.tags).toEqual(["2024", "pricing"]);
     expect(result.data.total).toBe(3);
     const rendered = tool.renderResult(result) as string;
-    expect(rendered).toContain("(score 1.00; source https://example.com/0; tags pricing, 2024)");
+    // A store hit is named by its key, without lines (there is no file to open).
     expect(rendered).toContain(
-      'call search_memory again with query="pricing", tags="2024,pricing", offset=3]',
+      "1. key memory/0 (source https://example.com/0; tags pricing, 2024)",
+    );
+    expect(rendered).toContain(
+      'call search_memory again with query="pricing", tags="2024,pricing", limit=2, offset=3]',
     );
     expect(rendered).not.toContain("read_file");
 
@@ -388,7 +394,7 @@ describe("search_knowledge", () => {
       warnings: [],
     };
     expect(formatSearchKnowledgeResult(data)).toBe(
-      '1 hit for "q" (best first; 1 document, 1 passage searched):\n1. a.md:3-3 (score 0.0328)\n   one line',
+      '1 hit for "q" (best first; 1 document, 1 passage searched):\n1. a.md:3-3\n   one line',
     );
   });
 

@@ -272,7 +272,8 @@ function emptyMessage(data: SearchKnowledgeToolData, wording: Wording): string {
           : `path_prefix=${JSON.stringify(data.path_prefix)}`,
         data.tags === undefined ? undefined : `tags=${JSON.stringify(data.tags.join(","))}`,
       ].filter((part): part is string => part !== undefined);
-      return `Passages match ${query}, but none with ${filters.join(" and ")}. Call ${name} again without ${filters.length > 1 ? "these filters" : "it"} (or with a shorter prefix).`;
+      const prefixHint = data.path_prefix === undefined ? "" : " (or with a shorter path_prefix)";
+      return `Passages match ${query}, but none with ${filters.join(" and ")}. Call ${name} again without ${filters.length > 1 ? "these filters" : "it"}${prefixHint}.`;
     }
     default: {
       const covered = `${count(data.searched.documents)} ${data.searched.documents === 1 ? "document" : "documents"}`;
@@ -287,12 +288,6 @@ function emptyMessage(data: SearchKnowledgeToolData, wording: Wording): string {
 
 const numberFormat = new Intl.NumberFormat("en-US");
 const count = (value: number) => numberFormat.format(value);
-
-function formatScore(score: number): string {
-  if (score === 0) return "0";
-  const magnitude = Math.abs(score);
-  return magnitude >= 100 ? score.toFixed(1) : score.toPrecision(3);
-}
 
 function indent(text: string): string {
   return text
@@ -355,8 +350,11 @@ export function formatSearchKnowledgeResult(
         hit.source !== undefined && hit.source !== hit.file ? `source ${hit.source}` : "",
         hit.tags !== undefined && hit.tags.length > 0 ? `tags ${hit.tags.join(", ")}` : "",
       ].filter((part) => part.length > 0);
+      // A store hit has no file to open: it is named by its key, without lines. Scores stay in the
+      // data only (fused ranks are tiny numbers that say little beside the order).
+      const name = wording.kind === "store" ? `key ${hit.file}` : hit.reference;
       lines.push(
-        `${count(first + index)}. ${hit.reference}${trail} (score ${formatScore(hit.score)}${extras.length > 0 ? `; ${extras.join("; ")}` : ""})`,
+        `${count(first + index)}. ${name}${trail}${extras.length > 0 ? ` (${extras.join("; ")})` : ""}`,
       );
       const excerpt = hit.excerpt_truncated ? `${hit.excerpt.trimEnd()} …` : hit.excerpt;
       if (excerpt.trim().length > 0) lines.push(indent(excerpt));
@@ -372,6 +370,7 @@ export function formatSearchKnowledgeResult(
     const args: Record<string, NextCallValue> = { query: data.query };
     if (data.path_prefix !== undefined) args.path_prefix = data.path_prefix;
     if (data.tags !== undefined) args.tags = data.tags.join(",");
+    args.limit = data.limit;
     const omitted = Math.max(1, data.total - data.next_offset + 1);
     lines.push(
       formatPageMarker({
