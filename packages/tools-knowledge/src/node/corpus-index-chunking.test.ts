@@ -1,36 +1,15 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { readFileSync, symlinkSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
 import {
   createSearchKnowledgeTool,
   type SearchKnowledgeHit,
   type SearchKnowledgeToolData,
 } from "../search-knowledge.js";
 import { createCorpusSource } from "./index.js";
+import { useCorpusFolders } from "./test-support/corpus-folders.js";
 
-const folders: string[] = [];
-
-afterEach(() => {
-  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
-});
-
-function temporaryFolder(): string {
-  const folder = mkdtempSync(join(tmpdir(), "agentool-corpus-chunking-"));
-  folders.push(folder);
-  return folder;
-}
-
-function write(root: string, path: string, content: string | Buffer): void {
-  mkdirSync(dirname(join(root, path)), { recursive: true });
-  writeFileSync(join(root, path), content);
-}
-
-function corpusOf(files: Record<string, string | Buffer>): string {
-  const root = temporaryFolder();
-  for (const [path, content] of Object.entries(files)) write(root, path, content);
-  return root;
-}
+const { write, corpusOf } = useCorpusFolders("agentool-corpus-chunking-");
 
 function toolOver(root: string, maxExcerptCharacters = 10_000) {
   return createSearchKnowledgeTool({ source: createCorpusSource({ root }), maxExcerptCharacters });

@@ -1,35 +1,13 @@
-import {
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createSearchKnowledgeTool, type SearchKnowledgeToolData } from "../search-knowledge.js";
 import { HashingEmbeddings } from "../test-support/hashing-embeddings.js";
 import { type CorpusSourceOptions, createCorpusSource } from "./index.js";
 import { decodeIndex } from "./internal/index-file.js";
+import { useCorpusFolders } from "./test-support/corpus-folders.js";
 
-const folders: string[] = [];
-
-afterEach(() => {
-  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
-});
-
-function corpusOf(files: Record<string, string>): string {
-  const root = mkdtempSync(join(tmpdir(), "agentool-corpus-hybrid-"));
-  folders.push(root);
-  for (const [path, content] of Object.entries(files)) {
-    mkdirSync(dirname(join(root, path)), { recursive: true });
-    writeFileSync(join(root, path), content);
-  }
-  return root;
-}
+const { corpusOf, temporaryFolder } = useCorpusFolders("agentool-corpus-hybrid-");
 
 type Source = ReturnType<typeof createCorpusSource>;
 
@@ -62,8 +40,7 @@ describe("hybrid ranking with a deterministic embedder", () => {
     const hybrid = await searchData(createCorpusSource({ root, embeddings }), "automobile");
     expect(hybrid.hits[0]?.file).toBe("vehicles.md");
     expect(hybrid.warnings).toEqual([]);
-    const other = mkdtempSync(join(tmpdir(), "agentool-corpus-hybrid-bm25-"));
-    folders.push(other);
+    const other = temporaryFolder();
     const lexicalOnly = await searchData(
       createCorpusSource({ root, indexDirectory: other }),
       "automobile",
@@ -278,8 +255,7 @@ describe("hybrid ranking with a deterministic embedder", () => {
     const embeddings = new HashingEmbeddings({ dimensions: 256 });
     const hybrid = createCorpusSource({ root, embeddings });
     await hybrid.refresh();
-    const lexicalFolder = mkdtempSync(join(tmpdir(), "agentool-corpus-hybrid-bm25-"));
-    folders.push(lexicalFolder);
+    const lexicalFolder = temporaryFolder();
     const lexical = createCorpusSource({ root, indexDirectory: lexicalFolder });
     await lexical.refresh();
     const vectorBytes = 10 * 256 * 4;

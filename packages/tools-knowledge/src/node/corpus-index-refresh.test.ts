@@ -1,6 +1,5 @@
 import {
   mkdirSync,
-  mkdtempSync,
   readFileSync,
   renameSync,
   rmSync,
@@ -10,32 +9,16 @@ import {
   utimesSync,
   writeFileSync,
 } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
 import { createSearchKnowledgeTool, type SearchKnowledgeToolData } from "../search-knowledge.js";
 import { HashingEmbeddings } from "../test-support/hashing-embeddings.js";
 import type { Embeddings } from "../types.js";
 import { type CorpusSourceOptions, createCorpusSource } from "./index.js";
 import { decodeIndex, encodeIndex } from "./internal/index-file.js";
+import { useCorpusFolders } from "./test-support/corpus-folders.js";
 
-const folders: string[] = [];
-
-afterEach(() => {
-  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
-});
-
-function corpusOf(files: Record<string, string>): string {
-  const root = mkdtempSync(join(tmpdir(), "agentool-corpus-refresh-"));
-  folders.push(root);
-  for (const [path, content] of Object.entries(files)) write(root, path, content);
-  return root;
-}
-
-function write(root: string, path: string, content: string): void {
-  mkdirSync(dirname(join(root, path)), { recursive: true });
-  writeFileSync(join(root, path), content);
-}
+const { corpusOf, write } = useCorpusFolders("agentool-corpus-refresh-");
 
 /** Sets a whole-second mtime, which every file system stores exactly. */
 function setTime(root: string, path: string, seconds: number): void {

@@ -1,38 +1,17 @@
 import { spawnSync } from "node:child_process";
-import {
-  mkdirSync,
-  mkdtempSync,
-  renameSync,
-  rmSync,
-  symlinkSync,
-  utimesSync,
-  writeFileSync,
-} from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { mkdirSync, renameSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createSearchKnowledgeTool } from "../search-knowledge.js";
 import { type CorpusSource, createCorpusSource } from "./index.js";
+import { useCorpusFolders } from "./test-support/corpus-folders.js";
 
-const folders: string[] = [];
+const { corpusOf, write } = useCorpusFolders("agentool-corpus-watch-");
 const sources: CorpusSource[] = [];
 
 afterEach(async () => {
   for (const source of sources.splice(0)) await source.close();
-  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
 });
-
-function corpusOf(files: Record<string, string>): string {
-  const root = mkdtempSync(join(tmpdir(), "agentool-corpus-watch-"));
-  folders.push(root);
-  for (const [path, content] of Object.entries(files)) write(root, path, content);
-  return root;
-}
-
-function write(root: string, path: string, content: string): void {
-  mkdirSync(dirname(join(root, path)), { recursive: true });
-  writeFileSync(join(root, path), content);
-}
 
 function open(root: string, options: { watch?: boolean; rescanIntervalMs?: number } = {}) {
   const source = createCorpusSource({ root, ...options });

@@ -1,16 +1,7 @@
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { assertConformance } from "@agentool/contract/testing";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   createSearchKnowledgeTool,
   type SearchKnowledgeHit,
@@ -18,28 +9,9 @@ import {
 } from "../search-knowledge.js";
 import { HashingEmbeddings } from "../test-support/hashing-embeddings.js";
 import { CORPUS_INDEX_FILE, CORPUS_INDEX_FOLDER, createCorpusSource } from "./index.js";
+import { useCorpusFolders } from "./test-support/corpus-folders.js";
 
-const folders: string[] = [];
-
-afterEach(() => {
-  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
-});
-
-function temporaryFolder(): string {
-  const folder = mkdtempSync(join(tmpdir(), "agentool-corpus-"));
-  folders.push(folder);
-  return folder;
-}
-
-/** A corpus folder holding `files` (relative path → content). */
-function corpusOf(files: Record<string, string | Buffer>): string {
-  const root = temporaryFolder();
-  for (const [path, content] of Object.entries(files)) {
-    mkdirSync(dirname(join(root, path)), { recursive: true });
-    writeFileSync(join(root, path), content);
-  }
-  return root;
-}
+const { temporaryFolder, corpusOf } = useCorpusFolders("agentool-corpus-");
 
 type SearchTool = ReturnType<typeof createSearchKnowledgeTool>;
 
