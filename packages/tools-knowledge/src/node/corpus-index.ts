@@ -888,6 +888,8 @@ export function createCorpusSource(options: CorpusSourceOptions): CorpusSource {
 
   /** Adopts the sidecar when another process wrote it since this one last saw it. */
   async function adoptNewerSidecar(): Promise<void> {
+    // While our own write is in flight the file on disk is ours (its stamp not yet recorded).
+    if (saveLoop !== undefined) return;
     const stamp = await stampOf(indexPath);
     if (stamp === undefined || stamp === diskStamp) return;
     try {
@@ -895,8 +897,9 @@ export function createCorpusSource(options: CorpusSourceOptions): CorpusSource {
       const adopted = stateFromDisk(buffer);
       state = adopted;
       diskStamp = stamp;
-      // Another process's view may be older than the folder: walk before trusting it.
+      // Another process's view may be older than the folder: walk it all before trusting it.
       changedSinceWalk = true;
+      eventNames = undefined;
     } catch {
       // Unreadable or another configuration's: keep ours (it is whole); our next save replaces it.
       diskStamp = stamp;
@@ -1097,6 +1100,10 @@ export function createCorpusSource(options: CorpusSourceOptions): CorpusSource {
     for (const [folder, names] of events) {
       const relativeFolder = folderPaths.get(folder);
       if (relativeFolder === undefined) return undefined;
+      // The watched folder itself gone or replaced (its own events carry its own name): walk.
+      const self = await lstat(folder).catch(() => undefined);
+      if (self === undefined || !self.isDirectory()) return undefined;
+      const ownName = folder.slice(folder.lastIndexOf(sep) + 1);
       for (const name of names) {
         if (name.includes("/") || name.includes("\\")) return undefined;
         const path = relativeFolder.length === 0 ? name : `${relativeFolder}/${name}`;
@@ -1104,7 +1111,7 @@ export function createCorpusSource(options: CorpusSourceOptions): CorpusSource {
         checked += 1;
         const info = await lstat(absolute).catch(() => undefined);
         if (info === undefined) {
-          if (knownFolders.has(path)) return undefined; // a watched folder went away
+          if (knownFolders.has(path) || name === ownName) return undefined; // a folder went away
           removed.add(path);
           continue;
         }
