@@ -288,6 +288,7 @@ describe("concurrent searches in one process", () => {
     ]);
     expect(embeddings.embeddedTexts).toBe(10);
     expect(embeddings.queries).toHaveLength(5);
+    await source.flush(); // the searches' sidecar write (it follows the answers)
     const reports = await Promise.all([source.refresh(), source.refresh(), source.refresh()]);
     expect(reports[1]).toBe(reports[0]);
     expect(reports[2]).toBe(reports[0]);
