@@ -6,6 +6,7 @@ import {
   MIN_MAX_CHUNK_CHARACTERS,
 } from "./chunk-markdown.js";
 import { contentDocumentKey } from "./internal/content-hash.js";
+import { embeddingsSchema, vectorStoreSchema } from "./internal/option-schemas.js";
 import { countAlphanumericCharacters, sanitizeText } from "./internal/sanitize.js";
 import { MAX_CHUNK_INDEX, recordId } from "./internal/vector-query.js";
 import type { Embeddings, VectorRecord, VectorStore } from "./types.js";
@@ -114,25 +115,6 @@ const functionSchema = (what: string) =>
     error: `expected ${what}`,
   });
 
-const storeSchema = z.custom<VectorStore>(
-  (value) =>
-    typeof value === "object" &&
-    value !== null &&
-    typeof (value as VectorStore).upsert === "function" &&
-    typeof (value as VectorStore).query === "function" &&
-    typeof (value as VectorStore).delete === "function",
-  { error: "expected a VectorStore ({ upsert, query, delete, searchesText })" },
-);
-
-const embeddingsSchema = z.custom<Embeddings>(
-  (value) =>
-    typeof value === "object" &&
-    value !== null &&
-    typeof (value as Embeddings).embedDocuments === "function" &&
-    typeof (value as Embeddings).embedQuery === "function",
-  { error: "expected an Embeddings ({ embedDocuments, embedQuery })" },
-);
-
 const signalSchema = z.custom<AbortSignal>(
   (value) =>
     typeof value === "object" &&
@@ -145,7 +127,7 @@ const signalSchema = z.custom<AbortSignal>(
 /** The strict schema of {@link IngestOptions} (unknown keys refused). */
 export const ingestOptionsSchema = z
   .object({
-    store: storeSchema,
+    store: vectorStoreSchema,
     embeddings: embeddingsSchema.optional(),
     maxChunkCharacters: z.number().int().min(MIN_MAX_CHUNK_CHARACTERS).max(1_000_000).optional(),
     sanitize: functionSchema("a function (text: string) => string").optional(),

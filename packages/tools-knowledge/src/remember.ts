@@ -12,6 +12,7 @@ import { z } from "zod";
 import { MIN_MAX_CHUNK_CHARACTERS } from "./chunk-markdown.js";
 import { ingest } from "./ingest.js";
 import { contentDocumentKey } from "./internal/content-hash.js";
+import { embeddingsSchema, vectorStoreSchema } from "./internal/option-schemas.js";
 import type { Embeddings, VectorStore } from "./types.js";
 
 /** The default name of the write tool. */
@@ -109,25 +110,8 @@ export interface RememberToolOptions {
 
 const optionsSchema = z.object({
   ...toolOverridesShape,
-  store: z.custom<VectorStore>(
-    (value) =>
-      typeof value === "object" &&
-      value !== null &&
-      typeof (value as VectorStore).upsert === "function" &&
-      typeof (value as VectorStore).query === "function" &&
-      typeof (value as VectorStore).delete === "function",
-    { error: "expected a VectorStore ({ upsert, query, delete, searchesText })" },
-  ),
-  embeddings: z
-    .custom<Embeddings>(
-      (value) =>
-        typeof value === "object" &&
-        value !== null &&
-        typeof (value as Embeddings).embedDocuments === "function" &&
-        typeof (value as Embeddings).embedQuery === "function",
-      { error: "expected an Embeddings ({ embedDocuments, embedQuery })" },
-    )
-    .optional(),
+  store: vectorStoreSchema,
+  embeddings: embeddingsSchema.optional(),
   searchToolName: z
     .string()
     .regex(/^[a-z][a-z0-9_]{0,63}$/)

@@ -1,5 +1,6 @@
 import { AgentoolError, parseOptions } from "@agentool/contract";
 import { z } from "zod";
+import { embeddingsSchema, vectorStoreSchema } from "./internal/option-schemas.js";
 import { checkVector } from "./internal/vector-query.js";
 import { KnowledgeSourceError } from "./knowledge-source-error.js";
 import type {
@@ -47,26 +48,8 @@ export interface StoreSourceOptions {
   maxResults?: number;
 }
 
-const storeSchema = z.custom<VectorStore>(
-  (value) =>
-    typeof value === "object" &&
-    value !== null &&
-    typeof (value as VectorStore).query === "function" &&
-    typeof (value as VectorStore).upsert === "function",
-  { error: "expected a VectorStore ({ upsert, query, delete, searchesText })" },
-);
-
-const embeddingsSchema = z.custom<Embeddings>(
-  (value) =>
-    typeof value === "object" &&
-    value !== null &&
-    typeof (value as Embeddings).embedQuery === "function" &&
-    typeof (value as Embeddings).embedDocuments === "function",
-  { error: "expected an Embeddings ({ embedDocuments, embedQuery })" },
-);
-
 const optionsSchema = z.object({
-  store: storeSchema,
+  store: vectorStoreSchema,
   embeddings: embeddingsSchema.optional(),
   window: z.number().int().min(0).max(MAX_WINDOW).optional(),
   maxPassageCharacters: z.number().int().min(100).max(1_000_000).optional(),

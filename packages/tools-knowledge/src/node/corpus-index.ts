@@ -6,6 +6,7 @@ import { parseOptions } from "@agentool/contract";
 import { similarity } from "ml-distance";
 import { z } from "zod";
 import { chunkMarkdown, DEFAULT_MAX_CHUNK_CHARACTERS, isBinaryContent } from "../chunk-markdown.js";
+import { embeddingsSchema } from "../internal/option-schemas.js";
 import { fuseReciprocalRanks, RECIPROCAL_RANK_K, rankDocuments } from "../internal/rank-fusion.js";
 import { KnowledgeSourceError } from "../knowledge-source-error.js";
 import {
@@ -208,19 +209,10 @@ export interface CorpusSource extends KnowledgeSource {
   close(): Promise<void>;
 }
 
-const embeddingsOption = z.custom<Embeddings>(
-  (value) =>
-    typeof value === "object" &&
-    value !== null &&
-    typeof (value as Embeddings).embedDocuments === "function" &&
-    typeof (value as Embeddings).embedQuery === "function",
-  { error: "expected an Embeddings ({ embedDocuments(texts), embedQuery(text) })" },
-);
-
 const optionsSchema = z.object({
   root: z.string().min(1),
   indexDirectory: z.string().min(1).optional(),
-  embeddings: embeddingsOption.optional(),
+  embeddings: embeddingsSchema.optional(),
   batchSize: z.number().int().min(1).max(10_000).optional(),
   maxChunkCharacters: z.number().int().min(100).max(1_000_000).optional(),
   window: z.number().int().min(0).max(20).optional(),
