@@ -1,20 +1,20 @@
-import MiniSearch from "minisearch";
 import { describe, expect, test, vi } from "vitest";
 import { chunkMarkdown } from "./chunk-markdown.js";
-import { createLexicalScorer } from "./internal/lexical-scorer.js";
+import type { LexicalEngine } from "./internal/lexical-engine.js";
+import { encodeBase64 } from "./internal/packed-integers.js";
 import {
   createLexicalIndex,
   LEXICAL_INDEX_FORMAT,
   LEXICAL_INDEX_VERSION,
-  LEXICAL_MINISEARCH_OPTIONS,
   type LexicalDocument,
   type LexicalIndex,
   LexicalIndexLoadError,
+  type LexicalMatch,
   loadLexicalIndex,
   MAX_QUERY_TERMS,
-  VACUUM_BATCH_TERMS,
   VACUUM_MIN_DIRT_COUNT,
 } from "./lexical-index.js";
+import { createReferenceMiniSearch } from "./test-support/minisearch-reference.js";
 import { loadRelevanceCorpus } from "./test-support/relevance/evaluate.js";
 import { RELEVANCE_QUERIES } from "./test-support/relevance/queries.js";
 
@@ -145,39 +145,38 @@ describe("createLexicalIndex — search", () => {
   });
 });
 
-describe("createLexicalIndex — bulk-add fast path", () => {
-  test("the index it builds is the very index MiniSearch builds on its own, before and after updates", () => {
-    const ours = createLexicalIndex();
-    const reference = new MiniSearch<LexicalDocument>(LEXICAL_MINISEARCH_OPTIONS);
-    const batches = [
-      sample,
-      [document("docker#0", "replaced text about bridges"), document("extra", "more words")],
-    ];
-    for (const batch of batches) {
-      ours.add(batch);
-      for (const item of batch) {
-        if (reference.has(item.id)) reference.discard(item.id);
-        reference.add(item);
-      }
-      expect(JSON.parse(JSON.stringify(engineOf(ours)))).toEqual(
-        JSON.parse(JSON.stringify(reference)),
-      );
-    }
-    for (const query of ["container", "bridges", "東京", "words"]) {
-      expect(ours.search(query)).toEqual(
-        reference.search(query).map((result) => ({ id: result.id, score: result.score })),
-      );
-    }
-  });
+/** The engine inside an index (white-box: dirt and term counts). */
+function engineOf(index: LexicalIndex): LexicalEngine {
+  return (index as unknown as { engine: LexicalEngine }).engine;
+}
 
-  test("a document without a string id refuses the whole batch before anything is added", () => {
-    const index = createLexicalIndex();
-    expect(() => index.add([document("fine", "text"), document("", "text")])).toThrow(TypeError);
-    expect(index.size).toBe(0);
-  });
-});
+/** What MiniSearch 7.2 answers for the same documents (the live ones, added in order). */
+function referenceOf(documents: readonly LexicalDocument[]) {
+  const reference = createReferenceMiniSearch();
+  reference.addAll(documents);
+  return (query: string): LexicalMatch[] =>
+    reference.search(query).map((result) => ({ id: String(result.id), score: result.score }));
+}
 
-describe("createLexicalIndex — fast scorer", () => {
+/** Same ids, each score equal to within rounding, and ours best first. */
+function expectSameMatches(ours: LexicalMatch[], theirs: LexicalMatch[], label: string): void {
+  expect(ours.map((match) => match.id).sort(), label).toEqual(
+    theirs.map((match) => match.id).sort(),
+  );
+  const expected = new Map(theirs.map((match) => [match.id, match.score]));
+  for (const match of ours) {
+    const score = expected.get(match.id) as number;
+    expect(Math.abs(match.score - score), `${label}: ${match.id}`).toBeLessThanOrEqual(
+      1e-9 * Math.max(1, Math.abs(score)),
+    );
+  }
+  for (let position = 1; position < ours.length; position += 1)
+    expect((ours[position - 1] as LexicalMatch).score).toBeGreaterThanOrEqual(
+      (ours[position] as LexicalMatch).score,
+    );
+}
+
+describe("createLexicalIndex — the same scores as MiniSearch 7.2", () => {
   const corpus = loadRelevanceCorpus();
   const documents: LexicalDocument[] = corpus.flatMap(({ file, text }) => {
     const { chunks, front_matter } = chunkMarkdown(text);
@@ -207,53 +206,64 @@ describe("createLexicalIndex — fast scorer", () => {
     ),
   ];
 
-  test("gives MiniSearch's own results — same ids, same order, same scores — on every query", () => {
+  test("on every query: the same documents, the same scores, best first; limit and filter cut that list", () => {
     const index = createLexicalIndex();
     index.add(documents);
-    const engine = engineOf(index);
+    const reference = referenceOf(documents);
+    let matched = 0;
     for (const query of queries) {
-      const expected = engine
-        .search(query)
-        .map((result) => ({ id: result.id, score: result.score }));
-      expect(index.search(query), query).toEqual(expected);
-      expect(index.search(query, { limit: 3 }), query).toEqual(expected.slice(0, 3));
+      const ours = index.search(query);
+      expectSameMatches(ours, reference(query), query);
+      if (ours.length > 0) matched += 1;
+      expect(index.search(query, { limit: 3 }), query).toEqual(ours.slice(0, 3));
       const filter = (id: string) => id.startsWith("d");
       expect(index.search(query, { filter }), query).toEqual(
-        expected.filter((result) => filter(result.id)),
+        ours.filter((result) => filter(result.id)),
       );
     }
+    expect(matched).toBeGreaterThan(queries.length * 0.9);
   });
 
-  test("an engine without MiniSearch 7.2's internals gets no fast scorer (search falls back to MiniSearch's)", () => {
-    const scoring = {
-      fieldBoosts: [1],
-      bm25: { k: 1.2, b: 0.7, d: 0.5 },
-      prefixWeight: 0.375,
-      prefix: () => false,
-      tokenize: () => [],
-    };
-    expect(createLexicalScorer({} as MiniSearch<unknown>, scoring)).toBeUndefined();
-    const engine = new MiniSearch<LexicalDocument>(LEXICAL_MINISEARCH_OPTIONS);
-    expect(createLexicalScorer(engine as MiniSearch<unknown>, scoring)).toBeDefined();
-  });
-
-  test("with removed documents not yet vacuumed, scores are those of an index of the live documents", () => {
+  test("after replacements and removals (before and after compaction), scores are those of an index of the live documents", async () => {
     const index = createLexicalIndex();
     index.add(documents);
-    const removed = new Set(
-      documents.filter((_, position) => position % 9 === 0).map((item) => item.id),
+    const gone = new Set(
+      documents
+        .filter((_, position) => position % 9 === 0)
+        .slice(0, VACUUM_MIN_DIRT_COUNT - 1)
+        .map((item) => item.id),
     );
-    index.remove([...removed].slice(0, VACUUM_MIN_DIRT_COUNT - 1));
+    index.remove([...gone]);
+    const replaced = documents
+      .filter((_, position) => position % 13 === 1)
+      .map((item) => ({ ...item, text: `${item.text} replacement zebra` }));
+    index.add(replaced);
     expect(engineOf(index).dirtCount).toBeGreaterThan(0);
-    const reference = new MiniSearch<LexicalDocument>(LEXICAL_MINISEARCH_OPTIONS);
-    const gone = new Set([...removed].slice(0, VACUUM_MIN_DIRT_COUNT - 1));
-    reference.addAll(documents.filter((item) => !gone.has(item.id)));
-    for (const query of queries.slice(0, 80)) {
-      const ours = new Map(index.search(query).map((result) => [result.id, result.score]));
-      const theirs = reference.search(query);
-      expect(ours.size, query).toBe(theirs.length);
-      for (const result of theirs) expect(ours.get(result.id), query).toBeCloseTo(result.score, 6);
-    }
+    const replacedIds = new Set(replaced.map((item) => item.id));
+    const live = [
+      ...documents.filter((item) => !gone.has(item.id) && !replacedIds.has(item.id)),
+      ...replaced,
+    ];
+    const reference = referenceOf(live);
+    const check = () => {
+      for (const query of [...queries.slice(0, 60), "zebra"]) {
+        const ours = new Map(index.search(query).map((result) => [result.id, result.score]));
+        const theirs = reference(query);
+        expect(ours.size, query).toBe(theirs.length);
+        for (const result of theirs)
+          expect(ours.get(result.id), query).toBeCloseTo(result.score, 6);
+      }
+    };
+    check();
+    engineOf(index).compact();
+    expect(engineOf(index).dirtCount).toBe(0);
+    check();
+  });
+
+  test("a document without a string id refuses the whole batch before anything is added", () => {
+    const index = createLexicalIndex();
+    expect(() => index.add([document("fine", "text"), document("", "text")])).toThrow(TypeError);
+    expect(index.size).toBe(0);
   });
 });
 
@@ -291,9 +301,9 @@ describe("createLexicalIndex — updates", () => {
     );
   });
 
-  test("many removals start a background vacuum that drops their terms; the index stays usable meanwhile", async () => {
+  test("many removals start a compaction after the call that drops their postings and terms; the index is right before it too", async () => {
     const index = createLexicalIndex();
-    const count = VACUUM_BATCH_TERMS * 8;
+    const count = 800;
     index.add(
       Array.from({ length: count }, (_, position) =>
         document(`d${position}`, `common unique${position}x`),
@@ -301,35 +311,19 @@ describe("createLexicalIndex — updates", () => {
     );
     const termsBefore = engineOf(index).termCount;
     index.remove(Array.from({ length: count / 2 }, (_, position) => `d${position}`));
-    expect(engineOf(index).isVacuuming).toBe(true);
-    // Between steps: searches skip the removed, updates and snapshots work.
-    await new Promise((resolve) => setTimeout(resolve, 0));
+    // Not yet compacted: the removed are skipped.
+    expect(engineOf(index).dirtCount).toBe(count / 2);
     expect(index.search("common")).toHaveLength(count / 2);
+    expect(index.search("unique1x")).toEqual([]);
     index.add([document("late", "common latecomer")]);
-    index.remove([`d${count - 1}`]);
-    expect(packed(index).ids).toHaveLength(count / 2);
-    await vi.waitFor(() => expect(engineOf(index).isVacuuming).toBe(false), { timeout: 10_000 });
-    expect(engineOf(index).dirtCount).toBe(0);
-    expect(engineOf(index).termCount).toBe(termsBefore - count / 2 - 1 + 1);
-    expect(index.search("common")).toHaveLength(count / 2);
+    await vi.waitFor(() => expect(engineOf(index).dirtCount).toBe(0), { timeout: 5_000 });
+    expect(engineOf(index).termCount).toBe(termsBefore - count / 2 + 1);
+    expect(index.search("common")).toHaveLength(count / 2 + 1);
     expect(index.search("latecomer")[0]?.id).toBe("late");
+    expect(ids(index.search(`unique${count - 1}x`))).toEqual([`d${count - 1}`]);
   });
 
-  test("removals made while a vacuum runs are cleaned by the pass queued after it", async () => {
-    const index = createLexicalIndex();
-    const count = VACUUM_BATCH_TERMS * 8;
-    index.add(
-      Array.from({ length: count }, (_, position) => document(`d${position}`, `word${position}x`)),
-    );
-    index.remove(Array.from({ length: count / 4 }, (_, position) => `d${position}`));
-    expect(engineOf(index).isVacuuming).toBe(true);
-    index.remove(Array.from({ length: count / 4 }, (_, position) => `d${count / 4 + position}`));
-    await vi.waitFor(() => expect(engineOf(index).isVacuuming).toBe(false), { timeout: 10_000 });
-    expect(engineOf(index).dirtCount).toBe(0);
-    expect(engineOf(index).termCount).toBe(count / 2);
-  });
-
-  test("a few removals wait for a later vacuum, never return the removed, and never reach a snapshot", () => {
+  test("a few removals wait for a later compaction, never return the removed, and never reach a snapshot", async () => {
     const index = createLexicalIndex();
     index.add(
       Array.from({ length: 100 }, (_, position) =>
@@ -337,46 +331,51 @@ describe("createLexicalIndex — updates", () => {
       ),
     );
     index.remove(["d1", "d2"]);
+    await new Promise((resolve) => setTimeout(resolve, 5));
     expect(engineOf(index).dirtCount).toBe(2);
     expect(ids(index.search("shared"))).not.toContain("d1");
     expect(index.search("shared")).toHaveLength(98);
-    const snapshot = packed(index);
-    expect(snapshot.ids).toHaveLength(98);
-    expect(snapshot.ids).not.toContain("d1");
-    expect(snapshot.terms).not.toContain("word1x");
+    const restored = loadLexicalIndex(index.toBytes());
+    expect(restored.size).toBe(98);
+    expect(restored.has("d1")).toBe(false);
+    expect(engineOf(restored).termCount).toBe(1 + 98);
+    expect(restored.search("word1x")).toEqual([]);
+    expect(ids(restored.search("word3x"))).toEqual(["d3"]);
+  });
+
+  test("terms added after a snapshot or compaction are found exactly and as prefixes (sorted view and its tail)", () => {
+    const index = createLexicalIndex();
+    index.add([document("a", "configuration files")]);
+    const restored = loadLexicalIndex(index.toBytes());
+    const added = Array.from({ length: 3000 }, (_, position) =>
+      document(`n${position}`, `configurator${position}x zebra${position}x`),
+    );
+    restored.add(added.slice(0, 10));
+    // The tail (few new terms) is scanned, then merged into the sorted view once it grows.
+    expect(ids(restored.search("configur")).sort()).toEqual(
+      ["a", ...added.slice(0, 10).map((item) => item.id)].sort(),
+    );
+    restored.add(added.slice(10));
+    expect(restored.search("configur")).toHaveLength(3001);
+    expect(ids(restored.search("zebra2999x"))).toEqual(["n2999"]);
+    expect(ids(restored.search("configuration"))).toEqual(["a"]);
   });
 });
 
-/** The MiniSearch engine inside an index (white-box: vacuum state and equivalence checks). */
-function engineOf(index: LexicalIndex): MiniSearch<LexicalDocument> {
-  return (index as unknown as { engine: MiniSearch<LexicalDocument> }).engine;
-}
-
-interface Packed {
-  format: string;
-  version: number;
-  tokenizer_version: number;
-  ids: string[];
-  average_field_lengths: number[];
-  field_lengths: string;
-  terms: string[];
-  postings: string;
-}
-
-function packed(index: LexicalIndex): Packed {
-  return JSON.parse(JSON.stringify(index.toJSON())) as Packed;
-}
-
-describe("toJSON / loadLexicalIndex", () => {
-  test("a snapshot through JSON restores an index that searches and updates the same", () => {
+describe("toBytes / toJSON / loadLexicalIndex", () => {
+  test("a snapshot (bytes, JSON object, JSON text) restores an index that searches and updates the same", () => {
     const index = createLexicalIndex();
     index.add(sample);
     index.remove(["seoul#0"]);
     const text = JSON.stringify(index.toJSON());
-    for (const restored of [loadLexicalIndex(JSON.parse(text)), loadLexicalIndex(text)]) {
+    for (const restored of [
+      loadLexicalIndex(index.toBytes()),
+      loadLexicalIndex(JSON.parse(text)),
+      loadLexicalIndex(text),
+    ]) {
       expect(restored.size).toBe(index.size);
       expect(restored.has("seoul#0")).toBe(false);
-      for (const query of ["container data", "東京", "cache", "guide"]) {
+      for (const query of ["container data", "東京", "cache", "guide", "indexes"]) {
         expect(restored.search(query)).toEqual(index.search(query));
       }
       restored.add([document("new", "a brand new zebra document")]);
@@ -389,32 +388,21 @@ describe("toJSON / loadLexicalIndex", () => {
     expect(snapshot.version).toBe(LEXICAL_INDEX_VERSION);
   });
 
-  test("a restored engine is the one MiniSearch builds from the live documents (vacuumed, renumbered)", () => {
+  test("a restored index scores as MiniSearch does over the live documents", () => {
     const index = createLexicalIndex();
     index.add(sample);
     index.remove(["docker#1"]);
     index.add([document("docker#0", "new text about bridges")]);
-    const restored = loadLexicalIndex(JSON.parse(JSON.stringify(index.toJSON())));
-    const reference = new MiniSearch<LexicalDocument>(LEXICAL_MINISEARCH_OPTIONS);
-    reference.addAll([
+    const restored = loadLexicalIndex(index.toBytes());
+    const reference = referenceOf([
       ...sample.filter((item) => item.id !== "docker#0" && item.id !== "docker#1"),
       document("docker#0", "new text about bridges"),
     ]);
-    const normalized = (engine: MiniSearch<LexicalDocument>) => {
-      const plain = JSON.parse(JSON.stringify(engine)) as Record<string, unknown>;
-      const averages = plain.averageFieldLength as number[];
-      delete plain.averageFieldLength;
-      (plain.index as [string, unknown][]).sort(([left], [right]) => (left < right ? -1 : 1));
-      return { plain, averages };
-    };
-    const ours = normalized(engineOf(restored));
-    const theirs = normalized(reference);
-    expect(ours.plain).toEqual(theirs.plain);
-    ours.averages.forEach((average, field) => {
-      expect(average).toBeCloseTo(theirs.averages[field] as number, 9);
-    });
-    for (const query of ["bridges", "container data", "東京", "guide"]) {
-      expect(ids(restored.search(query))).toEqual(ids(reference.search(query)));
+    for (const query of ["bridges", "container data", "東京", "guide", "caching"]) {
+      const ours = new Map(restored.search(query).map((result) => [result.id, result.score]));
+      const theirs = reference(query);
+      expect(ours.size, query).toBe(theirs.length);
+      for (const result of theirs) expect(ours.get(result.id), query).toBeCloseTo(result.score, 9);
     }
   });
 
@@ -423,7 +411,7 @@ describe("toJSON / loadLexicalIndex", () => {
     emptied.add([document("only", "lonely words")]);
     emptied.remove(["only"]);
     for (const index of [createLexicalIndex(), emptied]) {
-      const restored = loadLexicalIndex(JSON.parse(JSON.stringify(index.toJSON())));
+      const restored = loadLexicalIndex(index.toBytes());
       expect(restored.size).toBe(0);
       expect(restored.search("lonely")).toEqual([]);
       restored.add([document("again", "lonely words return")]);
@@ -432,16 +420,15 @@ describe("toJSON / loadLexicalIndex", () => {
     }
   });
 
-  test("bad, old, truncated and damaged snapshots throw LexicalIndexLoadError", () => {
+  test("bad, old, truncated and damaged snapshots throw LexicalIndexLoadError, never anything else", () => {
     const index = createLexicalIndex();
     index.add(sample);
-    const good = packed(index);
-    const lengthsWithout = (removed: number) => {
-      // Re-pack the field lengths with `removed` fewer numbers.
-      const bytes = Uint8Array.from(atob(good.field_lengths), (character) =>
-        character.charCodeAt(0),
-      );
-      return btoa(String.fromCharCode(...bytes.subarray(0, bytes.length - removed)));
+    const bytes = index.toBytes();
+    const good = index.toJSON() as Record<string, unknown>;
+    const withByte = (at: number, value: number) => {
+      const copy = bytes.slice();
+      copy[at] = value;
+      return copy;
     };
     const bad: unknown[] = [
       null,
@@ -450,27 +437,21 @@ describe("toJSON / loadLexicalIndex", () => {
       [],
       {},
       "{not json",
-      JSON.stringify(good).slice(0, 200),
+      JSON.stringify(good).slice(0, 40),
       { ...good, format: "something-else" },
       { ...good, version: LEXICAL_INDEX_VERSION - 1 },
       { ...good, version: LEXICAL_INDEX_VERSION + 1 },
       { ...good, tokenizer_version: 0 },
-      { ...good, ids: null },
-      { ...good, ids: [...good.ids.slice(1), good.ids[0], good.ids[0]] },
-      { ...good, ids: good.ids.slice(1) },
-      { ...good, ids: [...good.ids, "one-more"] },
-      { ...good, average_field_lengths: [1] },
-      { ...good, average_field_lengths: [1, -2, 3] },
-      { ...good, field_lengths: 17 },
-      { ...good, field_lengths: lengthsWithout(1) },
-      { ...good, field_lengths: `${good.field_lengths.slice(0, -4)}!!!!` },
-      { ...good, terms: "terms" },
-      { ...good, terms: good.terms.slice(1) },
-      { ...good, terms: [...good.terms, "extra"] },
-      { ...good, postings: good.postings.slice(0, -8) },
-      { ...good, postings: "" },
-      { ...good, postings: "////" },
+      { ...good, data: 17 },
+      { ...good, data: "!!!!" },
+      { ...good, data: encodeBase64(bytes.subarray(0, bytes.length - 1)) },
+      new Uint8Array(0),
+      withByte(0, 0x20), // magic
+      withByte(9, LEXICAL_INDEX_VERSION - 1), // version in the header
+      Uint8Array.from([...bytes, 0]), // trailing byte
     ];
+    // Every truncation.
+    for (let length = 0; length < bytes.length; length += 1) bad.push(bytes.subarray(0, length));
     for (const value of bad) {
       let caught: unknown;
       try {
@@ -478,29 +459,39 @@ describe("toJSON / loadLexicalIndex", () => {
       } catch (error) {
         caught = error;
       }
-      expect(LexicalIndexLoadError.isInstance(caught), JSON.stringify(value)?.slice(0, 120)).toBe(
-        true,
-      );
+      expect(LexicalIndexLoadError.isInstance(caught), String(value).slice(0, 80)).toBe(true);
       expect((caught as Error).message.length).toBeGreaterThan(10);
+    }
+    // Any single flipped byte: refused with LexicalIndexLoadError, or read as some valid index.
+    for (let at = 0; at < bytes.length; at += 1) {
+      const flipped = withByte(at, (bytes[at] as number) ^ 0x55);
+      try {
+        const restored = loadLexicalIndex(flipped);
+        restored.search("container data 東京");
+      } catch (error) {
+        expect(LexicalIndexLoadError.isInstance(error), `byte ${at}: ${String(error)}`).toBe(true);
+      }
     }
     expect(LexicalIndexLoadError.isInstance(new Error("x"))).toBe(false);
   });
 
-  test("the snapshot is compact: packed numbers, not JSON objects of numbers", () => {
+  test("the snapshot is compact: about two bytes per posting, a third of MiniSearch's JSON", () => {
     const index = createLexicalIndex();
+    const reference = createReferenceMiniSearch();
     const words = Array.from({ length: 400 }, (_, position) => `word${position}x`);
-    index.add(
-      Array.from({ length: 2000 }, (_, position) =>
-        document(
-          `doc-${position}`,
-          Array.from({ length: 60 }, (_, offset) => words[(position * 7 + offset * 13) % 400]).join(
-            " ",
-          ),
+    const documents = Array.from({ length: 2000 }, (_, position) =>
+      document(
+        `doc-${position}`,
+        Array.from({ length: 60 }, (_, offset) => words[(position * 7 + offset * 13) % 400]).join(
+          " ",
         ),
       ),
     );
-    const ours = JSON.stringify(index.toJSON()).length;
-    const miniSearchOwn = JSON.stringify(engineOf(index)).length;
-    expect(ours * 2).toBeLessThan(miniSearchOwn);
+    index.add(documents);
+    reference.addAll(documents);
+    const postings = 2000 * 60;
+    const ours = index.toBytes().length;
+    expect(ours).toBeLessThan(postings * 2.5);
+    expect(ours * 3).toBeLessThan(JSON.stringify(reference).length);
   });
 });

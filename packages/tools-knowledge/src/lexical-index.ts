@@ -1,19 +1,6 @@
-import MiniSearch, { type Options, type SearchOptions } from "minisearch";
-import { createLexicalScorer, type LexicalScorer } from "./internal/lexical-scorer.js";
-import {
-  createSnapshotTracker,
-  packPublicEngine,
-  restoreEngine,
-  type SnapshotTracker,
-  type TrackedTerm,
-} from "./internal/lexical-snapshot.js";
-import {
-  countDocumentTerms,
-  type TermCount,
-  TOKENIZER_VERSION,
-  termNumberingGeneration,
-  tokenize,
-} from "./internal/tokenize.js";
+import { LexicalEngine, LexicalSnapshotError } from "./internal/lexical-engine.js";
+import { decodeBase64, encodeBase64 } from "./internal/packed-integers.js";
+import { TOKENIZER_VERSION, tokenize } from "./internal/tokenize.js";
 
 /** One searchable unit of a {@link LexicalIndex} — usually a chunk. */
 export interface LexicalDocument {
@@ -43,7 +30,7 @@ export interface LexicalMatch {
   score: number;
 }
 
-/** A BM25 index over {@link LexicalDocument}s (MiniSearch underneath). */
+/** A BM25 index over {@link LexicalDocument}s (MiniSearch's scoring over flat arrays). */
 export interface LexicalIndex {
   /**
    * Adds documents; a document whose id is already indexed replaces the old version (so does a
@@ -58,12 +45,14 @@ export interface LexicalIndex {
   has(id: string): boolean;
   /** How many documents are indexed. */
   readonly size: number;
-  /** A JSON-serialisable snapshot that {@link loadLexicalIndex} restores. */
+  /** A compact binary snapshot that {@link loadLexicalIndex} restores. */
+  toBytes(): Uint8Array;
+  /** The same snapshot as a JSON-serialisable object (its bytes in base64). */
   toJSON(): unknown;
 }
 
 /** Version of the snapshot {@link LexicalIndex.toJSON} writes; older snapshots are refused. */
-export const LEXICAL_INDEX_VERSION = 3;
+export const LEXICAL_INDEX_VERSION = 4;
 
 /** The `format` marker of a snapshot. */
 export const LEXICAL_INDEX_FORMAT = "agentool-lexical-index";
@@ -89,9 +78,6 @@ export const LEXICAL_FIELD_BOOSTS: Readonly<Record<"heading" | "text" | "front_m
  * documents ever held — so the cost of a pass is spread over many removals.
  */
 export const VACUUM_MIN_DIRT_COUNT = 64;
-
-/** Terms cleaned per vacuum step (steps are a millisecond apart, so the event loop stays free). */
-export const VACUUM_BATCH_TERMS = 100;
 
 /** See {@link VACUUM_MIN_DIRT_COUNT}: the share of discarded documents that triggers a vacuum (10%). */
 export const VACUUM_MIN_DIRT_FACTOR = 0.1;
@@ -150,47 +136,50 @@ const matchesAsPrefix = (term: string): boolean => term.length >= 5 && !isCjkTer
 const tokenizeQuery = (text: string): string[] =>
   tokenize(text, { mode: "query" }).slice(0, MAX_QUERY_TERMS);
 
-const searchOptions: SearchOptions = {
-  boost: { ...LEXICAL_FIELD_BOOSTS },
-  combineWith: "OR",
-  prefix: matchesAsPrefix,
-  fuzzy: false,
-  bm25: { ...BM25 },
-  weights: { prefix: PREFIX_WEIGHT, fuzzy: 0.45 },
-  tokenize: tokenizeQuery,
-  processTerm: (term) => term,
-};
-
-/**
- * The MiniSearch options of every lexical index (exported for the equivalence test only).
- *
- * @internal
- */
-export const LEXICAL_MINISEARCH_OPTIONS: Options<LexicalDocument> = {
-  idField: "id",
-  fields: [...FIELDS],
-  storeFields: [],
-  tokenize: (text) => tokenize(text, { mode: "document" }),
-  processTerm: (term) => term,
-  autoVacuum: false,
-  searchOptions,
-};
-
 function isCjkTerm(term: string): boolean {
   const code = term.codePointAt(0) ?? 0;
   return code >= 0x2e80;
 }
 
 /**
- * Creates an empty BM25 index (MiniSearch 7.2's BM25+, k = 1.2, b = 0.7, d = 0.5) over three
- * fields — `heading` (boost 1.5), `text` (1), `front_matter` (1.5) — with the family's English + CJK
- * tokenizer (lowercased, diacritics folded, light stemming, CJK bigrams, stop words dropped) and
- * prefix matching for terms of five letters or more. It stores ids only.
+ * How every lexical index ranks, restated for the equivalence test (which builds MiniSearch 7.2
+ * with these options and compares its scores with ours).
  *
- * `remove` (and `add` of an id already present) uses MiniSearch's `discard`, so an update costs
- * only the changed documents; the index is vacuumed in the background, a hundred terms at a time,
- * when discarded documents reach {@link VACUUM_MIN_DIRT_COUNT} and {@link VACUUM_MIN_DIRT_FACTOR}
- * of the index (searches, updates and snapshots meanwhile skip the discarded documents).
+ * @internal
+ */
+export const LEXICAL_RANKING = Object.freeze({
+  fields: FIELDS,
+  bm25: BM25,
+  prefixWeight: PREFIX_WEIGHT,
+  matchesAsPrefix,
+  tokenizeQuery,
+  tokenizeDocument: (text: string): string[] => tokenize(text, { mode: "document" }),
+});
+
+const scoring = {
+  fieldBoosts: FIELDS.map((field) => LEXICAL_FIELD_BOOSTS[field]),
+  bm25: BM25,
+  prefixWeight: PREFIX_WEIGHT,
+  prefix: matchesAsPrefix,
+  tokenize: tokenizeQuery,
+};
+
+/** What a binary snapshot's header carries: its version, then the tokenizer's. */
+const SNAPSHOT_HEADER = [LEXICAL_INDEX_VERSION, TOKENIZER_VERSION] as const;
+
+/**
+ * Creates an empty BM25 index (BM25+ with k = 1.2, b = 0.7, d = 0.5, as MiniSearch 7.2 scores)
+ * over three fields — `heading` (boost 1.5), `text` (1), `front_matter` (1.5) — with the family's
+ * English + CJK tokenizer (lowercased, diacritics folded, light stemming, CJK bigrams, stop words
+ * dropped) and prefix matching for terms of five letters or more. It stores ids only.
+ *
+ * The postings are flat arrays (see the package README, "The lexical engine"): a build costs one
+ * array push per distinct term of a document, a snapshot is a run of varints, and loading one
+ * fills typed arrays. Scores equal MiniSearch's own `search` with the same options (the tests
+ * compare them). `remove` (and `add` of an id already present) marks documents dead at once; their
+ * postings are dropped by a compaction in the background once they reach
+ * {@link VACUUM_MIN_DIRT_COUNT} and {@link VACUUM_MIN_DIRT_FACTOR} of the index (a snapshot
+ * leaves them out without compacting).
  *
  * @returns an empty index
  * @example
@@ -199,48 +188,67 @@ function isCjkTerm(term: string): boolean {
  * index.search("regulator limits"); // [{ id: "a.md#0", score: … }]
  */
 export function createLexicalIndex(): LexicalIndex {
-  return new MiniSearchLexicalIndex(new MiniSearch<LexicalDocument>(LEXICAL_MINISEARCH_OPTIONS));
+  return new FlatLexicalIndex(new LexicalEngine(FIELDS.length, scoring));
 }
 
 /**
- * Restores an index from a {@link LexicalIndex.toJSON} snapshot (the object, or its JSON text).
+ * Restores an index from a snapshot: the bytes of {@link LexicalIndex.toBytes}, the object of
+ * {@link LexicalIndex.toJSON}, or that object's JSON text.
  *
- * @param json - the snapshot
+ * @param snapshot - the snapshot
  * @returns the restored index, searchable and updatable like a new one
  * @throws {LexicalIndexLoadError} when the snapshot is corrupt, truncated, of another format or
  * version, or was built with another tokenizer version — rebuild the index then
  * @example
- * const copy = loadLexicalIndex(JSON.parse(JSON.stringify(index.toJSON())));
+ * const copy = loadLexicalIndex(index.toBytes());
+ * const same = loadLexicalIndex(JSON.parse(JSON.stringify(index.toJSON())));
  */
-export function loadLexicalIndex(json: unknown): LexicalIndex {
-  let snapshot: unknown = json;
-  if (typeof snapshot === "string") {
+export function loadLexicalIndex(snapshot: unknown): LexicalIndex {
+  let bytes: Uint8Array;
+  if (snapshot instanceof Uint8Array) bytes = snapshot;
+  else {
+    let value: unknown = snapshot;
+    if (typeof value === "string") {
+      try {
+        value = JSON.parse(value);
+      } catch (error) {
+        throw new LexicalIndexLoadError("The lexical index snapshot is not valid JSON.", {
+          cause: error,
+        });
+      }
+    }
+    if (!isRecord(value) || value.format !== LEXICAL_INDEX_FORMAT) {
+      throw new LexicalIndexLoadError(`The value is not a ${LEXICAL_INDEX_FORMAT} snapshot.`);
+    }
+    if (value.version !== LEXICAL_INDEX_VERSION) {
+      throw new LexicalIndexLoadError(
+        `The lexical index snapshot has version ${String(value.version)}; this version reads ${LEXICAL_INDEX_VERSION} only.`,
+      );
+    }
+    if (value.tokenizer_version !== TOKENIZER_VERSION) {
+      throw new LexicalIndexLoadError(
+        `The lexical index was built with tokenizer version ${String(value.tokenizer_version)}; this version uses ${TOKENIZER_VERSION}.`,
+      );
+    }
+    if (typeof value.data !== "string") {
+      throw new LexicalIndexLoadError("The lexical index snapshot has no data.");
+    }
     try {
-      snapshot = JSON.parse(snapshot);
+      bytes = decodeBase64(value.data);
     } catch (error) {
-      throw new LexicalIndexLoadError("The lexical index snapshot is not valid JSON.", {
+      throw new LexicalIndexLoadError("The lexical index snapshot's data is not base64.", {
         cause: error,
       });
     }
   }
-  if (!isRecord(snapshot) || snapshot.format !== LEXICAL_INDEX_FORMAT) {
-    throw new LexicalIndexLoadError(`The value is not a ${LEXICAL_INDEX_FORMAT} snapshot.`);
-  }
-  if (snapshot.version !== LEXICAL_INDEX_VERSION) {
-    throw new LexicalIndexLoadError(
-      `The lexical index snapshot has version ${String(snapshot.version)}; this version reads ${LEXICAL_INDEX_VERSION} only.`,
-    );
-  }
-  if (snapshot.tokenizer_version !== TOKENIZER_VERSION) {
-    throw new LexicalIndexLoadError(
-      `The lexical index was built with tokenizer version ${String(snapshot.tokenizer_version)}; this version uses ${TOKENIZER_VERSION}.`,
-    );
-  }
   try {
-    return new MiniSearchLexicalIndex(restoreEngine(snapshot, FIELDS, LEXICAL_MINISEARCH_OPTIONS));
+    return new FlatLexicalIndex(
+      LexicalEngine.fromBytes(bytes, SNAPSHOT_HEADER, FIELDS.length, scoring),
+    );
   } catch (error) {
+    if (!(error instanceof LexicalSnapshotError)) throw error;
     throw new LexicalIndexLoadError(
-      `The lexical index snapshot is damaged: ${error instanceof Error ? error.message : String(error)}.`,
+      `The lexical index snapshot cannot be restored: ${error.message}.`,
       { cause: error },
     );
   }
@@ -250,105 +258,13 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-/** The MiniSearch 7.2 internals the add fast path uses (the version is pinned exactly). */
-interface MiniSearchInternals {
-  _documentCount: number;
-  _idToShortId: Map<string, number>;
-  _fieldIds: Record<string, number>;
-  addDocumentId(id: string): number;
-  addFieldLength(documentId: number, fieldId: number, count: number, length: number): void;
-  saveStoredFields(documentId: number, document: LexicalDocument): void;
-}
+class FlatLexicalIndex implements LexicalIndex {
+  private compactionScheduled = false;
 
-/**
- * Makes adds about twice as fast and snapshots incremental. The replacement of MiniSearch's `add`
- * does what MiniSearch's own does, in the same order (so the index, its snapshot and every score
- * are the same), with three savings: each field is tokenized into its distinct terms with their
- * counts ({@link countDocumentTerms}: no `Set` for the field length, one posting update per
- * distinct term instead of one per token); the tracker remembers each term's posting map in a plain
- * `Map` instead of a radix-tree walk per term (a map in the tree is never empty, so an emptied one —
- * a term a vacuum deleted — is looked up again); and it notes each document's first posting in a
- * term so the next snapshot re-encodes only the terms that changed.
- */
-function installTrackedAdd(engine: MiniSearch<LexicalDocument>, tracker: SnapshotTracker): void {
-  const internals = engine as unknown as Partial<MiniSearchInternals>;
-  if (
-    typeof internals.addDocumentId !== "function" ||
-    typeof internals.addFieldLength !== "function" ||
-    typeof internals.saveStoredFields !== "function" ||
-    !(internals._idToShortId instanceof Map) ||
-    typeof internals._documentCount !== "number" ||
-    typeof internals._fieldIds !== "object" ||
-    FIELDS.some((field, index) => internals._fieldIds?.[field] !== index)
-  )
-    return;
-  const engineInternals = internals as MiniSearchInternals;
-  // Each term's tracker entry by the tokenizer's number for it: an array read instead of a lookup
-  // in the tracker's map of every term.
-  let entries: Array<TrackedTerm | undefined> = [];
-  let generation = termNumberingGeneration();
-  engine.add = (document: LexicalDocument): void => {
-    const id = document.id;
-    if (id == null) throw new Error('MiniSearch: document does not have ID field "id"');
-    if (engineInternals._idToShortId.has(id)) throw new Error(`MiniSearch: duplicate ID ${id}`);
-    const documentId = engineInternals.addDocumentId(id);
-    engineInternals.saveStoredFields(documentId, document);
-    for (let fieldId = 0; fieldId < FIELDS.length; fieldId += 1) {
-      const value: unknown = document[FIELDS[fieldId] as (typeof FIELDS)[number]];
-      if (value == null) continue;
-      const terms = countDocumentTerms(typeof value === "string" ? value : String(value));
-      if (termNumberingGeneration() !== generation) {
-        generation = termNumberingGeneration();
-        entries = [];
-      }
-      engineInternals.addFieldLength(
-        documentId,
-        fieldId,
-        engineInternals._documentCount - 1,
-        terms.length,
-      );
-      for (let index = 0; index < terms.length; index += 1) {
-        const { term, count, number } = terms[index] as TermCount;
-        let entry = entries[number];
-        if (entry === undefined || !tracker.isCurrent(entry)) {
-          entry = tracker.postingsOf(term);
-          entries[number] = entry;
-        }
-        const fieldPostings = entry.postings.get(fieldId);
-        if (fieldPostings === undefined) {
-          entry.postings.set(fieldId, new Map([[documentId, count]]));
-          tracker.firstOccurrence(documentId, entry);
-          continue;
-        }
-        const frequency = fieldPostings.get(documentId);
-        if (frequency === undefined) {
-          fieldPostings.set(documentId, count);
-          tracker.firstOccurrence(documentId, entry);
-        } else fieldPostings.set(documentId, frequency + count);
-      }
-    }
-  };
-}
-
-class MiniSearchLexicalIndex implements LexicalIndex {
-  private readonly tracker: SnapshotTracker | undefined;
-
-  private readonly scorer: LexicalScorer | undefined;
-
-  constructor(private readonly engine: MiniSearch<LexicalDocument>) {
-    this.tracker = createSnapshotTracker(engine);
-    if (this.tracker !== undefined) installTrackedAdd(engine, this.tracker);
-    this.scorer = createLexicalScorer(engine as MiniSearch<unknown>, {
-      fieldBoosts: FIELDS.map((field) => LEXICAL_FIELD_BOOSTS[field]),
-      bm25: BM25,
-      prefixWeight: PREFIX_WEIGHT,
-      prefix: matchesAsPrefix,
-      tokenize: tokenizeQuery,
-    });
-  }
+  constructor(private readonly engine: LexicalEngine) {}
 
   get size(): number {
-    return this.engine.documentCount;
+    return this.engine.size;
   }
 
   has(id: string): boolean {
@@ -365,47 +281,30 @@ class MiniSearchLexicalIndex implements LexicalIndex {
     }
     let discarded = false;
     for (const document of documents) {
-      if (this.engine.has(document.id)) {
-        this.discard(document.id);
-        discarded = true;
-      }
-      this.engine.add({
-        id: document.id,
-        heading: document.heading ?? "",
-        text: document.text ?? "",
-        front_matter: document.front_matter ?? "",
-      });
+      if (this.engine.discard(document.id)) discarded = true;
+      this.engine.add(document.id, [
+        document.heading ?? "",
+        document.text ?? "",
+        document.front_matter ?? "",
+      ]);
     }
-    this.scorer?.invalidate();
-    if (discarded) this.maybeVacuum();
+    if (discarded) this.maybeCompact();
   }
 
   remove(ids: readonly string[]): void {
     let discarded = false;
-    for (const id of ids) {
-      if (!this.engine.has(id)) continue;
-      this.discard(id);
-      discarded = true;
-    }
-    this.scorer?.invalidate();
-    if (discarded) this.maybeVacuum();
+    for (const id of ids) if (this.engine.discard(id)) discarded = true;
+    if (discarded) this.maybeCompact();
   }
 
   search(query: string, options: LexicalSearchOptions = {}): LexicalMatch[] {
     const { limit, filter } = options;
     if (limit !== undefined && limit <= 0) return [];
-    if (this.scorer !== undefined) return this.scorer.search(query, limit, filter);
-    const results = this.engine.search(
-      query,
-      filter === undefined ? {} : { filter: (result) => filter(String(result.id)) },
-    );
-    const count = limit === undefined ? results.length : Math.min(limit, results.length);
-    const matches: LexicalMatch[] = new Array(count);
-    for (let index = 0; index < count; index += 1) {
-      const result = results[index] as (typeof results)[number];
-      matches[index] = { id: String(result.id), score: result.score };
-    }
-    return matches;
+    return this.engine.search(query, limit, filter);
+  }
+
+  toBytes(): Uint8Array {
+    return this.engine.toBytes(SNAPSHOT_HEADER);
   }
 
   toJSON(): unknown {
@@ -413,27 +312,23 @@ class MiniSearchLexicalIndex implements LexicalIndex {
       format: LEXICAL_INDEX_FORMAT,
       version: LEXICAL_INDEX_VERSION,
       tokenizer_version: TOKENIZER_VERSION,
-      ...(this.tracker?.pack(FIELDS.length) ?? packPublicEngine(this.engine, FIELDS.length)),
+      data: encodeBase64(this.toBytes()),
     };
   }
 
-  private discard(id: string): void {
-    this.tracker?.discarding(id);
-    this.engine.discard(id);
-  }
-
-  private maybeVacuum(): void {
-    // While a pass runs, MiniSearch queues (at most) one more, which cleans what the running one
-    // started too late to see.
+  private maybeCompact(): void {
     if (
+      this.compactionScheduled ||
       this.engine.dirtCount < VACUUM_MIN_DIRT_COUNT ||
       this.engine.dirtFactor < VACUUM_MIN_DIRT_FACTOR
     )
       return;
-    // In steps of VACUUM_BATCH_TERMS terms a millisecond apart: searches and updates run between
-    // them (each sees a consistent index: discarded documents are skipped until they are gone).
-    // The promise never rejects.
-    this.tracker?.vacuuming();
-    void this.engine.vacuum({ batchSize: VACUUM_BATCH_TERMS, batchWait: 1 });
+    // After the current call: searches and updates meanwhile skip the discarded documents.
+    this.compactionScheduled = true;
+    const timer = setTimeout(() => {
+      this.compactionScheduled = false;
+      this.engine.compact();
+    }, 0);
+    (timer as { unref?: () => void }).unref?.();
   }
 }

@@ -45,7 +45,7 @@ function sample(dimension = 3): StoredIndex {
       },
       { path: "empty.md", size: 0, mtime_ms: 6, sha256: "e", id_base: 4, chunks: [], missing: [] },
     ],
-    lexical: { format: "whatever", terms: [1, 2, 3] },
+    lexical: Uint8Array.from([0, 1, 2, 250, 255, 7]),
   };
 }
 
@@ -58,7 +58,7 @@ function reseal(buffer: Buffer): Buffer {
 /** An index file laid out by hand: header, meta, lexical, padding, vectors. */
 function handMade(meta: string, vectors: Float32Array = new Float32Array(0)): Buffer {
   const metaBytes = Buffer.from(meta, "utf8");
-  const lexical = Buffer.from("{}", "utf8");
+  const lexical = Buffer.from([1, 2, 3]);
   const unpadded = HEADER_BYTES + metaBytes.length + lexical.length;
   const padding = (4 - (unpadded % 4)) % 4;
   const buffer = Buffer.alloc(unpadded + padding + vectors.byteLength);
@@ -91,13 +91,13 @@ const row = (path: string, chunks: number[], trails: string[][]) =>
   [path, 1, 1, "s", 0, [], chunks, trails] as const;
 
 describe("encodeIndex / decodeIndex", () => {
-  it("round-trips files, chunk spans, shared trails, missing lists, vectors and the lexical JSON", () => {
+  it("round-trips files, chunk spans, shared trails, missing lists, vectors and the lexical bytes", () => {
     const index = sample();
     const decoded = decodeIndex(encodeIndex(index));
     expect(decoded.fingerprint).toBe(index.fingerprint);
     expect(decoded.dimension).toBe(3);
     expect(decoded.next_id).toBe(7);
-    expect(decoded.lexical).toEqual(index.lexical);
+    expect(Uint8Array.from(decoded.lexical)).toEqual(index.lexical);
     expect(decoded.files.map(({ vectors, ...rest }) => rest)).toEqual(
       index.files.map(({ vectors, ...rest }) => rest),
     );
@@ -109,7 +109,7 @@ describe("encodeIndex / decodeIndex", () => {
     expect(decoded.files[2]?.vectors?.length).toBe(0);
   });
 
-  it("stores vectors as raw float32 after the JSON sections, not as JSON numbers", () => {
+  it("stores vectors as raw float32 after the meta JSON and the lexical bytes, not as JSON numbers", () => {
     const index = sample(64);
     const first = index.files[0] as { vectors: Float32Array };
     first.vectors = Float32Array.from({ length: 3 * 64 }, (_, position) => 0.123456789 + position);

@@ -5,7 +5,7 @@ import { crc32 } from "node:zlib";
  * The sidecar's format version. Bump it when the layout or the meaning of a field changes: an
  * index with another version is rebuilt (with a warning), never misread.
  */
-export const INDEX_FORMAT_VERSION = 1;
+export const INDEX_FORMAT_VERSION = 2;
 
 /** The first 8 bytes of every index file. */
 const MAGIC = Buffer.from("AGTKNIDX", "latin1");
@@ -55,8 +55,8 @@ export interface StoredIndex {
   next_id: number;
   /** The files, in any order. */
   files: StoredFile[];
-  /** The lexical index's own JSON form. */
-  lexical: unknown;
+  /** The lexical index's own snapshot (`LexicalIndex.toBytes`). */
+  lexical: Uint8Array;
 }
 
 /** Why an index file could not be read. */
@@ -120,7 +120,7 @@ function encodeChunkTable(chunks: readonly StoredChunk[]): string {
 /**
  * Writes the index as one buffer: a fixed header (magic, version, byte order, section lengths,
  * a CRC-32 of everything after it), the meta JSON (files and chunk spans, heading trails
- * de-duplicated per file), the lexical JSON, then every vector as raw float32 (4-byte aligned).
+ * de-duplicated per file), the lexical snapshot's bytes, then every vector as raw float32 (4-byte aligned).
  * The meta JSON is what `JSON.stringify` gives for `{ fingerprint, dimension, next_id, files }`
  * with one array row per file, put together from each file's chunk table encoded once (kept by
  * table, so `chunks` arrays must not be changed in place once saved).
@@ -140,7 +140,7 @@ export function encodeIndex(index: StoredIndex): Buffer {
     `{"fingerprint":${JSON.stringify(index.fingerprint)},"dimension":${JSON.stringify(dimension)},"next_id":${JSON.stringify(index.next_id)},"files":[${rows.join(",")}]}`,
     "utf8",
   );
-  const lexical = Buffer.from(JSON.stringify(index.lexical), "utf8");
+  const lexical = index.lexical;
   const unpadded = HEADER_BYTES + meta.length + lexical.length;
   const padding = (4 - (unpadded % 4)) % 4;
   const vectorBytes = floats * 4;
@@ -149,7 +149,7 @@ export function encodeIndex(index: StoredIndex): Buffer {
   let offset = HEADER_BYTES;
   meta.copy(buffer, offset);
   offset += meta.length;
-  lexical.copy(buffer, offset);
+  buffer.set(lexical, offset);
   offset += lexical.length;
   buffer.fill(0, offset, offset + padding);
   offset += padding;
@@ -221,10 +221,9 @@ export function decodeIndex(buffer: Buffer): StoredIndex {
     throw new IndexFileError("corrupt", "the index file fails its checksum");
   }
   let meta: { fingerprint: string; dimension: number; next_id: number; files: FileRow[] };
-  let lexical: unknown;
+  const lexical = buffer.subarray(HEADER_BYTES + metaLength, unpadded);
   try {
     meta = JSON.parse(buffer.toString("utf8", HEADER_BYTES, HEADER_BYTES + metaLength));
-    lexical = JSON.parse(buffer.toString("utf8", HEADER_BYTES + metaLength, unpadded));
   } catch (error) {
     throw new IndexFileError(
       "corrupt",

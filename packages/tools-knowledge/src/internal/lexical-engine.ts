@@ -1,0 +1,995 @@
+/**
+ * The BM25 engine under {@link LexicalIndex}: MiniSearch 7.2's scoring (BM25+, field boosts,
+ * prefix matches at its prefix weight, the "quality" factor of distinct query terms matched),
+ * restated over flat arrays instead of MiniSearch's map of maps — which is what made building
+ * slow (one `Map#set` per posting, a radix-tree insertion per new term), loading slow (every map
+ * rebuilt) and the heap large.
+ *
+ * Layout:
+ * - documents are numbered densely in the order they were added; per field, the distinct-term
+ *   count of each (MiniSearch's field length) sits in an `Int32Array`; a discarded document keeps
+ *   its number, marked dead, until the next compaction;
+ * - terms are numbered in a `Map`; a sorted view (term numbers by term, plus a short unsorted tail
+ *   of terms added since) serves prefix matching by binary search;
+ * - postings, per field: a sealed part in compressed-row form (per term, a range of document
+ *   numbers and frequencies in two `Int32Array`s) and, for documents added since the last
+ *   compaction, one plain array per term of `[document, frequency, …]` pairs. Both are in
+ *   ascending document order, sealed first.
+ *
+ * A compaction (after enough removals, in the background) rewrites it all: dead documents and
+ * terms without postings dropped, documents renumbered in order, terms renumbered in sorted order,
+ * every posting sealed. A snapshot is that form as varints, written straight from the arrays
+ * (dead documents skipped, no compaction needed), so loading one gives a compacted index.
+ *
+ * Scores equal MiniSearch's `search` with the same options to within floating-point rounding
+ * (the tests compare them on a corpus); ties are broken by the order documents were first matched
+ * in, as MiniSearch's stable sort does (prefix terms are visited in sorted order here, in radix-tree
+ * order there, so equal-scored documents matched only by a prefix may come in another order).
+ *
+ * @internal
+ */
+import { countDocumentTerms, type TermCount, termNumberingGeneration } from "./tokenize.js";
+
+/** How the engine scores. */
+export interface LexicalScoring {
+  /** Boost per field number. */
+  fieldBoosts: readonly number[];
+  /** BM25+ parameters. */
+  bm25: { k: number; b: number; d: number };
+  /** MiniSearch's weight of a prefix match. */
+  prefixWeight: number;
+  /** Whether a query term also matches longer terms it is a prefix of. */
+  prefix: (term: string) => boolean;
+  /** Query text → query terms. */
+  tokenize: (query: string) => string[];
+}
+
+/** One scored document. */
+export interface ScoredDocument {
+  /** The document id. */
+  id: string;
+  /** Its score. */
+  score: number;
+}
+
+/** Thrown by {@link LexicalEngine.fromBytes} for bytes it cannot read. */
+export class LexicalSnapshotError extends Error {
+  /**
+   * @param message - what is wrong
+   */
+  constructor(message: string) {
+    super(message);
+    this.name = "LexicalSnapshotError";
+  }
+}
+
+const SNAPSHOT_MAGIC = [0x41, 0x47, 0x54, 0x4c, 0x45, 0x58, 0x49, 0x58]; // "AGTLEXIX"
+const EMPTY = new Int32Array(0);
+/** Unsorted new terms kept beside the sorted view before it is re-sorted. */
+const UNSORTED_TAIL_LIMIT = 2048;
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder("utf-8", { fatal: true });
+
+/** A growable byte buffer of varints, float64s and byte runs. */
+class ByteWriter {
+  bytes: Uint8Array;
+  length = 0;
+
+  constructor(capacity: number) {
+    this.bytes = new Uint8Array(Math.max(64, capacity));
+  }
+
+  reserve(extra: number): void {
+    if (this.length + extra <= this.bytes.length) return;
+    const grown = new Uint8Array(Math.max(this.bytes.length * 2, this.length + extra));
+    grown.set(this.bytes.subarray(0, this.length));
+    this.bytes = grown;
+  }
+
+  /** A non-negative integer below 2^32. */
+  varint(value: number): void {
+    if (this.length + 5 > this.bytes.length) this.reserve(5);
+    const bytes = this.bytes;
+    let rest = value >>> 0;
+    while (rest >= 0x80) {
+      bytes[this.length++] = (rest & 0x7f) | 0x80;
+      rest >>>= 7;
+    }
+    bytes[this.length++] = rest;
+  }
+
+  float64(value: number): void {
+    this.reserve(8);
+    new DataView(this.bytes.buffer, this.bytes.byteOffset + this.length, 8).setFloat64(
+      0,
+      value,
+      true,
+    );
+    this.length += 8;
+  }
+
+  /** A length-prefixed byte run. */
+  run(bytes: Uint8Array): void {
+    this.varint(bytes.length);
+    this.reserve(bytes.length);
+    this.bytes.set(bytes, this.length);
+    this.length += bytes.length;
+  }
+}
+
+/** Reads what {@link ByteWriter} wrote; every read is bounds-checked. */
+class ByteReader {
+  offset = 0;
+
+  constructor(private readonly bytes: Uint8Array) {}
+
+  varint(): number {
+    const bytes = this.bytes;
+    let value = 0;
+    let shift = 0;
+    for (;;) {
+      if (this.offset >= bytes.length)
+        throw new LexicalSnapshotError("the snapshot ends in the middle of a number");
+      const byte = bytes[this.offset++] as number;
+      if (shift === 28) {
+        if (byte > 0x0f) throw new LexicalSnapshotError("a number in the snapshot is too long");
+        return (value | (byte << 28)) >>> 0;
+      }
+      value |= (byte & 0x7f) << shift;
+      if (byte < 0x80) return value >>> 0;
+      shift += 7;
+    }
+  }
+
+  float64(): number {
+    if (this.offset + 8 > this.bytes.length)
+      throw new LexicalSnapshotError("the snapshot ends in the middle of a number");
+    const value = new DataView(
+      this.bytes.buffer,
+      this.bytes.byteOffset + this.offset,
+      8,
+    ).getFloat64(0, true);
+    this.offset += 8;
+    return value;
+  }
+
+  run(): Uint8Array {
+    const length = this.varint();
+    if (this.offset + length > this.bytes.length)
+      throw new LexicalSnapshotError("the snapshot ends in the middle of a text");
+    const run = this.bytes.subarray(this.offset, this.offset + length);
+    this.offset += length;
+    return run;
+  }
+
+  get done(): boolean {
+    return this.offset === this.bytes.length;
+  }
+}
+
+/** The sealed postings of one field: term `t` owns `documents[offsets[t] … offsets[t + 1])`. */
+interface SealedField {
+  offsets: Int32Array;
+  documents: Int32Array;
+  frequencies: Int32Array;
+}
+
+/** See the module comment. */
+export class LexicalEngine {
+  private readonly fieldCount: number;
+
+  // Documents.
+  private ids: Array<string | undefined> = [];
+  private readonly numbers = new Map<string, number>();
+  private lengths: Int32Array[];
+  private averages: number[];
+  private documentTotal = 0;
+  private dirt = 0;
+
+  // Terms.
+  private termNumbers = new Map<string, number>();
+  private terms: string[] = [];
+  /** Term numbers in term order; terms numbered from `sortedThrough` on are the unsorted tail. */
+  private sorted: Int32Array = EMPTY;
+  private sortedThrough = 0;
+
+  // Postings.
+  private sealedTerms = 0;
+  private sealed: SealedField[];
+  private fresh: Array<Array<number[] | undefined>>;
+  private freshPostings = 0;
+
+  // Tokenizer term number → engine term number, for the current tokenizer generation.
+  private byTokenizerNumber: Int32Array = new Int32Array(0);
+  private tokenizerGeneration = -1;
+
+  // Search scratch, by document number.
+  private total = new Float64Array(0);
+  private termTotal = new Float64Array(0);
+  private quality = new Uint16Array(0);
+  private termMark = new Int32Array(0);
+  private norms: Float64Array[] | undefined;
+
+  /**
+   * @param fieldCount - fields per document
+   * @param scoring - how searches score
+   */
+  constructor(
+    fieldCount: number,
+    private readonly scoring: LexicalScoring,
+  ) {
+    this.fieldCount = fieldCount;
+    this.lengths = Array.from({ length: fieldCount }, () => new Int32Array(64));
+    this.averages = new Array<number>(fieldCount).fill(0);
+    this.sealed = Array.from({ length: fieldCount }, () => ({
+      offsets: new Int32Array(1),
+      documents: EMPTY,
+      frequencies: EMPTY,
+    }));
+    this.fresh = Array.from({ length: fieldCount }, () => []);
+  }
+
+  /** Live documents. */
+  get size(): number {
+    return this.documentTotal;
+  }
+
+  /** Discarded documents still in the postings (until the next compaction). */
+  get dirtCount(): number {
+    return this.dirt;
+  }
+
+  /** The share of document numbers in use that are discarded (0 … 1). */
+  get dirtFactor(): number {
+    return this.dirt / (1 + this.documentTotal + this.dirt);
+  }
+
+  /** Distinct terms with postings (dead ones included until a compaction). */
+  get termCount(): number {
+    return this.terms.length;
+  }
+
+  /**
+   * Whether a live document has this id.
+   *
+   * @param id - a document id
+   * @returns `true` when indexed
+   */
+  has(id: string): boolean {
+    return this.numbers.has(id);
+  }
+
+  /**
+   * Adds one document (its id must not be indexed: discard the old version first).
+   *
+   * @param id - its id
+   * @param fields - its field texts, in field order
+   */
+  add(id: string, fields: readonly string[]): void {
+    if (this.numbers.has(id)) throw new Error(`duplicate document id ${id}`);
+    const document = this.ids.length;
+    this.ids.push(id);
+    this.numbers.set(id, document);
+    this.documentTotal += 1;
+    if (document >= (this.lengths[0] as Int32Array).length) {
+      const capacity = Math.max(64, document * 2);
+      this.lengths = this.lengths.map((lengths) => {
+        const grown = new Int32Array(capacity);
+        grown.set(lengths);
+        return grown;
+      });
+    }
+    const count = this.documentTotal - 1;
+    for (let field = 0; field < this.fieldCount; field += 1) {
+      const terms = countDocumentTerms(fields[field] ?? "");
+      const generation = termNumberingGeneration();
+      if (generation !== this.tokenizerGeneration) {
+        this.tokenizerGeneration = generation;
+        this.byTokenizerNumber = new Int32Array(Math.max(1024, this.byTokenizerNumber.length));
+      }
+      (this.lengths[field] as Int32Array)[document] = terms.length;
+      // MiniSearch's running average, in its order of operations.
+      this.averages[field] =
+        ((this.averages[field] as number) * count + terms.length) / (count + 1);
+      const postings = this.fresh[field] as Array<number[] | undefined>;
+      for (let index = 0; index < terms.length; index += 1) {
+        const { term, count: frequency, number: tokenizerNumber } = terms[index] as TermCount;
+        const termNumber = this.engineNumberOf(term, tokenizerNumber);
+        let list = postings[termNumber];
+        if (list === undefined) {
+          list = [];
+          postings[termNumber] = list;
+        }
+        list.push(document, frequency);
+      }
+      this.freshPostings += terms.length;
+    }
+    this.norms = undefined;
+  }
+
+  private engineNumberOf(term: string, tokenizerNumber: number): number {
+    if (tokenizerNumber >= this.byTokenizerNumber.length) {
+      const grown = new Int32Array(
+        Math.max(tokenizerNumber + 1, this.byTokenizerNumber.length * 2),
+      );
+      grown.set(this.byTokenizerNumber);
+      this.byTokenizerNumber = grown;
+    }
+    // Stored plus one, so 0 means "not looked up yet".
+    const known = (this.byTokenizerNumber[tokenizerNumber] as number) - 1;
+    if (known >= 0 && this.terms[known] === term) return known;
+    let number = this.termNumbers.get(term);
+    if (number === undefined) {
+      number = this.terms.length;
+      this.terms.push(term);
+      // Keep every field's array dense (one slot per term): a sparse array turns into a slow
+      // dictionary.
+      for (const lists of this.fresh) lists.push(undefined);
+      this.termNumbers.set(term, number);
+    }
+    this.byTokenizerNumber[tokenizerNumber] = number + 1;
+    return number;
+  }
+
+  /**
+   * Marks a document discarded: searches skip it at once; its postings go at the next compaction.
+   *
+   * @param id - its id (ignored when not indexed)
+   * @returns whether it was indexed
+   */
+  discard(id: string): boolean {
+    const document = this.numbers.get(id);
+    if (document === undefined) return false;
+    this.numbers.delete(id);
+    this.ids[document] = undefined;
+    const count = this.documentTotal;
+    for (let field = 0; field < this.fieldCount; field += 1) {
+      // MiniSearch's removeFieldLength.
+      if (count === 1) this.averages[field] = 0;
+      else {
+        const length = (this.lengths[field] as Int32Array)[document] as number;
+        this.averages[field] = ((this.averages[field] as number) * count - length) / (count - 1);
+      }
+    }
+    this.documentTotal -= 1;
+    this.dirt += 1;
+    this.norms = undefined;
+    return true;
+  }
+
+  /**
+   * Rewrites the index without dead documents and empty terms, everything sealed, terms in sorted
+   * order (see the module comment). Cheap when there is nothing to do.
+   */
+  compact(): void {
+    if (this.dirt === 0 && this.freshPostings === 0 && this.sortedThrough === this.terms.length)
+      return;
+    const oldDocuments = this.ids.length;
+    // Old document number → new one (−1: dead).
+    const renumber = new Int32Array(oldDocuments);
+    const ids: string[] = [];
+    const lengths = this.lengths.map(() => new Int32Array(Math.max(64, this.documentTotal)));
+    for (let document = 0; document < oldDocuments; document += 1) {
+      const id = this.ids[document];
+      if (id === undefined) {
+        renumber[document] = -1;
+        continue;
+      }
+      const next = ids.length;
+      renumber[document] = next;
+      ids.push(id);
+      this.numbers.set(id, next);
+      for (let field = 0; field < this.fieldCount; field += 1)
+        (lengths[field] as Int32Array)[next] = (this.lengths[field] as Int32Array)[
+          document
+        ] as number;
+    }
+    const order = this.termOrder();
+    // Count each term's live postings per field, then fill.
+    const counts = Array.from({ length: this.fieldCount }, () => new Int32Array(order.length));
+    const alive = new Uint8Array(order.length);
+    for (let field = 0; field < this.fieldCount; field += 1) {
+      const fieldCounts = counts[field] as Int32Array;
+      const sealed = this.sealed[field] as SealedField;
+      const fresh = this.fresh[field] as Array<number[] | undefined>;
+      for (let rank = 0; rank < order.length; rank += 1) {
+        const term = order[rank] as number;
+        let live = 0;
+        if (term < this.sealedTerms) {
+          for (
+            let at = sealed.offsets[term] as number;
+            at < (sealed.offsets[term + 1] as number);
+            at += 1
+          )
+            if ((renumber[sealed.documents[at] as number] as number) >= 0) live += 1;
+        }
+        const list = fresh[term];
+        if (list !== undefined)
+          for (let at = 0; at < list.length; at += 2)
+            if ((renumber[list[at] as number] as number) >= 0) live += 1;
+        fieldCounts[rank] = live;
+        if (live > 0) alive[rank] = 1;
+      }
+    }
+    // New term numbers: sorted order, live terms only.
+    const newNumberOfRank = new Int32Array(order.length);
+    const terms: string[] = [];
+    for (let rank = 0; rank < order.length; rank += 1) {
+      if (alive[rank] === 0) {
+        newNumberOfRank[rank] = -1;
+        continue;
+      }
+      newNumberOfRank[rank] = terms.length;
+      terms.push(this.terms[order[rank] as number] as string);
+    }
+    const sealedFields: SealedField[] = [];
+    for (let field = 0; field < this.fieldCount; field += 1) {
+      const fieldCounts = counts[field] as Int32Array;
+      const sealed = this.sealed[field] as SealedField;
+      const fresh = this.fresh[field] as Array<number[] | undefined>;
+      const offsets = new Int32Array(terms.length + 1);
+      let total = 0;
+      for (let rank = 0; rank < order.length; rank += 1) {
+        const number = newNumberOfRank[rank] as number;
+        if (number < 0) continue;
+        offsets[number] = total;
+        total += fieldCounts[rank] as number;
+      }
+      offsets[terms.length] = total;
+      const documents = new Int32Array(total);
+      const frequencies = new Int32Array(total);
+      let at = 0;
+      for (let rank = 0; rank < order.length; rank += 1) {
+        if ((newNumberOfRank[rank] as number) < 0) continue;
+        const term = order[rank] as number;
+        if (term < this.sealedTerms) {
+          const end = sealed.offsets[term + 1] as number;
+          for (let from = sealed.offsets[term] as number; from < end; from += 1) {
+            const document = renumber[sealed.documents[from] as number] as number;
+            if (document < 0) continue;
+            documents[at] = document;
+            frequencies[at] = sealed.frequencies[from] as number;
+            at += 1;
+          }
+        }
+        const list = fresh[term];
+        if (list !== undefined) {
+          for (let from = 0; from < list.length; from += 2) {
+            const document = renumber[list[from] as number] as number;
+            if (document < 0) continue;
+            documents[at] = document;
+            frequencies[at] = list[from + 1] as number;
+            at += 1;
+          }
+        }
+      }
+      sealedFields.push({ offsets, documents, frequencies });
+    }
+    this.ids = ids;
+    this.lengths = lengths;
+    this.dirt = 0;
+    this.terms = terms;
+    this.termNumbers = new Map();
+    for (let number = 0; number < terms.length; number += 1)
+      this.termNumbers.set(terms[number] as string, number);
+    this.sorted = Int32Array.from({ length: terms.length }, (_, index) => index);
+    this.sortedThrough = terms.length;
+    this.sealedTerms = terms.length;
+    this.sealed = sealedFields;
+    this.fresh = this.emptyFreshLists(terms.length);
+    this.freshPostings = 0;
+    this.byTokenizerNumber = new Int32Array(this.byTokenizerNumber.length);
+    this.norms = undefined;
+  }
+
+  /** One `undefined` slot per term in every field (see `engineNumberOf`). */
+  private emptyFreshLists(termCount: number): Array<Array<number[] | undefined>> {
+    return Array.from({ length: this.fieldCount }, () =>
+      new Array<number[] | undefined>(termCount).fill(undefined),
+    );
+  }
+
+  /** Every term number, in term order (the sorted view with its tail merged in). */
+  private termOrder(): Int32Array {
+    this.sortTerms(true);
+    return this.sorted;
+  }
+
+  /** Merges the unsorted tail into the sorted view (always, or when it has grown long). */
+  private sortTerms(always: boolean): void {
+    const count = this.terms.length;
+    if (this.sortedThrough === count) return;
+    if (!always && count - this.sortedThrough < UNSORTED_TAIL_LIMIT) return;
+    const terms = this.terms;
+    const tail = Array.from(
+      { length: count - this.sortedThrough },
+      (_, index) => this.sortedThrough + index,
+    );
+    tail.sort((left, right) => {
+      const a = terms[left] as string;
+      const b = terms[right] as string;
+      return a < b ? -1 : a > b ? 1 : 0;
+    });
+    const merged = new Int32Array(count);
+    let from = 0;
+    let next = 0;
+    let at = 0;
+    const head = this.sorted;
+    const headLength = this.sortedThrough;
+    while (from < headLength && next < tail.length) {
+      const left = head[from] as number;
+      const right = tail[next] as number;
+      if ((terms[left] as string) <= (terms[right] as string)) {
+        merged[at++] = left;
+        from += 1;
+      } else {
+        merged[at++] = right;
+        next += 1;
+      }
+    }
+    while (from < headLength) merged[at++] = head[from++] as number;
+    while (next < tail.length) merged[at++] = tail[next++] as number;
+    this.sorted = merged;
+    this.sortedThrough = count;
+  }
+
+  /** Term numbers of the terms that start with `prefix` (the term itself included when present). */
+  private termsWithPrefix(prefix: string): number[] {
+    this.sortTerms(false);
+    const terms = this.terms;
+    const sorted = this.sorted;
+    const found: number[] = [];
+    let low = 0;
+    let high = this.sortedThrough;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if ((terms[sorted[middle] as number] as string) < prefix) low = middle + 1;
+      else high = middle;
+    }
+    for (let at = low; at < this.sortedThrough; at += 1) {
+      const number = sorted[at] as number;
+      if (!(terms[number] as string).startsWith(prefix)) break;
+      found.push(number);
+    }
+    for (let number = this.sortedThrough; number < terms.length; number += 1)
+      if ((terms[number] as string).startsWith(prefix)) found.push(number);
+    return found;
+  }
+
+  private lengthNorms(): Float64Array[] {
+    if (this.norms !== undefined) return this.norms;
+    const { k, b } = this.scoring.bm25;
+    const count = this.ids.length;
+    this.norms = this.lengths.map((lengths, field) => {
+      const average = this.averages[field] as number;
+      const norms = new Float64Array(count);
+      for (let document = 0; document < count; document += 1)
+        norms[document] = k * (1 - b + (b * (lengths[document] as number)) / average);
+      return norms;
+    });
+    return this.norms;
+  }
+
+  /**
+   * Best matches first.
+   *
+   * @param query - the query text
+   * @param limit - at most this many (undefined: every match)
+   * @param filter - keeps only the ids it accepts (applied before `limit`)
+   * @returns the matches
+   */
+  search(
+    query: string,
+    limit: number | undefined,
+    filter: ((id: string) => boolean) | undefined,
+  ): ScoredDocument[] {
+    const size = this.ids.length;
+    if (this.total.length < size) {
+      const capacity = Math.max(size, this.total.length * 2, 64);
+      this.total = new Float64Array(capacity);
+      this.termTotal = new Float64Array(capacity);
+      this.quality = new Uint16Array(capacity);
+      this.termMark = new Int32Array(capacity).fill(-1);
+    }
+    const { total, termTotal, quality, termMark } = this;
+    const ids = this.ids;
+    const documentCount = this.documentTotal;
+    const dirty = this.dirt > 0;
+    const fieldNorms = this.lengthNorms();
+    const { k, d } = this.scoring.bm25;
+    const fieldBoosts = this.scoring.fieldBoosts;
+
+    const queryTerms = this.scoring.tokenize(query).filter((term) => term.length > 0);
+    const touched: number[] = [];
+    const seenSources = new Set<string>();
+    try {
+      queryTerms.forEach((sourceTerm, termNumber) => {
+        const firstOccurrence = !seenSources.has(sourceTerm);
+        seenSources.add(sourceTerm);
+        const termTouched: number[] = [];
+        const score = (term: number, weight: number) => {
+          for (let field = 0; field < this.fieldCount; field += 1) {
+            const sealed = this.sealed[field] as SealedField;
+            const start = term < this.sealedTerms ? (sealed.offsets[term] as number) : 0;
+            const end = term < this.sealedTerms ? (sealed.offsets[term + 1] as number) : 0;
+            const list = (this.fresh[field] as Array<number[] | undefined>)[term];
+            let matching = end - start + (list === undefined ? 0 : list.length / 2);
+            if (matching === 0) continue;
+            if (dirty) {
+              matching = 0;
+              for (let at = start; at < end; at += 1)
+                if (ids[sealed.documents[at] as number] !== undefined) matching += 1;
+              if (list !== undefined)
+                for (let at = 0; at < list.length; at += 2)
+                  if (ids[list[at] as number] !== undefined) matching += 1;
+              if (matching === 0) continue;
+            }
+            const inverseFrequency = Math.log(
+              1 + (documentCount - matching + 0.5) / (matching + 0.5),
+            );
+            const fieldBoost = fieldBoosts[field] as number;
+            const norm = fieldNorms[field] as Float64Array;
+            const visit = (document: number, frequency: number) => {
+              if (dirty && ids[document] === undefined) return;
+              const raw =
+                inverseFrequency *
+                (d + (frequency * (k + 1)) / (frequency + (norm[document] as number)));
+              // MiniSearch's order: weight × term boost × field boost × document boost × raw.
+              const weighted = weight * 1 * fieldBoost * 1 * raw;
+              if (termMark[document] !== termNumber) {
+                termMark[document] = termNumber;
+                termTotal[document] = weighted;
+                termTouched.push(document);
+              } else termTotal[document] = (termTotal[document] as number) + weighted;
+            };
+            for (let at = start; at < end; at += 1)
+              visit(sealed.documents[at] as number, sealed.frequencies[at] as number);
+            if (list !== undefined)
+              for (let at = 0; at < list.length; at += 2)
+                visit(list[at] as number, list[at + 1] as number);
+          }
+        };
+        const exact = this.termNumbers.get(sourceTerm);
+        if (exact !== undefined) score(exact, 1);
+        if (this.scoring.prefix(sourceTerm)) {
+          for (const term of this.termsWithPrefix(sourceTerm)) {
+            const length = (this.terms[term] as string).length;
+            const distance = length - sourceTerm.length;
+            if (distance === 0) continue;
+            score(term, (this.scoring.prefixWeight * length) / (length + 0.3 * distance));
+          }
+        }
+        for (const document of termTouched) {
+          if (quality[document] === 0) {
+            touched.push(document);
+            total[document] = termTotal[document] as number;
+            quality[document] = 1;
+          } else {
+            total[document] = (total[document] as number) + (termTotal[document] as number);
+            if (firstOccurrence) quality[document] = (quality[document] as number) + 1;
+          }
+        }
+      });
+      for (const document of touched)
+        total[document] = (total[document] as number) * (quality[document] as number);
+      return limit !== undefined && limit * 4 < touched.length
+        ? selectBest(touched, total, limit, ids, filter)
+        : sortAll(touched, total, limit, ids, filter);
+    } finally {
+      for (const document of touched) {
+        quality[document] = 0;
+        termMark[document] = -1;
+      }
+    }
+  }
+
+  /**
+   * The index as bytes, discarded documents left out (the index itself is not changed):
+   * {@link LexicalEngine.fromBytes} restores it.
+   *
+   * @param header - integers written after the magic (format version, tokenizer version, …),
+   *   checked by the reader
+   * @returns the snapshot
+   */
+  toBytes(header: readonly number[]): Uint8Array {
+    const oldDocuments = this.ids.length;
+    // Live documents renumbered in order (−1: discarded), as a compaction would.
+    const renumber = new Int32Array(oldDocuments);
+    const ids: string[] = [];
+    for (let document = 0; document < oldDocuments; document += 1) {
+      const id = this.ids[document];
+      if (id === undefined) renumber[document] = -1;
+      else {
+        renumber[document] = ids.length;
+        ids.push(id);
+      }
+    }
+    const dirty = this.dirt > 0;
+    const order = this.termOrder();
+    // Terms with a live posting, in term order.
+    const live: number[] = [];
+    for (let rank = 0; rank < order.length; rank += 1) {
+      const term = order[rank] as number;
+      if (!dirty || this.hasLivePosting(term, renumber)) live.push(term);
+    }
+    const documents = ids.length;
+    const postings = this.sealed.reduce((sum, field) => sum + field.documents.length, 0);
+    const writer = new ByteWriter(
+      64 + documents * 8 + (postings + this.freshPostings) * 3 + live.length * 10,
+    );
+    writer.reserve(SNAPSHOT_MAGIC.length);
+    writer.bytes.set(SNAPSHOT_MAGIC, 0);
+    writer.length = SNAPSHOT_MAGIC.length;
+    writer.varint(header.length);
+    for (const value of header) writer.varint(value);
+    writer.varint(this.fieldCount);
+    writer.varint(documents);
+    writer.varint(live.length);
+    for (const average of this.averages) writer.float64(average);
+    writer.run(encoder.encode(JSON.stringify(ids)));
+    writer.run(encoder.encode(live.map((term) => this.terms[term] as string).join("\n")));
+    for (const lengths of this.lengths)
+      for (let document = 0; document < oldDocuments; document += 1)
+        if ((renumber[document] as number) >= 0) writer.varint(lengths[document] as number);
+    for (let field = 0; field < this.fieldCount; field += 1) {
+      const sealed = this.sealed[field] as SealedField;
+      const fresh = this.fresh[field] as Array<number[] | undefined>;
+      const countOf = (term: number): number => {
+        let count = 0;
+        if (term < this.sealedTerms) {
+          const end = sealed.offsets[term + 1] as number;
+          if (!dirty) count = end - (sealed.offsets[term] as number);
+          else
+            for (let at = sealed.offsets[term] as number; at < end; at += 1)
+              if ((renumber[sealed.documents[at] as number] as number) >= 0) count += 1;
+        }
+        const list = fresh[term];
+        if (list !== undefined) {
+          if (!dirty) count += list.length / 2;
+          else
+            for (let at = 0; at < list.length; at += 2)
+              if ((renumber[list[at] as number] as number) >= 0) count += 1;
+        }
+        return count;
+      };
+      let total = 0;
+      for (const term of live) total += countOf(term);
+      writer.varint(total);
+      for (const term of live) {
+        writer.varint(countOf(term));
+        let previous = -1;
+        if (term < this.sealedTerms) {
+          const end = sealed.offsets[term + 1] as number;
+          for (let at = sealed.offsets[term] as number; at < end; at += 1) {
+            const document = renumber[sealed.documents[at] as number] as number;
+            if (document < 0) continue;
+            writer.varint(document - previous - 1);
+            writer.varint((sealed.frequencies[at] as number) - 1);
+            previous = document;
+          }
+        }
+        const list = fresh[term];
+        if (list !== undefined) {
+          for (let at = 0; at < list.length; at += 2) {
+            const document = renumber[list[at] as number] as number;
+            if (document < 0) continue;
+            writer.varint(document - previous - 1);
+            writer.varint((list[at + 1] as number) - 1);
+            previous = document;
+          }
+        }
+      }
+    }
+    return writer.bytes.slice(0, writer.length);
+  }
+
+  /** Whether a term has a posting of a document that is not discarded. */
+  private hasLivePosting(term: number, renumber: Int32Array): boolean {
+    for (let field = 0; field < this.fieldCount; field += 1) {
+      const sealed = this.sealed[field] as SealedField;
+      if (term < this.sealedTerms) {
+        const end = sealed.offsets[term + 1] as number;
+        for (let at = sealed.offsets[term] as number; at < end; at += 1)
+          if ((renumber[sealed.documents[at] as number] as number) >= 0) return true;
+      }
+      const list = (this.fresh[field] as Array<number[] | undefined>)[term];
+      if (list !== undefined)
+        for (let at = 0; at < list.length; at += 2)
+          if ((renumber[list[at] as number] as number) >= 0) return true;
+    }
+    return false;
+  }
+
+  /**
+   * Restores an engine from {@link LexicalEngine.toBytes}.
+   *
+   * @param bytes - the snapshot
+   * @param header - the header integers the snapshot must carry
+   * @param fieldCount - fields per document
+   * @param scoring - how searches score
+   * @returns the engine
+   * @throws {LexicalSnapshotError} for bytes that are not such a snapshot, or are damaged
+   */
+  static fromBytes(
+    bytes: Uint8Array,
+    header: readonly number[],
+    fieldCount: number,
+    scoring: LexicalScoring,
+  ): LexicalEngine {
+    if (
+      bytes.length < SNAPSHOT_MAGIC.length ||
+      SNAPSHOT_MAGIC.some((byte, index) => bytes[index] !== byte)
+    )
+      throw new LexicalSnapshotError("the bytes are not a lexical index snapshot");
+    const reader = new ByteReader(bytes);
+    reader.offset = SNAPSHOT_MAGIC.length;
+    const headerLength = reader.varint();
+    if (headerLength !== header.length)
+      throw new LexicalSnapshotError("the snapshot's header has another length");
+    for (const [index, expected] of header.entries()) {
+      const value = reader.varint();
+      if (value !== expected)
+        throw new LexicalSnapshotError(
+          `the snapshot has ${index === 0 ? "version" : `header value ${index}`} ${value}, not ${expected}`,
+        );
+    }
+    if (reader.varint() !== fieldCount)
+      throw new LexicalSnapshotError("the snapshot has another number of fields");
+    const documents = reader.varint();
+    const termCount = reader.varint();
+    const engine = new LexicalEngine(fieldCount, scoring);
+    for (let field = 0; field < fieldCount; field += 1) {
+      const average = reader.float64();
+      if (!Number.isFinite(average) || average < 0)
+        throw new LexicalSnapshotError("the snapshot has a bad average field length");
+      engine.averages[field] = average;
+    }
+    let ids: unknown;
+    let terms: string[];
+    try {
+      ids = JSON.parse(decoder.decode(reader.run()));
+      const text = decoder.decode(reader.run());
+      terms = termCount === 0 ? [] : text.split("\n");
+    } catch {
+      throw new LexicalSnapshotError("the snapshot's ids or terms are unreadable");
+    }
+    if (
+      !Array.isArray(ids) ||
+      ids.length !== documents ||
+      !ids.every((id) => typeof id === "string")
+    )
+      throw new LexicalSnapshotError("the snapshot's ids do not match its document count");
+    if (terms.length !== termCount)
+      throw new LexicalSnapshotError("the snapshot's terms do not match its term count");
+    engine.ids = ids as string[];
+    for (let document = 0; document < documents; document += 1) {
+      const id = ids[document] as string;
+      if (engine.numbers.has(id)) throw new LexicalSnapshotError(`the snapshot repeats id ${id}`);
+      engine.numbers.set(id, document);
+    }
+    engine.documentTotal = documents;
+    engine.lengths = Array.from({ length: fieldCount }, () => {
+      const lengths = new Int32Array(Math.max(64, documents));
+      for (let document = 0; document < documents; document += 1)
+        lengths[document] = reader.varint();
+      return lengths;
+    });
+    engine.terms = terms;
+    for (let number = 0; number < termCount; number += 1) {
+      const term = terms[number] as string;
+      if (number > 0 && !((terms[number - 1] as string) < term))
+        throw new LexicalSnapshotError("the snapshot's terms are not in order");
+      engine.termNumbers.set(term, number);
+    }
+    engine.sorted = Int32Array.from({ length: termCount }, (_, index) => index);
+    engine.sortedThrough = termCount;
+    engine.sealedTerms = termCount;
+    engine.fresh = engine.emptyFreshLists(termCount);
+    engine.sealed = [];
+    for (let field = 0; field < fieldCount; field += 1) {
+      const total = reader.varint();
+      if (total > bytes.length)
+        throw new LexicalSnapshotError("the snapshot's posting count is impossible");
+      const offsets = new Int32Array(termCount + 1);
+      const documentsOf = new Int32Array(total);
+      const frequencies = new Int32Array(total);
+      let at = 0;
+      for (let term = 0; term < termCount; term += 1) {
+        offsets[term] = at;
+        const count = reader.varint();
+        if (at + count > total)
+          throw new LexicalSnapshotError("the snapshot's postings overrun their count");
+        let previous = -1;
+        for (let index = 0; index < count; index += 1) {
+          const document = previous + 1 + reader.varint();
+          if (document >= documents)
+            throw new LexicalSnapshotError("a posting names a document that is not there");
+          documentsOf[at] = document;
+          frequencies[at] = reader.varint() + 1;
+          previous = document;
+          at += 1;
+        }
+      }
+      if (at !== total)
+        throw new LexicalSnapshotError("the snapshot's postings do not match their count");
+      offsets[termCount] = total;
+      engine.sealed.push({ offsets, documents: documentsOf, frequencies });
+    }
+    if (!reader.done) throw new LexicalSnapshotError("the snapshot has bytes after its end");
+    return engine;
+  }
+}
+
+/** Every match, best first; ties keep the order documents were first matched in. */
+function sortAll(
+  touched: readonly number[],
+  scores: Float64Array,
+  limit: number | undefined,
+  ids: ReadonlyArray<string | undefined>,
+  filter: ((id: string) => boolean) | undefined,
+): ScoredDocument[] {
+  const results: ScoredDocument[] = [];
+  for (const document of touched) {
+    const id = ids[document] as string;
+    if (filter !== undefined && !filter(id)) continue;
+    results.push({ id, score: scores[document] as number });
+  }
+  results.sort((left, right) => right.score - left.score);
+  return limit === undefined ? results : results.slice(0, limit);
+}
+
+/**
+ * The best `limit` matches without sorting them all: a bounded min-heap ordered by score, then by
+ * first-match position (a later position loses a tie), so the result equals {@link sortAll}'s head.
+ */
+function selectBest(
+  touched: readonly number[],
+  scores: Float64Array,
+  limit: number,
+  ids: ReadonlyArray<string | undefined>,
+  filter: ((id: string) => boolean) | undefined,
+): ScoredDocument[] {
+  // heap of positions into `touched`; the root is the worst kept match.
+  const heap: number[] = [];
+  const worse = (left: number, right: number): boolean => {
+    const leftScore = scores[touched[left] as number] as number;
+    const rightScore = scores[touched[right] as number] as number;
+    return leftScore < rightScore || (leftScore === rightScore && left > right);
+  };
+  const siftDown = (start: number) => {
+    let parent = start;
+    for (;;) {
+      const left = parent * 2 + 1;
+      if (left >= heap.length) return;
+      const right = left + 1;
+      let child = left;
+      if (right < heap.length && worse(heap[right] as number, heap[left] as number)) child = right;
+      if (!worse(heap[child] as number, heap[parent] as number)) return;
+      [heap[parent], heap[child]] = [heap[child] as number, heap[parent] as number];
+      parent = child;
+    }
+  };
+  for (let position = 0; position < touched.length; position += 1) {
+    if (heap.length === limit && !worse(heap[0] as number, position)) continue;
+    if (filter !== undefined && !filter(ids[touched[position] as number] as string)) continue;
+    if (heap.length < limit) {
+      heap.push(position);
+      let child = heap.length - 1;
+      while (child > 0) {
+        const parent = (child - 1) >> 1;
+        if (!worse(heap[child] as number, heap[parent] as number)) break;
+        [heap[parent], heap[child]] = [heap[child] as number, heap[parent] as number];
+        child = parent;
+      }
+    } else {
+      heap[0] = position;
+      siftDown(0);
+    }
+  }
+  heap.sort((left, right) => (worse(left, right) ? 1 : worse(right, left) ? -1 : 0));
+  return heap.map((position) => {
+    const document = touched[position] as number;
+    return { id: ids[document] as string, score: scores[document] as number };
+  });
+}
