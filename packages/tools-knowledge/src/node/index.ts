@@ -15,3 +15,12 @@ export {
   DEFAULT_MAX_CORPUS_FILE_BYTES,
   DEFAULT_SKIPPED_FOLDERS,
 } from "./corpus-index.js";
+export {
+  createFileMemoryBackend,
+  FILE_MEMORY_FORMAT,
+  FILE_MEMORY_RACY_WINDOW_MS,
+  FILE_MEMORY_SHARDS,
+  FILE_MEMORY_STALE_TEMP_MS,
+  type FileMemoryBackend,
+  type FileMemoryBackendOptions,
+} from "./file-memory-backend.js";

@@ -1,0 +1,279 @@
+import { fail, type ToolContext, type ToolFailure } from "@agentool/contract";
+import { z } from "zod";
+import { KnowledgeSourceError } from "../../knowledge-source-error.js";
+import type { MemoryBackend } from "../memory-backend.js";
+import {
+  MAX_MEMORY_KEY_CHARACTERS,
+  MAX_MEMORY_TAG_CHARACTERS,
+  MAX_MEMORY_TAGS,
+  memoryKeyProblem,
+  memoryNamespaceProblem,
+  memoryTagProblem,
+} from "../memory-rules.js";
+
+/** The five memory tools' default names. @internal */
+export const MEMORY_TOOL_NAMES = Object.freeze({
+  write: "memory_write",
+  read: "memory_read",
+  search: "memory_search",
+  delete: "memory_delete",
+  list: "memory_list",
+});
+
+/**
+ * Where a memory tool's memories live: a fixed namespace, or one computed for each call from its
+ * context (thread id, metadata the host passes to `run`). Never chosen by the model.
+ */
+export type MemoryNamespaceOption =
+  | readonly string[]
+  | ((
+      context: ToolContext,
+    ) => readonly string[] | undefined | Promise<readonly string[] | undefined>);
+
+/** @internal */
+export const backendOption = z.custom<MemoryBackend>(
+  (value) =>
+    typeof value === "object" &&
+    value !== null &&
+    typeof (value as MemoryBackend).read === "function" &&
+    typeof (value as MemoryBackend).write === "function" &&
+    typeof (value as MemoryBackend).delete === "function" &&
+    typeof (value as MemoryBackend).snapshot === "function",
+  { error: "expected a MemoryBackend ({ read, write, delete, snapshot })" },
+);
+
+/** @internal */
+export const namespaceOption = z.union([
+  z
+    .array(z.string())
+    .readonly()
+    .superRefine((value, context) => {
+      const problem = memoryNamespaceProblem(value);
+      if (problem !== undefined) context.addIssue({ code: "custom", message: problem });
+    }),
+  z.custom<(context: ToolContext) => readonly string[]>((value) => typeof value === "function", {
+    error: "expected a list of labels or a function (context) => labels",
+  }),
+]);
+
+/** The key field, described the same way in every memory tool. @internal */
+export function keyField(what: string) {
+  return z
+    .string()
+    .min(1)
+    .max(MAX_MEMORY_KEY_CHARACTERS, {
+      error: `at most ${MAX_MEMORY_KEY_CHARACTERS} characters — use a shorter key`,
+    })
+    .superRefine((value, context) => {
+      const problem = memoryKeyProblem(value);
+      if (problem !== undefined) context.addIssue({ code: "custom", message: problem });
+    })
+    .describe(
+      `${what} Letters and digits, then also _ . : / - (e.g. "user/preferences/editor"), at most ${MAX_MEMORY_KEY_CHARACTERS} characters, case-sensitive.`,
+    );
+}
+
+/** The tags field of `memory_write`. @internal */
+export function tagsField(description: string) {
+  return z
+    .array(
+      z
+        .string()
+        .max(MAX_MEMORY_TAG_CHARACTERS + 16, {
+          error: `a tag is at most ${MAX_MEMORY_TAG_CHARACTERS} characters`,
+        })
+        .superRefine((value, context) => {
+          const problem = memoryTagProblem(value.trim());
+          if (problem !== undefined) context.addIssue({ code: "custom", message: problem });
+        }),
+    )
+    .max(MAX_MEMORY_TAGS, { error: `at most ${MAX_MEMORY_TAGS} tags` })
+    .optional()
+    .describe(description);
+}
+
+/**
+ * Resolves the namespace of one call, or the failure that says the host configured none.
+ *
+ * @internal
+ */
+export async function resolveNamespace(
+  option: MemoryNamespaceOption,
+  context: ToolContext,
+  toolName: string,
+): Promise<{ namespace: readonly string[] } | { failure: ToolFailure }> {
+  let namespace: unknown;
+  try {
+    namespace = typeof option === "function" ? await option(context) : option;
+  } catch (error) {
+    return {
+      failure: fail(
+        "NOT_CONFIGURED",
+        `${toolName} has no memory namespace for this call: the host's namespace function failed (${messageOf(error)}).`,
+        { hint: "The host must fix its namespace option; the model cannot choose one." },
+      ),
+    };
+  }
+  const problem = namespace === undefined ? "it returned none" : memoryNamespaceProblem(namespace);
+  if (problem !== undefined) {
+    return {
+      failure: fail(
+        "NOT_CONFIGURED",
+        `${toolName} has no memory namespace for this call: ${problem}${context.threadId === undefined ? " (the call carries no thread id)" : ""}`,
+        {
+          hint: "The host must give the call what its namespace option needs (a thread id, a user id in metadata); the model cannot choose a namespace.",
+        },
+      ),
+    };
+  }
+  return { namespace: namespace as readonly string[] };
+}
+
+/** @internal */
+export function messageOf(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  return text.length > 300 ? `${text.slice(0, 300)}…` : text;
+}
+
+const NETWORK_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "ENOTFOUND",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "EPIPE",
+  "EAI_AGAIN",
+  "57P01",
+  "57P03",
+  "08000",
+  "08003",
+  "08006",
+]);
+
+const ACCESS_CODES = new Set(["EACCES", "EPERM", "EROFS"]);
+
+/**
+ * Turns what a backend threw into the failure envelope: a `KnowledgeSourceError` keeps its code, a
+ * refused connection is `NETWORK_ERROR` (retryable), a refused file access `PERMISSION_DENIED`,
+ * anything else `INTERNAL` with the backend's message.
+ *
+ * @internal
+ */
+export function backendFailure(toolName: string, action: string, error: unknown): ToolFailure {
+  if (KnowledgeSourceError.isInstance(error)) {
+    return fail(error.code, error.message, {
+      ...(error.hint === undefined ? {} : { hint: error.hint }),
+      retryable: error.retryable,
+    });
+  }
+  const code =
+    typeof error === "object" && error !== null && "code" in error
+      ? String((error as { code: unknown }).code)
+      : "";
+  if (NETWORK_CODES.has(code) || /connect|connection|terminat/i.test(messageOf(error))) {
+    return fail(
+      "NETWORK_ERROR",
+      `${toolName} could not ${action}: the memory store is unreachable (${messageOf(error)}).`,
+      { hint: `Call ${toolName} again shortly.`, retryable: true },
+    );
+  }
+  if (ACCESS_CODES.has(code)) {
+    return fail(
+      "PERMISSION_DENIED",
+      `${toolName} could not ${action}: the memory folder refused access (${messageOf(error)}).`,
+      { hint: "The host must give this process access to its memory folder." },
+    );
+  }
+  return fail(
+    "INTERNAL",
+    `${toolName} could not ${action}: the memory store failed (${messageOf(error)}).`,
+    {
+      hint: `Call ${toolName} again; if it fails the same way, the host must check its memory store.`,
+    },
+  );
+}
+
+function editDistance(left: string, right: string, ceiling: number): number {
+  if (Math.abs(left.length - right.length) > ceiling) return ceiling + 1;
+  let previous = Array.from({ length: right.length + 1 }, (_, index) => index);
+  for (let row = 1; row <= left.length; row += 1) {
+    const current = [row];
+    let best = row;
+    for (let column = 1; column <= right.length; column += 1) {
+      const cost = left.charCodeAt(row - 1) === right.charCodeAt(column - 1) ? 0 : 1;
+      const value = Math.min(
+        (previous[column] as number) + 1,
+        (current[column - 1] as number) + 1,
+        (previous[column - 1] as number) + cost,
+      );
+      current.push(value);
+      if (value < best) best = value;
+    }
+    if (best > ceiling) return ceiling + 1;
+    previous = current;
+  }
+  return previous[right.length] as number;
+}
+
+/** At most this many keys are compared when looking for the closest ones. */
+const MAX_KEYS_COMPARED = 20_000;
+
+/**
+ * The keys closest to `target`: same letters in another case, then keys that contain it or that
+ * it contains, then by edit distance (at most half the key's length away). Deterministic.
+ *
+ * @internal
+ */
+export function closestKeys(target: string, keys: Iterable<string>, count = 3): string[] {
+  const wanted = target.toLowerCase();
+  const ceiling = Math.max(2, Math.floor(wanted.length / 2));
+  const scored: Array<{ key: string; score: number }> = [];
+  let compared = 0;
+  for (const key of keys) {
+    if (compared >= MAX_KEYS_COMPARED) break;
+    compared += 1;
+    const lower = key.toLowerCase();
+    let score: number;
+    if (lower === wanted) score = 0;
+    else if (lower.includes(wanted) || wanted.includes(lower)) {
+      score = 0.5 + Math.abs(lower.length - wanted.length) / 1_000;
+    } else {
+      const distance = editDistance(wanted, lower, ceiling);
+      if (distance > ceiling) continue;
+      score = 1 + distance;
+    }
+    scored.push({ key, score });
+  }
+  scored.sort((left, right) => left.score - right.score || (left.key < right.key ? -1 : 1));
+  return scored.slice(0, count).map((entry) => entry.key);
+}
+
+/** The one `MEMORY_KEY_NOT_FOUND` failure, naming the closest keys. @internal */
+export function keyNotFound(
+  toolName: string,
+  key: string,
+  close: readonly string[],
+  next: { list?: string; search?: string },
+): ToolFailure {
+  const others: string[] = [];
+  if (next.search !== undefined) others.push(`${next.search} to find a memory by its words`);
+  if (next.list !== undefined) others.push(`${next.list} to see the keys`);
+  const closeText =
+    close.length === 0
+      ? ""
+      : ` Closest ${close.length === 1 ? "key" : "keys"}: ${close.map((item) => JSON.stringify(item)).join(", ")}.`;
+  return fail("MEMORY_KEY_NOT_FOUND", `No memory has the key ${JSON.stringify(key)}.${closeText}`, {
+    hint:
+      close.length > 0
+        ? `Call ${toolName} again with key=${JSON.stringify(close[0])} if that is the one${others.length > 0 ? `, or use ${others.join(" or ")}` : ""}.`
+        : others.length > 0
+          ? `Use ${others.join(" or ")}; keys are case-sensitive.`
+          : "Keys are case-sensitive: check the exact key.",
+  });
+}
+
+const numberFormat = new Intl.NumberFormat("en-US");
+
+/** Formats a count with thousands separators. @internal */
+export const formatCount = (value: number): string => numberFormat.format(value);
