@@ -52,6 +52,53 @@ function ensureBubblewrap() {
 }
 ensureBubblewrap();
 
+// Setup: the memory backend suite runs PostgresStore against a real PostgreSQL server, which the
+// tests start themselves (127.0.0.1, a temporary data folder, as the postgres user). Debian's
+// `postgresql` is installed here when its binaries are missing and this runs as root with apt-get.
+function ensurePostgres() {
+  if (process.platform !== "linux") {
+    console.log(
+      "=== setup: PostgreSQL from Debian's packages is Linux-only; the PostgresStore suite needs it",
+    );
+    return;
+  }
+  const found = spawnSync("sh", ["-c", "ls -d /usr/lib/postgresql/*/bin/pg_ctl"], {
+    encoding: "utf8",
+  });
+  if (found.status === 0) {
+    console.log(`=== setup: PostgreSQL found (${found.stdout.trim().split("\n").join(", ")})`);
+    return;
+  }
+  const isRoot = typeof process.getuid === "function" && process.getuid() === 0;
+  const apt = spawnSync("sh", ["-c", "command -v apt-get"], { encoding: "utf8" }).status === 0;
+  if (!isRoot || !apt) {
+    console.log(
+      `=== setup: PostgreSQL is missing and cannot be installed here (${isRoot ? "no apt-get" : "not root"}); the PostgresStore memory suite will fail. Install it with: apt-get install -y postgresql`,
+    );
+    return;
+  }
+  console.log("=== setup: PostgreSQL is missing: apt-get install -y postgresql");
+  const environment = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
+  let install = spawnSync("apt-get", ["install", "-y", "postgresql"], {
+    stdio: "inherit",
+    env: environment,
+  });
+  if (install.status !== 0) {
+    console.log("=== setup: apt-get install failed; running apt-get update first");
+    spawnSync("apt-get", ["update"], { stdio: "inherit", env: environment });
+    install = spawnSync("apt-get", ["install", "-y", "postgresql"], {
+      stdio: "inherit",
+      env: environment,
+    });
+  }
+  if (install.status !== 0) {
+    console.log(
+      "=== setup: PostgreSQL could not be installed; the PostgresStore memory suite will fail",
+    );
+  }
+}
+ensurePostgres();
+
 const steps = [
   ["lint (biome)", "pnpm", ["exec", "biome", "check", "."]],
   ["changesets parse (changeset status)", "pnpm", ["exec", "changeset", "status"]],
