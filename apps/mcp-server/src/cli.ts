@@ -40,6 +40,7 @@ function serverOptions(options: CommandLineOptions): AgentoolMcpServerOptions {
     ...(options.searxng === undefined ? {} : { searxng: options.searxng }),
     allowHosts: options.allowHosts,
     ...(options.knowledgeDir === undefined ? {} : { knowledgeDir: options.knowledgeDir }),
+    ...(options.memoryDir === undefined ? {} : { memoryDir: options.memoryDir }),
     fixedRoot: options.fixedRoot,
     log,
   };

@@ -72,6 +72,12 @@ export const FLAGS: readonly FlagDescription[] = [
       "The folder search_knowledge searches, relative to the root and inside it (default: the root itself). Read-write mode keeps its index in <dir>/.knowledge and web_fetch saves pages into <dir>/web-pages; read-only mode writes nothing inside the root (the index goes to $XDG_CACHE_HOME/agentool/knowledge).",
   },
   {
+    name: "memory-dir",
+    value: "<dir>",
+    description:
+      "Serve the memory family (memory_write, memory_read, memory_search, memory_list, memory_delete) over a file store in this folder (created when missing; kept across restarts, shared by servers that name the same folder). Without it the memory family is left out.",
+  },
+  {
     name: "http",
     value: "<port>",
     description:
@@ -119,6 +125,8 @@ export interface CommandLineOptions {
   allowHosts: string[];
   /** `--knowledge-dir`, as given (checked against the root later). */
   knowledgeDir: string | undefined;
+  /** `--memory-dir`, as given; present only when it was. */
+  memoryDir?: string;
   /** `--fixed-root`. */
   fixedRoot: boolean;
   /** The HTTP options, when `--http` was given. */
@@ -310,7 +318,10 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
     );
   }
   const mode = modeValue as ServerMode;
-  const families = values.has("families") ? parseFamilies(many("families")) : [...FAMILY_NAMES];
+  // By default every family; memory only with --memory-dir (it needs a folder).
+  const families = values.has("families")
+    ? parseFamilies(many("families"))
+    : FAMILY_NAMES.filter((name) => name !== "memory" || values.has("memory-dir"));
   const allowCommands = many("allow-command");
   if (allowCommands.length > 0) {
     if (mode !== "read-write") {
@@ -347,6 +358,17 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
       throw new UsageError(error instanceof Error ? error.message : String(error));
     }
   }
+  const memoryDir = one("memory-dir");
+  if (memoryDir !== undefined && !families.includes("memory")) {
+    throw new UsageError(
+      "--memory-dir configures the memory family: add memory to --families or drop --memory-dir.",
+    );
+  }
+  if (memoryDir === undefined && values.has("families") && families.includes("memory")) {
+    throw new UsageError(
+      "The memory family keeps its memories in a folder: add --memory-dir <dir> (e.g. --memory-dir ~/.agentool/memory) or drop memory from --families.",
+    );
+  }
   const fixedRoot = switches.has("fixed-root");
   const root = one("root");
   if (fixedRoot && root === undefined) {
@@ -379,6 +401,7 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
       searxng,
       allowHosts,
       knowledgeDir,
+      ...(memoryDir === undefined ? {} : { memoryDir }),
       fixedRoot,
       http,
     },

@@ -1,4 +1,4 @@
-import { readFileSync, realpathSync, statSync } from "node:fs";
+import { mkdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import {
@@ -58,6 +58,11 @@ export interface AgentoolMcpServerOptions {
    * `os.tmpdir()`.
    */
   knowledgeCacheDirectory?: string;
+  /**
+   * The folder of the memory family's file store (created when missing). Without it the memory
+   * family is left out (and naming it in `families` is an error).
+   */
+  memoryDir?: string;
   /** Ignore the client's MCP roots and always confine to `root`. Default `false`. */
   fixedRoot?: boolean;
   /** Where log lines go (never stdout: it carries the protocol). Default: stderr, prefixed `agentool-mcp: `. */
@@ -94,6 +99,7 @@ const optionsSchema = z.object({
   allowHosts: z.array(z.string().min(1)).readonly().optional(),
   knowledgeDir: z.string().min(1).optional(),
   knowledgeCacheDirectory: z.string().min(1).optional(),
+  memoryDir: z.string().min(1).optional(),
   fixedRoot: z.boolean().optional(),
   log: z.custom<(line: string) => void>((value) => typeof value === "function").optional(),
   rootsTimeoutMs: z.number().int().min(1).max(600_000).optional(),
@@ -190,7 +196,22 @@ function methodOf(message: JSONRPCMessage): string | undefined {
 export function createAgentoolMcpServer(options: AgentoolMcpServerOptions = {}): AgentoolMcpServer {
   const parsed = parseOptions("createAgentoolMcpServer", optionsSchema, options);
   const log = parsed.log ?? defaultLog;
-  const families = parsed.families ?? FAMILY_NAMES;
+  if (parsed.memoryDir === undefined && parsed.families?.includes("memory") === true) {
+    throw new AgentoolError(
+      "createAgentoolMcpServer: the memory family keeps its memories in a folder: pass memoryDir.",
+    );
+  }
+  // By default every family, memory only when it has a folder.
+  const families =
+    parsed.families ??
+    FAMILY_NAMES.filter((name) => name !== "memory" || parsed.memoryDir !== undefined);
+  if (parsed.memoryDir !== undefined && !families.includes("memory")) {
+    throw new AgentoolError(
+      "createAgentoolMcpServer: memoryDir configures the memory family: add it to families.",
+    );
+  }
+  const memoryDirectory = parsed.memoryDir === undefined ? undefined : resolve(parsed.memoryDir);
+  if (memoryDirectory !== undefined) mkdirSync(memoryDirectory, { recursive: true });
   const mode = parsed.mode ?? "read-only";
   const allowCommands = parsed.allowCommands ?? [];
   if (allowCommands.length > 0 && (mode !== "read-write" || !families.includes("fs"))) {
@@ -227,6 +248,7 @@ export function createAgentoolMcpServer(options: AgentoolMcpServerOptions = {}):
     searxng: parsed.searxng,
     allowHosts: parsed.allowHosts ?? [],
     knowledgeDir,
+    ...(memoryDirectory === undefined ? {} : { memoryDirectory }),
     ...(parsed.knowledgeCacheDirectory === undefined
       ? {}
       : { knowledgeCacheDirectory: parsed.knowledgeCacheDirectory }),

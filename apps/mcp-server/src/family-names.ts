@@ -1,10 +1,19 @@
 /** The tool families the server can mount, in the order their tools are listed. */
-export const FAMILY_NAMES = ["core", "fs", "git", "web", "knowledge", "interact"] as const;
+export const FAMILY_NAMES = [
+  "core",
+  "fs",
+  "git",
+  "web",
+  "knowledge",
+  "memory",
+  "interact",
+] as const;
 
 /**
  * One tool family: `core` (think, update_plan), `fs` (files, search, run_command), `git`,
  * `web` (web_fetch, wiki_search, web_search), `knowledge` (search_knowledge, remember,
- * search_memory) or `interact` (ask_user, confirm, notify).
+ * search_memory), `memory` (memory_write, memory_read, memory_search, memory_list, memory_delete
+ * over the file store in `--memory-dir`) or `interact` (ask_user, confirm, notify).
  */
 export type FamilyName = (typeof FAMILY_NAMES)[number];
 

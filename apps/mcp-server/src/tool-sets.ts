@@ -1,5 +1,5 @@
-import { lstatSync } from "node:fs";
-import { join } from "node:path";
+import { lstatSync, realpathSync } from "node:fs";
+import { isAbsolute, join, relative } from "node:path";
 import type { AnyTool } from "@agentool/contract";
 import { createCoreTools, THINK_TOOL_NAME, UPDATE_PLAN_TOOL_NAME } from "@agentool/tools-core";
 import { fsToolNames } from "@agentool/tools-fs";
@@ -19,13 +19,20 @@ import {
   NOTIFY_TOOL_NAME,
 } from "@agentool/tools-interact";
 import {
+  createMemoryTools,
   createRememberTool,
   createSearchKnowledgeTool,
   createStoreSource,
+  MEMORY_TOOL_NAME_LIST,
   REMEMBER_TOOL_NAME,
   SEARCH_KNOWLEDGE_TOOL_NAME,
 } from "@agentool/tools-knowledge";
-import { CORPUS_INDEX_FOLDER, type CorpusSource } from "@agentool/tools-knowledge/node";
+import {
+  CORPUS_INDEX_FOLDER,
+  type CorpusSource,
+  createFileMemoryBackend,
+  type FileMemoryBackend,
+} from "@agentool/tools-knowledge/node";
 import {
   createSearxngProvider,
   createWebFetchTool,
@@ -80,7 +87,15 @@ export interface ToolSetConfiguration {
    * else a folder in `os.tmpdir()` — the first outside the root.
    */
   knowledgeCacheDirectory?: string;
+  /** The memory family's file store folder (absolute); absent = no memory family. */
+  memoryDirectory?: string;
 }
+
+/** The memory namespace of the MCP server: one per memory folder. */
+export const MCP_MEMORY_NAMESPACE: readonly string[] = Object.freeze(["mcp"]);
+
+/** One file store per configuration, kept across rebuilds (its caches survive a roots change). */
+const memoryBackends = new WeakMap<ToolSetConfiguration, FileMemoryBackend>();
 
 /** What changes during a session: the confinement root and what the client can do. */
 export interface ToolSetState {
@@ -140,6 +155,14 @@ export function isGitRepositoryRoot(root: string): boolean {
   }
 }
 
+function realpathOr(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}
+
 interface Plan {
   core: boolean;
   fs: boolean;
@@ -152,6 +175,8 @@ interface Plan {
   knowledge: boolean;
   /** The folder `search_knowledge` searches; absent = no `search_knowledge`. */
   knowledgeFolder: ServedKnowledgeFolder | undefined;
+  /** The memory family's folder, when it is served. */
+  memoryDirectory: string | undefined;
   notes: string[];
 }
 
@@ -215,6 +240,19 @@ function plan(configuration: ToolSetConfiguration, state: ToolSetState): Plan {
   }
   const knowledge = has("knowledge");
   const knowledgeFolder = knowledge ? planKnowledgeFolder(configuration, root, notes) : undefined;
+  let memoryDirectory =
+    has("memory") && configuration.memoryDirectory !== undefined
+      ? configuration.memoryDirectory
+      : undefined;
+  if (memoryDirectory !== undefined && root !== undefined && configuration.mode === "read-only") {
+    const inside = relative(root, realpathOr(memoryDirectory));
+    if (inside === "" || (!inside.startsWith("..") && !isAbsolute(inside))) {
+      notes.push(
+        `memory tools left out: read-only mode writes nothing inside the root, and --memory-dir ${memoryDirectory} lies inside ${root}. Put it outside the root, or use --mode read-write.`,
+      );
+      memoryDirectory = undefined;
+    }
+  }
   const interact = has("interact");
   if (interact && state.elicitation === false) {
     notes.push(
@@ -232,6 +270,7 @@ function plan(configuration: ToolSetConfiguration, state: ToolSetState): Plan {
     elicitation: state.elicitation === true,
     knowledge,
     knowledgeFolder,
+    memoryDirectory,
     notes,
   };
 }
@@ -268,6 +307,7 @@ function plannedNames(
       SEARCH_MEMORY_TOOL_NAME,
     ]);
   }
+  if (planned.memoryDirectory !== undefined) names.set("memory", [...MEMORY_TOOL_NAME_LIST]);
   if (planned.interact) {
     names.set("interact", [
       ...(planned.elicitation ? [ASK_USER_TOOL_NAME, CONFIRM_TOOL_NAME] : []),
@@ -398,6 +438,16 @@ export function buildToolSet(configuration: ToolSetConfiguration, state: ToolSet
         name: SEARCH_MEMORY_TOOL_NAME,
         mountedTools: mounted,
       }),
+    );
+  }
+  if (planned.memoryDirectory !== undefined) {
+    let backend = memoryBackends.get(configuration);
+    if (backend === undefined || backend.directory !== planned.memoryDirectory) {
+      backend = createFileMemoryBackend({ directory: planned.memoryDirectory });
+      memoryBackends.set(configuration, backend);
+    }
+    tools.push(
+      ...createMemoryTools({ backend, namespace: MCP_MEMORY_NAMESPACE, mountedTools: mounted }),
     );
   }
   if (planned.interact) {
