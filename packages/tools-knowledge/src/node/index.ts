@@ -24,3 +24,15 @@ export {
   type FileMemoryBackend,
   type FileMemoryBackendOptions,
 } from "./file-memory-backend.js";
+export {
+  DEFAULT_MAX_LISTED_SKILL_FILES,
+  DEFAULT_MAX_SKILL_FILE_BYTES,
+  DEFAULT_MAX_SKILL_REFERENCE_BYTES,
+  DEFAULT_MAX_SKILLS,
+  SKILL_FILE_NAME,
+  SkillRegistry,
+  type SkillRegistryOptions,
+  type SkillRescanReport,
+  type SkillSkipReason,
+  type SkippedSkill,
+} from "./skill-registry.js";
