@@ -3,7 +3,7 @@ import type { AnyTool } from "@agentool/contract";
 import type { PlanStep } from "@agentool/tools-core";
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { AIMessage, type BaseMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
-import { createAgent } from "langchain";
+import { type AgentMiddleware, createAgent } from "langchain";
 import type { DemoContext, DemoFamily } from "./families/demo-family.js";
 import { DEMO_FAMILIES } from "./families/index.js";
 import { buildScript, createScriptedModel } from "./scripted-model.js";
@@ -158,11 +158,15 @@ export async function runDemo(options: RunDemoOptions = {}): Promise<DemoRun> {
 
   const workspace = await createTemporaryWorkspace();
   const cleanups: Array<() => void | Promise<void>> = [];
+  const middleware: AgentMiddleware[] = [];
   const context: DemoContext = {
     workspaceRoot: workspace.root,
     savedPlans: new Map(),
     onCleanup: (cleanup) => {
       cleanups.push(cleanup);
+    },
+    addMiddleware: (item) => {
+      middleware.push(item);
     },
   };
   let failure: string | undefined;
@@ -181,6 +185,7 @@ export async function runDemo(options: RunDemoOptions = {}): Promise<DemoRun> {
       model,
       tools: toLangChainTools(tools),
       systemPrompt: DEMO_SYSTEM_PROMPT,
+      middleware,
     });
     const toolNames = new Map<string, string>();
     // Messages already reported. Not an index: the messages reducer replaces a message that

@@ -1,5 +1,6 @@
 import type { AnyTool } from "@agentool/contract";
 import type { PlanStep } from "@agentool/tools-core";
+import type { AgentMiddleware } from "langchain";
 import type { ScriptedTurn } from "../scripted-model.js";
 
 /** What a family gets when the demo builds its tools. */
@@ -10,6 +11,8 @@ export interface DemoContext {
   savedPlans: Map<string, PlanStep[]>;
   /** Registers work to do when the run ends (stop a server, close a handle). */
   onCleanup(cleanup: () => void | Promise<void>): void;
+  /** Adds a `createAgent` middleware to the run (e.g. the live skill menu), in family order. */
+  addMiddleware(middleware: AgentMiddleware): void;
 }
 
 /** One step of the scripted plan and the model turns that carry it out. */

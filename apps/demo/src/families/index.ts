@@ -4,6 +4,7 @@ import { filesFamily } from "./files.js";
 import { gitFamily } from "./git.js";
 import { interactFamily } from "./interact.js";
 import { knowledgeFamily } from "./knowledge.js";
+import { skillsFamily } from "./skills.js";
 import { webFamily } from "./web.js";
 
 /** Every family the demo runs, in the order their tasks appear in the scripted plan. */
@@ -14,4 +15,5 @@ export const DEMO_FAMILIES: readonly DemoFamily[] = [
   gitFamily,
   webFamily,
   knowledgeFamily,
+  skillsFamily,
 ];
