@@ -41,6 +41,7 @@ function serverOptions(options: CommandLineOptions): AgentoolMcpServerOptions {
     allowHosts: options.allowHosts,
     ...(options.knowledgeDir === undefined ? {} : { knowledgeDir: options.knowledgeDir }),
     ...(options.memoryDir === undefined ? {} : { memoryDir: options.memoryDir }),
+    ...(options.skillsDir === undefined ? {} : { skillsDir: options.skillsDir }),
     fixedRoot: options.fixedRoot,
     log,
   };

@@ -20,7 +20,7 @@ describe("parseCommandLine", () => {
       action: "serve",
       options: {
         root: ".",
-        families: FAMILY_NAMES.filter((name) => name !== "memory"),
+        families: FAMILY_NAMES.filter((name) => name !== "memory" && name !== "skills"),
         mode: "read-only",
         allowCommands: [],
         searxng: undefined,
@@ -162,7 +162,7 @@ describe("parseCommandLine", () => {
     }
     expect(help).toContain("AGENTOOL_MCP_TOKEN");
     expect(help).toContain("XDG_CACHE_HOME");
-    expect(help).toContain("core,fs,git,web,knowledge,memory,interact");
+    expect(help).toContain("core,fs,git,web,knowledge,memory,skills,interact");
   });
 });
 

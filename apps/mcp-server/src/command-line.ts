@@ -78,6 +78,12 @@ export const FLAGS: readonly FlagDescription[] = [
       "Serve the memory family (memory_write, memory_read, memory_search, memory_list, memory_delete) over a file store in this folder (created when missing; kept across restarts, shared by servers that name the same folder). Without it the memory family is left out.",
   },
   {
+    name: "skills-dir",
+    value: "<dir>",
+    description:
+      "Serve the skills family (use_skill, read_skill_file) over the skills in this folder: one <skill>/SKILL.md each, scanned again when a name is unknown; nothing is written. Without it the skills family is left out.",
+  },
+  {
     name: "http",
     value: "<port>",
     description:
@@ -127,6 +133,8 @@ export interface CommandLineOptions {
   knowledgeDir: string | undefined;
   /** `--memory-dir`, as given; present only when it was. */
   memoryDir?: string;
+  /** `--skills-dir`, as given; present only when it was. */
+  skillsDir?: string;
   /** `--fixed-root`. */
   fixedRoot: boolean;
   /** The HTTP options, when `--http` was given. */
@@ -318,10 +326,14 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
     );
   }
   const mode = modeValue as ServerMode;
-  // By default every family; memory only with --memory-dir (it needs a folder).
+  // By default every family; memory only with --memory-dir and skills only with --skills-dir.
   const families = values.has("families")
     ? parseFamilies(many("families"))
-    : FAMILY_NAMES.filter((name) => name !== "memory" || values.has("memory-dir"));
+    : FAMILY_NAMES.filter(
+        (name) =>
+          (name !== "memory" || values.has("memory-dir")) &&
+          (name !== "skills" || values.has("skills-dir")),
+      );
   const allowCommands = many("allow-command");
   if (allowCommands.length > 0) {
     if (mode !== "read-write") {
@@ -369,6 +381,17 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
       "The memory family keeps its memories in a folder: add --memory-dir <dir> (e.g. --memory-dir ~/.agentool/memory) or drop memory from --families.",
     );
   }
+  const skillsDir = one("skills-dir");
+  if (skillsDir !== undefined && !families.includes("skills")) {
+    throw new UsageError(
+      "--skills-dir configures the skills family: add skills to --families or drop --skills-dir.",
+    );
+  }
+  if (skillsDir === undefined && values.has("families") && families.includes("skills")) {
+    throw new UsageError(
+      "The skills family serves the skills of a folder: add --skills-dir <dir> (e.g. --skills-dir .agents/skills) or drop skills from --families.",
+    );
+  }
   const fixedRoot = switches.has("fixed-root");
   const root = one("root");
   if (fixedRoot && root === undefined) {
@@ -402,6 +425,7 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
       allowHosts,
       knowledgeDir,
       ...(memoryDir === undefined ? {} : { memoryDir }),
+      ...(skillsDir === undefined ? {} : { skillsDir }),
       fixedRoot,
       http,
     },

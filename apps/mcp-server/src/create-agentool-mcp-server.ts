@@ -63,6 +63,11 @@ export interface AgentoolMcpServerOptions {
    * family is left out (and naming it in `families` is an error).
    */
   memoryDir?: string;
+  /**
+   * The skills folder of the skills family (`<skill>/SKILL.md` each; only read). Without it the
+   * skills family is left out (and naming it in `families` is an error).
+   */
+  skillsDir?: string;
   /** Ignore the client's MCP roots and always confine to `root`. Default `false`. */
   fixedRoot?: boolean;
   /** Where log lines go (never stdout: it carries the protocol). Default: stderr, prefixed `agentool-mcp: `. */
@@ -100,6 +105,7 @@ const optionsSchema = z.object({
   knowledgeDir: z.string().min(1).optional(),
   knowledgeCacheDirectory: z.string().min(1).optional(),
   memoryDir: z.string().min(1).optional(),
+  skillsDir: z.string().min(1).optional(),
   fixedRoot: z.boolean().optional(),
   log: z.custom<(line: string) => void>((value) => typeof value === "function").optional(),
   rootsTimeoutMs: z.number().int().min(1).max(600_000).optional(),
@@ -201,10 +207,25 @@ export function createAgentoolMcpServer(options: AgentoolMcpServerOptions = {}):
       "createAgentoolMcpServer: the memory family keeps its memories in a folder: pass memoryDir.",
     );
   }
-  // By default every family, memory only when it has a folder.
+  if (parsed.skillsDir === undefined && parsed.families?.includes("skills") === true) {
+    throw new AgentoolError(
+      "createAgentoolMcpServer: the skills family serves the skills of a folder: pass skillsDir.",
+    );
+  }
+  // By default every family, memory and skills only when they have a folder.
   const families =
     parsed.families ??
-    FAMILY_NAMES.filter((name) => name !== "memory" || parsed.memoryDir !== undefined);
+    FAMILY_NAMES.filter(
+      (name) =>
+        (name !== "memory" || parsed.memoryDir !== undefined) &&
+        (name !== "skills" || parsed.skillsDir !== undefined),
+    );
+  if (parsed.skillsDir !== undefined && !families.includes("skills")) {
+    throw new AgentoolError(
+      "createAgentoolMcpServer: skillsDir configures the skills family: add it to families.",
+    );
+  }
+  const skillsDirectory = parsed.skillsDir === undefined ? undefined : resolve(parsed.skillsDir);
   if (parsed.memoryDir !== undefined && !families.includes("memory")) {
     throw new AgentoolError(
       "createAgentoolMcpServer: memoryDir configures the memory family: add it to families.",
@@ -249,6 +270,7 @@ export function createAgentoolMcpServer(options: AgentoolMcpServerOptions = {}):
     allowHosts: parsed.allowHosts ?? [],
     knowledgeDir,
     ...(memoryDirectory === undefined ? {} : { memoryDirectory }),
+    ...(skillsDirectory === undefined ? {} : { skillsDirectory }),
     ...(parsed.knowledgeCacheDirectory === undefined
       ? {}
       : { knowledgeCacheDirectory: parsed.knowledgeCacheDirectory }),

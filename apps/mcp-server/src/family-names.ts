@@ -6,6 +6,7 @@ export const FAMILY_NAMES = [
   "web",
   "knowledge",
   "memory",
+  "skills",
   "interact",
 ] as const;
 
@@ -13,7 +14,8 @@ export const FAMILY_NAMES = [
  * One tool family: `core` (think, update_plan), `fs` (files, search, run_command), `git`,
  * `web` (web_fetch, wiki_search, web_search), `knowledge` (search_knowledge, remember,
  * search_memory), `memory` (memory_write, memory_read, memory_search, memory_list, memory_delete
- * over the file store in `--memory-dir`) or `interact` (ask_user, confirm, notify).
+ * over the file store in `--memory-dir`), `skills` (use_skill, read_skill_file over the skills
+ * folder in `--skills-dir`) or `interact` (ask_user, confirm, notify).
  */
 export type FamilyName = (typeof FAMILY_NAMES)[number];
 

@@ -22,16 +22,19 @@ import {
   createMemoryTools,
   createRememberTool,
   createSearchKnowledgeTool,
+  createSkillTools,
   createStoreSource,
   MEMORY_TOOL_NAME_LIST,
   REMEMBER_TOOL_NAME,
   SEARCH_KNOWLEDGE_TOOL_NAME,
+  SKILL_TOOL_NAMES,
 } from "@agentool/tools-knowledge";
 import {
   CORPUS_INDEX_FOLDER,
   type CorpusSource,
   createFileMemoryBackend,
   type FileMemoryBackend,
+  SkillRegistry,
 } from "@agentool/tools-knowledge/node";
 import {
   createSearxngProvider,
@@ -89,10 +92,18 @@ export interface ToolSetConfiguration {
   knowledgeCacheDirectory?: string;
   /** The memory family's file store folder (absolute); absent = no memory family. */
   memoryDirectory?: string;
+  /** The skills family's folder (absolute); absent = no skills family. */
+  skillsDirectory?: string;
 }
 
 /** The memory namespace of the MCP server: one per memory folder. */
 export const MCP_MEMORY_NAMESPACE: readonly string[] = Object.freeze(["mcp"]);
+
+/** One skill registry per configuration, kept across rebuilds. */
+const skillRegistries = new WeakMap<ToolSetConfiguration, SkillRegistry>();
+
+/** Most characters of skill names appended to `use_skill`'s description. */
+const MAX_LISTED_SKILL_NAME_CHARACTERS = 400;
 
 /** One file store per configuration, kept across rebuilds (its caches survive a roots change). */
 const memoryBackends = new WeakMap<ToolSetConfiguration, FileMemoryBackend>();
@@ -308,6 +319,9 @@ function plannedNames(
     ]);
   }
   if (planned.memoryDirectory !== undefined) names.set("memory", [...MEMORY_TOOL_NAME_LIST]);
+  if (configuration.families.includes("skills") && configuration.skillsDirectory !== undefined) {
+    names.set("skills", [...SKILL_TOOL_NAMES]);
+  }
   if (planned.interact) {
     names.set("interact", [
       ...(planned.elicitation ? [ASK_USER_TOOL_NAME, CONFIRM_TOOL_NAME] : []),
@@ -315,6 +329,48 @@ function plannedNames(
     ]);
   }
   return names;
+}
+
+/**
+ * The skills family: `use_skill` and `read_skill_file` over one registry per configuration (a
+ * client has no system prompt the server could extend, so `use_skill`'s description names the
+ * skills found now; an unknown name rescans and lists the current ones with their descriptions).
+ * Skipped entries are logged to stderr once each.
+ */
+function buildSkillTools(
+  configuration: ToolSetConfiguration,
+  directory: string,
+  mounted: readonly string[],
+): AnyTool[] {
+  let registry = skillRegistries.get(configuration);
+  if (registry === undefined) {
+    registry = new SkillRegistry(directory, {
+      onWarn: (message) => process.stderr.write(`agentool-mcp: ${message}\n`),
+    });
+    skillRegistries.set(configuration, registry);
+  } else {
+    registry.rescan();
+  }
+  const [useSkill, readSkillFile] = createSkillTools({ registry, alsoMounted: mounted });
+  if (useSkill === undefined || readSkillFile === undefined) return [];
+  const names = registry.names();
+  let listed = "";
+  for (const name of names) {
+    const next = listed === "" ? name : `${listed}, ${name}`;
+    if (next.length > MAX_LISTED_SKILL_NAME_CHARACTERS) {
+      listed = `${listed}, …`;
+      break;
+    }
+    listed = next;
+  }
+  const installed =
+    names.length === 0
+      ? "No skills are installed yet."
+      : `Skills: ${listed} (call it with any other name for the current list with descriptions).`;
+  return [
+    useSkill.withOverrides({ description: `${useSkill.description}\n${installed}` }),
+    readSkillFile,
+  ];
 }
 
 /**
@@ -449,6 +505,9 @@ export function buildToolSet(configuration: ToolSetConfiguration, state: ToolSet
     tools.push(
       ...createMemoryTools({ backend, namespace: MCP_MEMORY_NAMESPACE, mountedTools: mounted }),
     );
+  }
+  if (configuration.families.includes("skills") && configuration.skillsDirectory !== undefined) {
+    tools.push(...buildSkillTools(configuration, configuration.skillsDirectory, mounted));
   }
   if (planned.interact) {
     if (planned.elicitation) {
