@@ -3,6 +3,9 @@ import { assertConformance } from "@agentool/contract/testing";
 import { describe, expect, it } from "vitest";
 import { createMemoryTools, MEMORY_TOOL_NAME_LIST } from "./create-memory-tools.js";
 import { createInMemoryMemoryBackend } from "./in-memory-memory-backend.js";
+import type { MemoryListToolData } from "./memory-list.js";
+import type { MemoryReadToolData } from "./memory-read.js";
+import type { MemorySearchToolData } from "./memory-search.js";
 
 function byName(tools: ReturnType<typeof createMemoryTools>) {
   return Object.fromEntries(tools.map((tool) => [tool.name, tool]));
@@ -53,9 +56,11 @@ describe("createMemoryTools", () => {
     await write.run({ key: "plan", content: "Thread one plans a picnic." }, { threadId: "one" });
     await write.run({ key: "plan", content: "Thread two plans a hike." }, { threadId: "two" });
     const one = await read.run({ key: "plan" }, { threadId: "one" });
-    expect(one.success && one.data.content).toBe("Thread one plans a picnic.");
+    expect(one.success && (one.data as MemoryReadToolData).content).toBe(
+      "Thread one plans a picnic.",
+    );
     const two = await search.run({ query: "picnic" }, { threadId: "two" });
-    expect(two.success && two.data.total).toBe(0);
+    expect(two.success && (two.data as MemorySearchToolData).total).toBe(0);
     const nobody = await read.run({ key: "plan" });
     expect(nobody.success ? undefined : nobody.error).toMatchObject({ code: "NOT_CONFIGURED" });
     expect(nobody.success ? "" : nobody.error.message).toContain("the call carries no thread id");
@@ -76,9 +81,9 @@ describe("createMemoryTools", () => {
     const sneaky = await write.run({ key: "a", content: "x", namespace: ["user", "alice"] });
     expect(sneaky.success ? "" : sneaky.error.code).toBe("INVALID_INPUT");
     const bob = await list.run({}, { metadata: { user_id: "bob" } });
-    expect(bob.success && bob.data.total).toBe(0);
+    expect(bob.success && (bob.data as MemoryListToolData).total).toBe(0);
     const alice = await list.run({}, { metadata: { user_id: "alice" } });
-    expect(alice.success && alice.data.total).toBe(1);
+    expect(alice.success && (alice.data as MemoryListToolData).total).toBe(1);
     const failing = byName(
       createMemoryTools({
         backend,

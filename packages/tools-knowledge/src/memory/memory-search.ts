@@ -24,7 +24,7 @@ import {
   resolveNamespace,
   tagsField,
 } from "./internal/memory-tool-common.js";
-import type { MemoryBackend } from "./memory-backend.js";
+import type { MemoryBackend, MemoryRecord } from "./memory-backend.js";
 import { MAX_MEMORY_TAGS, normalizeMemoryTags } from "./memory-rules.js";
 
 /** The default name of the search tool. */
@@ -336,7 +336,8 @@ export function createMemorySearchTool(options: MemorySearchToolOptions): Memory
         return offsetPastEnd({ tool: name, offset, total, unit: "results" });
       }
       const page = outcome.matches.slice(offset - 1, offset - 1 + limit);
-      const results = page.map(({ record, score }): MemorySearchResult => {
+      const results = page.map(({ id, score }): MemorySearchResult => {
+        const record = outcome.records.get(id) as MemoryRecord;
         const { excerpt, truncated } = memoryExcerpt(record.content, query, maxExcerptCharacters);
         return {
           key: record.key,

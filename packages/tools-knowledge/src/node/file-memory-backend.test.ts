@@ -16,7 +16,11 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createMemoryTools } from "../memory/create-memory-tools.js";
+import { createMemoryListTool } from "../memory/memory-list.js";
+import { createMemoryReadTool } from "../memory/memory-read.js";
 import type { MemorySearchToolData } from "../memory/memory-search.js";
+import { createMemorySearchTool } from "../memory/memory-search.js";
+import { createMemoryWriteTool } from "../memory/memory-write.js";
 import { createFileMemoryBackend, FILE_MEMORY_STALE_TEMP_MS } from "./file-memory-backend.js";
 
 /*
@@ -104,14 +108,14 @@ function runChild(args: string[]): Promise<string> {
 }
 
 function toolsOver(directory: string) {
-  const [write, read, search, list] = createMemoryTools({
-    backend: createFileMemoryBackend({ directory }),
-    namespace: ["shared"],
-  });
-  if (write === undefined || read === undefined || search === undefined || list === undefined) {
-    throw new Error("missing tools");
-  }
-  return { write, read, search, list };
+  const backend = createFileMemoryBackend({ directory });
+  const common = { backend, namespace: ["shared"] };
+  return {
+    write: createMemoryWriteTool(common),
+    read: createMemoryReadTool(common),
+    search: createMemorySearchTool(common),
+    list: createMemoryListTool(common),
+  };
 }
 
 function memoryFiles(directory: string): string[] {

@@ -17,6 +17,7 @@ export {
 } from "./corpus-index.js";
 export {
   createFileMemoryBackend,
+  FILE_MEMORY_FINE_RACY_WINDOW_MS,
   FILE_MEMORY_FORMAT,
   FILE_MEMORY_RACY_WINDOW_MS,
   FILE_MEMORY_SHARDS,

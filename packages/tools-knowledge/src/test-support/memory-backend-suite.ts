@@ -1,6 +1,6 @@
-import { parseNextCall } from "@agentool/contract";
+import { type AnyTool, contentToText, parseNextCall } from "@agentool/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createMemoryTools, type MemoryTool } from "../memory/create-memory-tools.js";
+import { createMemoryTools } from "../memory/create-memory-tools.js";
 import type { MemoryBackend } from "../memory/memory-backend.js";
 import type { MemoryListToolData } from "../memory/memory-list.js";
 import type { MemoryReadToolData } from "../memory/memory-read.js";
@@ -22,7 +22,7 @@ export interface MemoryBackendFixture {
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
-type Tools = Record<"write" | "read" | "search" | "list" | "delete", MemoryTool>;
+type Tools = Record<"write" | "read" | "search" | "list" | "delete", AnyTool>;
 
 function toolsOf(backend: MemoryBackend, namespace: readonly string[], now?: () => Date): Tools {
   const [write, read, search, list, remove] = createMemoryTools({
@@ -31,18 +31,22 @@ function toolsOf(backend: MemoryBackend, namespace: readonly string[], now?: () 
     ...(now === undefined ? {} : { now }),
   });
   return {
-    write: write as MemoryTool,
-    read: read as MemoryTool,
-    search: search as MemoryTool,
-    list: list as MemoryTool,
-    delete: remove as MemoryTool,
+    write: write as AnyTool,
+    read: read as AnyTool,
+    search: search as AnyTool,
+    list: list as AnyTool,
+    delete: remove as AnyTool,
   };
 }
 
-async function data<T>(tool: MemoryTool, input: unknown): Promise<T> {
+async function data<T>(tool: AnyTool, input: unknown): Promise<T> {
   const result = await tool.run(input);
   if (!result.success) throw new Error(`${tool.name} failed: ${JSON.stringify(result.error)}`);
   return result.data as T;
+}
+
+function render(tool: AnyTool, result: Parameters<AnyTool["renderResult"]>[0]): string {
+  return contentToText(tool.renderResult(result));
 }
 
 let namespaceCounter = 0;
@@ -113,9 +117,7 @@ export function describeMemoryBackend(
       expect(again.content).toBe("Switched to Emacs.");
       expect(again.tags).toEqual([]);
       expect(again.created_at).toMatch(ISO);
-      expect(tools.read.renderResult({ success: true, data: again })).toContain(
-        "Switched to Emacs.",
-      );
+      expect(render(tools.read, { success: true, data: again })).toContain("Switched to Emacs.");
     });
 
     it("an unknown key is MEMORY_KEY_NOT_FOUND naming the closest keys", async () => {
@@ -177,7 +179,7 @@ export function describeMemoryBackend(
       expect(wrongCase.empty_reason).toBe("filtered_out");
       const nothing = await data<MemorySearchToolData>(tools.search, { query: "kubernetes" });
       expect(nothing.empty_reason).toBe("no_match");
-      expect(tools.search.renderResult({ success: true, data: nothing })).toContain(
+      expect(render(tools.search, { success: true, data: nothing })).toContain(
         'No memory matches "kubernetes" among 3 memories',
       );
       const empty = toolsOf(fixture.backend, fresh());
@@ -205,7 +207,7 @@ export function describeMemoryBackend(
         offset: 1,
         limit: 3,
       });
-      const text = tools.search.renderResult({ success: true, data: first });
+      const text = render(tools.search, { success: true, data: first });
       const next = parseNextCall(text);
       expect(next).toEqual({
         tool: "memory_search",
@@ -232,7 +234,7 @@ export function describeMemoryBackend(
         "note/04",
       ]);
       expect(listed).toMatchObject({ total: 7, next_offset: 6, memories: 7 });
-      const listNext = parseNextCall(tools.list.renderResult({ success: true, data: listed }));
+      const listNext = parseNextCall(render(tools.list, { success: true, data: listed }));
       const rest = await data<MemoryListToolData>(tools.list, listNext?.args);
       expect(rest.entries.map((entry) => entry.key)).toEqual(["note/05", "note/06"]);
       const odd = await data<MemoryListToolData>(tools.list, { tags: ["odd"], prefix: "note/0" });

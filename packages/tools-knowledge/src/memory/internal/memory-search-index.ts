@@ -1,4 +1,4 @@
-import { createLexicalIndex, type LexicalIndex } from "../../lexical-index.js";
+import { createLexicalIndex, type LexicalIndex, type LexicalMatch } from "../../lexical-index.js";
 import type { MemoryRecord, MemorySnapshot } from "../memory-backend.js";
 
 /** Namespaces whose index stays in memory at once (least recently searched dropped first). */
@@ -13,16 +13,12 @@ interface NamespaceIndex {
   revision: string | undefined;
 }
 
-/** One ranked memory. @internal */
-export interface MemoryMatch {
-  record: MemoryRecord;
-  score: number;
-}
-
 /** What {@link MemorySearchIndex.search} found. @internal */
 export interface MemorySearchOutcome {
-  /** Every match that carries the tags, best first (ties by key). */
-  matches: MemoryMatch[];
+  /** Every match that carries the tags, best first (ties by key): ids are keys. */
+  matches: LexicalMatch[];
+  /** The records searched, by key. */
+  records: ReadonlyMap<string, MemoryRecord>;
   /** Whether some memory matched the words but lacked a tag (for the empty message). */
   filteredOut: boolean;
   /** Memories in the namespace. */
@@ -67,19 +63,25 @@ export class MemorySearchIndex {
             return record !== undefined && wanted.every((tag) => record.tags.includes(tag));
           };
     const found = entry.index.search(query, filter === undefined ? {} : { filter });
-    const matches: MemoryMatch[] = [];
-    for (const match of found) {
-      const record = records.get(match.id);
-      if (record !== undefined) matches.push({ record, score: match.score });
+    // Best first already; only runs of equal scores are put in key order (deterministic ties,
+    // whatever order the records were indexed in).
+    for (let start = 0; start < found.length; ) {
+      let end = start + 1;
+      const score = (found[start] as LexicalMatch).score;
+      while (end < found.length && (found[end] as LexicalMatch).score === score) end += 1;
+      if (end - start > 1) {
+        const run = found.slice(start, end).sort((left, right) => (left.id < right.id ? -1 : 1));
+        for (let index = 0; index < run.length; index += 1)
+          found[start + index] = run[index] as LexicalMatch;
+      }
+      start = end;
     }
-    matches.sort(
-      (left, right) => right.score - left.score || (left.record.key < right.record.key ? -1 : 1),
-    );
+    const matches = found;
     const filteredOut =
-      matches.length === 0 &&
+      found.length === 0 &&
       filter !== undefined &&
       entry.index.search(query, { limit: 1 }).length > 0;
-    return { matches, filteredOut, searched: records.size };
+    return { matches, records, filteredOut, searched: records.size };
   }
 
   /** Forgets every namespace's index. */
