@@ -3,6 +3,8 @@ import { chunkMarkdown } from "./chunk-markdown.js";
 import type { LexicalEngine } from "./internal/lexical-engine.js";
 import { encodeBase64 } from "./internal/packed-integers.js";
 import {
+  adoptLexicalSnapshot,
+  appendLexicalIndex,
   createLexicalIndex,
   LEXICAL_INDEX_FORMAT,
   LEXICAL_INDEX_VERSION,
@@ -260,6 +262,57 @@ describe("createLexicalIndex — the same scores as MiniSearch 7.2", () => {
     check();
   });
 
+  test("appendLexicalIndex joins two indexes (sealed and fresh postings, removals on both sides) into what one index of the live documents scores", () => {
+    const half = Math.floor(documents.length / 2);
+    const first = documents.slice(0, half);
+    const second = documents.slice(half);
+    const target = createLexicalIndex();
+    target.add(first.slice(0, 200));
+    engineOf(target).compact(); // sealed postings
+    target.add(first.slice(200)); // and fresh ones
+    const goneFirst = first.filter((_, position) => position % 11 === 3).map((item) => item.id);
+    target.remove(goneFirst);
+    const source = createLexicalIndex();
+    source.add(second);
+    const goneSecond = second.filter((_, position) => position % 7 === 2).map((item) => item.id);
+    source.remove(goneSecond);
+    const sourceBefore = source.toBytes();
+    appendLexicalIndex(target, source);
+    expect(source.toBytes()).toEqual(sourceBefore);
+    const gone = new Set([...goneFirst, ...goneSecond]);
+    const live = documents.filter((item) => !gone.has(item.id));
+    expect(target.size).toBe(live.length);
+    const reference = referenceOf(live);
+    const check = (index: LexicalIndex, label: string) => {
+      for (const query of queries.slice(0, 80)) {
+        const ours = new Map(index.search(query).map((result) => [result.id, result.score]));
+        const theirs = reference(query);
+        expect(ours.size, `${label}: ${query}`).toBe(theirs.length);
+        for (const result of theirs)
+          expect(ours.get(result.id), `${label}: ${query}`).toBeCloseTo(result.score, 6);
+      }
+    };
+    check(target, "joined");
+    check(loadLexicalIndex(target.toBytes()), "joined, saved and loaded");
+    engineOf(target).compact();
+    check(target, "joined, compacted");
+    // Still an index like any other: documents come and go.
+    target.add([document("after-join", "zebra crossing after the join")]);
+    expect(ids(target.search("zebra"))).toContain("after-join");
+    target.remove(["after-join"]);
+    check(target, "after one more add and remove");
+  });
+
+  test("appendLexicalIndex refuses a document id both hold and changes nothing", () => {
+    const target = createLexicalIndex();
+    target.add([document("same", "alpha beta"), document("other", "gamma")]);
+    const source = createLexicalIndex();
+    source.add([document("new", "delta"), document("same", "alpha again")]);
+    const before = target.toBytes();
+    expect(() => appendLexicalIndex(target, source)).toThrow(/duplicate document id same/);
+    expect(target.toBytes()).toEqual(before);
+  });
+
   test("a document without a string id refuses the whole batch before anything is added", () => {
     const index = createLexicalIndex();
     expect(() => index.add([document("fine", "text"), document("", "text")])).toThrow(TypeError);
@@ -363,6 +416,25 @@ describe("createLexicalIndex — updates", () => {
 });
 
 describe("toBytes / toJSON / loadLexicalIndex", () => {
+  test("adoptLexicalSnapshot: the adopted bytes are the next toBytes answer, once; any change encodes anew", () => {
+    const original = createLexicalIndex();
+    original.add(sample);
+    const bytes = original.toBytes();
+    const adopted = adoptLexicalSnapshot(bytes);
+    expect(adopted.toBytes()).toBe(bytes);
+    const encoded = adopted.toBytes();
+    expect(encoded).not.toBe(bytes);
+    expect(encoded).toEqual(bytes);
+    const changed = adoptLexicalSnapshot(original.toBytes());
+    changed.add([document("added-later", "zebra")]);
+    expect(ids(loadLexicalIndex(changed.toBytes()).search("zebra"))).toEqual(["added-later"]);
+    const removed = adoptLexicalSnapshot(original.toBytes());
+    removed.remove(["nothing-like-this"]);
+    expect(removed.toBytes()).toEqual(bytes);
+    removed.remove([sample[0]?.id as string]);
+    expect(loadLexicalIndex(removed.toBytes()).size).toBe(sample.length - 1);
+  });
+
   test("a snapshot (bytes, JSON object, JSON text) restores an index that searches and updates the same", () => {
     const index = createLexicalIndex();
     index.add(sample);

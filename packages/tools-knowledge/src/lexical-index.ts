@@ -254,12 +254,45 @@ export function loadLexicalIndex(snapshot: unknown): LexicalIndex {
   }
 }
 
+/**
+ * Loads a snapshot whose bytes nobody else holds (a worker's transferred answer) and keeps them
+ * as the index's next `toBytes()` answer until the index changes, so saving a freshly loaded
+ * index does not encode it again. The bytes must not be changed afterwards.
+ *
+ * @param bytes - a `toBytes()` snapshot, handed over
+ * @returns the index
+ * @throws LexicalIndexLoadError as {@link loadLexicalIndex}
+ * @internal
+ */
+export function adoptLexicalSnapshot(bytes: Uint8Array): LexicalIndex {
+  const index = loadLexicalIndex(bytes) as FlatLexicalIndex;
+  index.keepSnapshot(bytes);
+  return index;
+}
+
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
+/**
+ * Appends the documents of `source` to `target` as if they had been added there after its own
+ * (both made by this module); `source` is left as it was. Joins a build split between threads.
+ *
+ * @param target - the index that grows
+ * @param source - the index whose documents join it
+ * @throws Error when both hold the same id, or either index is not this module's
+ * @internal
+ */
+export function appendLexicalIndex(target: LexicalIndex, source: LexicalIndex): void {
+  if (!(target instanceof FlatLexicalIndex) || !(source instanceof FlatLexicalIndex))
+    throw new Error("appendLexicalIndex joins indexes made by createLexicalIndex only");
+  target.absorb(source);
+}
+
 class FlatLexicalIndex implements LexicalIndex {
   private compactionScheduled = false;
+  /** Bytes equal to what `toBytes()` would encode now, handed out once (see adoptLexicalSnapshot). */
+  private snapshot: Uint8Array | undefined;
 
   constructor(private readonly engine: LexicalEngine) {}
 
@@ -279,6 +312,7 @@ class FlatLexicalIndex implements LexicalIndex {
         );
       }
     }
+    if (documents.length > 0) this.snapshot = undefined;
     let discarded = false;
     for (const document of documents) {
       if (this.engine.discard(document.id)) discarded = true;
@@ -294,7 +328,9 @@ class FlatLexicalIndex implements LexicalIndex {
   remove(ids: readonly string[]): void {
     let discarded = false;
     for (const id of ids) if (this.engine.discard(id)) discarded = true;
-    if (discarded) this.maybeCompact();
+    if (!discarded) return;
+    this.snapshot = undefined;
+    this.maybeCompact();
   }
 
   search(query: string, options: LexicalSearchOptions = {}): LexicalMatch[] {
@@ -304,7 +340,18 @@ class FlatLexicalIndex implements LexicalIndex {
   }
 
   toBytes(): Uint8Array {
-    return this.engine.toBytes(SNAPSHOT_HEADER);
+    const kept = this.snapshot;
+    this.snapshot = undefined;
+    return kept ?? this.engine.toBytes(SNAPSHOT_HEADER);
+  }
+
+  absorb(other: FlatLexicalIndex): void {
+    this.engine.absorb(other.engine);
+    this.snapshot = undefined;
+  }
+
+  keepSnapshot(bytes: Uint8Array): void {
+    this.snapshot = bytes;
   }
 
   toJSON(): unknown {

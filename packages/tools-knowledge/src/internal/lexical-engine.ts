@@ -272,14 +272,7 @@ export class LexicalEngine {
     this.ids.push(id);
     this.numbers.set(id, document);
     this.documentTotal += 1;
-    if (document >= (this.lengths[0] as Int32Array).length) {
-      const capacity = Math.max(64, document * 2);
-      this.lengths = this.lengths.map((lengths) => {
-        const grown = new Int32Array(capacity);
-        grown.set(lengths);
-        return grown;
-      });
-    }
+    this.ensureDocumentCapacity(document + 1);
     const count = this.documentTotal - 1;
     for (let field = 0; field < this.fieldCount; field += 1) {
       const terms = countDocumentTerms(fields[field] ?? "");
@@ -319,6 +312,13 @@ export class LexicalEngine {
     // Stored plus one, so 0 means "not looked up yet".
     const known = (this.byTokenizerNumber[tokenizerNumber] as number) - 1;
     if (known >= 0 && this.terms[known] === term) return known;
+    const number = this.numberOfTerm(term);
+    this.byTokenizerNumber[tokenizerNumber] = number + 1;
+    return number;
+  }
+
+  /** The term's number, a new one when it is new. */
+  private numberOfTerm(term: string): number {
     let number = this.termNumbers.get(term);
     if (number === undefined) {
       number = this.terms.length;
@@ -328,8 +328,93 @@ export class LexicalEngine {
       for (const lists of this.fresh) lists.push(undefined);
       this.termNumbers.set(term, number);
     }
-    this.byTokenizerNumber[tokenizerNumber] = number + 1;
     return number;
+  }
+
+  /**
+   * Appends every live document of another engine (same fields and scoring) after this one's, as
+   * if they had been added here in their order: how a build split between two threads is joined.
+   * Their postings land in the per-term arrays; the other engine is left as it was.
+   *
+   * @param other - the engine whose documents join this one
+   * @throws Error when both hold a document with the same id (nothing is changed then)
+   */
+  absorb(other: LexicalEngine): void {
+    if (other.fieldCount !== this.fieldCount) throw new Error("the engines have other fields");
+    for (const id of other.numbers.keys())
+      if (this.numbers.has(id)) throw new Error(`duplicate document id ${id}`);
+    const renumber = new Int32Array(other.ids.length);
+    const first = this.ids.length;
+    const ownCount = this.documentTotal;
+    const added = other.documentTotal;
+    this.ensureDocumentCapacity(first + added);
+    for (let document = 0; document < other.ids.length; document += 1) {
+      const id = other.ids[document];
+      if (id === undefined) {
+        renumber[document] = -1;
+        continue;
+      }
+      const next = this.ids.length;
+      renumber[document] = next;
+      this.ids.push(id);
+      this.numbers.set(id, next);
+      for (let field = 0; field < this.fieldCount; field += 1)
+        (this.lengths[field] as Int32Array)[next] = (other.lengths[field] as Int32Array)[
+          document
+        ] as number;
+    }
+    for (let field = 0; field < this.fieldCount; field += 1) {
+      const total = ownCount + added;
+      this.averages[field] =
+        total === 0
+          ? 0
+          : ((this.averages[field] as number) * ownCount +
+              (other.averages[field] as number) * added) /
+            total;
+    }
+    this.documentTotal += added;
+    for (let term = 0; term < other.terms.length; term += 1) {
+      let number = -1;
+      for (let field = 0; field < this.fieldCount; field += 1) {
+        const sealed = other.sealed[field] as SealedField;
+        const list = (other.fresh[field] as Array<number[] | undefined>)[term];
+        const start = term < other.sealedTerms ? (sealed.offsets[term] as number) : 0;
+        const end = term < other.sealedTerms ? (sealed.offsets[term + 1] as number) : 0;
+        if (start === end && list === undefined) continue;
+        let target: number[] | undefined;
+        const push = (document: number, frequency: number) => {
+          const mapped = renumber[document] as number;
+          if (mapped < 0) return;
+          if (target === undefined) {
+            if (number < 0) number = this.numberOfTerm(other.terms[term] as string);
+            const lists = this.fresh[field] as Array<number[] | undefined>;
+            target = lists[number];
+            if (target === undefined) {
+              target = [];
+              lists[number] = target;
+            }
+          }
+          target.push(mapped, frequency);
+          this.freshPostings += 1;
+        };
+        for (let at = start; at < end; at += 1)
+          push(sealed.documents[at] as number, sealed.frequencies[at] as number);
+        if (list !== undefined)
+          for (let at = 0; at < list.length; at += 2)
+            push(list[at] as number, list[at + 1] as number);
+      }
+    }
+    this.norms = undefined;
+  }
+
+  private ensureDocumentCapacity(count: number): void {
+    if (count <= (this.lengths[0] as Int32Array).length) return;
+    const capacity = Math.max(64, count, (this.lengths[0] as Int32Array).length * 2);
+    this.lengths = this.lengths.map((lengths) => {
+      const grown = new Int32Array(capacity);
+      grown.set(lengths);
+      return grown;
+    });
   }
 
   /**

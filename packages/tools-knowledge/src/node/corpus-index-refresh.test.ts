@@ -480,3 +480,56 @@ describe("a damaged index is rebuilt with a warning, never a crash", () => {
     expect(decodeIndex(readFileSync(source.indexPath)).files.length).toBe(4);
   });
 });
+
+describe("the cold build's BM25 worker", () => {
+  const WORDS = ["falcon", "otter", "lynx", "river", "cliff", "snow", "dawn", "nest", "fish"];
+  const manyFiles = () => {
+    const files: Record<string, string> = {};
+    for (let file = 0; file < 160; file += 1) {
+      const sections = Array.from({ length: 6 }, (_, section) =>
+        Array.from(
+          { length: 40 },
+          (_, word) => WORDS[(file * 7 + section * 3 + word * word) % WORDS.length],
+        ).join(" "),
+      );
+      files[`notes/${String(file).padStart(3, "0")}.md`] = page(`Note ${file}`, sections);
+    }
+    return files;
+  };
+  const ranked = async (source: ReturnType<typeof createCorpusSource>, query: string) =>
+    (await searchData(source, query)).hits.map((hit) => `${hit.file}:${hit.start_line}`);
+
+  it("builds the same index on a worker as on this thread, saved and reloaded the same", async () => {
+    const files = manyFiles();
+    const onWorker = createCorpusSource({ root: corpusOf(files), indexWorkerMinimumBytes: 1 });
+    const here = createCorpusSource({ root: corpusOf(files), indexWorker: false });
+    const workerReport = await onWorker.refresh();
+    const hereReport = await here.refresh();
+    expect(workerReport.builtOnWorker).toBe(true);
+    expect(hereReport.builtOnWorker).toBe(false);
+    expect(workerReport.chunks).toBe(hereReport.chunks);
+    for (const query of ["falcon river", "lynx", "otter snow dawn", "Note 42", "cliff nest fish"]) {
+      const expected = await ranked(here, query);
+      expect(expected.length, query).toBeGreaterThan(0);
+      expect(await ranked(onWorker, query), query).toEqual(expected);
+      const reopened = createCorpusSource({ root: onWorker.root });
+      expect(await ranked(reopened, query), query).toEqual(expected);
+      await reopened.close();
+    }
+    await onWorker.close();
+    await here.close();
+  });
+
+  it("stays on this thread for a corpus under the minimum, and for an index that exists", async () => {
+    const root = corpusOf(CORPUS);
+    const source = createCorpusSource({ root });
+    expect((await source.refresh()).builtOnWorker).toBe(false);
+    write(root, "new.md", page("New", ["A heron waits."]));
+    const again = createCorpusSource({ root, indexWorkerMinimumBytes: 0 });
+    const report = await again.refresh();
+    expect(report.builtOnWorker).toBe(false);
+    expect(filesOf(await searchData(again, "heron"))).toEqual(["new.md"]);
+    await source.close();
+    await again.close();
+  });
+});

@@ -3,7 +3,8 @@
  * is sent and answers with the index's snapshot bytes (transferred, not copied).
  *
  * Messages in: `{ type: "add", documents }`, `{ type: "remove", ids }`, `{ type: "finish" }`.
- * Message out: `{ type: "done", bytes }`, or `{ type: "failed", message }`.
+ * Messages out: `{ type: "taken" }` as each add or remove starts, then `{ type: "done", bytes }`,
+ * or `{ type: "failed", message }`.
  *
  * @internal
  */
@@ -19,9 +20,12 @@ const index = createLexicalIndex();
 const port = parentPort;
 port?.on("message", (message: Message) => {
   try {
-    if (message.type === "add") index.add(message.documents);
-    else if (message.type === "remove") index.remove(message.ids);
-    else {
+    if (message.type === "add" || message.type === "remove") {
+      // Taken: the calling thread may send the next batch while this one is indexed.
+      port.postMessage({ type: "taken" });
+      if (message.type === "add") index.add(message.documents);
+      else index.remove(message.ids);
+    } else {
       const bytes = index.toBytes();
       port.postMessage({ type: "done", bytes }, [bytes.buffer as ArrayBuffer]);
     }

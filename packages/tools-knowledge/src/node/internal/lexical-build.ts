@@ -15,14 +15,18 @@ import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import {
+  adoptLexicalSnapshot,
+  appendLexicalIndex,
   createLexicalIndex,
   type LexicalDocument,
   type LexicalIndex,
-  loadLexicalIndex,
 } from "../../lexical-index.js";
 
 /** Documents sent to the worker per message. */
 const BATCH_DOCUMENTS = 512;
+
+/** Batches posted to the worker and not yet taken; the rest wait here. */
+const BATCHES_IN_FLIGHT = 2;
 
 /** One build: operations go in as they happen, the finished index comes out. */
 export interface LexicalBuild {
@@ -33,9 +37,10 @@ export interface LexicalBuild {
   /**
    * The index holding every operation, in order.
    *
-   * @returns the index, and whether the worker built it
+   * @returns the index; whether the worker built it; how many documents this thread indexed at the
+   *   end, while the worker finished its part (0 when the worker kept up)
    */
-  finish(): Promise<{ index: LexicalIndex; onWorker: boolean }>;
+  finish(): Promise<{ index: LexicalIndex; onWorker: boolean; indexedHere: number }>;
   /** Stops the worker; the build is dropped. */
   cancel(): void;
 }
@@ -62,22 +67,46 @@ function findWorkerFile(): URL | null {
 /**
  * Starts a build on a worker thread (or, when none can start, one that replays on this thread).
  *
+ * The worker is kept a few batches ahead of, never far behind, the calling thread: batches wait
+ * here until the worker has taken the ones before. When the calling thread finishes, the batches
+ * still waiting are indexed here while the worker finishes its own, and the two indexes are
+ * joined, so neither thread waits for the other for long.
+ *
  * @param useWorker - `false` builds on this thread
  * @returns the build
  */
 export function startLexicalBuild(useWorker: boolean): LexicalBuild {
   const operations: Operation[] = [];
+  /** Documents not yet in a batch. */
   let batch: LexicalDocument[] = [];
+  /** Batches not yet posted to the worker (each as one operation). */
+  const waiting: Operation[] = [];
+  /** Batches posted and not yet taken by the worker. */
+  let inFlight = 0;
   let worker: Worker | undefined;
   let failure: string | undefined;
   let answer: ((bytes: Uint8Array | undefined) => void) | undefined;
   const file = useWorker ? findWorkerFile() : null;
+
+  const post = (operation: Operation) => {
+    if (worker === undefined || failure !== undefined) return;
+    if ("add" in operation) worker.postMessage({ type: "add", documents: operation.add });
+    else worker.postMessage({ type: "remove", ids: [...operation.remove] });
+    inFlight += 1;
+  };
+  const pump = () => {
+    while (inFlight < BATCHES_IN_FLIGHT && waiting.length > 0) post(waiting.shift() as Operation);
+  };
+
   if (file !== null) {
     try {
       worker = new Worker(file);
       worker.unref();
       worker.on("message", (message: { type: string; bytes?: Uint8Array; message?: string }) => {
-        if (message.type === "done") answer?.(message.bytes);
+        if (message.type === "taken") {
+          inFlight -= 1;
+          pump();
+        } else if (message.type === "done") answer?.(message.bytes);
         else {
           failure = message.message ?? "the worker failed";
           answer?.(undefined);
@@ -97,16 +126,16 @@ export function startLexicalBuild(useWorker: boolean): LexicalBuild {
     }
   }
 
-  const send = () => {
+  const seal = () => {
     if (batch.length === 0) return;
-    if (worker !== undefined && failure === undefined)
-      worker.postMessage({ type: "add", documents: batch });
+    waiting.push({ add: batch });
     batch = [];
+    pump();
   };
 
-  const replay = (): LexicalIndex => {
+  const replay = (list: readonly Operation[]): LexicalIndex => {
     const index = createLexicalIndex();
-    for (const operation of operations) {
+    for (const operation of list) {
       if ("add" in operation) index.add(operation.add);
       else index.remove(operation.remove);
     }
@@ -117,37 +146,52 @@ export function startLexicalBuild(useWorker: boolean): LexicalBuild {
     add(documents) {
       operations.push({ add: documents });
       for (const document of documents) batch.push(document);
-      if (batch.length >= BATCH_DOCUMENTS) send();
+      if (batch.length >= BATCH_DOCUMENTS) seal();
     },
     remove(ids) {
       operations.push({ remove: ids });
-      send();
-      if (worker !== undefined && failure === undefined)
-        worker.postMessage({ type: "remove", ids: [...ids] });
+      // A removal may name documents of any batch: every batch goes to the worker first.
+      seal();
+      waiting.push({ remove: ids });
+      while (waiting.length > 0) post(waiting.shift() as Operation);
     },
     async finish() {
-      send();
       if (worker === undefined || failure !== undefined) {
         void worker?.terminate();
-        return { index: replay(), onWorker: false };
+        return { index: replay(operations), onWorker: false, indexedHere: 0 };
       }
       const running = worker;
-      const bytes = await new Promise<Uint8Array | undefined>((resolve) => {
+      // What the worker has not been sent is indexed here, while it finishes what it has.
+      if (batch.length > 0) waiting.push({ add: batch });
+      batch = [];
+      const rest = waiting.splice(0);
+      const received = new Promise<Uint8Array | undefined>((resolve) => {
         answer = resolve;
         running.postMessage({ type: "finish" });
       });
+      let local: LexicalIndex | undefined;
+      try {
+        local = rest.length === 0 ? undefined : replay(rest);
+      } catch (error) {
+        void running.terminate();
+        throw error;
+      }
+      const bytes = await received;
       void running.terminate();
       if (bytes !== undefined) {
         try {
-          return { index: loadLexicalIndex(bytes), onWorker: true };
+          const index = adoptLexicalSnapshot(bytes);
+          if (local !== undefined) appendLexicalIndex(index, local);
+          return { index, onWorker: true, indexedHere: local?.size ?? 0 };
         } catch {
           // A snapshot that does not load: build here instead.
         }
       }
-      return { index: replay(), onWorker: false };
+      return { index: replay(operations), onWorker: false, indexedHere: 0 };
     },
     cancel() {
       failure ??= "cancelled";
+      waiting.length = 0;
       void worker?.terminate();
     },
   };
