@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_OPENAI_MODEL, readConfiguration } from "./configuration.js";
+import { DEFAULT_OPENAI_MODEL, readConfiguration, readMemoryDirectory } from "./configuration.js";
 
 describe("readConfiguration", () => {
   it("is scripted without a key (or with a blank one)", () => {
@@ -38,5 +38,15 @@ describe("readConfiguration", () => {
     expect(readConfiguration({ OPENAI_API_KEY: "sk", AGENTOOL_DEMO_SCRIPTED: "0" }).mode).toBe(
       "live",
     );
+  });
+});
+
+describe("readMemoryDirectory", () => {
+  it("names AGENTOOL_DEMO_MEMORY_DIR, trimmed; unset or blank means the default folder", () => {
+    expect(readMemoryDirectory({ AGENTOOL_DEMO_MEMORY_DIR: " /tmp/memories " })).toBe(
+      "/tmp/memories",
+    );
+    expect(readMemoryDirectory({})).toBeUndefined();
+    expect(readMemoryDirectory({ AGENTOOL_DEMO_MEMORY_DIR: "  " })).toBeUndefined();
   });
 });

@@ -43,6 +43,21 @@ export function readConfiguration(
   };
 }
 
+/**
+ * Reads where the memory family keeps its file store: `AGENTOOL_DEMO_MEMORY_DIR`, or `undefined`
+ * for the default (`apps/demo/.memory`).
+ *
+ * @param environment - usually `process.env`
+ * @returns the folder named, or `undefined`
+ * @example
+ * readMemoryDirectory({ AGENTOOL_DEMO_MEMORY_DIR: "/tmp/memories" }); // "/tmp/memories"
+ */
+export function readMemoryDirectory(
+  environment: Record<string, string | undefined>,
+): string | undefined {
+  return nonEmpty(environment.AGENTOOL_DEMO_MEMORY_DIR);
+}
+
 /** The demo's command-line flags. */
 export interface DemoFlags {
   /** `--interactive`: `ask_user` / `confirm` questions go to the terminal instead of the script. */

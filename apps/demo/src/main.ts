@@ -1,5 +1,5 @@
 import { createTerminalHandler } from "@agentool/tools-interact/node";
-import { readConfiguration, readFlags } from "./configuration.js";
+import { readConfiguration, readFlags, readMemoryDirectory } from "./configuration.js";
 import { DEMO_FAMILIES } from "./families/index.js";
 import { createInteractFamily } from "./families/interact.js";
 import { createLiveModel } from "./live-model.js";
@@ -31,6 +31,7 @@ async function main(): Promise<number> {
       families,
       model,
       modelName: configuration.mode === "live" ? configuration.model : undefined,
+      memoryDirectory: readMemoryDirectory(process.env),
       signal: controller.signal,
       onEvent: (event) => process.stdout.write(`${formatEvent(event)}\n`),
     });

@@ -1,4 +1,5 @@
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { coreFamily } from "./families/core.js";
@@ -91,7 +92,10 @@ describe("runDemo (scripted)", () => {
   });
 
   it("runs every registered family's script with no errors", async () => {
-    const run = await runDemo();
+    const memoryDirectory = mkdtempSync(join(tmpdir(), "agentool-demo-memory-"));
+    const run = await runDemo({ memoryDirectory }).finally(() =>
+      rmSync(memoryDirectory, { recursive: true, force: true }),
+    );
     expect(run.summary.failure).toBeUndefined();
     expect(run.summary.toolErrors).toBe(0);
     const scripted = buildScript(DEMO_FAMILIES).flatMap((turn) =>

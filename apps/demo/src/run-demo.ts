@@ -1,3 +1,4 @@
+import { resolve } from "node:path";
 import { toLangChainTools } from "@agentool/adapters/langchain";
 import type { AnyTool } from "@agentool/contract";
 import type { PlanStep } from "@agentool/tools-core";
@@ -6,6 +7,7 @@ import { AIMessage, type BaseMessage, HumanMessage, ToolMessage } from "@langcha
 import { type AgentMiddleware, createAgent } from "langchain";
 import type { DemoContext, DemoFamily } from "./families/demo-family.js";
 import { DEMO_FAMILIES } from "./families/index.js";
+import { DEFAULT_DEMO_MEMORY_DIRECTORY } from "./families/memory.js";
 import { buildScript, createScriptedModel } from "./scripted-model.js";
 import type { DemoSummary, TranscriptEvent } from "./transcript.js";
 import { createTemporaryWorkspace } from "./workspace.js";
@@ -39,6 +41,11 @@ export interface RunDemoOptions {
   onEvent?: (event: TranscriptEvent) => void;
   /** The conversation id passed to tools. Default `"demo"`. */
   threadId?: string;
+  /**
+   * The folder of the memory family's file store, kept after the run (a second run recalls what
+   * the first saved). Default {@link DEFAULT_DEMO_MEMORY_DIRECTORY} (`apps/demo/.memory`).
+   */
+  memoryDirectory?: string;
   /** Most graph steps before LangGraph stops the run. Default 100. */
   recursionLimit?: number;
   /** Cancels the run. */
@@ -162,6 +169,7 @@ export async function runDemo(options: RunDemoOptions = {}): Promise<DemoRun> {
   const context: DemoContext = {
     workspaceRoot: workspace.root,
     savedPlans: new Map(),
+    memoryDirectory: resolve(options.memoryDirectory ?? DEFAULT_DEMO_MEMORY_DIRECTORY),
     onCleanup: (cleanup) => {
       cleanups.push(cleanup);
     },

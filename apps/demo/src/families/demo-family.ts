@@ -9,6 +9,8 @@ export interface DemoContext {
   workspaceRoot: string;
   /** The latest accepted plan per thread id, filled by `update_plan`'s `onUpdate` hook. */
   savedPlans: Map<string, PlanStep[]>;
+  /** Absolute path of the memory family's file store; unlike the workspace it outlives the run. */
+  memoryDirectory: string;
   /** Registers work to do when the run ends (stop a server, close a handle). */
   onCleanup(cleanup: () => void | Promise<void>): void;
   /** Adds a `createAgent` middleware to the run (e.g. the live skill menu), in family order. */

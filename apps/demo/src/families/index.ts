@@ -4,12 +4,14 @@ import { filesFamily } from "./files.js";
 import { gitFamily } from "./git.js";
 import { interactFamily } from "./interact.js";
 import { knowledgeFamily } from "./knowledge.js";
+import { memoryFamily } from "./memory.js";
 import { skillsFamily } from "./skills.js";
 import { webFamily } from "./web.js";
 
 /** Every family the demo runs, in the order their tasks appear in the scripted plan. */
 export const DEMO_FAMILIES: readonly DemoFamily[] = [
   coreFamily,
+  memoryFamily,
   interactFamily,
   filesFamily,
   gitFamily,
