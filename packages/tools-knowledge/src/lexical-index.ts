@@ -52,7 +52,7 @@ export interface LexicalIndex {
 }
 
 /** Version of the snapshot {@link LexicalIndex.toJSON} writes; older snapshots are refused. */
-export const LEXICAL_INDEX_VERSION = 4;
+export const LEXICAL_INDEX_VERSION = 5;
 
 /** The `format` marker of a snapshot. */
 export const LEXICAL_INDEX_FORMAT = "agentool-lexical-index";
@@ -178,8 +178,9 @@ const SNAPSHOT_HEADER = [LEXICAL_INDEX_VERSION, TOKENIZER_VERSION] as const;
  * fills typed arrays. Scores equal MiniSearch's own `search` with the same options (the tests
  * compare them). `remove` (and `add` of an id already present) marks documents dead at once; their
  * postings are dropped by a compaction in the background once they reach
- * {@link VACUUM_MIN_DIRT_COUNT} and {@link VACUUM_MIN_DIRT_FACTOR} of the index (a snapshot
- * leaves them out without compacting).
+ * {@link VACUUM_MIN_DIRT_COUNT} and {@link VACUUM_MIN_DIRT_FACTOR} of the index (until then a
+ * snapshot keeps them, marked dead, so one after a small change re-encodes only the changed
+ * terms and copies the rest from the previous one).
  *
  * @returns an empty index
  * @example
@@ -241,9 +242,14 @@ export function loadLexicalIndex(snapshot: unknown): LexicalIndex {
       });
     }
   }
+  return restore(snapshot instanceof Uint8Array ? bytes.slice() : bytes);
+}
+
+/** An index from snapshot bytes it may keep (see `LexicalEngine.fromBytes`). */
+function restore(bytes: Uint8Array): FlatLexicalIndex {
   try {
     return new FlatLexicalIndex(
-      LexicalEngine.fromBytes(bytes, SNAPSHOT_HEADER, FIELDS.length, scoring),
+      LexicalEngine.fromBytes(bytes, SNAPSHOT_HEADER, FIELDS.length, scoring, true),
     );
   } catch (error) {
     if (!(error instanceof LexicalSnapshotError)) throw error;
@@ -255,9 +261,9 @@ export function loadLexicalIndex(snapshot: unknown): LexicalIndex {
 }
 
 /**
- * Loads a snapshot whose bytes nobody else holds (a worker's transferred answer) and keeps them
- * as the index's next `toBytes()` answer until the index changes, so saving a freshly loaded
- * index does not encode it again. The bytes must not be changed afterwards.
+ * Loads a snapshot whose bytes nobody else holds (a worker's transferred answer, a sidecar file
+ * just read) without copying them: the index keeps them as its previous snapshot, so its next
+ * `toBytes()` copies unchanged terms from them. The bytes must not be changed afterwards.
  *
  * @param bytes - a `toBytes()` snapshot, handed over
  * @returns the index
@@ -265,9 +271,7 @@ export function loadLexicalIndex(snapshot: unknown): LexicalIndex {
  * @internal
  */
 export function adoptLexicalSnapshot(bytes: Uint8Array): LexicalIndex {
-  const index = loadLexicalIndex(bytes) as FlatLexicalIndex;
-  index.keepSnapshot(bytes);
-  return index;
+  return restore(bytes);
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -291,8 +295,6 @@ export function appendLexicalIndex(target: LexicalIndex, source: LexicalIndex): 
 
 class FlatLexicalIndex implements LexicalIndex {
   private compactionScheduled = false;
-  /** Bytes equal to what `toBytes()` would encode now, handed out once (see adoptLexicalSnapshot). */
-  private snapshot: Uint8Array | undefined;
 
   constructor(private readonly engine: LexicalEngine) {}
 
@@ -312,7 +314,6 @@ class FlatLexicalIndex implements LexicalIndex {
         );
       }
     }
-    if (documents.length > 0) this.snapshot = undefined;
     let discarded = false;
     for (const document of documents) {
       if (this.engine.discard(document.id)) discarded = true;
@@ -328,9 +329,7 @@ class FlatLexicalIndex implements LexicalIndex {
   remove(ids: readonly string[]): void {
     let discarded = false;
     for (const id of ids) if (this.engine.discard(id)) discarded = true;
-    if (!discarded) return;
-    this.snapshot = undefined;
-    this.maybeCompact();
+    if (discarded) this.maybeCompact();
   }
 
   search(query: string, options: LexicalSearchOptions = {}): LexicalMatch[] {
@@ -340,18 +339,11 @@ class FlatLexicalIndex implements LexicalIndex {
   }
 
   toBytes(): Uint8Array {
-    const kept = this.snapshot;
-    this.snapshot = undefined;
-    return kept ?? this.engine.toBytes(SNAPSHOT_HEADER);
+    return this.engine.toBytes(SNAPSHOT_HEADER);
   }
 
   absorb(other: FlatLexicalIndex): void {
     this.engine.absorb(other.engine);
-    this.snapshot = undefined;
-  }
-
-  keepSnapshot(bytes: Uint8Array): void {
-    this.snapshot = bytes;
   }
 
   toJSON(): unknown {

@@ -18,8 +18,9 @@
  *
  * A compaction (after enough removals, in the background) rewrites it all: dead documents and
  * terms without postings dropped, documents renumbered in order, terms renumbered in sorted order,
- * every posting sealed. A snapshot is that form as varints, written straight from the arrays
- * (dead documents skipped, no compaction needed), so loading one gives a compacted index.
+ * every posting sealed. A snapshot is the index as varints, written straight from the arrays
+ * (no compaction needed; dead documents keep their numbers and postings, so a snapshot after a
+ * small change re-encodes only the terms that changed); loading one seals every posting.
  *
  * Scores equal MiniSearch's `search` with the same options to within floating-point rounding
  * (the tests compare them on a corpus); ties are broken by the order documents were first matched
@@ -168,6 +169,24 @@ class ByteReader {
   }
 }
 
+/**
+ * A snapshot kept for the next one: a save after a small change copies the postings of every
+ * term that did not change instead of encoding them again.
+ */
+interface EncodedSnapshot {
+  /** The snapshot (never handed out: callers get copies). */
+  bytes: Uint8Array;
+  /** Terms it holds: term numbers below this. */
+  termCount: number;
+  /** Its terms section (length prefix included): `bytes[termsStart … termsEnd)`. */
+  termsStart: number;
+  termsEnd: number;
+  /** Per field, by term number: `[start, end)` of the term's record (count and pairs). */
+  spans: Int32Array[];
+  /** Per field, the postings it holds. */
+  totals: number[];
+}
+
 /** The sealed postings of one field: term `t` owns `documents[offsets[t] … offsets[t + 1])`. */
 interface SealedField {
   offsets: Int32Array;
@@ -199,6 +218,11 @@ export class LexicalEngine {
   private sealed: SealedField[];
   private fresh: Array<Array<number[] | undefined>>;
   private freshPostings = 0;
+
+  // The last snapshot (see toBytes): its bytes and where each term's postings sit in them.
+  private encoded: EncodedSnapshot | undefined;
+  /** By term number: 1 when the term got postings since {@link encoded} was taken. */
+  private changed = new Uint8Array(0);
 
   // Tokenizer term number → engine term number, for the current tokenizer generation.
   private byTokenizerNumber: Int32Array = new Int32Array(0);
@@ -295,6 +319,7 @@ export class LexicalEngine {
           postings[termNumber] = list;
         }
         list.push(document, frequency);
+        this.changed[termNumber] = 1;
       }
       this.freshPostings += terms.length;
     }
@@ -327,6 +352,11 @@ export class LexicalEngine {
       // dictionary.
       for (const lists of this.fresh) lists.push(undefined);
       this.termNumbers.set(term, number);
+      if (number >= this.changed.length) {
+        const grown = new Uint8Array(Math.max(1024, number * 2));
+        grown.set(this.changed);
+        this.changed = grown;
+      }
     }
     return number;
   }
@@ -343,6 +373,7 @@ export class LexicalEngine {
     if (other.fieldCount !== this.fieldCount) throw new Error("the engines have other fields");
     for (const id of other.numbers.keys())
       if (this.numbers.has(id)) throw new Error(`duplicate document id ${id}`);
+    this.encoded = undefined;
     const renumber = new Int32Array(other.ids.length);
     const first = this.ids.length;
     const ownCount = this.documentTotal;
@@ -450,6 +481,8 @@ export class LexicalEngine {
   compact(): void {
     if (this.dirt === 0 && this.freshPostings === 0 && this.sortedThrough === this.terms.length)
       return;
+    // Documents and terms are renumbered: the kept snapshot's positions mean nothing any more.
+    this.encoded = undefined;
     const oldDocuments = this.ids.length;
     // Old document number → new one (−1: dead).
     const renumber = new Int32Array(oldDocuments);
@@ -770,38 +803,28 @@ export class LexicalEngine {
   }
 
   /**
-   * The index as bytes, discarded documents left out (the index itself is not changed):
-   * {@link LexicalEngine.fromBytes} restores it.
+   * The index as bytes for {@link LexicalEngine.fromBytes}: magic, header, field count, document
+   * and term counts, average field lengths, the ids (JSON, `null` for a discarded document),
+   * the terms in order (newline-joined), every document's field lengths, then per field the
+   * postings of each term in term order (count, then gap and frequency − 1 pairs), all varints.
+   * Discarded documents keep their numbers and postings until a compaction, so a term's postings
+   * change only when documents are added to it: a snapshot after a small change copies every
+   * other term's bytes from the previous snapshot (kept in memory) and encodes only the changed
+   * terms (on 2,000 files: milliseconds instead of tens).
    *
-   * @param header - integers written after the magic (format version, tokenizer version, …),
-   *   checked by the reader
-   * @returns the snapshot
+   * @param header - numbers written after the magic (format and tokenizer versions)
+   * @returns the snapshot (the caller's own copy)
    */
   toBytes(header: readonly number[]): Uint8Array {
-    const oldDocuments = this.ids.length;
-    // Live documents renumbered in order (−1: discarded), as a compaction would.
-    const renumber = new Int32Array(oldDocuments);
-    const ids: string[] = [];
-    for (let document = 0; document < oldDocuments; document += 1) {
-      const id = this.ids[document];
-      if (id === undefined) renumber[document] = -1;
-      else {
-        renumber[document] = ids.length;
-        ids.push(id);
-      }
-    }
-    const dirty = this.dirt > 0;
+    const documents = this.ids.length;
     const order = this.termOrder();
-    // Terms with a live posting, in term order.
-    const live: number[] = [];
-    for (let rank = 0; rank < order.length; rank += 1) {
-      const term = order[rank] as number;
-      if (!dirty || this.hasLivePosting(term, renumber)) live.push(term);
-    }
-    const documents = ids.length;
+    const previous = this.encoded;
+    const reusable = previous !== undefined && previous.termCount <= this.terms.length;
     const postings = this.sealed.reduce((sum, field) => sum + field.documents.length, 0);
     const writer = new ByteWriter(
-      64 + documents * 8 + (postings + this.freshPostings) * 3 + live.length * 10,
+      reusable
+        ? previous.bytes.length + documents * 8 + this.freshPostings * 3 + 4096
+        : 64 + documents * 8 + (postings + this.freshPostings) * 3 + order.length * 10,
     );
     writer.reserve(SNAPSHOT_MAGIC.length);
     writer.bytes.set(SNAPSHOT_MAGIC, 0);
@@ -810,80 +833,172 @@ export class LexicalEngine {
     for (const value of header) writer.varint(value);
     writer.varint(this.fieldCount);
     writer.varint(documents);
-    writer.varint(live.length);
+    writer.varint(order.length);
     for (const average of this.averages) writer.float64(average);
-    writer.run(encoder.encode(JSON.stringify(ids)));
-    writer.run(encoder.encode(live.map((term) => this.terms[term] as string).join("\n")));
-    for (const lengths of this.lengths)
-      for (let document = 0; document < oldDocuments; document += 1)
-        if ((renumber[document] as number) >= 0) writer.varint(lengths[document] as number);
-    for (let field = 0; field < this.fieldCount; field += 1) {
-      const sealed = this.sealed[field] as SealedField;
-      const fresh = this.fresh[field] as Array<number[] | undefined>;
-      const countOf = (term: number): number => {
-        let count = 0;
-        if (term < this.sealedTerms) {
-          const end = sealed.offsets[term + 1] as number;
-          if (!dirty) count = end - (sealed.offsets[term] as number);
-          else
-            for (let at = sealed.offsets[term] as number; at < end; at += 1)
-              if ((renumber[sealed.documents[at] as number] as number) >= 0) count += 1;
-        }
-        const list = fresh[term];
-        if (list !== undefined) {
-          if (!dirty) count += list.length / 2;
-          else
-            for (let at = 0; at < list.length; at += 2)
-              if ((renumber[list[at] as number] as number) >= 0) count += 1;
-        }
-        return count;
-      };
-      let total = 0;
-      for (const term of live) total += countOf(term);
-      writer.varint(total);
-      for (const term of live) {
-        writer.varint(countOf(term));
-        let previous = -1;
-        if (term < this.sealedTerms) {
-          const end = sealed.offsets[term + 1] as number;
-          for (let at = sealed.offsets[term] as number; at < end; at += 1) {
-            const document = renumber[sealed.documents[at] as number] as number;
-            if (document < 0) continue;
-            writer.varint(document - previous - 1);
-            writer.varint((sealed.frequencies[at] as number) - 1);
-            previous = document;
-          }
-        }
-        const list = fresh[term];
-        if (list !== undefined) {
-          for (let at = 0; at < list.length; at += 2) {
-            const document = renumber[list[at] as number] as number;
-            if (document < 0) continue;
-            writer.varint(document - previous - 1);
-            writer.varint((list[at + 1] as number) - 1);
-            previous = document;
-          }
-        }
-      }
+    writer.run(encoder.encode(JSON.stringify(this.ids)));
+    const termsStart = writer.length;
+    if (reusable && previous.termCount === order.length) {
+      const section = previous.bytes.subarray(previous.termsStart, previous.termsEnd);
+      writer.reserve(section.length);
+      writer.bytes.set(section, writer.length);
+      writer.length += section.length;
+    } else {
+      const terms = new Array<string>(order.length);
+      for (let rank = 0; rank < order.length; rank += 1)
+        terms[rank] = this.terms[order[rank] as number] as string;
+      writer.run(encoder.encode(terms.join("\n")));
     }
-    return writer.bytes.slice(0, writer.length);
+    const termsEnd = writer.length;
+    for (const lengths of this.lengths)
+      for (let document = 0; document < documents; document += 1)
+        writer.varint(lengths[document] as number);
+    const spans: Int32Array[] = [];
+    const totals: number[] = [];
+    for (let field = 0; field < this.fieldCount; field += 1) {
+      const written = this.writeFieldPostings(
+        writer,
+        field,
+        order,
+        reusable ? previous : undefined,
+      );
+      spans.push(written.spans);
+      totals.push(written.total);
+    }
+    this.changed.fill(0);
+    const bytes = writer.bytes.subarray(0, writer.length);
+    this.encoded = { bytes, termCount: order.length, termsStart, termsEnd, spans, totals };
+    return bytes.slice();
   }
 
-  /** Whether a term has a posting of a document that is not discarded. */
-  private hasLivePosting(term: number, renumber: Int32Array): boolean {
-    for (let field = 0; field < this.fieldCount; field += 1) {
-      const sealed = this.sealed[field] as SealedField;
-      if (term < this.sealedTerms) {
-        const end = sealed.offsets[term + 1] as number;
-        for (let at = sealed.offsets[term] as number; at < end; at += 1)
-          if ((renumber[sealed.documents[at] as number] as number) >= 0) return true;
+  /**
+   * One field's postings in term order: their total (a 5-byte varint, written last), then per
+   * term its record — the count and the (gap, frequency − 1) varint pairs. A term that got no
+   * postings since `previous` is copied from it (neighbouring terms in one copy); the others are
+   * encoded in a tight loop, room reserved per term and varints written inline.
+   *
+   * @returns where each term's record sits in the new snapshot, by term number; the postings
+   */
+  private writeFieldPostings(
+    writer: ByteWriter,
+    field: number,
+    order: Int32Array,
+    previous: EncodedSnapshot | undefined,
+  ): { spans: Int32Array; total: number } {
+    const sealed = this.sealed[field] as SealedField;
+    const fresh = this.fresh[field] as Array<number[] | undefined>;
+    const sealedTerms = this.sealedTerms;
+    const offsets = sealed.offsets;
+    const sealedDocuments = sealed.documents;
+    const sealedFrequencies = sealed.frequencies;
+    const changed = this.changed;
+    const spans = new Int32Array(this.terms.length * 2);
+    const oldBytes = previous?.bytes;
+    const oldSpans = previous?.spans[field];
+    const oldTerms = previous?.termCount ?? 0;
+    writer.reserve(5);
+    const totalAt = writer.length;
+    let bytes = writer.bytes;
+    let position = totalAt + 5;
+    // Copied terms keep their counts: the old total, corrected by the terms encoded anew.
+    let total = previous?.totals[field] ?? 0;
+    // A pending copy from the previous snapshot: bytes [runStart, runEnd).
+    let runStart = -1;
+    let runEnd = -1;
+    for (let rank = 0; rank < order.length; rank += 1) {
+      const term = order[rank] as number;
+      const copied = oldSpans !== undefined && term < oldTerms;
+      if (copied && changed[term] === 0) {
+        const start = oldSpans[term * 2] as number;
+        const end = oldSpans[term * 2 + 1] as number;
+        if (runStart >= 0 && start === runEnd) runEnd = end;
+        else {
+          if (runStart >= 0) {
+            position = copyRun(writer, position, oldBytes as Uint8Array, runStart, runEnd);
+            bytes = writer.bytes;
+          }
+          runStart = start;
+          runEnd = end;
+        }
+        const at = position + (runEnd - runStart) - (end - start);
+        spans[term * 2] = at;
+        spans[term * 2 + 1] = at + (end - start);
+        continue;
       }
-      const list = (this.fresh[field] as Array<number[] | undefined>)[term];
-      if (list !== undefined)
-        for (let at = 0; at < list.length; at += 2)
-          if ((renumber[list[at] as number] as number) >= 0) return true;
+      if (runStart >= 0) {
+        position = copyRun(writer, position, oldBytes as Uint8Array, runStart, runEnd);
+        bytes = writer.bytes;
+        runStart = -1;
+      }
+      const list = fresh[term];
+      let count = list === undefined ? 0 : list.length >>> 1;
+      if (term < sealedTerms) count += (offsets[term + 1] as number) - (offsets[term] as number);
+      total += count;
+      if (copied) total -= readCount(oldBytes as Uint8Array, oldSpans[term * 2] as number);
+      // Each varint below 2^32 takes at most 5 bytes.
+      if (position + 5 + count * 10 > bytes.length) {
+        writer.length = position;
+        writer.reserve(5 + count * 10);
+        bytes = writer.bytes;
+      }
+      spans[term * 2] = position;
+      let value = count;
+      while (value >= 0x80) {
+        bytes[position++] = (value & 0x7f) | 0x80;
+        value >>>= 7;
+      }
+      bytes[position++] = value;
+      let previousDocument = -1;
+      if (term < sealedTerms) {
+        const last = offsets[term + 1] as number;
+        for (let at = offsets[term] as number; at < last; at += 1) {
+          const document = sealedDocuments[at] as number;
+          value = document - previousDocument - 1;
+          previousDocument = document;
+          while (value >= 0x80) {
+            bytes[position++] = (value & 0x7f) | 0x80;
+            value >>>= 7;
+          }
+          bytes[position++] = value;
+          value = (sealedFrequencies[at] as number) - 1;
+          while (value >= 0x80) {
+            bytes[position++] = (value & 0x7f) | 0x80;
+            value >>>= 7;
+          }
+          bytes[position++] = value;
+        }
+      }
+      if (list !== undefined) {
+        for (let at = 0; at < list.length; at += 2) {
+          const document = list[at] as number;
+          value = document - previousDocument - 1;
+          previousDocument = document;
+          while (value >= 0x80) {
+            bytes[position++] = (value & 0x7f) | 0x80;
+            value >>>= 7;
+          }
+          bytes[position++] = value;
+          value = (list[at + 1] as number) - 1;
+          while (value >= 0x80) {
+            bytes[position++] = (value & 0x7f) | 0x80;
+            value >>>= 7;
+          }
+          bytes[position++] = value;
+        }
+      }
+      spans[term * 2 + 1] = position;
     }
-    return false;
+    if (runStart >= 0) {
+      position = copyRun(writer, position, oldBytes as Uint8Array, runStart, runEnd);
+      bytes = writer.bytes;
+    }
+    // The total, padded to five bytes (continuation bits on the first four).
+    bytes[totalAt] = (total & 0x7f) | 0x80;
+    bytes[totalAt + 1] = ((total >>> 7) & 0x7f) | 0x80;
+    bytes[totalAt + 2] = ((total >>> 14) & 0x7f) | 0x80;
+    bytes[totalAt + 3] = ((total >>> 21) & 0x7f) | 0x80;
+    bytes[totalAt + 4] = (total >>> 28) & 0x0f;
+    writer.length = position;
+    return { spans, total };
   }
 
   /**
@@ -893,6 +1008,8 @@ export class LexicalEngine {
    * @param header - the header integers the snapshot must carry
    * @param fieldCount - fields per document
    * @param scoring - how searches score
+   * @param keep - keep `bytes` as the previous snapshot of the next {@link LexicalEngine.toBytes}
+   *   (they must not change afterwards)
    * @returns the engine
    * @throws {LexicalSnapshotError} for bytes that are not such a snapshot, or are damaged
    */
@@ -901,6 +1018,7 @@ export class LexicalEngine {
     header: readonly number[],
     fieldCount: number,
     scoring: LexicalScoring,
+    keep = false,
   ): LexicalEngine {
     if (
       bytes.length < SNAPSHOT_MAGIC.length ||
@@ -932,28 +1050,37 @@ export class LexicalEngine {
     }
     let ids: unknown;
     let terms: string[];
+    let termsStart: number;
     try {
       ids = JSON.parse(decoder.decode(reader.run()));
+      termsStart = reader.offset;
       const text = decoder.decode(reader.run());
       terms = termCount === 0 ? [] : text.split("\n");
     } catch {
       throw new LexicalSnapshotError("the snapshot's ids or terms are unreadable");
     }
+    const termsEnd = reader.offset;
     if (
       !Array.isArray(ids) ||
       ids.length !== documents ||
-      !ids.every((id) => typeof id === "string")
+      !ids.every((id) => (typeof id === "string" && id.length > 0) || id === null)
     )
       throw new LexicalSnapshotError("the snapshot's ids do not match its document count");
     if (terms.length !== termCount)
       throw new LexicalSnapshotError("the snapshot's terms do not match its term count");
-    engine.ids = ids as string[];
+    const documentIds = new Array<string | undefined>(documents);
+    let live = 0;
     for (let document = 0; document < documents; document += 1) {
-      const id = ids[document] as string;
+      const id = ids[document] as string | null;
+      if (id === null) continue;
       if (engine.numbers.has(id)) throw new LexicalSnapshotError(`the snapshot repeats id ${id}`);
       engine.numbers.set(id, document);
+      documentIds[document] = id;
+      live += 1;
     }
-    engine.documentTotal = documents;
+    engine.ids = documentIds;
+    engine.documentTotal = live;
+    engine.dirt = documents - live;
     engine.lengths = Array.from({ length: fieldCount }, () => {
       const lengths = new Int32Array(Math.max(64, documents));
       for (let document = 0; document < documents; document += 1)
@@ -972,8 +1099,14 @@ export class LexicalEngine {
     engine.sealedTerms = termCount;
     engine.fresh = engine.emptyFreshLists(termCount);
     engine.sealed = [];
+    engine.changed = new Uint8Array(Math.max(1024, termCount));
+    const spans: Int32Array[] = [];
+    const totals: number[] = [];
     for (let field = 0; field < fieldCount; field += 1) {
+      const fieldSpans = new Int32Array(termCount * 2);
+      spans.push(fieldSpans);
       const total = reader.varint();
+      totals.push(total);
       if (total > bytes.length)
         throw new LexicalSnapshotError("the snapshot's posting count is impossible");
       const offsets = new Int32Array(termCount + 1);
@@ -982,6 +1115,7 @@ export class LexicalEngine {
       let at = 0;
       for (let term = 0; term < termCount; term += 1) {
         offsets[term] = at;
+        fieldSpans[term * 2] = reader.offset;
         const count = reader.varint();
         if (at + count > total)
           throw new LexicalSnapshotError("the snapshot's postings overrun their count");
@@ -995,6 +1129,7 @@ export class LexicalEngine {
           previous = document;
           at += 1;
         }
+        fieldSpans[term * 2 + 1] = reader.offset;
       }
       if (at !== total)
         throw new LexicalSnapshotError("the snapshot's postings do not match their count");
@@ -1002,7 +1137,41 @@ export class LexicalEngine {
       engine.sealed.push({ offsets, documents: documentsOf, frequencies });
     }
     if (!reader.done) throw new LexicalSnapshotError("the snapshot has bytes after its end");
+    if (keep) engine.encoded = { bytes, termCount, termsStart, termsEnd, spans, totals };
     return engine;
+  }
+}
+
+/**
+ * Appends `source[start … end)` at `position` of the writer's bytes (growing them as needed).
+ *
+ * @returns the position after it (the writer's `bytes` may be a new array now)
+ */
+function copyRun(
+  writer: ByteWriter,
+  position: number,
+  source: Uint8Array,
+  start: number,
+  end: number,
+): number {
+  const length = end - start;
+  if (position + length > writer.bytes.length) {
+    writer.length = position;
+    writer.reserve(length);
+  }
+  writer.bytes.set(source.subarray(start, end), position);
+  return position + length;
+}
+
+/** The varint at `offset` (a term record's count, in a snapshot already checked). */
+function readCount(bytes: Uint8Array, offset: number): number {
+  let value = 0;
+  let shift = 0;
+  for (let at = offset; ; at += 1) {
+    const byte = bytes[at] as number;
+    value += (byte & 0x7f) * 2 ** shift;
+    if (byte < 0x80) return value;
+    shift += 7;
   }
 }
 

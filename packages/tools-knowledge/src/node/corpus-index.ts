@@ -18,10 +18,10 @@ import { embeddingsSchema } from "../internal/option-schemas.js";
 import { fuseReciprocalRanks, RECIPROCAL_RANK_K, rankDocuments } from "../internal/rank-fusion.js";
 import { KnowledgeSourceError } from "../knowledge-source-error.js";
 import {
+  adoptLexicalSnapshot,
   createLexicalIndex,
   type LexicalDocument,
   type LexicalIndex,
-  loadLexicalIndex,
 } from "../lexical-index.js";
 import type {
   ChunkedDocument,
@@ -844,7 +844,7 @@ export function createCorpusSource(options: CorpusSourceOptions): CorpusSource {
     if (stored.fingerprint !== fingerprint) {
       throw new IndexFileError("old_version", describeFingerprintChange(stored.fingerprint));
     }
-    const lexical = loadLexicalIndex(stored.lexical);
+    const lexical = adoptLexicalSnapshot(stored.lexical);
     const next: IndexState = {
       fingerprint,
       dimension: stored.dimension,
