@@ -1112,25 +1112,51 @@ export class LexicalEngine {
       const offsets = new Int32Array(termCount + 1);
       const documentsOf = new Int32Array(total);
       const frequencies = new Int32Array(total);
+      // The hot loop of a load (millions of varints): decoded inline, every byte bounds-checked.
+      const end = bytes.length;
+      let offset = reader.offset;
       let at = 0;
       for (let term = 0; term < termCount; term += 1) {
         offsets[term] = at;
-        fieldSpans[term * 2] = reader.offset;
-        const count = reader.varint();
+        fieldSpans[term * 2] = offset;
+        let count = 0;
+        for (let shift = 0; ; shift += 7) {
+          if (offset >= end || shift > 28) throw truncatedOrLong(offset >= end);
+          const byte = bytes[offset++] as number;
+          count += (byte & 0x7f) * 2 ** shift;
+          if (byte < 0x80) break;
+        }
         if (at + count > total)
           throw new LexicalSnapshotError("the snapshot's postings overrun their count");
         let previous = -1;
         for (let index = 0; index < count; index += 1) {
-          const document = previous + 1 + reader.varint();
+          let gap = 0;
+          for (let shift = 0; ; shift += 7) {
+            if (offset >= end || shift > 28) throw truncatedOrLong(offset >= end);
+            const byte = bytes[offset++] as number;
+            gap += (byte & 0x7f) * 2 ** shift;
+            if (byte < 0x80) break;
+          }
+          let frequency = 0;
+          for (let shift = 0; ; shift += 7) {
+            if (offset >= end || shift > 28) throw truncatedOrLong(offset >= end);
+            const byte = bytes[offset++] as number;
+            frequency += (byte & 0x7f) * 2 ** shift;
+            if (byte < 0x80) break;
+          }
+          const document = previous + 1 + gap;
           if (document >= documents)
             throw new LexicalSnapshotError("a posting names a document that is not there");
+          if (frequency >= 0x7fffffff)
+            throw new LexicalSnapshotError("a posting's frequency is impossible");
           documentsOf[at] = document;
-          frequencies[at] = reader.varint() + 1;
+          frequencies[at] = frequency + 1;
           previous = document;
           at += 1;
         }
-        fieldSpans[term * 2 + 1] = reader.offset;
+        fieldSpans[term * 2 + 1] = offset;
       }
+      reader.offset = offset;
       if (at !== total)
         throw new LexicalSnapshotError("the snapshot's postings do not match their count");
       offsets[termCount] = total;
@@ -1140,6 +1166,15 @@ export class LexicalEngine {
     if (keep) engine.encoded = { bytes, termCount, termsStart, termsEnd, spans, totals };
     return engine;
   }
+}
+
+/** The error for a varint that runs past the end, or past five bytes. */
+function truncatedOrLong(truncated: boolean): LexicalSnapshotError {
+  return new LexicalSnapshotError(
+    truncated
+      ? "the snapshot ends in the middle of a number"
+      : "a number in the snapshot is too long",
+  );
 }
 
 /**
