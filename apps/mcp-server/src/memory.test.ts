@@ -132,4 +132,50 @@ describe("memory family", () => {
       await session.close();
     }
   }, 60_000);
+
+  it("--families memory,skills serves the memory and skills tools together, each naming the other", async () => {
+    const skills = temporaryDirectory({
+      "write-notes/SKILL.md":
+        "---\nname: write-notes\ndescription: Keep notes of the user's preferences\n---\n# Steps\n\n1. Save each preference with memory_write.\n",
+    });
+    const store = temporaryDirectory();
+    const args = [
+      "--families",
+      "memory,skills",
+      "--memory-dir",
+      store.path,
+      "--skills-dir",
+      skills.path,
+    ];
+    expect(parseCommandLine(args)).toMatchObject({
+      action: "serve",
+      options: { families: ["memory", "skills"], memoryDir: store.path, skillsDir: skills.path },
+    });
+    const session = await startStdioSession(args);
+    try {
+      const listed = await session.client.listTools();
+      const served = [...MEMORY_TOOLS, "use_skill", "read_skill_file"];
+      expect(listed.tools.map((tool) => tool.name).sort()).toEqual([...served].sort());
+      for (const tool of listed.tools) {
+        expect(
+          findAbsentToolNames(tool.description ?? "", new Set(served), AGENTOOL_TOOL_NAMES),
+        ).toEqual([]);
+      }
+      const skill = await call(session, "use_skill", { name: "write-notes" });
+      expect(skill.isError).not.toBe(true);
+      expect(text(skill)).toContain("Save each preference with memory_write.");
+      const saved = await call(session, "memory_write", {
+        key: "user/preferences/notes",
+        content: "Keep notes short.",
+        tags: ["preference"],
+      });
+      expect(text(saved)).toContain('Saved a new memory "user/preferences/notes"');
+      const found = await call(session, "memory_search", { query: "notes", tags: ["preference"] });
+      expect(text(found)).toContain("1. user/preferences/notes (tags: preference)");
+    } finally {
+      await session.close();
+      skills.cleanup();
+      store.cleanup();
+    }
+  }, 60_000);
 });
