@@ -65,6 +65,12 @@ describe("memory_write", () => {
     expect((await refusal({ key: "a", content: "x", tags: ["two words"] })).message).toContain(
       "is not one word",
     );
+    const longTag = await refusal({ key: "a", content: "x", tags: ["t".repeat(33)] });
+    expect(longTag.code).toBe("INVALID_INPUT");
+    expect(longTag.message).toContain("33 characters long; at most 32 are accepted");
+    expect((await refusal({ key: "a", content: "x", tags: ["t".repeat(60)] })).message).toContain(
+      "a tag is at most 32 characters",
+    );
     expect((await refusal({ key: "a", content: "   " })).message).toContain("content is blank");
     const key = await refusal({
       key: "a",
