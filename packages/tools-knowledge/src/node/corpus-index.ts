@@ -8,7 +8,17 @@ import {
   readFileSync,
   watch,
 } from "node:fs";
-import { lstat, mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import {
+  lstat,
+  mkdir,
+  open,
+  readdir,
+  readFile,
+  rename,
+  rm,
+  stat,
+  writeFile,
+} from "node:fs/promises";
 import { join, resolve, sep } from "node:path";
 import { parseOptions } from "@agentool/contract";
 import { similarity } from "ml-distance";
@@ -41,7 +51,7 @@ import {
 } from "./internal/corpus-walk.js";
 import {
   decodeIndex,
-  encodeIndex,
+  encodeIndexParts,
   INDEX_FORMAT_VERSION,
   IndexFileError,
   type StoredChunk,
@@ -117,6 +127,40 @@ const SYNC_READ_MAX_BYTES = 256 * 1024;
 
 /** Longest run of synchronous work in the read loop before it yields, in ms. */
 const SYNC_READ_SLICE_MS = 20;
+
+/** Buffers per vectored write (Linux's IOV_MAX is 1,024). */
+const WRITE_PARTS_PER_CALL = 512;
+
+/**
+ * Writes `parts` one after another into a new file at `path` (vectored writes, short writes
+ * resumed), then closes it.
+ */
+async function writeParts(path: string, parts: readonly Buffer[]): Promise<void> {
+  const handle = await open(path, "wx");
+  try {
+    let next = 0;
+    // Bytes of parts[next] already written (after a short write).
+    let written = 0;
+    while (next < parts.length) {
+      const batch = parts.slice(next, next + WRITE_PARTS_PER_CALL);
+      batch[0] = (batch[0] as Buffer).subarray(written);
+      let { bytesWritten } = await handle.writev(batch);
+      if (bytesWritten === 0) throw new Error("the index file accepts no more bytes");
+      let whole = 0;
+      while (whole < batch.length && bytesWritten >= (batch[whole] as Buffer).length) {
+        bytesWritten -= (batch[whole] as Buffer).length;
+        whole += 1;
+      }
+      if (whole === 0) written += bytesWritten;
+      else {
+        next += whole;
+        written = bytesWritten;
+      }
+    }
+  } finally {
+    await handle.close();
+  }
+}
 
 /**
  * Reads a small regular file synchronously. Opened non-blocking, so a FIFO or device put in the
@@ -598,6 +642,8 @@ export function createCorpusSource(options: CorpusSourceOptions): CorpusSource {
     parsed.indexWorkerMinimumBytes ?? DEFAULT_INDEX_WORKER_MINIMUM_BYTES;
   /** The BM25 build of the running refresh while it is on a worker (see `indexWorker`). */
   let activeBuild: LexicalBuild | undefined;
+  /** The vector arrays of each save in flight (they are written from where they are). */
+  const vectorsBeingWritten: Array<Set<Float32Array>> = [];
   const watchFolders = parsed.watch ?? true;
   const rescanIntervalMs = parsed.rescanIntervalMs ?? DEFAULT_RESCAN_INTERVAL_MS;
   const maxWatchedFolders = parsed.maxWatchedFolders ?? DEFAULT_MAX_WATCHED_FOLDERS;
@@ -1079,13 +1125,18 @@ export function createCorpusSource(options: CorpusSourceOptions): CorpusSource {
         missing: [],
       });
     }
-    const buffer = encodeIndex({
+    const parts = encodeIndexParts({
       fingerprint: current.fingerprint,
       dimension: current.dimension,
       next_id: current.nextId,
       files,
       lexical: current.lexical.toBytes(),
     });
+    // The vector parts are views of the files' own arrays: until they are written, an embedding
+    // writes into a copy instead (see `writableVectors`).
+    const writing = new Set<Float32Array>();
+    for (const file of files) if (file.vectors !== undefined) writing.add(file.vectors);
+    vectorsBeingWritten.push(writing);
     const temporary = join(
       folder,
       `${CORPUS_INDEX_FILE}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`,
@@ -1103,7 +1154,7 @@ export function createCorpusSource(options: CorpusSourceOptions): CorpusSource {
         await removeStaleTemporaries();
         sidecarReady = true;
       }
-      await writeFile(temporary, buffer);
+      await writeParts(temporary, parts);
       await rename(temporary, indexPath);
       diskStamp = await stampOf(indexPath);
       return true;
@@ -1117,6 +1168,8 @@ export function createCorpusSource(options: CorpusSourceOptions): CorpusSource {
         );
       }
       return false;
+    } finally {
+      vectorsBeingWritten.splice(vectorsBeingWritten.indexOf(writing), 1);
     }
   }
 
@@ -1400,6 +1453,10 @@ export function createCorpusSource(options: CorpusSourceOptions): CorpusSource {
           let target = job.file.vectors;
           if (target === undefined || target.length !== job.file.chunks.length * length) {
             target = new Float32Array(job.file.chunks.length * length);
+            job.file.vectors = target;
+          } else if (vectorsBeingWritten.some((writing) => writing.has(target as Float32Array))) {
+            // A save is writing this array: the new vector goes into a copy.
+            target = target.slice();
             job.file.vectors = target;
           }
           target.set(vector, job.index * length);

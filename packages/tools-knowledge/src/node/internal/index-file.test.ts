@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import {
   decodeIndex,
   encodeIndex,
+  encodeIndexParts,
   INDEX_FORMAT_VERSION,
   IndexFileError,
   type IndexProblem,
@@ -119,6 +120,25 @@ describe("encodeIndex / decodeIndex", () => {
     expect(buffer.length - withoutVectors.length).toBeLessThan(4 * 64 * 4 + 64);
     expect(buffer.includes(Buffer.from("0.123456"))).toBe(false);
     expect(buffer.includes(Buffer.from(first.vectors.buffer))).toBe(true);
+  });
+
+  it("encodeIndexParts: the same bytes in pieces, each file's vectors a view of its own array (no copy)", () => {
+    const index = sample(4);
+    const parts = encodeIndexParts(index);
+    expect(Buffer.concat(parts)).toEqual(encodeIndex(index));
+    const withVectors = index.files.filter((file) => (file.vectors?.length ?? 0) > 0);
+    expect(parts).toHaveLength(1 + withVectors.length);
+    withVectors.forEach((file, position) => {
+      const part = parts[1 + position] as Buffer;
+      expect(part.buffer).toBe((file.vectors as Float32Array).buffer);
+    });
+    // Its checksum covers the vectors: a changed vector after encoding is caught on decode.
+    const buffer = Buffer.concat(parts);
+    const first = withVectors[0]?.vectors as Float32Array;
+    first[0] = 42;
+    const changed = Buffer.concat(parts);
+    expect(changed).not.toEqual(buffer);
+    expect(() => decodeIndex(changed)).toThrow(IndexFileError);
   });
 
   it("writes zeros for a file whose vectors are absent or of the wrong length", () => {

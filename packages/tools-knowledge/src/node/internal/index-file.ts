@@ -128,6 +128,21 @@ function encodeChunkTable(chunks: readonly StoredChunk[]): string {
  * @internal
  */
 export function encodeIndex(index: StoredIndex): Buffer {
+  return Buffer.concat(encodeIndexParts(index));
+}
+
+/** Zeros for the vectors of a file that has none (shared, never written to). */
+let zeros = Buffer.alloc(0);
+
+/**
+ * {@link encodeIndex} as the pieces of the file, in order: the header, meta and lexical sections
+ * in one buffer, then each file's vectors as a view of its own `Float32Array` — no copy of the
+ * vectors (most of the file) and no fresh buffer to fault in, for a vectored write. The views
+ * share memory with the index: the vectors must not change until the pieces are written.
+ *
+ * @internal
+ */
+export function encodeIndexParts(index: StoredIndex): Buffer[] {
   const dimension = index.dimension;
   const rows: string[] = new Array(index.files.length);
   let floats = 0;
@@ -144,33 +159,39 @@ export function encodeIndex(index: StoredIndex): Buffer {
   const unpadded = HEADER_BYTES + meta.length + lexical.length;
   const padding = (4 - (unpadded % 4)) % 4;
   const vectorBytes = floats * 4;
-  const buffer = Buffer.allocUnsafe(unpadded + padding + vectorBytes);
-  MAGIC.copy(buffer, 0);
+  const head = Buffer.allocUnsafe(unpadded + padding);
+  MAGIC.copy(head, 0);
   let offset = HEADER_BYTES;
-  meta.copy(buffer, offset);
+  meta.copy(head, offset);
   offset += meta.length;
-  buffer.set(lexical, offset);
+  head.set(lexical, offset);
   offset += lexical.length;
-  buffer.fill(0, offset, offset + padding);
-  offset += padding;
+  head.fill(0, offset, offset + padding);
+  const parts: Buffer[] = [head];
+  let checksum = crc32(head.subarray(HEADER_BYTES));
   if (dimension > 0) {
-    const view = new Float32Array(buffer.buffer, buffer.byteOffset + offset, floats);
-    let at = 0;
     for (const file of index.files) {
       const length = file.chunks.length * dimension;
-      if (file.vectors !== undefined && file.vectors.length === length) view.set(file.vectors, at);
-      else view.fill(0, at, at + length);
-      at += length;
+      if (length === 0) continue;
+      let part: Buffer;
+      if (file.vectors !== undefined && file.vectors.length === length)
+        part = Buffer.from(file.vectors.buffer, file.vectors.byteOffset, length * 4);
+      else {
+        if (zeros.length < length * 4) zeros = Buffer.alloc(length * 4);
+        part = zeros.subarray(0, length * 4);
+      }
+      checksum = crc32(part, checksum);
+      parts.push(part);
     }
   }
-  buffer.writeUInt32LE(INDEX_FORMAT_VERSION, 8);
-  buffer.writeUInt32LE(endianness() === "LE" ? LITTLE_ENDIAN_FLAG : 0, 12);
-  buffer.writeUInt32LE(meta.length, 16);
-  buffer.writeUInt32LE(lexical.length, 20);
-  buffer.writeUInt32LE(0, 28);
-  buffer.writeDoubleLE(vectorBytes, 32);
-  buffer.writeUInt32LE(crc32(buffer.subarray(HEADER_BYTES)), 24);
-  return buffer;
+  head.writeUInt32LE(INDEX_FORMAT_VERSION, 8);
+  head.writeUInt32LE(endianness() === "LE" ? LITTLE_ENDIAN_FLAG : 0, 12);
+  head.writeUInt32LE(meta.length, 16);
+  head.writeUInt32LE(lexical.length, 20);
+  head.writeUInt32LE(0, 28);
+  head.writeDoubleLE(vectorBytes, 32);
+  head.writeUInt32LE(checksum, 24);
+  return parts;
 }
 
 /**
