@@ -278,7 +278,13 @@ describe("createLexicalIndex — the same scores as MiniSearch 7.2", () => {
     const goneSecond = second.filter((_, position) => position % 7 === 2).map((item) => item.id);
     source.remove(goneSecond);
     const sourceBefore = source.toBytes();
+    const targetBefore = target.toBytes(); // kept: the next snapshot is incremental
     appendLexicalIndex(target, source);
+    const joinedBytes = target.toBytes();
+    expect(joinedBytes).not.toEqual(targetBefore);
+    const scratch = engineOf(loadLexicalIndex(joinedBytes));
+    (scratch as unknown as { encoded: undefined }).encoded = undefined;
+    expect(scratch.toBytes([LEXICAL_INDEX_VERSION, TOKENIZER_VERSION])).toEqual(joinedBytes);
     expect(source.toBytes()).toEqual(sourceBefore);
     const gone = new Set([...goneFirst, ...goneSecond]);
     const live = documents.filter((item) => !gone.has(item.id));

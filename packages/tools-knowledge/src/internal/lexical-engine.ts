@@ -373,7 +373,6 @@ export class LexicalEngine {
     if (other.fieldCount !== this.fieldCount) throw new Error("the engines have other fields");
     for (const id of other.numbers.keys())
       if (this.numbers.has(id)) throw new Error(`duplicate document id ${id}`);
-    this.encoded = undefined;
     const renumber = new Int32Array(other.ids.length);
     const first = this.ids.length;
     const ownCount = this.documentTotal;
@@ -426,6 +425,7 @@ export class LexicalEngine {
             }
           }
           target.push(mapped, frequency);
+          this.changed[number] = 1;
           this.freshPostings += 1;
         };
         for (let at = start; at < end; at += 1)

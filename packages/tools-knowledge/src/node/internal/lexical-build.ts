@@ -67,10 +67,10 @@ function findWorkerFile(): URL | null {
 /**
  * Starts a build on a worker thread (or, when none can start, one that replays on this thread).
  *
- * The worker is kept a few batches ahead of, never far behind, the calling thread: batches wait
- * here until the worker has taken the ones before. When the calling thread finishes, the batches
- * still waiting are indexed here while the worker finishes its own, and the two indexes are
- * joined, so neither thread waits for the other for long.
+ * The worker is sent a batch whenever it takes one (at most two wait for it); the others wait
+ * here. When the calling thread finishes, the batches still waiting are split: the first part
+ * goes to the worker, the rest is indexed here meanwhile, and the two indexes are joined, so
+ * neither thread waits for the other for long.
  *
  * @param useWorker - `false` builds on this thread
  * @returns the build
@@ -161,9 +161,13 @@ export function startLexicalBuild(useWorker: boolean): LexicalBuild {
         return { index: replay(operations), onWorker: false, indexedHere: 0 };
       }
       const running = worker;
-      // What the worker has not been sent is indexed here, while it finishes what it has.
+      // What the worker has not been sent is split: the first part goes to the worker, the rest
+      // is indexed here meanwhile, so that both finish at about the same time (the worker still
+      // has the batch it is on and those posted to it).
       if (batch.length > 0) waiting.push({ add: batch });
       batch = [];
+      const toWorker = Math.max(0, Math.round((waiting.length - inFlight - 1) / 2));
+      for (const operation of waiting.splice(0, toWorker)) post(operation);
       const rest = waiting.splice(0);
       const received = new Promise<Uint8Array | undefined>((resolve) => {
         answer = resolve;
