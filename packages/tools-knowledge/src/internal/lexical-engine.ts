@@ -941,48 +941,23 @@ export class LexicalEngine {
         bytes = writer.bytes;
       }
       spans[term * 2] = position;
-      let value = count;
-      while (value >= 0x80) {
-        bytes[position++] = (value & 0x7f) | 0x80;
-        value >>>= 7;
-      }
-      bytes[position++] = value;
+      position = putVarint(bytes, position, count);
       let previousDocument = -1;
       if (term < sealedTerms) {
         const last = offsets[term + 1] as number;
         for (let at = offsets[term] as number; at < last; at += 1) {
           const document = sealedDocuments[at] as number;
-          value = document - previousDocument - 1;
+          position = putVarint(bytes, position, document - previousDocument - 1);
+          position = putVarint(bytes, position, (sealedFrequencies[at] as number) - 1);
           previousDocument = document;
-          while (value >= 0x80) {
-            bytes[position++] = (value & 0x7f) | 0x80;
-            value >>>= 7;
-          }
-          bytes[position++] = value;
-          value = (sealedFrequencies[at] as number) - 1;
-          while (value >= 0x80) {
-            bytes[position++] = (value & 0x7f) | 0x80;
-            value >>>= 7;
-          }
-          bytes[position++] = value;
         }
       }
       if (list !== undefined) {
         for (let at = 0; at < list.length; at += 2) {
           const document = list[at] as number;
-          value = document - previousDocument - 1;
+          position = putVarint(bytes, position, document - previousDocument - 1);
+          position = putVarint(bytes, position, (list[at + 1] as number) - 1);
           previousDocument = document;
-          while (value >= 0x80) {
-            bytes[position++] = (value & 0x7f) | 0x80;
-            value >>>= 7;
-          }
-          bytes[position++] = value;
-          value = (list[at + 1] as number) - 1;
-          while (value >= 0x80) {
-            bytes[position++] = (value & 0x7f) | 0x80;
-            value >>>= 7;
-          }
-          bytes[position++] = value;
         }
       }
       spans[term * 2 + 1] = position;
@@ -1175,6 +1150,22 @@ function truncatedOrLong(truncated: boolean): LexicalSnapshotError {
       ? "the snapshot ends in the middle of a number"
       : "a number in the snapshot is too long",
   );
+}
+
+/**
+ * Writes a varint below 2^32 at `position` (room for five bytes must be there).
+ *
+ * @returns the position after it
+ */
+function putVarint(bytes: Uint8Array, position: number, value: number): number {
+  let rest = value;
+  let at = position;
+  while (rest >= 0x80) {
+    bytes[at++] = (rest & 0x7f) | 0x80;
+    rest >>>= 7;
+  }
+  bytes[at++] = rest;
+  return at;
 }
 
 /**
