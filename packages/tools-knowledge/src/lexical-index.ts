@@ -1,4 +1,8 @@
-import { LexicalEngine, LexicalSnapshotError } from "./internal/lexical-engine.js";
+import {
+  LexicalEngine,
+  LexicalSnapshotError,
+  type RawLexicalEngine,
+} from "./internal/lexical-engine.js";
 import { decodeBase64, encodeBase64 } from "./internal/packed-integers.js";
 import { TOKENIZER_VERSION, tokenize } from "./internal/tokenize.js";
 
@@ -274,6 +278,32 @@ export function adoptLexicalSnapshot(bytes: Uint8Array): LexicalIndex {
   return restore(bytes);
 }
 
+/**
+ * A finished index as plain arrays for `postMessage` (list `transfer` as the transfer list): the
+ * index must not be used afterwards. {@link importLexicalIndex} rebuilds it on the other side
+ * without a snapshot's encode and decode.
+ *
+ * @param index - an index made by this module
+ * @returns the arrays
+ * @internal
+ */
+export function exportLexicalIndex(index: LexicalIndex): RawLexicalEngine {
+  if (!(index instanceof FlatLexicalIndex))
+    throw new Error("exportLexicalIndex moves indexes made by createLexicalIndex only");
+  return index.exportRaw();
+}
+
+/**
+ * Rebuilds an index from {@link exportLexicalIndex} (of this module's own worker: trusted).
+ *
+ * @param raw - the arrays
+ * @returns the index
+ * @internal
+ */
+export function importLexicalIndex(raw: RawLexicalEngine): LexicalIndex {
+  return new FlatLexicalIndex(LexicalEngine.fromRaw(raw, scoring));
+}
+
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
@@ -340,6 +370,10 @@ class FlatLexicalIndex implements LexicalIndex {
 
   toBytes(): Uint8Array {
     return this.engine.toBytes(SNAPSHOT_HEADER);
+  }
+
+  exportRaw(): RawLexicalEngine {
+    return this.engine.toRaw(SNAPSHOT_HEADER);
   }
 
   absorb(other: FlatLexicalIndex): void {

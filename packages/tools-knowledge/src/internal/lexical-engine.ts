@@ -173,7 +173,7 @@ class ByteReader {
  * A snapshot kept for the next one: a save after a small change copies the postings of every
  * term that did not change instead of encoding them again.
  */
-interface EncodedSnapshot {
+export interface EncodedSnapshot {
   /** The snapshot (never handed out: callers get copies). */
   bytes: Uint8Array;
   /** Terms it holds: term numbers below this. */
@@ -187,8 +187,27 @@ interface EncodedSnapshot {
   totals: number[];
 }
 
+/**
+ * An engine's whole state as plain arrays, for moving a finished build between threads without
+ * a snapshot's encode and decode: {@link LexicalEngine.toRaw} and {@link LexicalEngine.fromRaw}.
+ * Every typed array is listed in `transfer`.
+ */
+export interface RawLexicalEngine {
+  fieldCount: number;
+  ids: Array<string | undefined>;
+  lengths: Int32Array[];
+  averages: number[];
+  documentTotal: number;
+  dirt: number;
+  terms: string[];
+  sorted: Int32Array;
+  sealed: SealedField[];
+  snapshot: EncodedSnapshot;
+  transfer: ArrayBuffer[];
+}
+
 /** The sealed postings of one field: term `t` owns `documents[offsets[t] … offsets[t + 1])`. */
-interface SealedField {
+export interface SealedField {
   offsets: Int32Array;
   documents: Int32Array;
   frequencies: Int32Array;
@@ -974,6 +993,112 @@ export class LexicalEngine {
     bytes[totalAt + 4] = (total >>> 28) & 0x0f;
     writer.length = position;
     return { spans, total };
+  }
+
+  /**
+   * The engine as plain arrays (every posting sealed by term number, terms sorted) plus its
+   * snapshot, so {@link LexicalEngine.fromRaw} on another thread rebuilds it without decoding
+   * and saves it without encoding. The engine must not be used afterwards (its arrays move).
+   *
+   * @param header - the snapshot's header (as {@link LexicalEngine.toBytes})
+   * @returns the state and the buffers to transfer
+   */
+  toRaw(header: readonly number[]): RawLexicalEngine {
+    this.toBytes(header);
+    const snapshot = this.encoded as EncodedSnapshot;
+    const termCount = this.terms.length;
+    const sealed: SealedField[] = [];
+    for (let field = 0; field < this.fieldCount; field += 1) {
+      const old = this.sealed[field] as SealedField;
+      const fresh = this.fresh[field] as Array<number[] | undefined>;
+      const offsets = new Int32Array(termCount + 1);
+      let total = 0;
+      for (let term = 0; term < termCount; term += 1) {
+        offsets[term] = total;
+        if (term < this.sealedTerms)
+          total += (old.offsets[term + 1] as number) - (old.offsets[term] as number);
+        total += (fresh[term]?.length ?? 0) >>> 1;
+      }
+      offsets[termCount] = total;
+      const documents = new Int32Array(total);
+      const frequencies = new Int32Array(total);
+      let at = 0;
+      for (let term = 0; term < termCount; term += 1) {
+        if (term < this.sealedTerms) {
+          const start = old.offsets[term] as number;
+          const end = old.offsets[term + 1] as number;
+          documents.set(old.documents.subarray(start, end), at);
+          frequencies.set(old.frequencies.subarray(start, end), at);
+          at += end - start;
+        }
+        const list = fresh[term];
+        if (list !== undefined)
+          for (let index = 0; index < list.length; index += 2) {
+            documents[at] = list[index] as number;
+            frequencies[at] = list[index + 1] as number;
+            at += 1;
+          }
+      }
+      sealed.push({ offsets, documents, frequencies });
+    }
+    const transfer = new Set<ArrayBuffer>();
+    const add = (array: Int32Array | Uint8Array) => {
+      if (array.buffer.byteLength > 0) transfer.add(array.buffer as ArrayBuffer);
+    };
+    for (const field of sealed) {
+      add(field.offsets);
+      add(field.documents);
+      add(field.frequencies);
+    }
+    for (const lengths of this.lengths) add(lengths);
+    for (const spans of snapshot.spans) add(spans);
+    add(snapshot.bytes);
+    add(this.sorted);
+    return {
+      fieldCount: this.fieldCount,
+      ids: this.ids,
+      lengths: this.lengths,
+      averages: this.averages,
+      documentTotal: this.documentTotal,
+      dirt: this.dirt,
+      terms: this.terms,
+      sorted: this.sorted,
+      sealed,
+      snapshot,
+      transfer: [...transfer],
+    };
+  }
+
+  /**
+   * Rebuilds an engine from {@link LexicalEngine.toRaw} (of this module, on another thread: the
+   * arrays are trusted, not checked as a snapshot's bytes are).
+   *
+   * @param raw - the state
+   * @param scoring - how searches score
+   * @returns the engine, its snapshot kept for the next one
+   */
+  static fromRaw(raw: RawLexicalEngine, scoring: LexicalScoring): LexicalEngine {
+    const engine = new LexicalEngine(raw.fieldCount, scoring);
+    engine.ids = raw.ids;
+    for (let document = 0; document < raw.ids.length; document += 1) {
+      const id = raw.ids[document];
+      if (id !== undefined) engine.numbers.set(id, document);
+    }
+    engine.lengths = raw.lengths;
+    engine.averages = raw.averages;
+    engine.documentTotal = raw.documentTotal;
+    engine.dirt = raw.dirt;
+    engine.terms = raw.terms;
+    for (let number = 0; number < raw.terms.length; number += 1)
+      engine.termNumbers.set(raw.terms[number] as string, number);
+    engine.sorted = raw.sorted;
+    engine.sortedThrough = raw.terms.length;
+    engine.sealedTerms = raw.terms.length;
+    engine.sealed = raw.sealed;
+    engine.fresh = engine.emptyFreshLists(raw.terms.length);
+    engine.changed = new Uint8Array(Math.max(1024, raw.terms.length));
+    engine.encoded = raw.snapshot;
+    return engine;
   }
 
   /**

@@ -1,15 +1,19 @@
 /**
  * The worker thread of {@link startLexicalBuild}: builds one lexical index from the documents it
- * is sent and answers with the index's snapshot bytes (transferred, not copied).
+ * is sent and answers with the index's arrays and snapshot (transferred, not copied).
  *
  * Messages in: `{ type: "add", documents }`, `{ type: "remove", ids }`, `{ type: "finish" }`.
- * Messages out: `{ type: "taken" }` as each add or remove starts, then `{ type: "done", bytes }`,
+ * Messages out: `{ type: "taken" }` as each add or remove starts, then `{ type: "done", raw }`,
  * or `{ type: "failed", message }`.
  *
  * @internal
  */
 import { parentPort } from "node:worker_threads";
-import { createLexicalIndex, type LexicalDocument } from "../../lexical-index.js";
+import {
+  createLexicalIndex,
+  exportLexicalIndex,
+  type LexicalDocument,
+} from "../../lexical-index.js";
 
 type Message =
   | { type: "add"; documents: LexicalDocument[] }
@@ -26,8 +30,9 @@ port?.on("message", (message: Message) => {
       if (message.type === "add") index.add(message.documents);
       else index.remove(message.ids);
     } else {
-      const bytes = index.toBytes();
-      port.postMessage({ type: "done", bytes }, [bytes.buffer as ArrayBuffer]);
+      // The index's arrays move to the calling thread as they are (no snapshot to decode).
+      const raw = exportLexicalIndex(index);
+      port.postMessage({ type: "done", raw }, raw.transfer);
     }
   } catch (error) {
     port.postMessage({

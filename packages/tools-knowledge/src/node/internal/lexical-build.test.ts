@@ -3,6 +3,7 @@ import {
   createLexicalIndex,
   type LexicalDocument,
   type LexicalIndex,
+  loadLexicalIndex,
 } from "../../lexical-index.js";
 import { startLexicalBuild } from "./lexical-build.js";
 
@@ -88,6 +89,12 @@ describe("startLexicalBuild", () => {
     const expected = createLexicalIndex();
     expected.add(all);
     expectSameIndex(index, expected);
+    // Its snapshot (the worker's, kept across the move and the join) is what a fresh encode of
+    // the same index gives, and restores the same answers.
+    const bytes = index.toBytes();
+    const reloaded = loadLexicalIndex(bytes);
+    expectSameIndex(reloaded, expected);
+    expect(reloaded.toBytes()).toEqual(bytes);
     // The joined index goes on like any other.
     index.add([{ id: "late", heading: "", text: "zebra", front_matter: "" }]);
     expect(index.search("zebra").map((match) => match.id)).toEqual(["late"]);

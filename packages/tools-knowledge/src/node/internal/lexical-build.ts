@@ -1,7 +1,8 @@
 /**
  * A first build of a large corpus puts its BM25 index together on a worker thread, in parallel
  * with the reading, chunking and embedding the refresh does on the calling thread; the worker
- * answers with the index's snapshot bytes, which load in a few milliseconds. Tokenizing is most
+ * answers with the index's arrays and snapshot, moved (not copied) and rebuilt here without
+ * decoding. Tokenizing is most
  * of the cost of a BM25 build, so on two cores a cold build takes about the time of the reading
  * and embedding alone.
  *
@@ -14,10 +15,11 @@
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
+import type { RawLexicalEngine } from "../../internal/lexical-engine.js";
 import {
-  adoptLexicalSnapshot,
   appendLexicalIndex,
   createLexicalIndex,
+  importLexicalIndex,
   type LexicalDocument,
   type LexicalIndex,
 } from "../../lexical-index.js";
@@ -85,7 +87,7 @@ export function startLexicalBuild(useWorker: boolean): LexicalBuild {
   let inFlight = 0;
   let worker: Worker | undefined;
   let failure: string | undefined;
-  let answer: ((bytes: Uint8Array | undefined) => void) | undefined;
+  let answer: ((raw: RawLexicalEngine | undefined) => void) | undefined;
   const file = useWorker ? findWorkerFile() : null;
 
   const post = (operation: Operation) => {
@@ -102,16 +104,19 @@ export function startLexicalBuild(useWorker: boolean): LexicalBuild {
     try {
       worker = new Worker(file);
       worker.unref();
-      worker.on("message", (message: { type: string; bytes?: Uint8Array; message?: string }) => {
-        if (message.type === "taken") {
-          inFlight -= 1;
-          pump();
-        } else if (message.type === "done") answer?.(message.bytes);
-        else {
-          failure = message.message ?? "the worker failed";
-          answer?.(undefined);
-        }
-      });
+      worker.on(
+        "message",
+        (message: { type: string; raw?: RawLexicalEngine; message?: string }) => {
+          if (message.type === "taken") {
+            inFlight -= 1;
+            pump();
+          } else if (message.type === "done") answer?.(message.raw);
+          else {
+            failure = message.message ?? "the worker failed";
+            answer?.(undefined);
+          }
+        },
+      );
       worker.on("error", (error) => {
         failure = error.message;
         answer?.(undefined);
@@ -169,7 +174,7 @@ export function startLexicalBuild(useWorker: boolean): LexicalBuild {
       const toWorker = Math.max(0, Math.round((waiting.length - inFlight - 1) / 2));
       for (const operation of waiting.splice(0, toWorker)) post(operation);
       const rest = waiting.splice(0);
-      const received = new Promise<Uint8Array | undefined>((resolve) => {
+      const received = new Promise<RawLexicalEngine | undefined>((resolve) => {
         answer = resolve;
         running.postMessage({ type: "finish" });
       });
@@ -180,15 +185,15 @@ export function startLexicalBuild(useWorker: boolean): LexicalBuild {
         void running.terminate();
         throw error;
       }
-      const bytes = await received;
+      const raw = await received;
       void running.terminate();
-      if (bytes !== undefined) {
+      if (raw !== undefined) {
         try {
-          const index = adoptLexicalSnapshot(bytes);
+          const index = importLexicalIndex(raw);
           if (local !== undefined) appendLexicalIndex(index, local);
           return { index, onWorker: true, indexedHere: local?.size ?? 0 };
         } catch {
-          // A snapshot that does not load: build here instead.
+          // An answer that does not rebuild: build here instead.
         }
       }
       return { index: replay(operations), onWorker: false, indexedHere: 0 };
