@@ -192,6 +192,11 @@ export function createChromiumBackend(options: ChromiumBackendOptions = {}): Pre
           block(
             `no network in preview: ${routed.method()} ${routed.url().slice(0, 300)} refused — inline the content or use a data: URL`,
           );
+          if (routed.isNavigationRequest() && routed.frame() === page?.mainFrame()) {
+            // A 204 answer to a navigation leaves the page where it is: the artifact stays loaded.
+            await route.fulfill({ status: 204, body: "" }).catch(() => {});
+            return;
+          }
           await route.abort("blockedbyclient").catch(() => {});
         });
         await context.routeWebSocket(/.*/, (socket) => {
@@ -302,7 +307,24 @@ export function createChromiumBackend(options: ChromiumBackendOptions = {}): Pre
 
       const session: PreviewBackendSession = {
         async load(signal) {
-          await raceSignal(thePage.goto(documentUrl, { waitUntil: "load", timeout: 0 }), signal);
+          await raceSignal(thePage.goto(documentUrl, { waitUntil: "commit", timeout: 0 }), signal);
+          // Wait for the load event inside the page: a navigation the artifact starts meanwhile
+          // (answered 204, so it goes nowhere) must not confuse the wait.
+          await raceSignal(
+            thePage.evaluate(
+              () =>
+                new Promise<void>((resolve) => {
+                  // The load event, or 1 s after the DOM is parsed when a cancelled navigation
+                  // stopped the document's loading (its load event then never comes).
+                  if (document.readyState === "complete") return resolve();
+                  addEventListener("load", () => resolve(), { once: true });
+                  const afterParse = () => setTimeout(resolve, 1_000);
+                  if (document.readyState === "interactive") afterParse();
+                  else document.addEventListener("DOMContentLoaded", afterParse, { once: true });
+                }),
+            ),
+            signal,
+          );
         },
         call: (method, callArgs, signal) => call(method, callArgs, signal),
         act,
