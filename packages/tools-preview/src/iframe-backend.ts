@@ -22,6 +22,18 @@ export interface IframeBackendOptions {
 /** The sandbox every preview frame gets: scripts only, so its origin is opaque. */
 export const PREVIEW_FRAME_SANDBOX = "allow-scripts";
 
+/** The shell's policy: no frame of its own may navigate anywhere but to its srcdoc. */
+const SHELL_CONTENT_SECURITY_POLICY =
+  "frame-src 'none'; child-src 'none'; object-src 'none'; base-uri 'none'; form-action 'none'";
+
+function escapeAttribute(text: string): string {
+  return text.replace(/&/g, "&amp;").replace(/"/g, "&quot;");
+}
+
+function shellDocument(artifact: string, path: string): string {
+  return `<!doctype html><html><head><meta http-equiv="Content-Security-Policy" content="${SHELL_CONTENT_SECURITY_POLICY}"><title>${escapeAttribute(path).replace(/</g, "&lt;")}</title><style>html,body{margin:0;height:100%;overflow:hidden}iframe{display:block;border:0;width:100%;height:100%}</style></head><body><iframe sandbox="${PREVIEW_FRAME_SANDBOX}" srcdoc="${escapeAttribute(artifact)}"></iframe></body></html>`;
+}
+
 interface Pending {
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
@@ -56,6 +68,9 @@ export function createIframeBackend(options: IframeBackendOptions = {}): Preview
       return undefined;
     },
     async open(request: PreviewOpenRequest): Promise<PreviewBackendSession> {
+      // A shell frame holds the artifact's frame: the shell's CSP (frame-src 'none') is what
+      // Chromium checks on every navigation of the artifact's frame, its own included, so a
+      // location change, a link or a meta refresh is refused before any request is made.
       const frame = options.frameFactory
         ? options.frameFactory()
         : document.createElement("iframe");
@@ -70,6 +85,13 @@ export function createIframeBackend(options: IframeBackendOptions = {}): Preview
         frame.style.left = "-20000px";
         frame.style.top = "0";
       }
+      const inner = (): Window | null => {
+        try {
+          return (frame.contentWindow?.frames[0] as Window | undefined) ?? null;
+        } catch {
+          return null;
+        }
+      };
       const pending = new Map<number, Pending>();
       let nextId = 1;
       let closed = false;
@@ -80,7 +102,12 @@ export function createIframeBackend(options: IframeBackendOptions = {}): Preview
           value?: unknown;
           error?: unknown;
         } | null;
-        if (event.source !== frame.contentWindow || message === null || typeof message !== "object")
+        if (
+          event.source === null ||
+          event.source !== inner() ||
+          message === null ||
+          typeof message !== "object"
+        )
           return;
         if (message.channel !== request.channel || typeof message.id !== "number") return;
         const waiting = pending.get(message.id);
@@ -104,7 +131,7 @@ export function createIframeBackend(options: IframeBackendOptions = {}): Preview
               'Call preview with op "open" again.',
             ),
           );
-        const target = frame.contentWindow;
+        const target = inner();
         if (target === null)
           return Promise.reject(
             new PreviewError(
@@ -122,14 +149,36 @@ export function createIframeBackend(options: IframeBackendOptions = {}): Preview
       }
 
       const session: PreviewBackendSession = {
-        load(signal) {
-          const loaded = new Promise<void>((resolve) => {
-            frame.addEventListener("load", () => resolve(), { once: true });
-          });
-          frame.srcdoc = request.document;
+        async load(signal) {
+          let loaded = false;
+          frame.addEventListener(
+            "load",
+            () => {
+              loaded = true;
+            },
+            { once: true },
+          );
+          frame.srcdoc = shellDocument(request.document, request.path);
           if (options.attach !== undefined) options.attach(frame);
           else document.body.appendChild(frame);
-          return raceSignal(loaded, signal);
+          // The shell's load event, or 1 s after the artifact's DOM is parsed when a cancelled
+          // navigation stopped its loading (its load event then never comes).
+          let parsedAt: number | undefined;
+          while (!loaded) {
+            await raceSignal(new Promise((resolve) => setTimeout(resolve, 50)), signal);
+            if (loaded || inner() === null) continue;
+            const probe = new AbortController();
+            const timer = setTimeout(() => probe.abort(), 200);
+            const state = (await call("summary", [], probe.signal).catch(() => undefined)) as
+              | { ready?: string }
+              | undefined;
+            clearTimeout(timer);
+            if (signal.aborted) throw signal.reason;
+            if (state !== undefined && state.ready !== "loading") {
+              parsedAt ??= Date.now();
+              if (state.ready === "complete" || Date.now() - parsedAt >= 1_000) return;
+            }
+          }
         },
         call,
         act: (actions: readonly PreviewAction[], signal) =>
@@ -139,7 +188,7 @@ export function createIframeBackend(options: IframeBackendOptions = {}): Preview
         async recover() {
           if (closed) return "closed";
           const probe = new AbortController();
-          const timer = setTimeout(() => probe.abort(), 1_000);
+          const timer = setTimeout(() => probe.abort(), 500);
           try {
             await call("ping", [], probe.signal);
             return "usable";

@@ -341,8 +341,9 @@ export const DRIVER_SOURCE = `(function () {
   var api = { drain: drain, read: read, evaluate: evaluate, locate: locate, act: act, shot: shot, summary: summary, ping: function () { return true; }, settle: frame };
   Object.defineProperty(globalThis, key, { value: api, enumerable: false, configurable: false, writable: false });
 
-  if (config.channel && window.parent && window.parent !== window) {
-    var parentWindow = window.parent;
+  if (config.channel && window.parent && window.parent !== window && window.parent.parent !== window.parent) {
+    // The host is the shell's parent: host → shell frame → this frame.
+    var parentWindow = window.parent.parent;
     addEventListener("message", function (event) {
       var message = event.data;
       if (event.source !== parentWindow || !message || message.channel !== config.channel || typeof message.method !== "string") return;

@@ -35,7 +35,8 @@ export const FORM_HTML = `<!doctype html><html><head><title>Form</title></head><
 </body></html>`;
 
 /** Every egress path the sandbox must stop, aimed at `target` (e.g. http://127.0.0.1:1234). */
-export function egressHtml(target: string): string {
+export function egressHtml(target: string, options: { navigations?: boolean } = {}): string {
+  const navigations = options.navigations !== false;
   return `<!doctype html><html><head><title>Egress</title>
 <link rel="stylesheet" href="${target}/style.css">
 <link rel="prefetch" href="${target}/prefetch">
@@ -59,9 +60,9 @@ export function egressHtml(target: string): string {
   try { window.open("${target}/popup"); } catch (e) { note("open", "threw"); }
   try { document.getElementById("form").submit(); } catch (e) { note("form", "threw"); }
   try { document.getElementById("link").click(); } catch (e) { note("link", "threw"); }
-  const meta = document.createElement("meta"); meta.httpEquiv = "refresh"; meta.content = "0;url=${target}/refresh"; document.head.appendChild(meta);
+  if (${navigations}) { const meta = document.createElement("meta"); meta.httpEquiv = "refresh"; meta.content = "0;url=${target}/refresh"; document.head.appendChild(meta); }
   const image = new Image(); image.src = "${target}/dynamic.png";
-  setTimeout(() => { try { location.href = "${target}/location"; } catch (e) { note("location", "threw"); } }, 50);
+  if (${navigations}) setTimeout(() => { try { location.href = "${target}/location"; } catch (e) { note("location", "threw"); } }, 50);
   fetch("data:text/plain,inline").then((r) => r.text()).then((t) => note("data-fetch", t));
   fetch(URL.createObjectURL(new Blob(["blobbed"]))).then((r) => r.text()).then((t) => note("blob-fetch", t));
   try { localStorage.setItem("k", "v"); note("localStorage", localStorage.getItem("k")); } catch (e) { note("localStorage", "threw " + e.message); }
