@@ -29,4 +29,5 @@ window.previewHost = {
     ),
 };
 localStorage.setItem("host-secret", "do-not-leak");
+// biome-ignore lint/suspicious/noDocumentCookie: the test plants a host cookie the artifact must not reach
 document.cookie = "host_cookie=secret";
