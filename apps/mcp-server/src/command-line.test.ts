@@ -20,9 +20,7 @@ describe("parseCommandLine", () => {
       action: "serve",
       options: {
         root: ".",
-        families: FAMILY_NAMES.filter(
-          (name) => name !== "memory" && name !== "skills" && name !== "preview",
-        ),
+        families: FAMILY_NAMES.filter((name) => name !== "memory" && name !== "skills"),
         mode: "read-only",
         allowCommands: [],
         searxng: undefined,
