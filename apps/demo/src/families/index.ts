@@ -5,7 +5,6 @@ import { gitFamily } from "./git.js";
 import { interactFamily } from "./interact.js";
 import { knowledgeFamily } from "./knowledge.js";
 import { memoryFamily } from "./memory.js";
-import { previewFamily } from "./preview.js";
 import { skillsFamily } from "./skills.js";
 import { webFamily } from "./web.js";
 
@@ -19,5 +18,4 @@ export const DEMO_FAMILIES: readonly DemoFamily[] = [
   webFamily,
   knowledgeFamily,
   skillsFamily,
-  previewFamily,
 ];
