@@ -24,6 +24,7 @@ const RUNTIME_NEUTRAL_ENTRIES = {
   "@agentool/tools-fs": ["."],
   "@agentool/tools-web": ["."],
   "@agentool/tools-interact": ["."],
+  "@agentool/tools-preview": ["."],
   "@agentool/tools-knowledge": [".", "./pgvector"],
   "@agentool/adapters": ["./mcp", "./openai", "./anthropic", "./gemini"],
 };

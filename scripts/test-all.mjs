@@ -99,6 +99,46 @@ function ensurePostgres() {
 }
 ensurePostgres();
 
+// Setup: the preview suite drives Debian's `chromium` (/usr/bin/chromium) through playwright-core
+// in real headless Chromium. Installed here when missing and this runs as root with apt-get.
+function ensureChromium() {
+  if (process.platform !== "linux") {
+    console.log("=== setup: Debian's chromium is Linux-only; the preview suite needs a Chromium");
+    return;
+  }
+  const found = spawnSync("sh", ["-c", "command -v chromium"], { encoding: "utf8" });
+  if (found.status === 0) {
+    console.log(`=== setup: Chromium found (${found.stdout.trim()})`);
+    return;
+  }
+  const isRoot = typeof process.getuid === "function" && process.getuid() === 0;
+  const apt = spawnSync("sh", ["-c", "command -v apt-get"], { encoding: "utf8" }).status === 0;
+  if (!isRoot || !apt) {
+    console.log(
+      `=== setup: chromium is missing and cannot be installed here (${isRoot ? "no apt-get" : "not root"}); the preview suite will fail. Install it with: apt-get install -y chromium`,
+    );
+    return;
+  }
+  console.log("=== setup: chromium is missing: apt-get install -y chromium");
+  const environment = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
+  let install = spawnSync("apt-get", ["install", "-y", "chromium"], {
+    stdio: "inherit",
+    env: environment,
+  });
+  if (install.status !== 0) {
+    console.log("=== setup: apt-get install failed; running apt-get update first");
+    spawnSync("apt-get", ["update"], { stdio: "inherit", env: environment });
+    install = spawnSync("apt-get", ["install", "-y", "chromium"], {
+      stdio: "inherit",
+      env: environment,
+    });
+  }
+  if (install.status !== 0) {
+    console.log("=== setup: chromium could not be installed; the preview suite will fail");
+  }
+}
+ensureChromium();
+
 const steps = [
   ["lint (biome)", "pnpm", ["exec", "biome", "check", "."]],
   ["changesets parse (changeset status)", "pnpm", ["exec", "changeset", "status"]],

@@ -1,0 +1,234 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { fileURLToPath } from "node:url";
+import { type Browser, chromium, type Page } from "playwright-core";
+import { rolldown } from "rolldown";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { PreviewToolData } from "./preview.js";
+import {
+  egressHtml,
+  FORM_HTML,
+  GAME_HTML,
+  LOOP_ON_KEY_HTML,
+  PLAIN_HTML,
+} from "./test-support/artifacts.js";
+import { decodePng, differingPixels } from "./test-support/png.js";
+import { type RecordingServer, startRecordingServer } from "./test-support/recording-server.js";
+
+// The iframe backend as a browser host uses it: the root entry bundled into a page served from
+// 127.0.0.1 and loaded in real Chromium.
+let browser: Browser;
+let page: Page;
+let host: Server;
+let target: RecordingServer;
+
+beforeAll(async () => {
+  const bundle = await rolldown({
+    input: fileURLToPath(new URL("./test-support/iframe-host.ts", import.meta.url)),
+    platform: "browser",
+    logLevel: "silent",
+  });
+  const { output } = await bundle.generate({ format: "esm" });
+  const code = output[0].code;
+  target = await startRecordingServer();
+  const artifacts = {
+    "game.html": GAME_HTML,
+    "form.html": FORM_HTML,
+    "plain.html": PLAIN_HTML,
+    "loop.html": LOOP_ON_KEY_HTML,
+    "egress.html": egressHtml(target.url, { navigations: false }),
+    "navigate.html": egressHtml(target.url),
+  };
+  host = createServer((request, response) => {
+    if (request.url === "/bundle.js") {
+      response.writeHead(200, { "content-type": "text/javascript" });
+      response.end(code);
+      return;
+    }
+    response.writeHead(200, { "content-type": "text/html" });
+    response.end(
+      `<!doctype html><html><body><script>window.ARTIFACTS = ${JSON.stringify(artifacts).replace(/</g, "\\u003c")};</script><script type="module" src="/bundle.js"></script></body></html>`,
+    );
+  });
+  await new Promise<void>((resolve) => host.listen(0, "127.0.0.1", resolve));
+  browser = await chromium.launch({
+    executablePath: "/usr/bin/chromium",
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+  });
+  page = await browser.newPage();
+  await page.goto(`http://127.0.0.1:${(host.address() as AddressInfo).port}/`);
+  await page.waitForFunction(() => "previewHost" in window);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await new Promise((resolve) => host?.close(resolve));
+  await target?.close();
+});
+
+async function run(
+  input: unknown,
+  threadId = "t",
+): Promise<{
+  success: boolean;
+  data?: PreviewToolData;
+  error?: { code: string; message: string };
+}> {
+  return page.evaluate(([value, thread]) => window.previewHost.run(value, thread as string), [
+    input,
+    threadId,
+  ] as const) as never;
+}
+
+describe("preview in a sandboxed iframe (bundled page in Chromium)", () => {
+  it("opens in an allow-scripts iframe, plays the game and shoots the canvas", async () => {
+    const opened = await run({ op: "open", path: "game.html" });
+    expect(opened).toMatchObject({
+      success: true,
+      data: {
+        title: "Square game",
+        canvases: 1,
+        session: { backend: "iframe" },
+        console: [{ level: "log", text: "game ready", count: 1 }],
+      },
+    });
+    expect(await page.evaluate(() => window.previewHost.frames())).toEqual(["allow-scripts"]);
+    const before = await run({ op: "shot" });
+    const acted = await run({
+      op: "act",
+      actions: [
+        { type: "key", key: "ArrowRight" },
+        { type: "key", key: "ArrowRight" },
+        { type: "key", key: "ArrowLeft" },
+      ],
+    });
+    expect(acted).toMatchObject({
+      success: true,
+      data: {
+        completed: 3,
+        console: [{ text: "moved to 30" }, { text: "moved to 50" }, { text: "moved to 30" }],
+      },
+    });
+    const after = await run({ op: "shot" });
+    const first = decodePng(before.data?.image_base64 ?? "");
+    const second = decodePng(after.data?.image_base64 ?? "");
+    expect(differingPixels(first, second)).toBe(2 * 20 * 20);
+    expect(await run({ op: "eval", code: "return game" })).toMatchObject({
+      data: { value_json: '{"x":30,"y":50,"moves":3}' },
+    });
+  });
+
+  it("reads the DOM, types and clicks, reports console and uncaught errors", async () => {
+    const opened = await run({ op: "open", path: "form.html" });
+    expect(opened.data?.console).toEqual([
+      { level: "warn", text: "careful", count: 3 },
+      { level: "error", text: 'bad {"a":1}', count: 1 },
+    ]);
+    await run({
+      op: "act",
+      actions: [
+        { type: "click", selector: "#name" },
+        { type: "type", text: "!" },
+        { type: "click", selector: "#go" },
+      ],
+    });
+    expect(
+      await run({
+        op: "read",
+        queries: [{ css: "#out" }, { css: "li" }, { css: "#name", attr: "data-kind" }],
+      }),
+    ).toMatchObject({
+      data: {
+        answers: [
+          { values: ["clicked start!"] },
+          { count: 3, values: ["one", "two", "three"] },
+          { values: ["text"] },
+        ],
+      },
+    });
+    const plain = await run({ op: "open", path: "plain.html" });
+    expect(plain.data?.console).toEqual([
+      { level: "uncaught", text: expect.stringContaining("boom at load"), count: 1 },
+    ]);
+    expect(await run({ op: "shot" })).toMatchObject({
+      success: false,
+      error: { code: "UNSUPPORTED" },
+    });
+  });
+
+  it("the egress artifact reaches nothing: the local server sees zero requests; no host storage or cookies", async () => {
+    await run({ op: "open", path: "egress.html" }, "egress");
+    await run(
+      {
+        op: "act",
+        actions: [
+          { type: "click", selector: "#link" },
+          { type: "wait", ms: 600 },
+        ],
+      },
+      "egress",
+    );
+    const attempts = await run(
+      {
+        op: "eval",
+        code: "let cookie; try { cookie = document.cookie; } catch (error) { cookie = error.name; } return { attempts: window.attempts, origin: self.origin, cookie, host: localStorage.getItem('host-secret') }",
+      },
+      "egress",
+    );
+    expect(attempts.success).toBe(true);
+    const value = JSON.parse(attempts.data?.value_json ?? "{}") as {
+      attempts: string[];
+      origin: string;
+      cookie: string;
+      host: unknown;
+    };
+    expect(value).toMatchObject({ origin: "null", cookie: "SecurityError", host: null });
+    expect(value.attempts).toEqual(
+      expect.arrayContaining([
+        "fetch: failed",
+        "xhr: failed",
+        "data-fetch: inline",
+        "blob-fetch: blobbed",
+        "localStorage: v",
+      ]),
+    );
+    expect(await run({ op: "read", queries: [{ css: "title" }] }, "egress")).toMatchObject({
+      data: { answers: [{ values: ["Egress"] }] },
+    });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(target.requests.filter((line) => line !== "(connection)")).toEqual([]);
+  });
+
+  it("navigations (location, meta refresh) never reach the server; the session then says to reopen", async () => {
+    target.requests.length = 0;
+    await run({ op: "open", path: "navigate.html" }, "navigate");
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const after = await run({ op: "read", queries: [{ css: "title" }] }, "navigate");
+    if (!after.success) expect(after.error?.message).toMatch(/open|closed|gone/);
+    expect(target.requests.filter((line) => line !== "(connection)")).toEqual([]);
+  });
+
+  it("an infinite loop ends in a timeout; the session then says whether it must be reopened", async () => {
+    await run({ op: "open", path: "loop.html" }, "loop");
+    const stuck = await run({ op: "act", actions: [{ type: "key", key: "a" }] }, "loop");
+    expect(stuck).toMatchObject({ success: false, error: { code: "TIMEOUT" } });
+    const next = await run({ op: "read", queries: [{ css: "#p" }] }, "loop");
+    if (stuck.error?.message.includes("still open")) expect(next.success).toBe(true);
+    else
+      expect(next).toMatchObject({
+        success: false,
+        error: { message: expect.stringContaining("was closed") },
+      });
+    // A frame spinning in a loop cannot be stopped from the page: the session is closed and says so.
+    expect(stuck.error?.message).toContain("the session had to be closed");
+  });
+});

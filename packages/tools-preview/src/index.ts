@@ -1,0 +1,47 @@
+export { createPreviewTool, type PreviewToolOptions } from "./create-preview-tool.js";
+export {
+  createIframeBackend,
+  type IframeBackendOptions,
+  PREVIEW_FRAME_SANDBOX,
+  type PreviewFrameFactory,
+} from "./iframe-backend.js";
+export { ARTIFACT_CONTENT_SECURITY_POLICY } from "./internal/artifact-document.js";
+export {
+  createPreviewToolFromBackend,
+  DEFAULT_MAX_ARTIFACT_BYTES,
+  DEFAULT_MAX_PREVIEW_SESSIONS,
+  DEFAULT_PREVIEW_IDLE_MS,
+  DEFAULT_PREVIEW_TIMEOUT_MS,
+  formatPreviewResult,
+  MAX_CONSOLE_ENTRIES,
+  MAX_EVAL_VALUE_CHARACTERS,
+  MAX_PREVIEW_ACTIONS,
+  MAX_PREVIEW_CODE_CHARACTERS,
+  MAX_PREVIEW_QUERIES,
+  MAX_READ_ANSWER_CHARACTERS,
+  MAX_READ_MATCHES,
+  PREVIEW_ACTION_ALLOWANCE_MS,
+  PREVIEW_DEADLINE_MARGIN_MS,
+  PREVIEW_TOOL_NAME,
+  type PreviewEngineOptions,
+  type PreviewFileSource,
+  type PreviewReadAnswer,
+  type PreviewReadFunction,
+  type PreviewSessionData,
+  type PreviewTool,
+  type PreviewToolData,
+  previewEngineOptionsShape,
+  previewInputSchema,
+} from "./preview.js";
+export {
+  type PreviewAction,
+  type PreviewActOutcome,
+  type PreviewBackend,
+  type PreviewBackendSession,
+  type PreviewConsoleEntry,
+  type PreviewDriverMethod,
+  PreviewError,
+  type PreviewOpenRequest,
+  type PreviewViewportImage,
+  raceSignal,
+} from "./preview-backend.js";

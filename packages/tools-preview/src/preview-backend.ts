@@ -1,0 +1,178 @@
+import type { ErrorCode } from "@agentool/contract";
+
+/** One console line (or uncaught error, or refused request) the artifact produced. */
+export interface PreviewConsoleEntry {
+  /** `log`, `info`, `warn`, `error`, `debug`, `uncaught` (an uncaught error or rejection) or `blocked` (a refused request or navigation). */
+  level: string;
+  /** The message, capped. */
+  text: string;
+  /** How many times it came in a row (consecutive duplicates are collapsed). */
+  count: number;
+}
+
+/** One action of `act`, as the schema gives it. */
+export interface PreviewAction {
+  /** `click`, `key`, `type`, `scroll` or `wait`. */
+  type: "click" | "key" | "type" | "scroll" | "wait";
+  /** Click position, CSS pixels from the viewport's left. */
+  x?: number | undefined;
+  /** Click position, CSS pixels from the viewport's top. */
+  y?: number | undefined;
+  /** Click the centre of the first element this CSS selector matches. */
+  selector?: string | undefined;
+  /** A key name (`ArrowLeft`, `Enter`, `a`, ` `). */
+  key?: string | undefined;
+  /** Text typed key by key into the focused element. */
+  text?: string | undefined;
+  /** Horizontal scroll in CSS pixels. */
+  dx?: number | undefined;
+  /** Vertical scroll in CSS pixels. */
+  dy?: number | undefined;
+  /** Milliseconds to wait. */
+  ms?: number | undefined;
+}
+
+/** What a run of actions did. */
+export interface PreviewActOutcome {
+  /** Actions done before the first failure (all of them when none failed). */
+  completed: number;
+  /** The first action that could not be done. */
+  failed?: { index: number; message: string } | undefined;
+}
+
+/** A PNG the backend took of the viewport. */
+export interface PreviewViewportImage {
+  /** Base64 PNG bytes. */
+  data: string;
+  /** Width in pixels. */
+  width: number;
+  /** Height in pixels. */
+  height: number;
+}
+
+/** The driver's methods (the same script runs in both backends). */
+export type PreviewDriverMethod =
+  | "drain"
+  | "read"
+  | "evaluate"
+  | "locate"
+  | "act"
+  | "shot"
+  | "summary"
+  | "settle"
+  | "ping";
+
+/** One open artifact in a backend. Every method honours its signal (rejects once it aborts). */
+export interface PreviewBackendSession {
+  /** Loads the prepared document; resolves when its `load` event has fired. */
+  load(signal: AbortSignal): Promise<void>;
+  /** Calls the driver inside the artifact. */
+  call(
+    method: PreviewDriverMethod,
+    args: readonly unknown[],
+    signal: AbortSignal,
+  ): Promise<unknown>;
+  /** Performs actions (trusted input in Chromium; synthesized events in the iframe). */
+  act(actions: readonly PreviewAction[], signal: AbortSignal): Promise<PreviewActOutcome>;
+  /** A PNG of the viewport, when the backend can take one (`undefined` when it cannot). */
+  screenshotViewport(signal: AbortSignal): Promise<PreviewViewportImage | undefined>;
+  /** Requests refused at the network layer since the last call, as console entries. */
+  takeBlocked(): PreviewConsoleEntry[];
+  /**
+   * After a call was cut off (deadline or abort): stops the artifact's running script if the
+   * backend can, and tells whether the session still answers.
+   */
+  recover(): Promise<"usable" | "closed">;
+  /** Closes the session; never rejects. */
+  close(): Promise<void>;
+}
+
+/** What a backend gets to open an artifact. */
+export interface PreviewOpenRequest {
+  /** The artifact's path as the model gave it (normalized). */
+  path: string;
+  /** The artifact with the CSP and driver injected. */
+  document: string;
+  /** The postMessage channel token the driver answers on (iframe backend). */
+  channel: string;
+  /** The Content-Security-Policy, for backends that can also send it as a header. */
+  contentSecurityPolicy: string;
+  /** Viewport size in CSS pixels. */
+  viewport: { width: number; height: number };
+  /** Aborted at the call's deadline or when the caller aborts. */
+  signal: AbortSignal;
+}
+
+/** A place artifacts run: headless Chromium on Node, a sandboxed iframe in browsers. */
+export interface PreviewBackend {
+  /** `"chromium"`, `"iframe"`, … (shown in the session line). */
+  readonly kind: string;
+  /** Why the backend cannot run here (no `document`, no browser), or `undefined` when it can. */
+  unavailable(): { code: ErrorCode; message: string; hint: string } | undefined;
+  /** Creates a session (page or frame) for one artifact; `load` then loads it. */
+  open(request: PreviewOpenRequest): Promise<PreviewBackendSession>;
+  /** Closes every resource the backend holds; never rejects. */
+  dispose(): Promise<void>;
+}
+
+const previewErrorMarker = Symbol.for("agentool.preview.error");
+
+/** An expected failure inside a backend, carrying a shared error code. */
+export class PreviewError extends Error {
+  /** @internal */
+  readonly [previewErrorMarker] = true;
+  /** The shared error code. */
+  readonly code: ErrorCode;
+  /** What to do next, for the model. */
+  readonly hint: string | undefined;
+
+  /**
+   * @param code - a shared error code
+   * @param message - what went wrong
+   * @param hint - what to do next
+   */
+  constructor(code: ErrorCode, message: string, hint?: string) {
+    super(message);
+    this.name = "PreviewError";
+    this.code = code;
+    this.hint = hint;
+  }
+
+  /**
+   * Tells whether a value is a {@link PreviewError} (works across package copies).
+   *
+   * @param value - anything
+   * @returns `true` for a preview error
+   */
+  static isInstance(value: unknown): value is PreviewError {
+    return typeof value === "object" && value !== null && previewErrorMarker in value;
+  }
+}
+
+/**
+ * Races a promise with a signal: rejects with the signal's reason once it aborts.
+ *
+ * @param promise - the work
+ * @param signal - the call's signal
+ * @returns the work's value
+ */
+export function raceSignal<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) {
+    promise.catch(() => {});
+    return Promise.reject(signal.reason ?? new Error("aborted"));
+  }
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason ?? new Error("aborted"));
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(error);
+      },
+    );
+  });
+}
