@@ -20,7 +20,9 @@ describe("parseCommandLine", () => {
       action: "serve",
       options: {
         root: ".",
-        families: FAMILY_NAMES.filter((name) => name !== "memory" && name !== "skills"),
+        families: FAMILY_NAMES.filter(
+          (name) => name !== "memory" && name !== "skills" && name !== "preview",
+        ),
         mode: "read-only",
         allowCommands: [],
         searxng: undefined,

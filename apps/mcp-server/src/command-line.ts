@@ -326,11 +326,13 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
     );
   }
   const mode = modeValue as ServerMode;
-  // By default every family; memory only with --memory-dir and skills only with --skills-dir.
+  // By default every family but preview (it starts a Chromium); memory only with --memory-dir
+  // and skills only with --skills-dir.
   const families = values.has("families")
     ? parseFamilies(many("families"))
     : FAMILY_NAMES.filter(
         (name) =>
+          name !== "preview" &&
           (name !== "memory" || values.has("memory-dir")) &&
           (name !== "skills" || values.has("skills-dir")),
       );

@@ -22,7 +22,12 @@ import { MODES, type ServerMode } from "./command-line.js";
 import { FAMILY_NAMES, type FamilyName } from "./family-names.js";
 import { normalizeKnowledgeDir, resolveKnowledgeFolder } from "./knowledge-folder.js";
 import { createKnowledgeResources } from "./knowledge-resources.js";
-import { buildToolSet, type ToolSetConfiguration, type ToolSetState } from "./tool-sets.js";
+import {
+  buildToolSet,
+  disposePreviewTool,
+  type ToolSetConfiguration,
+  type ToolSetState,
+} from "./tool-sets.js";
 
 /** How long the server waits for the client's answer to `roots/list`, unless told otherwise. */
 export const DEFAULT_ROOTS_TIMEOUT_MS = 10_000;
@@ -518,6 +523,7 @@ export function createAgentoolMcpServer(options: AgentoolMcpServerOptions = {}):
         ]);
         if (timer !== undefined) clearTimeout(timer);
         if (closing !== undefined) await withDeadline(closing, DISPOSE_GRACE_MS);
+        await withDeadline(disposePreviewTool(configuration), DISPOSE_GRACE_MS);
       }
     },
   };

@@ -8,6 +8,7 @@ export const FAMILY_NAMES = [
   "memory",
   "skills",
   "interact",
+  "preview",
 ] as const;
 
 /**
@@ -15,7 +16,8 @@ export const FAMILY_NAMES = [
  * `web` (web_fetch, wiki_search, web_search), `knowledge` (search_knowledge, remember,
  * search_memory), `memory` (memory_write, memory_read, memory_search, memory_list, memory_delete
  * over the file store in `--memory-dir`), `skills` (use_skill, read_skill_file over the skills
- * folder in `--skills-dir`) or `interact` (ask_user, confirm, notify).
+ * folder in `--skills-dir`), `interact` (ask_user, confirm, notify) or `preview` (preview: HTML
+ * artifacts under the root in headless Chromium; only when asked for with `--families`).
  */
 export type FamilyName = (typeof FAMILY_NAMES)[number];
 

@@ -36,6 +36,8 @@ import {
   type FileMemoryBackend,
   SkillRegistry,
 } from "@agentool/tools-knowledge/node";
+import { PREVIEW_TOOL_NAME, type PreviewTool } from "@agentool/tools-preview";
+import { createChromiumPreviewTool } from "@agentool/tools-preview/node";
 import {
   createSearxngProvider,
   createWebFetchTool,
@@ -107,6 +109,22 @@ const MAX_LISTED_SKILL_NAME_CHARACTERS = 400;
 
 /** One file store per configuration, kept across rebuilds (its caches survive a roots change). */
 const memoryBackends = new WeakMap<ToolSetConfiguration, FileMemoryBackend>();
+
+/** One preview tool per configuration and root (it holds a shared Chromium), kept across rebuilds. */
+const previewTools = new WeakMap<ToolSetConfiguration, { root: string; tool: PreviewTool }>();
+
+/**
+ * Closes the preview tool a configuration's tool sets made (its sessions, and the shared
+ * Chromium when no other tool uses it).
+ *
+ * @param configuration - the configuration the tool sets were built from
+ * @returns when it is closed
+ */
+export async function disposePreviewTool(configuration: ToolSetConfiguration): Promise<void> {
+  const entry = previewTools.get(configuration);
+  previewTools.delete(configuration);
+  await entry?.tool.dispose();
+}
 
 /** What changes during a session: the confinement root and what the client can do. */
 export interface ToolSetState {
@@ -182,6 +200,7 @@ interface Plan {
   web: boolean;
   webSearch: boolean;
   interact: boolean;
+  preview: boolean;
   elicitation: boolean;
   knowledge: boolean;
   /** The folder `search_knowledge` searches; absent = no `search_knowledge`. */
@@ -264,6 +283,12 @@ function plan(configuration: ToolSetConfiguration, state: ToolSetState): Plan {
       memoryDirectory = undefined;
     }
   }
+  const preview = has("preview") && root !== undefined;
+  if (has("preview") && root === undefined) {
+    notes.push(
+      "preview left out: no root (pass --root <dir>, or use a client that sends MCP roots); it opens HTML artifacts under the root.",
+    );
+  }
   const interact = has("interact");
   if (interact && state.elicitation === false) {
     notes.push(
@@ -278,6 +303,7 @@ function plan(configuration: ToolSetConfiguration, state: ToolSetState): Plan {
     web: has("web"),
     webSearch: has("web") && configuration.searxng !== undefined,
     interact,
+    preview,
     elicitation: state.elicitation === true,
     knowledge,
     knowledgeFolder,
@@ -322,6 +348,7 @@ function plannedNames(
   if (configuration.families.includes("skills") && configuration.skillsDirectory !== undefined) {
     names.set("skills", [...SKILL_TOOL_NAMES]);
   }
+  if (planned.preview) names.set("preview", [PREVIEW_TOOL_NAME]);
   if (planned.interact) {
     names.set("interact", [
       ...(planned.elicitation ? [ASK_USER_TOOL_NAME, CONFIRM_TOOL_NAME] : []),
@@ -517,6 +544,15 @@ export function buildToolSet(configuration: ToolSetConfiguration, state: ToolSet
       );
     }
     tools.push(createNotifyTool({ handler: state.handler, mountedTools: mounted }));
+  }
+  if (planned.preview && root !== undefined) {
+    let entry = previewTools.get(configuration);
+    if (entry === undefined || entry.root !== root) {
+      void entry?.tool.dispose();
+      entry = { root, tool: createChromiumPreviewTool({ root }) };
+      previewTools.set(configuration, entry);
+    }
+    tools.push(entry.tool);
   }
   const built = tools.map((tool) => tool.name).sort();
   const expected = [...mounted].sort();
