@@ -5,6 +5,7 @@ import { gitFamily } from "./git.js";
 import { interactFamily } from "./interact.js";
 import { knowledgeFamily } from "./knowledge.js";
 import { memoryFamily } from "./memory.js";
+import { previewFamily } from "./preview.js";
 import { skillsFamily } from "./skills.js";
 import { webFamily } from "./web.js";
 
@@ -18,4 +19,5 @@ export const DEMO_FAMILIES: readonly DemoFamily[] = [
   webFamily,
   knowledgeFamily,
   skillsFamily,
+  previewFamily,
 ];
