@@ -60,11 +60,13 @@ export type PreviewDriverMethod =
   | "shot"
   | "summary"
   | "settle"
+  | "loaded"
+  | "withConsole"
   | "ping";
 
 /** One open artifact in a backend. Every method honours its signal (rejects once it aborts). */
 export interface PreviewBackendSession {
-  /** Loads the prepared document; resolves when its `load` event has fired. */
+  /** Starts loading the prepared document (the engine then waits for it through the driver's `loaded`). */
   load(signal: AbortSignal): Promise<void>;
   /** Calls the driver inside the artifact. */
   call(

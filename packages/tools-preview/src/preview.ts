@@ -23,6 +23,7 @@ import {
   type PreviewBackend,
   type PreviewBackendSession,
   type PreviewConsoleEntry,
+  type PreviewDriverMethod,
   PreviewError,
 } from "./preview-backend.js";
 
@@ -321,6 +322,17 @@ interface Session {
   queue: Promise<unknown>;
   closed: boolean;
   busy: number;
+  /** Console output the driver handed back with the last call's value (one round trip for both). */
+  drained?: ConsoleBatch | undefined;
+  /** The number of the last console batch received from the driver (acknowledged with the next call). */
+  consoleBatch: number;
+}
+
+/** Console output as the driver hands it out: numbered, so a lost batch is handed out again. */
+interface ConsoleBatch {
+  batch?: number;
+  entries?: PreviewConsoleEntry[];
+  omitted?: number;
 }
 
 const textDecoder = new TextDecoder();
@@ -635,17 +647,44 @@ export function createPreviewToolFromBackend(
   async function drainConsole(
     session: Session,
   ): Promise<{ entries: PreviewConsoleEntry[]; omitted: number }> {
-    const signal = AbortSignal.timeout(2_000);
-    let driver: { entries?: PreviewConsoleEntry[]; omitted?: number } | undefined;
-    try {
-      driver = (await session.backend.call("drain", [], signal)) as typeof driver;
-    } catch {
-      driver = undefined;
+    let driver: ConsoleBatch | undefined = session.drained;
+    session.drained = undefined;
+    if (driver === undefined) {
+      try {
+        driver = (await session.backend.call(
+          "drain",
+          [session.consoleBatch],
+          AbortSignal.timeout(2_000),
+        )) as ConsoleBatch | undefined;
+      } catch {
+        driver = undefined;
+      }
     }
+    if (typeof driver?.batch === "number") session.consoleBatch = driver.batch;
     return mergeConsole(
       [driver?.entries ?? [], session.backend.takeBlocked()],
       driver?.omitted ?? 0,
     );
+  }
+
+  /**
+   * Calls a driver method and takes the console output since the last call in the same round
+   * trip; the drained output waits on the session for the response.
+   */
+  async function callDriver(
+    session: Session,
+    method: PreviewDriverMethod,
+    args: readonly unknown[],
+    signal: AbortSignal,
+  ): Promise<unknown> {
+    const answer = (await session.backend.call(
+      "withConsole",
+      [method, args, session.consoleBatch],
+      signal,
+    )) as { value: unknown; console?: ConsoleBatch };
+    session.drained = answer.console;
+    if (typeof answer.console?.batch === "number") session.consoleBatch = answer.console.batch;
+    return answer.value;
   }
 
   async function cutOff(
@@ -796,6 +835,7 @@ export function createPreviewToolFromBackend(
         queue: Promise.resolve(),
         closed: false,
         busy: 1,
+        consoleBatch: 0,
       };
       endings.delete(thread);
       sessions.set(thread, session);
@@ -805,7 +845,7 @@ export function createPreviewToolFromBackend(
         return fail("ABORTED", `${name} was disposed while opening ${path}.`);
       }
       await backendSession.load(call.signal);
-      const summary = (await backendSession.call("summary", [], call.signal)) as {
+      const summary = (await callDriver(session, "loaded", [], call.signal)) as {
         title: string;
         canvases: number;
         width: number;
@@ -898,6 +938,8 @@ export function createPreviewToolFromBackend(
           "act",
           async (session, signal) => {
             const outcome = await session.backend.act(actions, signal);
+            // One frame for the artifact to draw what the actions changed, with the console.
+            await callDriver(session, "settle", [], signal);
             const failedAction =
               outcome.failed === undefined ? undefined : actions[outcome.failed.index];
             return {
@@ -929,7 +971,8 @@ export function createPreviewToolFromBackend(
           thread,
           "read",
           async (session, signal) => {
-            const raw = (await session.backend.call(
+            const raw = (await callDriver(
+              session,
               "read",
               [
                 queries,
@@ -979,7 +1022,8 @@ export function createPreviewToolFromBackend(
           thread,
           "eval",
           async (session, signal) => {
-            const result = (await session.backend.call(
+            const result = (await callDriver(
+              session,
               "evaluate",
               [code, MAX_EVAL_VALUE_CHARACTERS],
               signal,
@@ -1005,7 +1049,7 @@ export function createPreviewToolFromBackend(
           thread,
           "shot",
           async (session, signal) => {
-            const shot = (await session.backend.call("shot", [MAX_SHOT_SIDE], signal)) as {
+            const shot = (await callDriver(session, "shot", [MAX_SHOT_SIDE], signal)) as {
               source: "canvas" | "viewport";
               selector?: string;
               canvases: number;

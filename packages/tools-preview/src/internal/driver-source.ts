@@ -146,11 +146,24 @@ export const DRIVER_SOURCE = `(function () {
     });
   }
 
-  function drain() {
-    var out = { entries: entries, omitted: omitted };
+  // Console output handed to the host waits here until the host acknowledges it (the next call
+  // carries the number of the last batch it received): an answer lost to a cut-off call (a
+  // timeout, an abort) is handed out again with the next one instead of vanishing.
+  var unacknowledged = null;
+  var nextBatch = 1;
+  function drain(acknowledged) {
+    var pending = unacknowledged;
+    if (pending && typeof acknowledged === "number" && acknowledged >= pending.batch) pending = null;
+    var merged = pending ? pending.entries.concat(entries) : entries;
+    var lost = (pending ? pending.omitted : 0) + omitted;
+    if (merged.length > config.maxEntries) {
+      lost += merged.length - config.maxEntries;
+      merged = merged.slice(0, config.maxEntries);
+    }
+    unacknowledged = { batch: nextBatch++, entries: merged, omitted: lost };
     entries = [];
     omitted = 0;
-    return out;
+    return unacknowledged;
   }
 
   function answer(element, attr, limit) {
@@ -338,7 +351,24 @@ export const DRIVER_SOURCE = `(function () {
     return { title: document.title, canvases: found.count, width: innerWidth, height: innerHeight, ready: document.readyState };
   }
 
-  var api = { drain: drain, read: read, evaluate: evaluate, locate: locate, act: act, shot: shot, summary: summary, ping: function () { return true; }, settle: frame };
+  function loaded() {
+    // The load event, or 1 s after the DOM is parsed when a cancelled navigation stopped the
+    // document's loading (its load event then never comes).
+    return new Promise(function (resolve) {
+      if (document.readyState === "complete") return resolve();
+      addEventListener("load", function () { resolve(); }, { once: true });
+      var afterParse = function () { setTimeout(resolve, 1000); };
+      if (document.readyState === "interactive") afterParse();
+      else document.addEventListener("DOMContentLoaded", afterParse, { once: true });
+    }).then(summary);
+  }
+  function withConsole(method, args, acknowledged) {
+    return Promise.resolve(api[method].apply(null, args || [])).then(function (value) {
+      return { value: value, console: drain(acknowledged) };
+    });
+  }
+
+  var api = { loaded: loaded, withConsole: withConsole, drain: drain, read: read, evaluate: evaluate, locate: locate, act: act, shot: shot, summary: summary, ping: function () { return true; }, settle: frame };
   Object.defineProperty(globalThis, key, { value: api, enumerable: false, configurable: false, writable: false });
 
   if (config.channel && window.parent && window.parent !== window && window.parent.parent !== window.parent) {

@@ -169,7 +169,7 @@ export function createChromiumBackend(options: ChromiumBackendOptions = {}): Pre
         else if (blocked.length < 200) blocked.push({ level: "blocked", text, count: 1 });
       };
       let page: Page | undefined;
-      let cdp: CDPSession | undefined;
+      let cdp: Promise<CDPSession> | undefined;
       let closed = false;
       try {
         const routing = context.route("**/*", async (route) => {
@@ -211,7 +211,9 @@ export function createChromiumBackend(options: ChromiumBackendOptions = {}): Pre
           if (page !== undefined && popup !== page) void popup.close().catch(() => {});
         });
         page = await context.newPage();
-        cdp = await context.newCDPSession(page);
+        // Only needed to stop a runaway script; attached alongside the load rather than before it.
+        cdp = context.newCDPSession(page);
+        cdp.catch(() => {});
       } catch (error) {
         await context.close().catch(() => {});
         throw error;
@@ -305,30 +307,12 @@ export function createChromiumBackend(options: ChromiumBackendOptions = {}): Pre
             };
           }
         }
-        await call("settle", [], signal);
         return { completed: actions.length };
       }
 
       const session: PreviewBackendSession = {
         async load(signal) {
           await raceSignal(thePage.goto(documentUrl, { waitUntil: "commit", timeout: 0 }), signal);
-          // Wait for the load event inside the page: a navigation the artifact starts meanwhile
-          // (answered 204, so it goes nowhere) must not confuse the wait.
-          await raceSignal(
-            thePage.evaluate(
-              () =>
-                new Promise<void>((resolve) => {
-                  // The load event, or 1 s after the DOM is parsed when a cancelled navigation
-                  // stopped the document's loading (its load event then never comes).
-                  if (document.readyState === "complete") return resolve();
-                  addEventListener("load", () => resolve(), { once: true });
-                  const afterParse = () => setTimeout(resolve, 1_000);
-                  if (document.readyState === "interactive") afterParse();
-                  else document.addEventListener("DOMContentLoaded", afterParse, { once: true });
-                }),
-            ),
-            signal,
-          );
         },
         call: (method, callArgs, signal) => call(method, callArgs, signal),
         act,
@@ -356,7 +340,10 @@ export function createChromiumBackend(options: ChromiumBackendOptions = {}): Pre
             )) === true
           )
             return "usable";
-          await settle(theCdp.send("Runtime.terminateExecution"), Math.min(300, left()));
+          await settle(
+            theCdp.then((session) => session.send("Runtime.terminateExecution")),
+            Math.min(300, left()),
+          );
           return (await settle(
             thePage.evaluate(() => true),
             left(),
