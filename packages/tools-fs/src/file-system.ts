@@ -97,6 +97,13 @@ export interface FileSystem {
    * stat only the entries they show; seams without it are read with {@link readDirectory}.
    */
   readDirectoryNames?(path: string): Promise<Array<Pick<DirectoryEntry, "name" | "type">>>;
+  /**
+   * Optional fast path beside {@link readDirectoryNames}: the sizes of the named entries of one
+   * directory (0 for anything not a regular file, or gone), in the order asked, with one confined
+   * open of the directory instead of a confined `stat` of each path. A listing past its page
+   * sizes only the files it shows this way.
+   */
+  readEntrySizes?(path: string, names: readonly string[]): Promise<number[]>;
   /** Removes a file, or a directory (non-empty only with `recursive`; else `DIRECTORY_NOT_EMPTY`). */
   remove(path: string, options: { recursive: boolean }): Promise<void>;
   /** Moves a file or directory; the destination's parents must exist; replaces a file there. */

@@ -301,6 +301,49 @@ describe("list_directory past its page", () => {
     const all = await list({ path: "big", limit: 100 });
     expect(all.data.entries.slice(2, 7)).toEqual(result.data.entries);
   });
+
+  it("sizes the shown files with one readEntrySizes call per folder and counts the rest from the names", async () => {
+    await mkdir(join(root, "wide"));
+    for (let index = 0; index < 300; index += 1) {
+      await writeFile(
+        join(root, "wide", `e-${String(index).padStart(3, "0")}.txt`),
+        "y".repeat(index % 7),
+      );
+    }
+    let stats = 0;
+    const sizeCalls: Array<[string, number]> = [];
+    const counted = Object.create(workspace.fileSystem) as Workspace["fileSystem"];
+    counted.stat = (path) => {
+      stats += 1;
+      return workspace.fileSystem.stat(path);
+    };
+    counted.readEntrySizes = (path, names) => {
+      sizeCalls.push([path, names.length]);
+      return workspace.fileSystem.readEntrySizes?.(path, names) ?? Promise.resolve([]);
+    };
+    const tool = createListDirectoryTool({ workspace: createWorkspace({ fileSystem: counted }) });
+    const result = await tool.run({ path: "wide", limit: 50, offset: 101 });
+    if (!result.success) throw new Error(JSON.stringify(result.error));
+    expect(result.data.total).toBe(300);
+    expect(result.data.next_offset).toBe(151);
+    expect(result.data.entries).toHaveLength(50);
+    expect(result.data.entries.map((entry) => [entry.name, entry.size])).toEqual(
+      Array.from({ length: 50 }, (_, index) => [
+        `e-${String(index + 100).padStart(3, "0")}.txt`,
+        (index + 100) % 7,
+      ]),
+    );
+    // The 50 shown files in one call for their folder; no stat per shown file.
+    expect(sizeCalls).toEqual([["wide", 50]]);
+    expect(stats).toBeLessThan(10);
+    // A seam without the fast path gives the same page.
+    const plain = Object.create(workspace.fileSystem) as Workspace["fileSystem"];
+    plain.readEntrySizes = undefined;
+    const fallback = createListDirectoryTool({ workspace: createWorkspace({ fileSystem: plain }) });
+    const same = await fallback.run({ path: "wide", limit: 50, offset: 101 });
+    if (!same.success) throw new Error(JSON.stringify(same.error));
+    expect(same.data).toEqual(result.data);
+  });
 });
 
 describe("list_directory's description", () => {

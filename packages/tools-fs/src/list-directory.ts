@@ -444,7 +444,32 @@ export function createListDirectoryTool(options: ListDirectoryToolOptions): List
           }
         };
         await visit(resolved.path, resolved.real, 1);
-        // Sizes of the shown files only, when the seam listed names without a stat of each.
+        // Sizes of the shown files only, when the seam listed names without a stat of each:
+        // one open of each folder when the seam can, a confined stat of each file otherwise.
+        if (fileSystem.readEntrySizes !== undefined && unsized.length > 0) {
+          const byFolder = new Map<string, Array<[ListedEntry, string]>>();
+          for (const item of unsized) {
+            const real = item[1];
+            const folder = real.slice(0, Math.max(0, real.lastIndexOf("/")));
+            let list = byFolder.get(folder);
+            if (list === undefined) {
+              list = [];
+              byFolder.set(folder, list);
+            }
+            list.push(item);
+          }
+          for (const [folder, items] of byFolder) {
+            context.signal.throwIfAborted();
+            const sizes = await fileSystem.readEntrySizes(
+              folder,
+              items.map(([listed]) => listed.name),
+            );
+            items.forEach(([listed], index) => {
+              listed.size = sizes[index] ?? 0;
+            });
+          }
+          unsized.length = 0;
+        }
         for (let index = 0; index < unsized.length; index += STAT_BATCH) {
           context.signal.throwIfAborted();
           await Promise.all(

@@ -180,6 +180,16 @@ export function createNodeFileSystem(options: NodeFileSystemOptions): FileSystem
     path: string,
     work: (directory: DirectoryRef, entries: Dirent[]) => Promise<T>,
   ): Promise<T> {
+    return withDirectory(path, async (directory) =>
+      work(directory, await readdir(directory.path, { withFileTypes: true })),
+    );
+  }
+
+  /** Runs `work` on the confined, opened directory `path` (closed afterwards). */
+  async function withDirectory<T>(
+    path: string,
+    work: (directory: DirectoryRef) => Promise<T>,
+  ): Promise<T> {
     const real = await realPathOf(path);
     let directory: DirectoryRef;
     try {
@@ -189,7 +199,7 @@ export function createNodeFileSystem(options: NodeFileSystemOptions): FileSystem
       return mapError(error, path);
     }
     try {
-      return await work(directory, await readdir(directory.path, { withFileTypes: true }));
+      return await work(directory);
     } catch (error) {
       return mapError(error, path);
     } finally {
@@ -658,6 +668,17 @@ export function createNodeFileSystem(options: NodeFileSystemOptions): FileSystem
     readDirectoryNames(path) {
       return withDirectoryEntries(path, async (_directory, entries) =>
         entries.map((entry) => ({ name: entry.name, type: typeOf(entry) })),
+      );
+    },
+    readEntrySizes(path, names) {
+      // One confined open of the directory; each name is lstat'ed through it (no realpath each).
+      return withDirectory(path, (directory) =>
+        Promise.all(
+          names.map(async (name) => {
+            const info = await lstat(directory.child(name)).catch(() => undefined);
+            return info?.isFile() ? info.size : 0;
+          }),
+        ),
       );
     },
     async remove(path, removeOptions) {

@@ -1,0 +1,308 @@
+// tools-fs hot paths beside their baselines (issue 15): every row is one tool call, timed as a
+// median over BENCH_FS_RUNS runs (default 9) interleaved with its baseline, so machine noise hits
+// both alike. "first page" rows build fresh tools for each run (no cached index); repeat rows
+// reuse one set of tools. RSS growth is the largest rise of the resident set over one call.
+//
+// Run: pnpm bench fs           (builds first; the 1 GiB rows only with BENCH_FS_HUGE=1)
+//      BENCH_FS_ONLY=list_directory,grep pnpm bench fs   (only those rows)
+//      BENCH_FS_HUGE=1 pnpm bench fs   (adds the 1 GiB file rows: a ~1 GiB fixture in /tmp,
+//                                        deleted afterwards; generating it takes ~10 s)
+import { spawnSync } from "node:child_process";
+import {
+  closeSync,
+  fsyncSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+  writeSync,
+} from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { performance } from "node:perf_hooks";
+import { pathToFileURL } from "node:url";
+import { createNodeFsTools } from "@agentool/tools-fs/node";
+
+// ripgrep as tools-fs runs it (a dependency of tools-fs, resolved from there).
+const toolsFsRequire = createRequire(import.meta.url);
+const { rgPath } = await import(
+  pathToFileURL(
+    join(
+      dirname(toolsFsRequire.resolve("@agentool/tools-fs/package.json")),
+      "node_modules",
+      "@vscode",
+      "ripgrep",
+      "lib",
+      "index.js",
+    ),
+  ).href
+);
+
+const RUNS = Number(process.env.BENCH_FS_RUNS ?? 9);
+const HUGE = process.env.BENCH_FS_HUGE === "1";
+// BENCH_FS_ONLY=list_directory,edit_file runs only the rows whose label holds one of the words.
+const ONLY = process.env.BENCH_FS_ONLY?.split(",");
+
+const workspace = realpathSync(mkdtempSync(join(tmpdir(), "agentool-bench-fs-")));
+process.on("exit", () => rmSync(workspace, { recursive: true, force: true }));
+
+// ── fixtures ─────────────────────────────────────────────────────────────────────────────────
+// wide/: 3,000 entries in one folder (100 folders, 2,900 files).
+mkdirSync(join(workspace, "wide"));
+for (let index = 0; index < 100; index += 1) {
+  mkdirSync(join(workspace, "wide", `folder-${String(index).padStart(3, "0")}`));
+}
+for (let index = 0; index < 2_900; index += 1) {
+  writeFileSync(join(workspace, "wide", `entry-${String(index).padStart(4, "0")}.txt`), "x\n");
+}
+// tree/: 3,000 files in 60 folders (3,060 entries), ~50 KB each = ~150 MB, plus hidden and
+// ignored files (a .gitignore'd folder and a dot folder).
+const line = (number) =>
+  `line ${String(number).padStart(6, "0")}: the quick brown fox jumps over the lazy dog\n`;
+const fileText = Array.from({ length: 640 }, (_, index) => line(index + 1)).join("");
+mkdirSync(join(workspace, "tree"));
+writeFileSync(join(workspace, "tree", ".gitignore"), "build/\n");
+for (let folder = 0; folder < 60; folder += 1) {
+  const directory = join(workspace, "tree", `module-${String(folder).padStart(2, "0")}`);
+  mkdirSync(directory);
+  for (let file = 0; file < 50; file += 1) {
+    writeFileSync(join(directory, `part-${String(file).padStart(2, "0")}.txt`), fileText);
+  }
+}
+mkdirSync(join(workspace, "tree", "build"));
+mkdirSync(join(workspace, "tree", ".cache"));
+for (let file = 0; file < 20; file += 1) {
+  writeFileSync(join(workspace, "tree", "build", `out-${file}.txt`), fileText);
+  writeFileSync(join(workspace, "tree", ".cache", `c-${file}.txt`), fileText);
+}
+writeFileSync(join(workspace, "tree", "module-07", "needle-file.md"), "a needle here\n");
+// ten.txt: 10 MB of lines for edit_file.
+const tenLines = Math.ceil(10_000_000 / line(1).length);
+const tenText = Array.from({ length: tenLines }, (_, index) => line(index + 1)).join("");
+writeFileSync(join(workspace, "ten.txt"), tenText);
+// page.txt: 200,000 lines for repeat pages.
+writeFileSync(
+  join(workspace, "page.txt"),
+  Array.from({ length: 200_000 }, (_, index) => line(index + 1)).join(""),
+);
+// huge.txt: ~1 GiB (only with BENCH_FS_HUGE=1).
+const HUGE_LINES = 12_000_000;
+if (HUGE) {
+  const descriptor = openSync(join(workspace, "huge.txt"), "w");
+  const block = 100_000;
+  for (let start = 0; start < HUGE_LINES; start += block) {
+    let chunk = "";
+    for (let index = start; index < start + block; index += 1) {
+      chunk += `row ${String(index + 1).padStart(9, "0")}: the quick brown fox jumps over the lazy dog, again\n`;
+    }
+    writeSync(descriptor, chunk);
+  }
+  closeSync(descriptor);
+}
+
+// ── measuring ────────────────────────────────────────────────────────────────────────────────
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const tools = (options = {}) =>
+  new Map(
+    createNodeFsTools({ root: workspace, mode: "read-write", ...options }).map((tool) => [
+      tool.name,
+      tool,
+    ]),
+  );
+/** A call on tools made just before it (untimed), so no cache of an earlier run helps. */
+const fresh = (name, input) => {
+  const prepare = () => {
+    const tool = tools().get(name);
+    return () => call(tool, input);
+  };
+  prepare.fresh = true;
+  return prepare;
+};
+const shell =
+  (command, args, options = {}) =>
+  () => {
+    const result = spawnSync(command, args, { cwd: workspace, maxBuffer: 1 << 30, ...options });
+    if (result.status !== 0 && result.status !== 1) throw new Error(`${command} failed`);
+  };
+const sh = (script) => shell("sh", ["-c", script]);
+
+async function call(tool, input) {
+  const result = await tool.run(input);
+  if (!result.success)
+    throw new Error(`${tool.name}: ${result.error.code} ${result.error.message}`);
+  return result.data;
+}
+
+/** Times `ours` and `baseline` interleaved; returns medians and our largest RSS rise. */
+async function compare(ours, baseline, runs = RUNS) {
+  const oursTimes = [];
+  const baseTimes = [];
+  let growth = 0;
+  await (ours.fresh === true ? await ours() : ours)();
+  await baseline();
+  for (let run = 0; run < runs; run += 1) {
+    globalThis.gc?.();
+    const before = process.memoryUsage.rss();
+    let peak = before;
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, process.memoryUsage.rss());
+    }, 5);
+    const run = ours.fresh === true ? await ours() : ours;
+    let started = performance.now();
+    await run();
+    oursTimes.push(performance.now() - started);
+    clearInterval(sampler);
+    growth = Math.max(growth, Math.max(peak, process.memoryUsage.rss()) - before);
+    started = performance.now();
+    await baseline();
+    baseTimes.push(performance.now() - started);
+  }
+  return { ours: median(oursTimes), baseline: median(baseTimes), growth };
+}
+
+const rows = [];
+async function row(label, baselineLabel, factor, ours, baseline, runs) {
+  if (ONLY !== undefined && !ONLY.some((word) => label.includes(word))) return;
+  const result = await compare(ours, baseline, runs);
+  const target = factor * result.baseline;
+  rows.push({ label, baselineLabel, factor, ...result, pass: result.ours <= target });
+  const mb = (result.growth / 1_048_576).toFixed(1);
+  console.log(
+    `${label.padEnd(52)} ${result.ours.toFixed(1).padStart(8)} ms  ${baselineLabel.padEnd(30)} ${result.baseline.toFixed(1).padStart(8)} ms  ≤${Number(factor.toFixed(2))}× ${result.ours <= target ? "ok  " : "MISS"}  +${mb} MB`,
+  );
+}
+
+console.log(
+  `Node ${process.version}, median of ${RUNS} interleaved runs; 2 cores, shared machine\n`,
+);
+console.log(
+  `${"row".padEnd(52)} ${"ours".padStart(11)}  ${"baseline".padEnd(30)} ${"".padStart(11)}  target`,
+);
+
+// list_directory: 3,000 entries, 500 shown.
+await row(
+  "list_directory wide/ (3,000 entries, 500 shown)",
+  "ls -l",
+  1.5,
+  fresh("list_directory", { path: "wide", limit: 500 }),
+  shell("ls", ["-l", "wide"]),
+);
+// file_stats: 3,060-entry tree, 50 listed.
+await row(
+  "file_stats tree/ (3,060 entries, 50 listed)",
+  "rg --files | sort | head + wc",
+  1.5 * (22 / 17),
+  fresh("file_stats", { path: "tree", limit: 50 }),
+  sh(`"${rgPath}" --files tree | sort | head -50 | xargs wc -l -c > /dev/null`),
+);
+// grep_search of an absent pattern over ~150 MB.
+await row(
+  "grep_search absent pattern, tree/ (~150 MB)",
+  "rg (raw)",
+  1.3,
+  fresh("grep_search", { pattern: "zebra-unicorn-absent", path: "tree" }),
+  shell(rgPath, ["zebra-unicorn-absent", "tree"]),
+);
+// glob_search by name.
+await row(
+  "glob_search '**/part-07.txt' among 3,000 files",
+  "rg --files",
+  1.5,
+  fresh("glob_search", { pattern: "**/part-07.txt", path: "tree" }),
+  shell(rgPath, ["--files", "tree"]),
+);
+// edit_file of one line in 10 MB, against an atomic read + replace + write.
+let editRound = 0;
+await row(
+  "edit_file one line in 10 MB",
+  "read+replace+temp+fsync+rename",
+  1.5,
+  Object.assign(
+    () => {
+      editRound += 1;
+      const [oldText, newText] =
+        editRound % 2 === 1
+          ? ["line 050000: the quick", "line 050000: the quack"]
+          : ["line 050000: the quack", "line 050000: the quick"];
+      const tool = tools().get("edit_file");
+      return () => call(tool, { path: "ten.txt", old_text: oldText, new_text: newText });
+    },
+    { fresh: true },
+  ),
+  () => {
+    const path = join(workspace, "ten.txt");
+    const text = readFileSync(path, "utf8");
+    const next = text.replace("line 060000: the", "line 060000: the");
+    const temporary = `${path}.tmp-${editRound}`;
+    const descriptor = openSync(temporary, "w");
+    writeSync(descriptor, next);
+    fsyncSync(descriptor);
+    closeSync(descriptor);
+    renameSync(temporary, path);
+  },
+);
+// Keeps: repeat pages from a cached index, capped search.
+const repeat = tools();
+await call(repeat.get("read_file"), { path: "page.txt", offset: 100_000, limit: 200 });
+let page = 0;
+await row(
+  "read_file repeat page (cached index), 200,000 lines",
+  "sed -n 'A,Bp;Bq'",
+  1.5,
+  () => {
+    page += 1;
+    return call(repeat.get("read_file"), {
+      path: "page.txt",
+      offset: 100_000 + (page % 50) * 200,
+      limit: 200,
+    });
+  },
+  sh("sed -n '100000,100199p;100199q' page.txt > /dev/null"),
+);
+await row(
+  "grep_search capped (common pattern, ~1.9M matches)",
+  "rg | head -100",
+  1.5,
+  fresh("grep_search", { pattern: "quick", path: "tree" }),
+  sh(`"${rgPath}" -n quick tree | head -100 > /dev/null`),
+);
+
+if (HUGE) {
+  const start = 5_000_000;
+  const runs = Math.min(RUNS, 5);
+  await row(
+    "read_file 1 GiB, first page at the head",
+    "head -n 200",
+    2,
+    fresh("read_file", { path: "huge.txt" }),
+    sh("head -n 200 huge.txt > /dev/null"),
+    runs,
+  );
+  await row(
+    "read_file 1 GiB, first page at the tail",
+    "tail -n 200",
+    2,
+    fresh("read_file", { path: "huge.txt", offset: -200 }),
+    sh("tail -n 200 huge.txt > /dev/null"),
+    runs,
+  );
+  await row(
+    "read_file 1 GiB, first page at line 5,000,000",
+    "sed -n 'A,Bp;Bq'",
+    2,
+    fresh("read_file", { path: "huge.txt", offset: start, limit: 200 }),
+    sh(`sed -n '${start},${start + 199}p;${start + 199}q' huge.txt > /dev/null`),
+    runs,
+  );
+  rmSync(join(workspace, "huge.txt"), { force: true });
+}
+
+const missed = rows.filter((entry) => !entry.pass);
+console.log(
+  `\n${rows.length - missed.length}/${rows.length} rows within target${HUGE ? "" : " (1 GiB rows: BENCH_FS_HUGE=1)"}; RSS growth limit 64 MB: ${rows.every((entry) => entry.growth < 64 * 1_048_576) ? "ok" : "exceeded"}`,
+);
