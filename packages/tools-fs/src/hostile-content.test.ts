@@ -7,6 +7,14 @@ import { createListDirectoryTool } from "./list-directory.js";
 import { createMemoryFileSystem } from "./memory-file-system.js";
 import { createWorkspace } from "./workspace.js";
 
+/**
+ * The longest event-loop stall a linear tool may show. Hostile input on a super-linear path
+ * stalls for many seconds (exponential backtracking: hours), so 1 s still tells the two apart,
+ * while a loaded CI machine's GC pauses and lazy module loads (up to a few hundred ms) do not
+ * fail the test.
+ */
+const STALL_LIMIT_MS = 1_000;
+
 /** Runs `work`, returning its result, the wall time and the longest event-loop stall (ms). */
 async function measured<T>(
   work: () => Promise<T>,
@@ -45,7 +53,7 @@ describe("hostile content cannot freeze the host (tools-fs)", () => {
     const { value, ms, maxStallMs } = await measured(() => tool.run({}));
     expect(value.success).toBe(true);
     expect(ms).toBeLessThan(2_000);
-    expect(maxStallMs).toBeLessThan(250);
+    expect(maxStallMs).toBeLessThan(STALL_LIMIT_MS);
   }, 20_000);
 
   it("many headings and image links keep extract_toc and count_words linear", async () => {
@@ -70,7 +78,11 @@ describe("hostile content cannot freeze the host (tools-fs)", () => {
       const a = await measured(() => toc.run({ path }));
       const b = await measured(() => words.run({ path }));
       expect([path, a.value.success, b.value.success]).toEqual([path, true, true]);
-      expect([path, a.maxStallMs < 250, b.maxStallMs < 250]).toEqual([path, true, true]);
+      expect([path, a.maxStallMs < STALL_LIMIT_MS, b.maxStallMs < STALL_LIMIT_MS]).toEqual([
+        path,
+        true,
+        true,
+      ]);
     }
   }, 30_000);
 
@@ -81,7 +93,7 @@ describe("hostile content cannot freeze the host (tools-fs)", () => {
     expect(value.success).toBe(false);
     if (!value.success) expect(["INVALID_INPUT", "TIMEOUT"]).toContain(value.error.code);
     expect(ms).toBeLessThan(2_500);
-    expect(maxStallMs).toBeLessThan(250);
+    expect(maxStallMs).toBeLessThan(STALL_LIMIT_MS);
   }, 20_000);
 
   it("the JS engine stops a slow search at its time limit with TIMEOUT, yielding between lines", async () => {
@@ -94,7 +106,7 @@ describe("hostile content cannot freeze the host (tools-fs)", () => {
     expect(value.success).toBe(false);
     if (!value.success) expect(value.error.code).toBe("TIMEOUT");
     expect(ms).toBeLessThan(1_800);
-    expect(maxStallMs).toBeLessThan(250);
+    expect(maxStallMs).toBeLessThan(STALL_LIMIT_MS);
   }, 60_000);
 
   it("a glob of many ** segments does not block the JS engine", async () => {
@@ -105,6 +117,6 @@ describe("hostile content cannot freeze the host (tools-fs)", () => {
     const { value, ms, maxStallMs } = await measured(() => tool.run({ pattern: "needle", glob }));
     expect(value.success).toBe(true);
     expect(ms).toBeLessThan(2_000);
-    expect(maxStallMs).toBeLessThan(250);
+    expect(maxStallMs).toBeLessThan(STALL_LIMIT_MS);
   }, 20_000);
 });

@@ -6,6 +6,13 @@ import { htmlToMarkdown } from "./internal/html-to-markdown.js";
 import { createNodeWebFetchTool } from "./node/create-node-web-tools.js";
 import { startServer } from "./test-support/http-server.js";
 
+/**
+ * The longest event-loop stall a linear tool may show. Hostile input on a super-linear path
+ * stalls for many seconds, so 1 s still tells the two apart, while a loaded CI machine's GC
+ * pauses and lazy module loads (up to a few hundred ms) do not fail the test.
+ */
+const STALL_LIMIT_MS = 1_000;
+
 /** Runs `work`, returning its result, the wall time and the longest event-loop stall (ms). */
 async function measured<T>(
   work: () => Promise<T> | T,
@@ -75,19 +82,19 @@ describe("hostile pages cannot freeze the host (in-thread converters, runtime-ne
   it("12 KB of nested <b> converts quickly", async () => {
     const { value, maxStallMs } = await measured(() => htmlToMarkdown(nestedBold));
     expect(value).toContain("x");
-    expect(maxStallMs).toBeLessThan(250);
+    expect(maxStallMs).toBeLessThan(STALL_LIMIT_MS);
   }, 30_000);
 
   it("64 KB of unclosed <table> converts quickly", async () => {
     const { value, maxStallMs } = await measured(() => htmlToMarkdown(unclosedTables));
     expect(value).toContain("x");
-    expect(maxStallMs).toBeLessThan(250);
+    expect(maxStallMs).toBeLessThan(STALL_LIMIT_MS);
   }, 30_000);
 
   it("a 510 KiB feed of unclosed <item> parses in linear time", async () => {
     const { value, maxStallMs } = await measured(() => parseFeed(unclosedItems));
     expect(value?.format).toBe("rss");
-    expect(maxStallMs).toBeLessThan(250);
+    expect(maxStallMs).toBeLessThan(STALL_LIMIT_MS);
   }, 30_000);
 });
 
@@ -119,7 +126,7 @@ describe("hostile pages cannot freeze the host (web_fetch on Node)", async () =>
         tool.run({ url: `${server.origin}${path}` }),
       );
       expect(ms).toBeLessThan(6_500);
-      expect(maxStallMs).toBeLessThan(250);
+      expect(maxStallMs).toBeLessThan(STALL_LIMIT_MS);
       if (!value.success) expect(value.error.code).toBe("TIMEOUT");
     }, 30_000);
   }
@@ -132,7 +139,7 @@ describe("hostile pages cannot freeze the host (web_fetch on Node)", async () =>
     );
     expect(value.success).toBe(false);
     expect(ms).toBeLessThan(4_500);
-    expect(maxStallMs).toBeLessThan(250);
+    expect(maxStallMs).toBeLessThan(STALL_LIMIT_MS);
     // the extractor is gone: the host's memory did not keep the inflated stream
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(process.memoryUsage().rss - rssBefore).toBeLessThan(600 * 1_048_576);
