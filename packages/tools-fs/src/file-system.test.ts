@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { FileSystemError } from "./file-system.js";
 import { createNodeFileSystem } from "./node/node-file-system.js";
+import { defineSeamCases } from "./test-support/seam-cases.js";
 import { seamFactories, useTemporaryDirectories } from "./test-support/seams.js";
 
 const temporaryDirectory = useTemporaryDirectories("agentool-attack-");
@@ -21,101 +22,7 @@ async function codeOf(promise: Promise<unknown>): Promise<string | undefined> {
 const seams = seamFactories("agentool-seam-");
 
 describe.each(seams)("the %s seam", (_kind, make) => {
-  it("reads, writes atomically, creates parents and reports stats", async () => {
-    const seam = await make({ "a.txt": "alpha" });
-    expect(text(await seam.readFile("a.txt"))).toBe("alpha");
-    await seam.writeFile("deep/new/b.txt", new TextEncoder().encode("beta"));
-    expect(text(await seam.readFile("deep/new/b.txt"))).toBe("beta");
-    const info = await seam.stat("deep/new/b.txt");
-    expect(info).toMatchObject({ type: "file", size: 4 });
-    expect((await seam.stat("deep"))?.type).toBe("directory");
-    expect(await seam.stat("missing")).toBeUndefined();
-    expect(await codeOf(seam.readFile("missing.txt"))).toBe("FILE_NOT_FOUND");
-  });
-
-  it("pages through a file with a reader", async () => {
-    const seam = await make({ "big.txt": "0123456789" });
-    const reader = await seam.openReader("big.txt");
-    expect(reader.size).toBe(10);
-    expect(text(await reader.read(3, 4))).toBe("3456");
-    expect(text(await reader.read(8, 10))).toBe("89");
-    expect((await reader.read(20, 5)).length).toBe(0);
-    await reader.close();
-    await reader.close();
-  });
-
-  it("lists, removes (refusing non-empty directories), renames and copies", async () => {
-    const seam = await make({ "dir/one.txt": "1", "dir/sub/two.txt": "2", "solo.txt": "s" });
-    const names = (await seam.readDirectory("dir"))
-      .map((entry) => `${entry.name}:${entry.type}`)
-      .sort();
-    expect(names).toEqual(["one.txt:file", "sub:directory"]);
-    expect(await codeOf(seam.remove("dir", { recursive: false }))).toBe("DIRECTORY_NOT_EMPTY");
-    await seam.copy("dir", "copy");
-    expect(text(await seam.readFile("copy/sub/two.txt"))).toBe("2");
-    await seam.rename("copy", "moved");
-    expect(await seam.stat("copy")).toBeUndefined();
-    expect(text(await seam.readFile("moved/one.txt"))).toBe("1");
-    expect(await codeOf(seam.rename("moved", "moved/inside"))).toBe("INVALID_PATH");
-    await seam.remove("moved", { recursive: true });
-    expect(await seam.stat("moved")).toBeUndefined();
-    await seam.remove("solo.txt", { recursive: false });
-    expect(await seam.stat("solo.txt")).toBeUndefined();
-  });
-
-  it("answers a directory where a file is wanted and the reverse with INVALID_PATH", async () => {
-    const seam = await make({ "dir/one.txt": "1", "notes.txt": "n" });
-    const failure = async (promise: Promise<unknown>) => {
-      try {
-        await promise;
-        return undefined;
-      } catch (error) {
-        return FileSystemError.isInstance(error)
-          ? { code: error.code, message: error.message, hint: error.hint }
-          : { code: `thrown: ${String(error)}` };
-      }
-    };
-    expect(await failure(seam.readFile("dir"))).toEqual({
-      code: "INVALID_PATH",
-      message: "dir is a directory, not a file.",
-      hint: expect.stringContaining("list_directory"),
-    });
-    expect(await failure(seam.openReader("dir"))).toMatchObject({ code: "INVALID_PATH" });
-    expect(await failure(seam.writeFile("dir", new Uint8Array([1])))).toMatchObject({
-      code: "INVALID_PATH",
-      message: "dir is a directory, not a file.",
-    });
-    expect(await failure(seam.readDirectory("notes.txt"))).toEqual({
-      code: "INVALID_PATH",
-      message: "notes.txt is a file, not a directory.",
-      hint: expect.stringContaining("read_file"),
-    });
-    // A path under a file: a file is where a directory is wanted.
-    expect(await failure(seam.readFile("notes.txt/inner.md"))).toMatchObject({
-      code: "INVALID_PATH",
-      message: expect.stringContaining("is a file, not a directory"),
-    });
-    expect(await failure(seam.writeFile("notes.txt/inner.md", new Uint8Array([1])))).toMatchObject({
-      code: "INVALID_PATH",
-      message: expect.stringContaining("is a file, not a directory"),
-    });
-    expect(await failure(seam.createDirectory("notes.txt/sub"))).toMatchObject({
-      code: "INVALID_PATH",
-    });
-    expect(await failure(seam.createDirectory("notes.txt"))).toMatchObject({
-      code: "FILE_ALREADY_EXISTS",
-    });
-    expect(await failure(seam.readFile("dir/missing.txt"))).toMatchObject({
-      code: "FILE_NOT_FOUND",
-    });
-  });
-
-  it("digests with SHA-256", async () => {
-    const seam = await make({ "abc.txt": "abc" });
-    expect(await seam.digest("abc.txt")).toBe(
-      "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad",
-    );
-  });
+  defineSeamCases(make);
 });
 
 describe("the node seam on the real path", () => {

@@ -188,6 +188,15 @@ export {
   multiEditInputSchema,
 } from "./multi-edit.js";
 export {
+  createOpfsFileSystem,
+  type OpfsDirectoryHandleLike,
+  type OpfsFileHandleLike,
+  type OpfsFileSystem,
+  type OpfsFileSystemOptions,
+  type OpfsScopeOptions,
+  type OpfsWritableLike,
+} from "./opfs-file-system.js";
+export {
   createReadFileTool,
   DEFAULT_INDEX_CACHE_ENTRIES,
   DEFAULT_MAX_LINE_CHARACTERS,

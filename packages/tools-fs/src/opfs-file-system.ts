@@ -1,0 +1,747 @@
+import {
+  type DirectoryEntry,
+  directoryNotFileError,
+  type FileReader,
+  type FileStat,
+  type FileSystem,
+  FileSystemError,
+  fileNotDirectoryError,
+  parentNotDirectoryError,
+} from "./file-system.js";
+
+/**
+ * The part of the browser's `FileSystemWritableFileStream` the OPFS seam uses. A real
+ * `FileSystemWritableFileStream` fits it; Chromium writes to a swap file and replaces the
+ * target only when `close()` resolves, and `abort()` discards the swap file.
+ */
+export interface OpfsWritableLike {
+  /** Writes bytes at the current position. */
+  write(data: Uint8Array<ArrayBuffer>): Promise<void>;
+  /** Commits the write: the file changes now. */
+  close(): Promise<void>;
+  /** Discards everything written; the file stays as it was. */
+  abort(reason?: unknown): Promise<void>;
+}
+
+/** The part of the browser's `FileSystemFileHandle` the OPFS seam uses. */
+export interface OpfsFileHandleLike {
+  /** Always `"file"`. */
+  readonly kind: "file";
+  /** The entry's name. */
+  readonly name: string;
+  /** A snapshot of the file (`size`, `lastModified`, `slice`, `arrayBuffer`, `stream`). */
+  getFile(): Promise<Blob & { readonly lastModified: number }>;
+  /** A writable stream that replaces the file when it closes. */
+  createWritable(options?: { keepExistingData?: boolean }): Promise<OpfsWritableLike>;
+}
+
+/**
+ * The part of the browser's `FileSystemDirectoryHandle` the OPFS seam uses. The directory from
+ * `navigator.storage.getDirectory()` (the origin private file system) fits it, and so does a
+ * folder the user granted with `showDirectoryPicker({ mode: "readwrite" })`.
+ */
+export interface OpfsDirectoryHandleLike {
+  /** Always `"directory"`. */
+  readonly kind: "directory";
+  /** The entry's name (`""` for the OPFS root). */
+  readonly name: string;
+  /** A child directory; `create` makes it when missing. */
+  getDirectoryHandle(
+    name: string,
+    options?: { create?: boolean },
+  ): Promise<OpfsDirectoryHandleLike>;
+  /** A child file; `create` makes an empty one when missing. */
+  getFileHandle(name: string, options?: { create?: boolean }): Promise<OpfsFileHandleLike>;
+  /** Removes a child; a non-empty directory only with `recursive`. */
+  removeEntry(name: string, options?: { recursive?: boolean }): Promise<void>;
+  /**
+   * The children, in no particular order. Each is a file or directory handle (typed loosely so
+   * a real `FileSystemDirectoryHandle` fits without a cast).
+   */
+  values(): AsyncIterable<{ readonly kind: "file" | "directory"; readonly name: string }>;
+}
+
+/** Options of {@link createOpfsFileSystem}. */
+export interface OpfsFileSystemOptions {
+  /**
+   * The directory to work in. Default: `navigator.storage.getDirectory()`, the origin private
+   * file system. Any `FileSystemDirectoryHandle` works, e.g. one from `showDirectoryPicker()`.
+   */
+  root?: OpfsDirectoryHandleLike;
+  /** How the root is shown to the model and recognised in absolute paths. Default `"/"`. */
+  displayRoot?: string;
+}
+
+/** Options of {@link OpfsFileSystem.scope}. */
+export interface OpfsScopeOptions {
+  /** Create the directory (and its parents) when missing. Default `true`. */
+  create?: boolean;
+  /** The scoped seam's `displayRoot`. Default `"/"`: a tenant never sees where it lives. */
+  displayRoot?: string;
+}
+
+/**
+ * A {@link FileSystem} over the browser's File System Access handles (OPFS by default), with
+ * {@link OpfsFileSystem.scope} for sub-roots.
+ */
+export interface OpfsFileSystem extends FileSystem {
+  /** `"opfs"`. */
+  readonly kind: "opfs";
+  /** The directory handle this seam is confined to. */
+  readonly root: OpfsDirectoryHandleLike;
+  /**
+   * A seam rooted at a sub-directory's handle: everything it does happens inside that
+   * directory, and no path it is given can reach a parent or a sibling (there is no way up from
+   * a directory handle). `..`, `.`, empty segments, absolute paths, `\` and NUL are refused with
+   * `INVALID_PATH`.
+   *
+   * @param path - the sub-directory, relative to this seam's root (`"projects/alpha"`)
+   * @param options - `create` (default `true`) and the scoped `displayRoot`
+   * @returns the scoped seam
+   * @example
+   * const projects = await createOpfsFileSystem();
+   * const alpha = await projects.scope("projects/alpha");
+   * const tools = createFsTools({ fileSystem: alpha, mode: "read-write" });
+   */
+  scope(path: string, options?: OpfsScopeOptions): Promise<OpfsFileSystem>;
+}
+
+type Handle = OpfsFileHandleLike | OpfsDirectoryHandleLike;
+
+function shownOf(path: string): string {
+  return path.length === 0 ? "." : path;
+}
+
+function notFound(path: string): FileSystemError {
+  return new FileSystemError(
+    "FILE_NOT_FOUND",
+    `${shownOf(path)} does not exist.`,
+    "Check the path with list_directory or glob_search.",
+  );
+}
+
+function nameOfError(error: unknown): string | undefined {
+  return typeof error === "object" && error !== null && "name" in error
+    ? String((error as { name: unknown }).name)
+    : undefined;
+}
+
+/** Maps a DOMException of the File System API to the seam's failure for `path`. */
+function mapError(error: unknown, path: string): never {
+  if (FileSystemError.isInstance(error)) throw error;
+  const shown = shownOf(path);
+  switch (nameOfError(error)) {
+    case "NotFoundError":
+      throw notFound(path);
+    case "TypeMismatchError":
+      throw parentNotDirectoryError(path);
+    case "InvalidModificationError":
+      throw new FileSystemError(
+        "DIRECTORY_NOT_EMPTY",
+        `${shown} is not empty.`,
+        "Pass recursive: true to delete it with everything inside.",
+      );
+    case "NoModificationAllowedError":
+      throw new FileSystemError(
+        "PERMISSION_DENIED",
+        `${shown} is locked by another tab or worker (an open sync access handle or a write in progress).`,
+        "Try again when the other writer is done.",
+      );
+    case "NotAllowedError":
+    case "SecurityError":
+      throw new FileSystemError(
+        "PERMISSION_DENIED",
+        `The browser refused access to ${shown}.`,
+        "Ask the user to grant read-write access to the folder again.",
+      );
+    case "QuotaExceededError":
+      throw new FileSystemError(
+        "TOO_LARGE",
+        `The origin's storage quota is exhausted while writing ${shown}.`,
+        "Delete files that are no longer needed, or ask the user to free browser storage.",
+      );
+    case "NotReadableError":
+      throw new FileSystemError(
+        "CONFLICT",
+        `${shown} changed while it was being read.`,
+        "Read it again.",
+      );
+    case "TypeError":
+      throw new FileSystemError(
+        "INVALID_PATH",
+        `${shown} is not a name this browser's file system accepts.`,
+        "Use plain file and folder names.",
+      );
+    default:
+      throw error;
+  }
+}
+
+/**
+ * Splits a workspace path into names, refusing anything that is not a plain relative path.
+ *
+ * @internal
+ */
+function segmentsOf(path: string): string[] {
+  if (path.length === 0) return [];
+  const segments = path.split("/");
+  for (const segment of segments) {
+    if (
+      segment.length === 0 ||
+      segment === "." ||
+      segment === ".." ||
+      segment.includes("\\") ||
+      segment.includes("\0")
+    ) {
+      throw new FileSystemError(
+        "INVALID_PATH",
+        `${path} is not a relative path inside the root (no leading /, no . or .. segments, no \\ or NUL).`,
+        "Give a path relative to the workspace root, e.g. src/app.ts.",
+      );
+    }
+  }
+  return segments;
+}
+
+function joinSegments(segments: readonly string[]): string {
+  return segments.join("/");
+}
+
+/** The outcome of walking directories: the handle, or where the walk stopped. */
+type Walk =
+  | { found: true; directory: OpfsDirectoryHandleLike }
+  | { found: false; missingAt: number; fileAt?: undefined }
+  | { found: false; fileAt: number; missingAt?: undefined };
+
+/** The outcome of looking up one entry. */
+type Lookup =
+  | { handle: Handle }
+  | { handle: undefined; parentFile?: string; missing: boolean; parentMissing?: boolean };
+
+async function childOf(
+  directory: OpfsDirectoryHandleLike,
+  name: string,
+  path: string,
+): Promise<Handle | undefined> {
+  try {
+    return await directory.getFileHandle(name);
+  } catch (error) {
+    const kind = nameOfError(error);
+    if (kind === "NotFoundError") return undefined;
+    if (kind !== "TypeMismatchError") mapError(error, path);
+  }
+  try {
+    return await directory.getDirectoryHandle(name);
+  } catch (error) {
+    if (nameOfError(error) === "NotFoundError") return undefined;
+    return mapError(error, path);
+  }
+}
+
+/** The children of a directory handle, as handles. */
+function childrenOf(directory: OpfsDirectoryHandleLike): AsyncIterable<Handle> {
+  return directory.values() as AsyncIterable<Handle>;
+}
+
+async function countChildren(directory: OpfsDirectoryHandleLike, path: string): Promise<number> {
+  let count = 0;
+  try {
+    for await (const _child of childrenOf(directory)) count += 1;
+  } catch (error) {
+    mapError(error, path);
+  }
+  return count;
+}
+
+async function sizeAndTime(handle: Handle): Promise<{ size: number; modifiedMs: number }> {
+  if (handle.kind === "directory") return { size: 0, modifiedMs: 0 };
+  const file = await handle.getFile();
+  return { size: file.size, modifiedMs: file.lastModified };
+}
+
+interface Shared {
+  /** Write generations per root-absolute path, shared by a seam and its scopes. */
+  versions: Map<string, number>;
+}
+
+function build(
+  root: OpfsDirectoryHandleLike,
+  base: readonly string[],
+  displayRoot: string,
+  shared: Shared,
+): OpfsFileSystem {
+  const keyOf = (segments: readonly string[]) => joinSegments([...base, ...segments]);
+  const bump = (segments: readonly string[]) => {
+    const key = keyOf(segments);
+    shared.versions.set(key, (shared.versions.get(key) ?? 0) + 1);
+  };
+
+  /** Walks `segments` from the root, optionally creating directories. */
+  async function walk(segments: readonly string[], path: string, create = false): Promise<Walk> {
+    let directory = root;
+    for (let index = 0; index < segments.length; index += 1) {
+      const name = segments[index] as string;
+      try {
+        directory = await directory.getDirectoryHandle(name, { create });
+      } catch (error) {
+        const kind = nameOfError(error);
+        if (kind === "NotFoundError") return { found: false, missingAt: index };
+        if (kind === "TypeMismatchError") return { found: false, fileAt: index };
+        return mapError(error, path);
+      }
+    }
+    return { found: true, directory };
+  }
+
+  /** The directory at `segments`, or the seam's failure for `path`. */
+  async function directoryAt(
+    segments: readonly string[],
+    path: string,
+    options: { create?: boolean; wanted?: "directory" | "parent" } = {},
+  ): Promise<OpfsDirectoryHandleLike> {
+    const walked = await walk(segments, path, options.create);
+    if (walked.found) return walked.directory;
+    if (walked.fileAt !== undefined) {
+      const at = joinSegments(segments.slice(0, walked.fileAt + 1));
+      if (options.wanted === "directory" && walked.fileAt === segments.length - 1) {
+        throw fileNotDirectoryError(path);
+      }
+      throw parentNotDirectoryError(path, at);
+    }
+    throw notFound(path);
+  }
+
+  /** The entry at `segments` (root included), or why there is none. */
+  async function lookup(segments: readonly string[], path: string): Promise<Lookup> {
+    if (segments.length === 0) return { handle: root };
+    const walked = await walk(segments.slice(0, -1), path);
+    if (!walked.found) {
+      return walked.fileAt !== undefined
+        ? {
+            handle: undefined,
+            missing: true,
+            parentFile: joinSegments(segments.slice(0, walked.fileAt + 1)),
+          }
+        : { handle: undefined, missing: true, parentMissing: true };
+    }
+    const handle = await childOf(walked.directory, segments.at(-1) as string, path);
+    return handle === undefined ? { handle: undefined, missing: true } : { handle };
+  }
+
+  async function fileAt(path: string): Promise<OpfsFileHandleLike> {
+    const found = await lookup(segmentsOf(path), path);
+    if (found.handle === undefined) {
+      if (found.parentFile !== undefined) throw parentNotDirectoryError(path, found.parentFile);
+      throw notFound(path);
+    }
+    if (found.handle.kind !== "file") throw directoryNotFileError(path);
+    return found.handle;
+  }
+
+  async function snapshot(path: string) {
+    const handle = await fileAt(path);
+    try {
+      return await handle.getFile();
+    } catch (error) {
+      return mapError(error, path);
+    }
+  }
+
+  /** Creates `segments` as directories; a file at the last one is `FILE_ALREADY_EXISTS`. */
+  async function ensureDirectory(
+    segments: readonly string[],
+    path: string,
+    inside?: string,
+  ): Promise<OpfsDirectoryHandleLike> {
+    const walked = await walk(segments, path, true);
+    if (walked.found) return walked.directory;
+    if (walked.fileAt === undefined) throw notFound(path);
+    const at = joinSegments(segments.slice(0, walked.fileAt + 1));
+    if (inside === undefined && walked.fileAt === segments.length - 1) {
+      throw new FileSystemError(
+        "FILE_ALREADY_EXISTS",
+        `${path} already exists and is a file, not a directory.`,
+        "Choose another path, or delete or move the file first.",
+      );
+    }
+    throw parentNotDirectoryError(inside ?? path, at);
+  }
+
+  /** Writes `data` to `name` in `directory` through a writable that commits on close. */
+  async function writeInto(
+    directory: OpfsDirectoryHandleLike,
+    name: string,
+    path: string,
+    write: (writable: OpfsWritableLike) => Promise<void>,
+  ): Promise<void> {
+    const existing = await childOf(directory, name, path);
+    if (existing?.kind === "directory") throw directoryNotFileError(path);
+    let handle: OpfsFileHandleLike;
+    try {
+      handle = existing ?? (await directory.getFileHandle(name, { create: true }));
+    } catch (error) {
+      return mapError(error, path);
+    }
+    let writable: OpfsWritableLike | undefined;
+    try {
+      writable = await handle.createWritable({ keepExistingData: false });
+      await write(writable);
+      writable = undefined;
+    } catch (error) {
+      await writable?.abort(error).catch(() => undefined);
+      // A file created for this write is empty until the write commits: take it away again.
+      if (existing === undefined) await directory.removeEntry(name).catch(() => undefined);
+      mapError(error, path);
+    }
+  }
+
+  async function writeBytes(
+    directory: OpfsDirectoryHandleLike,
+    name: string,
+    path: string,
+    data: Uint8Array,
+  ): Promise<void> {
+    await writeInto(directory, name, path, async (writable) => {
+      await writable.write(data as Uint8Array<ArrayBuffer>);
+      await writable.close();
+    });
+  }
+
+  /** Copies `handle` to `name` in `target`, byte for byte; directories merge. */
+  async function copyHandle(
+    handle: Handle,
+    target: OpfsDirectoryHandleLike,
+    name: string,
+    targetSegments: readonly string[],
+    shown: string,
+  ): Promise<void> {
+    const destinationPath = joinSegments(targetSegments);
+    if (handle.kind === "file") {
+      let file: Blob;
+      try {
+        file = await handle.getFile();
+      } catch (error) {
+        return mapError(error, shown);
+      }
+      await writeBytes(target, name, destinationPath, new Uint8Array(await file.arrayBuffer()));
+      bump(targetSegments);
+      return;
+    }
+    let directory: OpfsDirectoryHandleLike;
+    try {
+      directory = await target.getDirectoryHandle(name, { create: true });
+    } catch (error) {
+      if (nameOfError(error) === "TypeMismatchError") {
+        throw new FileSystemError(
+          "FILE_ALREADY_EXISTS",
+          `${destinationPath} already exists and is a file, not a directory.`,
+          "Choose another destination, or delete or move the file first.",
+        );
+      }
+      return mapError(error, destinationPath);
+    }
+    for await (const child of childrenOf(handle)) {
+      await copyHandle(child, directory, child.name, [...targetSegments, child.name], shown);
+    }
+  }
+
+  async function listHandles(path: string): Promise<Handle[]> {
+    const directory = await directoryAt(segmentsOf(path), path, { wanted: "directory" });
+    const children: Handle[] = [];
+    try {
+      for await (const child of childrenOf(directory)) children.push(child);
+    } catch (error) {
+      mapError(error, path);
+    }
+    return children;
+  }
+
+  /** Checks a move or copy: not the root, not into itself. */
+  function transferSegments(source: string, destination: string, verb: "move" | "copy") {
+    const from = segmentsOf(source);
+    const to = segmentsOf(destination);
+    if (from.length === 0 || to.length === 0) {
+      throw new FileSystemError(
+        "INVALID_PATH",
+        `The workspace root cannot be ${verb === "move" ? "moved" : "copied"}.`,
+      );
+    }
+    const fromPath = joinSegments(from);
+    const toPath = joinSegments(to);
+    if (toPath === fromPath || toPath.startsWith(`${fromPath}/`)) {
+      throw new FileSystemError("INVALID_PATH", `Cannot ${verb} ${source} into itself.`);
+    }
+    return { from, to };
+  }
+
+  async function sourceOf(from: readonly string[], source: string): Promise<Handle> {
+    const found = await lookup(from, source);
+    if (found.handle === undefined) {
+      if (found.parentFile !== undefined) throw parentNotDirectoryError(source, found.parentFile);
+      throw notFound(source);
+    }
+    return found.handle;
+  }
+
+  const seam: OpfsFileSystem = {
+    kind: "opfs",
+    displayRoot,
+    root,
+    async realPath(path) {
+      return joinSegments(segmentsOf(path));
+    },
+    async stat(path): Promise<FileStat | undefined> {
+      const segments = segmentsOf(path);
+      const found = await lookup(segments, path);
+      if (found.handle === undefined) return undefined;
+      let figures: { size: number; modifiedMs: number };
+      try {
+        figures = await sizeAndTime(found.handle);
+      } catch (error) {
+        if (nameOfError(error) === "NotFoundError") return undefined;
+        return mapError(error, path);
+      }
+      return found.handle.kind === "file"
+        ? {
+            type: "file",
+            ...figures,
+            identity: String(shared.versions.get(keyOf(segments)) ?? 0),
+          }
+        : { type: "directory", ...figures };
+    },
+    async readFile(path) {
+      const file = await snapshot(path);
+      try {
+        return new Uint8Array(await file.arrayBuffer());
+      } catch (error) {
+        return mapError(error, path);
+      }
+    },
+    async openReader(path): Promise<FileReader> {
+      const file = await snapshot(path);
+      return {
+        size: file.size,
+        async read(position, length) {
+          const end = Math.min(file.size, position + length);
+          if (end <= position) return new Uint8Array(0);
+          try {
+            return new Uint8Array(await file.slice(position, end).arrayBuffer());
+          } catch (error) {
+            return mapError(error, path);
+          }
+        },
+        async close() {},
+      };
+    },
+    async writeFile(path, data) {
+      const segments = segmentsOf(path);
+      if (segments.length === 0) throw directoryNotFileError(path);
+      const directory = await ensureDirectory(segments.slice(0, -1), path, path);
+      await writeBytes(directory, segments.at(-1) as string, path, data);
+      bump(segments);
+    },
+    async createDirectory(path) {
+      await ensureDirectory(segmentsOf(path), path);
+    },
+    async readDirectory(path): Promise<DirectoryEntry[]> {
+      const children = await listHandles(path);
+      return Promise.all(
+        children.map(async (child) => {
+          const figures = await sizeAndTime(child).catch(() => ({ size: 0, modifiedMs: 0 }));
+          return { name: child.name, type: child.kind, ...figures };
+        }),
+      );
+    },
+    async readDirectoryNames(path) {
+      const children = await listHandles(path);
+      return children.map((child) => ({ name: child.name, type: child.kind }));
+    },
+    async remove(path, removeOptions) {
+      const segments = segmentsOf(path);
+      if (segments.length === 0) {
+        throw new FileSystemError("INVALID_PATH", "The workspace root cannot be removed.");
+      }
+      const found = await lookup(segments, path);
+      if (found.handle === undefined) {
+        if (found.parentFile !== undefined) throw parentNotDirectoryError(path, found.parentFile);
+        throw notFound(path);
+      }
+      if (found.handle.kind === "directory" && !removeOptions.recursive) {
+        const count = await countChildren(found.handle, path);
+        if (count > 0) {
+          throw new FileSystemError(
+            "DIRECTORY_NOT_EMPTY",
+            `${path} is a directory with ${count} ${count === 1 ? "entry" : "entries"} inside.`,
+            "Pass recursive: true to delete it with everything inside.",
+          );
+        }
+      }
+      const parent = await directoryAt(segments.slice(0, -1), path);
+      try {
+        await parent.removeEntry(segments.at(-1) as string, {
+          recursive: removeOptions.recursive,
+        });
+      } catch (error) {
+        mapError(error, path);
+      }
+      bump(segments);
+    },
+    async rename(source, destination) {
+      const { from, to } = transferSegments(source, destination, "move");
+      const handle = await sourceOf(from, source);
+      const target = await directoryAt(to.slice(0, -1), destination);
+      const name = to.at(-1) as string;
+      const existing = await childOf(target, name, destination);
+      if (existing !== undefined) {
+        if (existing.kind === "directory") {
+          if (handle.kind === "file") throw directoryNotFileError(destination);
+          if ((await countChildren(existing, destination)) > 0) {
+            throw new FileSystemError(
+              "DIRECTORY_NOT_EMPTY",
+              `${destination} is not empty.`,
+              "Choose another destination, or delete it first.",
+            );
+          }
+          await target.removeEntry(name).catch((error: unknown) => mapError(error, destination));
+        } else if (handle.kind === "directory") {
+          throw new FileSystemError(
+            "INVALID_PATH",
+            `${destination} is a file; a directory cannot replace it.`,
+            "Choose another destination, or delete the file first.",
+          );
+        }
+      }
+      // The File System API has no rename for every handle: copy byte for byte, then delete.
+      try {
+        await copyHandle(handle, target, name, to, source);
+      } catch (error) {
+        if (handle.kind === "directory" && existing === undefined) {
+          await target.removeEntry(name, { recursive: true }).catch(() => undefined);
+        }
+        throw error;
+      }
+      const parent = await directoryAt(from.slice(0, -1), source);
+      try {
+        await parent.removeEntry(from.at(-1) as string, { recursive: handle.kind === "directory" });
+      } catch (error) {
+        mapError(error, source);
+      }
+      bump(from);
+      bump(to);
+    },
+    async copy(source, destination) {
+      const { from, to } = transferSegments(source, destination, "copy");
+      const handle = await sourceOf(from, source);
+      const target = await ensureDirectory(to.slice(0, -1), destination, destination);
+      await copyHandle(handle, target, to.at(-1) as string, to, source);
+    },
+    async digest(path) {
+      const file = await snapshot(path);
+      let bytes: ArrayBuffer;
+      try {
+        bytes = await file.arrayBuffer();
+      } catch (error) {
+        return mapError(error, path);
+      }
+      const hash = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+      let hex = "";
+      for (const byte of hash) hex += byte.toString(16).padStart(2, "0");
+      return hex;
+    },
+    async scope(path, scopeOptions = {}) {
+      const segments = segmentsOf(path);
+      const directory =
+        scopeOptions.create === false
+          ? await directoryAt(segments, path, { wanted: "directory" })
+          : await ensureDirectory(segments, path);
+      return build(directory, [...base, ...segments], scopeOptions.displayRoot ?? "/", shared);
+    },
+  };
+  return seam;
+}
+
+function isDirectoryHandle(value: unknown): value is OpfsDirectoryHandleLike {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    (value as { kind?: unknown }).kind === "directory" &&
+    typeof (value as { getDirectoryHandle?: unknown }).getDirectoryHandle === "function" &&
+    typeof (value as { getFileHandle?: unknown }).getFileHandle === "function"
+  );
+}
+
+/**
+ * Creates a {@link FileSystem} over the browser's origin private file system (OPFS), or over
+ * any `FileSystemDirectoryHandle` you pass as `root`. Same semantics and error codes as
+ * {@link createMemoryFileSystem}: writes go through `createWritable()` (in Chromium the file
+ * changes only when the stream closes; a failed write is aborted and leaves the file as it
+ * was), a move is a byte-exact copy followed by deleting the source, a non-empty directory is
+ * removed only with `recursive`. OPFS has no symlinks and no permission bits; directories
+ * report `modifiedMs: 0`.
+ *
+ * Where there is no OPFS (Node, a page that is not a secure context) it rejects with a
+ * {@link FileSystemError} `UNSUPPORTED` naming what to use instead; importing it never fails.
+ *
+ * @param options - `root` (default `navigator.storage.getDirectory()`) and `displayRoot`
+ * @returns the seam, with {@link OpfsFileSystem.scope} for sub-roots
+ * @example
+ * import { createFsTools, createOpfsFileSystem } from "@agentool/tools-fs";
+ *
+ * const fileSystem = await createOpfsFileSystem();
+ * const project = await fileSystem.scope("projects/demo");
+ * const tools = createFsTools({ fileSystem: project, mode: "read-write" });
+ */
+export async function createOpfsFileSystem(
+  options: OpfsFileSystemOptions = {},
+): Promise<OpfsFileSystem> {
+  if (typeof options !== "object" || options === null) {
+    throw new FileSystemError(
+      "INVALID_INPUT",
+      "createOpfsFileSystem: options must be an object like { root, displayRoot }.",
+    );
+  }
+  const unknown = Object.keys(options).filter((key) => key !== "root" && key !== "displayRoot");
+  if (unknown.length > 0) {
+    throw new FileSystemError(
+      "INVALID_INPUT",
+      `createOpfsFileSystem: unknown option ${unknown.map((key) => `"${key}"`).join(", ")}; the options are root and displayRoot.`,
+    );
+  }
+  if (options.displayRoot !== undefined && typeof options.displayRoot !== "string") {
+    throw new FileSystemError(
+      "INVALID_INPUT",
+      "createOpfsFileSystem: displayRoot must be a string such as '/'.",
+    );
+  }
+  let root = options.root;
+  if (root === undefined) {
+    const storage = (
+      globalThis as { navigator?: { storage?: { getDirectory?: () => Promise<unknown> } } }
+    ).navigator?.storage;
+    if (typeof storage?.getDirectory !== "function") {
+      throw new FileSystemError(
+        "UNSUPPORTED",
+        "createOpfsFileSystem: this runtime has no origin private file system (navigator.storage.getDirectory is missing: Node, or a page that is not a secure context).",
+        "In Node use createNodeFileSystem or createNodeFsTools from @agentool/tools-fs/node; in a browser serve the page over https or from localhost, or pass { root } with a FileSystemDirectoryHandle; for tests use createMemoryFileSystem.",
+      );
+    }
+    let opened: unknown;
+    try {
+      opened = await storage.getDirectory();
+    } catch (error) {
+      throw new FileSystemError(
+        "UNSUPPORTED",
+        `createOpfsFileSystem: the browser refused the origin private file system (${nameOfError(error) ?? "error"}: ${error instanceof Error ? error.message : String(error)}).`,
+        "Private windows and sandboxed or opaque-origin frames may have no OPFS; use createMemoryFileSystem there.",
+      );
+    }
+    root = opened as OpfsDirectoryHandleLike;
+  }
+  if (!isDirectoryHandle(root)) {
+    throw new FileSystemError(
+      "INVALID_INPUT",
+      "createOpfsFileSystem: root must be a FileSystemDirectoryHandle (from navigator.storage.getDirectory() or showDirectoryPicker()).",
+    );
+  }
+  return build(root, [], options.displayRoot ?? "/", { versions: new Map() });
+}
