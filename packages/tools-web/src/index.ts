@@ -29,6 +29,17 @@ export {
 } from "./internal/http-transport.js";
 export type { OriginHeaders } from "./internal/options.js";
 export type { PdfText, PdfTextExtractor } from "./internal/pdf.js";
+export {
+  DEFAULT_RENDER_MAX_BYTES,
+  DEFAULT_RENDER_MAX_REQUESTS,
+  DEFAULT_RENDER_TIMEOUT_MS,
+  type GuardedFetch,
+  type GuardedFetchRequest,
+  type GuardedFetchResponse,
+  type PageRenderContext,
+  type PageRenderer,
+  type RenderedPage,
+} from "./internal/render.js";
 export { DEFAULT_USER_AGENT } from "./internal/request.js";
 export {
   BRAVE_ENDPOINT,

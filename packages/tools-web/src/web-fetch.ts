@@ -38,6 +38,17 @@ import {
 } from "./internal/options.js";
 import { extractPdfWithUnpdf, type PdfTextExtractor } from "./internal/pdf.js";
 import {
+  createRenderFetch,
+  DEFAULT_RENDER_MAX_BYTES,
+  DEFAULT_RENDER_MAX_REQUESTS,
+  DEFAULT_RENDER_TIMEOUT_MS,
+  type PageRenderer,
+  renderBudget,
+  renderOptionsShape,
+  responseHeadersForPage,
+  runRenderer,
+} from "./internal/render.js";
+import {
   DEFAULT_USER_AGENT,
   decodeBody,
   performRequest,
@@ -102,6 +113,8 @@ export interface FetchedDocument {
   entries_total?: number;
   /** PDF page count (for `kind: "pdf"`). */
   pages?: number;
+  /** Whether the HTML is the page after its JavaScript ran (the `render` option). */
+  rendered?: boolean;
 }
 
 /** Saves a fetched document and returns its file name (host hook; `./node` writes Markdown files). */
@@ -173,6 +186,25 @@ export interface WebFetchToolOptions {
   timeoutMs?: number;
   /** The clock (for tests). Default `() => new Date()`. */
   now?: () => Date;
+  /**
+   * Renders HTML pages (runs their JavaScript) before they are read, when the model asks with
+   * `render: true` (or always, with `renderByDefault`). The page is first fetched and checked
+   * exactly as without it (the URL and every redirect); the renderer gets that response as
+   * `context.document` and web_fetch's guarded fetch as `context.fetch`, through which it must
+   * send every request the page makes (same address policy, transport, proxy, caps and signal).
+   * The rendered HTML then goes through the usual HTML → Markdown pipeline. Only HTML responses
+   * are rendered. `createChromiumRenderer` from `@agentool/tools-preview/node` is one. Default none
+   * (the model sees no `render` field).
+   */
+  render?: PageRenderer;
+  /** With `render`: render every HTML page unless the model sends `render: false`. Default `false` (the model opts in per call). */
+  renderByDefault?: boolean;
+  /** Time limit of one render, ms; always kept 1.5 s inside `timeoutMs`. Default 20 s. */
+  renderTimeoutMs?: number;
+  /** Most requests one render may make through the guarded fetch. Default 150. */
+  renderMaxRequests?: number;
+  /** Most bytes all requests of one render may read (each is also capped by `maxResponseBytes`). Default 20 MiB. */
+  renderMaxBytes?: number;
 }
 
 /** What `web_fetch` returns: one page of the document (every key snake_case). */
@@ -215,6 +247,8 @@ export interface WebFetchToolData {
   entries_total?: number;
   /** PDF pages (for PDFs). */
   pages?: number;
+  /** Whether the page was rendered (its JavaScript ran) before it was read; present when the host configured a renderer. */
+  rendered?: boolean;
   /** The saved file's name (relative to the save directory), when saving is on. */
   saved_as?: string;
   /** Why saving failed, when it did (the content is still returned). */
@@ -258,10 +292,22 @@ const optionsSchema = z.object({
   maxCacheEntries: z.number().int().min(0).max(10_000).optional(),
   timeoutMs: z.number().int().min(0).max(3_600_000).optional(),
   now: z.custom<() => Date>((value) => typeof value === "function").optional(),
+  ...renderOptionsShape,
 });
 
-function createWebFetchInputSchema(defaultMaxChars: number, maxMaxChars: number) {
-  return z.object({
+const RENDER_FIELD = z
+  .boolean()
+  .optional()
+  .describe(
+    "Optional: true runs the page's JavaScript in a browser before reading it — for pages built by JavaScript that come back nearly empty. Slower; HTML pages only.",
+  );
+
+function createWebFetchInputSchema(
+  defaultMaxChars: number,
+  maxMaxChars: number,
+  render?: { byDefault: boolean },
+) {
+  const schema = z.object({
     url: z
       .string()
       .describe("The absolute http(s) URL to read, e.g. a link from a page or the user."),
@@ -276,6 +322,13 @@ function createWebFetchInputSchema(defaultMaxChars: number, maxMaxChars: number)
       .describe(
         "Optional: true returns the body as received (HTML source, XML) instead of converting it. Default false.",
       ),
+    render: RENDER_FIELD,
+  });
+  if (render === undefined) return schema.omit({ render: true }) as unknown as typeof schema;
+  return schema.extend({
+    render: RENDER_FIELD.describe(
+      `${RENDER_FIELD.description ?? ""} Default ${render.byDefault ? "true: false reads the page as served, faster" : "false"}.`,
+    ),
   });
 }
 
@@ -304,13 +357,18 @@ function defaultDescription(
   defaultMaxChars: number,
   saving: boolean,
   mounted: ReadonlySet<string>,
+  render: { byDefault: boolean } | undefined,
 ): string {
   const sources = ["web_search", "wiki_search"].filter((tool) => mounted.has(tool));
   return [
     "Read a web page or file by URL. The response decides the treatment: HTML becomes Markdown (links absolute; the main article when one is found), JSON is pretty-printed, RSS/Atom feeds become entries (title, url, date, summary), PDFs become text, other text comes raw; binary files are refused.",
     `Long documents come in pages of ${formatNumber(defaultMaxChars)} characters: a cut page ends with the exact call for the next one (offset).`,
     `Use it on URLs ${sources.length > 0 ? `from ${listWords(sources)} results, ` : ""}the user gives, or links from a page. Only public http(s) URLs work.`,
-    "Static pages work best; pages built by JavaScript may come back nearly empty — then use another source.",
+    render === undefined
+      ? "Static pages work best; pages built by JavaScript may come back nearly empty — then use another source."
+      : render.byDefault
+        ? "HTML pages are rendered in a browser (their JavaScript runs) before they are read; render=false reads a page as served, which is faster."
+        : "Pages built by JavaScript may come back nearly empty or say JavaScript is needed — then call again with render=true, which runs the page's scripts in a browser first (slower; use it only then).",
     saving
       ? "Every fetched document is also saved as a Markdown file; the result names it so you can search or re-read it later."
       : "",
@@ -348,6 +406,17 @@ function looksBinary(body: Uint8Array): boolean {
     if (byte < 7 || (byte > 13 && byte < 32 && byte !== 27)) control += 1;
   }
   return head.length > 0 && control / head.length > 0.1;
+}
+
+/** Whether a response will be treated as HTML (what a renderer is given). */
+function isHtmlResponse(response: HttpResponse): boolean {
+  const contentType = (response.headers["content-type"] ?? "").toLowerCase();
+  if (isPdf(response.body, contentType)) return false;
+  if (contentType.includes("html")) return true;
+  if (/[/+](json|xml)\b/.test(contentType) || contentType.includes("pdf")) return false;
+  if (contentType !== "" && !contentType.startsWith("text/")) return false;
+  const head = decodeBody(response.body.subarray(0, 1_024), contentType).trimStart();
+  return /^(<!doctype html|<html[\s>]|<head[\s>]|<body[\s>])/i.test(head);
 }
 
 const MEDIA_TYPES = /^(image|audio|video|font)\//;
@@ -403,9 +472,15 @@ function cutPage(text: string, start: number, maxChars: number): { content: stri
 }
 
 /** The arguments the next call must repeat besides `offset`: the url, `raw`, and a non-default `limit`. */
-function nextCallArgs(data: WebFetchToolData, defaultLimit: number): Record<string, NextCallValue> {
+function nextCallArgs(
+  data: WebFetchToolData,
+  defaultLimit: number,
+  renderByDefault: boolean,
+): Record<string, NextCallValue> {
   const args: Record<string, NextCallValue> = { url: data.url };
   if (data.raw) args.raw = true;
+  if (data.rendered === true && !renderByDefault) args.render = true;
+  if (data.rendered === false && renderByDefault && data.kind === "html") args.render = false;
   if (data.limit !== defaultLimit) args.limit = data.limit;
   return args;
 }
@@ -418,13 +493,16 @@ function nextCallArgs(data: WebFetchToolData, defaultLimit: number): Record<stri
  * @param data - the fetch tool's data
  * @param toolName - the tool's name, for the marker
  * @param defaultLimit - the tool's default page size (a different `limit` is repeated in the next call)
+ * @param renderByDefault - whether the tool renders pages when `render` is not sent (the next call repeats a different choice)
  * @returns model-facing text
  */
 export function formatFetchedPage(
   data: WebFetchToolData,
   toolName = WEB_FETCH_TOOL_NAME,
   defaultLimit = DEFAULT_FETCH_MAX_CHARS,
+  renderByDefault = false,
 ): string {
+  const rendered = data.rendered === true ? ", rendered" : "";
   const lines: string[] = [];
   if (data.title) lines.push(`# ${data.title}`);
   lines.push(
@@ -435,12 +513,16 @@ export function formatFetchedPage(
       ? `feed, the first ${data.entries?.length ?? 0} of ${data.entries_total} entries (the host keeps no more)`
       : `feed, ${data.entries?.length ?? 0} entries`;
   const treatment: Record<WebFetchKind, string> = {
-    html: data.main_content ? "HTML → Markdown (main content)" : "HTML → Markdown",
+    html: data.main_content
+      ? `HTML → Markdown (main content${rendered})`
+      : `HTML → Markdown${rendered ? " (rendered)" : ""}`,
     json: "JSON",
     feed: feedEntries,
     pdf: `PDF → text, ${data.pages ?? 0} pages`,
     text: data.raw
-      ? "as received"
+      ? data.rendered === true
+        ? "rendered HTML as received"
+        : "as received"
       : data.content_type
         ? `text (${data.content_type.split(";")[0]})`
         : "text",
@@ -457,7 +539,9 @@ export function formatFetchedPage(
   lines.push("");
   if (data.total === 0) {
     lines.push(
-      `(The document is empty: ${data.final_url} returned no readable text. It may be built by JavaScript or need a login; try another source.)`,
+      data.rendered === false && data.kind === "html"
+        ? `(The document is empty: ${data.final_url} returned no readable text. It may be built by JavaScript — call ${toolName} again with render=true — or need a login.)`
+        : `(The document is empty: ${data.final_url} returned no readable text. It may be built by JavaScript or need a login; try another source.)`,
     );
   } else {
     lines.push(data.content);
@@ -468,7 +552,7 @@ export function formatFetchedPage(
           nextOffset: data.next_offset,
           omitted: data.total - data.next_offset + 1,
           unit: "characters",
-          args: nextCallArgs(data, defaultLimit),
+          args: nextCallArgs(data, defaultLimit, renderByDefault),
         }),
       );
     }
@@ -517,8 +601,9 @@ export function createWebFetchTool(options?: WebFetchToolOptions): WebFetchTool 
     createFetchTransport(
       forward === undefined && urlPolicy !== undefined ? { checkUrl: urlPolicy } : {},
     );
+  const userAgent = parsed.userAgent ?? DEFAULT_USER_AGENT;
   const headersFor = createOriginHeaders(parsed.headers, {
-    "user-agent": parsed.userAgent ?? DEFAULT_USER_AGENT,
+    "user-agent": userAgent,
     accept: ACCEPT,
   });
   const extractor =
@@ -533,6 +618,10 @@ export function createWebFetchTool(options?: WebFetchToolOptions): WebFetchTool 
     parsed.maxCacheEntries ?? DEFAULT_FETCH_CACHE_ENTRIES,
   );
   const name = parsed.name ?? WEB_FETCH_TOOL_NAME;
+  const renderer = parsed.render;
+  const renderByDefault = parsed.renderByDefault === true;
+  const renderSetting = renderer === undefined ? undefined : { byDefault: renderByDefault };
+  const toolTimeoutMs = parsed.timeoutMs ?? DEFAULT_FETCH_TIMEOUT_MS;
 
   async function toDocument(
     url: string,
@@ -687,18 +776,21 @@ export function createWebFetchTool(options?: WebFetchToolOptions): WebFetchTool 
   return defineTool({
     name,
     description:
-      parsed.description ?? defaultDescription(defaultMaxChars, save !== undefined, mounted),
-    input: createWebFetchInputSchema(defaultMaxChars, maxMaxChars),
+      parsed.description ??
+      defaultDescription(defaultMaxChars, save !== undefined, mounted, renderSetting),
+    input: createWebFetchInputSchema(defaultMaxChars, maxMaxChars, renderSetting),
     aliases: WEB_FETCH_ALIASES,
     annotations: { title: "Fetch a web page", readOnly: true, openWorld: true },
     tags: ["web", "web:fetch", "network"],
-    timeoutMs: parsed.timeoutMs ?? DEFAULT_FETCH_TIMEOUT_MS,
+    timeoutMs: toolTimeoutMs,
     async execute(input, context) {
+      const startedAt = Date.now();
       const cleaned = cleanUrl(input.url);
       if ("failure" in cleaned) return cleaned.failure;
       const url = cleaned.url;
       const raw = input.raw ?? false;
-      const cacheKey = `${raw ? "raw" : "doc"} ${url}`;
+      const wantsRender = renderer !== undefined && (input.render ?? renderByDefault);
+      const cacheKey = `${raw ? "raw" : "doc"}${wantsRender ? " rendered" : ""} ${url}`;
       let document = cache.get(cacheKey);
       const cached = document !== undefined;
       if (document === undefined) {
@@ -743,9 +835,61 @@ export function createWebFetchTool(options?: WebFetchToolOptions): WebFetchTool 
         if (!outcome.ok) return outcome.failure;
         const status = outcome.response.status;
         if (status < 200 || status >= 300) return statusFailure(outcome.response, url);
-        const converted = await toDocument(url, outcome.response, raw, context.signal);
+        let response = outcome.response;
+        let rendered = false;
+        if (wantsRender && renderer !== undefined && isHtmlResponse(response)) {
+          const pageUrl = forward === undefined ? response.url || url : url;
+          const pageDocument = {
+            url: pageUrl,
+            status: response.status,
+            statusText: response.statusText ?? "",
+            headers: responseHeadersForPage(response.headers),
+            body: response.body,
+          };
+          const outcomeOfRender = await runRenderer(
+            renderer,
+            pageUrl,
+            (signal) => ({
+              fetch: createRenderFetch({
+                transport,
+                urlPolicy: forward === undefined ? urlPolicy : undefined,
+                forward,
+                userAgent,
+                maxResponseBytes,
+                maxRequests: parsed.renderMaxRequests ?? DEFAULT_RENDER_MAX_REQUESTS,
+                maxBytes: parsed.renderMaxBytes ?? DEFAULT_RENDER_MAX_BYTES,
+                signal,
+              }),
+              document: pageDocument,
+            }),
+            {
+              signal: context.signal,
+              budgetMs: renderBudget(
+                parsed.renderTimeoutMs ?? DEFAULT_RENDER_TIMEOUT_MS,
+                toolTimeoutMs,
+                startedAt,
+                Date.now(),
+              ),
+              toolName: name,
+            },
+          );
+          if (!outcomeOfRender.ok) return outcomeOfRender.failure;
+          let html = new TextEncoder().encode(outcomeOfRender.value.html);
+          const cut = html.byteLength > maxResponseBytes;
+          if (cut) html = html.subarray(0, maxResponseBytes);
+          response = {
+            ...response,
+            url: forward === undefined ? (outcomeOfRender.value.url ?? pageUrl) : response.url,
+            headers: { ...response.headers, "content-type": "text/html; charset=utf-8" },
+            body: html,
+            truncated: response.truncated || cut,
+          };
+          rendered = true;
+        }
+        const converted = await toDocument(url, response, raw, context.signal);
         if (!converted.success) return converted;
         document = converted.data;
+        if (renderer !== undefined) document.rendered = rendered;
         cache.set(cacheKey, document);
       }
       const offset = input.offset ?? 1;
@@ -776,6 +920,7 @@ export function createWebFetchTool(options?: WebFetchToolOptions): WebFetchTool 
       if (document.entries !== undefined) data.entries = document.entries;
       if (document.entries_total !== undefined) data.entries_total = document.entries_total;
       if (document.pages !== undefined) data.pages = document.pages;
+      if (document.rendered !== undefined) data.rendered = document.rendered;
       if (save !== undefined && !raw) {
         try {
           data.saved_as = await save(document, context);
@@ -785,6 +930,6 @@ export function createWebFetchTool(options?: WebFetchToolOptions): WebFetchTool 
       }
       return ok(data);
     },
-    render: (data) => formatFetchedPage(data, name, defaultMaxChars),
+    render: (data) => formatFetchedPage(data, name, defaultMaxChars, renderByDefault),
   });
 }

@@ -1,4 +1,4 @@
-import type { Browser, BrowserContext, CDPSession, LaunchOptions, Page } from "playwright-core";
+import type { BrowserContext, CDPSession, LaunchOptions, Page } from "playwright-core";
 import {
   type PreviewAction,
   type PreviewActOutcome,
@@ -9,6 +9,7 @@ import {
   type PreviewOpenRequest,
   raceSignal,
 } from "../preview-backend.js";
+import { leaseSharedBrowser } from "./shared-browser.js";
 
 /** Debian's Chromium, the default `executablePath`. */
 export const DEFAULT_CHROMIUM_PATH = "/usr/bin/chromium";
@@ -38,32 +39,6 @@ const RECOVERY_BUDGET_MS = 1_200;
 
 /** Where the artifact's document is served from inside the browser (never resolved: `.invalid`). */
 export const ARTIFACT_ORIGIN = "http://artifact.preview.invalid";
-
-interface PooledBrowser {
-  users: number;
-  browser: Promise<Browser> | undefined;
-}
-
-const pool = new Map<string, PooledBrowser>();
-
-/** The shared browsers currently launched (for tests and diagnostics). */
-export function launchedPreviewBrowsers(): number {
-  let count = 0;
-  for (const entry of pool.values()) if (entry.browser !== undefined) count += 1;
-  return count;
-}
-
-async function loadPlaywright(): Promise<typeof import("playwright-core")> {
-  try {
-    return await import("playwright-core");
-  } catch {
-    throw new PreviewError(
-      "DEPENDENCY_MISSING",
-      "The Chromium preview needs playwright-core, which is not installed.",
-      "The host must install it: npm install playwright-core (and a Chromium, e.g. apt-get install -y chromium).",
-    );
-  }
-}
 
 /** Options of the Chromium backend. */
 export interface ChromiumBackendOptions {
@@ -102,46 +77,10 @@ export function createChromiumBackend(options: ChromiumBackendOptions = {}): Pre
   const executablePath = options.executablePath ?? DEFAULT_CHROMIUM_PATH;
   const launchOptions = options.launchOptions ?? {};
   const args = [...CHROMIUM_PREVIEW_ARGS, ...(launchOptions.args ?? [])];
-  const key = JSON.stringify({ executablePath, launchOptions, args });
-  let entry = pool.get(key);
-  if (entry === undefined) {
-    entry = { users: 0, browser: undefined };
-    pool.set(key, entry);
-  }
-  const shared = entry;
-  shared.users += 1;
+  const lease = leaseSharedBrowser({ executablePath, launchOptions, args });
   let released = false;
   const open = new Set<PreviewBackendSession>();
-
-  function browser(): Promise<Browser> {
-    if (shared.browser === undefined) {
-      const launching = (async () => {
-        const playwright = await loadPlaywright();
-        try {
-          const launched = await playwright.chromium.launch({
-            ...launchOptions,
-            executablePath,
-            args,
-          });
-          launched.on("disconnected", () => {
-            if (shared.browser === launching) shared.browser = undefined;
-          });
-          return launched;
-        } catch (error) {
-          throw new PreviewError(
-            "DEPENDENCY_MISSING",
-            `Chromium could not be started from ${executablePath}: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`,
-            "The host must install Chromium (apt-get install -y chromium) or pass executablePath.",
-          );
-        }
-      })();
-      shared.browser = launching;
-      launching.catch(() => {
-        if (shared.browser === launching) shared.browser = undefined;
-      });
-    }
-    return shared.browser;
-  }
+  const browser = () => lease.browser();
 
   return {
     kind: "chromium",
@@ -373,17 +312,7 @@ export function createChromiumBackend(options: ChromiumBackendOptions = {}): Pre
       if (released) return;
       released = true;
       await Promise.all([...open].map((session) => session.close()));
-      shared.users -= 1;
-      if (shared.users === 0) {
-        const launched = shared.browser;
-        shared.browser = undefined;
-        pool.delete(key);
-        if (launched !== undefined)
-          await settle(
-            launched.then((instance) => instance.close()),
-            10_000,
-          );
-      }
+      await lease.release();
     },
   };
 }
