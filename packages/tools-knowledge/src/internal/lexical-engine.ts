@@ -29,7 +29,13 @@
  *
  * @internal
  */
-import { countDocumentTerms, type TermCount, termNumberingGeneration } from "./tokenize.js";
+import {
+  countDocumentTermNumbers,
+  countedTermNumber,
+  termCountOf,
+  termNumberingGeneration,
+  termOfNumber,
+} from "./tokenize.js";
 
 /** How the engine scores. */
 export interface LexicalScoring {
@@ -318,20 +324,20 @@ export class LexicalEngine {
     this.ensureDocumentCapacity(document + 1);
     const count = this.documentTotal - 1;
     for (let field = 0; field < this.fieldCount; field += 1) {
-      const terms = countDocumentTerms(fields[field] ?? "");
+      const distinct = countDocumentTermNumbers(fields[field] ?? "");
       const generation = termNumberingGeneration();
       if (generation !== this.tokenizerGeneration) {
         this.tokenizerGeneration = generation;
         this.byTokenizerNumber = new Int32Array(Math.max(1024, this.byTokenizerNumber.length));
       }
-      (this.lengths[field] as Int32Array)[document] = terms.length;
+      (this.lengths[field] as Int32Array)[document] = distinct;
       // MiniSearch's running average, in its order of operations.
-      this.averages[field] =
-        ((this.averages[field] as number) * count + terms.length) / (count + 1);
+      this.averages[field] = ((this.averages[field] as number) * count + distinct) / (count + 1);
       const postings = this.fresh[field] as Array<number[] | undefined>;
-      for (let index = 0; index < terms.length; index += 1) {
-        const { term, count: frequency, number: tokenizerNumber } = terms[index] as TermCount;
-        const termNumber = this.engineNumberOf(term, tokenizerNumber);
+      for (let index = 0; index < distinct; index += 1) {
+        const tokenizerNumber = countedTermNumber(index);
+        const frequency = termCountOf(tokenizerNumber);
+        const termNumber = this.engineNumberOf(termOfNumber(tokenizerNumber), tokenizerNumber);
         let list = postings[termNumber];
         if (list === undefined) {
           list = [];
@@ -340,7 +346,7 @@ export class LexicalEngine {
         list.push(document, frequency);
         this.changed[termNumber] = 1;
       }
-      this.freshPostings += terms.length;
+      this.freshPostings += distinct;
     }
     this.norms = undefined;
   }

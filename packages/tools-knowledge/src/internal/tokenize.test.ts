@@ -1,11 +1,15 @@
 import { describe, expect, test } from "vitest";
 import {
+  countDocumentTermNumbers,
   countDocumentTerms,
+  countedTermNumber,
   ENGLISH_STOP_WORDS,
   foldWord,
   MAX_WORD_CHARACTERS,
   stemEnglish,
   type TokenizeOptions,
+  termCountOf,
+  termOfNumber,
   tokenize,
 } from "./tokenize.js";
 
@@ -378,5 +382,38 @@ describe("countDocumentTerms", () => {
     ]);
     expect(countsOf("")).toEqual([]);
     expect(countsOf("the of and")).toEqual([]);
+  });
+});
+
+describe("the word cache's keys", () => {
+  test("words that differ in one character at every position, around the packed length, stay apart", () => {
+    const texts: string[] = [];
+    for (let length = 1; length <= 13; length += 1) {
+      const base = "q".repeat(length);
+      const words = [base];
+      for (let position = 0; position < length; position += 1) {
+        for (const letter of ["z", "Z", "9", "0", "A", "a"])
+          words.push(`${base.slice(0, position)}${letter}${base.slice(position + 1)}`);
+      }
+      texts.push(words.join(" "), [...words].reverse().join(" "));
+    }
+    expect(differences(texts)).toEqual([]);
+    // Each distinct lowercase spelling is its own term: nothing merged by a shared key (from two
+    // characters on: the one-letter "a" is a stop word; capitals would add camelCase parts).
+    for (const spellings of texts.slice(2)) {
+      const lowercase = spellings.split(" ").filter((word) => !/[A-Z]/.test(word));
+      expect(new Set(tokenize(lowercase.join(" "))).size).toBe(new Set(lowercase).size);
+    }
+  });
+
+  test("countDocumentTermNumbers agrees with countDocumentTerms", () => {
+    const text = "Caches cached the files; FILE 東京 東 createLexicalIndex HTTPServer éclair";
+    const distinct = countDocumentTermNumbers(text);
+    const read = Array.from({ length: distinct }, (_, index) => {
+      const number = countedTermNumber(index);
+      return { term: termOfNumber(number), count: termCountOf(number) };
+    });
+    expect(read).toEqual(countsOf(text));
+    expect(read.length).toBeGreaterThan(5);
   });
 });

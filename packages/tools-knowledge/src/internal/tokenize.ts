@@ -85,11 +85,6 @@ const SEPARATOR = 1;
 const WORD = 2;
 const CJK = 3;
 
-/** ASCII char code → 1 for a letter or digit, 0 otherwise. */
-const ASCII_WORD = new Uint8Array(128);
-for (let code = 0; code < 128; code += 1) {
-  ASCII_WORD[code] = /[A-Za-z0-9]/.test(String.fromCharCode(code)) ? 1 : 0;
-}
 /** Basic-plane code point → class, filled on first sight. */
 const basicPlaneClasses = new Uint8Array(0x10000);
 /** Supplementary-plane code point → class (emoji, rare Han), bounded like the word cache. */
@@ -120,120 +115,207 @@ function classOf(codePoint: number): number {
 }
 
 /**
- * One distinct term. While the caches last, a term has exactly one record (so a document's terms
- * are counted by stamping records, without a map per field).
+ * Terms are numbered densely from 0 in the order they are first seen; while the caches last, a
+ * term keeps its number (so a document's terms are counted by stamping numbers, in typed arrays,
+ * without a map per field). Cleared only when a scan starts (see {@link scan}).
  */
-interface TermRecord {
-  readonly term: string;
-  /** Records are numbered densely from 0 (see {@link TermCount.number}). */
-  readonly number: number;
-  /** The {@link countDocumentTerms} call that counted it last. */
-  stamp: number;
-  /** Its count in that call. */
-  count: number;
-}
+let termStrings: string[] = [];
+let termNumbers = new Map<string, number>();
+/** By term number: the {@link countDocumentTermNumbers} call that counted it last. */
+let termStamps = new Int32Array(1024);
+/** By term number: its count in that call. */
+let termCounts = new Int32Array(1024);
+let termNumbering = 0;
+let currentStamp = 0;
 
-/** One cached word: its terms (camelCase parts included), without and with stop words. */
-interface WordEntry {
-  readonly word: string;
-  readonly hash: number;
-  readonly terms: readonly TermRecord[];
-  readonly withStopWords: readonly TermRecord[];
+function termNumberOf(term: string): number {
+  let number = termNumbers.get(term);
+  if (number === undefined) {
+    number = termStrings.length;
+    termStrings.push(term);
+    termNumbers.set(term, number);
+    if (number >= termStamps.length) {
+      const stamps = new Int32Array(termStamps.length * 2);
+      stamps.set(termStamps);
+      termStamps = stamps;
+      const counts = new Int32Array(termCounts.length * 2);
+      counts.set(termCounts);
+      termCounts = counts;
+    }
+  }
+  return number;
 }
 
 /**
  * Word → terms, memoised: words repeat (Zipf), folding and stemming do not need to. An
- * open-addressing table keyed by a hash computed during the scan, so a word seen before is found
- * without cutting it out of the text. Both caches are cleared when they grow past
- * {@link TERM_CACHE_LIMIT} entries, so memory stays bounded on any corpus.
+ * open-addressing table in one `Int32Array`, four slots a word, probed with a hash computed during
+ * the scan, so a word seen before is found without cutting it out of the text and without
+ * touching a heap object:
+ * - a short ASCII word (at most {@link PACKED_CHARACTERS} letters and digits) is its own key: six
+ *   bits a character in two integers (`key0`, `key1`) and its length — equal keys are equal words;
+ * - any other word is keyed by its FNV-1a hash (`key0`) and its index in {@link longWords}
+ *   (`key1`), whose characters are compared.
+ *
+ * The slot's `meta` is `length << 1 | long` (0: empty); its `value` is the word's one term as
+ * `number << 1 | stop word` when it has exactly one, else `-1 - index` of its list in
+ * {@link wordTermLists}. The table is cleared when it holds {@link TERM_CACHE_LIMIT} words, so memory
+ * stays bounded on any corpus.
  */
 const TERM_CACHE_LIMIT = 100_000;
 const WORD_TABLE_SIZE = 1 << 18;
 const WORD_TABLE_MASK = WORD_TABLE_SIZE - 1;
-let wordTable: Array<WordEntry | undefined> = new Array<WordEntry | undefined>(
-  WORD_TABLE_SIZE,
-).fill(undefined);
+/** Characters of a word packed into its key (five per integer). */
+const PACKED_CHARACTERS = 10;
+const wordTable = new Int32Array(WORD_TABLE_SIZE * 4);
 let wordCount = 0;
-/** Term → its record. Cleared only when a scan starts (see {@link TermRecord}). */
-let termRecords = new Map<string, TermRecord>();
-let termNumbering = 0;
-let currentStamp = 0;
+/** The words keyed by hash, by index. */
+let longWords: string[] = [];
+/** The term lists of words with none or several terms (each item `number << 1 | stop word`). */
+let wordTermLists: number[][] = [];
 
-function recordOf(term: string): TermRecord {
-  let record = termRecords.get(term);
-  if (record === undefined) {
-    record = { term, number: termRecords.size, stamp: 0, count: 0 };
-    termRecords.set(term, record);
+/** ASCII char code → 1 … 62 for a letter or digit (its six-bit code in a packed key), 0 otherwise. */
+const ASCII_CODE = new Uint8Array(128);
+{
+  let next = 1;
+  for (let code = 0; code < 128; code += 1) {
+    if (/[A-Za-z0-9]/.test(String.fromCharCode(code))) {
+      ASCII_CODE[code] = next;
+      next += 1;
+    }
   }
-  return record;
 }
 
 function clearWordTable(): void {
-  wordTable = new Array<WordEntry | undefined>(WORD_TABLE_SIZE).fill(undefined);
+  wordTable.fill(0);
   wordCount = 0;
+  longWords = [];
+  wordTermLists = [];
 }
 
-function wordEntryOf(source: string, start: number, end: number, hash: number): WordEntry {
-  const length = end - start;
+/** The `value` of a new word (see {@link wordTable}): its terms, folded and stemmed. */
+function valueOfNewWord(word: string): number {
+  const terms: number[] = [];
+  addWordTerm(word, terms);
+  if (HAS_CAMEL_BOUNDARY.test(word)) {
+    for (const part of word.split(CAMEL_BOUNDARY)) addWordTerm(part, terms);
+  }
+  if (terms.length === 1) return terms[0] as number;
+  wordTermLists.push(terms);
+  return -wordTermLists.length;
+}
+
+function addWordTerm(word: string, terms: number[]): void {
+  const folded = foldWord(word);
+  if (folded.length === 0) return;
+  if (ENGLISH_STOP_WORDS.has(folded)) terms.push((termNumberOf(folded) << 1) | 1);
+  else terms.push(termNumberOf(stemEnglish(folded)) << 1);
+}
+
+/** Stores a new word in the free slot `slot` (or, after a clear, wherever its hash lands). */
+function insertWord(
+  slot: number,
+  hash: number,
+  key0: number,
+  key1: number,
+  meta: number,
+  word: string,
+): number {
+  let at = slot;
+  let index = key1;
+  if (wordCount >= TERM_CACHE_LIMIT) {
+    clearWordTable();
+    at = hash & WORD_TABLE_MASK;
+    // A long word's index pointed into the cleared list: it is the first of the new one.
+    if (meta & 1) index = 0;
+  }
+  if (meta & 1) longWords.push(word);
+  // After the clear: a word with several terms gets its list in the new table's lists.
+  const value = valueOfNewWord(word);
+  const base = at * 4;
+  wordTable[base] = key0;
+  wordTable[base + 1] = index;
+  wordTable[base + 2] = meta;
+  wordTable[base + 3] = value;
+  wordCount += 1;
+  return value;
+}
+
+/** The value of a short ASCII word, packed as `low`, `high`. */
+function valueOfPackedWord(
+  source: string,
+  start: number,
+  end: number,
+  low: number,
+  high: number,
+): number {
+  const meta = (end - start) << 1;
+  let hash = Math.imul(low ^ Math.imul(high ^ meta, 0x9e3779b1), 0x85ebca6b);
+  hash ^= hash >>> 15;
   let slot = hash & WORD_TABLE_MASK;
   for (;;) {
-    const entry = wordTable[slot];
-    if (entry === undefined) break;
-    if (entry.hash === hash && entry.word.length === length) {
-      const word = entry.word;
+    const base = slot * 4;
+    const stored = wordTable[base + 2] as number;
+    if (stored === 0) break;
+    if (stored === meta && wordTable[base] === low && wordTable[base + 1] === high)
+      return wordTable[base + 3] as number;
+    slot = (slot + 1) & WORD_TABLE_MASK;
+  }
+  return insertWord(slot, hash, low, high, meta, source.slice(start, end));
+}
+
+/** The value of any other word: keyed by its FNV-1a hash, its characters compared. */
+function valueOfLongWord(source: string, start: number, end: number): number {
+  // FNV-1a over the UTF-16 code units.
+  let hash = 0x811c9dc5;
+  for (let index = start; index < end; index += 1)
+    hash = Math.imul(hash ^ source.charCodeAt(index), 0x01000193);
+  hash ^= hash >>> 16;
+  const length = end - start;
+  const meta = (length << 1) | 1;
+  let slot = hash & WORD_TABLE_MASK;
+  for (;;) {
+    const base = slot * 4;
+    const stored = wordTable[base + 2] as number;
+    if (stored === 0) break;
+    if (stored === meta && wordTable[base] === hash) {
+      const word = longWords[wordTable[base + 1] as number] as string;
       let index = 0;
       while (index < length && word.charCodeAt(index) === source.charCodeAt(start + index)) {
         index += 1;
       }
-      if (index === length) return entry;
+      if (index === length) return wordTable[base + 3] as number;
     }
     slot = (slot + 1) & WORD_TABLE_MASK;
   }
-  const entry = createWordEntry(source.slice(start, end), hash);
-  if (wordCount >= TERM_CACHE_LIMIT) {
-    clearWordTable();
-    slot = hash & WORD_TABLE_MASK;
-  }
-  wordTable[slot] = entry;
-  wordCount += 1;
-  return entry;
-}
-
-function createWordEntry(word: string, hash: number): WordEntry {
-  const terms: TermRecord[] = [];
-  const withStopWords: TermRecord[] = [];
-  addWordTerm(word, terms, withStopWords);
-  if (HAS_CAMEL_BOUNDARY.test(word)) {
-    for (const part of word.split(CAMEL_BOUNDARY)) addWordTerm(part, terms, withStopWords);
-  }
-  return { word, hash, terms, withStopWords };
-}
-
-function addWordTerm(word: string, terms: TermRecord[], withStopWords: TermRecord[]): void {
-  const folded = foldWord(word);
-  if (folded.length === 0) return;
-  if (ENGLISH_STOP_WORDS.has(folded)) {
-    withStopWords.push(recordOf(folded));
-    return;
-  }
-  const record = recordOf(stemEnglish(folded));
-  terms.push(record);
-  withStopWords.push(record);
+  return insertWord(slot, hash, hash, longWords.length, meta, source.slice(start, end));
 }
 
 /**
- * The records of the last scan, in text order: the first {@link scannedCount} items (the array is
- * reused, never shortened, so its storage is not reallocated for every text).
+ * The term numbers of the last scan, in text order: the first {@link scannedCount} items (the
+ * array is reused, so its storage is not reallocated for every text).
  */
-const scanned: TermRecord[] = [];
+let scanned = new Int32Array(4096);
 let scannedCount = 0;
+
+function emit(number: number): void {
+  if (scannedCount === scanned.length) {
+    const grown = new Int32Array(scanned.length * 2);
+    grown.set(scanned);
+    scanned = grown;
+  }
+  scanned[scannedCount] = number;
+  scannedCount += 1;
+}
 
 /** Scans a text into {@link scanned}. */
 function scan(text: string, query: boolean, stopWords: boolean): void {
-  if (termRecords.size >= TERM_CACHE_LIMIT || wordCount >= TERM_CACHE_LIMIT) {
-    // Only here: during a scan every word entry must point at the one record of its term.
+  if (termStrings.length >= TERM_CACHE_LIMIT || wordCount >= TERM_CACHE_LIMIT) {
+    // Only here: during a scan every word's value must name the one number of each term.
     clearWordTable();
-    termRecords = new Map();
+    termStrings = [];
+    termNumbers = new Map();
+    termStamps = new Int32Array(1024);
+    termCounts = new Int32Array(1024);
     termNumbering += 1;
   }
   scannedCount = 0;
@@ -245,7 +327,7 @@ function scan(text: string, query: boolean, stopWords: boolean): void {
   while (index < length) {
     const code = source.charCodeAt(index);
     if (code < 0x80) {
-      index = ASCII_WORD[code] === 0 ? index + 1 : scanWord(source, index, stopWords);
+      index = ASCII_CODE[code] === 0 ? index + 1 : scanWord(source, index, stopWords);
       continue;
     }
     const codePoint = source.codePointAt(index) as number;
@@ -259,32 +341,39 @@ function scan(text: string, query: boolean, stopWords: boolean): void {
 /** Adds the terms of the word starting at `start`; returns where it ends. */
 function scanWord(source: string, start: number, stopWords: boolean): number {
   const length = source.length;
-  // FNV-1a over the UTF-16 code units.
-  let hash = 0x811c9dc5;
+  let low = 0;
+  let high = 0;
+  let packed = true;
   let index = start;
   while (index < length) {
     const code = source.charCodeAt(index);
     if (code < 0x80) {
-      if (ASCII_WORD[code] === 0) break;
-      hash = Math.imul(hash ^ code, 0x01000193);
+      const sixBits = ASCII_CODE[code] as number;
+      if (sixBits === 0) break;
+      const position = index - start;
+      if (position < 5) low = (low << 6) | sixBits;
+      else if (position < PACKED_CHARACTERS) high = (high << 6) | sixBits;
+      else packed = false;
       index += 1;
       continue;
     }
     const codePoint = source.codePointAt(index) as number;
     if (classOf(codePoint) !== WORD) break;
-    hash = Math.imul(hash ^ code, 0x01000193);
-    if (codePoint > 0xffff) {
-      hash = Math.imul(hash ^ source.charCodeAt(index + 1), 0x01000193);
-      index += 2;
-    } else index += 1;
+    packed = false;
+    index += codePoint > 0xffff ? 2 : 1;
   }
   if (index - start <= MAX_WORD_CHARACTERS) {
-    hash ^= hash >>> 16;
-    const entry = wordEntryOf(source, start, index, hash);
-    const terms = stopWords ? entry.terms : entry.withStopWords;
-    for (let term = 0; term < terms.length; term += 1) {
-      scanned[scannedCount] = terms[term] as TermRecord;
-      scannedCount += 1;
+    const value = packed
+      ? valueOfPackedWord(source, start, index, low, high)
+      : valueOfLongWord(source, start, index);
+    if (value >= 0) {
+      if (!stopWords || (value & 1) === 0) emit(value >>> 1);
+    } else {
+      const terms = wordTermLists[-1 - value] as number[];
+      for (let term = 0; term < terms.length; term += 1) {
+        const item = terms[term] as number;
+        if (!stopWords || (item & 1) === 0) emit(item >>> 1);
+      }
     }
   }
   return index;
@@ -301,19 +390,14 @@ function scanCjkRun(source: string, start: number, query: boolean): number {
   }
   const characters = Array.from(source.slice(start, index));
   if (characters.length === 1) {
-    scanned[scannedCount] = recordOf(characters[0] as string);
-    scannedCount += 1;
+    emit(termNumberOf(characters[0] as string));
     return index;
   }
   for (let character = 0; character + 1 < characters.length; character += 1) {
-    scanned[scannedCount] = recordOf(`${characters[character]}${characters[character + 1]}`);
-    scannedCount += 1;
+    emit(termNumberOf(`${characters[character]}${characters[character + 1]}`));
   }
   if (query) return index;
-  for (const character of characters) {
-    scanned[scannedCount] = recordOf(character);
-    scannedCount += 1;
-  }
+  for (const character of characters) emit(termNumberOf(character));
   return index;
 }
 
@@ -331,7 +415,7 @@ export function tokenize(text: string, options: TokenizeOptions = {}): string[] 
   scan(text, options.mode === "query", options.stopWords ?? true);
   const terms = new Array<string>(scannedCount);
   for (let index = 0; index < scannedCount; index += 1) {
-    terms[index] = (scanned[index] as TermRecord).term;
+    terms[index] = termStrings[scanned[index] as number] as string;
   }
   return terms;
 }
@@ -362,35 +446,100 @@ export function termNumberingGeneration(): number {
   return termNumbering;
 }
 
-const counted: TermRecord[] = [];
+/** The distinct term numbers of the last {@link countDocumentTermNumbers} call, in order. */
+let counted = new Int32Array(1024);
+
+/**
+ * {@link countDocumentTerms} without objects: counts the distinct terms of `text` and returns how
+ * many there are; {@link countedTermNumber}, {@link termCountOf} and {@link termOfNumber} read
+ * them (valid until the next call). What an index's build loop uses.
+ *
+ * @param text - a document field
+ * @returns the number of distinct terms
+ * @internal
+ * @example
+ * const distinct = countDocumentTermNumbers("caches cached files"); // 2
+ * termOfNumber(countedTermNumber(0)); // "cach"; termCountOf(countedTermNumber(0)) === 2
+ */
+export function countDocumentTermNumbers(text: string): number {
+  scan(text, false, true);
+  if (currentStamp >= 0x3fffffff) {
+    termStamps.fill(0);
+    currentStamp = 0;
+  }
+  currentStamp += 1;
+  const stamp = currentStamp;
+  if (counted.length < scannedCount)
+    counted = new Int32Array(Math.max(scannedCount, counted.length * 2));
+  let distinct = 0;
+  for (let index = 0; index < scannedCount; index += 1) {
+    const number = scanned[index] as number;
+    if (termStamps[number] === stamp) termCounts[number] = (termCounts[number] as number) + 1;
+    else {
+      termStamps[number] = stamp;
+      termCounts[number] = 1;
+      counted[distinct] = number;
+      distinct += 1;
+    }
+  }
+  return distinct;
+}
+
+/**
+ * @param index - 0 … the last {@link countDocumentTermNumbers} result − 1
+ * @returns the number of that call's `index`-th distinct term
+ * @internal
+ * @example
+ * countedTermNumber(0);
+ */
+export function countedTermNumber(index: number): number {
+  return counted[index] as number;
+}
+
+/**
+ * @param number - a term number the last {@link countDocumentTermNumbers} call returned
+ * @returns how often the term occurs in that call's text
+ * @internal
+ * @example
+ * termCountOf(countedTermNumber(0));
+ */
+export function termCountOf(number: number): number {
+  return termCounts[number] as number;
+}
+
+/**
+ * @param number - a term number (valid while {@link termNumberingGeneration} stays the same)
+ * @returns the term
+ * @internal
+ * @example
+ * termOfNumber(countedTermNumber(0)); // "cach"
+ */
+export function termOfNumber(number: number): string {
+  return termStrings[number] as string;
+}
 
 /**
  * The distinct terms `tokenize(text)` (document mode, stop words dropped) returns, each once with
- * its count, in the order of their first occurrence — what an index adds, without a map per text.
- * The items are reused by the next call of this function: read their counts before.
+ * its count, in the order of their first occurrence — what an index adds.
  *
  * @param text - a document field
- * @returns the distinct terms and their counts (the counts valid until the next call)
+ * @returns the distinct terms and their counts
  * @internal
  * @example
  * countDocumentTerms("caches cached files"); // [{ term: "cach", count: 2 }, { term: "file", count: 1 }]
  */
 export function countDocumentTerms(text: string): readonly TermCount[] {
-  scan(text, false, true);
-  currentStamp += 1;
-  const stamp = currentStamp;
-  let distinct = 0;
-  for (let index = 0; index < scannedCount; index += 1) {
-    const record = scanned[index] as TermRecord;
-    if (record.stamp === stamp) record.count += 1;
-    else {
-      record.stamp = stamp;
-      record.count = 1;
-      counted[distinct] = record;
-      distinct += 1;
-    }
+  const distinct = countDocumentTermNumbers(text);
+  const terms: TermCount[] = [];
+  for (let index = 0; index < distinct; index += 1) {
+    const number = counted[index] as number;
+    terms.push({
+      term: termStrings[number] as string,
+      count: termCounts[number] as number,
+      number,
+    });
   }
-  return counted.slice(0, distinct);
+  return terms;
 }
 
 /**
