@@ -100,6 +100,27 @@ describe("startLexicalBuild", () => {
     expect(index.search("zebra").map((match) => match.id)).toEqual(["late"]);
   });
 
+  it("a worker that keeps up finishes the last batches alone (no split, nothing indexed here)", async () => {
+    const all = documents(3_584, "k");
+    const build = startLexicalBuild(true);
+    // Given time between the first batches, the worker takes each as it comes (its pace is
+    // known); the last three come at once, so one waits here at the end — a backlog too small
+    // to be worth splitting (the even split would index it here).
+    for (let start = 0; start < 2_048; start += 512) {
+      build.add(all.slice(start, start + 512));
+      // The first wait covers the worker's start (its module loads first).
+      await new Promise((resolve) => setTimeout(resolve, start === 0 ? 2_000 : 50));
+    }
+    for (let start = 2_048; start < all.length; start += 512)
+      build.add(all.slice(start, start + 512));
+    const { index, onWorker, indexedHere } = await build.finish();
+    expect(onWorker).toBe(true);
+    expect(indexedHere).toBe(0);
+    const expected = createLexicalIndex();
+    expected.add(all);
+    expectSameIndex(index, expected);
+  });
+
   it("without the worker: the same operations on this thread", async () => {
     const all = documents(700, "c");
     const build = startLexicalBuild(false);
