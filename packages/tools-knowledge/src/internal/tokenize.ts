@@ -211,7 +211,10 @@ function addWordTerm(word: string, terms: number[]): void {
   else terms.push(termNumberOf(stemEnglish(folded)) << 1);
 }
 
-/** Stores a new word in the free slot `slot` (or, after a clear, wherever its hash lands). */
+/**
+ * Stores a new word in the free slot `slot` (or, after a clear, wherever its hash lands). A long
+ * word's `key1` is its index in {@link longWords}, assigned here (the caller passes 0).
+ */
 function insertWord(
   slot: number,
   hash: number,
@@ -221,19 +224,20 @@ function insertWord(
   word: string,
 ): number {
   let at = slot;
-  let index = key1;
   if (wordCount >= TERM_CACHE_LIMIT) {
     clearWordTable();
     at = hash & WORD_TABLE_MASK;
-    // A long word's index pointed into the cleared list: it is the first of the new one.
-    if (meta & 1) index = 0;
   }
-  if (meta & 1) longWords.push(word);
-  // After the clear: a word with several terms gets its list in the new table's lists.
+  let storedKey1 = key1;
+  if (meta & 1) {
+    storedKey1 = longWords.length;
+    longWords.push(word);
+  }
+  // After any clear: a word with several terms gets its list among the new table's lists.
   const value = valueOfNewWord(word);
   const base = at * 4;
   wordTable[base] = key0;
-  wordTable[base + 1] = index;
+  wordTable[base + 1] = storedKey1;
   wordTable[base + 2] = meta;
   wordTable[base + 3] = value;
   wordCount += 1;
@@ -287,7 +291,7 @@ function valueOfLongWord(source: string, start: number, end: number): number {
     }
     slot = (slot + 1) & WORD_TABLE_MASK;
   }
-  return insertWord(slot, hash, hash, longWords.length, meta, source.slice(start, end));
+  return insertWord(slot, hash, hash, 0, meta, source.slice(start, end));
 }
 
 /**
