@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -5,7 +6,7 @@ import type { WebFetchToolData, WebFetchToolOptions } from "@agentool/tools-web"
 import { createNodeWebFetchTool } from "@agentool/tools-web/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RecordingServer, startRecordingServer } from "../test-support/recording-server.js";
-import { DEFAULT_CHROMIUM_PATH } from "./chromium-backend.js";
+import { CHROMIUM_PREVIEW_ARGS, DEFAULT_CHROMIUM_PATH } from "./chromium-backend.js";
 import { createChromiumRenderer } from "./chromium-renderer.js";
 import { launchedPreviewBrowsers } from "./shared-browser.js";
 
@@ -226,6 +227,22 @@ describe("createChromiumRenderer with web_fetch", () => {
       if (!result.success) expect(result.error.hint).toContain("render=false");
     } finally {
       await missing.dispose();
+    }
+  });
+
+  it("the renderer's browser keeps site isolation (only the preview's browser turns it off)", async () => {
+    const marker = `--agentool-render-isolation=${process.pid}`;
+    const renderer = createChromiumRenderer({ launchOptions: { args: [marker] } });
+    try {
+      await read(`${origin}/app`, { render: true }, { render: renderer.render });
+      const browsers = spawnSync("ps", ["-eo", "args"], { encoding: "utf8" })
+        .stdout.split("\n")
+        .filter((line) => line.includes(marker) && !line.includes("--type="));
+      expect(browsers).toHaveLength(1);
+      expect(browsers[0]).not.toContain("--disable-site-isolation-trials");
+      expect(CHROMIUM_PREVIEW_ARGS).toContain("--disable-site-isolation-trials");
+    } finally {
+      await renderer.dispose();
     }
   });
 

@@ -2,7 +2,7 @@ import { parseOptions } from "@agentool/contract";
 import type { BrowserContext, LaunchOptions, Page, Route } from "playwright-core";
 import { z } from "zod";
 import { PreviewError, raceSignal } from "../preview-backend.js";
-import { CHROMIUM_PREVIEW_ARGS, DEFAULT_CHROMIUM_PATH } from "./chromium-backend.js";
+import { CHROMIUM_NO_EGRESS_ARGS, DEFAULT_CHROMIUM_PATH } from "./chromium-backend.js";
 import { leaseSharedBrowser } from "./shared-browser.js";
 
 // Structural copies of `@agentool/tools-web`'s renderer seam: no runtime dependency either way.
@@ -86,7 +86,7 @@ export const DEFAULT_RENDER_IDLE_MS = 500;
 export const DEFAULT_RENDER_SETTLE_MS = 3_000;
 
 /**
- * Flags added to the preview's for rendering: WebRTC may not send UDP outside a proxy (there is
+ * Flags added to {@link CHROMIUM_NO_EGRESS_ARGS} for rendering: WebRTC may not send UDP outside a proxy (there is
  * none that answers), so no peer connection reaches any address.
  */
 export const CHROMIUM_RENDER_ARGS: readonly string[] = [
@@ -171,7 +171,7 @@ export function createChromiumRenderer(options: ChromiumRendererOptions = {}): C
   const parsed = parseOptions("createChromiumRenderer", optionsSchema, options);
   const executablePath = parsed.executablePath ?? DEFAULT_CHROMIUM_PATH;
   const launchOptions = (parsed.launchOptions ?? {}) as LaunchOptions;
-  const args = [...CHROMIUM_PREVIEW_ARGS, ...CHROMIUM_RENDER_ARGS, ...(launchOptions.args ?? [])];
+  const args = [...CHROMIUM_NO_EGRESS_ARGS, ...CHROMIUM_RENDER_ARGS, ...(launchOptions.args ?? [])];
   const budgetMs = parsed.timeoutMs ?? DEFAULT_RENDER_BUDGET_MS;
   const idleMs = parsed.idleMs ?? DEFAULT_RENDER_IDLE_MS;
   const settleMs = parsed.settleMs ?? DEFAULT_RENDER_SETTLE_MS;

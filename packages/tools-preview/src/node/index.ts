@@ -1,5 +1,6 @@
 export {
   ARTIFACT_ORIGIN,
+  CHROMIUM_NO_EGRESS_ARGS,
   CHROMIUM_PREVIEW_ARGS,
   type ChromiumBackendOptions,
   createChromiumBackend,
