@@ -110,8 +110,12 @@ try {
     });
   const sedMiddle = await sed(file, middle, middle + PAGE - 1);
   const sedEnd = await sed(file, end, totalLines);
-  add(`middle (line ${middle}), first call: index + sha`, await measure(page(middle)), sedMiddle);
-  add(`end (line ${end}), index reused`, await measure(page(end)), sedEnd);
+  add(
+    `middle (line ${middle}), first call: lines counted up to it, no sha`,
+    await measure(page(middle)),
+    sedMiddle,
+  );
+  add(`end (line ${end}), the scan goes on from the middle`, await measure(page(end)), sedEnd);
   add(
     "middle again, index reused",
     await measure(page(middle)),

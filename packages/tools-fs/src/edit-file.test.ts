@@ -197,7 +197,7 @@ describe.each(seams)("edit_file over the %s seam", (_label, makeSeam) => {
     const fileSystem = await makeSeam({ "a.txt": "version 1\n" });
     const { edit, read } = tools(fileSystem);
     const page = await read.run({ path: "a.txt" });
-    const sha = page.success ? page.data.sha.slice(0, 12) : "";
+    const sha = page.success ? (page.data.sha ?? "").slice(0, 12) : "";
     await fileSystem.writeFile("a.txt", new TextEncoder().encode("version 2\n"));
     const result = await edit.run({
       path: "a.txt",
@@ -353,7 +353,7 @@ describe("edit_file boundary", () => {
     const fileSystem = createMemoryFileSystem({ "src/total.js": source });
     const { edit, read } = tools(fileSystem);
     const page = await read.run({ path: "src/total.js" });
-    const readSha = page.success ? page.data.sha : "";
+    const readSha = page.success ? (page.data.sha ?? "") : "";
     const first = data(
       await edit.run({
         path: "src/total.js",

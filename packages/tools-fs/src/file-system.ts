@@ -48,6 +48,12 @@ export interface FileReader {
   readonly size: number;
   /** Reads up to `length` bytes from `position`; fewer at the end of the file. */
   read(position: number, length: number): Promise<Uint8Array>;
+  /**
+   * Optional: reads up to `length` bytes from `position` into `target` (from its start) and
+   * resolves to the bytes read — long scans then reuse one buffer instead of allocating a chunk
+   * per read.
+   */
+  readInto?(target: Uint8Array, position: number, length: number): Promise<number>;
   /** Releases the handle. Safe to call twice. */
   close(): Promise<void>;
 }

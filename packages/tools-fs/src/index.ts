@@ -198,6 +198,7 @@ export {
 } from "./opfs-file-system.js";
 export {
   createReadFileTool,
+  DEFAULT_FULL_PASS_MAX_BYTES,
   DEFAULT_INDEX_CACHE_ENTRIES,
   DEFAULT_MAX_LINE_CHARACTERS,
   DEFAULT_MAX_PAGE_CHARACTERS,

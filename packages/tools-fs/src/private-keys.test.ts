@@ -66,6 +66,31 @@ describe("read_file redacts private keys line for line", () => {
     const after = await read.run({ path: "big.txt", offset: 306, limit: 3 });
     expect(JSON.stringify(after)).toContain("filler line 0");
   });
+
+  it("files read only in part (no full pass): middle pages and tails inside a key are redacted", async () => {
+    const { root, workspace } = await fixture();
+    const filler = Array.from({ length: 300 }, (_, index) => `filler line ${index}`).join("\n");
+    // The key ends 2 lines before the end: a tail of 3 lines starts inside it.
+    await writeFile(join(root, "big.txt"), `${filler}\n${KEY}x\ny\n`);
+    const read = createReadFileTool({ workspace, streamThresholdBytes: 1024, fullPassMaxBytes: 0 });
+    for (const input of [
+      { offset: 302, limit: 3 },
+      { offset: 304, limit: 20 },
+      { offset: -3 },
+      { offset: -4, limit: 2 },
+      { offset: -2 },
+    ]) {
+      const page = await read.run({ path: "big.txt", ...input });
+      expect(page.success, JSON.stringify(page)).toBe(true);
+      expect(JSON.stringify(page), JSON.stringify(input)).not.toMatch(/KEYLINE/);
+      if (page.success) {
+        expect(page.data.streamed).toBe(true);
+        expect(page.data.sha).toBeUndefined();
+      }
+    }
+    const tail = await read.run({ path: "big.txt", offset: -3 });
+    expect(tail.success && tail.data.content).toBe("[private key redacted]\nx\ny\n");
+  });
 });
 
 describe.each([

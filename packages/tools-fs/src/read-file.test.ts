@@ -1,6 +1,6 @@
 import { mkdir, open, symlink, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { FileSystem } from "./file-system.js";
 import { createMemoryFileSystem } from "./memory-file-system.js";
 import { createNodeFileSystem } from "./node/node-file-system.js";
@@ -77,7 +77,7 @@ describe.each(seams)("read_file over the %s seam", (_label, makeSeam) => {
     expect(result.sha).toBe(await fileSystem.digest("src/a.txt"));
     const text = formatReadFilePage(result);
     expect(text.split("\n")[0]).toBe(
-      `src/a.txt — lines 1–400 of 1000 (utf-8, sha: ${result.sha.slice(0, 12)})`,
+      `src/a.txt — lines 1–400 of 1000 (utf-8, sha: ${(result.sha ?? "").slice(0, 12)})`,
     );
     expect(text).toContain("\n     1\tline 1\n     2\tline 2\n");
     expect(
@@ -248,6 +248,112 @@ describe.each(seams)("read_file over the %s seam", (_label, makeSeam) => {
   });
 });
 
+describe.each(seams)(
+  "read_file of a file read only in part, over the %s seam",
+  (_label, makeSeam) => {
+    const lines = Array.from({ length: 3000 }, (_, index) =>
+      index % 97 === 0 ? "é".repeat(index % 300) : `row ${index + 1}\r`,
+    );
+    const text = `\uFEFF${lines.join("\n")}`;
+
+    it("serves the same lines as a whole read, head, middle and tail, with lower bounds", async () => {
+      const fileSystem = await makeSeam({ "big.txt": text });
+      const wholeCut = tool(fileSystem, { maxLineCharacters: 50 });
+      const partial = () =>
+        tool(fileSystem, { streamThresholdBytes: 100, fullPassMaxBytes: 0, maxLineCharacters: 50 });
+      for (const [offset, limit] of [
+        [1, 10],
+        [255, 3],
+        [256, 2],
+        [257, 300],
+        [1500, 400],
+        [2990, 50],
+        [3000, 1],
+      ] as const) {
+        const expected = data(await wholeCut.run({ path: "big.txt", offset, limit }));
+        // A fresh tool each time: nothing learned by an earlier page helps.
+        const actual = data(await partial().run({ path: "big.txt", offset, limit }));
+        expect(actual.streamed).toBe(true);
+        expect(actual.sha).toBeUndefined();
+        expect(actual.content).toBe(expected.content);
+        expect(actual.cut_lines).toEqual(expected.cut_lines);
+        expect([actual.start_line, actual.end_line, actual.next_offset, actual.truncated]).toEqual([
+          expected.start_line,
+          expected.end_line,
+          expected.next_offset,
+          expected.truncated,
+        ]);
+        // Exact once the page reached the end; a lower bound that holds before.
+        if (actual.total !== undefined) expect(actual.total).toBe(3000);
+        else expect(actual.total_at_least).toBeLessThanOrEqual(3000);
+        expect(actual.total ?? actual.total_at_least).toBeGreaterThan(actual.end_line - 1);
+      }
+      for (const [offset, limit] of [
+        [-1, 400],
+        [-3, 400],
+        [-100, 40],
+        [-400, 400],
+      ] as const) {
+        const expected = data(await wholeCut.run({ path: "big.txt", offset, limit }));
+        const actual = data(await partial().run({ path: "big.txt", offset, limit }));
+        expect(actual.content).toBe(expected.content);
+        expect(actual.start_line).toBe(offset);
+        expect(expected.start_line).toBe(3000 + offset + 1);
+        expect(actual.end_line - actual.start_line).toBe(expected.end_line - expected.start_line);
+        expect(actual.total_at_least).toBe(-offset + 256 + 1);
+        if (expected.next_offset === undefined) expect(actual.next_offset).toBeUndefined();
+        else expect(actual.next_offset).toBe(actual.end_line + 1);
+      }
+    });
+
+    it("a tail longer than the file is the whole file, counted exactly", async () => {
+      const fileSystem = await makeSeam({ "big.txt": text });
+      const partial = tool(fileSystem, { streamThresholdBytes: 100, fullPassMaxBytes: 0 });
+      const page = data(await partial.run({ path: "big.txt", offset: -5000, limit: 2 }));
+      expect(page).toMatchObject({ start_line: 1, end_line: 2, total: 3000, next_offset: 3 });
+      const wide = data(await partial.run({ path: "big.txt", offset: -3000 + 256, limit: 1 }));
+      expect(wide).toMatchObject({ start_line: 257, total: 3000 });
+      expect(wide.content).toBe(`${lines[256]}\n`);
+    });
+
+    it("a later page goes on from where an earlier scan stopped, and a past-the-end offset is exact", async () => {
+      const { seam, counts } = countingSeam(await makeSeam({ "big.txt": text }));
+      const partial = tool(seam, { streamThresholdBytes: 100, fullPassMaxBytes: 0 });
+      const first = data(await partial.run({ path: "big.txt", offset: 1000, limit: 2 }));
+      expect(first.total_at_least).toBe(1002);
+      const back = data(await partial.run({ path: "big.txt", offset: 10, limit: 1 }));
+      expect(back.total_at_least).toBe(1000);
+      expect(back.content).toBe(`${lines[9]}\n`);
+      const past = await partial.run({ path: "big.txt", offset: 3001 });
+      expect(past).toMatchObject({
+        success: false,
+        error: { code: "INVALID_INPUT", message: expect.stringContaining("3,000 lines") },
+      });
+      const tail = data(await partial.run({ path: "big.txt", offset: -2 }));
+      expect(tail).toMatchObject({ start_line: 2999, end_line: 3000, total: 3000 });
+      expect(counts).toMatchObject({ digest: 0, readFile: 0 });
+    });
+  },
+);
+
+describe("read_file negative offsets", () => {
+  it("counts from the end of a small file, and refuses offset 0", async () => {
+    const fileSystem = createMemoryFileSystem({ "a.txt": `${numbered(10)}\n` });
+    const tail = data(await read(fileSystem, { path: "a.txt", offset: -2 }));
+    expect(tail).toMatchObject({
+      start_line: 9,
+      end_line: 10,
+      total: 10,
+      content: "line 9\nline 10\n",
+    });
+    const all = data(await read(fileSystem, { path: "a.txt", offset: -50, limit: 3 }));
+    expect(all).toMatchObject({ start_line: 1, end_line: 3, next_offset: 4 });
+    const zero = await read(fileSystem, { path: "a.txt", offset: 0 });
+    expect(zero).toMatchObject({ success: false, error: { code: "INVALID_INPUT" } });
+    expect(!zero.success && zero.error.message).toContain("negative offset for the tail");
+  });
+});
+
 describe("read_file streaming and its line index cache", () => {
   it("reuses the index for later pages and rebuilds it after a change", async () => {
     const { seam, counts } = countingSeam(
@@ -399,18 +505,34 @@ const expectedLine = (line: number) =>
   `L${String(line).padStart(10, "0")} the quick brown fox jumps over the lazy dog 0123456`;
 
 describe("read_file on a 1 GiB file", () => {
-  it("serves pages from the middle and the end with bounded memory, reusing the index", async () => {
-    const root = await temporaryRoot();
-    const size = 1_073_741_824;
-    const totalLines = await writeNumberedFile(join(root, "huge.log"), size);
-    const { seam, counts } = countingSeam(createNodeFileSystem({ root }));
-    const readFile = tool(seam);
+  const size = 1_073_741_824;
+  let root = "";
+  let totalLines = 0;
+  beforeAll(async () => {
+    root = await temporaryRoot();
+    totalLines = await writeNumberedFile(join(root, "huge.log"), size);
+  }, 120_000);
+
+  /** Runs `work` and returns the largest rise of the resident set while it ran. */
+  async function peakGrowth(work: () => Promise<void>): Promise<number> {
     const baseline = process.memoryUsage().rss;
     let peak = baseline;
     const sampler = setInterval(() => {
       peak = Math.max(peak, process.memoryUsage().rss);
     }, 5);
     try {
+      await work();
+    } finally {
+      clearInterval(sampler);
+    }
+    return Math.max(peak, process.memoryUsage().rss) - baseline;
+  }
+
+  it("with a full pass: pages from the middle and the end with bounded memory, reusing the index", async () => {
+    const { seam, counts } = countingSeam(createNodeFileSystem({ root }));
+    // fullPassMaxBytes above the file's size: the first page counts every line and hashes it.
+    const readFile = tool(seam, { fullPassMaxBytes: 2 * size });
+    const growth = await peakGrowth(async () => {
       const middle = Math.floor(totalLines / 2);
       const first = data(await readFile.run({ path: "huge.log", offset: middle, limit: 100 }));
       expect(first).toMatchObject({
@@ -433,13 +555,95 @@ describe("read_file on a 1 GiB file", () => {
       expect(end.content.split("\n")).toHaveLength(11);
       expect(end.content.split("\n")[9]).toBe(expectedLine(totalLines));
       expect(end.sha).toBe(first.sha);
+      expect(end.sha).toMatch(/^[0-9a-f]{64}$/);
       // The second page reused the cached index and sha: no second scan.
       expect(counts).toMatchObject({ digest: 1, readFile: 0 });
-    } finally {
-      clearInterval(sampler);
-    }
-    peak = Math.max(peak, process.memoryUsage().rss);
-    expect(peak - baseline).toBeLessThan(64 * 1_048_576);
+    });
+    expect(growth).toBeLessThan(64 * 1_048_576);
+  }, 120_000);
+
+  it("by default: the head, the tail and a middle page without a full pass, no sha, bounded memory", async () => {
+    const { seam, counts } = countingSeam(createNodeFileSystem({ root }));
+    const readFile = tool(seam);
+    const growth = await peakGrowth(async () => {
+      // The head: read at once, nothing counted past the page.
+      const head = data(await readFile.run({ path: "huge.log", limit: 3 }));
+      expect(head).toMatchObject({
+        streamed: true,
+        start_line: 1,
+        end_line: 3,
+        total_at_least: 4,
+        truncated: true,
+        next_offset: 4,
+        bytes: size,
+      });
+      expect(head.total).toBeUndefined();
+      expect(head.sha).toBeUndefined();
+      expect(head.content).toBe(`${expectedLine(1)}\n${expectedLine(2)}\n${expectedLine(3)}\n`);
+      const headText = formatReadFilePage(head);
+      expect(headText.split("\n")[0]).toBe(
+        "huge.log — lines 1–3 of at least 4 (utf-8, 1 GB, lines not all counted, no sha)",
+      );
+      expect(headText.split("\n").at(-1)).toBe(
+        "…[truncated: at least 1 more line — call read_file again with offset=4]",
+      );
+      // The tail: found backwards from the end, numbered from the end.
+      const tail = data(await readFile.run({ path: "huge.log", offset: -3 }));
+      expect(tail).toMatchObject({
+        start_line: -3,
+        end_line: -1,
+        truncated: false,
+        total_at_least: 3 + 256 + 1,
+      });
+      expect(tail.next_offset).toBeUndefined();
+      expect(tail.content).toBe(
+        `${expectedLine(totalLines - 2)}\n${expectedLine(totalLines - 1)}\n${expectedLine(totalLines)}\n`,
+      );
+      const tailText = formatReadFilePage(tail).split("\n");
+      expect(tailText[0]).toContain("lines -3 to -1 from the end (-1 is the last line;");
+      expect(tailText[1]).toBe(`    -3\t${expectedLine(totalLines - 2)}`);
+      expect(tailText.at(-1)).toBe(`    -1\t${expectedLine(totalLines)}`);
+      // Part of a tail: the next call is the rest, counted from the end.
+      const before = data(await readFile.run({ path: "huge.log", offset: -10, limit: 4 }));
+      expect(before).toMatchObject({ start_line: -10, end_line: -7, next_offset: -6 });
+      expect(before.content.split("\n")[0]).toBe(expectedLine(totalLines - 9));
+      expect(formatReadFilePage(before).split("\n").at(-1)).toBe(
+        "…[truncated: 6 more lines — call read_file again with offset=-6]",
+      );
+      // A middle page: lines counted up to it, never past it.
+      const middle = Math.floor(totalLines / 2);
+      const page = data(await readFile.run({ path: "huge.log", offset: middle, limit: 100 }));
+      expect(page).toMatchObject({
+        start_line: middle,
+        end_line: middle + 99,
+        next_offset: middle + 100,
+        total_at_least: middle + 100,
+        truncated: true,
+      });
+      expect(page.total).toBeUndefined();
+      expect(page.content.split("\n")[0]).toBe(expectedLine(middle));
+      expect(page.content.split("\n")[99]).toBe(expectedLine(middle + 99));
+      // An earlier page reuses what that scan learned; a later one goes on from there.
+      const earlier = data(await readFile.run({ path: "huge.log", offset: 1_000_000, limit: 1 }));
+      expect(earlier.content).toBe(`${expectedLine(1_000_000)}\n`);
+      expect(earlier.total_at_least).toBe(middle);
+      // Past the end: the scan reaches it, and the exact total is known from then on.
+      const past = await readFile.run({ path: "huge.log", offset: totalLines + 1 });
+      expect(past).toMatchObject({ success: false, error: { code: "INVALID_INPUT" } });
+      expect(!past.success && past.error.message).toContain(
+        new Intl.NumberFormat("en-US").format(totalLines),
+      );
+      const last = data(await readFile.run({ path: "huge.log", offset: -2 }));
+      expect(last).toMatchObject({
+        total: totalLines,
+        start_line: totalLines - 1,
+        end_line: totalLines,
+      });
+      expect(last.sha).toBeUndefined();
+      // Never a digest (a second full read) nor a whole-file read.
+      expect(counts).toMatchObject({ digest: 0, readFile: 0 });
+    });
+    expect(growth).toBeLessThan(64 * 1_048_576);
   }, 120_000);
 });
 

@@ -19,13 +19,12 @@ import {
 import { z } from "zod";
 import type { FileStat } from "./file-system.js";
 import {
-  buildLineIndex,
-  DEFAULT_INDEX_CHUNK_BYTES,
+  findTailStart,
+  LineIndex,
   LruCache,
   locateLine,
   numberLine,
   readLines,
-  type SparseLineIndex,
 } from "./internal/line-index.js";
 import {
   BINARY_SNIFF_BYTES,
@@ -43,6 +42,7 @@ import {
 } from "./internal/text-codec.js";
 import {
   directoryNotFile,
+  formatSize,
   guardFileSystem,
   joinDescription,
   type MountedTools,
@@ -71,6 +71,13 @@ export const DEFAULT_MAX_LINE_CHARACTERS = 2_000;
 
 /** Files larger than this (bytes) are paged by streaming through a sparse line index: 8 MiB. */
 export const DEFAULT_STREAM_THRESHOLD_BYTES = 8 * 1_048_576;
+
+/**
+ * Streamed files up to this size (bytes) get one full pass on their first page — an exact
+ * `total` and the `sha` on every page: 64 MiB. Larger files are read only as far as a page
+ * needs (the head at once, the tail backwards from the end, a middle page by scanning up to it).
+ */
+export const DEFAULT_FULL_PASS_MAX_BYTES = 64 * 1_048_576;
 
 /** How many small files' decoded text is kept for the next page (each at most 2 MiB). */
 const WHOLE_CACHE_ENTRIES = 4;
@@ -118,6 +125,12 @@ export interface ReadFileToolOptions {
   maxLineCharacters?: number;
   /** Size above which a file is streamed, never read whole. Default {@link DEFAULT_STREAM_THRESHOLD_BYTES} (8 MiB). */
   streamThresholdBytes?: number;
+  /**
+   * Streamed files up to this size get one full pass (exact `total`, `sha`) on their first page;
+   * larger ones are read only as far as each page needs, and their pages carry `total_at_least`
+   * and no `sha` until a page's scan reaches the end. Default {@link DEFAULT_FULL_PASS_MAX_BYTES} (64 MiB).
+   */
+  fullPassMaxBytes?: number;
   /** Line indexes of huge files kept (LRU). `0` disables the cache. Default {@link DEFAULT_INDEX_CACHE_ENTRIES} (16). */
   indexCacheEntries?: number;
   /** Time limit of one call in ms (`0` = none). Default {@link DEFAULT_READ_FILE_TIMEOUT_MS} (120 s). */
@@ -133,16 +146,36 @@ const readFileOptionsSchema = z.object({
   maxPageCharacters: z.number().int().min(1_000).max(10_000_000).optional(),
   maxLineCharacters: z.number().int().min(20).max(1_000_000).optional(),
   streamThresholdBytes: z.number().int().min(0).max(1_073_741_824).optional(),
+  fullPassMaxBytes: z.number().int().min(0).max(1_099_511_627_776).optional(),
   indexCacheEntries: z.number().int().min(0).max(1_000).optional(),
   timeoutMs: z.number().int().min(0).max(3_600_000).optional(),
 });
 
+/** Bytes per read of a line-counting scan (one buffer, reused when the file system can). */
+const SCAN_CHUNK_BYTES = 1_048_576;
+
+/** The most lines a negative `offset` may count back from the end. */
+const MAX_TAIL_LINES = 1_000_000_000;
+
 function createReadFileInputSchema(defaultLimit: number, maxLimit: number) {
+  const paging = pagingInputShape({ unit: "line", defaultLimit, maxLimit });
   return z.object({
     path: z
       .string()
       .describe("The file to read, relative to the workspace root (e.g. 'src/index.ts')."),
-    ...pagingInputShape({ unit: "line", defaultLimit, maxLimit }),
+    offset: z
+      .number()
+      .int()
+      .min(-MAX_TAIL_LINES)
+      .refine((value) => value !== 0, {
+        message:
+          "offset=0 is not a line: use 1 for the first line or a negative offset for the tail",
+      })
+      .optional()
+      .describe(
+        "1-based line to start at (default 1). A negative offset counts from the end: -100 starts 100 lines before the end (the tail), served without reading the whole file. Use the next_offset a cut page gives to get the next page.",
+      ),
+    limit: paging.limit,
   });
 }
 
@@ -186,12 +219,20 @@ export interface ReadFileToolData extends PageInfo {
    * its first characters. Empty for an empty file.
    */
   content: string;
-  /** First line on the page (1-based; 0 for an empty file). */
+  /**
+   * First line on the page (1-based; 0 for an empty file). Negative when the page is a tail of a
+   * file whose lines were not counted: then lines are numbered from the end (-1 is the last).
+   */
   start_line: number;
-  /** Last line on the page (0 for an empty file). */
+  /** Last line on the page (0 for an empty file; negative when numbered from the end). */
   end_line: number;
-  /** Lines in the file (exact). */
-  total: number;
+  /** Lines in the file (exact); absent when only a lower bound is known (`total_at_least`). */
+  total?: number;
+  /**
+   * A lower bound on the lines, for a file over `fullPassMaxBytes` whose lines were not all
+   * counted yet (a page reads only as far as it needs).
+   */
+  total_at_least?: number;
   /** The `offset` of the next page; absent on the last page. */
   next_offset?: number;
   /** Whether lines after this page were left out (then `next_offset` is set). */
@@ -200,8 +241,12 @@ export interface ReadFileToolData extends PageInfo {
   encoding: TextEncodingName;
   /** The file's line endings (for a streamed file: of its first chunk). */
   line_ending: LineEnding;
-  /** sha-256 of the whole file, lower-case hex (pass a 12+ character prefix as `expected_sha`). */
-  sha: string;
+  /**
+   * sha-256 of the whole file, lower-case hex (pass a 12+ character prefix as `expected_sha`).
+   * Absent for a file over `fullPassMaxBytes` (hashing it would cost a full pass; the edit tools
+   * hash what they load themselves).
+   */
+  sha?: string;
   /** The file's size in bytes. */
   bytes: number;
   /** Whether some bytes (on this page, for a streamed file) were invalid and shown as U+FFFD. */
@@ -239,7 +284,7 @@ function defaultDescription(
   return joinDescription([
     "Read a text file as numbered lines (cat -n style), one page at a time.",
     `The header reads \`path — lines A–B of TOTAL (encoding, sha: …)\`; when lines remain, the page ends with the exact next call (\`call ${name} again with offset=N\`).`,
-    `Use offset (1-based line) and limit to page or jump${mounted.when("grep_search", ": after grep_search finds line 900, read with offset=880, limit=60")}. A page holds up to ${defaultLimit} lines or ${number.format(maxPageCharacters)} characters; lines over ${number.format(maxLineCharacters)} characters are cut.`,
+    `Use offset (1-based line) and limit to page or jump${mounted.when("grep_search", ": after grep_search finds line 900, read with offset=880, limit=60")}; a negative offset reads the tail (offset=-50: the last 50 lines). A page holds up to ${defaultLimit} lines or ${number.format(maxPageCharacters)} characters; lines over ${number.format(maxLineCharacters)} characters are cut.`,
     editors.length > 0 &&
       `Read a file before editing it, and pass the header's sha as expected_sha to ${editorList} so a concurrent change is caught.`,
     "The line-number prefix is not part of the file: never copy it into the text you send back.",
@@ -255,10 +300,10 @@ export interface ReadFileFormatOptions {
   grepSearch?: boolean;
 }
 
-/** A huge file's cached facts. */
+/** A huge file's cached facts: its line index (complete after a full pass) and its sha. */
 interface IndexedFile {
-  index: SparseLineIndex;
-  sha: string;
+  index: LineIndex;
+  sha: string | undefined;
 }
 
 /** One line as read: its text without the line break, the break, and bytes never read. */
@@ -270,11 +315,14 @@ function formatHeader(data: ReadFileToolData): string {
   if (data.line_ending === "crlf") details.push("CRLF line endings");
   if (data.line_ending === "mixed") details.push("mixed line endings");
   if (data.invalid_bytes) details.push("invalid bytes shown as \uFFFD");
-  details.push(`sha: ${data.sha.slice(0, SHORT_SHA_LENGTH)}`);
+  if (data.sha !== undefined) details.push(`sha: ${data.sha.slice(0, SHORT_SHA_LENGTH)}`);
+  else details.push(`${formatSize(data.bytes)}, lines not all counted, no sha`);
   const range =
     data.total === 0
       ? "empty file, 0 lines"
-      : `lines ${data.start_line}–${data.end_line} of ${data.total}`;
+      : data.start_line < 0
+        ? `lines ${data.start_line} to ${data.end_line} from the end (-1 is the last line; at least ${data.total_at_least ?? -data.start_line} lines in all)`
+        : `lines ${data.start_line}–${data.end_line} of ${data.total ?? `at least ${data.total_at_least ?? data.end_line}`}`;
   return `${data.path} — ${range} (${details.join(", ")})`;
 }
 
@@ -326,7 +374,14 @@ export function formatReadFilePage(
       : `\n${formatPageMarker({
           tool: options.tool ?? READ_FILE_TOOL_NAME,
           nextOffset: data.next_offset,
-          omitted: data.total - data.end_line,
+          ...(data.end_line < 0
+            ? { omitted: -data.end_line - 1 }
+            : data.total !== undefined
+              ? { omitted: data.total - data.end_line }
+              : {
+                  omitted: Math.max(1, (data.total_at_least ?? 0) - data.end_line),
+                  atLeast: true,
+                }),
           unit: "lines",
         })}`;
   return `${header}\n${numbered.join("\n")}${marker}`;
@@ -371,6 +426,7 @@ export function createReadFileTool(options: ReadFileToolOptions): ReadFileTool {
   // Lines up to 64 KiB are read whole (cut by characters); longer ones are read only this far.
   const maxLineBytes = Math.max(maxLineCharacters * 4 + 8, 65_536);
   const streamThreshold = parsed.streamThresholdBytes ?? DEFAULT_STREAM_THRESHOLD_BYTES;
+  const fullPassMaxBytes = parsed.fullPassMaxBytes ?? DEFAULT_FULL_PASS_MAX_BYTES;
   const cache = new LruCache<Promise<IndexedFile>>(
     parsed.indexCacheEntries ?? DEFAULT_INDEX_CACHE_ENTRIES,
   );
@@ -441,14 +497,25 @@ export function createReadFileTool(options: ReadFileToolOptions): ReadFileTool {
     };
   }
 
+  /**
+   * The page's data. `facts.more` tells whether lines follow the page (default: the page ends
+   * before `total`); without an exact `total`, `total_at_least` is the lower bound.
+   */
   function finish(
     resolved: ResolvedPath,
     page: ReturnType<typeof collectPage>,
     offset: number,
     facts: Pick<
       ReadFileToolData,
-      "total" | "encoding" | "line_ending" | "sha" | "bytes" | "invalid_bytes" | "streamed"
-    >,
+      | "total"
+      | "total_at_least"
+      | "encoding"
+      | "line_ending"
+      | "sha"
+      | "bytes"
+      | "invalid_bytes"
+      | "streamed"
+    > & { more?: boolean },
   ) {
     const shown = page.shown;
     const endLine = shown === 0 ? 0 : offset + shown - 1;
@@ -457,17 +524,19 @@ export function createReadFileTool(options: ReadFileToolOptions): ReadFileTool {
       content: page.content,
       start_line: shown === 0 ? 0 : offset,
       end_line: endLine,
-      total: facts.total,
       truncated: false,
       encoding: facts.encoding,
       line_ending: facts.line_ending,
-      sha: facts.sha,
       bytes: facts.bytes,
       invalid_bytes: facts.invalid_bytes,
       cut_lines: page.cutLines,
       streamed: facts.streamed,
     };
-    if (endLine < facts.total && shown > 0) {
+    if (facts.total !== undefined) data.total = facts.total;
+    else data.total_at_least = Math.max(facts.total_at_least ?? 0, endLine, 0);
+    if (facts.sha !== undefined) data.sha = facts.sha;
+    const more = facts.more ?? (facts.total !== undefined && endLine < facts.total);
+    if (more && shown > 0) {
       data.next_offset = endLine + 1;
       data.truncated = true;
     }
@@ -516,6 +585,8 @@ export function createReadFileTool(options: ReadFileToolOptions): ReadFileTool {
     const { decoded, sha, total } = whole;
     const text = decoded.text;
     const bytes = { length: whole.bytes };
+    // A negative offset counts from the end; the total is known, so the page is numbered as usual.
+    if (offset < 0) offset = Math.max(1, total + offset + 1);
     if (isOffsetPastEnd(offset, total)) return pastEnd(offset, total);
     const page = collectPage(offset, limit);
     // One linear indexOf pass; only a file holding a key pays for the line-by-line scan.
@@ -559,32 +630,46 @@ export function createReadFileTool(options: ReadFileToolOptions): ReadFileTool {
     );
   }
 
-  function indexFile(resolved: ResolvedPath, stat: FileStat, start: number, context: ToolContext) {
+  /**
+   * The cached line index of a streamed file version (keyed by real path, size, time and
+   * identity). A file up to `fullPassMaxBytes` gets one full pass with its sha on first use;
+   * a larger one starts empty and is scanned only as far as pages need.
+   */
+  function indexFile(
+    resolved: ResolvedPath,
+    stat: FileStat,
+    size: number,
+    start: number,
+    context: ToolContext,
+  ) {
     const key = `${resolved.real}\0${stat.size}\0${stat.modifiedMs}\0${stat.identity ?? ""}`;
     const cached = cache.get(key);
     if (cached !== undefined) return { key, entry: cached };
-    const entry = (async (): Promise<IndexedFile> => {
-      const reader = await fileSystem.openReader(resolved.real);
-      try {
-        const [index, sha] = await Promise.all([
-          buildLineIndex(reader, {
-            start,
-            chunkBytes: DEFAULT_INDEX_CHUNK_BYTES,
-            signal: context.signal,
-            onProgress: (completed, total) =>
-              context.progress({
-                message: `Indexing the lines of ${resolved.display}`,
-                completed,
-                total,
-              }),
-          }),
-          fileSystem.digest(resolved.real),
-        ]);
-        return { index, sha };
-      } finally {
-        await reader.close();
-      }
-    })();
+    const index = new LineIndex(size, { start });
+    const entry =
+      size > fullPassMaxBytes
+        ? Promise.resolve<IndexedFile>({ index, sha: undefined })
+        : (async (): Promise<IndexedFile> => {
+            const reader = await fileSystem.openReader(resolved.real);
+            try {
+              const [, sha] = await Promise.all([
+                index.extendTo(reader, Number.POSITIVE_INFINITY, {
+                  chunkBytes: SCAN_CHUNK_BYTES,
+                  signal: context.signal,
+                  onProgress: (completed, total) =>
+                    context.progress({
+                      message: `Indexing the lines of ${resolved.display}`,
+                      completed,
+                      total,
+                    }),
+                }),
+                fileSystem.digest(resolved.real),
+              ]);
+              return { index, sha };
+            } finally {
+              await reader.close();
+            }
+          })();
     cache.set(key, entry);
     entry.catch(() => cache.delete(key));
     return { key, entry };
@@ -593,7 +678,7 @@ export function createReadFileTool(options: ReadFileToolOptions): ReadFileTool {
   async function readStreamed(
     resolved: ResolvedPath,
     stat: FileStat,
-    offset: number,
+    requestedOffset: number,
     limit: number,
     context: ToolContext,
   ) {
@@ -612,49 +697,101 @@ export function createReadFileTool(options: ReadFileToolOptions): ReadFileTool {
         );
       }
       const start = bom === "utf-8-bom" ? 3 : 0;
-      const { key, entry } = indexFile(resolved, stat, start, context);
+      const { key, entry } = indexFile(resolved, stat, reader.size, start, context);
       const { index, sha } = await entry;
-      if (index.size !== reader.size) {
+      const changed = () => {
         cache.delete(key);
         return fail("CONFLICT", `${resolved.display} changed while it was being read.`, {
           hint: `Call ${name} again.`,
           retryable: true,
         });
+      };
+      if (index.size !== reader.size) return changed();
+      let offset = requestedOffset;
+      // Where reading starts: a little before the page, so that a key block beginning before
+      // it is recognised; `lookback` lines are read for that only.
+      let position: number;
+      let lookback: number;
+      let fromEnd = false;
+      let tailTotal: number | undefined;
+      if (offset < 0 && !index.complete) {
+        // The tail of a file whose lines were not counted: found backwards from the end.
+        const wanted = -offset;
+        const found = await findTailStart(reader, start, wanted + KEY_LOOKBACK_LINES);
+        position = found.position;
+        const pageLines = Math.min(wanted, found.lines);
+        lookback = found.lines - pageLines;
+        if (found.reachedStart) {
+          tailTotal = found.lines;
+          offset = found.lines - pageLines + 1;
+        } else fromEnd = true;
+      } else {
+        if (offset < 0) offset = Math.max(1, (index.totalLines ?? 0) + offset + 1);
+        const first = Math.max(1, offset - KEY_LOOKBACK_LINES);
+        if (!index.reaches(offset)) {
+          await index.extendTo(reader, offset, {
+            chunkBytes: SCAN_CHUNK_BYTES,
+            signal: context.signal,
+            onProgress: (completed, total) =>
+              context.progress({
+                message: `Counting lines of ${resolved.display} up to line ${offset}`,
+                completed,
+                total,
+              }),
+          });
+          if (index.complete && index.scanned !== index.size) return changed();
+        }
+        if (index.totalLines !== undefined && isOffsetPastEnd(offset, index.totalLines))
+          return pastEnd(offset, index.totalLines);
+        const located = locateLine(index, first);
+        position = located.position;
+        lookback = offset - first + located.skip;
       }
-      if (isOffsetPastEnd(offset, index.totalLines)) return pastEnd(offset, index.totalLines);
       const page = collectPage(offset, limit);
       let invalidBytes = false;
-      if (index.totalLines > 0) {
-        // Start a little earlier, so that a key block beginning before the page is recognised.
-        const first = Math.max(1, offset - KEY_LOOKBACK_LINES);
-        const { position, skip } = locateLine(index, first);
-        let skipped = 0;
-        let line = first;
+      // The byte after the last line read, to tell whether lines follow the page.
+      let after = position;
+      let full = false;
+      if (position < index.size) {
+        let line = 0;
         const isKeyLine = createPrivateKeyLineScanner();
         for await (const raw of readLines(reader, position, index.size, maxLineBytes)) {
-          if (skipped < skip) {
-            skipped += 1;
-            continue;
-          }
           if (context.signal.aborted) break;
           const cutShort = raw.bytes.length < raw.byteLength;
-          const decoded = decodeUtf8Lenient(raw.bytes, cutShort);
           line += 1;
-          if (line - 1 < offset) {
-            isKeyLine(decoded.text);
+          if (line <= lookback) {
+            // Only the key scanner sees lines before the page (and those before the checkpoint's skip).
+            isKeyLine(decodeUtf8Lenient(raw.bytes, cutShort).text);
+            after += raw.byteLength + (raw.newline ? 1 : 0);
             continue;
           }
-          if (decoded.invalidBytes) invalidBytes = true;
+          const decoded = decodeUtf8Lenient(raw.bytes, cutShort);
           const hasCr = !cutShort && decoded.text.endsWith("\r");
           const text = hasCr ? decoded.text.slice(0, -1) : decoded.text;
           const ending = `${hasCr ? "\r" : ""}${raw.newline ? "\n" : ""}`;
           const cutBytes = cutShort ? raw.byteLength - utf8Length(decoded.text) : 0;
-          if (!page.add({ text, ending, cutBytes, key: isKeyLine(decoded.text) })) break;
+          if (!page.add({ text, ending, cutBytes, key: isKeyLine(decoded.text) })) {
+            full = true;
+            break;
+          }
+          if (decoded.invalidBytes) invalidBytes = true;
+          after += raw.byteLength + (raw.newline ? 1 : 0);
         }
       }
       const sample = decodeUtf8Lenient(head.subarray(start), true).text;
+      const known = index.totalLines ?? tailTotal;
+      const endLine = page.shown === 0 ? 0 : offset + page.shown - 1;
       return finish(resolved, page, offset, {
-        total: index.totalLines,
+        ...(known !== undefined
+          ? { total: known }
+          : {
+              total_at_least: fromEnd
+                ? -offset + lookback + 1
+                : Math.max(index.lines, endLine) + (after < index.size || full ? 1 : 0),
+            }),
+        ...(known === undefined
+          ? { more: fromEnd ? endLine < -1 : full || after < index.size }
+          : {}),
         encoding: bom ?? "utf-8",
         line_ending: detectLineEnding(sample),
         sha,

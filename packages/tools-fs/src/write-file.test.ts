@@ -92,7 +92,7 @@ describe.each(seams)("write_file over the %s seam", (_label, makeSeam) => {
     const fileSystem = await makeSeam({ "a.txt": "one\n" });
     const { write, read } = tools(fileSystem);
     const page = await read.run({ path: "a.txt" });
-    const sha = page.success ? page.data.sha : "";
+    const sha = page.success ? (page.data.sha ?? "") : "";
     const written = data(
       await write.run({
         path: "a.txt",

@@ -1,6 +1,14 @@
 import { describe, expect, it } from "vitest";
 import type { FileReader } from "../file-system.js";
-import { buildLineIndex, LruCache, locateLine, numberLine, readLines } from "./line-index.js";
+import {
+  buildLineIndex,
+  findTailStart,
+  LineIndex,
+  LruCache,
+  locateLine,
+  numberLine,
+  readLines,
+} from "./line-index.js";
 
 function memoryReader(bytes: Uint8Array): FileReader & { reads: number } {
   const reader = {
@@ -30,6 +38,126 @@ async function collect(
     lines.push([decode(line.bytes), line.byteLength]);
   return lines;
 }
+
+/** A reader that also reads into a caller's buffer, counting the bytes it was asked for. */
+function bufferReader(bytes: Uint8Array): FileReader & { bytesRead: number } {
+  const reader = {
+    size: bytes.length,
+    bytesRead: 0,
+    async read(position: number, length: number) {
+      const slice = bytes.slice(position, Math.min(bytes.length, position + length));
+      reader.bytesRead += slice.length;
+      return slice;
+    },
+    async readInto(target: Uint8Array, position: number, length: number) {
+      const slice = bytes.subarray(
+        position,
+        Math.min(bytes.length, position + length, position + target.length),
+      );
+      target.set(slice);
+      reader.bytesRead += slice.length;
+      return slice.length;
+    },
+    async close() {},
+  };
+  return reader;
+}
+
+describe("LineIndex", () => {
+  const text = Array.from({ length: 1000 }, (_, index) => `line ${index + 1}`).join("\n");
+
+  it("scans only up to the line asked for, then goes on from there", async () => {
+    const bytes = encode(`${text}\n`);
+    const reader = bufferReader(bytes);
+    const index = new LineIndex(bytes.length, { stride: 16 });
+    expect(index.reaches(1)).toBe(true);
+    await index.extendTo(reader, 100, { chunkBytes: 64 });
+    expect(index.lines).toBe(99);
+    expect(index.complete).toBe(false);
+    expect(reader.bytesRead).toBeLessThan(
+      bytes.indexOf(encode("line 101")[0] as number, 0) + 2_000,
+    );
+    const read = reader.bytesRead;
+    expect(decode(bytes.subarray(index.lineStart, index.lineStart + 8))).toBe("line 100");
+    // Lines already scanned need no read.
+    await index.extendTo(reader, 50, { chunkBytes: 64 });
+    expect(reader.bytesRead).toBe(read);
+    for (const line of [1, 17, 50, 99, 100]) {
+      const { position, skip } = locateLine(index, line);
+      const found = (await collect(reader, position, bytes.length, 100, 64))[skip]?.[0];
+      expect(found).toBe(`line ${line}`);
+    }
+    await index.extendTo(reader, 1001, { chunkBytes: 64 });
+    expect(index.totalLines).toBe(1000);
+    expect(index.complete).toBe(true);
+  });
+
+  it("agrees with the full pass on every count, with and without a final newline", async () => {
+    for (const sample of ["", "a", "a\n", "a\n\nb", "\n\n\n", `${text}`, `${text}\n`]) {
+      const bytes = encode(sample);
+      const full = await buildLineIndex(bufferReader(bytes), { stride: 4, chunkBytes: 7 });
+      const index = new LineIndex(bytes.length, { stride: 4 });
+      for (const line of [2, 3, 10, 400, Number.POSITIVE_INFINITY])
+        await index.extendTo(bufferReader(bytes), line, { chunkBytes: 7 });
+      expect(index.totalLines, JSON.stringify(sample.slice(0, 10))).toBe(full.totalLines);
+      expect(index.checkpoints).toEqual([...full.checkpoints]);
+    }
+  });
+
+  it("runs concurrent scans one after the other", async () => {
+    const bytes = encode(`${text}\n`);
+    const index = new LineIndex(bytes.length, { stride: 8 });
+    await Promise.all([
+      index.extendTo(bufferReader(bytes), 700, { chunkBytes: 32 }),
+      index.extendTo(bufferReader(bytes), 300, { chunkBytes: 32 }),
+      index.extendTo(bufferReader(bytes), 900, { chunkBytes: 32 }),
+    ]);
+    const full = await buildLineIndex(bufferReader(bytes), { stride: 8 });
+    expect(index.lines).toBe(899);
+    expect(index.checkpoints).toEqual([...full.checkpoints].slice(0, index.checkpoints.length));
+  });
+});
+
+describe("findTailStart", () => {
+  it("finds the last lines backwards, across chunks, reading only the end", async () => {
+    const bytes = encode(
+      `${Array.from({ length: 500 }, (_, index) => `row ${index + 1}`).join("\n")}\n`,
+    );
+    const reader = bufferReader(bytes);
+    const tail = await findTailStart(reader, 0, 3, 5);
+    expect(tail).toMatchObject({ lines: 3, reachedStart: false });
+    expect(decode(bytes.subarray(tail.position))).toBe("row 498\nrow 499\nrow 500\n");
+    expect(reader.bytesRead).toBeLessThan(40);
+    // Without a final newline the last line counts the same.
+    const open = encode("a\nb\nc");
+    const last = await findTailStart(bufferReader(open), 0, 2, 2);
+    expect(decode(open.subarray(last.position))).toBe("b\nc");
+  });
+
+  it("reaches line 1 when the file has fewer lines, after a BOM too", async () => {
+    const bytes = encode("\uFEFFx\ny\n");
+    expect(await findTailStart(bufferReader(bytes), 3, 5, 4)).toEqual({
+      position: 3,
+      lines: 2,
+      reachedStart: true,
+    });
+    // Exactly as many lines as asked: line 1 was reached, so these are all of them.
+    expect(await findTailStart(bufferReader(bytes), 3, 2, 4)).toEqual({
+      position: 3,
+      lines: 2,
+      reachedStart: true,
+    });
+    expect(await findTailStart(bufferReader(bytes), 3, 1, 4)).toEqual({
+      position: 5,
+      lines: 1,
+      reachedStart: false,
+    });
+    expect(await findTailStart(bufferReader(encode("\uFEFF")), 3, 5)).toMatchObject({
+      lines: 0,
+      reachedStart: true,
+    });
+  });
+});
 
 describe("buildLineIndex", () => {
   it("counts lines with and without a final newline, and an empty file", async () => {

@@ -52,6 +52,132 @@ export interface BuildLineIndexOptions {
   onProgress?: (completed: number, total: number) => void;
 }
 
+/** Options of {@link LineIndex.extendTo}. */
+export interface ExtendLineIndexOptions {
+  /** Bytes per read. Default {@link DEFAULT_INDEX_CHUNK_BYTES}. */
+  chunkBytes?: number;
+  /** Stops the pass (throws the signal's reason); what was scanned so far stays in the index. */
+  signal?: AbortSignal;
+  /** Called about every 64 MiB with bytes done and the total. */
+  onProgress?: (completed: number, total: number) => void;
+}
+
+/**
+ * A sparse line index learned only as far as pages need it: reaching line N scans from where the
+ * last scan stopped up to line N's start, never further, recording a checkpoint every `stride`
+ * lines. Once a scan reaches the end, `totalLines` is known. Scans of one index run one at a
+ * time (a later call waits for the earlier one and goes on from where it stopped).
+ *
+ * @internal
+ */
+export class LineIndex {
+  /** The file's size in bytes when indexing began. */
+  readonly size: number;
+  /** Where line 1 starts (after a BOM). */
+  readonly start: number;
+  /** Lines between two checkpoints (doubles when the checkpoints reach their cap). */
+  stride: number;
+  /** `checkpoints[k]` is the byte offset where line `k * stride + 1` starts. */
+  checkpoints: number[];
+  /** Lines whose `\n` has been seen. */
+  lines = 0;
+  /** Where line `lines + 1` starts. */
+  lineStart: number;
+  /** Bytes scanned so far (from 0; the scan resumes here). */
+  scanned: number;
+  /** Lines in the file, once a scan reached the end; `undefined` before. */
+  totalLines: number | undefined;
+  readonly #maxCheckpoints: number;
+  #queue: Promise<void> = Promise.resolve();
+
+  /**
+   * @param size - the file's size in bytes
+   * @param options - where line 1 starts, the first stride and the checkpoint cap
+   */
+  constructor(
+    size: number,
+    options: Pick<BuildLineIndexOptions, "start" | "stride" | "maxCheckpoints"> = {},
+  ) {
+    this.size = size;
+    this.start = options.start ?? 0;
+    this.stride = options.stride ?? DEFAULT_LINE_INDEX_STRIDE;
+    this.#maxCheckpoints = Math.max(2, (options.maxCheckpoints ?? DEFAULT_MAX_CHECKPOINTS) & ~1);
+    this.checkpoints = [this.start];
+    this.lineStart = this.start;
+    this.scanned = this.start;
+    this.totalLines = this.start >= size ? 0 : undefined;
+  }
+
+  /** Whether a scan reached the end (then `totalLines` is exact). */
+  get complete(): boolean {
+    return this.totalLines !== undefined;
+  }
+
+  /** Whether line `line`'s start is known (scanned up to it, or the file has fewer lines). */
+  reaches(line: number): boolean {
+    return this.complete || line <= this.lines + 1;
+  }
+
+  /**
+   * Scans on until line `line` starts (its start known) or the file ends; `Infinity` scans to
+   * the end. Reads `chunkBytes` at a time into one reused buffer when the reader can.
+   */
+  extendTo(reader: FileReader, line: number, options: ExtendLineIndexOptions = {}): Promise<void> {
+    const run = this.#queue.then(() => this.#scan(reader, line, options));
+    this.#queue = run.catch(() => {});
+    return run;
+  }
+
+  async #scan(reader: FileReader, line: number, options: ExtendLineIndexOptions): Promise<void> {
+    const target = line - 1;
+    if (this.reaches(line)) return;
+    const size = this.size;
+    const chunkBytes = options.chunkBytes ?? DEFAULT_INDEX_CHUNK_BYTES;
+    const scratch = reader.readInto === undefined ? undefined : new Uint8Array(chunkBytes);
+    let nextProgress = (Math.floor(this.scanned / 67_108_864) + 1) * 67_108_864;
+    while (this.scanned < size) {
+      if (options.signal?.aborted) throw options.signal.reason ?? new Error("aborted");
+      const length = Math.min(chunkBytes, size - this.scanned);
+      let chunk: Uint8Array;
+      if (scratch !== undefined && reader.readInto !== undefined) {
+        const read = await reader.readInto(scratch, this.scanned, length);
+        chunk = read === scratch.length ? scratch : scratch.subarray(0, read);
+      } else chunk = await reader.read(this.scanned, length);
+      if (chunk.length === 0) break;
+      const base = this.scanned;
+      let index = chunk.indexOf(10);
+      let stopped = false;
+      while (index !== -1) {
+        this.lines += 1;
+        this.lineStart = base + index + 1;
+        if (this.lines % this.stride === 0) {
+          this.checkpoints.push(this.lineStart);
+          if (this.checkpoints.length > this.#maxCheckpoints) {
+            this.checkpoints = this.checkpoints.filter((_, at) => at % 2 === 0);
+            this.stride *= 2;
+          }
+        }
+        if (this.lines >= target) {
+          stopped = true;
+          break;
+        }
+        index = chunk.indexOf(10, index + 1);
+      }
+      this.scanned = stopped ? this.lineStart : base + chunk.length;
+      if (options.onProgress !== undefined && this.scanned >= nextProgress) {
+        options.onProgress(this.scanned, size);
+        nextProgress += 67_108_864;
+      }
+      if (stopped) {
+        // The line asked for would start at the end: there is none, and every line is counted.
+        if (this.lineStart >= size) this.totalLines = this.lines;
+        return;
+      }
+    }
+    this.totalLines = this.lines + (this.lineStart < this.scanned ? 1 : 0);
+  }
+}
+
 /**
  * Reads the file once, in chunks, counting `\n` bytes and recording checkpoints. Memory stays at
  * one chunk plus the checkpoints, whatever the file's size.
@@ -62,41 +188,60 @@ export async function buildLineIndex(
   reader: FileReader,
   options: BuildLineIndexOptions = {},
 ): Promise<SparseLineIndex> {
+  const index = new LineIndex(reader.size, options);
+  await index.extendTo(reader, Number.POSITIVE_INFINITY, options);
+  return {
+    size: index.scanned,
+    start: index.start,
+    totalLines: index.totalLines ?? index.lines,
+    stride: index.stride,
+    checkpoints: Float64Array.from(index.checkpoints),
+  };
+}
+
+/** Where the last lines of a file start, found by reading backwards from its end. */
+export interface TailStart {
+  /** The byte offset where the first of those lines starts. */
+  position: number;
+  /** How many lines start there or later (at most the number asked for). */
+  lines: number;
+  /** Whether the search reached line 1: then `lines` is every line of the file. */
+  reachedStart: boolean;
+}
+
+/**
+ * Finds where the last `count` lines start by reading backwards from the end in chunks — the
+ * tail of a huge file without counting its lines. A final `\n` ends the last line (it does not
+ * start an empty one), as in {@link LineIndex}.
+ *
+ * @internal
+ */
+export async function findTailStart(
+  reader: FileReader,
+  start: number,
+  count: number,
+  chunkBytes = DEFAULT_PAGE_CHUNK_BYTES,
+): Promise<TailStart> {
   const size = reader.size;
-  const start = options.start ?? 0;
-  let stride = options.stride ?? DEFAULT_LINE_INDEX_STRIDE;
-  const maxCheckpoints = Math.max(2, (options.maxCheckpoints ?? DEFAULT_MAX_CHECKPOINTS) & ~1);
-  const chunkBytes = options.chunkBytes ?? DEFAULT_INDEX_CHUNK_BYTES;
-  let checkpoints: number[] = [start];
-  let newlines = 0;
-  let position = start;
-  let lastByte = -1;
-  let nextProgress = 64 * 1_048_576;
-  while (position < size) {
-    if (options.signal?.aborted) throw options.signal.reason ?? new Error("aborted");
-    const chunk = await reader.read(position, Math.min(chunkBytes, size - position));
+  if (size <= start || count <= 0) return { position: size, lines: 0, reachedStart: size <= start };
+  // The newline that ends the last line starts nothing.
+  let end = size;
+  const last = await reader.read(size - 1, 1);
+  if (last[0] === 10) end -= 1;
+  let found = 0;
+  while (end > start) {
+    const from = Math.max(start, end - chunkBytes);
+    const chunk = await reader.read(from, end - from);
     if (chunk.length === 0) break;
-    let index = chunk.indexOf(10);
+    let index = chunk.lastIndexOf(10);
     while (index !== -1) {
-      newlines += 1;
-      if (newlines % stride === 0) {
-        checkpoints.push(position + index + 1);
-        if (checkpoints.length > maxCheckpoints) {
-          checkpoints = checkpoints.filter((_, at) => at % 2 === 0);
-          stride *= 2;
-        }
-      }
-      index = chunk.indexOf(10, index + 1);
+      found += 1;
+      if (found === count) return { position: from + index + 1, lines: count, reachedStart: false };
+      index = index === 0 ? -1 : chunk.lastIndexOf(10, index - 1);
     }
-    lastByte = chunk[chunk.length - 1] as number;
-    position += chunk.length;
-    if (options.onProgress !== undefined && position >= nextProgress) {
-      options.onProgress(position, size);
-      nextProgress += 64 * 1_048_576;
-    }
+    end = from;
   }
-  const totalLines = position === start ? 0 : newlines + (lastByte === 10 ? 0 : 1);
-  return { size: position, start, totalLines, stride, checkpoints: Float64Array.from(checkpoints) };
+  return { position: start, lines: found + 1, reachedStart: true };
 }
 
 /** One line read from a file: its bytes (without `\n`), cut at a cap, and its full length. */
@@ -176,7 +321,7 @@ export async function* readLines(
  * @internal
  */
 export function locateLine(
-  index: SparseLineIndex,
+  index: Pick<SparseLineIndex, "stride"> & { readonly checkpoints: ArrayLike<number> },
   line: number,
 ): { position: number; skip: number } {
   const checkpoint = Math.min(Math.floor((line - 1) / index.stride), index.checkpoints.length - 1);

@@ -579,6 +579,12 @@ export function createNodeFileSystem(options: NodeFileSystemOptions): FileSystem
             const { bytesRead } = await handle.read(buffer, 0, buffer.length, position);
             return new Uint8Array(buffer.buffer, buffer.byteOffset, bytesRead);
           },
+          async readInto(target, position, length) {
+            const wanted = Math.max(0, Math.min(length, target.length, info.size - position));
+            if (wanted === 0) return 0;
+            const { bytesRead } = await handle.read(target, 0, wanted, position);
+            return bytesRead;
+          },
           async close() {
             if (closed) return;
             closed = true;
