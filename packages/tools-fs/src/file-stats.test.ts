@@ -3,9 +3,15 @@ import { join } from "node:path";
 import { parseNextCall } from "@agentool/contract";
 import { assertConformance } from "@agentool/contract/testing";
 import { describe, expect, it } from "vitest";
-import { createFileStatsTool, type FileStatsToolData } from "./file-stats.js";
+import {
+  createFileStatsTool,
+  type FileStatsDirectoryData,
+  type FileStatsToolData,
+} from "./file-stats.js";
+import type { FileSystem } from "./file-system.js";
 import { encodeText } from "./internal/text-codec.js";
 import { createMemoryFileSystem } from "./memory-file-system.js";
+import { createNodeFileSystem } from "./node/node-file-system.js";
 import { useNodeWorkspace } from "./test-support/seams.js";
 import { createWorkspace, type Workspace } from "./workspace.js";
 
@@ -227,5 +233,264 @@ describe("file_stats's description", () => {
     expect(createFileStatsTool({ workspace, mountedTools: ["read_file"] }).description).toContain(
       "before read_file",
     );
+  });
+});
+
+/** What a {@link countingFileSystem} saw: the paths of each call (sized names joined to their folder). */
+interface SeamCalls {
+  stat: string[];
+  readFile: string[];
+  listed: string[];
+  sized: string[];
+}
+
+/** Wraps a seam, recording the paths it is asked to stat, read, list and size. */
+function countingFileSystem(inner: FileSystem): { fileSystem: FileSystem; calls: SeamCalls } {
+  const calls: SeamCalls = { stat: [], readFile: [], listed: [], sized: [] };
+  const fileSystem: FileSystem = Object.assign(Object.create(inner) as FileSystem, {
+    stat(path: string) {
+      calls.stat.push(path);
+      return inner.stat(path);
+    },
+    readFile(path: string) {
+      calls.readFile.push(path);
+      return inner.readFile(path);
+    },
+    readDirectory(path: string) {
+      calls.listed.push(path);
+      return inner.readDirectory(path);
+    },
+    ...(inner.readDirectoryNames === undefined
+      ? {}
+      : {
+          readDirectoryNames(path: string) {
+            calls.listed.push(path);
+            return inner.readDirectoryNames?.(path) ?? Promise.resolve([]);
+          },
+        }),
+    ...(inner.readEntrySizes === undefined
+      ? {}
+      : {
+          readEntrySizes(path: string, names: readonly string[]) {
+            for (const name of names)
+              calls.sized.push(path.length === 0 ? name : `${path}/${name}`);
+            return inner.readEntrySizes?.(path, names) ?? Promise.resolve([]);
+          },
+        }),
+  });
+  return { fileSystem, calls };
+}
+
+async function directoryStats(
+  fileSystem: FileSystem,
+  input: Record<string, unknown>,
+  options: Record<string, unknown> = {},
+): Promise<FileStatsDirectoryData> {
+  const tool = createFileStatsTool({ workspace: createWorkspace({ fileSystem }), ...options });
+  const result = await tool.run(input);
+  if (!result.success) throw new Error(JSON.stringify(result.error));
+  if (result.data.kind !== "directory") throw new Error("expected a directory");
+  return result.data;
+}
+
+/** A tree of 4 folders × 5 files (with hidden, ignored and secret entries beside them). */
+async function writeTree(): Promise<void> {
+  await writeFile(join(root, ".gitignore"), "*.log\n");
+  for (const folder of ["a", "b", "c", "d"]) {
+    await mkdir(join(root, "tree", folder), { recursive: true });
+    for (let index = 0; index < 5; index += 1) {
+      await writeFile(join(root, "tree", folder, `f${index}.txt`), `${folder}\n`.repeat(index + 1));
+    }
+    await writeFile(join(root, "tree", folder, "skip.log"), "ignored\n");
+    await writeFile(join(root, "tree", folder, ".hidden"), "hidden\n");
+    await writeFile(join(root, "tree", folder, "id_rsa"), "KEY\n");
+  }
+}
+
+describe("file_stats of a directory: only the page is read", () => {
+  it("keeps exact totals past the page while statting and reading only the page's files", async () => {
+    await writeTree();
+    const { fileSystem, calls } = countingFileSystem(createNodeFileSystem({ root }));
+    const page = await directoryStats(fileSystem, { path: "tree", offset: 7, limit: 3 });
+    const whole = await directoryStats(createNodeFileSystem({ root }), { path: "tree" });
+    expect(page.files.map((file) => [file.path, file.lines, file.bytes])).toEqual([
+      ["tree/b/f1.txt", 2, 4],
+      ["tree/b/f2.txt", 3, 6],
+      ["tree/b/f3.txt", 4, 8],
+    ]);
+    // The whole tree's figures, exact, as a call that lists every file gives them.
+    expect(page).toMatchObject({
+      total: 20,
+      directories: 4,
+      bytes: whole.bytes,
+      complete: true,
+      truncated: true,
+      next_offset: 10,
+      skipped_hidden: 4,
+      skipped_ignored: 4,
+    });
+    expect(whole.bytes).toBe(4 * (2 + 4 + 6 + 8 + 10));
+    // No stat of any entry (the walked folder, and the ignore files looked for on its way, only);
+    // only the page's files are read; only counted files are sized, each once.
+    expect(
+      calls.stat.filter((path) => path.startsWith("tree/") && !/\/\.(git)?ignore$/.test(path)),
+    ).toEqual([]);
+    expect(calls.readFile.filter((path) => !path.endsWith(".gitignore"))).toEqual([
+      "tree/b/f1.txt",
+      "tree/b/f2.txt",
+      "tree/b/f3.txt",
+    ]);
+    expect([...calls.sized].sort()).toEqual(
+      ["a", "b", "c", "d"].flatMap((folder) =>
+        [0, 1, 2, 3, 4].map((index) => `tree/${folder}/f${index}.txt`),
+      ),
+    );
+    expect(calls.listed).toEqual(["tree", "tree/a", "tree/b", "tree/c", "tree/d"]);
+  });
+
+  it("lists, sizes and reads nothing past the scan cap once the page is full", async () => {
+    await writeTree();
+    const { fileSystem, calls } = countingFileSystem(createNodeFileSystem({ root }));
+    const data = await directoryStats(
+      fileSystem,
+      { path: "tree", limit: 2 },
+      { maxScanEntries: 8 },
+    );
+    expect(data.files.map((file) => file.path)).toEqual(["tree/a/f0.txt", "tree/a/f1.txt"]);
+    // a, its 5 files, b and b's first file are the 8 entries counted; the walk stops there.
+    expect(data).toMatchObject({
+      complete: false,
+      total_at_least: 6,
+      directories: 2,
+      bytes: 2 + 4 + 6 + 8 + 10 + 2,
+      next_offset: 3,
+      skipped_hidden: 2,
+      skipped_ignored: 1,
+    });
+    expect(data.total).toBeUndefined();
+    expect(calls.listed).toEqual(["tree", "tree/a", "tree/b"]);
+    expect([...calls.sized].sort()).toEqual([
+      "tree/a/f0.txt",
+      "tree/a/f1.txt",
+      "tree/a/f2.txt",
+      "tree/a/f3.txt",
+      "tree/a/f4.txt",
+      "tree/b/f0.txt",
+    ]);
+    expect(calls.readFile.filter((path) => !path.endsWith(".gitignore"))).toEqual([
+      "tree/a/f0.txt",
+      "tree/a/f1.txt",
+    ]);
+  });
+
+  it("gives the same figures over a seam without the names-only fast path", async () => {
+    await writeTree();
+    const files: Record<string, string> = { ".gitignore": "*.log\n" };
+    for (const folder of ["a", "b", "c", "d"]) {
+      for (let index = 0; index < 5; index += 1) {
+        files[`tree/${folder}/f${index}.txt`] = `${folder}\n`.repeat(index + 1);
+      }
+      files[`tree/${folder}/skip.log`] = "ignored\n";
+      files[`tree/${folder}/.hidden`] = "hidden\n";
+      files[`tree/${folder}/id_rsa`] = "KEY\n";
+    }
+    const memory = createMemoryFileSystem(files);
+    expect(memory.readDirectoryNames).toBeUndefined();
+    for (const input of [{ path: "tree" }, { path: "tree", offset: 4, limit: 5 }]) {
+      const onDisk = await directoryStats(createNodeFileSystem({ root }), input);
+      const inMemory = await directoryStats(memory, input);
+      const { modified_at: _disk, ...diskFigures } = onDisk;
+      const { modified_at: _memory, ...memoryFigures } = inMemory;
+      expect(memoryFigures).toEqual(diskFigures);
+    }
+  });
+
+  it("applies nested .gitignore and .ignore files to their own folder only", async () => {
+    await mkdir(join(root, "src/generated"), { recursive: true });
+    await writeFile(join(root, "src/.gitignore"), "*.tmp\n!keep.tmp\n");
+    await writeFile(join(root, "src/generated/.ignore"), "*.js\n");
+    await writeFile(join(root, "src/a.tmp"), "x\n");
+    await writeFile(join(root, "src/keep.tmp"), "x\n");
+    await writeFile(join(root, "src/generated/out.js"), "x\n");
+    await writeFile(join(root, "src/generated/out.ts"), "x\n");
+    await writeFile(join(root, "top.tmp"), "x\n");
+    await writeFile(join(root, "top.js"), "x\n");
+    const data = await directoryStats(createNodeFileSystem({ root }), {});
+    expect(data.files.map((file) => file.path)).toEqual([
+      "src/generated/out.ts",
+      "src/keep.tmp",
+      "top.js",
+      "top.tmp",
+    ]);
+    expect(data).toMatchObject({ total: 4, skipped_ignored: 2, skipped_hidden: 2 });
+    // Walked from inside, the folders above still apply their rules.
+    const inner = await directoryStats(createNodeFileSystem({ root }), { path: "src/generated" });
+    expect(inner.files.map((file) => file.path)).toEqual(["src/generated/out.ts"]);
+    expect(inner).toMatchObject({ total: 1, skipped_ignored: 1, skipped_hidden: 1 });
+  });
+
+  it("keeps secret paths out when the walked folder is reached through a symlink", async () => {
+    // `settings` shows as a plain folder, but its real path is `.config`, where gcloud and
+    // gh/hosts.yml are secret: they are judged on the real path too.
+    await mkdir(join(root, ".config/gcloud"), { recursive: true });
+    await mkdir(join(root, ".config/gh"), { recursive: true });
+    await writeFile(join(root, ".config/gcloud/credentials.db"), "TOKEN\n");
+    await writeFile(join(root, ".config/gh/hosts.yml"), "oauth_token: x\n");
+    await writeFile(join(root, ".config/gh/config.yml"), "editor: vi\n");
+    await writeFile(join(root, ".config/app.json"), "{}\n");
+    await writeFile(join(root, ".config/.env"), "KEY=1\n");
+    await writeFile(join(root, ".config/server.pem"), "KEY\n");
+    await symlink(join(root, ".config"), join(root, "settings"));
+    await symlink(join(root, ".config/gh/hosts.yml"), join(root, ".config/hosts-link.yml"));
+    const { fileSystem, calls } = countingFileSystem(createNodeFileSystem({ root }));
+    const tool = createFileStatsTool({ workspace: createWorkspace({ fileSystem }) });
+    const result = await tool.run({ path: "settings" });
+    if (!result.success || result.data.kind !== "directory")
+      throw new Error("expected a directory");
+    expect(result.data.files.map((file) => file.path)).toEqual([
+      "settings/app.json",
+      "settings/gh/config.yml",
+    ]);
+    // Secret entries are not counted at all (not even as hidden); the symlink is not followed.
+    expect(result.data).toMatchObject({ total: 2, directories: 1, skipped_hidden: 0 });
+    const text = tool.renderResult(result) as string;
+    for (const secret of ["gcloud", "hosts.yml", ".env", "server.pem", "credentials"]) {
+      expect(text).not.toContain(secret);
+    }
+    const touched = [...calls.readFile, ...calls.sized, ...calls.listed];
+    expect(touched.filter((path) => /gcloud|hosts\.yml|\.env|\.pem/.test(path))).toEqual([]);
+    expect(touched.filter((path) => path.includes("hosts-link"))).toEqual([]);
+  });
+
+  it("analyses a page a few files at a time and keeps it in path order", async () => {
+    await mkdir(join(root, "logs"));
+    for (let index = 0; index < 30; index += 1) {
+      await writeFile(
+        join(root, "logs", `l${String(index).padStart(2, "0")}.txt`),
+        "line\n".repeat(index + 1),
+      );
+    }
+    await writeFile(join(root, "logs", "l99.bin"), new Uint8Array([0, 1, 2, 0, 3]));
+    const progress: number[] = [];
+    const tool = createFileStatsTool({ workspace, streamThresholdBytes: 40 });
+    const result = await tool.run(
+      { path: "logs", limit: 31 },
+      { progress: (update) => progress.push(update.completed ?? -1) },
+    );
+    if (!result.success || result.data.kind !== "directory")
+      throw new Error("expected a directory");
+    expect(result.data.files.map((file) => file.lines)).toEqual([
+      ...Array.from({ length: 30 }, (_, index) => index + 1),
+      null,
+    ]);
+    expect(result.data.listed).toEqual({
+      files: 31,
+      bytes: 5 * ((30 * 31) / 2) + 5,
+      lines: (30 * 31) / 2,
+      binary_files: 1,
+    });
+    expect(progress).toEqual(Array.from({ length: 31 }, (_, index) => index));
+    const again = await tool.run({ path: "logs", limit: 31 });
+    expect(again).toEqual(result);
   });
 });

@@ -7,10 +7,17 @@ import {
   pagingInputShape,
   parseOptions,
   type Tool,
+  type ToolContext,
 } from "@agentool/contract";
 import { z } from "zod";
 import type { DirectoryEntry, FileSystem } from "./file-system.js";
-import { createIgnoreMatcher } from "./internal/gitignore.js";
+import {
+  createIgnoreMatcher,
+  IGNORE_FILE_NAMES,
+  type IgnoreRule,
+  loadIgnoreRules,
+  matchIgnoreRules,
+} from "./internal/gitignore.js";
 import {
   BINARY_SNIFF_BYTES,
   decodeText,
@@ -32,6 +39,7 @@ import {
   type WorkspaceToolOptions,
   workspaceToolOptionsShape,
 } from "./internal/tool-support.js";
+import type { ResolvedPath } from "./workspace.js";
 
 /** The default name of the statistics tool. */
 export const FILE_STATS_TOOL_NAME = "file_stats";
@@ -391,11 +399,51 @@ export function formatFileStats(
   return lines.join("\n");
 }
 
+/** Directories whose file sizes a walk reads at once while it goes on. */
+const SIZING_DIRECTORIES_IN_FLIGHT = 4;
+
+/** Page files analysed at once. */
+const ANALYSES_IN_FLIGHT = 8;
+
+/** A file kept for the page. */
+interface PageFile {
+  path: string;
+  real: string;
+  bytes: number;
+}
+
+/** The figures of a page's files. */
+interface PageAnalysis {
+  figures: FileFigures[];
+  listed: ListedFigures;
+}
+
+/** What a directory walk counted. */
+interface DirectoryWalk {
+  page: PageFile[];
+  /** The page's analysis, when the walk could start it early (the page full and sized). */
+  analysis?: Promise<PageAnalysis>;
+  files: number;
+  directories: number;
+  bytes: number;
+  stopped: boolean;
+  skippedHidden: number;
+  skippedIgnored: number;
+}
+
+/** An entry of a listing: sized when the seam stat'ed it (`readDirectory`), else not yet. */
+type ListingEntry = Pick<DirectoryEntry, "name" | "type"> & { size?: number };
+
+/** Whether a listed entry may be an ignore file (any letter case: the seam may not care). */
+function isIgnoreFile(entry: ListingEntry): boolean {
+  return IGNORE_FILE_NAMES.includes(entry.name.toLowerCase());
+}
+
 function join(parent: string, name: string): string {
   return parent.length === 0 ? name : `${parent}/${name}`;
 }
 
-function compareNames(left: DirectoryEntry, right: DirectoryEntry): number {
+function compareNames(left: ListingEntry, right: ListingEntry): number {
   return left.name < right.name ? -1 : left.name > right.name ? 1 : 0;
 }
 
@@ -448,6 +496,213 @@ export function createFileStatsTool(options: FileStatsToolOptions): FileStatsToo
     };
   }
 
+  /**
+   * Walks a directory depth first, names in code-point order, counting files, subdirectories and
+   * bytes, and keeps the files at positions `start + 1 … end` (1-based) for the page. Once the
+   * page is full and past it the scan cap reached, it stops (lower bounds from there).
+   *
+   * Each entry is judged once, from its directory's listing: secret (the path shown and, only when
+   * the walk reached the directory through a symlink, the real one), hidden, then ignored — the
+   * rules of the directory are gathered once per directory, and its own ignore files read only
+   * when its listing holds one. A seam that lists names without a stat of each
+   * (`readDirectoryNames` + `readEntrySizes`) sizes only the files the walk counts, with one
+   * open of each directory, while the walk goes on; directories, symlinks, hidden, secret and
+   * ignored entries, and everything past the cap, are never stat'ed. Once the page is full and
+   * its files sized, `analyzePage` starts on it while the walk goes on counting.
+   */
+  async function walkDirectory(
+    resolved: ResolvedPath,
+    start: number,
+    end: number,
+    context: ToolContext,
+  ): Promise<DirectoryWalk> {
+    const signal = context.signal;
+    const readNames = fileSystem.readDirectoryNames?.bind(fileSystem);
+    const readSizes = fileSystem.readEntrySizes?.bind(fileSystem);
+    const namesOnly = readNames !== undefined && readSizes !== undefined;
+    const matcher = createIgnoreMatcher(fileSystem);
+    // The walked directory's rules (from the workspace root down) and whether it is ignored
+    // itself (then so is everything in it); each subdirectory the walk enters is not ignored.
+    const [walkedRules, walkedIgnored] = await Promise.all([
+      matcher.rulesFor(resolved.real),
+      matcher.isIgnored(resolved.real, true),
+    ]);
+    const walk: DirectoryWalk = {
+      page: [],
+      files: 0,
+      directories: 0,
+      bytes: 0,
+      stopped: false,
+      skippedHidden: 0,
+      skippedIgnored: 0,
+    };
+    let visited = 0;
+    const sizing: Array<Promise<void>> = [];
+    // The sizings of page files, and how many page files are sized or being sized.
+    const pageSizing: Array<Promise<void>> = [];
+    let pageFilesSized = 0;
+    const startAnalysisWhenReady = (): void => {
+      if (walk.analysis !== undefined || walk.page.length < end - start) return;
+      if (pageFilesSized < walk.page.length) return;
+      const analysis = Promise.all(pageSizing).then(() => analyzePage(walk.page, context));
+      analysis.catch(() => undefined);
+      walk.analysis = analysis;
+    };
+
+    /** Reads the sizes of `names` in `real` while the walk goes on (a few directories at once). */
+    const sizeLater = async (
+      real: string,
+      names: string[],
+      pageFiles: Array<PageFile | undefined>,
+      pageFileCount: number,
+    ): Promise<void> => {
+      while (sizing.length >= SIZING_DIRECTORIES_IN_FLIGHT) await sizing.shift();
+      const task = (readSizes as NonNullable<typeof readSizes>)(real, names).then((sizes) => {
+        for (const [index, size] of sizes.entries()) {
+          walk.bytes += size;
+          const pageFile = pageFiles[index];
+          if (pageFile !== undefined) pageFile.bytes = size;
+        }
+      });
+      // Awaited below; marked handled so a failure while the walk is elsewhere is not "unhandled".
+      task.catch(() => undefined);
+      sizing.push(task);
+      if (pageFileCount > 0) {
+        pageSizing.push(task);
+        pageFilesSized += pageFileCount;
+        startAnalysisWhenReady();
+      }
+    };
+
+    const visit = async (
+      shown: string,
+      real: string,
+      inherited: readonly IgnoreRule[],
+      ignored: boolean,
+      walked: boolean,
+    ): Promise<void> => {
+      signal.throwIfAborted();
+      const entries: ListingEntry[] = namesOnly
+        ? await (readNames as NonNullable<typeof readNames>)(real)
+        : await fileSystem.readDirectory(real);
+      entries.sort(compareNames);
+      // The walked directory's rules came from the matcher; a subdirectory adds its own ignore
+      // files, read only when its listing holds one.
+      const rules =
+        walked || !entries.some(isIgnoreFile)
+          ? inherited
+          : [...inherited, ...(await loadIgnoreRules(fileSystem, real))];
+      const sameReal = shown === real;
+      const unsizedNames: string[] = [];
+      const unsizedPageFiles: Array<PageFile | undefined> = [];
+      let unsizedPageFileCount = 0;
+      for (const entry of entries) {
+        const shownChild = join(shown, entry.name);
+        const realChild = sameReal ? shownChild : join(real, entry.name);
+        if (workspace.isSecret(shownChild) || (!sameReal && workspace.isSecret(realChild))) {
+          continue;
+        }
+        if (entry.name.startsWith(".")) {
+          walk.skippedHidden += 1;
+          continue;
+        }
+        if (visited >= maxScanEntries && walk.files > end) {
+          walk.stopped = true;
+          break;
+        }
+        const isDirectory = entry.type === "directory";
+        if (ignored || matchIgnoreRules(rules, realChild, isDirectory) === true) {
+          walk.skippedIgnored += 1;
+          continue;
+        }
+        visited += 1;
+        if (isDirectory) {
+          walk.directories += 1;
+          await visit(shownChild, realChild, rules, false, false);
+          if (walk.stopped) break;
+        } else if (entry.type === "file") {
+          walk.files += 1;
+          const onPage = walk.files > start && walk.files <= end;
+          const pageFile: PageFile | undefined = onPage
+            ? { path: shownChild, real: realChild, bytes: entry.size ?? 0 }
+            : undefined;
+          if (pageFile !== undefined) walk.page.push(pageFile);
+          if (entry.size !== undefined) {
+            walk.bytes += entry.size;
+            if (pageFile !== undefined) {
+              pageFilesSized += 1;
+              startAnalysisWhenReady();
+            }
+          } else {
+            unsizedNames.push(entry.name);
+            unsizedPageFiles.push(pageFile);
+            if (pageFile !== undefined) unsizedPageFileCount += 1;
+          }
+        }
+      }
+      if (unsizedNames.length > 0) {
+        await sizeLater(real, unsizedNames, unsizedPageFiles, unsizedPageFileCount);
+      }
+    };
+
+    // Every sizing (and an early analysis) settles before the walk returns or throws; the first
+    // failure is thrown.
+    try {
+      await visit(resolved.path, resolved.real, walkedRules, walkedIgnored, true);
+    } catch (error) {
+      await Promise.allSettled([...sizing, walk.analysis]);
+      throw error;
+    }
+    for (const outcome of await Promise.allSettled(sizing)) {
+      if (outcome.status === "rejected") throw outcome.reason;
+    }
+    return walk;
+  }
+
+  /**
+   * Analyses the page's files in order, a few at a time (never more than one file over the
+   * streaming threshold's worth of bytes in memory at once).
+   */
+  async function analyzePage(
+    page: readonly PageFile[],
+    context: ToolContext,
+  ): Promise<PageAnalysis> {
+    const figures: FileFigures[] = [];
+    const listed: ListedFigures = { files: 0, bytes: 0, lines: 0, binary_files: 0 };
+    let index = 0;
+    while (index < page.length) {
+      context.signal.throwIfAborted();
+      const group: PageFile[] = [];
+      let groupBytes = 0;
+      while (index < page.length && group.length < ANALYSES_IN_FLIGHT) {
+        const file = page[index] as PageFile;
+        const held = file.bytes > streamThreshold ? chunkBytes : file.bytes;
+        if (group.length > 0 && groupBytes + held > Math.max(streamThreshold, chunkBytes)) break;
+        context.progress({ message: file.path, completed: index, total: page.length });
+        group.push(file);
+        groupBytes += held;
+        index += 1;
+      }
+      const analyses = await Promise.all(
+        group.map((file) => analyze(file.real, file.bytes, context.signal)),
+      );
+      for (const [position, analysis] of analyses.entries()) {
+        const file = group[position] as PageFile;
+        listed.files += 1;
+        listed.bytes += file.bytes;
+        if (analysis.binary) listed.binary_files += 1;
+        else listed.lines += analysis.lines ?? 0;
+        figures.push({
+          path: file.path,
+          bytes: file.bytes,
+          lines: analysis.lines,
+          binary: analysis.binary,
+        });
+      }
+    }
+    return { figures, listed };
+  }
+
   return defineTool({
     name,
     description: parsed.description ?? description(defaultLimit, mountedTools(parsed.mountedTools)),
@@ -480,74 +735,13 @@ export function createFileStatsTool(options: FileStatsToolOptions): FileStatsToo
 
         const offset = request.offset ?? 1;
         const limit = request.limit ?? defaultLimit;
-        const start = offset - 1;
-        const end = start + limit;
-        const matcher = createIgnoreMatcher(fileSystem);
-        const page: Array<{ path: string; real: string; bytes: number }> = [];
-        let files = 0;
-        let directories = 0;
-        let bytes = 0;
-        let visited = 0;
-        let stopped = false;
-        let skippedHidden = 0;
-        let skippedIgnored = 0;
-        // Depth first, names in code-point order: files come by path, folder by folder, and the
-        // walk can stop once the page is full and the scan cap reached.
-        const visit = async (shown: string, real: string): Promise<void> => {
-          context.signal.throwIfAborted();
-          const entries = (await fileSystem.readDirectory(real)).sort(compareNames);
-          for (const entry of entries) {
-            const shownChild = join(shown, entry.name);
-            const realChild = join(real, entry.name);
-            if (workspace.isSecret(shownChild) || workspace.isSecret(realChild)) continue;
-            if (entry.name.startsWith(".")) {
-              skippedHidden += 1;
-              continue;
-            }
-            if (visited >= maxScanEntries && files > end) {
-              stopped = true;
-              return;
-            }
-            if (await matcher.isIgnored(realChild, entry.type === "directory")) {
-              skippedIgnored += 1;
-              continue;
-            }
-            visited += 1;
-            if (entry.type === "directory") {
-              directories += 1;
-              await visit(shownChild, realChild);
-              if (stopped) return;
-            } else if (entry.type === "file") {
-              files += 1;
-              bytes += entry.size;
-              if (files > start && files <= end) {
-                page.push({ path: shownChild, real: realChild, bytes: entry.size });
-              }
-            }
-          }
-        };
-        await visit(resolved.path, resolved.real);
-        if (!stopped && isOffsetPastEnd(offset, files)) {
-          return offsetPastEnd({ tool: name, offset, total: files, unit: "files" });
+        const walk = await walkDirectory(resolved, offset - 1, offset - 1 + limit, context);
+        if (!walk.stopped && isOffsetPastEnd(offset, walk.files)) {
+          return offsetPastEnd({ tool: name, offset, total: walk.files, unit: "files" });
         }
-
-        const figures: FileFigures[] = [];
-        const listed: ListedFigures = { files: 0, bytes: 0, lines: 0, binary_files: 0 };
-        for (const [index, file] of page.entries()) {
-          context.signal.throwIfAborted();
-          context.progress({ message: file.path, completed: index, total: page.length });
-          const analysis = await analyze(file.real, file.bytes, context.signal);
-          listed.files += 1;
-          listed.bytes += file.bytes;
-          if (analysis.binary) listed.binary_files += 1;
-          else listed.lines += analysis.lines ?? 0;
-          figures.push({
-            path: file.path,
-            bytes: file.bytes,
-            lines: analysis.lines,
-            binary: analysis.binary,
-          });
-        }
+        const { figures, listed } = await (walk.analysis ?? analyzePage(walk.page, context));
+        const { files, stopped } = walk;
+        const end = offset - 1 + limit;
         const data: FileStatsDirectoryData = {
           kind: "directory",
           path: resolved.display,
@@ -555,12 +749,12 @@ export function createFileStatsTool(options: FileStatsToolOptions): FileStatsToo
           offset,
           files: figures,
           truncated: files > end,
-          directories,
-          bytes,
+          directories: walk.directories,
+          bytes: walk.bytes,
           complete: !stopped,
           listed,
-          skipped_hidden: skippedHidden,
-          skipped_ignored: skippedIgnored,
+          skipped_hidden: walk.skippedHidden,
+          skipped_ignored: walk.skippedIgnored,
         };
         if (stopped) data.total_at_least = files;
         else data.total = files;
