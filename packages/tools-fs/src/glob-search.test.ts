@@ -132,6 +132,17 @@ describe.each(engines)("glob_search with the $name", (engine) => {
     expect(none.message).toContain("*.rs");
   });
 
+  it("finds the same files in a directory whether the pattern is anchored at the root or not", async () => {
+    for (const pattern of ["*.ts", "**/*.ts", "src/*.ts", "src/**"]) {
+      const result = await data(engine, { pattern, path: "src" });
+      expect({ pattern, files: result.files.map((file) => file.path) }).toEqual({
+        pattern,
+        files: ["src/new.ts", "src/mid.ts", "src/old.ts"],
+      });
+    }
+    expect((await data(engine, { pattern: "docs/*.md", path: "src" })).files).toEqual([]);
+  });
+
   it("suggests only a different pattern when nothing matches", async () => {
     // A glob without '/' already matches names at any depth: "**/*.rs" would change nothing.
     const bare = await data(engine, { pattern: "*.rs" });

@@ -146,6 +146,31 @@ describe.each(engines)("grep_search with the $name", (engine) => {
     expect(glob.message).toContain("*.nope");
   });
 
+  it("says why an empty result is empty with a glob too: absent, only hidden or ignored, glob matched nothing", async () => {
+    const cases: Array<[Record<string, unknown>, string, string | undefined]> = [
+      [{ pattern: "zzz_no_such_text", glob: "**/*.ts" }, "no_match", undefined],
+      [{ pattern: "only_in_hidden", glob: "**/*.ts" }, "only_hidden_or_ignored", ".hidden/h.ts"],
+      [{ pattern: "only_in_hidden", glob: "**/*.md" }, "no_match", undefined],
+      [
+        { pattern: "only_in_ignored", glob: "**/*.js" },
+        "only_hidden_or_ignored",
+        "node_modules/pkg/index.js",
+      ],
+      [{ pattern: "only_in_ignored", glob: "**/*.ts" }, "no_match", undefined],
+      [{ pattern: "only_in_hidden", glob: "*.nope" }, "glob_matched_nothing", undefined],
+      [{ pattern: "only_in_hidden", path: "src", glob: "src/*.ts" }, "no_match", undefined],
+    ];
+    for (const [input, reason, example] of cases) {
+      const result = await data(engine, input);
+      expect({ input, reason: result.empty_reason, example: result.example_path }).toEqual({
+        input,
+        reason,
+        example,
+      });
+      expect(result.files).toEqual([]);
+    }
+  });
+
   it("refuses paths outside the root and secret paths", async () => {
     for (const path of ["../", "../outside", "/etc", "src/../../outside"]) {
       const { result } = await search(engine, { pattern: "TODO", path });

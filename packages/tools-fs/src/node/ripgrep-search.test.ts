@@ -1,8 +1,12 @@
 import { execFileSync } from "node:child_process";
-import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, realpath, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { createSecretPathMatcher, DEFAULT_SECRET_PATHS } from "@agentool/contract";
+import { dirname, join } from "node:path";
+import {
+  createSecretPathMatcher,
+  DEFAULT_SECRET_PATHS,
+  secretGlobAnywhere,
+} from "@agentool/contract";
 import { rgPath } from "@vscode/ripgrep";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createGrepSearchTool } from "../grep-search.js";
@@ -304,5 +308,298 @@ describe("createRipgrepLister", () => {
     expect(last.files.some((file) => outcome.files.some((seen) => seen.path === file.path))).toBe(
       false,
     );
+  });
+});
+
+/** One rg process a {@link loggedRipgrep} wrapper saw: its working directory, arguments, rules. */
+interface LoggedRun {
+  cwd: string;
+  args: string[];
+  /** The lines of every `--ignore-file` it was given. */
+  rules: string[];
+}
+
+/**
+ * An `rg` wrapper script that logs each process (real working directory, arguments, the rules
+ * of its ignore files) before running the real rg, and a reader of that log.
+ */
+async function loggedRipgrep(
+  base: string,
+): Promise<{ path: string; runs(): Promise<LoggedRun[]> }> {
+  const log = join(base, `rg-runs-${process.pid}-${Date.now()}.log`);
+  const path = join(base, `rg-logged-${process.pid}-${Date.now()}.sh`);
+  await writeFile(
+    path,
+    [
+      "#!/bin/sh",
+      "{",
+      "  printf 'run\\t%s' \"$(pwd -P)\"",
+      '  for a in "$@"; do printf \'\\t%s\' "$a"; done',
+      "  printf '\\n'",
+      "  prev=",
+      '  for a in "$@"; do',
+      '    if [ "$prev" = --ignore-file ]; then sed \'s/^/rule\t/\' "$a"; fi',
+      "    prev=$a",
+      "  done",
+      `} >> '${log}'`,
+      `exec '${rgPath}' "$@"`,
+      "",
+    ].join("\n"),
+    { mode: 0o755 },
+  );
+  return {
+    path,
+    async runs() {
+      const runs: LoggedRun[] = [];
+      for (const line of (await readFile(log, "utf8").catch(() => "")).split("\n")) {
+        const [kind, first, ...rest] = line.split("\t");
+        if (kind === "run") runs.push({ cwd: first ?? "", args: rest, rules: [] });
+        else if (kind === "rule") runs[runs.length - 1]?.rules.push(first ?? "");
+      }
+      return runs;
+    },
+  };
+}
+
+describe("createRipgrepSearcher: why an empty result is empty", () => {
+  let base: string;
+  let probeRoot: string;
+  const signal = new AbortController().signal;
+
+  beforeAll(async () => {
+    base = await mkdtemp(join(tmpdir(), "agentool-rg-empty-"));
+    probeRoot = join(base, "root");
+    const files: Record<string, string> = {
+      "src/a.ts": "plain_visible_word\n",
+      "src/b.md": "markdown_text\n",
+      ".cache/hit.txt": "only_hidden_text\n",
+      ".tool.ts": "only_hidden_ts\n",
+      ".eslintrc": "only_in_eslintrc\n",
+      "build/out.js": "only_ignored_text\n",
+      "logs/debug.log": "only_ignored_log\n",
+      "logs/keep.txt": "kept_log_dir\n",
+      "deep/visible/.hidden-deep/x.txt": "deep_hidden_text\n",
+      "deep/visible/y.txt": "deep_visible_text\n",
+      ".gitignore": "build/\n*.log\n",
+      ".env": "only_secret_text\n",
+    };
+    for (const [path, content] of Object.entries(files)) {
+      await mkdir(dirname(join(probeRoot, path)), { recursive: true });
+      await writeFile(join(probeRoot, path), content);
+    }
+    await mkdir(join(base, "outside"));
+    await writeFile(join(base, "outside", "leak.txt"), "only_outside_text\n");
+    await symlink(join(base, "outside"), join(probeRoot, ".link"));
+    await symlink(join(base, "outside", "leak.txt"), join(probeRoot, ".link-file"));
+    await symlink(join(base, "outside"), join(probeRoot, "deep", "visible", ".link"));
+  });
+
+  afterAll(async () => {
+    await rm(base, { recursive: true, force: true });
+  });
+
+  it("tells absent from hidden from ignored from glob matched nothing, one probe into the skipped entries only", async () => {
+    const rg = await loggedRipgrep(base);
+    const searcher = createRipgrepSearcher({ root: probeRoot, rgPath: rg.path });
+    const explain = (overrides: Partial<SearchRequest>) =>
+      searcher.search(request({ explainEmpty: true, ...overrides }), signal);
+
+    // Absent: one search, then one probe whose walk reaches only what the search skipped.
+    const absent = await explain({ pattern: "zzz_absent_text" });
+    expect(absent).toMatchObject({ files: [], total: 0, searchedAnyFile: true });
+    expect(absent.hiddenMatch).toBeUndefined();
+    const [search, probe, ...more] = await rg.runs();
+    expect(more).toEqual([]);
+    expect(search?.args).toContain("--debug");
+    expect(search?.args).not.toContain("--hidden");
+    expect(probe?.args).toEqual(expect.arrayContaining(["--hidden", "--no-ignore", "--threads=1"]));
+    // The probe is handed the scope, never an entry by name (a name would be followed if a symlink).
+    expect(probe?.args.slice(probe.args.indexOf("--") + 1)).toEqual(["."]);
+    expect(probe?.rules).toEqual(
+      expect.arrayContaining(["/*", "!/.cache", "!/build", "!/.gitignore", "!/.tool.ts"]),
+    );
+    expect(probe?.rules).toEqual(
+      expect.arrayContaining(["/logs/*", "!/logs/", "!/logs/debug.log"]),
+    );
+    expect(probe?.rules).toEqual(
+      expect.arrayContaining(["/deep/visible/*", "!/deep/visible/.hidden-deep"]),
+    );
+    for (const visibleEntry of ["!/src", "!/src/", "!/logs/keep.txt", "!/deep/visible/y.txt"])
+      expect(probe?.rules).not.toContain(visibleEntry);
+    // Secrets and .git are never entries.
+    expect(probe?.rules.some((rule) => rule.includes(".env"))).toBe(false);
+
+    // Only in hidden or ignored files: the one matching file, hidden or ignored, at any depth.
+    const expectations: Array<[string, string]> = [
+      ["only_hidden_text", ".cache/hit.txt"],
+      ["only_hidden_ts", ".tool.ts"],
+      ["only_ignored_text", "build/out.js"],
+      ["only_ignored_log", "logs/debug.log"],
+      ["deep_hidden_text", "deep/visible/.hidden-deep/x.txt"],
+    ];
+    for (const [pattern, path] of expectations) {
+      const before = (await rg.runs()).length;
+      const outcome = await explain({ pattern });
+      expect({ pattern, total: outcome.total, hiddenMatch: outcome.hiddenMatch }).toEqual({
+        pattern,
+        total: 0,
+        hiddenMatch: path,
+      });
+      expect((await rg.runs()).length - before).toBe(2);
+    }
+    // A secret is never searched, not even to explain an empty result.
+    expect((await explain({ pattern: "only_secret_text" })).hiddenMatch).toBeUndefined();
+
+    // The glob matched nothing: no file searched, nothing hidden or ignored that the glob matches.
+    const noFile = await explain({ pattern: "plain_visible_word", glob: "*.nope" });
+    expect(noFile).toMatchObject({ files: [], total: 0, searchedAnyFile: false });
+    expect(noFile.hiddenMatch).toBeUndefined();
+    // With a glob, the probe applies it to hidden and ignored files too (rg decides).
+    const byGlob: Array<[string, string, string | undefined]> = [
+      ["*.ts", "only_hidden_ts", ".tool.ts"],
+      ["*.ts", "only_in_eslintrc", undefined],
+      ["*.txt", "only_hidden_text", ".cache/hit.txt"],
+      ["*.md", "only_hidden_text", undefined],
+      ["build/**", "only_ignored_text", "build/out.js"],
+      ["**/*.log", "only_ignored_log", "logs/debug.log"],
+      ["!*.js", "only_ignored_text", undefined],
+    ];
+    for (const [glob, pattern, path] of byGlob) {
+      const before = (await rg.runs()).length;
+      const outcome = await explain({ pattern, glob });
+      expect({ glob, pattern, total: outcome.total, hiddenMatch: outcome.hiddenMatch }).toEqual({
+        glob,
+        pattern,
+        total: 0,
+        hiddenMatch: path,
+      });
+      // rg would log every file the glob leaves out (dozens of writes each): no --debug then.
+      const [globSearch, globProbe, ...rest] = (await rg.runs()).slice(before);
+      expect(rest).toEqual([]);
+      expect(globSearch?.args).not.toContain("--debug");
+      expect(globProbe?.args.slice(globProbe.args.indexOf("--") + 1)).toEqual(["."]);
+    }
+  });
+
+  it("spawns no probe when nothing was skipped, or when the pattern is found", async () => {
+    const rg = await loggedRipgrep(base);
+    const searcher = createRipgrepSearcher({ root: probeRoot, rgPath: rg.path });
+    const absent = await searcher.search(
+      request({ pattern: "zzz_absent_text", path: "src", explainEmpty: true }),
+      signal,
+    );
+    expect(absent).toMatchObject({ files: [], total: 0, searchedAnyFile: true });
+    expect(await rg.runs()).toHaveLength(1);
+    const found = await searcher.search(
+      request({ pattern: "plain_visible_word", explainEmpty: true }),
+      signal,
+    );
+    expect(found.files.map((file) => file.path)).toEqual(["src/a.ts"]);
+    expect(await rg.runs()).toHaveLength(2);
+  });
+
+  it("never follows a symlink while probing hidden and ignored entries", async () => {
+    const searcher = createRipgrepSearcher({ root: probeRoot });
+    for (const overrides of [
+      {},
+      { glob: "*.txt" },
+      { glob: "**" },
+      { path: "deep", pathType: "directory" as const },
+      { path: "deep", glob: "deep/**" },
+    ]) {
+      const outcome = await searcher.search(
+        request({ pattern: "only_outside_text", explainEmpty: true, ...overrides }),
+        signal,
+      );
+      expect({ overrides, files: outcome.files, hiddenMatch: outcome.hiddenMatch }).toEqual({
+        overrides,
+        files: [],
+        hiddenMatch: undefined,
+      });
+    }
+  });
+
+  it("searches a directory from inside it unless a glob is anchored, with the same paths", async () => {
+    const rg = await loggedRipgrep(base);
+    const searcher = createRipgrepSearcher({ root: probeRoot, rgPath: rg.path });
+    const inside = await searcher.search(
+      request({ pattern: "deep_visible_text|deep_hidden_text", path: "deep" }),
+      signal,
+    );
+    expect(inside.files.map((file) => file.path)).toEqual(["deep/visible/y.txt"]);
+    const anchored = await searcher.search(
+      request({
+        pattern: "deep_visible_text|deep_hidden_text",
+        path: "deep",
+        glob: "deep/visible/*.txt",
+      }),
+      signal,
+    );
+    expect(anchored.files.map((file) => file.path)).toEqual(["deep/visible/y.txt"]);
+    const hidden = await searcher.search(
+      request({ pattern: "deep_hidden_text", path: "deep", glob: "deep/**", explainEmpty: true }),
+      signal,
+    );
+    expect(hidden.hiddenMatch).toBe("deep/visible/.hidden-deep/x.txt");
+    const runs = await rg.runs();
+    const scopeDirectory = await realpath(join(probeRoot, "deep"));
+    // No anchored glob: rg runs in the pinned directory itself and searches ".".
+    expect(runs[0]?.cwd).toBe(scopeDirectory);
+    expect(runs[0]?.args.at(-1)).toBe(".");
+    // An anchored glob: rg runs in a private mirror where "deep" names the pinned directory.
+    expect(runs[1]?.cwd).not.toBe(scopeDirectory);
+    expect(runs[1]?.args.at(-1)).toBe("deep");
+    // The probe of a glob search walks the scope from the mirror too, with the glob's rules.
+    expect(runs.at(-1)?.rules).toEqual(["*", "!*/", "!deep/**"]);
+    expect(runs.at(-1)?.args.at(-1)).toBe("deep");
+    // The lister runs the same way.
+    const lister = createRipgrepLister({ root: probeRoot, rgPath: rg.path });
+    for (const glob of ["*.txt", "deep/**/*.txt"]) {
+      const listed = await lister.list({ ...request({ path: "deep" }), glob, limit: 10 }, signal);
+      expect(listed.files.map((file) => file.path)).toEqual(["deep/visible/y.txt"]);
+    }
+    const [listedInside, listedAnchored] = (await rg.runs()).slice(-2);
+    expect(listedInside?.cwd).toBe(scopeDirectory);
+    expect(listedAnchored?.cwd).not.toBe(scopeDirectory);
+  });
+
+  it("keeps every default secret path out of rg itself, with one combined glob", async () => {
+    const secrets = join(base, "secrets");
+    const samples = new Set<string>();
+    for (const secret of DEFAULT_SECRET_PATHS) {
+      const body = secretGlobAnywhere(secret).replace(/^\*\*\//, "");
+      const sample = body.replace(/\*\*/g, "x/y").replace(/\*/g, "q");
+      for (const variant of [sample, sample.toUpperCase()]) {
+        samples.add(`top/${variant}`);
+        samples.add(`nested/a/${variant}`);
+        samples.add(`inside/${variant}/inner.txt`);
+      }
+    }
+    for (const sample of samples) {
+      await mkdir(dirname(join(secrets, sample)), { recursive: true }).catch(() => undefined);
+      await writeFile(join(secrets, sample), "secret_marker\n").catch(() => undefined);
+    }
+    await writeFile(join(secrets, "plain.txt"), "secret_marker\n");
+    const rg = await loggedRipgrep(base);
+    const searcher = createRipgrepSearcher({ root: secrets, rgPath: rg.path });
+    // The path check after rg is switched off: only rg's own exclusion keeps secrets out.
+    const noCheck = {
+      isSecret: () => false,
+      pattern: "secret_marker",
+      outputMode: "files_with_matches" as const,
+    };
+    for (const overrides of [{}, { path: "nested", pathType: "directory" as const }]) {
+      const found = await searcher.search(request({ ...noCheck, ...overrides }), signal);
+      expect(found.files.map((file) => file.path)).toEqual(
+        overrides.path === undefined ? ["plain.txt"] : [],
+      );
+    }
+    const probed = await searcher.search(
+      request({ ...noCheck, pattern: "no_such_marker|secret_marker_x", explainEmpty: true }),
+      signal,
+    );
+    expect(probed.hiddenMatch).toBeUndefined();
+    const [first] = await rg.runs();
+    expect(first?.args.filter((arg) => arg === "--iglob")).toHaveLength(1);
   });
 });
