@@ -104,6 +104,40 @@ describe("LineIndex", () => {
     }
   });
 
+  it("reads ahead while it scans; a failed or aborted scan keeps what it learned", async () => {
+    const bytes = encode(`${text}\n`);
+    const reader = bufferReader(bytes);
+    let reads = 0;
+    const failing: FileReader = {
+      ...reader,
+      readInto(target, position, length) {
+        reads += 1;
+        if (position >= 4_000) return Promise.reject(new Error("disk gone"));
+        return reader.readInto?.(target, position, length) ?? Promise.resolve(0);
+      },
+    };
+    const index = new LineIndex(bytes.length, { stride: 16 });
+    await expect(index.extendTo(failing, 900, { chunkBytes: 1_000 })).rejects.toThrow("disk gone");
+    expect(index.scanned).toBe(4_000);
+    expect(index.complete).toBe(false);
+    const { position, skip } = locateLine(index, index.lines + 1);
+    expect((await collect(reader, position, bytes.length, 100, 64))[skip]?.[0]).toBe(
+      `line ${index.lines + 1}`,
+    );
+    // The read ahead of a scan that stops early is awaited before the scan returns.
+    reads = 0;
+    const stopping = new LineIndex(bytes.length);
+    await stopping.extendTo(failing, 3, { chunkBytes: 1_000 });
+    expect(reads).toBe(2);
+    const controller = new AbortController();
+    controller.abort(new Error("stop"));
+    await expect(
+      new LineIndex(bytes.length).extendTo(reader, 900, { signal: controller.signal }),
+    ).rejects.toThrow("stop");
+    await index.extendTo(reader, Number.POSITIVE_INFINITY, { chunkBytes: 1_000 });
+    expect(index.totalLines).toBe(1000);
+  });
+
   it("runs concurrent scans one after the other", async () => {
     const bytes = encode(`${text}\n`);
     const index = new LineIndex(bytes.length, { stride: 8 });

@@ -133,17 +133,39 @@ export class LineIndex {
     if (this.reaches(line)) return;
     const size = this.size;
     const chunkBytes = options.chunkBytes ?? DEFAULT_INDEX_CHUNK_BYTES;
-    const scratch = reader.readInto === undefined ? undefined : new Uint8Array(chunkBytes);
+    // Two buffers, so the next chunk is read while this one is scanned.
+    const buffers =
+      reader.readInto === undefined
+        ? undefined
+        : [new Uint8Array(chunkBytes), new Uint8Array(chunkBytes)];
+    let turn = 0;
+    const fetch = (position: number): Promise<Uint8Array> => {
+      const length = Math.min(chunkBytes, size - position);
+      if (buffers === undefined || reader.readInto === undefined)
+        return reader.read(position, length);
+      const into = buffers[turn] as Uint8Array;
+      turn ^= 1;
+      return reader
+        .readInto(into, position, length)
+        .then((read) => (read === into.length ? into : into.subarray(0, read)));
+    };
     let nextProgress = (Math.floor(this.scanned / 67_108_864) + 1) * 67_108_864;
-    while (this.scanned < size) {
-      if (options.signal?.aborted) throw options.signal.reason ?? new Error("aborted");
-      const length = Math.min(chunkBytes, size - this.scanned);
-      let chunk: Uint8Array;
-      if (scratch !== undefined && reader.readInto !== undefined) {
-        const read = await reader.readInto(scratch, this.scanned, length);
-        chunk = read === scratch.length ? scratch : scratch.subarray(0, read);
-      } else chunk = await reader.read(this.scanned, length);
+    let pending: Promise<Uint8Array> | undefined = fetch(this.scanned);
+    // A read started ahead and no longer wanted is awaited, so its buffer is free and no
+    // rejection goes unhandled.
+    const drop = async () => {
+      await pending?.catch(() => undefined);
+      pending = undefined;
+    };
+    while (pending !== undefined) {
+      if (options.signal?.aborted) {
+        await drop();
+        throw options.signal.reason ?? new Error("aborted");
+      }
+      const chunk: Uint8Array = await pending;
+      pending = undefined;
       if (chunk.length === 0) break;
+      if (this.scanned + chunk.length < size) pending = fetch(this.scanned + chunk.length);
       const base = this.scanned;
       let index = chunk.indexOf(10);
       let stopped = false;
@@ -169,6 +191,7 @@ export class LineIndex {
         nextProgress += 67_108_864;
       }
       if (stopped) {
+        await drop();
         // The line asked for would start at the end: there is none, and every line is counted.
         if (this.lineStart >= size) this.totalLines = this.lines;
         return;
