@@ -62,6 +62,17 @@ function data(result: Awaited<ReturnType<typeof read>>): ReadFileToolData {
 const numbered = (count: number, prefix = "line") =>
   Array.from({ length: count }, (_, index) => `${prefix} ${index + 1}`).join("\n");
 
+/** `[offset, limit]` pairs around the checkpoints (every 256 lines) and the end of a 3,000-line file. */
+const STREAMED_PAGES = [
+  [1, 10],
+  [255, 3],
+  [256, 2],
+  [257, 300],
+  [1500, 400],
+  [2990, 50],
+  [3000, 1],
+] as const;
+
 describe.each(seams)("read_file over the %s seam", (_label, makeSeam) => {
   it("returns a numbered page with a header, sha and the next offset", async () => {
     const fileSystem = await makeSeam({ "src/a.txt": `${numbered(1000)}\n` });
@@ -226,15 +237,7 @@ describe.each(seams)("read_file over the %s seam", (_label, makeSeam) => {
     const whole = tool(fileSystem);
     const streamed = tool(fileSystem, { streamThresholdBytes: 100, maxLineCharacters: 50 });
     const wholeCut = tool(fileSystem, { maxLineCharacters: 50 });
-    for (const [offset, limit] of [
-      [1, 10],
-      [255, 3],
-      [256, 2],
-      [257, 300],
-      [1500, 400],
-      [2990, 50],
-      [3000, 1],
-    ] as const) {
+    for (const [offset, limit] of STREAMED_PAGES) {
       const expected = data(await wholeCut.run({ path: "big.txt", offset, limit }));
       const actual = data(await streamed.run({ path: "big.txt", offset, limit }));
       expect(actual.streamed).toBe(true);
@@ -261,15 +264,7 @@ describe.each(seams)(
       const wholeCut = tool(fileSystem, { maxLineCharacters: 50 });
       const partial = () =>
         tool(fileSystem, { streamThresholdBytes: 100, fullPassMaxBytes: 0, maxLineCharacters: 50 });
-      for (const [offset, limit] of [
-        [1, 10],
-        [255, 3],
-        [256, 2],
-        [257, 300],
-        [1500, 400],
-        [2990, 50],
-        [3000, 1],
-      ] as const) {
+      for (const [offset, limit] of STREAMED_PAGES) {
         const expected = data(await wholeCut.run({ path: "big.txt", offset, limit }));
         // A fresh tool each time: nothing learned by an earlier page helps.
         const actual = data(await partial().run({ path: "big.txt", offset, limit }));
