@@ -301,6 +301,34 @@ describe.each(seams)(
       }
     });
 
+    it("a page that reads to the end knows the total; a tail racing a full count stays numbered from the end", async () => {
+      const fileSystem = await makeSeam({ "big.txt": text });
+      const partial = tool(fileSystem, { streamThresholdBytes: 100, fullPassMaxBytes: 0 });
+      const last = data(await partial.run({ path: "big.txt", offset: 2990, limit: 50 }));
+      expect(last).toMatchObject({
+        start_line: 2990,
+        end_line: 3000,
+        total: 3000,
+        truncated: false,
+      });
+      expect(formatReadFilePage(last).split("\n")[0]).toContain("of 3000 (utf-8 with BOM, mixed line endings, 37 KB, no sha)");
+      expect(formatReadFilePage(last).split("\n")[0]).not.toContain("not all counted");
+      // A past-the-end call completes the shared index while tails are being read.
+      const racing = tool(fileSystem, { streamThresholdBytes: 100, fullPassMaxBytes: 0 });
+      const results = await Promise.all([
+        racing.run({ path: "big.txt", offset: 5000 }),
+        ...Array.from({ length: 8 }, () => racing.run({ path: "big.txt", offset: -40 })),
+      ]);
+      for (const result of results.slice(1)) {
+        const tail = data(result);
+        if (tail.start_line < 0) {
+          expect(tail).toMatchObject({ start_line: -40, end_line: -1, truncated: false });
+          expect(tail.total).toBeUndefined();
+          expect(tail.next_offset).toBeUndefined();
+        } else expect(tail).toMatchObject({ start_line: 2961, end_line: 3000, total: 3000 });
+      }
+    });
+
     it("a tail longer than the file is the whole file, counted exactly", async () => {
       const fileSystem = await makeSeam({ "big.txt": text });
       const partial = tool(fileSystem, { streamThresholdBytes: 100, fullPassMaxBytes: 0 });
@@ -595,7 +623,9 @@ describe("read_file on a 1 GiB file", () => {
         `${expectedLine(totalLines - 2)}\n${expectedLine(totalLines - 1)}\n${expectedLine(totalLines)}\n`,
       );
       const tailText = formatReadFilePage(tail).split("\n");
-      expect(tailText[0]).toContain("lines -3 to -1 from the end (-1 is the last line;");
+      expect(tailText[0]).toContain(
+        "lines -3 to -1 counted from the end (-1 is the last line; more than 259 lines in all;",
+      );
       expect(tailText[1]).toBe(`    -3\t${expectedLine(totalLines - 2)}`);
       expect(tailText.at(-1)).toBe(`    -1\t${expectedLine(totalLines)}`);
       // Part of a tail: the next call is the rest, counted from the end.

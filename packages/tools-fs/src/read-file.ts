@@ -128,7 +128,7 @@ export interface ReadFileToolOptions {
   /**
    * Streamed files up to this size get one full pass (exact `total`, `sha`) on their first page;
    * larger ones are read only as far as each page needs, and their pages carry `total_at_least`
-   * and no `sha` until a page's scan reaches the end. Default {@link DEFAULT_FULL_PASS_MAX_BYTES} (64 MiB).
+   * until a page's scan reaches the end, and no `sha`. Default {@link DEFAULT_FULL_PASS_MAX_BYTES} (64 MiB).
    */
   fullPassMaxBytes?: number;
   /** Line indexes of huge files kept (LRU). `0` disables the cache. Default {@link DEFAULT_INDEX_CACHE_ENTRIES} (16). */
@@ -173,7 +173,7 @@ function createReadFileInputSchema(defaultLimit: number, maxLimit: number) {
       })
       .optional()
       .describe(
-        "1-based line to start at (default 1). A negative offset counts from the end: -100 starts 100 lines before the end (the tail), served without reading the whole file. Use the next_offset a cut page gives to get the next page.",
+        "1-based line to start at (default 1; 0 is not a line). A negative offset counts from the end: -100 starts 100 lines before the end (the tail), served without reading the whole file. Use the next_offset a cut page gives to get the next page.",
       ),
     limit: paging.limit,
   });
@@ -283,7 +283,7 @@ function defaultDescription(
       : `${editors.slice(0, -1).join(", ")} or ${editors[editors.length - 1]}`;
   return joinDescription([
     "Read a text file as numbered lines (cat -n style), one page at a time.",
-    `The header reads \`path — lines A–B of TOTAL (encoding, sha: …)\`; when lines remain, the page ends with the exact next call (\`call ${name} again with offset=N\`).`,
+    `The header reads \`path — lines A–B of TOTAL (encoding, sha: …)\` (a file over 64 MB: no sha, and TOTAL may be 'at least N'); when lines remain, the page ends with the exact next call (\`call ${name} again with offset=N\`).`,
     `Use offset (1-based line) and limit to page or jump${mounted.when("grep_search", ": after grep_search finds line 900, read with offset=880, limit=60")}; a negative offset reads the tail (offset=-50: the last 50 lines). A page holds up to ${defaultLimit} lines or ${number.format(maxPageCharacters)} characters; lines over ${number.format(maxLineCharacters)} characters are cut.`,
     editors.length > 0 &&
       `Read a file before editing it, and pass the header's sha as expected_sha to ${editorList} so a concurrent change is caught.`,
@@ -306,7 +306,6 @@ interface IndexedFile {
   sha: string | undefined;
 }
 
-/** One line as read: its text without the line break, the break, and bytes never read. */
 /** A line to add to a page; `key` marks a line of a private key (shown as the redaction note). */
 type PageLine = { text: string; ending: string; cutBytes: number; key?: boolean | undefined };
 
@@ -316,12 +315,15 @@ function formatHeader(data: ReadFileToolData): string {
   if (data.line_ending === "mixed") details.push("mixed line endings");
   if (data.invalid_bytes) details.push("invalid bytes shown as \uFFFD");
   if (data.sha !== undefined) details.push(`sha: ${data.sha.slice(0, SHORT_SHA_LENGTH)}`);
-  else details.push(`${formatSize(data.bytes)}, lines not all counted, no sha`);
+  else
+    details.push(
+      `${formatSize(data.bytes)}${data.total === undefined ? ", lines not all counted" : ""}, no sha`,
+    );
   const range =
     data.total === 0
       ? "empty file, 0 lines"
       : data.start_line < 0
-        ? `lines ${data.start_line} to ${data.end_line} from the end (-1 is the last line; at least ${data.total_at_least ?? -data.start_line} lines in all)`
+        ? `lines ${data.start_line} to ${data.end_line} counted from the end (-1 is the last line; more than ${(data.total_at_least ?? -data.start_line) - 1} lines in all; other tools number lines from the start)`
         : `lines ${data.start_line}–${data.end_line} of ${data.total ?? `at least ${data.total_at_least ?? data.end_line}`}`;
   return `${data.path} — ${range} (${details.join(", ")})`;
 }
@@ -706,7 +708,8 @@ export function createReadFileTool(options: ReadFileToolOptions): ReadFileTool {
           retryable: true,
         });
       };
-      if (index.size !== reader.size) return changed();
+      if (index.size !== reader.size || (index.complete && index.scanned !== index.size))
+        return changed();
       let offset = requestedOffset;
       // Where reading starts: a little before the page, so that a key block beginning before
       // it is recognised; `lookback` lines are read for that only.
@@ -717,7 +720,9 @@ export function createReadFileTool(options: ReadFileToolOptions): ReadFileTool {
       if (offset < 0 && !index.complete) {
         // The tail of a file whose lines were not counted: found backwards from the end.
         const wanted = -offset;
-        const found = await findTailStart(reader, start, wanted + KEY_LOOKBACK_LINES);
+        const found = await findTailStart(reader, start, wanted + KEY_LOOKBACK_LINES, {
+          signal: context.signal,
+        });
         position = found.position;
         const pageLines = Math.min(wanted, found.lines);
         lookback = found.lines - pageLines;
@@ -779,14 +784,18 @@ export function createReadFileTool(options: ReadFileToolOptions): ReadFileTool {
         }
       }
       const sample = decodeUtf8Lenient(head.subarray(start), true).text;
-      const known = index.totalLines ?? tailTotal;
+      // A tail numbered from the end stays so, even if another call completed the index meanwhile.
+      const readToEnd = !fromEnd && !full && after >= index.size && page.shown > 0;
+      const known = fromEnd
+        ? undefined
+        : (index.totalLines ?? tailTotal ?? (readToEnd ? offset + page.shown - 1 : undefined));
       const endLine = page.shown === 0 ? 0 : offset + page.shown - 1;
       return finish(resolved, page, offset, {
         ...(known !== undefined
           ? { total: known }
           : {
               total_at_least: fromEnd
-                ? -offset + lookback + 1
+                ? Math.max(-offset + lookback + 1, index.complete ? 0 : index.lines + 1)
                 : Math.max(index.lines, endLine) + (after < index.size || full ? 1 : 0),
             }),
         ...(known === undefined

@@ -158,30 +158,30 @@ describe("findTailStart", () => {
       `${Array.from({ length: 500 }, (_, index) => `row ${index + 1}`).join("\n")}\n`,
     );
     const reader = bufferReader(bytes);
-    const tail = await findTailStart(reader, 0, 3, 5);
+    const tail = await findTailStart(reader, 0, 3, { chunkBytes: 5 });
     expect(tail).toMatchObject({ lines: 3, reachedStart: false });
     expect(decode(bytes.subarray(tail.position))).toBe("row 498\nrow 499\nrow 500\n");
     expect(reader.bytesRead).toBeLessThan(40);
     // Without a final newline the last line counts the same.
     const open = encode("a\nb\nc");
-    const last = await findTailStart(bufferReader(open), 0, 2, 2);
+    const last = await findTailStart(bufferReader(open), 0, 2, { chunkBytes: 2 });
     expect(decode(open.subarray(last.position))).toBe("b\nc");
   });
 
   it("reaches line 1 when the file has fewer lines, after a BOM too", async () => {
     const bytes = encode("\uFEFFx\ny\n");
-    expect(await findTailStart(bufferReader(bytes), 3, 5, 4)).toEqual({
+    expect(await findTailStart(bufferReader(bytes), 3, 5, { chunkBytes: 4 })).toEqual({
       position: 3,
       lines: 2,
       reachedStart: true,
     });
     // Exactly as many lines as asked: line 1 was reached, so these are all of them.
-    expect(await findTailStart(bufferReader(bytes), 3, 2, 4)).toEqual({
+    expect(await findTailStart(bufferReader(bytes), 3, 2, { chunkBytes: 4 })).toEqual({
       position: 3,
       lines: 2,
       reachedStart: true,
     });
-    expect(await findTailStart(bufferReader(bytes), 3, 1, 4)).toEqual({
+    expect(await findTailStart(bufferReader(bytes), 3, 1, { chunkBytes: 4 })).toEqual({
       position: 5,
       lines: 1,
       reachedStart: false,

@@ -243,8 +243,9 @@ export async function findTailStart(
   reader: FileReader,
   start: number,
   count: number,
-  chunkBytes = DEFAULT_PAGE_CHUNK_BYTES,
+  options: { chunkBytes?: number; signal?: AbortSignal } = {},
 ): Promise<TailStart> {
+  const chunkBytes = options.chunkBytes ?? DEFAULT_PAGE_CHUNK_BYTES;
   const size = reader.size;
   if (size <= start || count <= 0) return { position: size, lines: 0, reachedStart: size <= start };
   // The newline that ends the last line starts nothing.
@@ -253,6 +254,7 @@ export async function findTailStart(
   if (last[0] === 10) end -= 1;
   let found = 0;
   while (end > start) {
+    if (options.signal?.aborted) throw options.signal.reason ?? new Error("aborted");
     const from = Math.max(start, end - chunkBytes);
     const chunk = await reader.read(from, end - from);
     if (chunk.length === 0) break;
