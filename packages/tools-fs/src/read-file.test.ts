@@ -311,7 +311,9 @@ describe.each(seams)(
         total: 3000,
         truncated: false,
       });
-      expect(formatReadFilePage(last).split("\n")[0]).toContain("of 3000 (utf-8 with BOM, mixed line endings, 37 KB, no sha)");
+      expect(formatReadFilePage(last).split("\n")[0]).toContain(
+        "of 3000 (utf-8 with BOM, mixed line endings, 37 KB, no sha)",
+      );
       expect(formatReadFilePage(last).split("\n")[0]).not.toContain("not all counted");
       // A past-the-end call completes the shared index while tails are being read.
       const racing = tool(fileSystem, { streamThresholdBytes: 100, fullPassMaxBytes: 0 });
