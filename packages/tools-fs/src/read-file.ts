@@ -151,9 +151,6 @@ const readFileOptionsSchema = z.object({
   timeoutMs: z.number().int().min(0).max(3_600_000).optional(),
 });
 
-/** Bytes per read of a line-counting scan (one buffer, reused when the file system can). */
-const SCAN_CHUNK_BYTES = 1_048_576;
-
 /** The most lines a negative `offset` may count back from the end. */
 const MAX_TAIL_LINES = 1_000_000_000;
 
@@ -656,7 +653,6 @@ export function createReadFileTool(options: ReadFileToolOptions): ReadFileTool {
             try {
               const [, sha] = await Promise.all([
                 index.extendTo(reader, Number.POSITIVE_INFINITY, {
-                  chunkBytes: SCAN_CHUNK_BYTES,
                   signal: context.signal,
                   onProgress: (completed, total) =>
                     context.progress({
@@ -735,7 +731,6 @@ export function createReadFileTool(options: ReadFileToolOptions): ReadFileTool {
         const first = Math.max(1, offset - KEY_LOOKBACK_LINES);
         if (!index.reaches(offset)) {
           await index.extendTo(reader, offset, {
-            chunkBytes: SCAN_CHUNK_BYTES,
             signal: context.signal,
             onProgress: (completed, total) =>
               context.progress({

@@ -1,14 +1,31 @@
 import { describe, expect, it } from "vitest";
 import type { FileReader } from "../file-system.js";
 import {
-  buildLineIndex,
+  type ExtendLineIndexOptions,
   findTailStart,
   LineIndex,
+  type LineIndexOptions,
   LruCache,
   locateLine,
   numberLine,
   readLines,
 } from "./line-index.js";
+
+/** A whole pass: a new index scanned to the end, its fields as the tests read them. */
+async function buildLineIndex(
+  reader: FileReader,
+  options: LineIndexOptions & ExtendLineIndexOptions = {},
+) {
+  const index = new LineIndex(reader.size, options);
+  await index.extendTo(reader, Number.POSITIVE_INFINITY, options);
+  return {
+    size: index.scanned,
+    start: index.start,
+    totalLines: index.totalLines ?? index.lines,
+    stride: index.stride,
+    checkpoints: Float64Array.from(index.checkpoints),
+  };
+}
 
 function memoryReader(bytes: Uint8Array): FileReader & { reads: number } {
   const reader = {

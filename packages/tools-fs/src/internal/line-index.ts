@@ -10,46 +10,26 @@
 
 import type { FileReader } from "../file-system.js";
 
-/** Default lines between two checkpoints of a {@link SparseLineIndex} (it doubles past the cap). */
+/** Default lines between two checkpoints of a {@link LineIndex} (it doubles past the cap). */
 export const DEFAULT_LINE_INDEX_STRIDE = 256;
 
 /** Default cap on the checkpoints of one index (memory: 8 bytes each). */
 export const DEFAULT_MAX_CHECKPOINTS = 65_536;
 
-/** Default chunk size of the indexing pass (256 KiB: smaller chunks keep the garbage, so peak RSS, low). */
-export const DEFAULT_INDEX_CHUNK_BYTES = 262_144;
+/** Default chunk size of a line-counting scan: 1 MiB (two such buffers, reused, whatever the file's size). */
+export const DEFAULT_INDEX_CHUNK_BYTES = 1_048_576;
 
 /** Default chunk size when reading a page. */
 export const DEFAULT_PAGE_CHUNK_BYTES = 65_536;
 
-/** The line structure of a file, learned in one streamed pass. */
-export interface SparseLineIndex {
-  /** The file's size in bytes when indexed. */
-  readonly size: number;
-  /** Where line 1 starts (after a BOM). */
-  readonly start: number;
-  /** Lines in the file (a last line without `\n` counts; an empty file has 0). */
-  readonly totalLines: number;
-  /** Lines between two checkpoints. */
-  readonly stride: number;
-  /** `checkpoints[k]` is the byte offset where line `k * stride + 1` starts. */
-  readonly checkpoints: Float64Array;
-}
-
-/** Options of {@link buildLineIndex}. */
-export interface BuildLineIndexOptions {
+/** Options of a {@link LineIndex}. */
+export interface LineIndexOptions {
   /** Where line 1 starts (the BOM's length). Default 0. */
   start?: number;
   /** Initial lines between checkpoints. Default {@link DEFAULT_LINE_INDEX_STRIDE}. */
   stride?: number;
   /** Most checkpoints kept (even); the stride doubles past it. Default {@link DEFAULT_MAX_CHECKPOINTS}. */
   maxCheckpoints?: number;
-  /** Bytes per read. Default {@link DEFAULT_INDEX_CHUNK_BYTES}. */
-  chunkBytes?: number;
-  /** Stops the pass (throws the signal's reason). */
-  signal?: AbortSignal;
-  /** Called about every 64 MiB with bytes done and the total. */
-  onProgress?: (completed: number, total: number) => void;
 }
 
 /** Options of {@link LineIndex.extendTo}. */
@@ -94,10 +74,7 @@ export class LineIndex {
    * @param size - the file's size in bytes
    * @param options - where line 1 starts, the first stride and the checkpoint cap
    */
-  constructor(
-    size: number,
-    options: Pick<BuildLineIndexOptions, "start" | "stride" | "maxCheckpoints"> = {},
-  ) {
+  constructor(size: number, options: LineIndexOptions = {}) {
     this.size = size;
     this.start = options.start ?? 0;
     this.stride = options.stride ?? DEFAULT_LINE_INDEX_STRIDE;
@@ -199,27 +176,6 @@ export class LineIndex {
     }
     this.totalLines = this.lines + (this.lineStart < this.scanned ? 1 : 0);
   }
-}
-
-/**
- * Reads the file once, in chunks, counting `\n` bytes and recording checkpoints. Memory stays at
- * one chunk plus the checkpoints, whatever the file's size.
- *
- * @internal
- */
-export async function buildLineIndex(
-  reader: FileReader,
-  options: BuildLineIndexOptions = {},
-): Promise<SparseLineIndex> {
-  const index = new LineIndex(reader.size, options);
-  await index.extendTo(reader, Number.POSITIVE_INFINITY, options);
-  return {
-    size: index.scanned,
-    start: index.start,
-    totalLines: index.totalLines ?? index.lines,
-    stride: index.stride,
-    checkpoints: Float64Array.from(index.checkpoints),
-  };
 }
 
 /** Where the last lines of a file start, found by reading backwards from its end. */
@@ -346,7 +302,7 @@ export async function* readLines(
  * @internal
  */
 export function locateLine(
-  index: Pick<SparseLineIndex, "stride"> & { readonly checkpoints: ArrayLike<number> },
+  index: { readonly stride: number; readonly checkpoints: ArrayLike<number> },
   line: number,
 ): { position: number; skip: number } {
   const checkpoint = Math.min(Math.floor((line - 1) / index.stride), index.checkpoints.length - 1);
