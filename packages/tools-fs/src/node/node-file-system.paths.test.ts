@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -61,5 +61,97 @@ describe("names that start with two dots are ordinary names inside the root", ()
     expect(await readFile(join(root, "..dir", "a"), "utf8")).toBe("two\n");
     await seam.remove("..foo", { recursive: false });
     expect(existsSync(join(root, "..foo"))).toBe(false);
+  });
+});
+
+describe("listing names and sizing entries (the synchronous quick path)", () => {
+  async function errorOf(promise: Promise<unknown>): Promise<{ code?: string; message?: string }> {
+    try {
+      await promise;
+      return {};
+    } catch (error) {
+      const { code, message } = error as { code?: string; message?: string };
+      return { code, message };
+    }
+  }
+
+  it("lists and sizes like readDirectory, and gives its errors for what it cannot list", async () => {
+    const seam = createNodeFileSystem({ root });
+    await mkdir(join(root, "dir/sub"), { recursive: true });
+    await writeFile(join(root, "dir/one.txt"), "1");
+    await writeFile(join(root, "dir/three.txt"), "333");
+    await symlink("one.txt", join(root, "dir/link"));
+    await writeFile(join(root, "notes.txt"), "n");
+    const names = await seam.readDirectoryNames?.("dir");
+    const entries = await seam.readDirectory("dir");
+    const byName = (list: Array<{ name: string; type: string }>) =>
+      list.map((entry) => `${entry.name}:${entry.type}`).sort();
+    expect(byName(names ?? [])).toEqual([
+      "link:symlink",
+      "one.txt:file",
+      "sub:directory",
+      "three.txt:file",
+    ]);
+    expect(byName(names ?? [])).toEqual(byName(entries));
+    // Files by their size; a directory, a symlink (never followed) and a missing name count 0.
+    expect(
+      await seam.readEntrySizes?.("dir", ["three.txt", "one.txt", "sub", "link", "gone"]),
+    ).toEqual([3, 1, 0, 0, 0]);
+    for (const path of ["notes.txt", "missing", "dir/../.."]) {
+      const quick = await errorOf(seam.readDirectoryNames?.(path) ?? Promise.resolve());
+      expect(quick, path).toEqual(await errorOf(seam.readDirectory(path)));
+      expect(quick.code, path).toBeDefined();
+      expect(await errorOf(seam.readEntrySizes?.(path, ["x"]) ?? Promise.resolve()), path).toEqual(
+        quick,
+      );
+    }
+  });
+
+  it("follows a symlinked directory only while it stays inside the root", async () => {
+    const seam = createNodeFileSystem({ root });
+    await mkdir(join(root, "real"));
+    await writeFile(join(root, "real/a.txt"), "aa");
+    await symlink(join(root, "real"), join(root, "inside-link"));
+    await symlink(outside, join(root, "outside-link"));
+    expect((await seam.readDirectoryNames?.("inside-link"))?.map((entry) => entry.name)).toEqual([
+      "a.txt",
+    ]);
+    expect(await seam.readEntrySizes?.("inside-link", ["a.txt"])).toEqual([2]);
+    expect(
+      await errorOf(seam.readDirectoryNames?.("outside-link") ?? Promise.resolve()),
+    ).toMatchObject({
+      code: "INVALID_PATH",
+      message: expect.stringContaining("outside the workspace"),
+    });
+    expect(
+      await errorOf(seam.readEntrySizes?.("outside-link", ["victim.txt"]) ?? Promise.resolve()),
+    ).toMatchObject({ code: "INVALID_PATH" });
+  });
+
+  it("lists a directory of thousands of entries whole, letting the event loop run between batches", async () => {
+    const seam = createNodeFileSystem({ root });
+    await mkdir(join(root, "wide"));
+    const count = 5000;
+    const names = Array.from({ length: count }, (_, index) => `f${index}.txt`);
+    await Promise.all(
+      names.map((name, index) => writeFile(join(root, "wide", name), "x".repeat(index % 7))),
+    );
+    // Turns of the event loop while each call runs: a pass that held the loop would see none.
+    let turns = 0;
+    let counting = true;
+    const countTurns = (): void => {
+      turns += 1;
+      if (counting) setImmediate(countTurns);
+    };
+    setImmediate(countTurns);
+    const listed = await seam.readDirectoryNames?.("wide");
+    const listingTurns = turns;
+    const sizes = await seam.readEntrySizes?.("wide", names);
+    counting = false;
+    expect(listed?.length).toBe(count);
+    expect(new Set(listed?.map((entry) => entry.name))).toEqual(new Set(names));
+    expect(sizes).toEqual(names.map((_, index) => index % 7));
+    expect(listingTurns).toBeGreaterThanOrEqual(4);
+    expect(turns - listingTurns).toBeGreaterThanOrEqual(4);
   });
 });

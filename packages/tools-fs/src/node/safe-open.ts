@@ -13,7 +13,8 @@ import { FileSystemError } from "../file-system.js";
  * @internal
  */
 
-const PROC_FD = "/proc/self/fd";
+/** Where Linux shows a process's open descriptors as links to their objects. */
+export const PROC_FD = "/proc/self/fd";
 
 /** Whether `/proc/self/fd` names open descriptors (Linux). */
 export const hasProcFd: boolean = process.platform === "linux" && existsSync(PROC_FD);
