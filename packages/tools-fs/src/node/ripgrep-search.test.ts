@@ -145,25 +145,28 @@ describe("createRipgrepSearcher", () => {
       expect(absent.searchedAnyFile).toBe(true);
       expect(absent.hiddenMatch).toBeUndefined();
       expect(await calls()).toBe(1);
-      // Hidden and ignored entries exist at the root: one probe, into those only.
-      const hidden = await searcher.search(
-        request({ pattern: "only_in_the_hidden_dir", explainEmpty: true }),
-        new AbortController().signal,
-      );
-      expect(hidden.hiddenMatch).toBe(".cache/note.txt");
-      expect(await calls()).toBe(3);
-      const secret = await searcher.search(
-        request({ pattern: "only_in_a_secret", explainEmpty: true }),
-        new AbortController().signal,
-      );
-      expect(secret.hiddenMatch).toBeUndefined();
-      expect(await calls()).toBe(5);
-      const ignored = await searcher.search(
-        request({ pattern: "only_in_build", explainEmpty: true }),
-        new AbortController().signal,
-      );
-      expect(ignored.hiddenMatch).toBe("build/out.txt");
-      expect(await calls()).toBe(7);
+      // Hidden and ignored entries exist at the root: one probe, into those only — in this
+      // process for plain text, by a second rg for a regular expression; the same answers.
+      const probes: Array<[string, string, string | undefined]> = [
+        ["only_in_the_hidden_dir", "only_in_the_hidden_d.r", ".cache/note.txt"],
+        ["only_in_a_secret", "only_in_a_secre[t]", undefined],
+        ["only_in_build", "only_in_buil(d)", "build/out.txt"],
+      ];
+      for (const [text, expression, expected] of probes) {
+        for (const pattern of [text, expression]) {
+          const before = await calls();
+          const outcome = await searcher.search(
+            request({ pattern, explainEmpty: true }),
+            new AbortController().signal,
+          );
+          expect({ pattern, total: outcome.total, hiddenMatch: outcome.hiddenMatch }).toEqual({
+            pattern,
+            total: 0,
+            hiddenMatch: expected,
+          });
+          expect((await calls()) - before, pattern).toBe(pattern === text ? 1 : 2);
+        }
+      }
       // Files and count modes too.
       for (const outputMode of ["files_with_matches", "count"] as const) {
         const before = await calls();
@@ -404,8 +407,9 @@ describe("createRipgrepSearcher: why an empty result is empty", () => {
     const explain = (overrides: Partial<SearchRequest>) =>
       searcher.search(request({ explainEmpty: true, ...overrides }), signal);
 
-    // Absent: one search, then one probe whose walk reaches only what the search skipped.
-    const absent = await explain({ pattern: "zzz_absent_text" });
+    // Absent (a regular expression: rg probes): one search, then one probe whose walk reaches
+    // only what the search skipped.
+    const absent = await explain({ pattern: "zzz_absent_t.xt" });
     expect(absent).toMatchObject({ files: [], total: 0, searchedAnyFile: true });
     expect(absent.hiddenMatch).toBeUndefined();
     const [search, probe, ...more] = await rg.runs();
@@ -429,7 +433,13 @@ describe("createRipgrepSearcher: why an empty result is empty", () => {
     // Secrets and .git are never entries.
     expect(probe?.rules.some((rule) => rule.includes(".env"))).toBe(false);
 
-    // Only in hidden or ignored files: the one matching file, hidden or ignored, at any depth.
+    // Absent as plain text: the same entries searched here, no second process.
+    const before = (await rg.runs()).length;
+    expect((await explain({ pattern: "zzz_absent_text" })).hiddenMatch).toBeUndefined();
+    expect((await rg.runs()).length - before).toBe(1);
+
+    // Only in hidden or ignored files: the one matching file, hidden or ignored, at any depth —
+    // plain text found here (one process), a regular expression by the rg probe (two), alike.
     const expectations: Array<[string, string]> = [
       ["only_hidden_text", ".cache/hit.txt"],
       ["only_hidden_ts", ".tool.ts"],
@@ -437,18 +447,29 @@ describe("createRipgrepSearcher: why an empty result is empty", () => {
       ["only_ignored_log", "logs/debug.log"],
       ["deep_hidden_text", "deep/visible/.hidden-deep/x.txt"],
     ];
-    for (const [pattern, path] of expectations) {
-      const before = (await rg.runs()).length;
-      const outcome = await explain({ pattern });
-      expect({ pattern, total: outcome.total, hiddenMatch: outcome.hiddenMatch }).toEqual({
-        pattern,
-        total: 0,
-        hiddenMatch: path,
-      });
-      expect((await rg.runs()).length - before).toBe(2);
+    for (const [text, path] of expectations) {
+      for (const [pattern, runs] of [
+        [text, 1],
+        [text.replace("_", "."), 2],
+        [text.toUpperCase(), 1],
+      ] as const) {
+        const before = (await rg.runs()).length;
+        const outcome = await explain({ pattern, ignoreCase: pattern !== text.toLowerCase() });
+        expect({ pattern, total: outcome.total, hiddenMatch: outcome.hiddenMatch }).toEqual({
+          pattern,
+          total: 0,
+          hiddenMatch: path,
+        });
+        expect((await rg.runs()).length - before, pattern).toBe(runs);
+      }
     }
+    // Without ignoring case, other letter case is absent (plain text, searched here).
+    expect(
+      (await explain({ pattern: "ONLY_HIDDEN_TEXT", ignoreCase: false })).hiddenMatch,
+    ).toBeUndefined();
     // A secret is never searched, not even to explain an empty result.
-    expect((await explain({ pattern: "only_secret_text" })).hiddenMatch).toBeUndefined();
+    for (const pattern of ["only_secret_text", "only_secret_t.xt"])
+      expect((await explain({ pattern })).hiddenMatch, pattern).toBeUndefined();
 
     // The glob matched nothing: no file searched, nothing hidden or ignored that the glob matches.
     const noFile = await explain({ pattern: "plain_visible_word", glob: "*.nope" });
@@ -478,6 +499,36 @@ describe("createRipgrepSearcher: why an empty result is empty", () => {
       expect(rest).toEqual([]);
       expect(globSearch?.args).not.toContain("--debug");
       expect(globProbe?.args.slice(globProbe.args.indexOf("--") + 1)).toEqual(["."]);
+    }
+  });
+
+  it("leaves to the rg probe what only rg reads right (UTF-16, binary), with rg's answer", async () => {
+    const other = join(base, "transcoded");
+    await mkdir(join(other, ".cache"), { recursive: true });
+    await writeFile(join(other, "visible.txt"), "nothing here\n");
+    await writeFile(
+      join(other, ".cache", "wide.txt"),
+      Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from("wide_only_text\n", "utf16le")]),
+    );
+    await mkdir(join(other, ".bin"));
+    await writeFile(
+      join(other, ".bin", "blob.bin"),
+      Buffer.concat([Buffer.from([0, 0, 0, 1]), Buffer.from("\nbinary_only_text\n")]),
+    );
+    const rg = await loggedRipgrep(base);
+    const searcher = createRipgrepSearcher({ root: other, rgPath: rg.path });
+    // rg transcodes UTF-16 (the text is found); it skips a file that starts binary (not found).
+    for (const [pattern, expected] of [
+      ["wide_only_text", ".cache/wide.txt"],
+      ["binary_only_text", undefined],
+    ] as const) {
+      const before = (await rg.runs()).length;
+      const outcome = await searcher.search(request({ pattern, explainEmpty: true }), signal);
+      expect({ pattern, hiddenMatch: outcome.hiddenMatch }).toEqual({
+        pattern,
+        hiddenMatch: expected,
+      });
+      expect((await rg.runs()).length - before, pattern).toBe(2);
     }
   });
 

@@ -24,7 +24,15 @@ import {
   stoppedTotalAtLeast,
   type TextSearcher,
 } from "../internal/search-types.js";
-import { changedError, hasProcFd, isAt, openDirectoryHandle, openReadHandle } from "./safe-open.js";
+import {
+  changedError,
+  hasProcFd,
+  isAt,
+  openDirectoryHandle,
+  openReadHandle,
+  PROC_FD,
+} from "./safe-open.js";
+import { probeSkippedEntries } from "./skipped-probe.js";
 
 /** Options of {@link createRipgrepSearcher} and {@link createRipgrepLister}. */
 export interface RipgrepSearchOptions {
@@ -632,7 +640,7 @@ export function createRipgrepSearcher(options: RipgrepSearchOptions): TextSearch
     kind: "ripgrep",
     async search(request, signal) {
       return withScope(root, request, async (where, scopeArgs) => {
-        const context: RipgrepContext = { rgPath, where };
+        const context: RipgrepContext = { root, rgPath, where };
         // A single file was searched as named (hidden or ignored alike): nothing to explain.
         const explain = request.explainEmpty === true && request.pathType === "directory";
         // rg logs each left-out entry with dozens of unbuffered writes (~70 µs): without a glob
@@ -652,6 +660,8 @@ export function createRipgrepSearcher(options: RipgrepSearchOptions): TextSearch
 
 /** What every rg run of one search shares. */
 interface RipgrepContext {
+  /** The workspace root on disk (real). */
+  readonly root: string;
   readonly rgPath: string;
   readonly where: PinnedScope;
 }
@@ -939,6 +949,17 @@ async function probeHidden(
   const entriesOnly = skipped?.logged === true && !skipped.overflowed;
   if (skipped !== undefined && entriesOnly) {
     if (skipped.paths.length === 0) return undefined;
+    // A few entries and a plain-text pattern: searched here, no second process.
+    const probeBase =
+      where.fd !== undefined
+        ? { path: `${PROC_FD}/${where.fd}`, workspacePath: request.path }
+        : request.path.length === 0
+          ? { path: context.root, workspacePath: "" }
+          : undefined;
+    if (probeBase !== undefined) {
+      const verdict = await probeSkippedEntries(probeBase, request, skipped.paths, signal);
+      if (verdict.decided) return verdict.example;
+    }
     // The rules are anchored where rg runs: strip what it prefixes to the paths it reports.
     const base = where.path === "." ? "" : where.path;
     rules = probeRules(

@@ -1,0 +1,173 @@
+import { execFileSync } from "node:child_process";
+import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { createSecretPathMatcher, DEFAULT_SECRET_PATHS } from "@agentool/contract";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { SearchRequest } from "../internal/search-types.js";
+import { IN_PROCESS_PROBE_LIMITS, probeSkippedEntries } from "./skipped-probe.js";
+
+let base: string;
+let root: string;
+const signal = new AbortController().signal;
+
+beforeEach(async () => {
+  base = await realpath(await mkdtemp(join(tmpdir(), "agentool-skipped-probe-")));
+  root = join(base, "root");
+  await mkdir(root);
+});
+
+afterEach(async () => {
+  await rm(base, { recursive: true, force: true });
+});
+
+async function write(files: Record<string, string | Buffer>): Promise<void> {
+  for (const [path, content] of Object.entries(files)) {
+    await mkdir(dirname(join(root, path)), { recursive: true });
+    await writeFile(join(root, path), content);
+  }
+}
+
+function request(overrides: Partial<SearchRequest>): SearchRequest {
+  return {
+    path: "",
+    pathType: "directory",
+    glob: undefined,
+    includeHiddenAndIgnored: false,
+    isSecret: createSecretPathMatcher(),
+    secretGlobs: DEFAULT_SECRET_PATHS,
+    pattern: "needle_text",
+    literal: false,
+    ignoreCase: false,
+    contextLines: 0,
+    outputMode: "content",
+    limit: 100,
+    maxLineCharacters: 300,
+    explainEmpty: true,
+    ...overrides,
+  };
+}
+
+const probe = (entries: string[], overrides: Partial<SearchRequest> = {}) =>
+  probeSkippedEntries({ path: root, workspacePath: "" }, request(overrides), entries, signal);
+
+describe("probeSkippedEntries", () => {
+  it("finds plain text in skipped files and directories, the first file in path order", async () => {
+    await write({
+      ".cache/b/second.txt": "a needle_text here\n",
+      ".cache/a.txt": "nothing\n",
+      ".cache/b/first.txt": "needle_text\n",
+      "build/out.js": "needle_text\n",
+      ".hidden.md": "NEEDLE_TEXT\n",
+    });
+    expect(await probe([".cache", "build", ".hidden.md"])).toEqual({
+      decided: true,
+      example: ".cache/b/first.txt",
+    });
+    expect(await probe([".hidden.md"])).toEqual({ decided: true });
+    expect(await probe([".hidden.md"], { ignoreCase: true })).toEqual({
+      decided: true,
+      example: ".hidden.md",
+    });
+    // A literal request may hold regex syntax: it is matched as text.
+    await write({ "build/literal.txt": "a+b (c)\n" });
+    expect(await probe(["build"], { pattern: "a+b (c)", literal: true })).toEqual({
+      decided: true,
+      example: "build/literal.txt",
+    });
+    expect(await probe(["build"], { pattern: "zzz_absent" })).toEqual({ decided: true });
+  });
+
+  it("reaches an entry below the base one directory at a time, from a scope's workspace path", async () => {
+    await write({ "deep/visible/.hidden/x.txt": "needle_text\n" });
+    const scope = await realpath(join(root, "deep"));
+    expect(
+      await probeSkippedEntries(
+        { path: scope, workspacePath: "deep" },
+        request({ path: "deep" }),
+        ["deep/visible/.hidden"],
+        signal,
+      ),
+    ).toEqual({ decided: true, example: "deep/visible/.hidden/x.txt" });
+    // An entry outside the base is not this probe's to judge.
+    expect(
+      await probeSkippedEntries(
+        { path: scope, workspacePath: "deep" },
+        request({ path: "deep" }),
+        ["other/.hidden"],
+        signal,
+      ),
+    ).toEqual({ decided: false });
+  });
+
+  it("leaves regular expressions and text it cannot read as rg does to rg", async () => {
+    await write({
+      ".cache/plain.txt": "needle_text\n",
+      ".cache/binary.bin": Buffer.concat([Buffer.from("needle_text\n"), Buffer.from([0, 1, 2])]),
+      ".utf16/wide.txt": Buffer.concat([
+        Buffer.from([0xff, 0xfe]),
+        Buffer.from("needle_text\n", "utf16le"),
+      ]),
+    });
+    for (const pattern of ["needle_t.xt", "needle|text", "^needle", "", "needle\ntext"]) {
+      expect(await probe([".cache/plain.txt"], { pattern }), JSON.stringify(pattern)).toEqual({
+        decided: false,
+      });
+    }
+    // A NUL byte (rg's binary test) or a UTF-16 BOM (rg transcodes): rg decides.
+    expect(await probe([".cache/binary.bin"])).toEqual({ decided: false });
+    expect(await probe([".utf16"])).toEqual({ decided: false });
+  });
+
+  it("hands more than its budget to rg", async () => {
+    await mkdir(join(root, "node_modules"));
+    const count = IN_PROCESS_PROBE_LIMITS.files + 1;
+    await Promise.all(
+      Array.from({ length: count }, (_, index) =>
+        writeFile(join(root, "node_modules", `f${String(index).padStart(4, "0")}.js`), "x\n"),
+      ),
+    );
+    expect(await probe(["node_modules"])).toEqual({ decided: false });
+    await write({ "big/large.txt": "x".repeat(IN_PROCESS_PROBE_LIMITS.bytes + 1) });
+    expect(await probe(["big"])).toEqual({ decided: false });
+    await write({ "ok/small.txt": "needle_text\n" });
+    expect(await probe(["ok"])).toEqual({ decided: true, example: "ok/small.txt" });
+  });
+
+  it("never follows a symlink, never reads .git, a secret or a FIFO", async () => {
+    await mkdir(join(base, "outside"));
+    await writeFile(join(base, "outside", "leak.txt"), "needle_text\n");
+    await write({
+      ".cache/.git/HEAD": "needle_text\n",
+      ".cache/.env": "needle_text\n",
+      ".cache/keys/id_rsa": "needle_text\n",
+      ".cache/.SSH/config": "needle_text\n",
+    });
+    await symlink(join(base, "outside"), join(root, ".cache", "link"));
+    await symlink(join(base, "outside", "leak.txt"), join(root, ".cache", "file-link"));
+    await symlink(join(base, "outside"), join(root, ".top-link"));
+    execFileSync("mkfifo", [join(root, ".cache", "pipe")]);
+    expect(await probe([".cache", ".top-link"])).toEqual({ decided: true });
+    // With the workspace's own test switched off, the secret globs still keep secrets out.
+    expect(await probe([".cache"], { isSecret: () => false })).toEqual({ decided: true });
+    await write({ ".cache/z-plain.txt": "needle_text\n" });
+    expect(await probe([".cache"], { isSecret: () => false })).toEqual({
+      decided: true,
+      example: ".cache/z-plain.txt",
+    });
+  });
+
+  it("stops on abort", async () => {
+    await write({ ".cache/a.txt": "nothing\n" });
+    const controller = new AbortController();
+    controller.abort(new Error("stop"));
+    await expect(
+      probeSkippedEntries(
+        { path: root, workspacePath: "" },
+        request({}),
+        [".cache"],
+        controller.signal,
+      ),
+    ).rejects.toThrow("stop");
+  });
+});

@@ -1,0 +1,266 @@
+import { closeSync, constants, fstatSync, opendirSync, openSync, readSync } from "node:fs";
+import { createSecretPathMatcher } from "@agentool/contract";
+import { comparePaths, type SearchRequest } from "../internal/search-types.js";
+import { hasProcFd, O_DIRECTORY, O_NOFOLLOW, PROC_FD } from "./safe-open.js";
+
+/**
+ * What an in-process probe of a few skipped entries may cover before it hands the probe to rg:
+ * files read, their bytes, and directories entered.
+ */
+export const IN_PROCESS_PROBE_LIMITS = Object.freeze({
+  files: 256,
+  bytes: 8 * 1_048_576,
+  directories: 64,
+});
+
+/** Where the probe starts: a directory object it reaches entries below, by name. */
+export interface ProbeBase {
+  /** `/proc/self/fd/N` of the opened scope, or the workspace root (never swapped) itself. */
+  readonly path: string;
+  /** The workspace path `path` stands for (`""` for the root). */
+  readonly workspacePath: string;
+}
+
+/** The outcome: decided (with the first matching file, if any), or left to rg. */
+export type ProbeVerdict = { decided: true; example?: string } | { decided: false };
+
+const UNDECIDED: ProbeVerdict = { decided: false };
+
+/** Bytes read between turns of the event loop: 1 MiB (a millisecond or so). */
+const YIELD_BYTES = 1_048_576;
+
+/** The read buffer a probe starts with (grown for a larger file): 1 MiB. */
+const SCRATCH_BYTES = 1_048_576;
+
+/** What makes a pattern more than its literal text in rg's regex syntax. */
+const REGEX_SYNTAX = /[\\.+*?()|[\]{}^$]/;
+
+/**
+ * The bytes (case-sensitive) or the expression (ignoring case) that find `request.pattern` in a
+ * file exactly as rg would, when the pattern is plain text on one line; undefined otherwise (a
+ * regular expression, an empty pattern, a line break, or characters whose handling differs: a BOM
+ * or the replacement character).
+ */
+function literalMatcher(request: SearchRequest): ((bytes: Buffer) => boolean) | undefined {
+  const pattern = request.pattern;
+  if (pattern.length === 0 || /[\r\n\u{feff}\u{fffd}]/u.test(pattern)) return undefined;
+  if (!request.literal && REGEX_SYNTAX.test(pattern)) return undefined;
+  if (!request.ignoreCase) {
+    const needle = Buffer.from(pattern, "utf8");
+    return (bytes) => bytes.indexOf(needle) !== -1;
+  }
+  // rg folds case by Unicode simple case folding, as a JavaScript `iu` expression does.
+  const expression = new RegExp(pattern.replace(/[\\^$.*+?()[\]{}|/-]/g, "\\$&"), "iu");
+  return (bytes) => expression.test(bytes.toString("utf8"));
+}
+
+/** A budget the probe spends as it goes; false once spent. */
+class ProbeBudget {
+  files = 0;
+  bytes = 0;
+  directories = 0;
+
+  spendFile(size: number): boolean {
+    this.files += 1;
+    this.bytes += size;
+    return (
+      this.files <= IN_PROCESS_PROBE_LIMITS.files && this.bytes <= IN_PROCESS_PROBE_LIMITS.bytes
+    );
+  }
+
+  spendDirectory(): boolean {
+    this.directories += 1;
+    return this.directories <= IN_PROCESS_PROBE_LIMITS.directories;
+  }
+}
+
+/** Thrown inside the probe when rg must decide instead. */
+class LeaveToRipgrep extends Error {}
+
+/**
+ * Probes the few hidden and ignored entries a first rg pass left out for a plain-text pattern,
+ * in this process instead of a second rg one (which costs ~10–15 ms to start): the entries are
+ * walked in path order, by descriptor (each directory opened `O_DIRECTORY | O_NOFOLLOW` and
+ * entered through its `/proc/self/fd` link, each file opened `O_NOFOLLOW`), hidden and ignored
+ * files alike, never `.git`, secret paths or symlinks; the first file holding the text is the
+ * answer.
+ *
+ * It decides only where its answer is rg's: a plain-text pattern ({@link literalMatcher}), Linux,
+ * and files rg would read as UTF-8 text — a file with a NUL byte (binary to rg) or a UTF-16 BOM
+ * (which rg transcodes), an unreadable entry, or more than {@link IN_PROCESS_PROBE_LIMITS} hand
+ * the whole probe back to rg (`decided: false`). Synchronous calls, bounded by those limits
+ * (~8 MiB), with a turn of the event loop after each MiB or 32 files read.
+ *
+ * @param base - where the entries are reached from
+ * @param request - the search (pattern, case, secrets)
+ * @param entries - workspace paths of the skipped entries, below `base`
+ * @param signal - aborts the probe
+ * @returns the verdict
+ */
+export async function probeSkippedEntries(
+  base: ProbeBase,
+  request: SearchRequest,
+  entries: readonly string[],
+  signal: AbortSignal,
+): Promise<ProbeVerdict> {
+  if (!hasProcFd) return UNDECIDED;
+  const matches = literalMatcher(request);
+  if (matches === undefined) return UNDECIDED;
+  const below = base.workspacePath.length === 0 ? "" : `${base.workspacePath}/`;
+  if (entries.some((entry) => !entry.startsWith(below) || entry.length === below.length)) {
+    return UNDECIDED;
+  }
+  // Secrets are kept out twice, as with rg: the workspace's test, and the secret globs matched
+  // without regard to case and without exceptions (rg's `--iglob '!…'`).
+  const secretByGlob = createSecretPathMatcher({
+    secretPaths: request.secretGlobs.map((glob) => glob.toLowerCase()),
+    secretExceptions: [],
+  });
+  const isSecret = (path: string): boolean =>
+    request.isSecret(path) || secretByGlob(path.toLowerCase());
+  const budget = new ProbeBudget();
+  let scratch = Buffer.allocUnsafe(SCRATCH_BYTES);
+  const yieldedAt = { bytes: 0, files: 0 };
+  const opened: number[] = [];
+  const openDirectory = (path: string): string => {
+    const descriptor = openSync(path, constants.O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
+    opened.push(descriptor);
+    return `${PROC_FD}/${descriptor}`;
+  };
+  const closeDirectory = (): void => {
+    const descriptor = opened.pop();
+    if (descriptor !== undefined) closeSync(descriptor);
+  };
+
+  /**
+   * The files and directories of an opened directory in path order; more entries than the whole
+   * budget could cover leave the probe to rg before they are all read.
+   */
+  const listChildren = (
+    inside: string,
+    workspacePath: string,
+  ): Array<{ name: string; path: string; isDirectory: boolean }> => {
+    const most = IN_PROCESS_PROBE_LIMITS.files + IN_PROCESS_PROBE_LIMITS.directories;
+    const children: Array<{ name: string; path: string; isDirectory: boolean }> = [];
+    const directory = opendirSync(inside, { bufferSize: 128 });
+    try {
+      for (let child = directory.readSync(); child !== null; child = directory.readSync()) {
+        if (!child.isFile() && !child.isDirectory()) continue;
+        if (children.length >= most) throw new LeaveToRipgrep();
+        children.push({
+          name: child.name,
+          path: `${workspacePath}/${child.name}`,
+          isDirectory: child.isDirectory(),
+        });
+      }
+    } finally {
+      directory.closeSync();
+    }
+    return children.sort((left, right) => comparePaths(left.path, right.path));
+  };
+
+  /** Whether the file at `path` (entered by name from an opened directory) holds the text. */
+  const fileMatches = (path: string): boolean => {
+    let descriptor: number;
+    try {
+      descriptor = openSync(path, constants.O_RDONLY | O_NOFOLLOW | constants.O_NONBLOCK);
+    } catch (error) {
+      // A symlink: rg does not follow it either.
+      if ((error as NodeJS.ErrnoException).code === "ELOOP") return false;
+      throw error;
+    }
+    try {
+      const info = fstatSync(descriptor);
+      if (!info.isFile()) return false; // rg reads regular files only
+      if (!budget.spendFile(info.size)) throw new LeaveToRipgrep();
+      // One buffer for every file (grown to the largest): a new one per file costs more than the read.
+      if (scratch.length < info.size) scratch = Buffer.allocUnsafe(info.size);
+      let filled = 0;
+      while (filled < info.size) {
+        const read = readSync(descriptor, scratch, filled, info.size - filled, filled);
+        if (read === 0) break;
+        filled += read;
+      }
+      const content = scratch.subarray(0, filled);
+      const utf16 =
+        content.length >= 2 &&
+        ((content[0] === 0xff && content[1] === 0xfe) ||
+          (content[0] === 0xfe && content[1] === 0xff));
+      if (utf16 || content.indexOf(0) !== -1) throw new LeaveToRipgrep();
+      return matches(content);
+    } finally {
+      closeSync(descriptor);
+    }
+  };
+
+  /** The first matching file at or below the entry `name` of the opened directory `parent`. */
+  const search = async (
+    parent: string,
+    name: string,
+    workspacePath: string,
+    isDirectory: boolean | undefined,
+  ): Promise<string | undefined> => {
+    signal.throwIfAborted();
+    if (name === ".git" || isSecret(workspacePath)) return undefined;
+    const path = `${parent}/${name}`;
+    if (isDirectory === false) {
+      if (budget.bytes - yieldedAt.bytes >= YIELD_BYTES || budget.files - yieldedAt.files >= 32) {
+        yieldedAt.bytes = budget.bytes;
+        yieldedAt.files = budget.files;
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      return fileMatches(path) ? workspacePath : undefined;
+    }
+    let inside: string;
+    try {
+      inside = openDirectory(path);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      // The entry is a file: searched as one. A symlink (ELOOP): rg does not follow it either.
+      if (isDirectory === undefined && code === "ENOTDIR") {
+        return search(parent, name, workspacePath, false);
+      }
+      if (code === "ELOOP") return undefined;
+      throw error;
+    }
+    try {
+      if (!budget.spendDirectory()) throw new LeaveToRipgrep();
+      const children = listChildren(inside, workspacePath);
+      for (const { name: childName, path: childPath, isDirectory: childIsDirectory } of children) {
+        const found = await search(inside, childName, childPath, childIsDirectory);
+        if (found !== undefined) return found;
+      }
+      return undefined;
+    } finally {
+      closeDirectory();
+    }
+  };
+
+  try {
+    // Each entry is reached from the base one opened component at a time (no symlink followed).
+    for (const entry of [...entries].sort(comparePaths)) {
+      const segments = entry.slice(below.length).split("/");
+      const name = segments.pop() as string;
+      const depth = opened.length;
+      let parent = base.path;
+      try {
+        for (const segment of segments) {
+          if (!budget.spendDirectory()) throw new LeaveToRipgrep();
+          parent = openDirectory(`${parent}/${segment}`);
+        }
+        const found = await search(parent, name, entry, undefined);
+        if (found !== undefined) return { decided: true, example: found };
+      } finally {
+        while (opened.length > depth) closeDirectory();
+      }
+    }
+    return { decided: true };
+  } catch {
+    if (signal.aborted) throw signal.reason;
+    // Too much for here (LeaveToRipgrep), binary or UTF-16 content, an unreadable or changed
+    // entry: rg decides, as it did before this probe existed.
+    return UNDECIDED;
+  } finally {
+    while (opened.length > 0) closeDirectory();
+  }
+}
