@@ -1,7 +1,7 @@
 import { type ChildProcessByStdio, spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { realpathSync } from "node:fs";
-import { type FileHandle, mkdir, mkdtemp, rm, stat, symlink, writeFile } from "node:fs/promises";
+import { closeSync, constants, fstatSync, openSync, realpathSync } from "node:fs";
+import { mkdir, mkdtemp, rm, stat, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import type { Readable } from "node:stream";
@@ -27,9 +27,9 @@ import {
 import {
   changedError,
   hasProcFd,
-  isAt,
-  openDirectoryHandle,
-  openReadHandle,
+  isDescriptorAt,
+  O_DIRECTORY,
+  O_NOFOLLOW,
   PROC_FD,
 } from "./safe-open.js";
 import { probeSkippedEntries } from "./skipped-probe.js";
@@ -234,12 +234,15 @@ async function pinScope(root: string, scope: SearchScope): Promise<Held<PinnedSc
     const mirror = await mirrorMade.catch(() => undefined);
     if (mirror !== undefined) await rm(mirror, { recursive: true, force: true });
   };
-  let handle: FileHandle;
+  // Opened and checked synchronously (microseconds each; through the thread pool, each a hand-off).
+  let descriptor: number;
   try {
-    handle =
+    descriptor = openSync(
+      expected,
       scope.pathType === "directory"
-        ? await openDirectoryHandle(expected)
-        : await openReadHandle(expected);
+        ? constants.O_RDONLY | O_DIRECTORY | O_NOFOLLOW
+        : constants.O_RDONLY | O_NOFOLLOW | constants.O_NONBLOCK,
+    );
   } catch (error) {
     await removeMirror();
     const code = (error as NodeJS.ErrnoException).code;
@@ -248,20 +251,25 @@ async function pinScope(root: string, scope: SearchScope): Promise<Held<PinnedSc
     }
     throw error;
   }
-  const opened = handle;
+  const opened = descriptor;
+  let closed = false;
   const release = async () => {
-    await Promise.all([opened.close().catch(() => undefined), removeMirror()]);
+    if (!closed) {
+      closed = true;
+      closeSync(opened);
+    }
+    await removeMirror();
   };
   try {
-    const [at, info] = await Promise.all([isAt(opened, expected), opened.stat()]);
-    if (!at) throw changedError(scope.path);
+    if (!isDescriptorAt(opened, expected)) throw changedError(scope.path);
     // A FIFO named as the path is still handed to rg (opened here without blocking): rg blocks on
     // it in its own process, bounded by the tool's timeout, as before.
-    if (info.isDirectory() !== (scope.pathType === "directory")) throw changedError(scope.path);
+    if (fstatSync(opened).isDirectory() !== (scope.pathType === "directory"))
+      throw changedError(scope.path);
     if (inside) {
       const where = {
         cwd: `/proc/self/fd/${PINNED_FD}`,
-        fd: opened.fd,
+        fd: opened,
         path: ".",
         prefix: `${scope.path}/`,
       };
@@ -270,7 +278,7 @@ async function pinScope(root: string, scope: SearchScope): Promise<Held<PinnedSc
     const mirror = await mirrorMade;
     if (mirror === undefined)
       return { value: { cwd: root, path: scope.path, prefix: "" }, release };
-    return { value: { cwd: mirror, fd: opened.fd, path: scope.path, prefix: "" }, release };
+    return { value: { cwd: mirror, fd: opened, path: scope.path, prefix: "" }, release };
   } catch (error) {
     await release();
     throw error;

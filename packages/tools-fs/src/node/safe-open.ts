@@ -1,4 +1,12 @@
-import { constants, existsSync, type Stats } from "node:fs";
+import {
+  constants,
+  existsSync,
+  fstatSync,
+  lstatSync,
+  readlinkSync,
+  realpathSync,
+  type Stats,
+} from "node:fs";
 import { type FileHandle, lstat, open, readlink, realpath } from "node:fs/promises";
 import { FileSystemError } from "../file-system.js";
 
@@ -100,6 +108,24 @@ export function directoryRef(handle: FileHandle, absolutePath: string): Director
       await handle.close().catch(() => undefined);
     },
   };
+}
+
+/**
+ * {@link isAt} for a raw descriptor, synchronously (a few microseconds, where the thread pool
+ * costs a hand-off each way).
+ *
+ * @returns whether the descriptor is the object at `expected`
+ */
+export function isDescriptorAt(descriptor: number, expected: string): boolean {
+  try {
+    if (hasProcFd) return readlinkSync(`${PROC_FD}/${descriptor}`) === expected;
+    if (realpathSync(expected) !== expected) return false;
+    const opened = fstatSync(descriptor);
+    const named = lstatSync(expected);
+    return opened.dev === named.dev && opened.ino === named.ino;
+  } catch {
+    return false;
+  }
 }
 
 /** Opens a directory without following a final symlink. */
