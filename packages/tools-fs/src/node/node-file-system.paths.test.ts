@@ -97,6 +97,12 @@ describe("listing names and sizing entries (the synchronous quick path)", () => 
     expect(
       await seam.readEntrySizes?.("dir", ["three.txt", "one.txt", "sub", "link", "gone"]),
     ).toEqual([3, 1, 0, 0, 0]);
+    // A name never reaches outside its directory (the root's sibling victim.txt is 8 bytes).
+    await writeFile(join(root, "eight.txt"), "12345678");
+    expect(
+      await seam.readEntrySizes?.("dir", ["../eight.txt", "../../victim.txt", "..", ".", ""]),
+    ).toEqual([0, 0, 0, 0, 0]);
+    expect(await seam.readEntrySizes?.("", ["eight.txt"])).toEqual([8]);
     for (const path of ["notes.txt", "missing", "dir/../.."]) {
       const quick = await errorOf(seam.readDirectoryNames?.(path) ?? Promise.resolve());
       expect(quick, path).toEqual(await errorOf(seam.readDirectory(path)));

@@ -756,9 +756,11 @@ export function createNodeFileSystem(options: NodeFileSystemOptions): FileSystem
     },
     async readEntrySizes(path, names) {
       // One confined open of the directory; each name is lstat'ed through it (no realpath each).
-      const sizeOf = (child: string): number => {
+      const sizeOf = (child: (name: string) => string, name: string): number => {
+        // A name is one entry of the directory: never a path into or out of another one.
+        if (name.length === 0 || name === "." || name === ".." || name.includes("/")) return 0;
         try {
-          const info = lstatSync(child, { throwIfNoEntry: false });
+          const info = lstatSync(child(name), { throwIfNoEntry: false });
           return info?.isFile() ? info.size : 0;
         } catch {
           return 0;
@@ -767,13 +769,13 @@ export function createNodeFileSystem(options: NodeFileSystemOptions): FileSystem
       const quick = openDirectoryQuick(path);
       if (quick === undefined) {
         return withDirectory(path, async (directory) =>
-          names.map((name) => sizeOf(directory.child(name))),
+          names.map((name) => sizeOf(directory.child, name)),
         );
       }
       try {
         const sizes: number[] = [];
         for (const name of names) {
-          sizes.push(sizeOf(quick.child(name)));
+          sizes.push(sizeOf(quick.child, name));
           if (sizes.length % QUICK_BATCH === 0) await yieldToEventLoop();
         }
         return sizes;

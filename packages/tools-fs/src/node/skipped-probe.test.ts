@@ -76,6 +76,14 @@ describe("probeSkippedEntries", () => {
       example: "build/literal.txt",
     });
     expect(await probe(["build"], { pattern: "zzz_absent" })).toEqual({ decided: true });
+    // Every character that means something to a regular expression, as text, ignoring case too.
+    const special = "A-b/c\\d^e$f.g*h+i?j(k)l[m]n{o}p|q#r&s~t";
+    await write({ "build/special.txt": `${special.toLowerCase()}\n` });
+    for (const ignoreCase of [false, true]) {
+      expect(
+        await probe(["build/special.txt"], { pattern: special, literal: true, ignoreCase }),
+      ).toEqual(ignoreCase ? { decided: true, example: "build/special.txt" } : { decided: true });
+    }
   });
 
   it("reaches an entry below the base one directory at a time, from a scope's workspace path", async () => {

@@ -50,7 +50,12 @@ function literalMatcher(request: SearchRequest): ((bytes: Buffer) => boolean) | 
     return (bytes) => bytes.indexOf(needle) !== -1;
   }
   // rg folds case by Unicode simple case folding, as a JavaScript `iu` expression does.
-  const expression = new RegExp(pattern.replace(/[\\^$.*+?()[\]{}|/-]/g, "\\$&"), "iu");
+  let expression: RegExp;
+  try {
+    expression = new RegExp(pattern.replace(/[\\^$.*+?()[\]{}|/]/g, "\\$&"), "iu");
+  } catch {
+    return undefined; // not expressible here: rg decides
+  }
   return (bytes) => expression.test(bytes.toString("utf8"));
 }
 
