@@ -91,6 +91,72 @@ describe("read_file redacts private keys line for line", () => {
     const tail = await read.run({ path: "big.txt", offset: -3 });
     expect(tail.success && tail.data.content).toBe("[private key redacted]\nx\ny\n");
   });
+
+  it("a page deep inside a long PGP key block (its BEGIN over 256 lines back) is redacted", async () => {
+    const { root, workspace } = await fixture();
+    const filler = Array.from({ length: 300 }, (_, index) => `filler line ${index}`).join("\n");
+    const body = Array.from(
+      { length: 3000 },
+      (_, index) => `KEYLINE${String(index).padStart(5, "0")}AbCdEfGh0123456789+/xyzXYZ`,
+    );
+    const pgp = [
+      "-----BEGIN PGP PRIVATE KEY BLOCK-----",
+      "",
+      ...body,
+      "=KEYLINEsum",
+      "-----END PGP PRIVATE KEY BLOCK-----",
+    ].join("\n");
+    // BEGIN is line 301, the body lines 303–3302, the checksum 3303, END 3304, then x and y.
+    await writeFile(join(root, "pgp.txt"), `${filler}\n${pgp}\nx\ny\n`);
+    for (const fullPassMaxBytes of [undefined, 0]) {
+      const read = createReadFileTool({
+        workspace,
+        streamThresholdBytes: 1024,
+        ...(fullPassMaxBytes === undefined ? {} : { fullPassMaxBytes }),
+      });
+      for (const input of [
+        { offset: 900, limit: 20 },
+        { offset: 2500, limit: 20 },
+        { offset: 3290, limit: 30 },
+        { offset: -10 },
+        { offset: -1500, limit: 5 },
+      ]) {
+        const page = await read.run({ path: "pgp.txt", ...input });
+        expect(page.success, JSON.stringify(page)).toBe(true);
+        const label = JSON.stringify({ fullPassMaxBytes, ...input });
+        expect(JSON.stringify(page), label).not.toMatch(/KEYLINE/);
+        if (page.success) {
+          expect(page.data.streamed, label).toBe(true);
+          expect(page.data.redacted_private_keys, label).toBe(true);
+        }
+      }
+      // After the block, the file reads as it is.
+      const after = await read.run({ path: "pgp.txt", offset: 3305, limit: 5 });
+      expect(after.success && after.data.content).toBe("x\ny\n");
+    }
+  });
+
+  it("base64 data that is not a key stays readable when its start is in reach", async () => {
+    const { root, workspace } = await fixture();
+    const data = Array.from(
+      { length: 3000 },
+      (_, index) => `DATALINE${String(index).padStart(5, "0")}AbCdEfGh0123456789+/xyzXYZ`,
+    );
+    await writeFile(join(root, "blob.txt"), `payload:\n${data.join("\n")}\n`);
+    const read = createReadFileTool({ workspace, streamThresholdBytes: 1024, fullPassMaxBytes: 0 });
+    const page = await read.run({ path: "blob.txt", offset: 2000, limit: 3 });
+    expect(page.success && page.data.content).toBe(`${data.slice(1998, 2001).join("\n")}\n`);
+    expect(page.success && page.data.redacted_private_keys).toBeFalsy();
+    // Past the widest window (16,384 lines) of base64, leading base64 lines are taken for a key.
+    const long = Array.from({ length: 20_000 }, (_, index) => `DATA${index}AbCd0123+/`);
+    await writeFile(join(root, "long.txt"), `payload:\n${long.join("\n")}\nplain tail\n`);
+    const deep = await read.run({ path: "long.txt", offset: 19_999, limit: 5 });
+    expect(deep.success && deep.data.content).toBe(
+      "[private key redacted]\n[private key redacted]\n[private key redacted]\nplain tail\n",
+    );
+    const near = await read.run({ path: "long.txt", offset: 10_000, limit: 1 });
+    expect(near.success && near.data.content).toBe(`${long[9_998]}\n`);
+  });
 });
 
 describe.each([

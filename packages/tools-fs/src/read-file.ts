@@ -26,6 +26,7 @@ import {
   numberLine,
   readLines,
 } from "./internal/line-index.js";
+import { looksLikeKeyBase64 } from "./internal/private-key-lines.js";
 import {
   BINARY_SNIFF_BYTES,
   type DecodedText,
@@ -259,8 +260,12 @@ export interface ReadFileToolData extends PageInfo {
   redacted_private_keys?: true;
 }
 
-/** Lines a streamed page looks back for a key block that starts before it (keys are < 120 lines). */
-const KEY_LOOKBACK_LINES = 256;
+/**
+ * Lines a streamed page looks back for a key block that starts before it, widened while every
+ * line looked back on is key body: most keys are < 120 lines, a PGP block with a photo ID a few
+ * thousand.
+ */
+const KEY_LOOKBACK_STEPS = [256, 2_048, 16_384] as const;
 
 /** The read tool's type. */
 export type ReadFileTool = Tool<typeof readFileInputSchema, ReadFileToolData>;
@@ -706,77 +711,112 @@ export function createReadFileTool(options: ReadFileToolOptions): ReadFileTool {
       };
       if (index.size !== reader.size || (index.complete && index.scanned !== index.size))
         return changed();
-      let offset = requestedOffset;
       // Where reading starts: a little before the page, so that a key block beginning before
-      // it is recognised; `lookback` lines are read for that only.
-      let position: number;
-      let lookback: number;
+      // it is recognised; `lookback` lines are read for that only. When every line read before
+      // the page looks like key body (base64) and the window does not start at the top, the
+      // page may sit inside a block that began earlier (a PGP private key runs to hundreds of
+      // lines): the window is widened (256 → 2,048 → 16,384 lines) until it starts on another
+      // line; past that, the page's leading body lines are redacted.
+      let offset = requestedOffset;
+      let position = start;
+      let lookback = 0;
       let fromEnd = false;
       let tailTotal: number | undefined;
-      if (offset < 0 && !index.complete) {
-        // The tail of a file whose lines were not counted: found backwards from the end.
-        const wanted = -offset;
-        const found = await findTailStart(reader, start, wanted + KEY_LOOKBACK_LINES, {
-          signal: context.signal,
-        });
-        position = found.position;
-        const pageLines = Math.min(wanted, found.lines);
-        lookback = found.lines - pageLines;
-        if (found.reachedStart) {
-          tailTotal = found.lines;
-          offset = found.lines - pageLines + 1;
-        } else fromEnd = true;
-      } else {
-        if (offset < 0) offset = Math.max(1, (index.totalLines ?? 0) + offset + 1);
-        const first = Math.max(1, offset - KEY_LOOKBACK_LINES);
-        if (!index.reaches(offset)) {
-          await index.extendTo(reader, offset, {
-            signal: context.signal,
-            onProgress: (completed, total) =>
-              context.progress({
-                message: `Counting lines of ${resolved.display} up to line ${offset}`,
-                completed,
-                total,
-              }),
-          });
-          if (index.complete && index.scanned !== index.size) return changed();
-        }
-        if (index.totalLines !== undefined && isOffsetPastEnd(offset, index.totalLines))
-          return pastEnd(offset, index.totalLines);
-        const located = locateLine(index, first);
-        position = located.position;
-        lookback = offset - first + located.skip;
-      }
-      const page = collectPage(offset, limit);
+      let page = collectPage(offset, limit);
       let invalidBytes = false;
       // The byte after the last line read, to tell whether lines follow the page.
       let after = position;
       let full = false;
-      if (position < index.size) {
-        let line = 0;
-        const isKeyLine = createPrivateKeyLineScanner();
-        for await (const raw of readLines(reader, position, index.size, maxLineBytes)) {
-          if (context.signal.aborted) break;
-          const cutShort = raw.bytes.length < raw.byteLength;
-          line += 1;
-          if (line <= lookback) {
-            // Only the key scanner sees lines before the page (and those before the checkpoint's skip).
-            isKeyLine(decodeUtf8Lenient(raw.bytes, cutShort).text);
-            after += raw.byteLength + (raw.newline ? 1 : 0);
-            continue;
+      for (const [attempt, lookbackLines] of KEY_LOOKBACK_STEPS.entries()) {
+        offset = requestedOffset;
+        fromEnd = false;
+        tailTotal = undefined;
+        if (offset < 0 && !index.complete) {
+          // The tail of a file whose lines were not counted: found backwards from the end.
+          const wanted = -offset;
+          const found = await findTailStart(reader, start, wanted + lookbackLines, {
+            signal: context.signal,
+          });
+          position = found.position;
+          const pageLines = Math.min(wanted, found.lines);
+          lookback = found.lines - pageLines;
+          if (found.reachedStart) {
+            tailTotal = found.lines;
+            offset = found.lines - pageLines + 1;
+          } else fromEnd = true;
+        } else {
+          if (offset < 0) offset = Math.max(1, (index.totalLines ?? 0) + offset + 1);
+          const first = Math.max(1, offset - lookbackLines);
+          if (!index.reaches(offset)) {
+            await index.extendTo(reader, offset, {
+              signal: context.signal,
+              onProgress: (completed, total) =>
+                context.progress({
+                  message: `Counting lines of ${resolved.display} up to line ${offset}`,
+                  completed,
+                  total,
+                }),
+            });
+            if (index.complete && index.scanned !== index.size) return changed();
           }
-          const decoded = decodeUtf8Lenient(raw.bytes, cutShort);
-          const hasCr = !cutShort && decoded.text.endsWith("\r");
-          const text = hasCr ? decoded.text.slice(0, -1) : decoded.text;
-          const ending = `${hasCr ? "\r" : ""}${raw.newline ? "\n" : ""}`;
-          const cutBytes = cutShort ? raw.byteLength - utf8Length(decoded.text) : 0;
-          if (!page.add({ text, ending, cutBytes, key: isKeyLine(decoded.text) })) {
-            full = true;
-            break;
-          }
-          if (decoded.invalidBytes) invalidBytes = true;
-          after += raw.byteLength + (raw.newline ? 1 : 0);
+          if (index.totalLines !== undefined && isOffsetPastEnd(offset, index.totalLines))
+            return pastEnd(offset, index.totalLines);
+          const located = locateLine(index, first);
+          position = located.position;
+          lookback = offset - first + located.skip;
         }
+        page = collectPage(offset, limit);
+        invalidBytes = false;
+        after = position;
+        full = false;
+        // Whether every line before the page looked like key body, the window not at the top.
+        let bodyBefore = lookback > 0 && position > start;
+        const last = attempt === KEY_LOOKBACK_STEPS.length - 1;
+        if (position < index.size) {
+          let line = 0;
+          const isKeyLine = createPrivateKeyLineScanner();
+          // Only after the widest window: the page's leading body lines count as key lines.
+          let orphanBody = false;
+          for await (const raw of readLines(reader, position, index.size, maxLineBytes)) {
+            if (context.signal.aborted) break;
+            const cutShort = raw.bytes.length < raw.byteLength;
+            line += 1;
+            if (line <= lookback) {
+              // Only the key scanner sees lines before the page (and those before the checkpoint's skip).
+              const before = decodeUtf8Lenient(raw.bytes, cutShort).text;
+              isKeyLine(before);
+              if (bodyBefore && !looksLikeKeyBase64(before.trim())) bodyBefore = false;
+              after += raw.byteLength + (raw.newline ? 1 : 0);
+              continue;
+            }
+            if (line === lookback + 1) {
+              if (bodyBefore && !last) break; // widen the window and read again
+              orphanBody = bodyBefore;
+            }
+            const decoded = decodeUtf8Lenient(raw.bytes, cutShort);
+            const hasCr = !cutShort && decoded.text.endsWith("\r");
+            const text = hasCr ? decoded.text.slice(0, -1) : decoded.text;
+            const ending = `${hasCr ? "\r" : ""}${raw.newline ? "\n" : ""}`;
+            const cutBytes = cutShort ? raw.byteLength - utf8Length(decoded.text) : 0;
+            let keyLine = isKeyLine(decoded.text);
+            if (orphanBody) {
+              // Inside a block whose BEGIN is out of reach: body lines, then its END line.
+              const trimmed = decoded.text.trim();
+              if (keyLine || !looksLikeKeyBase64(trimmed)) {
+                orphanBody = false;
+                if (trimmed.includes("-----END ") && trimmed.includes("PRIVATE KEY"))
+                  keyLine = true;
+              } else keyLine = true;
+            }
+            if (!page.add({ text, ending, cutBytes, key: keyLine })) {
+              full = true;
+              break;
+            }
+            if (decoded.invalidBytes) invalidBytes = true;
+            after += raw.byteLength + (raw.newline ? 1 : 0);
+          }
+        }
+        if (!bodyBefore || last || context.signal.aborted) break;
       }
       const sample = decodeUtf8Lenient(head.subarray(start), true).text;
       // A tail numbered from the end stays so, even if another call completed the index meanwhile.

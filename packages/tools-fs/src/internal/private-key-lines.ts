@@ -12,8 +12,14 @@ const MAX_KEY_SCAN_BYTES = 16 * 1024 * 1024;
 /** A line of base64 (the body of a PEM, OpenSSH or PuTTY key). Anchored, one class: linear. */
 const BASE64_LINE = /^[A-Za-z0-9+/=]{4,}$/;
 
-/** Base64 of key material mixes digits, `+/=` or both cases; a plain word (`constructor`) does not. */
-function looksLikeKeyBase64(text: string): boolean {
+/**
+ * Whether a (trimmed) line looks like the base64 body of a key: base64 of key material mixes
+ * digits, `+/=` or both cases; a plain word (`constructor`) does not.
+ *
+ * @param text - the line, trimmed
+ * @returns whether it could be a line of a key's body
+ */
+export function looksLikeKeyBase64(text: string): boolean {
   if (!BASE64_LINE.test(text)) return false;
   return /[0-9+/=]/.test(text) || (/[a-z]/.test(text) && /[A-Z]/.test(text));
 }
