@@ -1,27 +1,11 @@
-import { DEFAULT_SECRET_PATHS } from "@agentool/contract";
 import { describe, expect, it } from "vitest";
 import { createMemoryFileSystem } from "../memory-file-system.js";
+import { searchRequest } from "../test-support/search-request.js";
 import { compileSearchPattern, createJsLister, createJsSearcher } from "./js-search.js";
 import { comparePaths, type SearchRequest } from "./search-types.js";
 
-function request(overrides: Partial<SearchRequest>): SearchRequest {
-  return {
-    path: "",
-    pathType: "directory",
-    glob: undefined,
-    includeHiddenAndIgnored: false,
-    isSecret: (path) => path.endsWith(".env"),
-    secretGlobs: DEFAULT_SECRET_PATHS,
-    pattern: "x",
-    literal: false,
-    ignoreCase: false,
-    contextLines: 0,
-    outputMode: "content",
-    limit: 100,
-    maxLineCharacters: 300,
-    ...overrides,
-  };
-}
+const request = (overrides: Partial<SearchRequest>): SearchRequest =>
+  searchRequest({ isSecret: (path) => path.endsWith(".env"), ...overrides });
 
 const fileSystem = createMemoryFileSystem(
   {

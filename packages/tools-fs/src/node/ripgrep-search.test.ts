@@ -2,15 +2,12 @@ import { execFileSync } from "node:child_process";
 import { mkdir, mkdtemp, readFile, realpath, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import {
-  createSecretPathMatcher,
-  DEFAULT_SECRET_PATHS,
-  secretGlobAnywhere,
-} from "@agentool/contract";
+import { DEFAULT_SECRET_PATHS, secretGlobAnywhere } from "@agentool/contract";
 import { rgPath } from "@vscode/ripgrep";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createGrepSearchTool } from "../grep-search.js";
 import type { SearchRequest } from "../internal/search-types.js";
+import { searchRequest as request } from "../test-support/search-request.js";
 import { createWorkspace } from "../workspace.js";
 import { createNodeFileSystem } from "./node-file-system.js";
 import { createRipgrepLister, createRipgrepSearcher } from "./ripgrep-search.js";
@@ -32,25 +29,6 @@ async function waitFor(check: () => boolean, timeoutMs = 3_000): Promise<void> {
     if (Date.now() > deadline) throw new Error("condition not met in time");
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
-}
-
-function request(overrides: Partial<SearchRequest>): SearchRequest {
-  return {
-    path: "",
-    pathType: "directory",
-    glob: undefined,
-    includeHiddenAndIgnored: false,
-    isSecret: createSecretPathMatcher(),
-    secretGlobs: DEFAULT_SECRET_PATHS,
-    pattern: "x",
-    literal: false,
-    ignoreCase: false,
-    contextLines: 0,
-    outputMode: "content",
-    limit: 100,
-    maxLineCharacters: 300,
-    ...overrides,
-  };
 }
 
 beforeAll(async () => {

@@ -2,9 +2,9 @@ import { execFileSync } from "node:child_process";
 import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { createSecretPathMatcher, DEFAULT_SECRET_PATHS } from "@agentool/contract";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { SearchRequest } from "../internal/search-types.js";
+import { searchRequest } from "../test-support/search-request.js";
 import { IN_PROCESS_PROBE_LIMITS, probeSkippedEntries } from "./skipped-probe.js";
 
 let base: string;
@@ -28,25 +28,8 @@ async function write(files: Record<string, string | Buffer>): Promise<void> {
   }
 }
 
-function request(overrides: Partial<SearchRequest>): SearchRequest {
-  return {
-    path: "",
-    pathType: "directory",
-    glob: undefined,
-    includeHiddenAndIgnored: false,
-    isSecret: createSecretPathMatcher(),
-    secretGlobs: DEFAULT_SECRET_PATHS,
-    pattern: "needle_text",
-    literal: false,
-    ignoreCase: false,
-    contextLines: 0,
-    outputMode: "content",
-    limit: 100,
-    maxLineCharacters: 300,
-    explainEmpty: true,
-    ...overrides,
-  };
-}
+const request = (overrides: Partial<SearchRequest>): SearchRequest =>
+  searchRequest({ pattern: "needle_text", explainEmpty: true, ...overrides });
 
 const probe = (entries: string[], overrides: Partial<SearchRequest> = {}) =>
   probeSkippedEntries({ path: root, workspacePath: "" }, request(overrides), entries, signal);
