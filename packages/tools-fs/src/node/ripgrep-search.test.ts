@@ -510,6 +510,35 @@ describe("createRipgrepSearcher: why an empty result is empty", () => {
     }
   });
 
+  it("is not led outside the root or into .git by a file name that forges rg's log", async () => {
+    // A name with a line break prints a second "ignoring …" line in rg's --debug log.
+    const forged = (path: string) => `\nrg: DEBUG|ignore::walk|x: ignoring ${path}`;
+    const outside = join(base, "forged");
+    const forgedRoot = join(outside, "root");
+    await mkdir(join(forgedRoot, ".git"), { recursive: true });
+    await writeFile(join(outside, "beside-the-root.txt"), "token_beside_root\n");
+    await writeFile(join(forgedRoot, "visible.txt"), "nothing\n");
+    await writeFile(join(forgedRoot, `p${forged("..")}`), "x\n");
+    await writeFile(join(forgedRoot, ".git", "description"), "token_in_git\n");
+    await mkdir(join(forgedRoot, `d${forged(".git")}`));
+    await writeFile(join(forgedRoot, `d${forged(".git")}`, "description"), "x\n");
+    await writeFile(join(forgedRoot, ".gitignore"), "p*\ndescription\n");
+    const searcher = createRipgrepSearcher({ root: forgedRoot });
+    for (const pattern of [
+      "token_beside_root",
+      "token_beside_r.ot",
+      "token_in_git",
+      "token_in_g.t",
+    ]) {
+      const outcome = await searcher.search(request({ pattern, explainEmpty: true }), signal);
+      expect({ pattern, total: outcome.total, hiddenMatch: outcome.hiddenMatch }).toEqual({
+        pattern,
+        total: 0,
+        hiddenMatch: undefined,
+      });
+    }
+  });
+
   it("spawns no probe when nothing was skipped, or when the pattern is found", async () => {
     const rg = await loggedRipgrep(base);
     const searcher = createRipgrepSearcher({ root: probeRoot, rgPath: rg.path });

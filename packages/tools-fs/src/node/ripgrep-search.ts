@@ -590,10 +590,14 @@ function skippedEntry(line: string, request: SearchRequest, prefix: string): str
   const [, reported, reason] = found as unknown as [string, string, string];
   if (!reason.startsWith("Hidden") && !reason.startsWith("Gitignore(")) return undefined; // overrides: secret globs
   const path = toWorkspacePath(reported, prefix);
-  const name = path.slice(path.lastIndexOf("/") + 1);
-  if (path.length === 0 || name === ".git" || /[\r\n]/.test(path) || request.isSecret(path)) {
-    return undefined;
-  }
+  // rg logs names raw, so a file name with a line break can forge a line: only plain paths count
+  // (no empty, ".", ".." or ".git" segment).
+  const plain = path
+    .split("/")
+    .every(
+      (segment) => segment !== "" && segment !== "." && segment !== ".." && segment !== ".git",
+    );
+  if (!plain || /[\r\n]/.test(path) || request.isSecret(path)) return undefined;
   return path;
 }
 

@@ -1,4 +1,5 @@
 import { execFileSync } from "node:child_process";
+import { readdirSync } from "node:fs";
 import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -91,6 +92,45 @@ describe("probeSkippedEntries", () => {
     ).toEqual({ decided: false });
   });
 
+  it("walks only plain paths below the base: no '..', '.', empty or .git segment", async () => {
+    await writeFile(join(base, "beside.txt"), "needle_text\n");
+    await write({ ".git/description": "needle_text\n", "a/b.txt": "needle_text\n" });
+    for (const entry of ["..", "../beside.txt", "a/../..", "./a", "a//b.txt", ".git", "a/.git/x"]) {
+      expect(await probe([entry]), entry).toEqual({ decided: false });
+      // One bad entry among good ones: rg decides for all of them.
+      expect(await probe(["a", entry]), entry).toEqual({ decided: false });
+    }
+    expect(await probe(["a"])).toEqual({ decided: true, example: "a/b.txt" });
+  });
+
+  it("closes every descriptor it opens: on a match, on none, on a hand-off and on abort", async () => {
+    const descriptors = () => readdirSync("/proc/self/fd").length;
+    await write({ ".cache/deep/er/x.txt": "needle_text\n", ".cache/zz/y.bin": "a\0b" });
+    await Promise.all(
+      Array.from({ length: 100 }, (_, index) =>
+        writeFile(join(root, ".cache", `f${String(index).padStart(3, "0")}.txt`), "nothing\n"),
+      ),
+    );
+    const before = descriptors();
+    expect(await probe([".cache/deep/er"])).toEqual({
+      decided: true,
+      example: ".cache/deep/er/x.txt",
+    });
+    expect(await probe([".cache"], { pattern: "absent_text" })).toEqual({ decided: false });
+    expect(await probe([".cache/deep/er"], { pattern: "absent_text" })).toEqual({ decided: true });
+    // Aborted while it walks (it yields after 32 files): it stops with the signal's reason.
+    const controller = new AbortController();
+    const walking = probeSkippedEntries(
+      { path: root, workspacePath: "" },
+      request({ pattern: "absent_text" }),
+      [".cache"],
+      controller.signal,
+    );
+    setImmediate(() => controller.abort(new Error("stopped mid-walk")));
+    await expect(walking).rejects.toThrow("stopped mid-walk");
+    expect(descriptors()).toBe(before);
+  });
+
   it("leaves regular expressions and text it cannot read as rg does to rg", async () => {
     await write({
       ".cache/plain.txt": "needle_text\n",
@@ -100,7 +140,14 @@ describe("probeSkippedEntries", () => {
         Buffer.from("needle_text\n", "utf16le"),
       ]),
     });
-    for (const pattern of ["needle_t.xt", "needle|text", "^needle", "", "needle\ntext"]) {
+    for (const pattern of [
+      "needle_t.xt",
+      "needle|text",
+      "^needle",
+      "",
+      "needle\ntext",
+      "needle\ud800",
+    ]) {
       expect(await probe([".cache/plain.txt"], { pattern }), JSON.stringify(pattern)).toEqual({
         decided: false,
       });
@@ -110,7 +157,7 @@ describe("probeSkippedEntries", () => {
     expect(await probe([".utf16"])).toEqual({ decided: false });
   });
 
-  it("hands more than its budget to rg", async () => {
+  it("hands more than its budget to rg, counting every entry of a listing", async () => {
     await mkdir(join(root, "node_modules"));
     const count = IN_PROCESS_PROBE_LIMITS.files + 1;
     await Promise.all(
@@ -119,6 +166,15 @@ describe("probeSkippedEntries", () => {
       ),
     );
     expect(await probe(["node_modules"])).toEqual({ decided: false });
+    // Symlinks (never searched) count too: a directory of them is not listed to its end.
+    await mkdir(join(root, ".links"));
+    const most = IN_PROCESS_PROBE_LIMITS.files + IN_PROCESS_PROBE_LIMITS.directories;
+    await Promise.all(
+      Array.from({ length: most + 1 }, (_, index) =>
+        symlink("nowhere", join(root, ".links", `l${index}`)),
+      ),
+    );
+    expect(await probe([".links"])).toEqual({ decided: false });
     await write({ "big/large.txt": "x".repeat(IN_PROCESS_PROBE_LIMITS.bytes + 1) });
     expect(await probe(["big"])).toEqual({ decided: false });
     await write({ "ok/small.txt": "needle_text\n" });

@@ -38,12 +38,12 @@ const REGEX_SYNTAX = /[\\.+*?()|[\]{}^$]/;
 /**
  * The bytes (case-sensitive) or the expression (ignoring case) that find `request.pattern` in a
  * file exactly as rg would, when the pattern is plain text on one line; undefined otherwise (a
- * regular expression, an empty pattern, a line break, or characters whose handling differs: a BOM
- * or the replacement character).
+ * regular expression, an empty pattern, a line break, or characters whose handling differs: a BOM,
+ * the replacement character, a lone surrogate — which rg receives as the replacement character).
  */
 function literalMatcher(request: SearchRequest): ((bytes: Buffer) => boolean) | undefined {
   const pattern = request.pattern;
-  if (pattern.length === 0 || /[\r\n\u{feff}\u{fffd}]/u.test(pattern)) return undefined;
+  if (pattern.length === 0 || /[\r\n\u{feff}\u{fffd}]|\p{Cs}/u.test(pattern)) return undefined;
   if (!request.literal && REGEX_SYNTAX.test(pattern)) return undefined;
   if (!request.ignoreCase) {
     const needle = Buffer.from(pattern, "utf8");
@@ -112,7 +112,22 @@ export async function probeSkippedEntries(
   const matches = literalMatcher(request);
   if (matches === undefined) return UNDECIDED;
   const below = base.workspacePath.length === 0 ? "" : `${base.workspacePath}/`;
-  if (entries.some((entry) => !entry.startsWith(below) || entry.length === below.length)) {
+  // Entries come from rg's log, where a file name with a line break can forge a line: only plain
+  // paths below the base are walked here (no empty, ".", ".." or ".git" segment).
+  if (
+    entries.some(
+      (entry) =>
+        !entry.startsWith(below) ||
+        entry.length === below.length ||
+        entry
+          .slice(below.length)
+          .split("/")
+          .some(
+            (segment) =>
+              segment === "" || segment === "." || segment === ".." || segment === ".git",
+          ),
+    )
+  ) {
     return UNDECIDED;
   }
   // Secrets are kept out twice, as with rg: the workspace's test, and the secret globs matched
@@ -149,9 +164,12 @@ export async function probeSkippedEntries(
     const children: Array<{ name: string; path: string; isDirectory: boolean }> = [];
     const directory = opendirSync(inside, { bufferSize: 128 });
     try {
+      let read = 0;
       for (let child = directory.readSync(); child !== null; child = directory.readSync()) {
+        // Every entry counts (symlinks and FIFOs too): a listing never runs long unbounded.
+        read += 1;
+        if (read > most) throw new LeaveToRipgrep();
         if (!child.isFile() && !child.isDirectory()) continue;
-        if (children.length >= most) throw new LeaveToRipgrep();
         children.push({
           name: child.name,
           path: `${workspacePath}/${child.name}`,
