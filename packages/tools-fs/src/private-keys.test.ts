@@ -136,6 +136,78 @@ describe("read_file redacts private keys line for line", () => {
     }
   });
 
+  it("a window that starts on the armour's headers or blank line still widens to its BEGIN", async () => {
+    const { root, workspace } = await fixture();
+    // BEGIN on line 256: the headers and the blank line fall on line 257, where the line index
+    // keeps a checkpoint (windows start there).
+    const filler = Array.from({ length: 255 }, (_, index) => `filler line ${index}`);
+    const body = (count: number) =>
+      Array.from(
+        { length: count },
+        (_, index) => `KEYLINE${String(index).padStart(5, "0")}AbCdEfGh0123456789+/xyzXYZ`,
+      );
+    const layouts = {
+      blank: ["-----BEGIN PGP PRIVATE KEY BLOCK-----", ""],
+      headers: ["-----BEGIN PGP PRIVATE KEY BLOCK-----", "Version: GnuPG v2", "Comment: test", ""],
+      encryptedPem: [
+        "-----BEGIN RSA PRIVATE KEY-----",
+        "Proc-Type: 4,ENCRYPTED",
+        "DEK-Info: AES-128-CBC,00FF",
+        "",
+      ],
+    };
+    for (const [layout, head] of Object.entries(layouts)) {
+      const lines = [
+        ...filler,
+        ...head,
+        ...body(20_000),
+        "=KEYLINEsum",
+        "-----END PGP PRIVATE KEY BLOCK-----",
+        "x",
+        "y",
+      ];
+      await writeFile(join(root, "armour.txt"), `${lines.join("\n")}\n`);
+      for (const fullPassMaxBytes of [undefined, 0]) {
+        const read = createReadFileTool({
+          workspace,
+          streamThresholdBytes: 1024,
+          ...(fullPassMaxBytes === undefined ? {} : { fullPassMaxBytes }),
+        });
+        for (const input of [
+          { offset: 600, limit: 5 },
+          { offset: 2400, limit: 5 },
+          { offset: 16_700, limit: 5 },
+          { offset: -(lines.length - 558 + 1), limit: 2 },
+          { offset: -(lines.length - 2350 + 1), limit: 2 },
+        ]) {
+          const page = await read.run({ path: "armour.txt", ...input });
+          const label = JSON.stringify({ layout, fullPassMaxBytes, ...input });
+          expect(page.success, label).toBe(true);
+          expect(JSON.stringify(page), label).not.toMatch(/KEYLINE/);
+        }
+      }
+    }
+  });
+
+  it("hex digests and numbers are not taken for key armour: no widening, no redaction", async () => {
+    const { root, workspace } = await fixture();
+    const digests = Array.from({ length: 30_000 }, (_, index) =>
+      (index * 2654435761).toString(16).padStart(40, "0").slice(0, 40),
+    );
+    await writeFile(join(root, "digests.txt"), `${digests.join("\n")}\n`);
+    const numbers = Array.from({ length: 30_000 }, (_, index) => String(10_000 + index));
+    await writeFile(join(root, "numbers.txt"), `${numbers.join("\n")}\n`);
+    const read = createReadFileTool({ workspace, streamThresholdBytes: 1024, fullPassMaxBytes: 0 });
+    const digestPage = await read.run({ path: "digests.txt", offset: 25_000, limit: 3 });
+    expect(digestPage.success && digestPage.data.content).toBe(
+      `${digests.slice(24_999, 25_002).join("\n")}\n`,
+    );
+    const numberPage = await read.run({ path: "numbers.txt", offset: 25_000, limit: 3 });
+    expect(numberPage.success && numberPage.data.content).toBe(
+      `${numbers.slice(24_999, 25_002).join("\n")}\n`,
+    );
+  });
+
   it("base64 data that is not a key stays readable when its start is in reach", async () => {
     const { root, workspace } = await fixture();
     const data = Array.from(

@@ -26,7 +26,7 @@ import {
   numberLine,
   readLines,
 } from "./internal/line-index.js";
-import { looksLikeKeyBase64 } from "./internal/private-key-lines.js";
+import { looksLikeArmourLine } from "./internal/private-key-lines.js";
 import {
   BINARY_SNIFF_BYTES,
   type DecodedText,
@@ -713,10 +713,11 @@ export function createReadFileTool(options: ReadFileToolOptions): ReadFileTool {
         return changed();
       // Where reading starts: a little before the page, so that a key block beginning before
       // it is recognised; `lookback` lines are read for that only. When every line read before
-      // the page looks like key body (base64) and the window does not start at the top, the
-      // page may sit inside a block that began earlier (a PGP private key runs to hundreds of
-      // lines): the window is widened (256 → 2,048 → 16,384 lines) until it starts on another
-      // line; past that, the page's leading body lines are redacted.
+      // the page could sit inside key armour (base64 body, armour headers, the blank line after
+      // them) and the window does not start at the top, the page may be inside a block that
+      // began earlier (a PGP private key runs to hundreds of lines): the window is widened
+      // (256 → 2,048 → 16,384 lines) until it starts on another line; past that, the page's
+      // leading armour lines are redacted.
       let offset = requestedOffset;
       let position = start;
       let lookback = 0;
@@ -769,7 +770,7 @@ export function createReadFileTool(options: ReadFileToolOptions): ReadFileTool {
         invalidBytes = false;
         after = position;
         full = false;
-        // Whether every line before the page looked like key body, the window not at the top.
+        // Whether every line before the page could be key armour, the window not at the top.
         let bodyBefore = lookback > 0 && position > start;
         const last = attempt === KEY_LOOKBACK_STEPS.length - 1;
         if (position < index.size) {
@@ -785,7 +786,7 @@ export function createReadFileTool(options: ReadFileToolOptions): ReadFileTool {
               // Only the key scanner sees lines before the page (and those before the checkpoint's skip).
               const before = decodeUtf8Lenient(raw.bytes, cutShort).text;
               isKeyLine(before);
-              if (bodyBefore && !looksLikeKeyBase64(before.trim())) bodyBefore = false;
+              if (bodyBefore && !looksLikeArmourLine(before.trim())) bodyBefore = false;
               after += raw.byteLength + (raw.newline ? 1 : 0);
               continue;
             }
@@ -800,9 +801,9 @@ export function createReadFileTool(options: ReadFileToolOptions): ReadFileTool {
             const cutBytes = cutShort ? raw.byteLength - utf8Length(decoded.text) : 0;
             let keyLine = isKeyLine(decoded.text);
             if (orphanBody) {
-              // Inside a block whose BEGIN is out of reach: body lines, then its END line.
+              // Inside a block whose BEGIN is out of reach: armour lines, then its END line.
               const trimmed = decoded.text.trim();
-              if (keyLine || !looksLikeKeyBase64(trimmed)) {
+              if (keyLine || !looksLikeArmourLine(trimmed)) {
                 orphanBody = false;
                 if (trimmed.includes("-----END ") && trimmed.includes("PRIVATE KEY"))
                   keyLine = true;

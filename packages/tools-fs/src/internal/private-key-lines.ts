@@ -19,9 +19,29 @@ const BASE64_LINE = /^[A-Za-z0-9+/=]{4,}$/;
  * @param text - the line, trimmed
  * @returns whether it could be a line of a key's body
  */
-export function looksLikeKeyBase64(text: string): boolean {
+function looksLikeKeyBase64(text: string): boolean {
   if (!BASE64_LINE.test(text)) return false;
   return /[0-9+/=]/.test(text) || (/[a-z]/.test(text) && /[A-Z]/.test(text));
+}
+
+/** The header names key armour carries before its body (PGP, encrypted PEM, PuTTY). */
+const ARMOUR_HEADER =
+  /^(?:Version|Comment|Hash|Charset|MessageID|Proc-Type|DEK-Info|Encryption|Public-Lines|Private-Lines|Key-Derivation|Argon2-[A-Za-z]+): /;
+
+/**
+ * Whether a (trimmed) line could sit inside key armour before its END line: a body line of
+ * base64 (at most 100 characters, both letter cases — real bodies are 64–76 characters wide, so
+ * a hex digest or a number is not one), a PGP checksum (`=` and a few characters), an armour
+ * header (`Version: …`, `Proc-Type: …`) or the blank line after the headers.
+ *
+ * @param text - the line, trimmed
+ * @returns whether it could be part of a key block between BEGIN and END
+ */
+export function looksLikeArmourLine(text: string): boolean {
+  if (text.length === 0 || ARMOUR_HEADER.test(text)) return true;
+  if (text.length > 100 || !BASE64_LINE.test(text)) return false;
+  if (text.startsWith("=")) return text.length <= 8;
+  return /[a-z]/.test(text) && /[A-Z]/.test(text);
 }
 
 /** Whether a shown line could belong to a private key: a marker, or a line of bare base64. */
