@@ -30,6 +30,26 @@ async function fixture() {
   return { root, fileSystem, workspace };
 }
 
+/** `count` lines of key body (base64-like, both letter cases, each marked KEYLINE). */
+function keyBody(count: number): string[] {
+  return Array.from(
+    { length: count },
+    (_, index) => `KEYLINE${String(index).padStart(5, "0")}AbCdEfGh0123456789+/xyzXYZ`,
+  );
+}
+
+/** read_file with every page of a small file streamed, in both index modes (full pass, partial). */
+function streamedReaders(workspace: ReturnType<typeof createWorkspace>) {
+  return [undefined, 0].map((fullPassMaxBytes) => ({
+    fullPassMaxBytes,
+    read: createReadFileTool({
+      workspace,
+      streamThresholdBytes: 1024,
+      ...(fullPassMaxBytes === undefined ? {} : { fullPassMaxBytes }),
+    }),
+  }));
+}
+
 describe("read_file redacts private keys line for line", () => {
   it("whole files: the key lines become the note, the rest and the numbering stay", async () => {
     const { workspace } = await fixture();
@@ -95,10 +115,7 @@ describe("read_file redacts private keys line for line", () => {
   it("a page deep inside a long PGP key block (its BEGIN over 256 lines back) is redacted", async () => {
     const { root, workspace } = await fixture();
     const filler = Array.from({ length: 300 }, (_, index) => `filler line ${index}`).join("\n");
-    const body = Array.from(
-      { length: 3000 },
-      (_, index) => `KEYLINE${String(index).padStart(5, "0")}AbCdEfGh0123456789+/xyzXYZ`,
-    );
+    const body = keyBody(3000);
     const pgp = [
       "-----BEGIN PGP PRIVATE KEY BLOCK-----",
       "",
@@ -108,12 +125,7 @@ describe("read_file redacts private keys line for line", () => {
     ].join("\n");
     // BEGIN is line 301, the body lines 303–3302, the checksum 3303, END 3304, then x and y.
     await writeFile(join(root, "pgp.txt"), `${filler}\n${pgp}\nx\ny\n`);
-    for (const fullPassMaxBytes of [undefined, 0]) {
-      const read = createReadFileTool({
-        workspace,
-        streamThresholdBytes: 1024,
-        ...(fullPassMaxBytes === undefined ? {} : { fullPassMaxBytes }),
-      });
+    for (const { fullPassMaxBytes, read } of streamedReaders(workspace)) {
       for (const input of [
         { offset: 900, limit: 20 },
         { offset: 2500, limit: 20 },
@@ -141,11 +153,6 @@ describe("read_file redacts private keys line for line", () => {
     // BEGIN on line 256: the headers and the blank line fall on line 257, where the line index
     // keeps a checkpoint (windows start there).
     const filler = Array.from({ length: 255 }, (_, index) => `filler line ${index}`);
-    const body = (count: number) =>
-      Array.from(
-        { length: count },
-        (_, index) => `KEYLINE${String(index).padStart(5, "0")}AbCdEfGh0123456789+/xyzXYZ`,
-      );
     const layouts = {
       blank: ["-----BEGIN PGP PRIVATE KEY BLOCK-----", ""],
       headers: ["-----BEGIN PGP PRIVATE KEY BLOCK-----", "Version: GnuPG v2", "Comment: test", ""],
@@ -160,19 +167,14 @@ describe("read_file redacts private keys line for line", () => {
       const lines = [
         ...filler,
         ...head,
-        ...body(20_000),
+        ...keyBody(20_000),
         "=KEYLINEsum",
         "-----END PGP PRIVATE KEY BLOCK-----",
         "x",
         "y",
       ];
       await writeFile(join(root, "armour.txt"), `${lines.join("\n")}\n`);
-      for (const fullPassMaxBytes of [undefined, 0]) {
-        const read = createReadFileTool({
-          workspace,
-          streamThresholdBytes: 1024,
-          ...(fullPassMaxBytes === undefined ? {} : { fullPassMaxBytes }),
-        });
+      for (const { fullPassMaxBytes, read } of streamedReaders(workspace)) {
         for (const input of [
           { offset: 600, limit: 5 },
           { offset: 2400, limit: 5 },
