@@ -109,7 +109,7 @@ describe("interact over MCP elicitation", () => {
       const { tools } = await session.client.listTools();
       const names = tools.map((tool) => tool.name);
       expect(names).toEqual(["think", "update_plan", "notify"]);
-      expect(session.stderr()).toContain("ask_user and confirm left out");
+      await session.waitForStderr("ask_user and confirm left out");
       for (const tool of tools) {
         expect(tool.description ?? "").not.toContain("ask_user");
         expect(tool.description ?? "").not.toMatch(/`confirm`/);

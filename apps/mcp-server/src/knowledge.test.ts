@@ -206,7 +206,7 @@ describe("the knowledge family: tools/list", { timeout: 60_000 }, () => {
       ]);
       await withSession(["--families", "knowledge"], async (session) => {
         expect(await toolNames(session)).toEqual(["remember", "search_memory"]);
-        expect(session.stderr()).toContain("search_knowledge left out: no root");
+        await session.waitForStderr("search_knowledge left out: no root");
       });
     } finally {
       project.cleanup();
@@ -352,9 +352,7 @@ describe("the knowledge family: the index and the user's folder", { timeout: 60_
           text: "The radio browns out above 800 mA.",
         });
         expect(saved.isError ?? false).toBe(false);
-        expect(session.stderr()).toContain(
-          `index in ${join(cacheHome.path, "agentool", "knowledge")}`,
-        );
+        await session.waitForStderr(`index in ${join(cacheHome.path, "agentool", "knowledge")}`);
       } finally {
         await session.close();
       }
@@ -544,7 +542,7 @@ describe("the knowledge family: web_fetch, then search_knowledge, then read_file
           });
           expect(opened.isError ?? false).toBe(false);
           expect(text(opened)).toContain("holding the zircon button for nine seconds");
-          expect(session.stderr()).toContain("web_fetch saves pages into notes/web-pages");
+          await session.waitForStderr("web_fetch saves pages into notes/web-pages");
         },
       );
     } finally {
@@ -592,9 +590,7 @@ describe("the knowledge family: MCP roots", { timeout: 60_000 }, () => {
       const after = await call(session, "search_knowledge", { query: "rollback regulator" });
       expect(firstReference(text(after)).file).toBe("docs/deploy.md");
       expect(text(after)).not.toContain("power.md");
-      expect(session.stderr()).toContain(
-        `search_knowledge searches ${realpathSync(second.path)}/docs`,
-      );
+      await session.waitForStderr(`search_knowledge searches ${realpathSync(second.path)}/docs`);
       // Memory outlives the roots change.
       await call(session, "remember", { text: "Roots changed once during this test." });
       roots = [{ uri: pathToFileURL(first.path).href }];

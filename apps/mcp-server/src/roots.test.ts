@@ -90,7 +90,7 @@ describe("MCP roots", () => {
       const status = await session.client.callTool({ name: "git_status", arguments: {} });
       expect((status as CallToolResult).isError ?? false).toBe(false);
       expect(listChanged()).toBeGreaterThanOrEqual(1);
-      expect(session.stderr()).toContain(`fs and git confined to the client's root`);
+      await session.waitForStderr(`fs and git confined to the client's root`);
       // The old root is out of reach now.
       const oldRoot = await session.client.callTool({
         name: "read_file",
@@ -110,8 +110,8 @@ describe("MCP roots", () => {
         arguments: { path: "." },
       });
       expect(text(listing)).toContain("alpha-only.txt");
-      expect(session.stderr()).toContain("only the first is served");
-      expect(session.stderr()).toContain(pathToFileURL(second.path).href);
+      await session.waitForStderr("only the first is served");
+      await session.waitForStderr(pathToFileURL(second.path).href);
     } finally {
       await session.close();
     }
@@ -141,7 +141,8 @@ describe("MCP roots", () => {
         arguments: { path: "." },
       });
       expect(text(listing)).toContain("fallback-only.txt");
-      expect(withRoot.session.stderr()).toContain("the client sent no file:// root: using --root");
+      // The log line and the answer come on different pipes: wait for the line, not a race.
+      await withRoot.session.waitForStderr("the client sent no file:// root: using --root");
     } finally {
       await withRoot.session.close();
     }
@@ -149,7 +150,9 @@ describe("MCP roots", () => {
     try {
       const names = (await without.session.client.listTools()).tools.map((tool) => tool.name);
       expect(names).toEqual(["think", "update_plan"]);
-      expect(without.session.stderr()).toContain("fs and git left out");
+      await without.session.waitForStderr(
+        "the client sent no file:// root and there is no --root: fs and git left out.",
+      );
     } finally {
       await without.session.close();
     }
@@ -163,7 +166,7 @@ describe("MCP roots", () => {
     try {
       const names = (await session.client.listTools()).tools.map((tool) => tool.name);
       expect(names).toEqual(["think", "update_plan"]);
-      expect(session.stderr()).toContain(
+      await session.waitForStderr(
         `the client's root ${first.path}/alpha-only.txt is not a directory`,
       );
     } finally {
