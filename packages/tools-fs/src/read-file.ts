@@ -262,8 +262,8 @@ export interface ReadFileToolData extends PageInfo {
 
 /**
  * Lines a streamed page looks back for a key block that starts before it, widened while every
- * line looked back on is key body: most keys are < 120 lines, a PGP block with a photo ID a few
- * thousand.
+ * line looked back on could be key armour (`looksLikeArmourLine`): most keys are < 120 lines, a
+ * PGP block with a photo ID a few thousand.
  */
 const KEY_LOOKBACK_STEPS = [256, 2_048, 16_384] as const;
 

@@ -32,7 +32,7 @@ import {
   O_NOFOLLOW,
   PROC_FD,
 } from "./safe-open.js";
-import { probeSkippedEntries } from "./skipped-probe.js";
+import { isPlainEntryPath, probeSkippedEntries } from "./skipped-probe.js";
 
 /** Options of {@link createRipgrepSearcher} and {@link createRipgrepLister}. */
 export interface RipgrepSearchOptions {
@@ -590,14 +590,8 @@ function skippedEntry(line: string, request: SearchRequest, prefix: string): str
   const [, reported, reason] = found as unknown as [string, string, string];
   if (!reason.startsWith("Hidden") && !reason.startsWith("Gitignore(")) return undefined; // overrides: secret globs
   const path = toWorkspacePath(reported, prefix);
-  // rg logs names raw, so a file name with a line break can forge a line: only plain paths count
-  // (no empty, ".", ".." or ".git" segment).
-  const plain = path
-    .split("/")
-    .every(
-      (segment) => segment !== "" && segment !== "." && segment !== ".." && segment !== ".git",
-    );
-  if (!plain || /[\r\n]/.test(path) || request.isSecret(path)) return undefined;
+  // rg logs names raw, so a file name with a line break can forge a line: plain paths only.
+  if (!isPlainEntryPath(path) || /[\r\n]/.test(path) || request.isSecret(path)) return undefined;
   return path;
 }
 

@@ -59,6 +59,21 @@ function literalMatcher(request: SearchRequest): ((bytes: Buffer) => boolean) | 
   return (bytes) => expression.test(bytes.toString("utf8"));
 }
 
+/**
+ * Whether a path from rg's log is a plain relative path: no empty, `.`, `..` or `.git` segment
+ * (rg logs names raw, so a file name with a line break can forge a log line naming anything).
+ *
+ * @param path - a workspace path, or one relative to the probe's base
+ * @returns whether the probes may reach it
+ */
+export function isPlainEntryPath(path: string): boolean {
+  return path
+    .split("/")
+    .every(
+      (segment) => segment !== "" && segment !== "." && segment !== ".." && segment !== ".git",
+    );
+}
+
 /** A budget the probe spends as it goes; false once spent. */
 class ProbeBudget {
   files = 0;
@@ -90,10 +105,11 @@ class LeaveToRipgrep extends Error {}
  * files alike, never `.git`, secret paths or symlinks; the first file holding the text is the
  * answer.
  *
- * It decides only where its answer is rg's: a plain-text pattern ({@link literalMatcher}), Linux,
- * and files rg would read as UTF-8 text — a file with a NUL byte (binary to rg) or a UTF-16 BOM
- * (which rg transcodes), an unreadable entry, or more than {@link IN_PROCESS_PROBE_LIMITS} hand
- * the whole probe back to rg (`decided: false`). Synchronous calls, bounded by those limits
+ * It decides only where its verdict (a match or none) is rg's: a plain-text pattern
+ * ({@link literalMatcher}), Linux, and files rg would read as UTF-8 text — a file with a NUL byte
+ * (binary to rg) or a UTF-16 BOM (which rg transcodes), an unreadable entry, a path that is not
+ * plain ({@link isPlainEntryPath}), or more than {@link IN_PROCESS_PROBE_LIMITS} hand the whole
+ * probe back to rg (`decided: false`). The file it names is the first match in path order. Synchronous calls, bounded by those limits
  * (~8 MiB), with a turn of the event loop after each MiB or 32 files read.
  *
  * @param base - where the entries are reached from
@@ -112,20 +128,13 @@ export async function probeSkippedEntries(
   const matches = literalMatcher(request);
   if (matches === undefined) return UNDECIDED;
   const below = base.workspacePath.length === 0 ? "" : `${base.workspacePath}/`;
-  // Entries come from rg's log, where a file name with a line break can forge a line: only plain
-  // paths below the base are walked here (no empty, ".", ".." or ".git" segment).
+  // Entries come from rg's log: only plain paths below the base are walked here.
   if (
     entries.some(
       (entry) =>
         !entry.startsWith(below) ||
         entry.length === below.length ||
-        entry
-          .slice(below.length)
-          .split("/")
-          .some(
-            (segment) =>
-              segment === "" || segment === "." || segment === ".." || segment === ".git",
-          ),
+        !isPlainEntryPath(entry.slice(below.length)),
     )
   ) {
     return UNDECIDED;
