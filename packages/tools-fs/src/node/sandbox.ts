@@ -165,6 +165,8 @@ export function buildBubblewrapArguments(plan: BubblewrapPlan): string[] {
     (first, second) => first.length - second.length,
   );
   for (const directory of emptied) args.push("--tmpfs", directory);
+  const program = programTree(plan.file, emptied);
+  if (program !== undefined) args.push("--ro-bind", program, program);
   if (plan.network) args.push("--ro-bind-try", "/run/systemd/resolve", "/run/systemd/resolve");
   for (const [source, destination] of plan.binds ?? []) args.push("--ro-bind", source, destination);
   // Hidden paths outside the root first (the user's home secrets), then the root, then its secrets.
@@ -177,6 +179,28 @@ export function buildBubblewrapArguments(plan: BubblewrapPlan): string[] {
   if (!plan.network) args.push("--unshare-net");
   args.push("--chdir", plan.cwd, "--", plan.file, ...plan.args);
   return args;
+}
+
+/**
+ * What of the program must stay visible when it lives in a directory the sandbox empties (a clone
+ * under `/tmp`, a tool cache in `$TMPDIR`): its outermost `node_modules` folder when it is an npm
+ * package's binary (a script needs its package and dependencies, which pnpm keeps as siblings in
+ * `node_modules/.pnpm`), else the program file alone. `undefined` when the program is outside
+ * every emptied directory. The rest of the temporary directory stays hidden.
+ *
+ * @param file - the program (absolute real path)
+ * @param emptied - the directories the sandbox empties
+ * @returns the path to bind read-only, if any
+ * @example
+ * programTree("/tmp/x/node_modules/.pnpm/a@1/node_modules/a/bin/a", ["/tmp"]); // "/tmp/x/node_modules"
+ */
+export function programTree(file: string, emptied: readonly string[]): string | undefined {
+  if (!emptied.some((directory) => isInsidePath(directory, file) && directory !== file)) {
+    return undefined;
+  }
+  const marker = "/node_modules/";
+  const first = file.indexOf(marker);
+  return first === -1 ? file : file.slice(0, first + marker.length - 1);
 }
 
 let emptyFilePath: string | undefined;
