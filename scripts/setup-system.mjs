@@ -1,0 +1,187 @@
+#!/usr/bin/env node
+// The one set-up step of both README commands: finds the system packages the project uses and,
+// when one is missing, installs it with Debian's apt-get (as root), saying what it installs — or,
+// without root or apt-get, says why not and the line that installs it.
+//
+//   node scripts/setup-system.mjs demo    what `pnpm demo` needs (Chromium, bubblewrap)
+//   node scripts/setup-system.mjs test    what `pnpm test` needs (+ PostgreSQL)
+//
+// Exit code 0 when everything the purpose needs is there afterwards, 1 when something is still
+// missing (the lines above say what and how to install it).
+import { spawnSync } from "node:child_process";
+import { accessSync, constants, readdirSync } from "node:fs";
+import { delimiter, join } from "node:path";
+import { pathToFileURL } from "node:url";
+
+/**
+ * A Debian package the project uses, how to tell it is there and what for.
+ *
+ * @typedef {object} SystemPackage
+ * @property {string} name - the Debian package
+ * @property {() => string | undefined} find - the installed program's path, or undefined
+ * @property {string} usedBy - what needs it, shown to the user
+ * @property {ReadonlyArray<"demo" | "test">} purposes - which README command needs it
+ */
+
+/**
+ * The first executable of `names` on the PATH or in the usual system folders.
+ *
+ * @param {string[]} names - program names
+ * @returns {string | undefined} its path
+ */
+function findProgram(...names) {
+  const folders = [
+    ...(process.env.PATH ?? "").split(delimiter),
+    "/usr/bin",
+    "/bin",
+    "/usr/local/bin",
+  ];
+  for (const name of names) {
+    for (const folder of folders) {
+      if (folder.length === 0) continue;
+      const candidate = join(folder, name);
+      try {
+        accessSync(candidate, constants.X_OK);
+        return candidate;
+      } catch {
+        // not here
+      }
+    }
+  }
+  return undefined;
+}
+
+/** @returns {string | undefined} the newest PostgreSQL server's `pg_ctl` from Debian's packages */
+function findPostgres() {
+  let versions = [];
+  try {
+    versions = readdirSync("/usr/lib/postgresql").sort(
+      (first, second) => Number(second) - Number(first),
+    );
+  } catch {
+    return undefined;
+  }
+  for (const version of versions) {
+    const candidate = join("/usr/lib/postgresql", version, "bin", "pg_ctl");
+    try {
+      accessSync(candidate, constants.X_OK);
+      return candidate;
+    } catch {
+      // not this version
+    }
+  }
+  return undefined;
+}
+
+/** @type {readonly SystemPackage[]} */
+export const SYSTEM_PACKAGES = [
+  {
+    name: "chromium",
+    find: () => findProgram("chromium"),
+    usedBy: "tools-preview (headless Chromium) and web_fetch's renderer",
+    purposes: ["demo", "test"],
+  },
+  {
+    name: "bubblewrap",
+    find: () => findProgram("bwrap"),
+    usedBy: "run_command's sandbox (bwrap)",
+    purposes: ["demo", "test"],
+  },
+  {
+    name: "postgresql",
+    find: findPostgres,
+    usedBy: "the PostgresStore memory suite (a real PostgreSQL server on 127.0.0.1)",
+    purposes: ["test"],
+  },
+];
+
+/**
+ * Why packages cannot be installed here, or undefined when they can (root with apt-get on Linux).
+ *
+ * @returns {string | undefined}
+ */
+function cannotInstall() {
+  if (process.platform !== "linux") return "these are Debian packages and this is not Linux";
+  if (typeof process.getuid !== "function" || process.getuid() !== 0) return "not root";
+  if (findProgram("apt-get") === undefined) return "no apt-get";
+  return undefined;
+}
+
+/**
+ * Runs apt-get with the given arguments, output shown, never asking a question.
+ *
+ * @param {string[]} args - apt-get's arguments
+ * @returns {boolean} whether it succeeded
+ */
+function aptGet(args) {
+  const environment = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
+  return spawnSync("apt-get", args, { stdio: "inherit", env: environment }).status === 0;
+}
+
+/**
+ * Makes sure the system packages of one purpose are installed: found → said; missing → installed
+ * with `apt-get install -y` (after `apt-get update` when the first try fails), or explained.
+ *
+ * @param {"demo" | "test"} purpose - which README command is being set up
+ * @param {{ log?: (line: string) => void, packages?: readonly SystemPackage[] }} [options]
+ * @returns {{ found: string[], installed: string[], missing: string[] }} the package names in each state afterwards
+ * @example
+ * const { missing } = ensureSystemPackages("demo");
+ */
+export function ensureSystemPackages(purpose, options = {}) {
+  const log = options.log ?? ((line) => console.log(`=== setup: ${line}`));
+  const needed = (options.packages ?? SYSTEM_PACKAGES).filter((entry) =>
+    entry.purposes.includes(purpose),
+  );
+  const found = [];
+  const absent = [];
+  for (const entry of needed) {
+    const path = entry.find();
+    if (path === undefined) absent.push(entry);
+    else {
+      found.push(entry.name);
+      log(`${entry.name} found (${path})`);
+    }
+  }
+  if (absent.length === 0) return { found, installed: [], missing: [] };
+  const names = absent.map((entry) => entry.name);
+  const line = `apt-get install -y ${names.join(" ")}`;
+  for (const entry of absent) log(`${entry.name} is missing — needed by ${entry.usedBy}`);
+  const reason = cannotInstall();
+  if (reason !== undefined) {
+    log(`cannot install it here (${reason}); as root, run: ${line}`);
+    return { found, installed: [], missing: names };
+  }
+  log(`installing with Debian's packages: ${line}`);
+  if (!aptGet(["install", "-y", ...names])) {
+    log("apt-get install failed; running apt-get update first, then trying again");
+    aptGet(["update"]);
+    aptGet(["install", "-y", ...names]);
+  }
+  const installed = [];
+  const missing = [];
+  for (const entry of absent) {
+    const path = entry.find();
+    if (path === undefined) missing.push(entry.name);
+    else {
+      installed.push(entry.name);
+      log(`${entry.name} installed (${path})`);
+    }
+  }
+  if (missing.length > 0) {
+    log(`still missing after apt-get: ${missing.join(", ")} (see apt-get's output above)`);
+  }
+  return { found, installed, missing };
+}
+
+const invokedDirectly =
+  process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href;
+if (invokedDirectly) {
+  const purpose = process.argv[2];
+  if (purpose !== "demo" && purpose !== "test") {
+    console.error("usage: node scripts/setup-system.mjs demo|test");
+    process.exit(2);
+  }
+  const { missing } = ensureSystemPackages(purpose);
+  process.exit(missing.length === 0 ? 0 : 1);
+}
