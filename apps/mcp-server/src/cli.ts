@@ -15,6 +15,9 @@ import {
   resolveRoot,
 } from "./create-agentool-mcp-server.js";
 import { startHttpServer } from "./http-server.js";
+import { createKnowledgeResources } from "./knowledge-resources.js";
+import { isLoopbackHost } from "./loopback.js";
+import { checkOptionalDependencies, DependencyMissingError } from "./optional-dependencies.js";
 
 // stdout carries the protocol: anything a library prints goes to stderr instead.
 console.log = console.error;
@@ -44,6 +47,17 @@ function serverOptions(options: CommandLineOptions): AgentoolMcpServerOptions {
     ...(options.skillsDir === undefined ? {} : { skillsDir: options.skillsDir }),
     fixedRoot: options.fixedRoot,
     log,
+  };
+}
+
+/** A logger that writes each distinct line once (the most recent 1,000 lines are remembered). */
+function onceLogger(write: (line: string) => void): (line: string) => void {
+  const seen = new Set<string>();
+  return (line) => {
+    if (seen.has(line)) return;
+    seen.add(line);
+    if (seen.size > 1_000) seen.delete(seen.values().next().value as string);
+    write(line);
   };
 }
 
@@ -90,6 +104,12 @@ async function main(): Promise<void> {
     if (error instanceof AgentoolError) fail(error.message, 2);
     throw error;
   }
+  try {
+    await checkOptionalDependencies(options.families);
+  } catch (error) {
+    if (error instanceof DependencyMissingError) fail(error.message, 1);
+    throw error;
+  }
   log(
     `agentool-mcp ${AGENTOOL_MCP_SERVER_VERSION}: families ${options.families.join(", ")}, ${options.mode}.`,
   );
@@ -104,7 +124,12 @@ async function main(): Promise<void> {
 
   const http = options.http;
   let token = http.token;
-  if (token !== undefined) {
+  if (http.noAuth === true) {
+    token = undefined;
+    log(
+      `--no-auth: no bearer token is required. Loopback only (${http.host}); the Host and Origin checks stay${(process.env.AGENTOOL_MCP_TOKEN ?? "").length > 0 ? "; AGENTOOL_MCP_TOKEN is ignored" : ""}.`,
+    );
+  } else if (token !== undefined) {
     log(
       "warning: --token is visible to other users in ps; prefer the AGENTOOL_MCP_TOKEN environment variable.",
     );
@@ -116,22 +141,46 @@ async function main(): Promise<void> {
   }
   // Fail on bad options now rather than at the first session.
   await createAgentoolMcpServer({ ...configuration, log: () => {} }).dispose();
-  const loopback = ["127.0.0.1", "localhost", "::1", "[::1]"].includes(http.host);
-  if (!loopback) {
+  if (!isLoopbackHost(http.host)) {
     log(
       `warning: listening on ${http.host}, not loopback: anyone who can reach it and holds the token can use these tools.`,
     );
   }
+  const stateless = http.stateless === true;
+  // Stateless: one fresh server per request, sharing this process's corpus sources (a cache of
+  // the index on disk); its repeated start-up lines are logged once.
+  const knowledgeResources =
+    stateless && options.families.includes("knowledge")
+      ? createKnowledgeResources({ onWarn: (message) => log(`knowledge: ${message}`) })
+      : undefined;
+  const logOnce = onceLogger(log);
   const server = await startHttpServer({
     port: http.port,
     host: http.host,
     allowOrigins: http.allowOrigins,
-    token,
-    createSession: () => createAgentoolMcpServer(configuration),
+    ...(token === undefined ? { noAuth: true } : { token }),
+    ...(stateless ? { stateless: true } : {}),
+    createSession: stateless
+      ? () =>
+          createAgentoolMcpServer({
+            ...configuration,
+            stateless: true,
+            log: logOnce,
+            ...(knowledgeResources === undefined ? {} : { knowledgeResources }),
+          })
+      : () => createAgentoolMcpServer(configuration),
     log,
   });
+  if (stateless) {
+    log(
+      `stateless: every POST is served by a fresh server (no sessions); confined to ${options.root ?? "no root (fs and git left out)"}.`,
+    );
+  }
   log(`listening on ${server.url}`);
-  onShutdown(() => server.close(), false);
+  onShutdown(async () => {
+    await server.close();
+    await knowledgeResources?.close();
+  }, false);
 }
 
 main().catch((error: unknown) => {

@@ -1,119 +1,12 @@
 import { isAbsolute } from "node:path";
 import { parseArgs } from "node:util";
 import { FAMILY_NAMES, type FamilyName, isFamilyName } from "./family-names.js";
+import { DEFAULT_HTTP_HOST, FLAGS, MODES, type ServerMode } from "./flags.js";
 import { closestMatch } from "./internal/closest-match.js";
 import { normalizeKnowledgeDir } from "./knowledge-folder.js";
+import { isLoopbackHost } from "./loopback.js";
 
-/** What `--mode` accepts. */
-export const MODES = ["read-only", "read-write"] as const;
-
-/** `"read-only"` (the default) or `"read-write"`. */
-export type ServerMode = (typeof MODES)[number];
-
-/** The address `--http` binds to unless `--host` says otherwise. */
-export const DEFAULT_HTTP_HOST = "127.0.0.1";
-
-/** One flag of the command line, as `--help` lists it. */
-export interface FlagDescription {
-  /** The flag without its dashes, e.g. `"root"`. */
-  name: string;
-  /** A one-letter alias (`-h`), when there is one. */
-  short?: string;
-  /** The placeholder of its value (`<dir>`), absent for a switch. */
-  value?: string;
-  /** Whether it may be given several times. */
-  repeatable?: boolean;
-  /** What it does, one or two sentences. */
-  description: string;
-}
-
-/** Every flag `agentool-mcp` accepts, in the order `--help` lists them. */
-export const FLAGS: readonly FlagDescription[] = [
-  {
-    name: "root",
-    value: "<dir>",
-    description:
-      "The directory the fs, git and knowledge tools are confined to when the client sends no MCP roots (a client's first file:// root wins unless --fixed-root).",
-  },
-  {
-    name: "families",
-    value: "<list>",
-    description: `Comma-separated families to serve: ${FAMILY_NAMES.join(",")} (default: all).`,
-  },
-  {
-    name: "mode",
-    value: "read-only|read-write",
-    description:
-      "read-only (default): look, list, search, read; nothing is written inside the root. read-write adds the fs and git tools that change files, stage and commit, keeps the knowledge index in the knowledge folder and lets web_fetch save pages there.",
-  },
-  {
-    name: "allow-command",
-    value: "<exe>",
-    repeatable: true,
-    description:
-      "Mount run_command (read-write mode) for this executable: argv only, no shell, in a bubblewrap sandbox where available. Repeat for each executable.",
-  },
-  {
-    name: "searxng",
-    value: "<url>",
-    description: "Mount web_search over this SearXNG instance (e.g. http://127.0.0.1:8888).",
-  },
-  {
-    name: "allow-host",
-    value: "<host>",
-    repeatable: true,
-    description:
-      "Let web_fetch reach this host although it is private or loopback (127.0.0.1, intranet.example, *.corp.example, host:port). Repeat for each host.",
-  },
-  {
-    name: "knowledge-dir",
-    value: "<dir>",
-    description:
-      "The folder search_knowledge searches, relative to the root and inside it (default: the root itself). Read-write mode keeps its index in <dir>/.knowledge and web_fetch saves pages into <dir>/web-pages; read-only mode writes nothing inside the root (the index goes to $XDG_CACHE_HOME/agentool/knowledge).",
-  },
-  {
-    name: "memory-dir",
-    value: "<dir>",
-    description:
-      "Serve the memory family (memory_write, memory_read, memory_search, memory_list, memory_delete) over a file store in this folder (created when missing; kept across restarts, shared by servers that name the same folder). Without it the memory family is left out.",
-  },
-  {
-    name: "skills-dir",
-    value: "<dir>",
-    description:
-      "Serve the skills family (use_skill, read_skill_file) over the skills in this folder: one <skill>/SKILL.md each, scanned again when a name is unknown; nothing is written. Without it the skills family is left out.",
-  },
-  {
-    name: "http",
-    value: "<port>",
-    description:
-      "Serve Streamable HTTP on this port (0 = any free port) at /mcp instead of stdio; a bearer token is required.",
-  },
-  {
-    name: "host",
-    value: "<host>",
-    description: `The address --http binds to and accepts in the Host header (default ${DEFAULT_HTTP_HOST}, loopback only).`,
-  },
-  {
-    name: "allow-origin",
-    value: "<origin>",
-    repeatable: true,
-    description:
-      "An Origin allowed to call the HTTP server besides http://127.0.0.1:<port> and http://localhost:<port>. Repeat for each origin.",
-  },
-  {
-    name: "token",
-    value: "<token>",
-    description:
-      "The bearer token of --http (better: the AGENTOOL_MCP_TOKEN environment variable, since flags show in ps). Default: a random token printed to stderr.",
-  },
-  {
-    name: "fixed-root",
-    description: "Ignore the client's MCP roots: always confine to --root.",
-  },
-  { name: "help", short: "h", description: "Show this help and exit." },
-  { name: "version", short: "v", description: "Print the version and exit." },
-];
+export { DEFAULT_HTTP_HOST, FLAGS, type FlagDescription, MODES, type ServerMode } from "./flags.js";
 
 /** The options of a serving run, as the command line gave them. */
 export interface CommandLineOptions {
@@ -148,6 +41,10 @@ export interface CommandLineOptions {
         allowOrigins: string[];
         /** `--token`, when given. */
         token: string | undefined;
+        /** `--no-auth` (loopback only): present, `true`, only when given. */
+        noAuth?: true;
+        /** `--stateless`: present, `true`, only when given. */
+        stateless?: true;
       }
     | undefined;
 }
@@ -238,6 +135,20 @@ function parseOrigin(value: string): string {
     );
   }
   return url.origin;
+}
+
+/** `--no-auth` only on a loopback address and without a token (which it would ignore). */
+function checkNoAuth(host: string, hasToken: boolean): void {
+  if (hasToken) {
+    throw new UsageError(
+      "--no-auth serves without a bearer token, so --token would be ignored: drop one of them.",
+    );
+  }
+  if (!isLoopbackHost(host)) {
+    throw new UsageError(
+      `--no-auth is refused on --host ${host}: it is not a loopback address, so anyone who can reach it could use these tools without a token. Use --host 127.0.0.1 (or ::1, localhost), or drop --no-auth and send a bearer token.`,
+    );
+  }
 }
 
 /**
@@ -400,21 +311,26 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
     throw new UsageError("--fixed-root confines to --root: add --root <dir> or drop --fixed-root.");
   }
   const httpValue = one("http");
-  for (const name of ["host", "allow-origin", "token"]) {
-    if (values.has(name) && httpValue === undefined) {
+  for (const name of ["host", "allow-origin", "token", "no-auth", "stateless"]) {
+    if ((values.has(name) || switches.has(name)) && httpValue === undefined) {
       throw new UsageError(
         `--${name} applies to the HTTP server: add --http <port> or drop --${name}.`,
       );
     }
   }
+  const host = one("host") ?? DEFAULT_HTTP_HOST;
+  const noAuth = switches.has("no-auth");
+  if (noAuth) checkNoAuth(host, values.has("token"));
   const http =
     httpValue === undefined
       ? undefined
       : {
           port: parsePort(httpValue),
-          host: one("host") ?? DEFAULT_HTTP_HOST,
+          host,
           allowOrigins: many("allow-origin").map(parseOrigin),
           token: one("token"),
+          ...(noAuth ? { noAuth: true as const } : {}),
+          ...(switches.has("stateless") ? { stateless: true as const } : {}),
         };
   return {
     action: "serve",

@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import {
@@ -17,69 +17,30 @@ import {
   type RequestId,
   RootsListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
-import { z } from "zod";
-import { MODES, type ServerMode } from "./command-line.js";
-import { FAMILY_NAMES, type FamilyName } from "./family-names.js";
+import { FAMILY_NAMES } from "./family-names.js";
 import { normalizeKnowledgeDir, resolveKnowledgeFolder } from "./knowledge-folder.js";
 import { createKnowledgeResources } from "./knowledge-resources.js";
+import { registerSkillPrompts } from "./prompts.js";
+import { AGENTOOL_MCP_SERVER_VERSION, resolveRoot } from "./resolve-root.js";
+import {
+  type AgentoolMcpServerOptions,
+  agentoolMcpServerOptionsSchema,
+  DEFAULT_ROOTS_TIMEOUT_MS,
+} from "./server-options.js";
 import {
   buildToolSet,
   disposePreviewTool,
+  skillRegistryOf,
   type ToolSetConfiguration,
   type ToolSetState,
 } from "./tool-sets.js";
+import { unknownToolCall, unknownToolError } from "./unknown-tool.js";
 
-/** How long the server waits for the client's answer to `roots/list`, unless told otherwise. */
-export const DEFAULT_ROOTS_TIMEOUT_MS = 10_000;
+export { AGENTOOL_MCP_SERVER_VERSION, resolveRoot } from "./resolve-root.js";
+export { type AgentoolMcpServerOptions, DEFAULT_ROOTS_TIMEOUT_MS } from "./server-options.js";
 
 /** How long `dispose` waits for running tool calls to stop after aborting them. */
 const DISPOSE_GRACE_MS = 10_000;
-
-/** Options of {@link createAgentoolMcpServer}. */
-export interface AgentoolMcpServerOptions {
-  /**
-   * The directory the fs and git tools are confined to when the client sends no MCP roots (or
-   * always, with `fixedRoot`). Without it and without client roots, fs and git are left out.
-   */
-  root?: string;
-  /** The families to serve. Default: all of {@link FAMILY_NAMES}. */
-  families?: readonly FamilyName[];
-  /** `"read-only"` (default) or `"read-write"` (fs and git tools that change things). */
-  mode?: ServerMode;
-  /** Executables `run_command` may start; needs `mode: "read-write"` and the fs family. Default none (no `run_command`). */
-  allowCommands?: readonly string[];
-  /** SearXNG base URL: mounts `web_search`. Default: no `web_search`. */
-  searxng?: string;
-  /** Hosts `web_fetch` may reach although private or loopback (`"127.0.0.1"`, `"*.corp.example"`). Default none. */
-  allowHosts?: readonly string[];
-  /**
-   * The folder `search_knowledge` searches, relative to the root (or absolute inside `root`); it
-   * follows the client's root like fs and git. Default: the root itself.
-   */
-  knowledgeDir?: string;
-  /**
-   * Where read-only mode keeps the knowledge index (a folder outside the root). Default
-   * `$XDG_CACHE_HOME/agentool/knowledge`, else `~/.cache/agentool/knowledge`, else a folder in
-   * `os.tmpdir()`.
-   */
-  knowledgeCacheDirectory?: string;
-  /**
-   * The folder of the memory family's file store (created when missing). Without it the memory
-   * family is left out (and naming it in `families` is an error).
-   */
-  memoryDir?: string;
-  /**
-   * The skills folder of the skills family (`<skill>/SKILL.md` each; only read). Without it the
-   * skills family is left out (and naming it in `families` is an error).
-   */
-  skillsDir?: string;
-  /** Ignore the client's MCP roots and always confine to `root`. Default `false`. */
-  fixedRoot?: boolean;
-  /** Where log lines go (never stdout: it carries the protocol). Default: stderr, prefixed `agentool-mcp: `. */
-  log?: (line: string) => void;
-  /** How long to wait for the client's `roots/list` answer, in milliseconds. Default {@link DEFAULT_ROOTS_TIMEOUT_MS}. */
-  rootsTimeoutMs?: number;
-}
 
 /** A configured server: the SDK's `McpServer` with every tool registered, and its lifecycle. */
 export interface AgentoolMcpServer {
@@ -98,66 +59,6 @@ export interface AgentoolMcpServer {
   connect(transport: Transport): Promise<void>;
   /** Aborts running tool calls (their child processes are killed), closes the server and waits for the calls to end. */
   dispose(): Promise<void>;
-}
-
-const optionsSchema = z.object({
-  root: z.string().min(1).optional(),
-  families: z.array(z.enum(FAMILY_NAMES)).readonly().optional(),
-  mode: z.enum(MODES).optional(),
-  allowCommands: z.array(z.string().min(1)).readonly().optional(),
-  searxng: z.url({ protocol: /^https?$/ }).optional(),
-  allowHosts: z.array(z.string().min(1)).readonly().optional(),
-  knowledgeDir: z.string().min(1).optional(),
-  knowledgeCacheDirectory: z.string().min(1).optional(),
-  memoryDir: z.string().min(1).optional(),
-  skillsDir: z.string().min(1).optional(),
-  fixedRoot: z.boolean().optional(),
-  log: z.custom<(line: string) => void>((value) => typeof value === "function").optional(),
-  rootsTimeoutMs: z.number().int().min(1).max(600_000).optional(),
-});
-
-function packageVersion(): string {
-  try {
-    const manifest = JSON.parse(
-      readFileSync(new URL("../package.json", import.meta.url), "utf8"),
-    ) as { version?: unknown };
-    return typeof manifest.version === "string" ? manifest.version : "0.0.0";
-  } catch {
-    return "0.0.0";
-  }
-}
-
-/** The version of `@agentool/mcp-server` (from its package.json). */
-export const AGENTOOL_MCP_SERVER_VERSION: string = packageVersion();
-
-/**
- * Resolves a confinement root: its real path, checked to be an existing directory.
- *
- * @param path - the directory as given
- * @param label - how the message names it (`"--root"`, `"the client's root"`)
- * @returns the real path
- * @throws AgentoolError naming the path and the fix when it is missing or not a directory
- * @example
- * resolveRoot(".", "--root"); // "/work/project"
- */
-export function resolveRoot(path: string, label: string): string {
-  let real: string;
-  try {
-    real = realpathSync(path);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new AgentoolError(
-      code === "ENOENT"
-        ? `${label} ${path} does not exist: pass an existing directory to confine the tools to.`
-        : `${label} ${path} cannot be opened (${code ?? String(error)}): pass a directory this user can read.`,
-    );
-  }
-  if (!statSync(real).isDirectory()) {
-    throw new AgentoolError(
-      `${label} ${path} is not a directory: pass the directory to confine the tools to (e.g. its parent).`,
-    );
-  }
-  return real;
 }
 
 function defaultLog(line: string): void {
@@ -205,7 +106,7 @@ function methodOf(message: JSONRPCMessage): string | undefined {
  * await agentool.connect(new StdioServerTransport());
  */
 export function createAgentoolMcpServer(options: AgentoolMcpServerOptions = {}): AgentoolMcpServer {
-  const parsed = parseOptions("createAgentoolMcpServer", optionsSchema, options);
+  const parsed = parseOptions("createAgentoolMcpServer", agentoolMcpServerOptionsSchema, options);
   const log = parsed.log ?? defaultLog;
   if (parsed.memoryDir === undefined && parsed.families?.includes("memory") === true) {
     throw new AgentoolError(
@@ -279,12 +180,21 @@ export function createAgentoolMcpServer(options: AgentoolMcpServerOptions = {}):
     ...(parsed.knowledgeCacheDirectory === undefined
       ? {}
       : { knowledgeCacheDirectory: parsed.knowledgeCacheDirectory }),
+    ...(parsed.stateless === true ? { stateless: true } : {}),
   };
+  const stateless = parsed.stateless === true;
   const rootsTimeoutMs = parsed.rootsTimeoutMs ?? DEFAULT_ROOTS_TIMEOUT_MS;
 
+  // Skills are MCP prompts too: the prompts capability only when they are served.
   const server = new McpServer(
     { name: "agentool", title: "agentool", version: AGENTOOL_MCP_SERVER_VERSION },
-    { capabilities: { tools: { listChanged: true }, logging: {} } },
+    {
+      capabilities: {
+        tools: { listChanged: true },
+        logging: {},
+        ...(skillsDirectory === undefined ? {} : { prompts: {} }),
+      },
+    },
   );
   const handler = createMcpInteractionHandler(server) as InteractionHandler;
   const disposal = new AbortController();
@@ -302,8 +212,10 @@ export function createAgentoolMcpServer(options: AgentoolMcpServerOptions = {}):
     return Object.freeze({ ...tool, run });
   }
 
+  const sharedKnowledge = parsed.knowledgeResources;
   const knowledge = families.includes("knowledge")
-    ? createKnowledgeResources({ onWarn: (message) => log(`knowledge: ${message}`) })
+    ? (sharedKnowledge ??
+      createKnowledgeResources({ onWarn: (message) => log(`knowledge: ${message}`) }))
     : undefined;
   let state: ToolSetState = {
     root: fallbackRoot,
@@ -328,7 +240,8 @@ export function createAgentoolMcpServer(options: AgentoolMcpServerOptions = {}):
     if (shown !== "" && shown !== shownKnowledgeFolder) log(shown);
     shownKnowledgeFolder = shown;
     // A roots change leaves the old folder's source behind: stop its indexing.
-    if (knowledge !== undefined) void knowledge.release(set.corpus);
+    if (knowledge !== undefined && sharedKnowledge === undefined)
+      void knowledge.release(set.corpus);
     toolNames = set.tools.map((tool) => tool.name);
     return set.tools.map(tracked);
   }
@@ -337,6 +250,9 @@ export function createAgentoolMcpServer(options: AgentoolMcpServerOptions = {}):
     log(`fs and git confined to ${fallbackRoot}${parsed.fixedRoot ? " (--fixed-root)" : ""}.`);
   }
   const registration: RegisteredTools = registerTools(server, build(state));
+  if (skillsDirectory !== undefined) {
+    registerSkillPrompts(server.server, skillRegistryOf(configuration, skillsDirectory));
+  }
 
   /** Swaps the tools when the root or the served names change (tools/list_changed is sent). */
   function apply(next: ToolSetState): void {
@@ -393,6 +309,7 @@ export function createAgentoolMcpServer(options: AgentoolMcpServerOptions = {}):
 
   const usesRoots = () =>
     parsed.fixedRoot !== true &&
+    !stateless &&
     (families.includes("fs") || families.includes("git") || families.includes("knowledge")) &&
     server.server.getClientCapabilities()?.roots !== undefined;
 
@@ -412,6 +329,7 @@ export function createAgentoolMcpServer(options: AgentoolMcpServerOptions = {}):
   let pending: Promise<void> | undefined;
   const held: [JSONRPCMessage, MessageExtraInfo | undefined][] = [];
   let deliver: ((message: JSONRPCMessage, extra?: MessageExtraInfo) => void) | undefined;
+  let connected: Transport | undefined;
 
   function hold(work: () => Promise<void>): void {
     const current = work().catch((error: unknown) => {
@@ -428,7 +346,8 @@ export function createAgentoolMcpServer(options: AgentoolMcpServerOptions = {}):
   }
 
   function onInitialized(): void {
-    if (initialized) return;
+    // A stateless server answers one request: nothing to decide for later ones.
+    if (initialized || stateless) return;
     initialized = true;
     // A client that sends `initialize` and `notifications/initialized` in one write gets the
     // notification handled first (the SDK's request path takes more microtasks): wait for the
@@ -448,6 +367,21 @@ export function createAgentoolMcpServer(options: AgentoolMcpServerOptions = {}):
     decide(0);
   }
 
+  /**
+   * Hands a request or notification to the SDK once the roots are applied — except a
+   * `tools/call` of a tool not served now: that is a protocol error (-32602), as MCP asks.
+   */
+  function dispatch(message: JSONRPCMessage, extra: MessageExtraInfo | undefined): void {
+    const unknown = unknownToolCall(message, toolNames);
+    if (unknown !== undefined && connected !== undefined) {
+      connected.send(unknownToolError(unknown.id, unknown.name, toolNames)).catch(() => {
+        // The client may be gone.
+      });
+      return;
+    }
+    deliver?.(message, extra);
+  }
+
   /** Every client message passes here first (after `connect`). */
   function receive(message: JSONRPCMessage, extra: MessageExtraInfo | undefined): void {
     if (isResponse(message)) {
@@ -456,6 +390,10 @@ export function createAgentoolMcpServer(options: AgentoolMcpServerOptions = {}):
     }
     if (pending !== undefined) {
       held.push([message, extra]);
+      return;
+    }
+    if (stateless) {
+      dispatch(message, extra);
       return;
     }
     const method = methodOf(message);
@@ -471,7 +409,7 @@ export function createAgentoolMcpServer(options: AgentoolMcpServerOptions = {}):
       hold(() => refreshRoots(message.id));
       return;
     }
-    deliver?.(message, extra);
+    dispatch(message, extra);
     if (method === "notifications/initialized" && !initialized) {
       // The SDK handles the initialize request and this notification a microtask later (the
       // client's capabilities are not known yet): later messages wait for `oninitialized`.
@@ -502,6 +440,7 @@ export function createAgentoolMcpServer(options: AgentoolMcpServerOptions = {}):
     },
     async connect(transport) {
       await server.connect(transport);
+      connected = transport;
       deliver = transport.onmessage;
       transport.onmessage = (message, extra) => receive(message, extra);
     },
@@ -511,7 +450,7 @@ export function createAgentoolMcpServer(options: AgentoolMcpServerOptions = {}):
         await server.close();
       } finally {
         // Stops indexing and waits for the index's last save.
-        const closing = knowledge?.close();
+        const closing = sharedKnowledge === undefined ? knowledge?.close() : undefined;
         const calls = Promise.allSettled([...running]);
         let timer: NodeJS.Timeout | undefined;
         await Promise.race([

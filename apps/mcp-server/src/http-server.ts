@@ -4,12 +4,18 @@ import type { AddressInfo } from "node:net";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import type { AgentoolMcpServer } from "./create-agentool-mcp-server.js";
+import { BoundedEventStore, type BoundedEventStoreOptions } from "./event-store.js";
+import { isLoopbackHost } from "./loopback.js";
+import { serveStatelessRequest } from "./stateless.js";
 
 /** The largest POST body the HTTP server reads (bigger bodies get 413). */
 export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
 
 /** The most sessions open at once (a new one beyond it gets 503). */
 export const DEFAULT_MAX_SESSIONS = 64;
+
+/** The reconnection delay (ms) sent in the SSE `retry` field, unless told otherwise. */
+export const DEFAULT_SSE_RETRY_MS = 1_000;
 
 /** The path the MCP endpoint is served on. */
 export const MCP_PATH = "/mcp";
@@ -22,13 +28,28 @@ export interface HttpServerOptions {
   host?: string;
   /** Origins allowed besides `http://127.0.0.1:<port>` and `http://localhost:<port>`. */
   allowOrigins?: readonly string[];
-  /** The bearer token every request must carry (`Authorization: Bearer <token>`). */
-  token: string;
-  /** Creates the server of one new session (each session has its own server and tools). */
+  /** The bearer token every request must carry (`Authorization: Bearer <token>`); required unless `noAuth`. */
+  token?: string;
+  /**
+   * Serve without a bearer token. Refused (the call throws) unless `host` is a loopback address;
+   * the Host and Origin checks stay. Default `false`.
+   */
+  noAuth?: boolean;
+  /**
+   * No sessions: every POST is answered by a fresh server from `createSession` (created with
+   * `stateless: true`), GET and DELETE get 405, and no SSE events are kept for replay. Default
+   * `false`.
+   */
+  stateless?: boolean;
+  /** Creates the server of one new session (each session has its own server and tools), or of one request when `stateless`. */
   createSession: () => AgentoolMcpServer;
+  /** The SSE `retry` field in ms (sent in each stream's first, priming event). Default {@link DEFAULT_SSE_RETRY_MS}. */
+  retryIntervalMs?: number;
+  /** Bounds of the per-session store of SSE events kept for `Last-Event-ID` replay. */
+  eventStore?: BoundedEventStoreOptions;
   /** Largest POST body in bytes. Default {@link DEFAULT_MAX_BODY_BYTES}. */
   maxBodyBytes?: number;
-  /** Most sessions open at once. Default {@link DEFAULT_MAX_SESSIONS}. */
+  /** Most sessions open at once (with `stateless`: most requests in flight). Default {@link DEFAULT_MAX_SESSIONS}. */
   maxSessions?: number;
   /** Where log lines go. Default: stderr, prefixed `agentool-mcp: `. */
   log?: (line: string) => void;
@@ -97,13 +118,18 @@ function defaultLog(line: string): void {
  * Serves MCP over Streamable HTTP on `http://<host>:<port>/mcp` with node:http, guarded for a
  * local server: every request must name this server in its Host header (403 otherwise — the
  * DNS-rebinding defence), carry an allowed Origin when it has one (403), and the bearer token
- * (401 with `WWW-Authenticate: Bearer`; compared in constant time). Sessions are stateful
- * (random UUID ids): each has its own `McpServer` and tool set, an unknown session id gets 404,
- * DELETE ends a session, and POST bodies are capped (413).
+ * (401 with `WWW-Authenticate: Bearer`; compared in constant time) unless `noAuth`, which only
+ * a loopback host may use. Sessions are stateful (random UUID ids): each has its own
+ * `McpServer` and tool set, an unknown session id gets 404, DELETE ends a session, and POST
+ * bodies are capped (413). SSE streams are resumable: each event has an id (kept in a bounded
+ * per-session {@link BoundedEventStore}), each stream starts with a priming event carrying the
+ * `retry` delay (clients of protocol 2025-11-25 and later), and a GET with `Last-Event-ID` replays
+ * what came after it. With `stateless`, every POST is served by a fresh server instead.
  *
  * @param options - port, host, allowed origins, token and the per-session server factory
  * @returns the running server (its URL names the bound port)
- * @throws Error when the port cannot be bound
+ * @throws Error when the port cannot be bound, with neither a token nor `noAuth`, or with
+ *   `noAuth` on a host that is not loopback
  * @example
  * const http = await startHttpServer({ port: 0, token, createSession: () => createAgentoolMcpServer({ root }) });
  * console.error(`listening on ${http.url}`);
@@ -113,7 +139,18 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   const log = options.log ?? defaultLog;
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
-  const expectedToken = digest(options.token);
+  if (options.noAuth === true) {
+    if (!isLoopbackHost(host)) {
+      throw new Error(
+        `startHttpServer: noAuth is refused on host ${host}: it is not a loopback address, so anyone who can reach it could use the tools without a token.`,
+      );
+    }
+  } else if (options.token === undefined || options.token.length === 0) {
+    throw new Error("startHttpServer: pass a token, or noAuth: true on a loopback host.");
+  }
+  const expectedToken = options.token === undefined ? undefined : digest(options.token);
+  const retryInterval = options.retryIntervalMs ?? DEFAULT_SSE_RETRY_MS;
+  let inFlight = 0;
   const sessions = new Map<string, Session>();
   let port = options.port;
   let allowedHosts = new Set<string>();
@@ -134,6 +171,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   }
 
   function authorized(request: IncomingMessage): "missing" | "wrong" | "ok" {
+    if (expectedToken === undefined) return "ok";
     const header = request.headers.authorization;
     if (header === undefined) return "missing";
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
@@ -163,6 +201,8 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       maxRequestBodySize: maxBodyBytes,
+      eventStore: new BoundedEventStore(options.eventStore),
+      retryInterval,
       onsessioninitialized: (sessionId) => {
         sessions.set(sessionId, { transport, agentool });
       },
@@ -179,6 +219,52 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
       // The initialize request failed: nothing to keep.
       await agentool.dispose();
     }
+  }
+
+  /** The parsed body, or `undefined` after answering 413 or 400. */
+  async function readJson(
+    request: IncomingMessage,
+    response: ServerResponse,
+  ): Promise<unknown | undefined> {
+    try {
+      return JSON.parse(await readBody(request, maxBodyBytes)) as unknown;
+    } catch (error) {
+      if (error instanceof BodyTooLargeError) {
+        reply(response, 413, `Payload too large: bodies are capped at ${maxBodyBytes} bytes.`);
+      } else {
+        reply(response, 400, "Parse error: the body is not JSON.");
+      }
+      return undefined;
+    }
+  }
+
+  async function handleStateless(request: IncomingMessage, response: ServerResponse) {
+    if (request.method !== "POST") {
+      reply(
+        response,
+        405,
+        "Method not allowed: this server is stateless (no sessions, no standalone SSE stream); send each message as a POST.",
+        { allow: "POST" },
+      );
+      return;
+    }
+    if (inFlight >= maxSessions) {
+      reply(response, 503, `Too many requests in flight (${maxSessions}): retry shortly.`, {
+        "retry-after": "1",
+      });
+      return;
+    }
+    inFlight += 1;
+    response.once("close", () => {
+      inFlight -= 1;
+    });
+    const body = await readJson(request, response);
+    if (body === undefined) return;
+    await serveStatelessRequest(request, response, body, {
+      createServer: options.createSession,
+      maxBodyBytes,
+      log,
+    });
   }
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
@@ -222,21 +308,15 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
       reply(response, 404, `Not found: the MCP endpoint is ${MCP_PATH}.`);
       return;
     }
+    if (options.stateless === true) {
+      await handleStateless(request, response);
+      return;
+    }
     const header = request.headers["mcp-session-id"];
     const sessionId = Array.isArray(header) ? header[0] : header;
     if (request.method === "POST") {
-      let body: unknown;
-      try {
-        const text = await readBody(request, maxBodyBytes);
-        body = JSON.parse(text);
-      } catch (error) {
-        if (error instanceof BodyTooLargeError) {
-          reply(response, 413, `Payload too large: bodies are capped at ${maxBodyBytes} bytes.`);
-        } else {
-          reply(response, 400, "Parse error: the body is not JSON.");
-        }
-        return;
-      }
+      const body = await readJson(request, response);
+      if (body === undefined) return;
       if (sessionId === undefined) {
         const initializing = Array.isArray(body)
           ? body.some((message) => isInitializeRequest(message))

@@ -96,6 +96,12 @@ export interface ToolSetConfiguration {
   memoryDirectory?: string;
   /** The skills family's folder (absolute); absent = no skills family. */
   skillsDirectory?: string;
+  /**
+   * Each request is served by a fresh server (stateless HTTP): the tools that need a session —
+   * `remember` / `search_memory` (in this process's memory) and the interact family (requests
+   * and notifications to the client) — are left out with a note. Default `false`.
+   */
+  stateless?: boolean;
 }
 
 /** The memory namespace of the MCP server: one per memory folder. */
@@ -203,6 +209,8 @@ interface Plan {
   preview: boolean;
   elicitation: boolean;
   knowledge: boolean;
+  /** `remember` and `search_memory` (not in a stateless server). */
+  excerpts: boolean;
   /** The folder `search_knowledge` searches; absent = no `search_knowledge`. */
   knowledgeFolder: ServedKnowledgeFolder | undefined;
   /** The memory family's folder, when it is served. */
@@ -289,7 +297,18 @@ function plan(configuration: ToolSetConfiguration, state: ToolSetState): Plan {
       "preview left out: no root (pass --root <dir>, or use a client that sends MCP roots); it opens HTML artifacts under the root.",
     );
   }
-  const interact = has("interact");
+  const stateless = configuration.stateless === true;
+  const interact = has("interact") && !stateless;
+  if (has("interact") && stateless) {
+    notes.push(
+      "ask_user, confirm and notify left out: a stateless server has no session to ask the user or notify them through.",
+    );
+  }
+  if (has("knowledge") && stateless) {
+    notes.push(
+      "remember and search_memory left out: they keep excerpts in one server's memory, which another replica cannot see; use the memory family (--memory-dir), kept on disk.",
+    );
+  }
   if (interact && state.elicitation === false) {
     notes.push(
       "ask_user and confirm left out: the client does not support MCP elicitation (notify stays).",
@@ -306,6 +325,7 @@ function plan(configuration: ToolSetConfiguration, state: ToolSetState): Plan {
     preview,
     elicitation: state.elicitation === true,
     knowledge,
+    excerpts: knowledge && !stateless,
     knowledgeFolder,
     memoryDirectory,
     notes,
@@ -340,8 +360,7 @@ function plannedNames(
   if (planned.knowledge) {
     names.set("knowledge", [
       ...(planned.knowledgeFolder === undefined ? [] : [SEARCH_KNOWLEDGE_TOOL_NAME]),
-      REMEMBER_TOOL_NAME,
-      SEARCH_MEMORY_TOOL_NAME,
+      ...(planned.excerpts ? [REMEMBER_TOOL_NAME, SEARCH_MEMORY_TOOL_NAME] : []),
     ]);
   }
   if (planned.memoryDirectory !== undefined) names.set("memory", [...MEMORY_TOOL_NAME_LIST]);
@@ -358,6 +377,50 @@ function plannedNames(
   return names;
 }
 
+/** `remember` and `search_memory` over the in-memory store of the knowledge resources. */
+function buildExcerptTools(resources: KnowledgeResources, mounted: readonly string[]): AnyTool[] {
+  const rememberOptions = {
+    store: resources.memory,
+    searchToolName: SEARCH_MEMORY_TOOL_NAME,
+    mountedTools: mounted,
+  };
+  const remember = createRememberTool(rememberOptions);
+  return [
+    createRememberTool({
+      ...rememberOptions,
+      description: `${remember.description}\n${MEMORY_LIFETIME}`,
+    }),
+    createSearchKnowledgeTool({
+      source: createStoreSource({ store: resources.memory }),
+      sourceKind: "store",
+      name: SEARCH_MEMORY_TOOL_NAME,
+      mountedTools: mounted,
+    }),
+  ];
+}
+
+/**
+ * The skill registry of a configuration (one per configuration, made on first use): the same
+ * one `use_skill` and `read_skill_file` read, for serving the skills as MCP prompts too.
+ *
+ * @param configuration - the configuration the tool sets are built from
+ * @param directory - its skills folder (absolute)
+ * @returns the registry; skipped entries are logged to stderr once each
+ */
+export function skillRegistryOf(
+  configuration: ToolSetConfiguration,
+  directory: string,
+): SkillRegistry {
+  let registry = skillRegistries.get(configuration);
+  if (registry === undefined) {
+    registry = new SkillRegistry(directory, {
+      onWarn: (message) => process.stderr.write(`agentool-mcp: ${message}\n`),
+    });
+    skillRegistries.set(configuration, registry);
+  }
+  return registry;
+}
+
 /**
  * The skills family: `use_skill` and `read_skill_file` over one registry per configuration (a
  * client has no system prompt the server could extend, so `use_skill`'s description names the
@@ -369,15 +432,9 @@ function buildSkillTools(
   directory: string,
   mounted: readonly string[],
 ): AnyTool[] {
-  let registry = skillRegistries.get(configuration);
-  if (registry === undefined) {
-    registry = new SkillRegistry(directory, {
-      onWarn: (message) => process.stderr.write(`agentool-mcp: ${message}\n`),
-    });
-    skillRegistries.set(configuration, registry);
-  } else {
-    registry.rescan();
-  }
+  const known = skillRegistries.has(configuration);
+  const registry = skillRegistryOf(configuration, directory);
+  if (known) registry.rescan();
   const [useSkill, readSkillFile] = createSkillTools({ registry, alsoMounted: mounted });
   if (useSkill === undefined || readSkillFile === undefined) return [];
   const names = registry.names();
@@ -504,24 +561,7 @@ export function buildToolSet(configuration: ToolSetConfiguration, state: ToolSet
         }),
       );
     }
-    const rememberOptions = {
-      store: resources.memory,
-      searchToolName: SEARCH_MEMORY_TOOL_NAME,
-      mountedTools: mounted,
-    };
-    const remember = createRememberTool(rememberOptions);
-    tools.push(
-      createRememberTool({
-        ...rememberOptions,
-        description: `${remember.description}\n${MEMORY_LIFETIME}`,
-      }),
-      createSearchKnowledgeTool({
-        source: createStoreSource({ store: resources.memory }),
-        sourceKind: "store",
-        name: SEARCH_MEMORY_TOOL_NAME,
-        mountedTools: mounted,
-      }),
-    );
+    if (planned.excerpts) tools.push(...buildExcerptTools(resources, mounted));
   }
   if (planned.memoryDirectory !== undefined) {
     let backend = memoryBackends.get(configuration);
