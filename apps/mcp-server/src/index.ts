@@ -18,10 +18,17 @@ export {
   DEFAULT_ROOTS_TIMEOUT_MS,
   resolveRoot,
 } from "./create-agentool-mcp-server.js";
+export {
+  BoundedEventStore,
+  type BoundedEventStoreOptions,
+  DEFAULT_MAX_STORED_EVENT_BYTES,
+  DEFAULT_MAX_STORED_EVENTS,
+} from "./event-store.js";
 export { FAMILY_NAMES, type FamilyName, isFamilyName } from "./family-names.js";
 export {
   DEFAULT_MAX_BODY_BYTES,
   DEFAULT_MAX_SESSIONS,
+  DEFAULT_SSE_RETRY_MS,
   type HttpServerOptions,
   MCP_PATH,
   type RunningHttpServer,
@@ -38,6 +45,15 @@ export {
   WEB_PAGES_FOLDER,
 } from "./knowledge-folder.js";
 export { createKnowledgeResources, type KnowledgeResources } from "./knowledge-resources.js";
+export { isLoopbackHost } from "./loopback.js";
+export {
+  checkOptionalDependencies,
+  DependencyMissingError,
+  type ModuleImporter,
+  PREVIEW_DEPENDENCY,
+  PREVIEW_DEPENDENCY_INSTALL,
+} from "./optional-dependencies.js";
+export { type PromptSkillSource, registerSkillPrompts, skillPrompt } from "./prompts.js";
 export {
   buildToolSet,
   isGitRepositoryRoot,
