@@ -27,10 +27,10 @@ import {
   agentoolMcpServerOptionsSchema,
   DEFAULT_ROOTS_TIMEOUT_MS,
 } from "./server-options.js";
+import { skillRegistryOf } from "./skill-tools.js";
 import {
   buildToolSet,
   disposePreviewTool,
-  skillRegistryOf,
   type ToolSetConfiguration,
   type ToolSetState,
 } from "./tool-sets.js";

@@ -22,7 +22,6 @@ import {
   createMemoryTools,
   createRememberTool,
   createSearchKnowledgeTool,
-  createSkillTools,
   createStoreSource,
   MEMORY_TOOL_NAME_LIST,
   REMEMBER_TOOL_NAME,
@@ -34,7 +33,6 @@ import {
   type CorpusSource,
   createFileMemoryBackend,
   type FileMemoryBackend,
-  SkillRegistry,
 } from "@agentool/tools-knowledge/node";
 import { PREVIEW_TOOL_NAME, type PreviewTool } from "@agentool/tools-preview";
 import { createChromiumPreviewTool } from "@agentool/tools-preview/node";
@@ -61,6 +59,7 @@ import {
   WEB_PAGES_FOLDER,
 } from "./knowledge-folder.js";
 import { createKnowledgeResources, type KnowledgeResources } from "./knowledge-resources.js";
+import { buildSkillTools } from "./skill-tools.js";
 
 /** The name of the second `search_knowledge`, over what `remember` saved. */
 export const SEARCH_MEMORY_TOOL_NAME = "search_memory";
@@ -106,12 +105,6 @@ export interface ToolSetConfiguration {
 
 /** The memory namespace of the MCP server: one per memory folder. */
 export const MCP_MEMORY_NAMESPACE: readonly string[] = Object.freeze(["mcp"]);
-
-/** One skill registry per configuration, kept across rebuilds. */
-const skillRegistries = new WeakMap<ToolSetConfiguration, SkillRegistry>();
-
-/** Most characters of skill names appended to `use_skill`'s description. */
-const MAX_LISTED_SKILL_NAME_CHARACTERS = 400;
 
 /** One file store per configuration, kept across rebuilds (its caches survive a roots change). */
 const memoryBackends = new WeakMap<ToolSetConfiguration, FileMemoryBackend>();
@@ -396,64 +389,6 @@ function buildExcerptTools(resources: KnowledgeResources, mounted: readonly stri
       name: SEARCH_MEMORY_TOOL_NAME,
       mountedTools: mounted,
     }),
-  ];
-}
-
-/**
- * The skill registry of a configuration (one per configuration, made on first use): the same
- * one `use_skill` and `read_skill_file` read, for serving the skills as MCP prompts too.
- *
- * @param configuration - the configuration the tool sets are built from
- * @param directory - its skills folder (absolute)
- * @returns the registry; skipped entries are logged to stderr once each
- */
-export function skillRegistryOf(
-  configuration: ToolSetConfiguration,
-  directory: string,
-): SkillRegistry {
-  let registry = skillRegistries.get(configuration);
-  if (registry === undefined) {
-    registry = new SkillRegistry(directory, {
-      onWarn: (message) => process.stderr.write(`agentool-mcp: ${message}\n`),
-    });
-    skillRegistries.set(configuration, registry);
-  }
-  return registry;
-}
-
-/**
- * The skills family: `use_skill` and `read_skill_file` over one registry per configuration (a
- * client has no system prompt the server could extend, so `use_skill`'s description names the
- * skills found now; an unknown name rescans and lists the current ones with their descriptions).
- * Skipped entries are logged to stderr once each.
- */
-function buildSkillTools(
-  configuration: ToolSetConfiguration,
-  directory: string,
-  mounted: readonly string[],
-): AnyTool[] {
-  const known = skillRegistries.has(configuration);
-  const registry = skillRegistryOf(configuration, directory);
-  if (known) registry.rescan();
-  const [useSkill, readSkillFile] = createSkillTools({ registry, alsoMounted: mounted });
-  if (useSkill === undefined || readSkillFile === undefined) return [];
-  const names = registry.names();
-  let listed = "";
-  for (const name of names) {
-    const next = listed === "" ? name : `${listed}, ${name}`;
-    if (next.length > MAX_LISTED_SKILL_NAME_CHARACTERS) {
-      listed = `${listed}, …`;
-      break;
-    }
-    listed = next;
-  }
-  const installed =
-    names.length === 0
-      ? "No skills are installed yet."
-      : `Skills: ${listed} (call it with any other name for the current list with descriptions).`;
-  return [
-    useSkill.withOverrides({ description: `${useSkill.description}\n${installed}` }),
-    readSkillFile,
   ];
 }
 
