@@ -48,3 +48,29 @@ describe("htmlToMarkdown", () => {
     expect(nested).toContain("inner");
   });
 });
+
+describe("htmlToMarkdown without a global process (browsers, workers)", () => {
+  /** Runs `action` with `globalThis.process` removed, as in a browser, and puts it back. */
+  function withoutProcess<Result>(action: () => Result): Result {
+    const descriptor = Object.getOwnPropertyDescriptor(globalThis, "process");
+    if (descriptor === undefined) throw new Error("expected Node's global process");
+    delete (globalThis as { process?: unknown }).process;
+    try {
+      return action();
+    } finally {
+      Object.defineProperty(globalThis, "process", descriptor);
+    }
+  }
+
+  it("converts (node-html-markdown reads process.env.LOG_PERF) and leaves no process behind", () => {
+    const outcome = withoutProcess(() => {
+      const markdown = htmlToMarkdown(
+        '<h1>Title</h1><p>See <a href="/docs">the docs</a>.</p>',
+        "https://example.com/page",
+      );
+      return { markdown, processLeft: "process" in globalThis };
+    });
+    expect(outcome.markdown).toBe("# Title\n\nSee [the docs](https://example.com/docs).");
+    expect(outcome.processLeft).toBe(false);
+  });
+});

@@ -10,6 +10,31 @@ const converter = new NodeHtmlMarkdown({
   useInlineLinks: true,
 });
 
+/** What node-html-markdown reads of `process`: `process.env.LOG_PERF` (undefined: no timings). */
+const PROCESS_STAND_IN = Object.freeze({ env: Object.freeze({}) });
+
+/**
+ * Runs node-html-markdown's `translate`. It reads `process.env.LOG_PERF` on every call, which
+ * throws `ReferenceError: process is not defined` in browsers and workers; where `process` is
+ * absent, a frozen `{ env: {} }` stands in for the synchronous call only and is removed before
+ * returning (nothing else can run in between), so no global is left behind.
+ */
+function translate(html: string): string {
+  const scope = globalThis as { process?: unknown };
+  if (scope.process !== undefined) return converter.translate(html);
+  Object.defineProperty(globalThis, "process", {
+    value: PROCESS_STAND_IN,
+    configurable: true,
+    enumerable: false,
+    writable: false,
+  });
+  try {
+    return converter.translate(html);
+  } finally {
+    delete scope.process;
+  }
+}
+
 const REMOVED_BLOCKS = /<(script|style|noscript|template|svg|head)\b[\s\S]*?<\/\1\s*>/gi;
 const URL_ATTRIBUTE = /(\s(?:href|src)\s*=\s*)(?:"([^"]*)"|'([^']*)')/gi;
 
@@ -293,11 +318,11 @@ export function htmlToMarkdown(html: string, baseUrl?: string): string {
   ).replace(REMOVED_BLOCKS, "");
   if (baseUrl !== undefined) prepared = absolutizeLinks(prepared, baseUrl);
   const { html: withoutLargeTables, tables } = convertLargeTables(prepared, (piece) =>
-    converter.translate(piece),
+    translate(piece),
   );
   const pieces = splitLargeHtml(withoutLargeTables);
   let markdown = pieces
-    .map((piece) => converter.translate(piece).trim())
+    .map((piece) => translate(piece).trim())
     .filter((piece) => piece.length > 0)
     .join("\n\n");
   for (const [key, table] of tables) markdown = markdown.replace(key, () => table);
