@@ -22,6 +22,7 @@ const repositoryRoot = resolve(import.meta.dirname, "../../..");
 const scratch = resolve(import.meta.dirname, "../.doc-tests");
 const temporary = mkdtempSync(join(tmpdir(), "agentool-readme-examples-"));
 const queue = createLimiter(2);
+rmSync(scratch, { recursive: true, force: true });
 afterAll(() => rmSync(temporary, { recursive: true, force: true }));
 
 const packages = listPublishablePackages(repositoryRoot);
@@ -50,6 +51,7 @@ function tarballs(): Promise<Map<string, string>> {
 /** Fails with the run's output unless it exited 0 and printed an error exactly when marked to. */
 function expectClean(block: ReadmeBlock, run: BlockRun): void {
   const where = `${block.readme}:${block.line} (${run.milliseconds} ms)`;
+  if (process.env.DOC_TEST_VERBOSE === "1") console.log(`── ${where}\n${run.output}`);
   expect(run.exitCode, `${where} exited ${run.exitCode}:\n${run.output}`).toBe(0);
   const errors = errorLines(run.output);
   if (block.mode === "expect-error") {
