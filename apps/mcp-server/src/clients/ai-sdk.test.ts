@@ -85,7 +85,7 @@ function expectAgentoolAnswers(output: ClientOutput): void {
   expect(unknown?.error?.message).toMatch(/^Unknown tool: "read_files"\..*"read_file"/s);
 }
 
-describe("@ai-sdk/mcp 2 (createMCPClient) under Node 22", () => {
+describe("@ai-sdk/mcp 2 (createMCPClient) under Node 22", { timeout: 60_000 }, () => {
   it("works over stdio: lists, converts and calls the tools", async () => {
     const output = await runClient({
       transport: "stdio",

@@ -41,7 +41,9 @@ function toolMessages(messages: readonly unknown[]): ToolMessage[] {
   return messages.filter((message): message is ToolMessage => ToolMessage.isInstance(message));
 }
 
-describe("@langchain/mcp-adapters 1.1.4 + createAgent (langchain 1.5) over stdio", () => {
+describe("@langchain/mcp-adapters 1.1.4 + createAgent (langchain 1.5) over stdio", {
+  timeout: 60_000,
+}, () => {
   it("loads the served tools as LangChain tools", async () => {
     const names = (await client.getTools()).map((tool) => tool.name);
     expect(names).toEqual(expect.arrayContaining(["list_directory", "read_file", "grep_search"]));
