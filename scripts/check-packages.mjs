@@ -13,21 +13,10 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { builtinModules } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
+import { RUNTIME_NEUTRAL_ENTRIES } from "./runtime-neutral-entries.mjs";
 
 const root = resolve(import.meta.dirname, "..");
 
-// Entry points that must run in any JS runtime: no `node:` import and no Node built-in anywhere
-// in their built import graph (Node-only code lives on `./node` subpaths or Node-only packages).
-const RUNTIME_NEUTRAL_ENTRIES = {
-  "@agentool/contract": [".", "./testing"],
-  "@agentool/tools-core": ["."],
-  "@agentool/tools-fs": ["."],
-  "@agentool/tools-web": ["."],
-  "@agentool/tools-interact": ["."],
-  "@agentool/tools-preview": ["."],
-  "@agentool/tools-knowledge": [".", "./pgvector"],
-  "@agentool/adapters": ["./mcp", "./openai", "./anthropic", "./gemini"],
-};
 const NODE_BUILTINS = new Set(builtinModules);
 const packagesDirectory = join(root, "packages");
 const only = process.argv.slice(2);
