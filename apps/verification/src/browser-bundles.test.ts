@@ -4,7 +4,8 @@
 // one) and run in headless Chromium, where the script creates the entry's tools and makes real
 // calls: a page served from 127.0.0.1, nothing else reachable. The test asserts each call's
 // envelope and content, and that the page raised no error.
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { PGlite } from "@electric-sql/pglite";
@@ -99,6 +100,24 @@ describe("the runtime-neutral entries in a browser", () => {
     expect(Object.keys(ENTRY_EXPECTATIONS).sort()).toEqual(
       BROWSER_ENTRIES.map(({ script }) => script).sort(),
     );
+  });
+
+  it("reports a graph that needs a Node built-in (node: or bare, as a shim would fill it)", async () => {
+    const folder = mkdtempSync(join(tmpdir(), "agentool-browser-bundle-"));
+    try {
+      const script = join(folder, "needs-node.js");
+      writeFileSync(
+        script,
+        'import { join } from "node:path";\nimport { Buffer } from "buffer";\nexport default () => join(Buffer.from("a").toString(), "b");\n',
+      );
+      const { nodeImports } = await bundleForBrowser(script);
+      expect([...nodeImports].sort()).toEqual([
+        `buffer (from ${script})`,
+        `node:path (from ${script})`,
+      ]);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 
   describe.each(BROWSER_ENTRIES)("$packageName $subpath", ({ packageName, subpath, script }) => {
