@@ -13,7 +13,9 @@ export {
 } from "./create-mcp-interaction-handler.js";
 export { type RegisteredTools, registerTools } from "./register-tools.js";
 export type {
+  McpLowLevelServerLike,
   McpRequestExtra,
+  McpServerLike,
   RegisterToolsOptions,
   StructuredContentMode,
 } from "./register-tools-options.js";

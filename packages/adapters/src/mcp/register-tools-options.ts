@@ -4,6 +4,33 @@ import type { ServerNotification, ServerRequest } from "@modelcontextprotocol/sd
 /** What the SDK hands a request handler: the client's signal, the request and session ids, … */
 export type McpRequestExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
+/**
+ * The low-level server of either MCP TypeScript SDK — `Server` from `@modelcontextprotocol/sdk`
+ * 1.x or from `@modelcontextprotocol/server` 2.x — described by the methods agentool calls, so
+ * neither SDK's types are required.
+ */
+export interface McpLowLevelServerLike {
+  /** Sets a request handler (v1: by request schema; v2: by method name). */
+  setRequestHandler(...args: never[]): unknown;
+  /** Removes the handler of a method. */
+  removeRequestHandler(method: string): void;
+  /** Throws when a method already has a handler. */
+  assertCanSetRequestHandler(method: string): void;
+  /** Adds capabilities (before connecting). */
+  registerCapabilities(capabilities: never): void;
+  /** What the connected client declared. */
+  getClientCapabilities(): unknown;
+  /** Sends `notifications/tools/list_changed`. */
+  sendToolListChanged(): Promise<void>;
+}
+
+/**
+ * A server {@link registerTools} accepts: an `McpServer` or a low-level `Server` of the MCP
+ * TypeScript SDK v1 (`@modelcontextprotocol/sdk`) or v2 (`@modelcontextprotocol/server`),
+ * recognised by shape.
+ */
+export type McpServerLike = McpLowLevelServerLike | { readonly server: McpLowLevelServerLike };
+
 /** When a successful result carries `structuredContent` (and a tool lists its `outputSchema`). */
 export type StructuredContentMode = "declared" | "always" | "never";
 

@@ -1,13 +1,10 @@
 import { AgentoolError, type AnyTool, formatToolError, parseOptions } from "@agentool/contract";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import {
-  type CallToolRequest,
-  CallToolRequestSchema,
-  type CallToolResult,
-  ListToolsRequestSchema,
-  type ListToolsResult,
-  type ProgressToken,
+import type {
+  CallToolRequest,
+  CallToolResult,
+  ListToolsResult,
+  ProgressToken,
 } from "@modelcontextprotocol/sdk/types.js";
 import { createToolRegistry } from "../internal/tool-registry.js";
 import {
@@ -18,8 +15,10 @@ import {
   stateOf,
 } from "./internal/mcp-server-state.js";
 import { registerToolsOptionsSchema } from "./internal/register-tools-options-schema.js";
+import { setToolRequestHandlers } from "./internal/tool-request-handlers.js";
 import type {
   McpRequestExtra,
+  McpServerLike,
   RegisterToolsOptions,
   StructuredContentMode,
 } from "./register-tools-options.js";
@@ -88,7 +87,7 @@ function canSetHandler(server: Server, method: string): boolean {
  * tools capability can be declared; returns what to undo on the McpServer, without changing
  * anything.
  */
-function checkServer(server: McpServer | Server, low: Server): McpServerInternals | undefined {
+function checkServer(server: McpServerLike, low: Server): McpServerInternals | undefined {
   let takeOver: McpServerInternals | undefined;
   if ((server as unknown) !== low) {
     const internals = server as unknown as McpServerInternals;
@@ -180,13 +179,12 @@ function createProgressSender(
 }
 
 function installHandlers(low: Server, state: McpServerState, registry: ToolRegistry): void {
-  low.setRequestHandler(ListToolsRequestSchema, (): ListToolsResult => {
-    registry.list ??= [...registry.byName.values()].map((entry) => entry.definition);
-    return { tools: registry.list as ListToolsResult["tools"] };
-  });
-  low.setRequestHandler(
-    CallToolRequestSchema,
-    async (request: CallToolRequest, extra: McpRequestExtra): Promise<CallToolResult> => {
+  setToolRequestHandlers(low, {
+    list(): ListToolsResult {
+      registry.list ??= [...registry.byName.values()].map((entry) => entry.definition);
+      return { tools: registry.list as ListToolsResult["tools"] };
+    },
+    async call(request: CallToolRequest, extra: McpRequestExtra): Promise<CallToolResult> {
       const name = request.params.name;
       const entry = registry.byName.get(name);
       if (entry === undefined) {
@@ -231,7 +229,7 @@ function installHandlers(low: Server, state: McpServerState, registry: ToolRegis
         state.activeCalls.delete(toolCallId);
       }
     },
-  );
+  });
 }
 
 function entriesFor(
@@ -284,9 +282,12 @@ function announce(low: Server): void {
 }
 
 /**
- * Serves contract tools on an `McpServer` (or a low-level `Server`) of the official SDK: it owns
- * `tools/list` and `tools/call` (set on the low-level server, so agentool's validation,
- * did-you-mean messages, aliases and rendering apply rather than the SDK's zod parsing).
+ * Serves contract tools on an `McpServer` (or a low-level `Server`) of the official TypeScript
+ * SDK, v1 (`@modelcontextprotocol/sdk` 1.x) or v2 (`@modelcontextprotocol/server` 2.x),
+ * recognised by shape (neither is imported at run time): it owns `tools/list` and `tools/call`
+ * (set on the low-level server, so agentool's validation, did-you-mean messages, aliases and
+ * rendering apply rather than the SDK's zod parsing). Both SDKs behave the same; on v2 the
+ * `threadId` option still receives v1's `extra` shape (`signal`, `requestId`, `sessionId`, …).
  *
  * - `tools/list`: `inputSchema` from the contract's `toJsonSchema`, `outputSchema` for tools that
  *   declare `output` (see `structuredContent`), a title, annotations under MCP's names.
@@ -303,7 +304,7 @@ function announce(low: Server): void {
  * add up (one registry per server). An McpServer created with `capabilities.tools` is fine; tools
  * registered with `McpServer.registerTool` are not (they cannot share the handlers).
  *
- * @param server - the SDK's `McpServer`, or its low-level `Server`
+ * @param server - the SDK's `McpServer`, or its low-level `Server` (SDK v1 or v2)
  * @param tools - tools made by `defineTool`
  * @param options - `structuredContent` mode and `threadId`
  * @returns the registration: its names, `replace` and `remove`
@@ -322,7 +323,7 @@ function announce(low: Server): void {
  * registration.replace(createNodeFsTools({ root: "/other/root" })); // clients get list_changed
  */
 export function registerTools(
-  server: McpServer | Server,
+  server: McpServerLike,
   tools: readonly AnyTool[],
   options?: RegisterToolsOptions,
 ): RegisteredTools {

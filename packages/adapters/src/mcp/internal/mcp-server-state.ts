@@ -2,6 +2,7 @@ import { AgentoolError } from "@agentool/contract";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { RequestId, ServerCapabilities } from "@modelcontextprotocol/sdk/types.js";
+import type { McpServerLike } from "../register-tools-options.js";
 
 /** A tool call being served: what a handler needs to send requests that belong to it. */
 export interface ActiveCall {
@@ -47,7 +48,9 @@ function isLowLevelServer(value: unknown): value is Server {
 }
 
 /**
- * The low-level `Server` of an `McpServer` (its `.server`), or the `Server` itself.
+ * The low-level `Server` of an `McpServer` (its `.server`), or the `Server` itself — of SDK v1
+ * or v2 (typed as v1's: the methods agentool calls have the same names and arguments in both,
+ * except `setRequestHandler`, see `tool-request-handlers.ts`).
  *
  * @param owner - the public function's name, used in error messages
  * @param server - an `McpServer` or a `Server`
@@ -55,12 +58,12 @@ function isLowLevelServer(value: unknown): value is Server {
  * @throws AgentoolError when `server` is neither
  * @internal
  */
-export function lowLevelServer(owner: string, server: McpServer | Server): Server {
+export function lowLevelServer(owner: string, server: McpServer | Server | McpServerLike): Server {
   if (isLowLevelServer(server)) return server;
   const inner = (server as { server?: unknown } | null | undefined)?.server;
   if (isLowLevelServer(inner)) return inner;
   throw new AgentoolError(
-    `${owner}: expected an McpServer or a Server from @modelcontextprotocol/sdk, got ${server === null ? "null" : typeof server}.`,
+    `${owner}: expected an McpServer or a Server from @modelcontextprotocol/sdk (1.x) or @modelcontextprotocol/server (2.x), got ${server === null ? "null" : typeof server}.`,
   );
 }
 
