@@ -1,4 +1,4 @@
-import { AgentoolError, TRUNCATION_MARKER_PATTERN } from "@agentool/contract";
+import { AgentoolError, TRUNCATION_MARKER_PATTERN, toJsonSchema } from "@agentool/contract";
 import { assertConformance } from "@agentool/contract/testing";
 import { describe, expect, it } from "vitest";
 import {
@@ -323,7 +323,30 @@ describe("ask_user options as plain strings", () => {
     });
   });
 
-  it("checks string options like labels, naming options[i]", async () => {
+  it("advertises options as { label, description? } only, and still takes plain strings", async () => {
+    const handler = createRecordingHandler();
+    const tool = createAskUserTool({ handler });
+    // No union: clients that rebuild zod from the JSON Schema (@langchain/mcp-adapters) keep it.
+    expect((toJsonSchema(tool).properties as Record<string, unknown>).options).toMatchObject({
+      type: "array",
+      items: {
+        type: "object",
+        properties: { label: { type: "string" }, description: { type: "string" } },
+        required: ["label"],
+        additionalProperties: false,
+      },
+    });
+    expect(JSON.stringify(toJsonSchema(tool))).not.toMatch(/anyOf|oneOf/);
+    await tool.run({
+      question: "Where?",
+      options: ["Staging", { label: "Prod", description: "live" }],
+    });
+    expect(handler.questions[0]).toMatchObject({
+      options: [{ label: "Staging" }, { label: "Prod", description: "live" }],
+    });
+  });
+
+  it("checks string options like labels, naming options[i].label (the advertised object form)", async () => {
     const handler = createRecordingHandler();
     const result = await createAskUserTool({ handler }).run({
       question: "?",
@@ -331,8 +354,8 @@ describe("ask_user options as plain strings", () => {
     });
     expect(result.success).toBe(false);
     if (result.success) return;
-    expect(result.error.message).toContain("options[1] is empty");
-    expect(result.error.message).toContain('options[2].label "yes" repeats options[0]');
+    expect(result.error.message).toContain("options[1].label is empty");
+    expect(result.error.message).toContain('options[2].label "yes" repeats options[0].label');
     expect(handler.questions).toEqual([]);
     const wrong = await createAskUserTool({ handler }).run({ question: "?", options: [3] });
     expect(!wrong.success && wrong.error.code).toBe("INVALID_INPUT");

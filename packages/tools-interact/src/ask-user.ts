@@ -111,12 +111,13 @@ function createAskUserInputSchema(maxOptions: number, limits: WaitLimits) {
       .describe(
         "The one question to ask, short and specific, with the context the user needs to answer it.",
       ),
+    // Advertised as { label, description? } only: clients that turn JSON Schema back into zod
+    // (@langchain/mcp-adapters, Mastra) flatten a union and refuse input. A plain string (as other
+    // toolsets send) is still accepted, silently, as { label: string }.
     options: z
       .array(
-        z.union([
-          z
-            .string()
-            .describe("The choice as the user will pick it: a few words, unique in this list."),
+        z.preprocess(
+          (value) => (typeof value === "string" ? { label: value } : value),
           z
             .object({
               label: z
@@ -128,11 +129,11 @@ function createAskUserInputSchema(maxOptions: number, limits: WaitLimits) {
                 .describe("Optional: what choosing it means or implies, in one sentence."),
             })
             .strict(),
-        ]),
+        ),
       )
       .optional()
       .describe(
-        `Optional: 1 to ${maxOptions} likely answers, in order of preference: each a label, or { label, description }. Leave out for a free-text question; the user may always answer in their own words.`,
+        `Optional: 1 to ${maxOptions} likely answers, in order of preference, each { label, description? } (a plain string is taken as the label). Leave out for a free-text question; the user may always answer in their own words.`,
       ),
     allow_multiple: z
       .boolean()
@@ -206,9 +207,7 @@ function checkQuestion(
     );
   }
   const options: QuestionOption[] = [];
-  const given = request.options?.map((option) =>
-    typeof option === "string" ? { label: option, path: "" } : { ...option, path: ".label" },
-  );
+  const given = request.options;
   if (given !== undefined) {
     if (given.length === 0) {
       problems.push(
@@ -222,7 +221,7 @@ function checkQuestion(
     const seen = new Map<string, string>();
     given.forEach((option, index) => {
       const label = option.label.trim();
-      const where = `options[${index}]${option.path}`;
+      const where = `options[${index}].label`;
       if (label.length === 0) {
         problems.push(`${where} is empty; give each option a short label`);
       } else if (label.length > limits.maxOptionLabelCharacters) {
@@ -236,7 +235,7 @@ function checkQuestion(
           problems.push(
             `${where} ${JSON.stringify(label)} repeats ${first}; labels must be unique`,
           );
-        } else seen.set(key, `options[${index}]${option.path}`);
+        } else seen.set(key, where);
       }
       const description = option.description?.trim();
       if (description !== undefined && description.length > limits.maxOptionDescriptionCharacters) {

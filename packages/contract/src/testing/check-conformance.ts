@@ -22,6 +22,7 @@ import {
   validateToolName,
 } from "./provider-rules.js";
 import { sampleFromSchema, wrongTypeFor } from "./sample-input.js";
+import { findSchemaUnions } from "./schema-rules.js";
 
 /** One way a tool breaks the contract. */
 export interface ConformanceViolation {
@@ -314,6 +315,7 @@ async function checkTool(
     if (/9007199254740991/.test(text))
       report("json-schema", "the JSON Schema contains ±2^53 bounds");
     if (schema.type !== "object") report("json-schema", 'the input schema must be type "object"');
+    for (const problem of findSchemaUnions(schema)) report("no-union", problem);
     walkProperties(schema, (key, property, path) => {
       if (!SNAKE_CASE.test(key)) report("snake-case", `field ${path} is not snake_case`);
       if (typeof property.description !== "string" || property.description.trim().length === 0) {
@@ -462,7 +464,8 @@ async function checkTool(
 
 /**
  * Checks tools against the agentool contract and reports every violation: name pattern,
- * described snake_case fields, each provider's schema rules, `run` on garbage / missing /
+ * described snake_case fields, no union in the input JSON Schema (`no-union`, see
+ * `findSchemaUnions`), each provider's schema rules, `run` on garbage / missing /
  * extra / wrong-typed / oversized input resolving to `INVALID_INPUT` naming the field, an
  * aborted signal resolving to `ABORTED`, and rendering of failures and (with samples) successes.
  *

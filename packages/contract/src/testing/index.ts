@@ -20,3 +20,4 @@ export {
   validateToolName,
 } from "./provider-rules.js";
 export { sampleFromSchema } from "./sample-input.js";
+export { findSchemaUnions } from "./schema-rules.js";

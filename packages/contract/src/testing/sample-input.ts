@@ -75,7 +75,9 @@ export function wrongTypeFor(schema: JsonSchema): JsonValue {
   if (types.includes("string") || Array.isArray(schema.enum)) return { not: "a string" };
   if (types.includes("number") || types.includes("integer")) return "not a number";
   if (types.includes("boolean")) return "not a boolean";
-  if (types.includes("array")) return "not an array";
+  // Not a string: a tool may accept a lone string for a list silently (advertising the array
+  // only, so clients that rebuild zod from the JSON Schema see no union), e.g. run_command.
+  if (types.includes("array")) return { not: "an array" };
   if (types.includes("object")) return "not an object";
   return { unexpected: ["value"] };
 }

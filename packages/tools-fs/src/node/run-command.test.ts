@@ -1,7 +1,7 @@
 import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { AgentoolError } from "@agentool/contract";
+import { AgentoolError, toJsonSchema } from "@agentool/contract";
 import { assertConformance } from "@agentool/contract/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createMemoryFileSystem } from "../memory-file-system.js";
@@ -127,6 +127,21 @@ describe("createRunCommandTool", () => {
     expect(result.data.exit_code).not.toBe(0);
     expect(result.data.stderr.text.length).toBeGreaterThan(0);
     expect(tool.renderResult(result)).toMatch(/the command ran and reported a failure/);
+  });
+
+  it("advertises command as an argv array only, and still takes a plain string silently", async () => {
+    const tool = createRunCommandTool({ root, allowedCommands: ["echo"] });
+    // No union: clients that rebuild zod from the JSON Schema (@langchain/mcp-adapters) keep it.
+    expect((toJsonSchema(tool).properties as Record<string, unknown>).command).toEqual({
+      type: "array",
+      items: { type: "string" },
+      minItems: 1,
+      description: expect.stringContaining("as an array"),
+    });
+    expect((await success(tool.run({ command: "echo plain" }))).command).toEqual(["echo", "plain"]);
+    expect((await success(tool.run({ command: "echo" }))).command).toEqual(["echo"]);
+    expect((await failure(tool.run({ command: "" }))).code).toBe("INVALID_INPUT");
+    expect((await failure(tool.run({ command: "'echo'" }))).message).toContain('command=["echo"]');
   });
 
   it("splits a plain string, refuses one with shell metacharacters as INVALID_INPUT", async () => {

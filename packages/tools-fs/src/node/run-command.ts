@@ -206,8 +206,14 @@ const optionsSchema = z.object({
 
 function createInputSchema(defaultTimeoutMs: number, maxTimeoutMs: number) {
   return z.object({
+    // Advertised as an argv array only: clients that turn JSON Schema back into zod
+    // (@langchain/mcp-adapters, Mastra) flatten a union and refuse input. A plain string is still
+    // accepted, silently, as a one-item array: `execute` splits it, or refuses it, as before.
     command: z
-      .union([z.array(z.string()).min(1), z.string().min(1)])
+      .preprocess(
+        (value) => (typeof value === "string" ? [value] : value),
+        z.array(z.string()).min(1),
+      )
       .describe(
         'The program and its arguments as an array, e.g. ["git", "status", "--short"]. There is no shell: pipes, redirects, globs, $VARIABLES, quotes and && do not work, and each array item reaches the program as written. A plain string is accepted only without shell characters (it is split on spaces); one with quotes or operators is refused with the array to send instead.',
       ),
@@ -1242,12 +1248,10 @@ export function createRunCommandTool(options: RunCommandToolOptions): RunCommand
   ): Promise<ToolResult<RunCommandToolData>> {
     let argv: string[];
     const raw = request.command;
+    // One item with blanks or shell characters is a command line (a plain string arrives so).
+    const only = raw.length === 1 ? (raw[0] ?? "") : undefined;
     const single =
-      typeof raw === "string"
-        ? raw
-        : raw.length === 1 && /\s/.test(raw[0] ?? "")
-          ? raw[0]
-          : undefined;
+      only !== undefined && (/\s/.test(only) || SHELL_METACHARACTERS.test(only)) ? only : undefined;
     if (single !== undefined) {
       const split = splitCommandString(single);
       if (split === undefined) {
@@ -1267,7 +1271,7 @@ export function createRunCommandTool(options: RunCommandToolOptions): RunCommand
         );
       }
       argv = split;
-    } else argv = [...(raw as string[])];
+    } else argv = [...raw];
     if (argv.length === 0 || (argv[0] ?? "").length === 0) {
       return fail("INVALID_INPUT", "command is empty.", {
         hint: 'Pass the program and its arguments, e.g. ["ls", "-la"].',
