@@ -54,6 +54,19 @@ beforeAll(async () => {
 
 afterAll(() => workspace?.cleanup());
 
+describe("the README's Tested with real clients section", () => {
+  const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
+  const section = readme.slice(readme.indexOf("## Tested with real clients"));
+
+  it("names every applicable scenario and every other one with its reason", () => {
+    expect(section.length).toBeLessThan(readme.length);
+    for (const { scenario } of APPLICABLE_SCENARIOS) expect(section).toContain(`\`${scenario}\``);
+    for (const { scenario, reason } of NOT_APPLICABLE_SCENARIOS) {
+      expect(section).toContain(`| \`${scenario}\` | ${reason} |`);
+    }
+  });
+});
+
 function conformance(args: readonly string[]): Promise<Node22Run> {
   return runNode22(toolbox, [toolbox.entries.conformance, ...args], {
     cwd: workspace.path,
