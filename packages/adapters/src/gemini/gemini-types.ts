@@ -25,15 +25,17 @@ export interface GeminiFunctionCall {
 }
 
 /** The `response` of a successful call. */
-export interface GeminiSuccessResponse {
+// Type aliases, not interfaces: an alias is assignable to the SDK's `Record<string, unknown>`
+// (`Part.functionResponse.response`), so the part goes into `contents` without a cast.
+export type GeminiSuccessResponse = {
   /** The rendered result; images become a text placeholder. */
   output: string;
-}
+};
 
 /** The `response` of a failed call. */
-export interface GeminiErrorResponse {
+export type GeminiErrorResponse = {
   error: { code: ErrorCode; message: string; hint?: string };
-}
+};
 
 /** The part that answers a `functionCall` (send it in the next `user` content). */
 export interface GeminiFunctionResponsePart {
