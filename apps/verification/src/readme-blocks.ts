@@ -135,8 +135,8 @@ function parseMode(word: string, readme: string, line: number): BlockMode {
 }
 
 /**
- * Reads the README's install line(s): every `npm install …` / `pnpm add …` line of its first
- * shell block that has one, as package names (versions, flags and comments dropped).
+ * Reads the README's install lines: every `npm install …` / `pnpm add …` line of its shell
+ * blocks, as package names (versions, flags and comments dropped).
  *
  * @param markdown - the README's text
  * @returns the package names, in order, without duplicates (empty when there is no install line)
@@ -145,8 +145,8 @@ function parseMode(word: string, readme: string, line: number): BlockMode {
  */
 export function installedPackages(markdown: string): string[] {
   const shellBlocks = markdown.matchAll(/^```(?:sh|bash|shell)\s*\n([\s\S]*?)^```\s*$/gm);
+  const names: string[] = [];
   for (const [, body] of shellBlocks) {
-    const names: string[] = [];
     for (const line of (body ?? "").split("\n")) {
       const command = /^\s*(?:npm\s+(?:install|i|add)|pnpm\s+add)\s+(.*)$/.exec(line);
       if (command === null) continue;
@@ -157,9 +157,8 @@ export function installedPackages(markdown: string): string[] {
         if (name !== undefined && !names.includes(name)) names.push(name);
       }
     }
-    if (names.length > 0) return names;
   }
-  return [];
+  return names;
 }
 
 /**
