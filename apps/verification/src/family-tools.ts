@@ -3,8 +3,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createCoreTools } from "@agentool/tools-core";
-import { createRunCommandTool } from "@agentool/tools-fs/node";
-import { createNodeFsTools } from "@agentool/tools-fs/node";
+import { createNodeFsTools, createRunCommandTool } from "@agentool/tools-fs/node";
 import { createGitTools } from "@agentool/tools-git";
 import { createInteractTools } from "@agentool/tools-interact";
 import {
@@ -53,7 +52,10 @@ export function createFamilyTools(): FamilyTools[] {
         ],
       ],
     },
-    { packageName: "@agentool/tools-git", groups: [names(createGitTools({ root, mode: "read-write" }))] },
+    {
+      packageName: "@agentool/tools-git",
+      groups: [names(createGitTools({ root, mode: "read-write" }))],
+    },
     {
       packageName: "@agentool/tools-web",
       groups: [
@@ -66,7 +68,9 @@ export function createFamilyTools(): FamilyTools[] {
     },
     {
       packageName: "@agentool/tools-interact",
-      groups: [names(createInteractTools({ handler: { ask: () => null, notify: () => undefined } }))],
+      groups: [
+        names(createInteractTools({ handler: { ask: () => null, notify: () => undefined } })),
+      ],
     },
     {
       packageName: "@agentool/tools-knowledge",

@@ -27,9 +27,14 @@ afterAll(() => rmSync(temporary, { recursive: true, force: true }));
 
 const packages = listPublishablePackages(repositoryRoot);
 const readmes = listReadmes(repositoryRoot);
-const blocksByReadme = new Map(readmes.map((readme) => [readme, readBlocks(repositoryRoot, readme)]));
+const blocksByReadme = new Map(
+  readmes.map((readme) => [readme, readBlocks(repositoryRoot, readme)]),
+);
 const packageReadmes = packages
-  .map((workspacePackage) => ({ ...workspacePackage, readme: `${workspacePackage.folder}/README.md` }))
+  .map((workspacePackage) => ({
+    ...workspacePackage,
+    readme: `${workspacePackage.folder}/README.md`,
+  }))
   .filter(({ readme }) => blocksByReadme.has(readme));
 
 /** The first block of a package README runs from the tarball; every other runnable block here. */
@@ -55,26 +60,35 @@ function expectClean(block: ReadmeBlock, run: BlockRun): void {
   expect(run.exitCode, `${where} exited ${run.exitCode}:\n${run.output}`).toBe(0);
   const errors = errorLines(run.output);
   if (block.mode === "expect-error") {
-    expect(errors.length, `${where} is marked expect-error but printed no error`).toBeGreaterThan(0);
+    expect(errors.length, `${where} is marked expect-error but printed no error`).toBeGreaterThan(
+      0,
+    );
   } else {
     expect(errors, `${where} printed an error:\n${run.output}`).toEqual([]);
   }
 }
 
 describe("README markers and install lines", () => {
-  it.each(packageReadmes)("$readme has an install line naming everything its first example imports", ({
-    name,
-    readme,
-  }) => {
-    const markdown = readFileSync(join(repositoryRoot, readme), "utf8");
-    const installed = installedPackages(markdown);
-    expect(installed, `${readme} has no npm install line`).toContain(name);
-    const first = blocksByReadme.get(readme)?.[0];
-    expect(first, `${readme} has no TypeScript example`).toBeDefined();
-    expect(first?.mode, `${readme}: the first example must run, not be a fragment`).not.toBe("fragment");
-    const missing = importedPackages(first?.code ?? "").filter((imported) => !installed.includes(imported));
-    expect(missing, `${readme}:${first?.line} imports packages its install line does not name`).toEqual([]);
-  });
+  it.each(packageReadmes)(
+    "$readme has an install line naming everything its first example imports",
+    ({ name, readme }) => {
+      const markdown = readFileSync(join(repositoryRoot, readme), "utf8");
+      const installed = installedPackages(markdown);
+      expect(installed, `${readme} has no npm install line`).toContain(name);
+      const first = blocksByReadme.get(readme)?.[0];
+      expect(first, `${readme} has no TypeScript example`).toBeDefined();
+      expect(first?.mode, `${readme}: the first example must run, not be a fragment`).not.toBe(
+        "fragment",
+      );
+      const missing = importedPackages(first?.code ?? "").filter(
+        (imported) => !installed.includes(imported),
+      );
+      expect(
+        missing,
+        `${readme}:${first?.line} imports packages its install line does not name`,
+      ).toEqual([]);
+    },
+  );
 });
 
 describe.concurrent("first example of each package README, from its packed tarball", () => {
@@ -85,7 +99,12 @@ describe.concurrent("first example of each package README, from its packed tarba
     const all = await tarballs();
     const project = join(temporary, "projects", blockSlug(first));
     const run = await queue(async () => {
-      await createTarballProject({ folder: project, packageName: name, installNames, tarballs: all });
+      await createTarballProject({
+        folder: project,
+        packageName: name,
+        installNames,
+        tarballs: all,
+      });
       return runBlock(first, project, project);
     });
     expectClean(first, run);

@@ -22,7 +22,12 @@ function tableAfter(markdown: string, heading: string): string[][] {
   const rows: string[][] = [];
   for (const line of lines.slice(first + 2)) {
     if (!line.startsWith("|")) break;
-    rows.push(line.split(/(?<!\\)\|/).slice(1, -1).map((cell) => cell.trim()));
+    rows.push(
+      line
+        .split(/(?<!\\)\|/)
+        .slice(1, -1)
+        .map((cell) => cell.trim()),
+    );
   }
   return rows;
 }
@@ -41,7 +46,9 @@ describe("root README package table", () => {
     const row = rowOf(name);
     expect(row, `README.md's package table has no row for ${name}`).toBeDefined();
     expect(row?.[0]).toContain(`(${folder})`);
-    expect(row?.[2] ?? "", `${name} ships, so its status may not say planned`).not.toMatch(/planned/i);
+    expect(row?.[2] ?? "", `${name} ships, so its status may not say planned`).not.toMatch(
+      /planned/i,
+    );
   });
 
   it("calls nothing planned that ships", () => {
@@ -49,7 +56,9 @@ describe("root README package table", () => {
     const stale = rootReadme
       .split("\n")
       .filter((line) => /planned/i.test(line))
-      .filter((line) => shipped.some((name) => line.includes(name)) || toolNamesIn(line).length > 0);
+      .filter(
+        (line) => shipped.some((name) => line.includes(name)) || toolNamesIn(line).length > 0,
+      );
     expect(stale).toEqual([]);
   });
 
@@ -61,23 +70,25 @@ describe("root README package table", () => {
 });
 
 describe("package README tools tables", () => {
-  it.each(families)("$packageName: each tools table names one factory's tools or the family's", ({
-    packageName,
-    groups,
-    all,
-  }) => {
-    const folder = packages.find(({ name }) => name === packageName)?.folder ?? "";
-    const markdown = readFileSync(join(repositoryRoot, folder, "README.md"), "utf8");
-    const tables = markdown.split(/\n(?=\| tool \| input \|)/).slice(1);
-    for (const table of tables) {
-      const rows = table.split("\n").slice(2);
-      const end = rows.findIndex((line) => !line.startsWith("|"));
-      const listed = (end === -1 ? rows : rows.slice(0, end))
-        .map((line) => /^\|\s*`([a-z][a-z0-9_]*)`/.exec(line)?.[1])
-        .filter((name): name is string => name !== undefined)
-        .sort();
-      const allowed = [all, ...groups].map((names) => [...names].sort());
-      expect(allowed, `${folder}/README.md tools table lists ${listed.join(", ")}`).toContainEqual(listed);
-    }
-  });
+  it.each(families)(
+    "$packageName: each tools table names one factory's tools or the family's",
+    ({ packageName, groups, all }) => {
+      const folder = packages.find(({ name }) => name === packageName)?.folder ?? "";
+      const markdown = readFileSync(join(repositoryRoot, folder, "README.md"), "utf8");
+      const tables = markdown.split(/\n(?=\| tool \| input \|)/).slice(1);
+      for (const table of tables) {
+        const rows = table.split("\n").slice(2);
+        const end = rows.findIndex((line) => !line.startsWith("|"));
+        const listed = (end === -1 ? rows : rows.slice(0, end))
+          .map((line) => /^\|\s*`([a-z][a-z0-9_]*)`/.exec(line)?.[1])
+          .filter((name): name is string => name !== undefined)
+          .sort();
+        const allowed = [all, ...groups].map((names) => [...names].sort());
+        expect(
+          allowed,
+          `${folder}/README.md tools table lists ${listed.join(", ")}`,
+        ).toContainEqual(listed);
+      }
+    },
+  );
 });

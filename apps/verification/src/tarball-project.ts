@@ -31,7 +31,8 @@ export function listPublishablePackages(repositoryRoot: string): WorkspacePackag
         name: string;
         private?: boolean;
       };
-      if (manifest.private !== true) found.push({ name: manifest.name, folder: `${group}/${entry}` });
+      if (manifest.private !== true)
+        found.push({ name: manifest.name, folder: `${group}/${entry}` });
     }
   }
   return found;
@@ -55,9 +56,13 @@ export async function packWorkspace(
   for (let start = 0; start < packages.length; start += 2) {
     await Promise.all(
       packages.slice(start, start + 2).map(async (workspacePackage) => {
-        const { stdout } = await run("pnpm", ["pack", "--json", "--pack-destination", destination], {
-          cwd: join(repositoryRoot, workspacePackage.folder),
-        });
+        const { stdout } = await run(
+          "pnpm",
+          ["pack", "--json", "--pack-destination", destination],
+          {
+            cwd: join(repositoryRoot, workspacePackage.folder),
+          },
+        );
         const filename = (JSON.parse(stdout) as { filename: string }).filename;
         tarballs.set(workspacePackage.name, filename);
       }),
@@ -75,7 +80,9 @@ export async function packWorkspace(
  * @throws Error naming the fix when the package is not installed here
  */
 export function workspaceVersion(name: string): string {
-  const manifestPath = fileURLToPath(new URL(`../node_modules/${name}/package.json`, import.meta.url));
+  const manifestPath = fileURLToPath(
+    new URL(`../node_modules/${name}/package.json`, import.meta.url),
+  );
   if (!existsSync(manifestPath)) {
     throw new Error(
       `${name} is named by a README but is not a devDependency of @agentool/verification — add it at the version the workspace uses.`,
@@ -117,16 +124,14 @@ export async function createTarballProject(options: TarballProjectOptions): Prom
   );
   const manifest = { name: "readme-first-example", private: true, type: "module", overrides };
   writeFileSync(join(folder, "package.json"), `${JSON.stringify(manifest, null, 2)}\n`);
-  const specifiers = direct.map(
-    (name) => {
-      const tarball = tarballs.get(name);
-      if (tarball !== undefined) return tarball;
-      if (name.startsWith("@agentool/")) {
-        throw new Error(`${name} is named by an install line but is not a publishable package.`);
-      }
-      return `${name}@${workspaceVersion(name)}`;
-    },
-  );
+  const specifiers = direct.map((name) => {
+    const tarball = tarballs.get(name);
+    if (tarball !== undefined) return tarball;
+    if (name.startsWith("@agentool/")) {
+      throw new Error(`${name} is named by an install line but is not a publishable package.`);
+    }
+    return `${name}@${workspaceVersion(name)}`;
+  });
   const { stdout, stderr } = await run(
     "npm",
     ["install", "--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error", ...specifiers],

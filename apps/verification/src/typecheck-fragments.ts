@@ -46,7 +46,8 @@ export function typecheckFragments(
     types: ["node"],
   });
   return ts.getPreEmitDiagnostics(program).map((diagnostic) => {
-    const fragment = diagnostic.file === undefined ? undefined : files.get(diagnostic.file.fileName);
+    const fragment =
+      diagnostic.file === undefined ? undefined : files.get(diagnostic.file.fileName);
     const line =
       diagnostic.file !== undefined && diagnostic.start !== undefined
         ? diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start).line
