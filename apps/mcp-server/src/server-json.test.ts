@@ -45,11 +45,12 @@ describe("server.json, the MCP Registry entry", () => {
     const [npm] = server.packages;
     expect(npm).toMatchObject({
       registryType: "npm",
-      registryBaseUrl: "https://registry.npmjs.org",
       identifier: manifest.name,
       version: manifest.version,
       transport: { type: "stdio" },
     });
+    // The registry's default for npm; no registry host name is committed.
+    expect(npm?.registryBaseUrl).toBeUndefined();
   });
 
   it("is published with the package and follows the registry's schema rules", () => {
