@@ -94,6 +94,7 @@ describe("skills as MCP prompts", () => {
       expect((error as McpError).message).toContain(
         'Unknown prompt: "deploy-servce". Did you mean "deploy-service"?',
       );
+      expect((error as McpError).message).toMatch(/^MCP error -32602: Unknown prompt:/);
     }
   });
 });

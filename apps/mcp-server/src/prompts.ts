@@ -11,7 +11,6 @@ import {
   type GetPromptResult,
   ListPromptsRequestSchema,
   type ListPromptsResult,
-  McpError,
 } from "@modelcontextprotocol/sdk/types.js";
 import { closestMatch } from "./internal/closest-match.js";
 
@@ -74,9 +73,13 @@ export function registerSkillPrompts(server: Server, skills: PromptSkillSource):
     if (skill === undefined) {
       const names = skills.menu().map((entry) => entry.name);
       const closest = closestMatch(name, names);
-      throw new McpError(
-        ErrorCode.InvalidParams,
-        `Unknown prompt: ${JSON.stringify(name)}.${closest === undefined ? "" : ` Did you mean ${JSON.stringify(closest)}?`} Prompts: ${names.length === 0 ? "none (no skills are installed)" : names.join(", ")}.`,
+      // A plain error with a code: the SDK sends its message as is (McpError's message carries
+      // an "MCP error -32602: " prefix, which the client's McpError would add a second time).
+      throw Object.assign(
+        new Error(
+          `Unknown prompt: ${JSON.stringify(name)}.${closest === undefined ? "" : ` Did you mean ${JSON.stringify(closest)}?`} Prompts: ${names.length === 0 ? "none (no skills are installed)" : names.join(", ")}.`,
+        ),
+        { code: ErrorCode.InvalidParams },
       );
     }
     return skillPrompt({
