@@ -50,11 +50,16 @@ console.log("\n=== summary");
 for (const file of resultFiles) {
   if (!existsSync(file)) continue;
   const report = JSON.parse(readFileSync(file, "utf8"));
-  const failedHere = (report.numFailedTests ?? 0) + (report.numFailedTestSuites ?? 0);
+  // numFailedTestSuites also counts files with a failed test: only a failed file that ran no
+  // test at all (it did not load) adds one.
+  const unloaded = (report.testResults ?? []).filter(
+    (file) => file.status === "failed" && (file.assertionResults ?? []).length === 0,
+  ).length;
+  const failedHere = (report.numFailedTests ?? 0) + unloaded;
   passed += report.numPassedTests ?? 0;
   failed += failedHere;
   console.log(
-    `${failedHere === 0 ? "ok  " : "FAIL"} ${file.slice(root.length + 1).padEnd(44)} ${report.numPassedTests} passed, ${report.numFailedTests} failed, ${report.numFailedTestSuites ?? 0} files failed to load, ${report.numPendingTests ?? 0} skipped`,
+    `${failedHere === 0 ? "ok  " : "FAIL"} ${file.slice(root.length + 1).padEnd(44)} ${report.numPassedTests} passed, ${report.numFailedTests} failed, ${unloaded} files failed to load, ${report.numPendingTests ?? 0} skipped`,
   );
 }
 for (const outcome of outcomes) {
