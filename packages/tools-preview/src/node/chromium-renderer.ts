@@ -332,6 +332,10 @@ export function createChromiumRenderer(options: ChromiumRendererOptions = {}): C
         raceSignal(thePage.waitForLoadState("load", { timeout: left() + 1_000 }), stop),
         Math.max(0, left() - 300),
       );
+      // The quiet window starts at the load event at the earliest: on a loaded machine the
+      // page's own requests (a script's fetch) can reach the route handler well after the
+      // document itself was served, and a window counted from that would close before them.
+      lastActivity = Math.max(lastActivity, Date.now());
       const quietBy = Math.min(deadline - 300, Date.now() + settleMs);
       while (Date.now() < quietBy && !stop.aborted) {
         if (inFlight === 0 && Date.now() - lastActivity >= idleMs) break;
