@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { AgentoolError } from "./agentool-error.js";
+import { ToolFailureError } from "./authoring/tool-failure-error.js";
 import type { ContentBlock, ToolContent } from "./content.js";
 import { subscribeToAbort } from "./internal/abort-listeners.js";
 import { cancelDeadline, type Deadline, scheduleDeadline } from "./internal/deadline-scheduler.js";
@@ -526,6 +527,9 @@ export function defineTool<Input extends ToolInputSchema, Output>(
   }
 
   function internalError(error: unknown): ToolFailure {
+    // An expected failure thrown from inside (a seam's coded error) keeps its code and hint.
+    const coded = ToolFailureError.find(error);
+    if (coded !== undefined) return coded.toFailure();
     let detail: string;
     try {
       detail = error instanceof Error ? error.message : String(error);

@@ -1,5 +1,25 @@
 export { AgentoolError } from "./agentool-error.js";
 export {
+  type ClosestNamesOptions,
+  closestNames,
+  editDistance,
+  errorMessage,
+  formatCount,
+  joinSentences,
+  listWords,
+  type MountedTools,
+  mountedTools,
+  mountedToolsOption,
+  type RetryOptions,
+  raceSignal,
+  retryWithBackoff,
+  sleep,
+  ToolFailureError,
+  type ToolFailureErrorOptions,
+  type ToolOptions,
+  toolOptionsShape,
+} from "./authoring/index.js";
+export {
   type ContentBlock,
   contentToText,
   type ImageContentBlock,

@@ -1,0 +1,9 @@
+export { type ClosestNamesOptions, closestNames, editDistance } from "./closest-names.js";
+export { type MountedTools, mountedTools, mountedToolsOption } from "./mounted-tools.js";
+export { errorMessage, formatCount, joinSentences, listWords } from "./text.js";
+export { type RetryOptions, raceSignal, retryWithBackoff, sleep } from "./timing.js";
+export {
+  ToolFailureError,
+  type ToolFailureErrorOptions,
+} from "./tool-failure-error.js";
+export { type ToolOptions, toolOptionsShape } from "./tool-options.js";

@@ -1,0 +1,63 @@
+const countFormat = new Intl.NumberFormat("en-US");
+
+/**
+ * A count as the model reads it: digits grouped with commas (`12,345`), the same on every
+ * machine whatever its locale.
+ *
+ * @param value - the number
+ * @returns the grouped digits
+ * @example
+ * formatCount(1234567); // "1,234,567"
+ */
+export function formatCount(value: number): string {
+  return countFormat.format(value);
+}
+
+/**
+ * Joins description sentences (or lines), dropping the empty ones — sentences left out because a
+ * tool they name is not mounted.
+ *
+ * @param parts - the sentences; `undefined`, `false` and `""` are dropped
+ * @param separator - between two kept parts (default a space; `"\n"` for lines)
+ * @returns the joined text
+ * @example
+ * joinSentences(["Reads a file.", mounted.when("edit_file", "Edit it with edit_file.")]);
+ */
+export function joinSentences(
+  parts: ReadonlyArray<string | undefined | false>,
+  separator = " ",
+): string {
+  return parts
+    .filter((part): part is string => typeof part === "string" && part.length > 0)
+    .join(separator);
+}
+
+/**
+ * Joins words as a sentence lists them: "a", "a or b", "a, b or c".
+ *
+ * @param items - the words
+ * @param conjunction - the last joint (default `"or"`)
+ * @returns the phrase
+ * @example
+ * listWords(["read_file", "grep_search", "glob_search"]); // "read_file, grep_search or glob_search"
+ */
+export function listWords(items: readonly string[], conjunction = "or"): string {
+  if (items.length <= 1) return items.join("");
+  return `${items.slice(0, -1).join(", ")} ${conjunction} ${items[items.length - 1]}`;
+}
+
+/**
+ * The message of anything thrown, without ever throwing itself (a hostile `message` getter or
+ * `toString` gives `"unknown error"`).
+ *
+ * @param error - anything thrown
+ * @returns its message
+ */
+export function errorMessage(error: unknown): string {
+  try {
+    if (error instanceof Error) return error.message || error.name || "unknown error";
+    return String(error);
+  } catch {
+    return "unknown error";
+  }
+}
