@@ -1,33 +1,4 @@
-export {
-  BINARY_SNIFF_BYTES,
-  type ChunkMarkdownOptions,
-  chunkMarkdown,
-  DEFAULT_MAX_CHUNK_CHARACTERS,
-  isBinaryContent,
-  MIN_MAX_CHUNK_CHARACTERS,
-} from "./chunk-markdown.js";
-export {
-  createInMemoryVectorStore,
-  type InMemoryVectorStore,
-} from "./in-memory-vector-store.js";
-export {
-  DEFAULT_INGEST_BATCH_SIZE,
-  type IngestDocument,
-  type IngestedDocument,
-  type IngestOptions,
-  type IngestProgress,
-  type IngestResult,
-  ingest,
-  MAX_INGEST_BATCH_SIZE,
-} from "./ingest.js";
-export { KnowledgeSourceError } from "./knowledge-source-error.js";
-export {
-  createLangChainVectorStore,
-  type LangChainDocumentLike,
-  type LangChainFilterRequest,
-  type LangChainVectorStoreLike,
-  type LangChainVectorStoreOptions,
-} from "./lang-chain-vector-store.js";
+export { KnowledgeSourceError } from "./engine/knowledge-source-error.js";
 export {
   createLexicalIndex,
   LEXICAL_FIELD_BOOSTS,
@@ -39,7 +10,23 @@ export {
   type LexicalMatch,
   type LexicalSearchOptions,
   loadLexicalIndex,
-} from "./lexical-index.js";
+} from "./engine/lexical-index.js";
+export type {
+  Chunk,
+  ChunkedDocument,
+  Embeddings,
+  EmptyReason,
+  KnowledgeHit,
+  KnowledgeSearchContext,
+  KnowledgeSearchRequest,
+  KnowledgeSearchResult,
+  KnowledgeSource,
+  VectorMatch,
+  VectorQuery,
+  VectorRecord,
+  VectorRecordMetadata,
+  VectorStore,
+} from "./engine/types.js";
 export {
   type BaseStoreItemLike,
   type BaseStoreLike,
@@ -167,6 +154,35 @@ export {
   rememberInputSchema,
 } from "./remember.js";
 export {
+  BINARY_SNIFF_BYTES,
+  type ChunkMarkdownOptions,
+  chunkMarkdown,
+  DEFAULT_MAX_CHUNK_CHARACTERS,
+  isBinaryContent,
+  MIN_MAX_CHUNK_CHARACTERS,
+} from "./search/chunk-markdown.js";
+export {
+  createInMemoryVectorStore,
+  type InMemoryVectorStore,
+} from "./search/in-memory-vector-store.js";
+export {
+  DEFAULT_INGEST_BATCH_SIZE,
+  type IngestDocument,
+  type IngestedDocument,
+  type IngestOptions,
+  type IngestProgress,
+  type IngestResult,
+  ingest,
+  MAX_INGEST_BATCH_SIZE,
+} from "./search/ingest.js";
+export {
+  createLangChainVectorStore,
+  type LangChainDocumentLike,
+  type LangChainFilterRequest,
+  type LangChainVectorStoreLike,
+  type LangChainVectorStoreOptions,
+} from "./search/lang-chain-vector-store.js";
+export {
   createSearchKnowledgeTool,
   DEFAULT_MAX_EXCERPT_CHARACTERS,
   DEFAULT_SEARCH_KNOWLEDGE_LIMIT,
@@ -184,7 +200,23 @@ export {
   type SearchKnowledgeToolData,
   type SearchKnowledgeToolOptions,
   searchKnowledgeInputSchema,
-} from "./search-knowledge.js";
+} from "./search/search-knowledge.js";
+export {
+  createStoreSource,
+  DEFAULT_STORE_MAX_RESULTS,
+  type StoreSourceOptions,
+} from "./search/store-source.js";
+export {
+  DEFAULT_MAX_PASSAGE_CHARACTERS,
+  DEFAULT_WINDOW_FETCH_CONCURRENCY,
+  type ExpandWindowsOptions,
+  expandWindows,
+  MAX_WINDOW,
+  type WindowChunk,
+  type WindowFetch,
+  type WindowHit,
+  type WindowPassage,
+} from "./search/window-expansion.js";
 export {
   createSkillTools,
   SKILL_TOOL_NAMES,
@@ -243,35 +275,3 @@ export {
   type UseSkillToolOptions,
   useSkillInputSchema,
 } from "./skills/use-skill.js";
-export {
-  createStoreSource,
-  DEFAULT_STORE_MAX_RESULTS,
-  type StoreSourceOptions,
-} from "./store-source.js";
-export type {
-  Chunk,
-  ChunkedDocument,
-  Embeddings,
-  EmptyReason,
-  KnowledgeHit,
-  KnowledgeSearchContext,
-  KnowledgeSearchRequest,
-  KnowledgeSearchResult,
-  KnowledgeSource,
-  VectorMatch,
-  VectorQuery,
-  VectorRecord,
-  VectorRecordMetadata,
-  VectorStore,
-} from "./types.js";
-export {
-  DEFAULT_MAX_PASSAGE_CHARACTERS,
-  DEFAULT_WINDOW_FETCH_CONCURRENCY,
-  type ExpandWindowsOptions,
-  expandWindows,
-  MAX_WINDOW,
-  type WindowChunk,
-  type WindowFetch,
-  type WindowHit,
-  type WindowPassage,
-} from "./window-expansion.js";

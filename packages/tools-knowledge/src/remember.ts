@@ -9,11 +9,11 @@ import {
   toolOverridesShape,
 } from "@agentool/contract";
 import { z } from "zod";
-import { MIN_MAX_CHUNK_CHARACTERS } from "./chunk-markdown.js";
-import { ingest } from "./ingest.js";
-import { contentDocumentKey } from "./internal/content-hash.js";
+import { contentDocumentKey } from "./engine/content-hash.js";
+import type { Embeddings, VectorStore } from "./engine/types.js";
 import { embeddingsSchema, vectorStoreSchema } from "./internal/option-schemas.js";
-import type { Embeddings, VectorStore } from "./types.js";
+import { MIN_MAX_CHUNK_CHARACTERS } from "./search/chunk-markdown.js";
+import { ingest } from "./search/ingest.js";
 
 /** The default name of the write tool. */
 export const REMEMBER_TOOL_NAME = "remember";

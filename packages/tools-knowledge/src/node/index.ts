@@ -14,7 +14,7 @@ export {
   DEFAULT_EMBEDDING_RETRY_DELAY_MS,
   DEFAULT_MAX_CORPUS_FILE_BYTES,
   DEFAULT_SKIPPED_FOLDERS,
-} from "./corpus-index.js";
+} from "../search/node/corpus-index.js";
 export {
   createFileMemoryBackend,
   FILE_MEMORY_FINE_RACY_WINDOW_MS,

@@ -9,4 +9,4 @@ export {
   type PgVectorStore,
   type PgVectorStoreOptions,
   pgVectorSchemaStatements,
-} from "./create-pg-vector-store.js";
+} from "../search/pgvector/create-pg-vector-store.js";

@@ -1,4 +1,4 @@
-import type { Embeddings } from "../types.js";
+import type { Embeddings } from "../engine/types.js";
 
 /** Options of {@link HashingEmbeddings}. */
 export interface HashingEmbeddingsOptions {

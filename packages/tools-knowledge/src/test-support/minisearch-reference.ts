@@ -3,7 +3,11 @@
  * prefix matching, tokenizers): the reference the engine's scores are compared with.
  */
 import MiniSearch from "minisearch";
-import { LEXICAL_FIELD_BOOSTS, LEXICAL_RANKING, type LexicalDocument } from "../lexical-index.js";
+import {
+  LEXICAL_FIELD_BOOSTS,
+  LEXICAL_RANKING,
+  type LexicalDocument,
+} from "../engine/lexical-index.js";
 
 /**
  * A fresh MiniSearch that scores the way {@link createLexicalIndex} does.

@@ -1,4 +1,8 @@
-import { createLexicalIndex, type LexicalIndex, type LexicalMatch } from "../../lexical-index.js";
+import {
+  createLexicalIndex,
+  type LexicalIndex,
+  type LexicalMatch,
+} from "../../engine/lexical-index.js";
 import type { MemoryRecord, MemorySnapshot } from "../memory-backend.js";
 
 /** Namespaces whose index stays in memory at once (least recently searched dropped first). */

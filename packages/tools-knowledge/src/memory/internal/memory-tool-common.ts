@@ -1,6 +1,6 @@
 import { fail, type ToolContext, type ToolFailure } from "@agentool/contract";
 import { z } from "zod";
-import { KnowledgeSourceError } from "../../knowledge-source-error.js";
+import { KnowledgeSourceError } from "../../engine/knowledge-source-error.js";
 import type { MemoryBackend } from "../memory-backend.js";
 import {
   MAX_MEMORY_KEY_CHARACTERS,

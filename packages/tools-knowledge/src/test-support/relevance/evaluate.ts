@@ -9,9 +9,9 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { chunkMarkdown } from "../../chunk-markdown.js";
-import { tokenize } from "../../internal/tokenize.js";
-import { createLexicalIndex } from "../../lexical-index.js";
+import { createLexicalIndex } from "../../engine/lexical-index.js";
+import { tokenize } from "../../engine/tokenize.js";
+import { chunkMarkdown } from "../../search/chunk-markdown.js";
 import type { RelevanceQuery } from "./queries.js";
 
 /** The corpus folder. */

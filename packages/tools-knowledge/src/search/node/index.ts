@@ -1,0 +1,23 @@
+/**
+ * The search half of `@agentool/tools-knowledge` on Node: a corpus source over a folder of
+ * Markdown with an incremental sidecar index.
+ *
+ * @packageDocumentation
+ */
+export {
+  CORPUS_INDEX_FILE,
+  CORPUS_INDEX_FOLDER,
+  type CorpusRefreshReport,
+  type CorpusSource,
+  type CorpusSourceOptions,
+  createCorpusSource,
+  DEFAULT_CHECKPOINT_MS,
+  DEFAULT_CORPUS_EXTENSIONS,
+  DEFAULT_DENSE_CANDIDATES,
+  DEFAULT_EMBEDDING_BATCH_SIZE,
+  DEFAULT_EMBEDDING_COOLDOWN_MS,
+  DEFAULT_EMBEDDING_RETRIES,
+  DEFAULT_EMBEDDING_RETRY_DELAY_MS,
+  DEFAULT_MAX_CORPUS_FILE_BYTES,
+  DEFAULT_SKIPPED_FOLDERS,
+} from "./corpus-index.js";

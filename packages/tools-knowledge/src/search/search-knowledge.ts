@@ -1,0 +1,569 @@
+import {
+  defineTool,
+  fail,
+  formatPageMarker,
+  isOffsetPastEnd,
+  type NextCallValue,
+  normalizeRelativePath,
+  offsetPastEnd,
+  ok,
+  pagingInputShape,
+  parseOptions,
+  redactPrivateKeys,
+  type Tool,
+  toolOverridesShape,
+} from "@agentool/contract";
+import { z } from "zod";
+import { KnowledgeSourceError } from "../engine/knowledge-source-error.js";
+import type {
+  EmptyReason,
+  KnowledgeHit,
+  KnowledgeSearchRequest,
+  KnowledgeSource,
+} from "../engine/types.js";
+import {
+  joinLines,
+  type MountedTools,
+  mountedTools,
+  mountedToolsOption,
+} from "../internal/mounted-tools.js";
+
+/** The default name of the search tool. */
+export const SEARCH_KNOWLEDGE_TOOL_NAME = "search_knowledge";
+
+/** Default number of hits when the model gives no `limit`: 8. */
+export const DEFAULT_SEARCH_KNOWLEDGE_LIMIT = 8;
+
+/** Default largest `limit` a model may ask for: 50. */
+export const DEFAULT_SEARCH_KNOWLEDGE_MAX_LIMIT = 50;
+
+/**
+ * Default longest excerpt of one hit: 700 characters — enough to judge a passage, short enough
+ * that a page of 8 stays under 6,000 characters; the reference opens the whole span.
+ */
+export const DEFAULT_MAX_EXCERPT_CHARACTERS = 700;
+
+/**
+ * Default time limit of one search: 120 seconds. The first search of a big corpus builds its
+ * index (and embeds it, with an embedder); when a call times out the indexing goes on and the
+ * next call picks it up.
+ */
+export const DEFAULT_SEARCH_KNOWLEDGE_TIMEOUT_MS = 120_000;
+
+/** Most tags a store search may filter on. */
+export const MAX_SEARCH_TAGS = 10;
+
+/**
+ * What the tool searches: `"corpus"` (a folder of files — hits open with `read_file`) or
+ * `"store"` (excerpts saved with `remember` / `ingest` — hits carry tags, and the model may
+ * filter on them).
+ */
+export type KnowledgeSourceKind = "corpus" | "store";
+
+/**
+ * Field names other toolsets use, accepted silently by `search_knowledge` (alias → field): their
+ * meaning is unambiguous here.
+ */
+export const SEARCH_KNOWLEDGE_ALIASES: Readonly<Record<string, string>> = Object.freeze({
+  q: "query",
+  search: "query",
+  search_query: "query",
+  text: "query",
+  top_k: "limit",
+  k: "limit",
+  max_results: "limit",
+  prefix: "path_prefix",
+  path: "path_prefix",
+  folder: "path_prefix",
+});
+
+/** One hit as `search_knowledge` returns it. */
+export interface SearchKnowledgeHit extends KnowledgeHit {
+  /** Whether the excerpt was cut to the tool's excerpt cap (the reference opens the whole span). */
+  excerpt_truncated: boolean;
+}
+
+/** What `search_knowledge` returns (every key snake_case, as everything crossing the boundary). */
+export interface SearchKnowledgeToolData {
+  /** The query, as searched (trimmed). */
+  query: string;
+  /** The path prefix the hits were limited to, when one was given (normalised). */
+  path_prefix?: string;
+  /** The tags every hit had to carry, when some were given (store searches). */
+  tags?: string[];
+  /** 1-based rank of this page's first hit. */
+  offset: number;
+  /** The page size that applied. */
+  limit: number;
+  /** This page's hits, best first. */
+  hits: SearchKnowledgeHit[];
+  /** Hits in all (exact), before paging. */
+  total: number;
+  /** The `offset` of the next page; absent on the last page. */
+  next_offset?: number;
+  /** Whether hits after this page were left out. */
+  truncated: boolean;
+  /** Why there is no hit, when there is none. */
+  empty_reason?: EmptyReason;
+  /** How many documents and chunks the search covered. */
+  searched: { documents: number; chunks: number };
+  /** Things to know about this answer (index rebuilt, embedder down and BM25 used, …). */
+  warnings: string[];
+}
+
+/** Options of {@link createSearchKnowledgeTool}. */
+export interface SearchKnowledgeToolOptions {
+  /** What to search: `createCorpusSource` from `./node`, `createStoreSource`, or your own. */
+  source: KnowledgeSource;
+  /**
+   * What the source holds, for the description, the messages and the input: `"corpus"` (files;
+   * default) or `"store"` (saved excerpts; adds the `tags` filter).
+   */
+  sourceKind?: KnowledgeSourceKind;
+  /** Hits on a page when the model gives no limit. Default {@link DEFAULT_SEARCH_KNOWLEDGE_LIMIT} (8). */
+  defaultLimit?: number;
+  /** Largest limit accepted. Default {@link DEFAULT_SEARCH_KNOWLEDGE_MAX_LIMIT} (50). */
+  maxLimit?: number;
+  /** Longest excerpt per hit. Default {@link DEFAULT_MAX_EXCERPT_CHARACTERS} (700). */
+  maxExcerptCharacters?: number;
+  /** Time limit of one search in ms (`0` = none). Default {@link DEFAULT_SEARCH_KNOWLEDGE_TIMEOUT_MS}. */
+  timeoutMs?: number;
+  /**
+   * Names of the tools mounted beside this one (`read_file`, `web_fetch`, `remember`,
+   * `grep_search`, the other search tool…); the description and messages name only these.
+   * Default: none.
+   */
+  mountedTools?: readonly string[];
+  /** Replaces the tool's name (e.g. `"search_memory"`); every message uses it. */
+  name?: string;
+  /** Replaces the tool's description. */
+  description?: string;
+}
+
+const sourceOption = z.custom<KnowledgeSource>(
+  (value) =>
+    typeof value === "object" &&
+    value !== null &&
+    typeof (value as KnowledgeSource).search === "function",
+  { error: "expected a KnowledgeSource ({ search(request, context) })" },
+);
+
+const optionsSchema = z
+  .object({
+    ...toolOverridesShape,
+    source: sourceOption,
+    sourceKind: z.enum(["corpus", "store"]).optional(),
+    defaultLimit: z.number().int().min(1).max(1_000).optional(),
+    maxLimit: z.number().int().min(1).max(1_000).optional(),
+    maxExcerptCharacters: z.number().int().min(80).max(100_000).optional(),
+    timeoutMs: z.number().int().min(0).optional(),
+    mountedTools: mountedToolsOption,
+  })
+  .refine(
+    (value) =>
+      (value.defaultLimit ?? DEFAULT_SEARCH_KNOWLEDGE_LIMIT) <=
+      (value.maxLimit ?? DEFAULT_SEARCH_KNOWLEDGE_MAX_LIMIT),
+    { message: "defaultLimit must not exceed maxLimit", path: ["defaultLimit"] },
+  );
+
+function createInputSchema(kind: KnowledgeSourceKind, defaultLimit: number, maxLimit: number) {
+  const paging = pagingInputShape({ unit: "hit", defaultLimit, maxLimit });
+  const base = {
+    query: z
+      .string()
+      .min(1)
+      .max(2_000)
+      .describe(
+        kind === "corpus"
+          ? "What to look for, in the words the documents would use (e.g. 'HNSW index build parameters'); a few specific terms work best."
+          : "What to look for, in the words the saved excerpts would use; a few specific terms work best.",
+      ),
+    path_prefix: z
+      .string()
+      .min(1)
+      .max(1_000)
+      .optional()
+      .describe(
+        kind === "corpus"
+          ? "Only files whose path (relative to the knowledge folder) starts with this, e.g. 'docs/api/'. Default: every file."
+          : "Only excerpts whose document key or source starts with this, e.g. 'https://docs.example.com/'. Default: all.",
+      ),
+    offset: paging.offset.describe(
+      "1-based rank of the first hit to return (default 1). Use the offset a cut result names to get the next page.",
+    ),
+    limit: paging.limit,
+  };
+  if (kind === "corpus") return z.object(base);
+  return z.object({
+    ...base,
+    tags: z
+      .string()
+      .min(1)
+      .max(1_000)
+      .optional()
+      .describe(
+        `Only excerpts carrying every one of these tags, comma-separated (e.g. 'pricing,2024'; at most ${MAX_SEARCH_TAGS}). Default: no tag filter.`,
+      ),
+  });
+}
+
+/** The input schema of `search_knowledge` over a corpus (default limits). */
+export const searchKnowledgeInputSchema = createInputSchema(
+  "corpus",
+  DEFAULT_SEARCH_KNOWLEDGE_LIMIT,
+  DEFAULT_SEARCH_KNOWLEDGE_MAX_LIMIT,
+);
+
+/** The input of `search_knowledge`; `tags` exists only when the tool searches a store. */
+export type SearchKnowledgeInput = z.output<typeof searchKnowledgeInputSchema> & {
+  tags?: string;
+};
+
+/** The `search_knowledge` tool's type. */
+export type SearchKnowledgeTool = Tool<typeof searchKnowledgeInputSchema, SearchKnowledgeToolData>;
+
+interface Wording {
+  name: string;
+  kind: KnowledgeSourceKind;
+  mounted: MountedTools;
+}
+
+function describeTool(wording: Wording, defaultLimit: number): string {
+  const { name, kind, mounted } = wording;
+  const readFile = mounted.has("read_file");
+  if (kind === "store") {
+    return joinLines([
+      `Search excerpts saved earlier${mounted.has("remember") ? " with remember" : ""} (facts, decisions, quotes worth keeping), ranked by relevance, best first.`,
+      "Each hit gives the excerpt, where it came from (source), its tags and its document key.",
+      "Filter with tags (comma-separated, all must match) or path_prefix (document key / source prefix).",
+      mounted.has(SEARCH_KNOWLEDGE_TOOL_NAME) && name !== SEARCH_KNOWLEDGE_TOOL_NAME
+        ? `For the full fetched sources, use ${SEARCH_KNOWLEDGE_TOOL_NAME} instead.`
+        : undefined,
+      `At most ${defaultLimit} hits per call (limit to change); a cut result ends with the exact call for the next page (offset).`,
+    ]);
+  }
+  return joinLines([
+    `Search the knowledge folder — Markdown and text documents${mounted.has("web_fetch") ? " (pages saved by web_fetch among them)" : ""}, notes, docs — ranked by relevance (BM25 keywords with heading weight; meaning too when an embedder is configured), best first.`,
+    "Each hit is a passage with a reference file.md:12-40 (its lines), the headings it sits under and an excerpt.",
+    readFile
+      ? 'Workflow: search with the words the documents would use → read the cited lines with read_file (reference file.md:12-40 → path="file.md", offset=12, limit=29) → answer citing file and lines.'
+      : "Workflow: search with the words the documents would use → answer citing file and lines from the reference.",
+    "path_prefix limits the search to a folder. The index refreshes itself on every call: new, changed and deleted files are picked up.",
+    mounted.has("grep_search")
+      ? "For an exact string or identifier use grep_search instead."
+      : undefined,
+    `At most ${defaultLimit} hits per call (limit to change); a cut result ends with the exact call for the next page (offset).`,
+  ]);
+}
+
+function emptyMessage(data: SearchKnowledgeToolData, wording: Wording): string {
+  const { name, kind, mounted } = wording;
+  const query = JSON.stringify(data.query);
+  switch (data.empty_reason) {
+    case "empty_corpus":
+      if (kind === "store") {
+        return `Nothing has been saved yet, so ${name} has nothing to search.${mounted.has("remember") ? " Save an excerpt with remember first, then search again." : " Excerpts must be saved first."}`;
+      }
+      return `The knowledge folder has no Markdown or text file yet (.md, .markdown, .mdx, .txt, .rst; hidden folders are skipped), so ${name} has nothing to search.${mounted.has("web_fetch") ? ` Save pages into it with web_fetch, then call ${name} again.` : ` Add documents to it, then call ${name} again.`}`;
+    case "filtered_out": {
+      const filters = [
+        data.path_prefix === undefined
+          ? undefined
+          : `path_prefix=${JSON.stringify(data.path_prefix)}`,
+        data.tags === undefined ? undefined : `tags=${JSON.stringify(data.tags.join(","))}`,
+      ].filter((part): part is string => part !== undefined);
+      const prefixHint = data.path_prefix === undefined ? "" : " (or with a shorter path_prefix)";
+      return `Passages match ${query}, but none with ${filters.join(" and ")}. Call ${name} again without ${filters.length > 1 ? "these filters" : "it"}${prefixHint}.`;
+    }
+    default: {
+      const covered = `${count(data.searched.documents)} ${data.searched.documents === 1 ? "document" : "documents"}`;
+      const grep =
+        mounted.has("grep_search") && kind === "corpus"
+          ? `, or grep_search for an exact string`
+          : "";
+      return `No passage matches ${query} in ${covered}. Try other words: the terms the documents would use, a synonym, fewer words${grep}.`;
+    }
+  }
+}
+
+const numberFormat = new Intl.NumberFormat("en-US");
+const count = (value: number) => numberFormat.format(value);
+
+function indent(text: string): string {
+  return text
+    .split("\n")
+    .map((line) => (line.length === 0 ? "" : `   ${line}`))
+    .join("\n");
+}
+
+/** Options of {@link formatSearchKnowledgeResult}. */
+export interface SearchKnowledgeFormatOptions {
+  /** The tool's name, for the next call and the messages. Default `"search_knowledge"`. */
+  toolName?: string;
+  /** What the tool searches. Default `"corpus"`. */
+  sourceKind?: KnowledgeSourceKind;
+  /** Names of the tools mounted beside it (the messages name only these). Default: none. */
+  mountedTools?: readonly string[];
+}
+
+/**
+ * Renders a `search_knowledge` result for the model: a summary line, then per hit its rank, its
+ * reference (`docs/a.md:12-40`), its heading trail, its score and its excerpt (indented), how to
+ * open a passage, the contract's page marker naming the next call when more hits remain, and
+ * the warnings. An empty result says which of the three cases it is and what to do next.
+ *
+ * @param data - the tool's data
+ * @param options - the tool's name, what it searches and what is mounted beside it
+ * @returns model-facing text
+ * @example
+ * formatSearchKnowledgeResult(data);
+ * // "Hits 1–8 of 23 for \"hnsw index\" (best first; 120 documents, 1,034 passages searched):\n1. docs/pgvector.md:12-40 — Indexes > HNSW (score 0.0323)\n   …"
+ */
+export function formatSearchKnowledgeResult(
+  data: SearchKnowledgeToolData,
+  options: SearchKnowledgeFormatOptions = {},
+): string {
+  const wording: Wording = {
+    name: options.toolName ?? SEARCH_KNOWLEDGE_TOOL_NAME,
+    kind: options.sourceKind ?? "corpus",
+    mounted: mountedTools(options.mountedTools),
+  };
+  const lines: string[] = [];
+  if (data.hits.length === 0) {
+    lines.push(emptyMessage(data, wording));
+  } else {
+    const first = data.offset;
+    const last = data.offset + data.hits.length - 1;
+    const range =
+      first === 1 && !data.truncated
+        ? `${count(data.total)} ${data.total === 1 ? "hit" : "hits"}`
+        : `Hits ${count(first)}–${count(last)} of ${count(data.total)}`;
+    const filters = [
+      data.path_prefix === undefined ? "" : ` under ${JSON.stringify(data.path_prefix)}`,
+      data.tags === undefined ? "" : ` tagged ${data.tags.join(", ")}`,
+    ].join("");
+    const covered = `${count(data.searched.documents)} ${data.searched.documents === 1 ? "document" : "documents"}, ${count(data.searched.chunks)} ${data.searched.chunks === 1 ? "passage" : "passages"} searched`;
+    lines.push(`${range} for ${JSON.stringify(data.query)}${filters} (best first; ${covered}):`);
+    for (const [index, hit] of data.hits.entries()) {
+      const trail = hit.heading_trail.length > 0 ? ` — ${hit.heading_trail.join(" > ")}` : "";
+      const extras = [
+        hit.source !== undefined && hit.source !== hit.file ? `source ${hit.source}` : "",
+        hit.tags !== undefined && hit.tags.length > 0 ? `tags ${hit.tags.join(", ")}` : "",
+      ].filter((part) => part.length > 0);
+      // A store hit has no file to open: it is named by its key, without lines. Scores stay in the
+      // data only (fused ranks are tiny numbers that say little beside the order).
+      const name = wording.kind === "store" ? `key ${hit.file}` : hit.reference;
+      lines.push(
+        `${count(first + index)}. ${name}${trail}${extras.length > 0 ? ` (${extras.join("; ")})` : ""}`,
+      );
+      const excerpt = hit.excerpt_truncated ? `${hit.excerpt.trimEnd()} …` : hit.excerpt;
+      if (excerpt.trim().length > 0) lines.push(indent(excerpt));
+    }
+    const top = data.hits[0] as SearchKnowledgeHit;
+    if (wording.kind === "corpus" && wording.mounted.has("read_file")) {
+      lines.push(
+        `Open a passage with read_file: ${top.reference} is path=${JSON.stringify(top.file)}, offset=${top.start_line}, limit=${top.end_line - top.start_line + 1}.`,
+      );
+    }
+  }
+  if (data.next_offset !== undefined) {
+    const args: Record<string, NextCallValue> = { query: data.query };
+    if (data.path_prefix !== undefined) args.path_prefix = data.path_prefix;
+    if (data.tags !== undefined) args.tags = data.tags.join(",");
+    args.limit = data.limit;
+    const omitted = Math.max(1, data.total - data.next_offset + 1);
+    lines.push(
+      formatPageMarker({
+        tool: wording.name,
+        nextOffset: data.next_offset,
+        omitted,
+        unit: omitted === 1 ? "hit" : "hits",
+        args,
+      }),
+    );
+  }
+  for (const warning of data.warnings) lines.push(`Note: ${warning}`);
+  return lines.join("\n");
+}
+
+/**
+ * Cuts an excerpt to `max` characters, at a line end when one falls in the last third, never
+ * inside a surrogate pair.
+ */
+function capExcerpt(text: string, max: number): { excerpt: string; truncated: boolean } {
+  if (text.length <= max) return { excerpt: text, truncated: false };
+  let end = max;
+  const lineEnd = text.lastIndexOf("\n", max);
+  if (lineEnd >= Math.floor((max * 2) / 3)) end = lineEnd;
+  else {
+    const code = text.charCodeAt(end - 1);
+    if (code >= 0xd800 && code <= 0xdbff) end -= 1;
+  }
+  return { excerpt: text.slice(0, end), truncated: true };
+}
+
+function parseTags(raw: string | undefined): { tags?: string[]; problem?: string } {
+  if (raw === undefined) return {};
+  const tags = [
+    ...new Set(
+      raw
+        .split(",")
+        .map((tag) => tag.trim())
+        .filter((tag) => tag.length > 0),
+    ),
+  ];
+  if (tags.length === 0)
+    return { problem: "tags holds no tag (comma-separated, e.g. 'pricing,2024')." };
+  if (tags.length > MAX_SEARCH_TAGS) {
+    return { problem: `tags holds ${tags.length} tags; at most ${MAX_SEARCH_TAGS} are accepted.` };
+  }
+  return { tags };
+}
+
+/**
+ * Creates the `search_knowledge` tool over any {@link KnowledgeSource}: a corpus folder with its
+ * sidecar index (`createCorpusSource` from `@agentool/tools-knowledge/node`) or a store filled by
+ * `remember` / `ingest` (`createStoreSource`). Runtime-neutral: the tool only pages, caps and
+ * words what the source ranks.
+ *
+ * Hits come best first, paged by `offset` / `limit` (a cut page ends with the contract's marker
+ * naming the next call); each carries a reference `file.md:12-40` that `read_file` opens with
+ * `offset: 12, limit: 29`, and an excerpt capped at `maxExcerptCharacters`. An empty result says
+ * why: nothing indexed yet, nothing matched, or everything filtered out by `path_prefix` / `tags`.
+ * Name and description are overridable (`name: "search_memory"` for a second backend), and every
+ * message uses the given name.
+ *
+ * @param options - the source, what it holds, the limits, the mounted tools and name/description overrides
+ * @returns the tool
+ * @throws AgentoolError when the options are invalid
+ * @example
+ * const source = createCorpusSource({ root: "./sources" });
+ * const searchKnowledge = createSearchKnowledgeTool({ source, mountedTools: ["read_file"] });
+ * await searchKnowledge.run({ query: "hnsw index parameters", path_prefix: "docs/" });
+ *
+ * const searchMemory = createSearchKnowledgeTool({
+ *   source: createStoreSource({ store }),
+ *   sourceKind: "store",
+ *   name: "search_memory",
+ *   mountedTools: ["remember", "search_knowledge"],
+ * });
+ */
+export function createSearchKnowledgeTool(
+  options: SearchKnowledgeToolOptions,
+): SearchKnowledgeTool {
+  const parsed = parseOptions("createSearchKnowledgeTool", optionsSchema, options);
+  const source = parsed.source;
+  const kind = parsed.sourceKind ?? "corpus";
+  const maxLimit = parsed.maxLimit ?? DEFAULT_SEARCH_KNOWLEDGE_MAX_LIMIT;
+  const defaultLimit = Math.min(parsed.defaultLimit ?? DEFAULT_SEARCH_KNOWLEDGE_LIMIT, maxLimit);
+  const maxExcerptCharacters = parsed.maxExcerptCharacters ?? DEFAULT_MAX_EXCERPT_CHARACTERS;
+  const name = parsed.name ?? SEARCH_KNOWLEDGE_TOOL_NAME;
+  const mounted = mountedTools(parsed.mountedTools);
+  const wording: Wording = { name, kind, mounted };
+  const input = createInputSchema(
+    kind,
+    defaultLimit,
+    maxLimit,
+  ) as unknown as typeof searchKnowledgeInputSchema;
+
+  return defineTool({
+    name,
+    description: parsed.description ?? describeTool(wording, defaultLimit),
+    input,
+    aliases: SEARCH_KNOWLEDGE_ALIASES,
+    annotations: {
+      title: kind === "corpus" ? "Search knowledge" : "Search saved excerpts",
+      readOnly: true,
+      idempotent: true,
+    },
+    tags: ["knowledge:search"],
+    timeoutMs: parsed.timeoutMs ?? DEFAULT_SEARCH_KNOWLEDGE_TIMEOUT_MS,
+    execute: async (rawRequest, context) => {
+      const request = rawRequest as SearchKnowledgeInput;
+      const query = request.query.trim();
+      if (query.length === 0) {
+        return fail("INVALID_INPUT", "query is blank.", {
+          hint: `Call ${name} with the words the documents would use.`,
+        });
+      }
+      let pathPrefix: string | undefined;
+      if (request.path_prefix !== undefined) {
+        if (kind === "corpus") {
+          const normalized = normalizeRelativePath(request.path_prefix, {
+            argument: "path_prefix",
+            rootName: "knowledge folder",
+          });
+          if (normalized.problem !== undefined) {
+            return fail("INVALID_PATH", normalized.problem, {
+              hint: "Give path_prefix relative to the knowledge folder, e.g. 'docs/'.",
+            });
+          }
+          const keepsSlash =
+            request.path_prefix.endsWith("/") || request.path_prefix.endsWith("\\");
+          const path = normalized.path ?? "";
+          pathPrefix = path.length === 0 ? undefined : keepsSlash ? `${path}/` : path;
+        } else {
+          pathPrefix = request.path_prefix;
+        }
+      }
+      const { tags, problem } = parseTags(request.tags);
+      if (problem !== undefined)
+        return fail("INVALID_INPUT", problem, {
+          hint: `Call ${name} again with tags like 'pricing,2024', or without tags.`,
+        });
+      const offset = request.offset ?? 1;
+      const limit = request.limit ?? defaultLimit;
+      const sourceRequest: KnowledgeSearchRequest = { query, offset, limit };
+      if (pathPrefix !== undefined) sourceRequest.path_prefix = pathPrefix;
+      if (tags !== undefined) sourceRequest.tags = tags;
+      let result: Awaited<ReturnType<KnowledgeSource["search"]>>;
+      try {
+        result = await source.search(sourceRequest, {
+          signal: context.signal,
+          progress: (update) => context.progress(update),
+        });
+      } catch (error) {
+        if (context.signal.aborted) throw error;
+        if (KnowledgeSourceError.isInstance(error)) {
+          return fail(error.code, error.message, {
+            ...(error.hint === undefined ? {} : { hint: error.hint }),
+            retryable: error.retryable,
+          });
+        }
+        throw error;
+      }
+      if (isOffsetPastEnd(offset, result.total)) {
+        return offsetPastEnd({ tool: name, offset, total: result.total, unit: "hits" });
+      }
+      const hits = result.hits.slice(0, limit).map((hit): SearchKnowledgeHit => {
+        const { excerpt, truncated } = capExcerpt(
+          redactPrivateKeys(hit.excerpt),
+          maxExcerptCharacters,
+        );
+        return { ...hit, excerpt, excerpt_truncated: truncated };
+      });
+      const end = offset - 1 + hits.length;
+      const data: SearchKnowledgeToolData = {
+        query,
+        offset,
+        limit,
+        hits,
+        total: result.total,
+        truncated: end < result.total,
+        searched: { documents: result.searched.documents, chunks: result.searched.chunks },
+        warnings: [...result.warnings],
+      };
+      if (pathPrefix !== undefined) data.path_prefix = pathPrefix;
+      if (tags !== undefined) data.tags = tags;
+      if (end < result.total) data.next_offset = end + 1;
+      if (hits.length === 0) data.empty_reason = result.empty_reason ?? "no_match";
+      return ok(data);
+    },
+    render: (data) =>
+      formatSearchKnowledgeResult(data, {
+        toolName: name,
+        sourceKind: kind,
+        ...(parsed.mountedTools === undefined ? {} : { mountedTools: parsed.mountedTools }),
+      }),
+  });
+}
