@@ -7,7 +7,8 @@
 //   node scripts/node22-toolbox.mjs      installs what is missing, prints the paths as JSON
 //
 // Re-runs are fast: when the installed versions already match, nothing is installed. Parallel
-// callers (test files in several workers) wait for one another through a lock folder.
+// callers (test files in several workers) wait for one another through a lock folder. The Node
+// installer (`provisionNodeBinary`) is exported for scripts/node-runtimes.mjs (Node 22 and 24).
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -92,14 +93,12 @@ function readJson(path) {
  * @param {string} folder - the toolbox folder
  */
 function layout(folder) {
-  const binaryPackage = nodeBinaryPackage();
   const nodePrefix = join(folder, "node");
   const toolsPrefix = join(folder, "tools");
   return {
-    binaryPackage,
     nodePrefix,
     toolsPrefix,
-    nodePackageDirectory: join(nodePrefix, "node_modules", binaryPackage),
+    nodePackageDirectory: join(nodePrefix, "node_modules", nodeBinaryPackage()),
     manifest: join(folder, "toolbox.json"),
     packageDirectory: (/** @type {string} */ name) => join(toolsPrefix, "node_modules", name),
   };
@@ -148,9 +147,7 @@ function entryPath(packageDirectory, entry) {
  * @returns {{ node: boolean, tools: boolean }} which part is up to date
  */
 function upToDate(paths) {
-  const node =
-    installedVersion(paths.nodePackageDirectory) === NODE22_VERSION &&
-    existsSync(join(paths.nodePackageDirectory, "bin", "node"));
+  const node = nodeBinaryInstalled(paths.nodePrefix, NODE22_VERSION);
   const manifest = readJson(paths.manifest);
   const tools =
     manifest?.nodeVersion === NODE22_VERSION &&
@@ -228,7 +225,7 @@ function npmInstall(prefix, specs, nodeBinDirectory) {
 
 /**
  * Runs `task` while holding a lock folder (`mkdir` is atomic); a lock whose owner process is gone
- * is taken over.
+ * is taken over. Not re-entrant: a task must not take the same lock again.
  *
  * @template T
  * @param {string} lock - the lock folder
@@ -269,7 +266,7 @@ async function withLock(lock, task, log, timeoutMs) {
       throw new Error(`node22-toolbox: ${lock} is still held by process ${holder}.`);
     }
     if (!announced) {
-      log(`node22-toolbox: waiting for process ${holder}, which is installing the toolbox`);
+      log(`node22-toolbox: waiting for process ${holder}, which holds ${lock} (installing)`);
       announced = true;
     }
     await new Promise((resolve) => setTimeout(resolve, 500));
@@ -279,6 +276,93 @@ async function withLock(lock, task, log, timeoutMs) {
   } finally {
     rmSync(lock, { recursive: true, force: true });
   }
+}
+
+/** @param {string} prefix - an npm prefix @returns {string} the Node binary npm installs there */
+function nodeBinaryPath(prefix) {
+  return join(prefix, "node_modules", nodeBinaryPackage(), "bin", "node");
+}
+
+/** @param {string} prefix - an npm prefix @param {string} version @returns {boolean} is it there */
+function nodeBinaryInstalled(prefix, version) {
+  const binary = nodeBinaryPath(prefix);
+  return installedVersion(dirname(dirname(binary))) === version && existsSync(binary);
+}
+
+/**
+ * Installs the Node binary of `version` from npm under an npm prefix (the caller holds the lock).
+ *
+ * @param {string} prefix - the npm prefix folder
+ * @param {string} version - e.g. `22.23.3`
+ * @param {(line: string) => void} log - where to say what it installs
+ */
+async function installNodeBinary(prefix, version, log) {
+  const binaryPackage = nodeBinaryPackage();
+  log(
+    `node22-toolbox: installing Node ${version} from npm (${binaryPackage}@${version}, the binary npm's node@${version} package installs) into ${prefix}`,
+  );
+  await npmInstall(prefix, [`${binaryPackage}@${version}`]);
+  if (!nodeBinaryInstalled(prefix, version)) {
+    throw new Error(`node22-toolbox: npm finished but ${prefix} does not hold Node ${version}.`);
+  }
+}
+
+/**
+ * A Node binary from npm under an npm prefix: installed when missing or at another version, under
+ * a lock folder so parallel callers install once; nothing is installed when it is already there.
+ *
+ * @param {object} options
+ * @param {string} options.version - the exact version, e.g. `24.22.3`
+ * @param {string} options.prefix - the npm prefix folder (git-ignored)
+ * @param {string} [options.lock] - the lock folder (default `<prefix>.lock`)
+ * @param {(line: string) => void} [options.log] - progress lines (default: stderr)
+ * @param {number} [options.lockTimeoutMs] - how long to wait for a parallel install (default 15 min)
+ * @returns {Promise<{ node: string, version: string, installed: boolean }>} the binary, its
+ *   version and whether this call installed it
+ * @example
+ * const { node } = await provisionNodeBinary({ version: "24.22.3", prefix: ".cache/node24" });
+ */
+export async function provisionNodeBinary(options) {
+  const { version, prefix } = options;
+  const log = options.log ?? ((line) => process.stderr.write(`${line}\n`));
+  let installed = false;
+  if (!nodeBinaryInstalled(prefix, version)) {
+    mkdirSync(dirname(prefix), { recursive: true });
+    await withLock(
+      options.lock ?? `${prefix}.lock`,
+      async () => {
+        if (nodeBinaryInstalled(prefix, version)) return;
+        await installNodeBinary(prefix, version, log);
+        installed = true;
+      },
+      log,
+      options.lockTimeoutMs ?? 15 * 60_000,
+    );
+  }
+  return { node: nodeBinaryPath(prefix), version, installed };
+}
+
+/**
+ * The toolbox's Node 22 binary alone (not the clients): installed into the toolbox folder under
+ * the toolbox's lock when missing, so it is the binary {@link provisionNode22Toolbox} uses.
+ *
+ * @param {object} [options]
+ * @param {string} [options.folder] - the toolbox folder (default {@link DEFAULT_TOOLBOX_FOLDER})
+ * @param {(line: string) => void} [options.log] - progress lines (default: stderr)
+ * @param {number} [options.lockTimeoutMs] - how long to wait for a parallel install (default 15 min)
+ * @returns {Promise<{ node: string, version: string, installed: boolean }>} the binary
+ * @example
+ * const { node } = await provisionNode22();
+ */
+export function provisionNode22(options = {}) {
+  const folder = options.folder ?? DEFAULT_TOOLBOX_FOLDER;
+  return provisionNodeBinary({
+    version: NODE22_VERSION,
+    prefix: layout(folder).nodePrefix,
+    lock: `${folder}.lock`,
+    ...(options.log === undefined ? {} : { log: options.log }),
+    ...(options.lockTimeoutMs === undefined ? {} : { lockTimeoutMs: options.lockTimeoutMs }),
+  });
 }
 
 /**
@@ -310,10 +394,7 @@ export async function provisionNode22Toolbox(options = {}) {
       async () => {
         const state = upToDate(paths);
         if (!state.node) {
-          log(
-            `node22-toolbox: installing Node ${NODE22_VERSION} from npm (${paths.binaryPackage}@${NODE22_VERSION}, the binary npm's node@${NODE22_VERSION} package installs) into ${paths.nodePrefix}`,
-          );
-          await npmInstall(paths.nodePrefix, [`${paths.binaryPackage}@${NODE22_VERSION}`]);
+          await installNodeBinary(paths.nodePrefix, NODE22_VERSION, log);
           installed = true;
         }
         if (!state.tools || !state.node) {
