@@ -1,12 +1,12 @@
-import { defineTool, parseOptions, type Tool } from "@agentool/contract";
-import { z } from "zod";
 import {
-  guardFileSystem,
-  joinDescription,
+  defineTool,
+  joinSentences,
   mountedTools,
-  type WorkspaceToolOptions,
-  workspaceToolOptionsShape,
-} from "./internal/tool-support.js";
+  parseOptions,
+  type Tool,
+} from "@agentool/contract";
+import { z } from "zod";
+import { type WorkspaceToolOptions, workspaceToolOptionsShape } from "./internal/tool-support.js";
 import { formatTransfer, TRANSFER_ALIASES, type TransferData, transferEntry } from "./move-file.js";
 
 /** The default name of the copying tool. */
@@ -43,12 +43,15 @@ export type CopyFileToolData = TransferData;
 export type CopyFileTool = Tool<typeof copyFileInputSchema, CopyFileToolData>;
 
 function description(mounted: ReturnType<typeof mountedTools>): string {
-  return joinDescription([
-    "Copy a file or a whole directory inside the workspace. destination is the full path of the copy (name included); missing parent directories are created.",
-    "If something already exists at destination the copy is refused with FILE_ALREADY_EXISTS unless overwrite is true (which replaces a file, never a directory).",
-    "Copying a directory into itself is refused; directories holding secret files (keys, .env) are refused.",
-    mounted.when("move_file", "To rename or move instead, use move_file."),
-  ]);
+  return joinSentences(
+    [
+      "Copy a file or a whole directory inside the workspace. destination is the full path of the copy (name included); missing parent directories are created.",
+      "If something already exists at destination the copy is refused with FILE_ALREADY_EXISTS unless overwrite is true (which replaces a file, never a directory).",
+      "Copying a directory into itself is refused; directories holding secret files (keys, .env) are refused.",
+      mounted.when("move_file", "To rename or move instead, use move_file."),
+    ],
+    "\n",
+  );
 }
 
 /**
@@ -75,15 +78,13 @@ export function createCopyFileTool(options: CopyFileToolOptions): CopyFileTool {
     annotations: { title: "Copy file", destructive: true, idempotent: false },
     tags: ["fs:write"],
     execute: (request, context) =>
-      guardFileSystem(() =>
-        transferEntry(workspace, {
-          operation: "copy",
-          source: request.source,
-          destination: request.destination,
-          overwrite: request.overwrite === true,
-          signal: context.signal,
-        }),
-      ),
+      transferEntry(workspace, {
+        operation: "copy",
+        source: request.source,
+        destination: request.destination,
+        overwrite: request.overwrite === true,
+        signal: context.signal,
+      }),
     render: (data) => formatTransfer(data, "Copied"),
   });
 }

@@ -1,4 +1,4 @@
-import { defineTool, ok, parseOptions, type Tool } from "@agentool/contract";
+import { defineTool, formatCount, ok, parseOptions, type Tool } from "@agentool/contract";
 import { z } from "zod";
 import {
   DEFAULT_MAX_DOCUMENT_BYTES,
@@ -6,11 +6,7 @@ import {
   loadTextDocument,
 } from "./extract-toc.js";
 import { countText, parseMarkdown, stripInlineMarkdown } from "./internal/markdown.js";
-import {
-  guardFileSystem,
-  type WorkspaceToolOptions,
-  workspaceToolOptionsShape,
-} from "./internal/tool-support.js";
+import { type WorkspaceToolOptions, workspaceToolOptionsShape } from "./internal/tool-support.js";
 
 /** The default name of the word-counting tool. */
 export const COUNT_WORDS_TOOL_NAME = "count_words";
@@ -120,8 +116,6 @@ const DESCRIPTION = [
   "Binary files are refused.",
 ].join("\n");
 
-const numberFormat = new Intl.NumberFormat("en-US");
-
 /**
  * Renders word counts as one line.
  *
@@ -131,10 +125,10 @@ const numberFormat = new Intl.NumberFormat("en-US");
 export function formatWordCount(data: CountWordsToolData): string {
   const cjk =
     data.cjk_characters > 0
-      ? ` (${numberFormat.format(data.cjk_characters)} of them CJK characters, one word each)`
+      ? ` (${formatCount(data.cjk_characters)} of them CJK characters, one word each)`
       : "";
   const count = (value: number, one: string, many: string) =>
-    `${numberFormat.format(value)} ${value === 1 ? one : many}`;
+    `${formatCount(value)} ${value === 1 ? one : many}`;
   const summary = `${data.path}: ${count(data.words, "word", "words")}${cjk}, ${count(data.characters, "character", "characters")} without spaces, ${count(data.paragraphs, "paragraph", "paragraphs")}, ${count(data.headings, "heading", "headings")}, ${count(data.lines, "line", "lines")}.`;
   return data.words === 0
     ? `${summary} The document has no words (it is empty or holds only markup).`
@@ -165,45 +159,44 @@ export function createCountWordsTool(options: CountWordsToolOptions): CountWords
     annotations: { title: "Count words", readOnly: true, idempotent: true },
     tags: ["fs:read"],
     output: countWordsOutputSchema,
-    execute: (request) =>
-      guardFileSystem(async () => {
-        const loaded = await loadTextDocument(workspace, request.path, maxBytes, name);
-        if (!loaded.success) return loaded;
-        const extension = /\.([^./]+)$/.exec(loaded.data.display)?.[1]?.toLowerCase() ?? "";
-        const markdown = MARKDOWN_EXTENSIONS.includes(extension);
-        const document = parseMarkdown(loaded.data.text, { markdown });
-        let characters = 0;
-        let words = 0;
-        let cjkCharacters = 0;
-        let paragraphs = 0;
-        let headings = 0;
-        for (const block of document.blocks) {
-          let text: string;
-          if (block.kind === "paragraph") {
-            paragraphs += 1;
-            text = markdown ? stripInlineMarkdown(block.text) : block.text;
-          } else if (block.kind === "heading") {
-            if (block.text.length > 0) headings += 1;
-            text = stripInlineMarkdown(block.text);
-          } else if (block.kind === "code") {
-            text = block.text;
-          } else continue;
-          const counts = countText(text);
-          characters += counts.characters;
-          words += counts.words;
-          cjkCharacters += counts.cjkCharacters;
-        }
-        return ok({
-          path: loaded.data.display,
-          characters,
-          words,
-          cjk_characters: cjkCharacters,
-          paragraphs,
-          headings,
-          lines: document.lines,
-          markdown,
-        });
-      }),
+    execute: async (request) => {
+      const loaded = await loadTextDocument(workspace, request.path, maxBytes, name);
+      if (!loaded.success) return loaded;
+      const extension = /\.([^./]+)$/.exec(loaded.data.display)?.[1]?.toLowerCase() ?? "";
+      const markdown = MARKDOWN_EXTENSIONS.includes(extension);
+      const document = parseMarkdown(loaded.data.text, { markdown });
+      let characters = 0;
+      let words = 0;
+      let cjkCharacters = 0;
+      let paragraphs = 0;
+      let headings = 0;
+      for (const block of document.blocks) {
+        let text: string;
+        if (block.kind === "paragraph") {
+          paragraphs += 1;
+          text = markdown ? stripInlineMarkdown(block.text) : block.text;
+        } else if (block.kind === "heading") {
+          if (block.text.length > 0) headings += 1;
+          text = stripInlineMarkdown(block.text);
+        } else if (block.kind === "code") {
+          text = block.text;
+        } else continue;
+        const counts = countText(text);
+        characters += counts.characters;
+        words += counts.words;
+        cjkCharacters += counts.cjkCharacters;
+      }
+      return ok({
+        path: loaded.data.display,
+        characters,
+        words,
+        cjk_characters: cjkCharacters,
+        paragraphs,
+        headings,
+        lines: document.lines,
+        markdown,
+      });
+    },
     render: formatWordCount,
   });
 }

@@ -1,12 +1,14 @@
-import { defineTool, fail, ok, parseOptions, type Tool } from "@agentool/contract";
-import { z } from "zod";
 import {
-  guardFileSystem,
-  joinDescription,
+  defineTool,
+  fail,
+  joinSentences,
   mountedTools,
-  type WorkspaceToolOptions,
-  workspaceToolOptionsShape,
-} from "./internal/tool-support.js";
+  ok,
+  parseOptions,
+  type Tool,
+} from "@agentool/contract";
+import { z } from "zod";
+import { type WorkspaceToolOptions, workspaceToolOptionsShape } from "./internal/tool-support.js";
 import { gitPrivateError, isGitPrivatePath } from "./workspace.js";
 
 /** The default name of the directory-creating tool. */
@@ -52,14 +54,17 @@ function description(mounted: ReturnType<typeof mountedTools>): string {
     creators.length <= 1
       ? creators.join("")
       : `${creators.slice(0, -1).join(", ")} or ${creators[creators.length - 1]}`;
-  return joinDescription([
-    "Create a directory inside the workspace, with any missing parent directories (like `mkdir -p`).",
-    "Calling it for a directory that already exists is harmless and says so.",
-    creators.length > 0
-      ? `You do not need it before ${list}: ${creators.length === 1 ? "it creates" : "they create"} parents ${creators.length === 1 ? "itself" : "themselves"}.`
-      : undefined,
-    "Fails with FILE_ALREADY_EXISTS when a file (not a directory) is at the path, and INVALID_PATH when a parent is a file.",
-  ]);
+  return joinSentences(
+    [
+      "Create a directory inside the workspace, with any missing parent directories (like `mkdir -p`).",
+      "Calling it for a directory that already exists is harmless and says so.",
+      creators.length > 0
+        ? `You do not need it before ${list}: ${creators.length === 1 ? "it creates" : "they create"} parents ${creators.length === 1 ? "itself" : "themselves"}.`
+        : undefined,
+      "Fails with FILE_ALREADY_EXISTS when a file (not a directory) is at the path, and INVALID_PATH when a parent is a file.",
+    ],
+    "\n",
+  );
 }
 
 /**
@@ -86,27 +91,26 @@ export function createCreateDirectoryTool(
     aliases: CREATE_DIRECTORY_ALIASES,
     annotations: { title: "Create directory", idempotent: true, destructive: false },
     tags: ["fs:write"],
-    execute: (input) =>
-      guardFileSystem(async () => {
-        const resolved = await workspace.resolve(input.path);
-        if (isGitPrivatePath(resolved.path) || isGitPrivatePath(resolved.real))
-          throw gitPrivateError(resolved.display);
-        return workspace.withLock(resolved.real, async () => {
-          const existing = await fileSystem.stat(resolved.real);
-          if (existing?.type === "directory") {
-            return ok<CreateDirectoryToolData>({ path: resolved.display, created: false });
-          }
-          if (existing !== undefined) {
-            return fail(
-              "FILE_ALREADY_EXISTS",
-              `${resolved.display} already exists and is a file, not a directory.`,
-              { hint: "Choose another path, or delete or move the file first." },
-            );
-          }
-          await fileSystem.createDirectory(resolved.real);
-          return ok<CreateDirectoryToolData>({ path: resolved.display, created: true });
-        });
-      }),
+    execute: async (input) => {
+      const resolved = await workspace.resolve(input.path);
+      if (isGitPrivatePath(resolved.path) || isGitPrivatePath(resolved.real))
+        throw gitPrivateError(resolved.display);
+      return workspace.withLock(resolved.real, async () => {
+        const existing = await fileSystem.stat(resolved.real);
+        if (existing?.type === "directory") {
+          return ok<CreateDirectoryToolData>({ path: resolved.display, created: false });
+        }
+        if (existing !== undefined) {
+          return fail(
+            "FILE_ALREADY_EXISTS",
+            `${resolved.display} already exists and is a file, not a directory.`,
+            { hint: "Choose another path, or delete or move the file first." },
+          );
+        }
+        await fileSystem.createDirectory(resolved.real);
+        return ok<CreateDirectoryToolData>({ path: resolved.display, created: true });
+      });
+    },
     render: (data) =>
       data.created
         ? `Created directory ${data.path}.`

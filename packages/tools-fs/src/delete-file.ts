@@ -1,4 +1,12 @@
-import { defineTool, fail, ok, parseOptions, type Tool } from "@agentool/contract";
+import {
+  defineTool,
+  fail,
+  joinSentences,
+  mountedTools,
+  ok,
+  parseOptions,
+  type Tool,
+} from "@agentool/contract";
 import { z } from "zod";
 import {
   type EntryType,
@@ -7,9 +15,6 @@ import {
   parentNotDirectoryError,
 } from "./file-system.js";
 import {
-  guardFileSystem,
-  joinDescription,
-  mountedTools,
   pathNotFound,
   type WorkspaceToolOptions,
   workspaceToolOptionsShape,
@@ -66,12 +71,15 @@ export const DELETE_FILE_ALIASES: Readonly<Record<string, string>> = Object.free
 });
 
 function description(mounted: ReturnType<typeof mountedTools>): string {
-  return joinDescription([
-    "Delete a file, a symlink (the link only, never its target) or an empty directory from the workspace.",
-    `A directory that still has entries is refused with DIRECTORY_NOT_EMPTY (saying how many) unless you pass recursive: true, which deletes it with everything inside${mounted.when("list_directory", " — check its contents with list_directory first")}.`,
-    "The workspace root cannot be deleted, and directories that contain secret files (keys, .env) are refused.",
-    "Deletion cannot be undone.",
-  ]);
+  return joinSentences(
+    [
+      "Delete a file, a symlink (the link only, never its target) or an empty directory from the workspace.",
+      `A directory that still has entries is refused with DIRECTORY_NOT_EMPTY (saying how many) unless you pass recursive: true, which deletes it with everything inside${mounted.when("list_directory", " — check its contents with list_directory first")}.`,
+      "The workspace root cannot be deleted, and directories that contain secret files (keys, .env) are refused.",
+      "Deletion cannot be undone.",
+    ],
+    "\n",
+  );
 }
 
 function parentOf(path: string): string {
@@ -159,72 +167,71 @@ export function createDeleteFileTool(options: DeleteFileToolOptions): DeleteFile
     aliases: DELETE_FILE_ALIASES,
     annotations: { title: "Delete file", destructive: true, idempotent: false },
     tags: ["fs:write"],
-    execute: (request, context) =>
-      guardFileSystem(async () => {
-        const resolved = await resolveEntry(request.path);
-        // The entry itself (a symlink is not followed): its parent's real path plus its name.
-        const parentReal = await fileSystem.realPath(parentOf(resolved.path));
-        const location = join(parentReal, nameOf(resolved.path));
-        const parentStat = await fileSystem.stat(parentReal);
-        if (parentStat !== undefined && parentStat.type !== "directory") {
-          throw parentNotDirectoryError(resolved.display, workspace.display(parentReal));
-        }
-        if (isGitPrivatePath(resolved.path) || isGitPrivatePath(location))
-          throw gitPrivateError(resolved.display);
-        if (workspace.isSecret(location)) {
-          return fail("BLOCKED", `${resolved.display} is a secret path; no tool deletes it.`, {
-            hint: "Leave it alone, or ask the user to delete it.",
-          });
-        }
-        return workspace.withLock(location, async () => {
-          const siblings = await fileSystem.readDirectory(parentReal).catch(() => []);
-          const entry = siblings.find((candidate) => candidate.name === nameOf(resolved.path));
-          if (entry === undefined) return pathNotFound(resolved.display);
-          let removedEntries = 0;
-          if (entry.type === "directory") {
-            const inside = await fileSystem.readDirectory(location);
-            if (inside.length > 0 && request.recursive !== true) {
-              return fail(
-                "DIRECTORY_NOT_EMPTY",
-                `${resolved.display} is a directory with ${inside.length} ${inside.length === 1 ? "entry" : "entries"} directly inside it.`,
-                {
-                  hint: `Check its contents with list_directory, then call ${name} again with recursive: true to delete it and everything inside.`,
-                },
-              );
-            }
-            const survey = await surveyTree(
-              fileSystem,
-              workspace,
-              resolved.path,
-              location,
-              context.signal,
-            );
-            if (survey.git !== undefined) {
-              return fail(
-                "BLOCKED",
-                `${resolved.display} contains a .git directory (${survey.git}); git's private files are off limits to the file tools, so it is not deleted.`,
-                { hint: "Ask the user to delete a repository." },
-              );
-            }
-            if (survey.secrets > 0) {
-              return fail(
-                "BLOCKED",
-                `${resolved.display} contains ${survey.secrets} secret ${survey.secrets === 1 ? "file" : "files"} (keys, credentials or environment files) that no tool deletes.`,
-                {
-                  hint: "Delete the other entries one by one, or ask the user to delete the directory.",
-                },
-              );
-            }
-            removedEntries = survey.entries;
-          }
-          await fileSystem.remove(resolved.path, { recursive: request.recursive === true });
-          return ok<DeleteFileToolData>({
-            path: resolved.display,
-            type: entry.type,
-            removed_entries: removedEntries,
-          });
+    execute: async (request, context) => {
+      const resolved = await resolveEntry(request.path);
+      // The entry itself (a symlink is not followed): its parent's real path plus its name.
+      const parentReal = await fileSystem.realPath(parentOf(resolved.path));
+      const location = join(parentReal, nameOf(resolved.path));
+      const parentStat = await fileSystem.stat(parentReal);
+      if (parentStat !== undefined && parentStat.type !== "directory") {
+        throw parentNotDirectoryError(resolved.display, workspace.display(parentReal));
+      }
+      if (isGitPrivatePath(resolved.path) || isGitPrivatePath(location))
+        throw gitPrivateError(resolved.display);
+      if (workspace.isSecret(location)) {
+        return fail("BLOCKED", `${resolved.display} is a secret path; no tool deletes it.`, {
+          hint: "Leave it alone, or ask the user to delete it.",
         });
-      }),
+      }
+      return workspace.withLock(location, async () => {
+        const siblings = await fileSystem.readDirectory(parentReal).catch(() => []);
+        const entry = siblings.find((candidate) => candidate.name === nameOf(resolved.path));
+        if (entry === undefined) return pathNotFound(resolved.display);
+        let removedEntries = 0;
+        if (entry.type === "directory") {
+          const inside = await fileSystem.readDirectory(location);
+          if (inside.length > 0 && request.recursive !== true) {
+            return fail(
+              "DIRECTORY_NOT_EMPTY",
+              `${resolved.display} is a directory with ${inside.length} ${inside.length === 1 ? "entry" : "entries"} directly inside it.`,
+              {
+                hint: `Check its contents with list_directory, then call ${name} again with recursive: true to delete it and everything inside.`,
+              },
+            );
+          }
+          const survey = await surveyTree(
+            fileSystem,
+            workspace,
+            resolved.path,
+            location,
+            context.signal,
+          );
+          if (survey.git !== undefined) {
+            return fail(
+              "BLOCKED",
+              `${resolved.display} contains a .git directory (${survey.git}); git's private files are off limits to the file tools, so it is not deleted.`,
+              { hint: "Ask the user to delete a repository." },
+            );
+          }
+          if (survey.secrets > 0) {
+            return fail(
+              "BLOCKED",
+              `${resolved.display} contains ${survey.secrets} secret ${survey.secrets === 1 ? "file" : "files"} (keys, credentials or environment files) that no tool deletes.`,
+              {
+                hint: "Delete the other entries one by one, or ask the user to delete the directory.",
+              },
+            );
+          }
+          removedEntries = survey.entries;
+        }
+        await fileSystem.remove(resolved.path, { recursive: request.recursive === true });
+        return ok<DeleteFileToolData>({
+          path: resolved.display,
+          type: entry.type,
+          removed_entries: removedEntries,
+        });
+      });
+    },
     render: (data) => {
       if (data.type === "directory") {
         return data.removed_entries === 0

@@ -2,6 +2,10 @@ import {
   defineTool,
   fail,
   formatTruncationMarker,
+  joinSentences,
+  type MountedTools,
+  mountedTools,
+  mountedToolsOption,
   ok,
   parseOptions,
   type Tool,
@@ -27,14 +31,7 @@ import {
   SHORT_SHA_LENGTH,
   type TextEncodingName,
 } from "./internal/text-codec.js";
-import {
-  guardFileSystem,
-  joinDescription,
-  type MountedTools,
-  mountedTools,
-  mountedToolsOption,
-  workspaceOption,
-} from "./internal/tool-support.js";
+import { workspaceOption } from "./internal/tool-support.js";
 import {
   createSpliceDiff,
   createUnifiedDiff,
@@ -176,18 +173,21 @@ export type EditFileTool = Tool<typeof editFileInputSchema, EditFileToolData>;
 
 function defaultDescription(mounted: MountedTools): string {
   const read = mounted.has("read_file");
-  return joinDescription([
-    `Replace one exact piece of text in a file (str_replace).${read ? " Read the file first with read_file, copy old_text exactly as it appears (without the line-number prefix)," : " Copy old_text exactly as it is in the file,"} and include enough surrounding lines that it matches exactly one place; or set replace_all to change every occurrence (e.g. a rename).`,
-    "new_text replaces it literally; an empty new_text deletes it. Returns a unified diff of the change and the file's new sha.",
-    "Errors: PATTERN_NOT_UNIQUE lists the lines of every match (add context); PATTERN_NOT_FOUND shows the closest region, or says when only indentation or whitespace differs (copy again).",
-    `The file keeps its encoding, BOM and CRLF line endings; send LF text. Pass ${read ? "the sha from read_file (or from your last edit)" : "the sha from your last edit"} as expected_sha to fail with CONFLICT if the file changed.`,
-    mounted.whenAll(
-      ["multi_edit", "write_file"],
-      "For several changes to one file use multi_edit; to rewrite a whole file use write_file.",
-    ) ||
-      mounted.when("multi_edit", "For several changes to one file use multi_edit.") ||
-      mounted.when("write_file", "To rewrite a whole file use write_file."),
-  ]);
+  return joinSentences(
+    [
+      `Replace one exact piece of text in a file (str_replace).${read ? " Read the file first with read_file, copy old_text exactly as it appears (without the line-number prefix)," : " Copy old_text exactly as it is in the file,"} and include enough surrounding lines that it matches exactly one place; or set replace_all to change every occurrence (e.g. a rename).`,
+      "new_text replaces it literally; an empty new_text deletes it. Returns a unified diff of the change and the file's new sha.",
+      "Errors: PATTERN_NOT_UNIQUE lists the lines of every match (add context); PATTERN_NOT_FOUND shows the closest region, or says when only indentation or whitespace differs (copy again).",
+      `The file keeps its encoding, BOM and CRLF line endings; send LF text. Pass ${read ? "the sha from read_file (or from your last edit)" : "the sha from your last edit"} as expected_sha to fail with CONFLICT if the file changed.`,
+      mounted.whenAll(
+        ["multi_edit", "write_file"],
+        "For several changes to one file use multi_edit; to rewrite a whole file use write_file.",
+      ) ||
+        mounted.when("multi_edit", "For several changes to one file use multi_edit.") ||
+        mounted.when("write_file", "To rewrite a whole file use write_file."),
+    ],
+    "\n",
+  );
 }
 
 /** @internal */
@@ -299,67 +299,65 @@ export function createEditFileTool(options: EditFileToolOptions): EditFileTool {
     aliases: EDIT_FILE_ALIASES,
     annotations: { title: "Edit file", destructive: true },
     tags: ["fs:write"],
-    execute: (request, context) =>
-      guardFileSystem(async () => {
-        const resolved = await workspace.resolve(request.path, { allowRoot: false });
-        return workspace.withLock(resolved.real, async () => {
-          const file = await loadEditableFile(fileSystem, resolved, {
-            maxBytes: maxFileBytes,
-            expectedSha: request.expected_sha,
-          });
-          const applied = applyTextEdit(
-            file.working,
-            {
-              oldText: toWorkingForm(request.old_text, file),
-              newText: toWorkingForm(request.new_text, file),
-              replaceAll: request.replace_all === true,
-            },
-            { display: resolved.display },
-          );
-          if (!applied.ok) {
-            return fail(applied.error.code, applied.error.message, { hint: applied.error.hint });
-          }
-          const { splices } = applied.value;
-          // Fast paths for big files: splice ASCII bytes directly, diff a window around one change.
-          const bytes =
-            spliceAsciiBytes(file, splices) ?? encodeEditedText(applied.value.text, file);
-          if (context.signal.aborted) {
-            return fail("ABORTED", `${name} was cancelled before writing ${resolved.display}.`, {
-              retryable: true,
-            });
-          }
-          const diffOptions = {
-            path: resolved.display,
-            context: parsed.diffContextLines ?? DEFAULT_DIFF_CONTEXT_LINES,
-            maxLines: parsed.maxDiffLines ?? DEFAULT_MAX_DIFF_LINES,
-            maxCharacters: parsed.maxDiffCharacters ?? DEFAULT_MAX_DIFF_CHARACTERS,
-          };
-          const only = splices.length === 1 ? splices[0] : undefined;
-          // The diff is computed while the write and the hash run off the main thread.
-          const { sha, value: diff } = await writeAndHash(fileSystem, resolved.real, bytes, () =>
-            only === undefined
-              ? createUnifiedDiff(file.working, applied.value.text, diffOptions)
-              : createSpliceDiff(file.working, only, diffOptions),
-          );
-          recordWrite(fileSystem, resolved.real, { sha, tool: name });
-          return ok({
-            path: resolved.display,
-            replacements: applied.value.replacements,
-            lines: applied.value.lines,
-            match_kind: applied.value.matchKind,
-            stripped_line_numbers: applied.value.strippedLineNumbers,
-            diff: diff.text,
-            diff_truncated: diff.truncated,
-            diff_omitted_lines: diff.omittedLines,
-            added: diff.added,
-            removed: diff.removed,
-            previous_sha: file.sha,
-            sha,
-            encoding: file.encoding,
-            line_ending: file.lineEnding,
-          });
+    execute: async (request, context) => {
+      const resolved = await workspace.resolve(request.path, { allowRoot: false });
+      return workspace.withLock(resolved.real, async () => {
+        const file = await loadEditableFile(fileSystem, resolved, {
+          maxBytes: maxFileBytes,
+          expectedSha: request.expected_sha,
         });
-      }),
+        const applied = applyTextEdit(
+          file.working,
+          {
+            oldText: toWorkingForm(request.old_text, file),
+            newText: toWorkingForm(request.new_text, file),
+            replaceAll: request.replace_all === true,
+          },
+          { display: resolved.display },
+        );
+        if (!applied.ok) {
+          return fail(applied.error.code, applied.error.message, { hint: applied.error.hint });
+        }
+        const { splices } = applied.value;
+        // Fast paths for big files: splice ASCII bytes directly, diff a window around one change.
+        const bytes = spliceAsciiBytes(file, splices) ?? encodeEditedText(applied.value.text, file);
+        if (context.signal.aborted) {
+          return fail("ABORTED", `${name} was cancelled before writing ${resolved.display}.`, {
+            retryable: true,
+          });
+        }
+        const diffOptions = {
+          path: resolved.display,
+          context: parsed.diffContextLines ?? DEFAULT_DIFF_CONTEXT_LINES,
+          maxLines: parsed.maxDiffLines ?? DEFAULT_MAX_DIFF_LINES,
+          maxCharacters: parsed.maxDiffCharacters ?? DEFAULT_MAX_DIFF_CHARACTERS,
+        };
+        const only = splices.length === 1 ? splices[0] : undefined;
+        // The diff is computed while the write and the hash run off the main thread.
+        const { sha, value: diff } = await writeAndHash(fileSystem, resolved.real, bytes, () =>
+          only === undefined
+            ? createUnifiedDiff(file.working, applied.value.text, diffOptions)
+            : createSpliceDiff(file.working, only, diffOptions),
+        );
+        recordWrite(fileSystem, resolved.real, { sha, tool: name });
+        return ok({
+          path: resolved.display,
+          replacements: applied.value.replacements,
+          lines: applied.value.lines,
+          match_kind: applied.value.matchKind,
+          stripped_line_numbers: applied.value.strippedLineNumbers,
+          diff: diff.text,
+          diff_truncated: diff.truncated,
+          diff_omitted_lines: diff.omittedLines,
+          added: diff.added,
+          removed: diff.removed,
+          previous_sha: file.sha,
+          sha,
+          encoding: file.encoding,
+          line_ending: file.lineEnding,
+        });
+      });
+    },
     render: (data) => formatEditFileResult(data, formatOptions),
   });
 }

@@ -1,8 +1,11 @@
 import {
   defineTool,
   fail,
+  formatCount,
   formatPageMarker,
   isOffsetPastEnd,
+  joinSentences,
+  mountedTools,
   offsetPastEnd,
   ok,
   pagingInputShape,
@@ -15,10 +18,7 @@ import { type MarkdownHeading, parseMarkdown } from "./internal/markdown.js";
 import { decodeText } from "./internal/text-codec.js";
 import {
   directoryNotFile,
-  guardFileSystem,
-  joinDescription,
   limitsInOrder,
-  mountedTools,
   pageLimitOptionsShape,
   pathNotFound,
   type WorkspaceToolOptions,
@@ -105,15 +105,18 @@ export interface ExtractTocToolData {
 export type ExtractTocTool = Tool<typeof extractTocInputSchema, ExtractTocToolData>;
 
 function description(defaultLimit: number, mounted: ReturnType<typeof mountedTools>): string {
-  return joinDescription([
-    "Get the outline of a Markdown document: every heading with its level (1–6) and line number, as an indented table of contents.",
-    "Both ATX ('# Title', '## Part ##') and Setext (a line underlined with === or ---) headings are found; '#' lines inside fenced (``` or ~~~) or indented code blocks, HTML comments and front matter are not headings.",
-    mounted.when(
-      "read_file",
-      "Use it on a long document before reading it: then call read_file with offset set to a heading's line to read just that section.",
-    ),
-    `A call shows up to limit headings (default ${defaultLimit}); when more remain, the result ends with the exact call for the next page (offset=…). Binary files are refused.`,
-  ]);
+  return joinSentences(
+    [
+      "Get the outline of a Markdown document: every heading with its level (1–6) and line number, as an indented table of contents.",
+      "Both ATX ('# Title', '## Part ##') and Setext (a line underlined with === or ---) headings are found; '#' lines inside fenced (``` or ~~~) or indented code blocks, HTML comments and front matter are not headings.",
+      mounted.when(
+        "read_file",
+        "Use it on a long document before reading it: then call read_file with offset set to a heading's line to read just that section.",
+      ),
+      `A call shows up to limit headings (default ${defaultLimit}); when more remain, the result ends with the exact call for the next page (offset=…). Binary files are refused.`,
+    ],
+    "\n",
+  );
 }
 
 /** A decoded document and its resolved path. */
@@ -185,7 +188,7 @@ export function formatTableOfContents(
   options: TableOfContentsFormatOptions = {},
 ): string {
   if (data.total === 0) {
-    return `${data.path} has no Markdown headings (no '#' lines or ===/--- underlined titles outside code blocks) in its ${new Intl.NumberFormat("en-US").format(data.lines)} ${data.lines === 1 ? "line" : "lines"}.${options.readTool === undefined ? "" : ` Read it with ${options.readTool} instead.`}`;
+    return `${data.path} has no Markdown headings (no '#' lines or ===/--- underlined titles outside code blocks) in its ${formatCount(data.lines)} ${data.lines === 1 ? "line" : "lines"}.${options.readTool === undefined ? "" : ` Read it with ${options.readTool} instead.`}`;
   }
   const shallowest = Math.min(...data.toc.map((entry) => entry.level));
   const shown = data.toc.length;
@@ -241,28 +244,27 @@ export function createExtractTocTool(options: ExtractTocToolOptions): ExtractToc
     aliases: DOCUMENT_PATH_ALIASES,
     annotations: { title: "Extract table of contents", readOnly: true, idempotent: true },
     tags: ["fs:read"],
-    execute: (request) =>
-      guardFileSystem(async () => {
-        const loaded = await loadTextDocument(workspace, request.path, maxBytes, name);
-        if (!loaded.success) return loaded;
-        const document = parseMarkdown(loaded.data.text);
-        const offset = request.offset ?? 1;
-        const total = document.headings.length;
-        if (isOffsetPastEnd(offset, total)) {
-          return offsetPastEnd({ tool: name, offset, total, unit: "headings" });
-        }
-        const end = offset - 1 + (request.limit ?? defaultLimit);
-        const data: ExtractTocToolData = {
-          path: loaded.data.display,
-          offset,
-          toc: document.headings.slice(offset - 1, end),
-          total,
-          truncated: end < total,
-          lines: document.lines,
-        };
-        if (end < total) data.next_offset = end + 1;
-        return ok(data);
-      }),
+    execute: async (request) => {
+      const loaded = await loadTextDocument(workspace, request.path, maxBytes, name);
+      if (!loaded.success) return loaded;
+      const document = parseMarkdown(loaded.data.text);
+      const offset = request.offset ?? 1;
+      const total = document.headings.length;
+      if (isOffsetPastEnd(offset, total)) {
+        return offsetPastEnd({ tool: name, offset, total, unit: "headings" });
+      }
+      const end = offset - 1 + (request.limit ?? defaultLimit);
+      const data: ExtractTocToolData = {
+        path: loaded.data.display,
+        offset,
+        toc: document.headings.slice(offset - 1, end),
+        total,
+        truncated: end < total,
+        lines: document.lines,
+      };
+      if (end < total) data.next_offset = end + 1;
+      return ok(data);
+    },
     render: (data) =>
       formatTableOfContents(data, {
         toolName: name,

@@ -1,7 +1,10 @@
 import {
   defineTool,
+  formatCount,
   formatPageMarker,
   isOffsetPastEnd,
+  joinSentences,
+  mountedTools,
   offsetPastEnd,
   ok,
   pagingInputShape,
@@ -30,10 +33,7 @@ import {
 } from "./internal/text-codec.js";
 import {
   formatSize,
-  guardFileSystem,
-  joinDescription,
   limitsInOrder,
-  mountedTools,
   pageLimitOptionsShape,
   pathNotFound,
   type WorkspaceToolOptions,
@@ -206,11 +206,14 @@ export type FileStatsToolData = FileStatsFileData | FileStatsDirectoryData;
 export type FileStatsTool = Tool<typeof fileStatsInputSchema, FileStatsToolData>;
 
 function description(defaultLimit: number, mounted: ReturnType<typeof mountedTools>): string {
-  return joinDescription([
-    "Get figures about a file or a directory without reading its content into the conversation.",
-    `For a file: size in bytes, line count, whether it is binary, text encoding, line endings (LF/CRLF) and last modification time.${mounted.when("read_file", " Use it before read_file on a file that may be huge or binary, to plan which pages to read.")}`,
-    `For a directory: how many files, subdirectories and bytes the whole tree holds, and each file's lines and size by path — up to limit files a call (default ${defaultLimit}); when more remain, the result ends with the exact call for the next page (offset=…). Hidden and .gitignored entries are not counted.`,
-  ]);
+  return joinSentences(
+    [
+      "Get figures about a file or a directory without reading its content into the conversation.",
+      `For a file: size in bytes, line count, whether it is binary, text encoding, line endings (LF/CRLF) and last modification time.${mounted.when("read_file", " Use it before read_file on a file that may be huge or binary, to plan which pages to read.")}`,
+      `For a directory: how many files, subdirectories and bytes the whole tree holds, and each file's lines and size by path — up to limit files a call (default ${defaultLimit}); when more remain, the result ends with the exact call for the next page (offset=…). Hidden and .gitignored entries are not counted.`,
+    ],
+    "\n",
+  );
 }
 
 interface Analysis {
@@ -291,7 +294,6 @@ async function streamLines(
   }
 }
 
-const numberFormat = new Intl.NumberFormat("en-US");
 const LINE_ENDING_LABELS: Record<LineEnding, string> = {
   lf: "LF line endings",
   crlf: "CRLF line endings",
@@ -307,12 +309,12 @@ export interface FileStatsFormatOptions {
 
 function sizeWithBytes(bytes: number): string {
   return bytes < 1024
-    ? `${numberFormat.format(bytes)} ${bytes === 1 ? "byte" : "bytes"}`
-    : `${formatSize(bytes)} (${numberFormat.format(bytes)} bytes)`;
+    ? `${formatCount(bytes)} ${bytes === 1 ? "byte" : "bytes"}`
+    : `${formatSize(bytes)} (${formatCount(bytes)} bytes)`;
 }
 
 function plural(count: number, one: string, many: string): string {
-  return `${numberFormat.format(count)} ${count === 1 ? one : many}`;
+  return `${formatCount(count)} ${count === 1 ? one : many}`;
 }
 
 /**
@@ -375,13 +377,13 @@ export function formatFileStats(
   const wholeTree = data.complete && data.offset === 1 && !data.truncated;
   lines.push(
     wholeTree
-      ? `Lines: ${numberFormat.format(listed.lines)} in all${binary}.`
-      : `Files ${numberFormat.format(data.offset)}–${numberFormat.format(data.offset + listed.files - 1)} (by path): ${plural(listed.lines, "line", "lines")}, ${formatSize(listed.bytes)}${binary}.`,
+      ? `Lines: ${formatCount(listed.lines)} in all${binary}.`
+      : `Files ${formatCount(data.offset)}–${formatCount(data.offset + listed.files - 1)} (by path): ${plural(listed.lines, "line", "lines")}, ${formatSize(listed.bytes)}${binary}.`,
   );
   lines.push("lines\tsize\tpath");
   for (const file of data.files) {
     lines.push(
-      `${file.binary ? "binary" : numberFormat.format(file.lines ?? 0)}\t${formatSize(file.bytes)}\t${file.path}`,
+      `${file.binary ? "binary" : formatCount(file.lines ?? 0)}\t${formatSize(file.bytes)}\t${file.path}`,
     );
   }
   if (data.next_offset !== undefined) {
@@ -711,56 +713,55 @@ export function createFileStatsTool(options: FileStatsToolOptions): FileStatsToo
     annotations: { title: "File statistics", readOnly: true, idempotent: true },
     tags: ["fs:read"],
     timeoutMs: 120_000,
-    execute: (request, context) =>
-      guardFileSystem(async () => {
-        const resolved = await workspace.resolve(request.path);
-        const stat = await fileSystem.stat(resolved.real);
-        if (stat === undefined) return pathNotFound(resolved.display);
-        const modifiedAt = new Date(stat.modifiedMs).toISOString();
-        if (stat.type !== "directory") {
-          const analysis = await analyze(resolved.real, stat.size, context.signal);
-          return ok<FileStatsToolData>({
-            kind: "file",
-            path: resolved.display,
-            bytes: stat.size,
-            lines: analysis.lines,
-            binary: analysis.binary,
-            encoding: analysis.encoding === null ? null : encodingLabel(analysis.encoding),
-            line_ending: analysis.lineEnding,
-            invalid_bytes: analysis.invalidBytes,
-            streamed: analysis.streamed,
-            modified_at: modifiedAt,
-          });
-        }
-
-        const offset = request.offset ?? 1;
-        const limit = request.limit ?? defaultLimit;
-        const walk = await walkDirectory(resolved, offset - 1, offset - 1 + limit, context);
-        if (!walk.stopped && isOffsetPastEnd(offset, walk.files)) {
-          return offsetPastEnd({ tool: name, offset, total: walk.files, unit: "files" });
-        }
-        const { figures, listed } = await (walk.analysis ?? analyzePage(walk.page, context));
-        const { files, stopped } = walk;
-        const end = offset - 1 + limit;
-        const data: FileStatsDirectoryData = {
-          kind: "directory",
+    execute: async (request, context) => {
+      const resolved = await workspace.resolve(request.path);
+      const stat = await fileSystem.stat(resolved.real);
+      if (stat === undefined) return pathNotFound(resolved.display);
+      const modifiedAt = new Date(stat.modifiedMs).toISOString();
+      if (stat.type !== "directory") {
+        const analysis = await analyze(resolved.real, stat.size, context.signal);
+        return ok<FileStatsToolData>({
+          kind: "file",
           path: resolved.display,
+          bytes: stat.size,
+          lines: analysis.lines,
+          binary: analysis.binary,
+          encoding: analysis.encoding === null ? null : encodingLabel(analysis.encoding),
+          line_ending: analysis.lineEnding,
+          invalid_bytes: analysis.invalidBytes,
+          streamed: analysis.streamed,
           modified_at: modifiedAt,
-          offset,
-          files: figures,
-          truncated: files > end,
-          directories: walk.directories,
-          bytes: walk.bytes,
-          complete: !stopped,
-          listed,
-          skipped_hidden: walk.skippedHidden,
-          skipped_ignored: walk.skippedIgnored,
-        };
-        if (stopped) data.total_at_least = files;
-        else data.total = files;
-        if (files > end) data.next_offset = end + 1;
-        return ok<FileStatsToolData>(data);
-      }),
+        });
+      }
+
+      const offset = request.offset ?? 1;
+      const limit = request.limit ?? defaultLimit;
+      const walk = await walkDirectory(resolved, offset - 1, offset - 1 + limit, context);
+      if (!walk.stopped && isOffsetPastEnd(offset, walk.files)) {
+        return offsetPastEnd({ tool: name, offset, total: walk.files, unit: "files" });
+      }
+      const { figures, listed } = await (walk.analysis ?? analyzePage(walk.page, context));
+      const { files, stopped } = walk;
+      const end = offset - 1 + limit;
+      const data: FileStatsDirectoryData = {
+        kind: "directory",
+        path: resolved.display,
+        modified_at: modifiedAt,
+        offset,
+        files: figures,
+        truncated: files > end,
+        directories: walk.directories,
+        bytes: walk.bytes,
+        complete: !stopped,
+        listed,
+        skipped_hidden: walk.skippedHidden,
+        skipped_ignored: walk.skippedIgnored,
+      };
+      if (stopped) data.total_at_least = files;
+      else data.total = files;
+      if (files > end) data.next_offset = end + 1;
+      return ok<FileStatsToolData>(data);
+    },
     render: (data) => formatFileStats(data, { toolName: name }),
   });
 }

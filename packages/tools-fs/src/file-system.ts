@@ -1,4 +1,4 @@
-import type { ErrorCode } from "@agentool/contract";
+import { type ErrorCode, ToolFailureError } from "@agentool/contract";
 
 /**
  * The `FileSystem` seam every file tool works over. Paths given to a seam are
@@ -122,14 +122,14 @@ export interface FileSystem {
 
 const fileSystemErrorMarker = Symbol.for("agentool.fs.error");
 
-/** An expected failure of a {@link FileSystem} call, carrying a shared error code. */
-export class FileSystemError extends Error {
+/**
+ * An expected failure of a {@link FileSystem} call, carrying a shared error code. A
+ * `ToolFailureError` from the contract: a tool's `run` maps it (thrown anywhere, or as the cause
+ * of another error) to the failure envelope with its code, message and hint.
+ */
+export class FileSystemError extends ToolFailureError {
   /** @internal */
   readonly [fileSystemErrorMarker] = true;
-  /** The shared error code the tools report. */
-  readonly code: ErrorCode;
-  /** What to do next, for the model. */
-  readonly hint: string | undefined;
 
   /**
    * @param code - a shared error code (`FILE_NOT_FOUND`, `INVALID_PATH`, …)
@@ -137,10 +137,8 @@ export class FileSystemError extends Error {
    * @param hint - what to do next
    */
   constructor(code: ErrorCode, message: string, hint?: string) {
-    super(message);
+    super(code, message, hint === undefined ? {} : { hint });
     this.name = "FileSystemError";
-    this.code = code;
-    this.hint = hint;
   }
 
   /**
@@ -149,7 +147,7 @@ export class FileSystemError extends Error {
    * @param value - anything
    * @returns `true` for a file system error
    */
-  static isInstance(value: unknown): value is FileSystemError {
+  static override isInstance(value: unknown): value is FileSystemError {
     return typeof value === "object" && value !== null && fileSystemErrorMarker in value;
   }
 }

@@ -1,24 +1,23 @@
 import {
   defineTool,
+  formatCount,
   formatPageMarker,
   isOffsetPastEnd,
+  joinSentences,
+  type MountedTools,
+  mountedTools,
   offsetPastEnd,
   ok,
   pagingInputShape,
   parseOptions,
   type Tool,
-  toolOverridesShape,
+  toolOptionsShape,
 } from "@agentool/contract";
 import { z } from "zod";
 import { createJsLister } from "./internal/js-search.js";
 import type { FileLister, ListRequest } from "./internal/search-types.js";
 import {
   fileNotDirectory,
-  guardFileSystem,
-  joinDescription,
-  type MountedTools,
-  mountedTools,
-  mountedToolsOption,
   pageLimitOptionsShape,
   pathNotFound,
   workspaceOption,
@@ -123,12 +122,12 @@ const listerOption = z.custom<FileLister>(
 );
 
 const globSearchOptionsSchema = z.object({
-  ...toolOverridesShape,
+  ...toolOptionsShape,
   workspace: workspaceOption,
   lister: listerOption.optional(),
   ...pageLimitOptionsShape,
+  // No upper bound, unlike the shared shape's one day.
   timeoutMs: z.number().int().min(0).optional(),
-  mountedTools: mountedToolsOption,
 });
 
 function createGlobSearchInputSchema(maxLimit: number, defaultLimit: number) {
@@ -162,13 +161,16 @@ export type GlobSearchInput = z.input<typeof globSearchInputSchema>;
 export type GlobSearchTool = Tool<typeof globSearchInputSchema, GlobSearchToolData>;
 
 function defaultDescription(defaultLimit: number, mounted: MountedTools): string {
-  return joinDescription([
-    "Find files by name or path pattern (glob), newest first. Use it to locate files before reading",
-    "them, e.g. '**/*.test.ts' or 'docs/**/*.md'; a pattern without '/' matches names at any depth.",
-    "Respects .gitignore and skips hidden and secret files. Returns paths relative to the root.",
-    `At most ${defaultLimit} paths per call (limit to change); a cut result ends with the exact call for the next page (offset), or use a more specific pattern or a path.`,
-    mounted.when("grep_search", "To search inside files use grep_search."),
-  ]);
+  return joinSentences(
+    [
+      "Find files by name or path pattern (glob), newest first. Use it to locate files before reading",
+      "them, e.g. '**/*.test.ts' or 'docs/**/*.md'; a pattern without '/' matches names at any depth.",
+      "Respects .gitignore and skips hidden and secret files. Returns paths relative to the root.",
+      `At most ${defaultLimit} paths per call (limit to change); a cut result ends with the exact call for the next page (offset), or use a more specific pattern or a path.`,
+      mounted.when("grep_search", "To search inside files use grep_search."),
+    ],
+    "\n",
+  );
 }
 
 /**
@@ -187,12 +189,11 @@ export function formatGlobSearchResult(
 ): string {
   if (data.files.length === 0)
     return data.message ?? `No file matches ${JSON.stringify(data.pattern)} in ${data.path}.`;
-  const format = new Intl.NumberFormat("en-US").format;
   const end = data.offset + data.files.length - 1;
   const head =
     data.offset === 1 && !data.truncated
-      ? `${format(data.total)} file${data.total === 1 ? " matches" : "s match"} ${JSON.stringify(data.pattern)} in ${data.path} (newest first):`
-      : `Files ${format(data.offset)}–${format(end)} of ${format(data.total)} matching ${JSON.stringify(data.pattern)} in ${data.path} (newest first):`;
+      ? `${formatCount(data.total)} file${data.total === 1 ? " matches" : "s match"} ${JSON.stringify(data.pattern)} in ${data.path} (newest first):`
+      : `Files ${formatCount(data.offset)}–${formatCount(end)} of ${formatCount(data.total)} matching ${JSON.stringify(data.pattern)} in ${data.path} (newest first):`;
   const lines = [head, ...data.files.map((file) => file.path)];
   if (data.next_offset !== undefined) {
     const omitted = data.total - data.next_offset + 1;
@@ -275,70 +276,69 @@ export function createGlobSearchTool(options: GlobSearchToolOptions): GlobSearch
     annotations: { title: "Find files by glob", readOnly: true, idempotent: true },
     tags: ["fs:search"],
     timeoutMs: parsed.timeoutMs ?? DEFAULT_GLOB_TIMEOUT_MS,
-    execute: (request, context) =>
-      guardFileSystem(async () => {
-        const resolved = await workspace.resolve(request.path, { argument: "path" });
-        const stat = await workspace.fileSystem.stat(resolved.real);
-        if (stat === undefined) return pathNotFound(`path ${resolved.display}`);
-        if (stat.type !== "directory")
-          return fileNotDirectory(resolved.display, "glob_search needs a directory to search in");
-        const pattern = request.pattern.trim();
-        const offset = request.offset ?? 1;
-        const limit = request.limit ?? defaultLimit;
-        const listRequest: ListRequest = {
-          path: resolved.real,
-          pathType: "directory",
-          glob: pattern,
-          includeHiddenAndIgnored: false,
-          isSecret: (path) => workspace.isSecret(path),
-          secretGlobs,
-          offset,
-          limit,
-        };
-        const outcome = await lister.list(listRequest, context.signal);
-        if (isOffsetPastEnd(offset, outcome.total)) {
-          return offsetPastEnd({ tool: name, offset, total: outcome.total, unit: "files" });
-        }
-        // The engine already cut the page: its paging facts follow from where it ends.
-        const end = offset - 1 + outcome.files.length;
-        const page: Pick<GlobSearchToolData, "total" | "next_offset" | "truncated"> = {
-          total: outcome.total,
-          truncated: end < outcome.total,
-        };
-        if (end < outcome.total) page.next_offset = end + 1;
-        const data: GlobSearchToolData = {
-          pattern,
-          path: resolved.display,
-          offset,
-          limit,
-          files: outcome.files.map((file) => ({
-            path: file.path,
-            modified: new Date(file.modifiedMs).toISOString(),
-          })),
-          ...page,
-        };
-        if (data.files.length === 0) {
-          const probe = await lister.list(
-            { ...listRequest, includeHiddenAndIgnored: true, offset: 1, limit: 1, anyOnly: true },
-            context.signal,
+    execute: async (request, context) => {
+      const resolved = await workspace.resolve(request.path, { argument: "path" });
+      const stat = await workspace.fileSystem.stat(resolved.real);
+      if (stat === undefined) return pathNotFound(`path ${resolved.display}`);
+      if (stat.type !== "directory")
+        return fileNotDirectory(resolved.display, "glob_search needs a directory to search in");
+      const pattern = request.pattern.trim();
+      const offset = request.offset ?? 1;
+      const limit = request.limit ?? defaultLimit;
+      const listRequest: ListRequest = {
+        path: resolved.real,
+        pathType: "directory",
+        glob: pattern,
+        includeHiddenAndIgnored: false,
+        isSecret: (path) => workspace.isSecret(path),
+        secretGlobs,
+        offset,
+        limit,
+      };
+      const outcome = await lister.list(listRequest, context.signal);
+      if (isOffsetPastEnd(offset, outcome.total)) {
+        return offsetPastEnd({ tool: name, offset, total: outcome.total, unit: "files" });
+      }
+      // The engine already cut the page: its paging facts follow from where it ends.
+      const end = offset - 1 + outcome.files.length;
+      const page: Pick<GlobSearchToolData, "total" | "next_offset" | "truncated"> = {
+        total: outcome.total,
+        truncated: end < outcome.total,
+      };
+      if (end < outcome.total) page.next_offset = end + 1;
+      const data: GlobSearchToolData = {
+        pattern,
+        path: resolved.display,
+        offset,
+        limit,
+        files: outcome.files.map((file) => ({
+          path: file.path,
+          modified: new Date(file.modifiedMs).toISOString(),
+        })),
+        ...page,
+      };
+      if (data.files.length === 0) {
+        const probe = await lister.list(
+          { ...listRequest, includeHiddenAndIgnored: true, offset: 1, limit: 1, anyOnly: true },
+          context.signal,
+        );
+        const example = probe.files[0]?.path;
+        if (example !== undefined) {
+          data.empty_reason = "only_hidden_or_ignored";
+          data.example_path = example;
+          data.message = `No visible file matches ${JSON.stringify(pattern)} in ${resolved.display}; matches exist only among hidden or .gitignore'd files (e.g. ${example}), which ${name} skips.${mounted.when("list_directory", " Use list_directory to look into them.")}`;
+        } else {
+          data.empty_reason = "no_match";
+          data.message = noMatchMessage(
+            pattern,
+            resolved.display,
+            workspace.fileSystem.displayRoot,
+            mounted.has("list_directory"),
           );
-          const example = probe.files[0]?.path;
-          if (example !== undefined) {
-            data.empty_reason = "only_hidden_or_ignored";
-            data.example_path = example;
-            data.message = `No visible file matches ${JSON.stringify(pattern)} in ${resolved.display}; matches exist only among hidden or .gitignore'd files (e.g. ${example}), which ${name} skips.${mounted.when("list_directory", " Use list_directory to look into them.")}`;
-          } else {
-            data.empty_reason = "no_match";
-            data.message = noMatchMessage(
-              pattern,
-              resolved.display,
-              workspace.fileSystem.displayRoot,
-              mounted.has("list_directory"),
-            );
-          }
         }
-        return ok(data);
-      }),
+      }
+      return ok(data);
+    },
     render: (data) => formatGlobSearchResult(data, name),
   });
 }

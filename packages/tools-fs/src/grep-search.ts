@@ -1,15 +1,19 @@
 import {
   defineTool,
   fail,
+  formatCount,
   formatPageMarker,
   formatTruncationMarker,
   isOffsetPastEnd,
+  joinSentences,
+  type MountedTools,
+  mountedTools,
   offsetPastEnd,
   ok,
   pagingInputShape,
   parseOptions,
   type Tool,
-  toolOverridesShape,
+  toolOptionsShape,
   truncateText,
 } from "@agentool/contract";
 import { z } from "zod";
@@ -23,15 +27,7 @@ import type {
   SearchScope,
   TextSearcher,
 } from "./internal/search-types.js";
-import {
-  guardFileSystem,
-  joinDescription,
-  type MountedTools,
-  mountedTools,
-  mountedToolsOption,
-  pageLimitOptionsShape,
-  workspaceOption,
-} from "./internal/tool-support.js";
+import { pageLimitOptionsShape, workspaceOption } from "./internal/tool-support.js";
 import type { Workspace } from "./workspace.js";
 
 /** The default name of the search tool. */
@@ -180,14 +176,14 @@ const searcherOption = z.custom<TextSearcher>(
 );
 
 const grepSearchOptionsSchema = z.object({
-  ...toolOverridesShape,
+  ...toolOptionsShape,
   workspace: workspaceOption,
   searcher: searcherOption.optional(),
   ...pageLimitOptionsShape,
   maxLineCharacters: z.number().int().min(20).max(100_000).optional(),
   maxOutputCharacters: z.number().int().min(1_000).max(10_000_000).optional(),
+  // No upper bound, unlike the shared shape's one day.
   timeoutMs: z.number().int().min(0).optional(),
-  mountedTools: mountedToolsOption,
 });
 
 function createGrepSearchInputSchema(maxLimit: number, defaultLimit: number) {
@@ -258,19 +254,21 @@ export type GrepSearchInput = z.input<typeof grepSearchInputSchema>;
 export type GrepSearchTool = Tool<typeof grepSearchInputSchema, GrepSearchToolData>;
 
 function defaultDescription(defaultLimit: number, mounted: MountedTools): string {
-  return joinDescription([
-    "Search file contents in the workspace with a regular expression (ripgrep). Use it to find where",
-    "something is defined or used before reading files. Respects .gitignore; skips hidden, binary and",
-    "secret files. Results are sorted by path then line, with line numbers; the same call returns the same page.",
-    `Start broad with output_mode="files_with_matches" or "count", then narrow with glob (e.g. "src/**/*.ts") or path${mounted.when("read_file", " and read the hits with read_file")}.`,
-    "Use literal=true for text with regex characters like ( [ . *; context_lines for surrounding lines.",
-    `At most ${defaultLimit} results per call (limit to change); a cut result ends with the exact call for the next page (offset).`,
-    mounted.when("glob_search", "Find files by name with glob_search instead."),
-  ]);
+  return joinSentences(
+    [
+      "Search file contents in the workspace with a regular expression (ripgrep). Use it to find where",
+      "something is defined or used before reading files. Respects .gitignore; skips hidden, binary and",
+      "secret files. Results are sorted by path then line, with line numbers; the same call returns the same page.",
+      `Start broad with output_mode="files_with_matches" or "count", then narrow with glob (e.g. "src/**/*.ts") or path${mounted.when("read_file", " and read the hits with read_file")}.`,
+      "Use literal=true for text with regex characters like ( [ . *; context_lines for surrounding lines.",
+      `At most ${defaultLimit} results per call (limit to change); a cut result ends with the exact call for the next page (offset).`,
+      mounted.when("glob_search", "Find files by name with glob_search instead."),
+    ],
+    "\n",
+  );
 }
 
-const numberFormat = new Intl.NumberFormat("en-US");
-const count = (value: number) => numberFormat.format(value);
+const count = (value: number) => formatCount(value);
 const plural = (value: number, one: string, many = `${one}s`) =>
   `${count(value)} ${value === 1 ? one : many}`;
 
@@ -502,95 +500,91 @@ export function createGrepSearchTool(options: GrepSearchToolOptions): GrepSearch
     annotations: { title: "Search file contents", readOnly: true, idempotent: true },
     tags: ["fs:search"],
     timeoutMs: parsed.timeoutMs ?? DEFAULT_GREP_TIMEOUT_MS,
-    execute: (request, context) =>
-      guardFileSystem(async () => {
-        const resolved = await workspace.resolve(request.path, { argument: "path" });
-        const stat = await workspace.fileSystem.stat(resolved.real);
-        if (stat === undefined) {
-          return fail("FILE_NOT_FOUND", `path ${resolved.display} does not exist.`, {
-            hint: `${findPath.length > 0 ? `Call ${findPath} to find the right path, or omit` : "Omit"} path to search the whole workspace.`,
-          });
-        }
-        const glob = request.glob?.trim() || undefined;
-        const scope: SearchScope = {
-          path: resolved.real,
-          pathType: stat.type === "directory" ? "directory" : "file",
-          glob,
-          includeHiddenAndIgnored: false,
-          isSecret: (path) => workspace.isSecret(path),
-          secretGlobs,
-        };
-        const offset = request.offset ?? 1;
-        const limit = request.limit ?? defaultLimit;
-        const outputMode = request.output_mode ?? "content";
-        const contextLines = outputMode === "content" ? (request.context_lines ?? 0) : 0;
-        const searchRequest: SearchRequest = {
-          ...scope,
-          pattern: request.pattern,
-          literal: request.literal ?? false,
-          ignoreCase: request.ignore_case ?? false,
-          contextLines,
-          outputMode,
-          offset,
-          limit,
-          maxLineCharacters,
-          explainEmpty: offset === 1,
-        };
-        const outcome = await searcher.search(searchRequest, context.signal);
-        const unit = outputMode === "content" ? "matching lines" : "files";
-        if (outcome.total !== undefined && isOffsetPastEnd(offset, outcome.total)) {
-          return offsetPastEnd({ tool: name, offset, total: outcome.total, unit });
-        }
-        const fitted = fitPage(outcome.files, outputMode, contextLines, maxOutputCharacters - 800);
-        // Lines of a private key never leave the tool, matched or shown as context.
-        const pageFiles =
-          outputMode === "content"
-            ? await redactPrivateKeyLines(fitted.files, workspace.fileSystem)
-            : fitted.files;
-        const files: GrepSearchFile[] = pageFiles.map((file) =>
-          outputMode === "content"
-            ? { path: file.path, count: file.count, lines: file.lines }
-            : outputMode === "count"
-              ? { path: file.path, count: file.count }
-              : { path: file.path },
-        );
-        const shownEnd = offset + fitted.items - 1;
-        const truncated =
-          outcome.total !== undefined
-            ? shownEnd < outcome.total
-            : outcome.totalAtLeast !== undefined;
-        const data: GrepSearchToolData = {
-          pattern: request.pattern,
-          path: resolved.display,
-          output_mode: outputMode,
-          offset,
-          limit,
-          files,
-          truncated,
-        };
-        if (glob !== undefined) data.glob = glob;
-        if (outputMode === "content") data.context_lines = contextLines;
-        if (outputMode !== "files_with_matches")
-          data.match_count = files.reduce((sum, file) => sum + (file.count ?? 0), 0);
-        if (outcome.total !== undefined) data.total = outcome.total;
-        else if (outcome.totalAtLeast !== undefined) data.total_at_least = outcome.totalAtLeast;
-        if (
-          outcome.total !== undefined &&
-          outcome.totalFiles !== undefined &&
-          outputMode === "content"
-        )
-          data.total_files = outcome.totalFiles;
-        if (
-          outcome.total !== undefined &&
-          outcome.totalMatches !== undefined &&
-          outputMode === "count"
-        )
-          data.total_matches = outcome.totalMatches;
-        if (truncated) data.next_offset = shownEnd + 1;
-        if (files.length === 0)
-          explainEmpty(data, outcome, request, resolved.display, glob, mounted);
-        return ok(data);
-      }),
+    execute: async (request, context) => {
+      const resolved = await workspace.resolve(request.path, { argument: "path" });
+      const stat = await workspace.fileSystem.stat(resolved.real);
+      if (stat === undefined) {
+        return fail("FILE_NOT_FOUND", `path ${resolved.display} does not exist.`, {
+          hint: `${findPath.length > 0 ? `Call ${findPath} to find the right path, or omit` : "Omit"} path to search the whole workspace.`,
+        });
+      }
+      const glob = request.glob?.trim() || undefined;
+      const scope: SearchScope = {
+        path: resolved.real,
+        pathType: stat.type === "directory" ? "directory" : "file",
+        glob,
+        includeHiddenAndIgnored: false,
+        isSecret: (path) => workspace.isSecret(path),
+        secretGlobs,
+      };
+      const offset = request.offset ?? 1;
+      const limit = request.limit ?? defaultLimit;
+      const outputMode = request.output_mode ?? "content";
+      const contextLines = outputMode === "content" ? (request.context_lines ?? 0) : 0;
+      const searchRequest: SearchRequest = {
+        ...scope,
+        pattern: request.pattern,
+        literal: request.literal ?? false,
+        ignoreCase: request.ignore_case ?? false,
+        contextLines,
+        outputMode,
+        offset,
+        limit,
+        maxLineCharacters,
+        explainEmpty: offset === 1,
+      };
+      const outcome = await searcher.search(searchRequest, context.signal);
+      const unit = outputMode === "content" ? "matching lines" : "files";
+      if (outcome.total !== undefined && isOffsetPastEnd(offset, outcome.total)) {
+        return offsetPastEnd({ tool: name, offset, total: outcome.total, unit });
+      }
+      const fitted = fitPage(outcome.files, outputMode, contextLines, maxOutputCharacters - 800);
+      // Lines of a private key never leave the tool, matched or shown as context.
+      const pageFiles =
+        outputMode === "content"
+          ? await redactPrivateKeyLines(fitted.files, workspace.fileSystem)
+          : fitted.files;
+      const files: GrepSearchFile[] = pageFiles.map((file) =>
+        outputMode === "content"
+          ? { path: file.path, count: file.count, lines: file.lines }
+          : outputMode === "count"
+            ? { path: file.path, count: file.count }
+            : { path: file.path },
+      );
+      const shownEnd = offset + fitted.items - 1;
+      const truncated =
+        outcome.total !== undefined ? shownEnd < outcome.total : outcome.totalAtLeast !== undefined;
+      const data: GrepSearchToolData = {
+        pattern: request.pattern,
+        path: resolved.display,
+        output_mode: outputMode,
+        offset,
+        limit,
+        files,
+        truncated,
+      };
+      if (glob !== undefined) data.glob = glob;
+      if (outputMode === "content") data.context_lines = contextLines;
+      if (outputMode !== "files_with_matches")
+        data.match_count = files.reduce((sum, file) => sum + (file.count ?? 0), 0);
+      if (outcome.total !== undefined) data.total = outcome.total;
+      else if (outcome.totalAtLeast !== undefined) data.total_at_least = outcome.totalAtLeast;
+      if (
+        outcome.total !== undefined &&
+        outcome.totalFiles !== undefined &&
+        outputMode === "content"
+      )
+        data.total_files = outcome.totalFiles;
+      if (
+        outcome.total !== undefined &&
+        outcome.totalMatches !== undefined &&
+        outputMode === "count"
+      )
+        data.total_matches = outcome.totalMatches;
+      if (truncated) data.next_offset = shownEnd + 1;
+      if (files.length === 0) explainEmpty(data, outcome, request, resolved.display, glob, mounted);
+      return ok(data);
+    },
     render: (data) => formatGrepSearchResult(data, maxOutputCharacters, name),
   });
 }

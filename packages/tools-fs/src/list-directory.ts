@@ -1,7 +1,10 @@
 import {
   defineTool,
+  formatCount,
   formatPageMarker,
   isOffsetPastEnd,
+  joinSentences,
+  mountedTools,
   type NextCallValue,
   offsetPastEnd,
   ok,
@@ -15,10 +18,7 @@ import { createIgnoreMatcher } from "./internal/gitignore.js";
 import {
   fileNotDirectory,
   formatSize,
-  guardFileSystem,
-  joinDescription,
   limitsInOrder,
-  mountedTools,
   pageLimitOptionsShape,
   pathNotFound,
   type WorkspaceToolOptions,
@@ -179,14 +179,17 @@ function description(
     mounted.when("glob_search", "glob_search to find files by name pattern"),
     mounted.when("file_stats", "file_stats for line counts"),
   ].filter((part) => part.length > 0);
-  return joinDescription([
-    "List a directory of the workspace: each entry's name, type and size, directories first, then by name.",
-    `Start with the root (no path) and depth 1; use depth 2–${maxDepth} for a tree view of a small directory, and list a subdirectory to go deeper in a big one.`,
-    "Hidden entries (names starting with '.') are left out unless include_hidden is true.",
-    "Entries ignored by .gitignore are listed but marked (ignored) and not expanded; symlinks are shown as symlinks (with their target when it is inside the workspace) and never followed.",
-    `A call shows up to limit entries (default ${defaultLimit}) in tree order; when more remain, the result ends with the exact call for the next page (offset=…).`,
-    finders.length > 0 ? `Use ${finders.join(" and ")}.` : undefined,
-  ]);
+  return joinSentences(
+    [
+      "List a directory of the workspace: each entry's name, type and size, directories first, then by name.",
+      `Start with the root (no path) and depth 1; use depth 2–${maxDepth} for a tree view of a small directory, and list a subdirectory to go deeper in a big one.`,
+      "Hidden entries (names starting with '.') are left out unless include_hidden is true.",
+      "Entries ignored by .gitignore are listed but marked (ignored) and not expanded; symlinks are shown as symlinks (with their target when it is inside the workspace) and never followed.",
+      `A call shows up to limit entries (default ${defaultLimit}) in tree order; when more remain, the result ends with the exact call for the next page (offset=…).`,
+      finders.length > 0 ? `Use ${finders.join(" and ")}.` : undefined,
+    ],
+    "\n",
+  );
 }
 
 /** How many shown files are stat'ed at once when the seam listed names only. */
@@ -208,8 +211,6 @@ function compareEntries(
 function join(parent: string, name: string): string {
   return parent.length === 0 ? name : `${parent}/${name}`;
 }
-
-const numberFormat = new Intl.NumberFormat("en-US");
 
 function formatEntry(entry: ListedEntry): string {
   const indent = "  ".repeat(entry.depth - 1);
@@ -260,16 +261,16 @@ export function formatDirectoryListing(
   const last = data.offset + shown - 1;
   const count =
     data.total !== undefined
-      ? numberFormat.format(data.total)
-      : `at least ${numberFormat.format(data.total_at_least ?? last)}`;
+      ? formatCount(data.total)
+      : `at least ${formatCount(data.total_at_least ?? last)}`;
   const range = whole
-    ? `${numberFormat.format(shown)} ${shown === 1 ? "entry" : "entries"}`
-    : `entries ${numberFormat.format(first)}–${numberFormat.format(last)} of ${count}`;
+    ? `${formatCount(shown)} ${shown === 1 ? "entry" : "entries"}`
+    : `entries ${formatCount(first)}–${formatCount(last)} of ${count}`;
   const lines = [`${data.path} (depth ${data.depth}; ${range}; directories first):`];
   const hidden =
     data.hidden_skipped === 0
       ? ""
-      : `${data.total === undefined ? "at least " : ""}${numberFormat.format(data.hidden_skipped)} hidden`;
+      : `${data.total === undefined ? "at least " : ""}${formatCount(data.hidden_skipped)} hidden`;
   if (shown === 0) {
     lines.push(
       data.hidden_skipped > 0
@@ -356,147 +357,146 @@ export function createListDirectoryTool(options: ListDirectoryToolOptions): List
     aliases: LIST_DIRECTORY_ALIASES,
     annotations: { title: "List directory", readOnly: true, idempotent: true },
     tags: ["fs:read"],
-    execute: (request, context) =>
-      guardFileSystem(async () => {
-        const resolved = await workspace.resolve(request.path);
-        const stat = await fileSystem.stat(resolved.real);
-        if (stat === undefined) return pathNotFound(resolved.display);
-        if (stat.type !== "directory") {
-          return fileNotDirectory(resolved.display, `${name} lists directories`);
-        }
-        const depth = request.depth ?? DEFAULT_LIST_DEPTH;
-        const includeHidden = request.include_hidden ?? false;
-        const offset = request.offset ?? 1;
-        const limit = request.limit ?? defaultLimit;
-        const start = offset - 1;
-        const end = start + limit;
-        // Walk at least one entry past the page (to know whether more remain), and up to the scan
-        // cap (to count them).
-        const wanted = Math.max(end + 1, maxScanEntries);
-        const matcher = markIgnored ? createIgnoreMatcher(fileSystem) : undefined;
-        const entries: ListedEntry[] = [];
-        const unsized: Array<[ListedEntry, string]> = [];
-        let seen = 0;
-        let stopped = false;
-        let hiddenSkipped = 0;
+    execute: async (request, context) => {
+      const resolved = await workspace.resolve(request.path);
+      const stat = await fileSystem.stat(resolved.real);
+      if (stat === undefined) return pathNotFound(resolved.display);
+      if (stat.type !== "directory") {
+        return fileNotDirectory(resolved.display, `${name} lists directories`);
+      }
+      const depth = request.depth ?? DEFAULT_LIST_DEPTH;
+      const includeHidden = request.include_hidden ?? false;
+      const offset = request.offset ?? 1;
+      const limit = request.limit ?? defaultLimit;
+      const start = offset - 1;
+      const end = start + limit;
+      // Walk at least one entry past the page (to know whether more remain), and up to the scan
+      // cap (to count them).
+      const wanted = Math.max(end + 1, maxScanEntries);
+      const matcher = markIgnored ? createIgnoreMatcher(fileSystem) : undefined;
+      const entries: ListedEntry[] = [];
+      const unsized: Array<[ListedEntry, string]> = [];
+      let seen = 0;
+      let stopped = false;
+      let hiddenSkipped = 0;
 
-        const visit = async (path: string, real: string, level: number): Promise<void> => {
-          context.signal.throwIfAborted();
-          const visible: Array<Pick<DirectoryEntry, "name" | "type"> & { size?: number }> = [];
-          // Names first when the seam can (no stat per entry); a folder whose entries may all be
-          // shown is read again with sizes (one stat each beats a confined stat per shown file).
-          let read: Array<Pick<DirectoryEntry, "name" | "type"> & { size?: number }> =
-            fileSystem.readDirectoryNames !== undefined
-              ? await fileSystem.readDirectoryNames(real)
-              : await fileSystem.readDirectory(real);
-          if (read.length <= limit && fileSystem.readDirectoryNames !== undefined) {
-            read = await fileSystem.readDirectory(real);
-          }
-          for (const entry of read) {
-            if (workspace.isSecret(join(path, entry.name))) continue;
-            if (real !== path && workspace.isSecret(join(real, entry.name))) continue;
-            if (!includeHidden && entry.name.startsWith(".")) {
-              hiddenSkipped += 1;
-              continue;
-            }
-            visible.push(entry);
-          }
-          visible.sort(compareEntries);
-          for (const entry of visible) {
-            if (seen >= wanted) {
-              stopped = true;
-              return;
-            }
-            seen += 1;
-            const onPage = seen > start && seen <= end;
-            const childPath = join(path, entry.name);
-            const childReal = join(real, entry.name);
-            const isDirectory = entry.type === "directory";
-            const expandable = isDirectory && level < depth;
-            const ignored =
-              matcher !== undefined && (onPage || expandable)
-                ? await matcher.isIgnored(childReal, isDirectory)
-                : false;
-            let listed: ListedEntry | undefined;
-            if (onPage) {
-              listed = {
-                path: childPath,
-                name: entry.name,
-                type: entry.type,
-                size: entry.type === "file" ? (entry.size ?? 0) : 0,
-                depth: level,
-                ignored,
-              };
-              if (entry.type === "symlink") Object.assign(listed, await describeSymlink(childReal));
-              if (entry.type === "file" && entry.size === undefined)
-                unsized.push([listed, childReal]);
-              entries.push(listed);
-            }
-            if (!expandable) continue;
-            if (ignored) {
-              if (listed !== undefined) listed.not_expanded = "ignored";
-            } else if (entry.name === ".git") {
-              if (listed !== undefined) listed.not_expanded = "git";
-            } else {
-              await visit(childPath, childReal, level + 1);
-              if (stopped) return;
-            }
-          }
-        };
-        await visit(resolved.path, resolved.real, 1);
-        // Sizes of the shown files only, when the seam listed names without a stat of each:
-        // one open of each folder when the seam can, a confined stat of each file otherwise.
-        if (fileSystem.readEntrySizes !== undefined && unsized.length > 0) {
-          const byFolder = new Map<string, Array<[ListedEntry, string]>>();
-          for (const item of unsized) {
-            const real = item[1];
-            const folder = real.slice(0, Math.max(0, real.lastIndexOf("/")));
-            let list = byFolder.get(folder);
-            if (list === undefined) {
-              list = [];
-              byFolder.set(folder, list);
-            }
-            list.push(item);
-          }
-          for (const [folder, items] of byFolder) {
-            context.signal.throwIfAborted();
-            const sizes = await fileSystem.readEntrySizes(
-              folder,
-              items.map(([listed]) => listed.name),
-            );
-            items.forEach(([listed], index) => {
-              listed.size = sizes[index] ?? 0;
-            });
-          }
-          unsized.length = 0;
+      const visit = async (path: string, real: string, level: number): Promise<void> => {
+        context.signal.throwIfAborted();
+        const visible: Array<Pick<DirectoryEntry, "name" | "type"> & { size?: number }> = [];
+        // Names first when the seam can (no stat per entry); a folder whose entries may all be
+        // shown is read again with sizes (one stat each beats a confined stat per shown file).
+        let read: Array<Pick<DirectoryEntry, "name" | "type"> & { size?: number }> =
+          fileSystem.readDirectoryNames !== undefined
+            ? await fileSystem.readDirectoryNames(real)
+            : await fileSystem.readDirectory(real);
+        if (read.length <= limit && fileSystem.readDirectoryNames !== undefined) {
+          read = await fileSystem.readDirectory(real);
         }
-        for (let index = 0; index < unsized.length; index += STAT_BATCH) {
+        for (const entry of read) {
+          if (workspace.isSecret(join(path, entry.name))) continue;
+          if (real !== path && workspace.isSecret(join(real, entry.name))) continue;
+          if (!includeHidden && entry.name.startsWith(".")) {
+            hiddenSkipped += 1;
+            continue;
+          }
+          visible.push(entry);
+        }
+        visible.sort(compareEntries);
+        for (const entry of visible) {
+          if (seen >= wanted) {
+            stopped = true;
+            return;
+          }
+          seen += 1;
+          const onPage = seen > start && seen <= end;
+          const childPath = join(path, entry.name);
+          const childReal = join(real, entry.name);
+          const isDirectory = entry.type === "directory";
+          const expandable = isDirectory && level < depth;
+          const ignored =
+            matcher !== undefined && (onPage || expandable)
+              ? await matcher.isIgnored(childReal, isDirectory)
+              : false;
+          let listed: ListedEntry | undefined;
+          if (onPage) {
+            listed = {
+              path: childPath,
+              name: entry.name,
+              type: entry.type,
+              size: entry.type === "file" ? (entry.size ?? 0) : 0,
+              depth: level,
+              ignored,
+            };
+            if (entry.type === "symlink") Object.assign(listed, await describeSymlink(childReal));
+            if (entry.type === "file" && entry.size === undefined)
+              unsized.push([listed, childReal]);
+            entries.push(listed);
+          }
+          if (!expandable) continue;
+          if (ignored) {
+            if (listed !== undefined) listed.not_expanded = "ignored";
+          } else if (entry.name === ".git") {
+            if (listed !== undefined) listed.not_expanded = "git";
+          } else {
+            await visit(childPath, childReal, level + 1);
+            if (stopped) return;
+          }
+        }
+      };
+      await visit(resolved.path, resolved.real, 1);
+      // Sizes of the shown files only, when the seam listed names without a stat of each:
+      // one open of each folder when the seam can, a confined stat of each file otherwise.
+      if (fileSystem.readEntrySizes !== undefined && unsized.length > 0) {
+        const byFolder = new Map<string, Array<[ListedEntry, string]>>();
+        for (const item of unsized) {
+          const real = item[1];
+          const folder = real.slice(0, Math.max(0, real.lastIndexOf("/")));
+          let list = byFolder.get(folder);
+          if (list === undefined) {
+            list = [];
+            byFolder.set(folder, list);
+          }
+          list.push(item);
+        }
+        for (const [folder, items] of byFolder) {
           context.signal.throwIfAborted();
-          await Promise.all(
-            unsized.slice(index, index + STAT_BATCH).map(async ([listed, real]) => {
-              const stat = await fileSystem.stat(real).catch(() => undefined);
-              listed.size = stat?.type === "file" ? stat.size : 0;
-            }),
+          const sizes = await fileSystem.readEntrySizes(
+            folder,
+            items.map(([listed]) => listed.name),
           );
+          items.forEach(([listed], index) => {
+            listed.size = sizes[index] ?? 0;
+          });
         }
+        unsized.length = 0;
+      }
+      for (let index = 0; index < unsized.length; index += STAT_BATCH) {
+        context.signal.throwIfAborted();
+        await Promise.all(
+          unsized.slice(index, index + STAT_BATCH).map(async ([listed, real]) => {
+            const stat = await fileSystem.stat(real).catch(() => undefined);
+            listed.size = stat?.type === "file" ? stat.size : 0;
+          }),
+        );
+      }
 
-        if (!stopped && isOffsetPastEnd(offset, seen)) {
-          return offsetPastEnd({ tool: name, offset, total: seen, unit: "entries" });
-        }
-        const data: ListDirectoryToolData = {
-          path: resolved.display,
-          depth,
-          include_hidden: includeHidden,
-          offset,
-          entries,
-          truncated: seen > end,
-          hidden_skipped: hiddenSkipped,
-        };
-        if (stopped) data.total_at_least = seen + 1;
-        else data.total = seen;
-        if (seen > end) data.next_offset = end + 1;
-        return ok(data);
-      }),
+      if (!stopped && isOffsetPastEnd(offset, seen)) {
+        return offsetPastEnd({ tool: name, offset, total: seen, unit: "entries" });
+      }
+      const data: ListDirectoryToolData = {
+        path: resolved.display,
+        depth,
+        include_hidden: includeHidden,
+        offset,
+        entries,
+        truncated: seen > end,
+        hidden_skipped: hiddenSkipped,
+      };
+      if (stopped) data.total_at_least = seen + 1;
+      else data.total = seen;
+      if (seen > end) data.next_offset = end + 1;
+      return ok(data);
+    },
     render: (data) => formatDirectoryListing(data, { toolName: name }),
   });
 }

@@ -1,10 +1,16 @@
-import { defineTool, fail, ok, parseOptions, type Tool, type ToolResult } from "@agentool/contract";
+import {
+  defineTool,
+  fail,
+  joinSentences,
+  mountedTools,
+  ok,
+  parseOptions,
+  type Tool,
+  type ToolResult,
+} from "@agentool/contract";
 import { z } from "zod";
 import { type EntryType, type FileSystem, parentNotDirectoryError } from "./file-system.js";
 import {
-  guardFileSystem,
-  joinDescription,
-  mountedTools,
   pathNotFound,
   type WorkspaceToolOptions,
   workspaceToolOptionsShape,
@@ -82,12 +88,15 @@ function description(mounted: ReturnType<typeof mountedTools>): string {
     mounted.when("delete_file", "to delete, delete_file"),
   ].filter((part) => part.length > 0);
   const tail = others.join("; ");
-  return joinDescription([
-    "Move or rename a file, symlink or directory inside the workspace. destination is the full new path (name included); missing parent directories are created.",
-    "If something already exists at destination the move is refused with FILE_ALREADY_EXISTS unless overwrite is true (which replaces a file, never a directory).",
-    "Moving a directory into itself is refused; directories holding secret files (keys, .env) are refused.",
-    tail.length > 0 ? `${tail.charAt(0).toUpperCase()}${tail.slice(1)}.` : undefined,
-  ]);
+  return joinSentences(
+    [
+      "Move or rename a file, symlink or directory inside the workspace. destination is the full new path (name included); missing parent directories are created.",
+      "If something already exists at destination the move is refused with FILE_ALREADY_EXISTS unless overwrite is true (which replaces a file, never a directory).",
+      "Moving a directory into itself is refused; directories holding secret files (keys, .env) are refused.",
+      tail.length > 0 ? `${tail.charAt(0).toUpperCase()}${tail.slice(1)}.` : undefined,
+    ],
+    "\n",
+  );
 }
 
 function parentOf(path: string): string {
@@ -349,15 +358,13 @@ export function createMoveFileTool(options: MoveFileToolOptions): MoveFileTool {
     annotations: { title: "Move file", destructive: true, idempotent: false },
     tags: ["fs:write"],
     execute: (request, context) =>
-      guardFileSystem(() =>
-        transferEntry(workspace, {
-          operation: "move",
-          source: request.source,
-          destination: request.destination,
-          overwrite: request.overwrite === true,
-          signal: context.signal,
-        }),
-      ),
+      transferEntry(workspace, {
+        operation: "move",
+        source: request.source,
+        destination: request.destination,
+        overwrite: request.overwrite === true,
+        signal: context.signal,
+      }),
     render: (data) => formatTransfer(data, "Moved"),
   });
 }

@@ -1,4 +1,13 @@
-import { defineTool, fail, ok, parseOptions, type Tool } from "@agentool/contract";
+import {
+  defineTool,
+  fail,
+  joinSentences,
+  type MountedTools,
+  mountedTools,
+  ok,
+  parseOptions,
+  type Tool,
+} from "@agentool/contract";
 import { z } from "zod";
 import {
   DEFAULT_MAX_EDIT_FILE_BYTES,
@@ -23,12 +32,6 @@ import {
   writeAndHash,
 } from "./internal/edit-engine.js";
 import { SHORT_SHA_LENGTH, sha256Hex } from "./internal/text-codec.js";
-import {
-  guardFileSystem,
-  joinDescription,
-  type MountedTools,
-  mountedTools,
-} from "./internal/tool-support.js";
 import {
   createUnifiedDiff,
   DEFAULT_DIFF_CONTEXT_LINES,
@@ -134,12 +137,15 @@ export type MultiEditTool = Tool<typeof multiEditInputSchema, MultiEditToolData>
 
 function defaultDescription(maxEdits: number, mounted: MountedTools): string {
   const read = mounted.has("read_file");
-  return joinDescription([
-    `Make several str_replace edits to one file in a single atomic call (1 to ${maxEdits} edits). Edits apply in order, each to the text left by the previous ones; if any edit fails, nothing is written and the error names its index (edits[i]).`,
-    `Each old_text must match exactly once (or set replace_all); copy it exactly ${read ? "from read_file without the line-number prefix" : "as it is in the file"}. An empty new_text deletes.`,
-    `Set dry_run: true to preview the unified diff without writing. Pass ${read ? "the sha from read_file (or from your last edit)" : "the sha from your last edit"} as expected_sha to fail with CONFLICT if the file changed meanwhile.`,
-    `The file keeps its encoding, BOM and CRLF line endings; send LF text.${mounted.when("edit_file", " For a single change use edit_file.")}`,
-  ]);
+  return joinSentences(
+    [
+      `Make several str_replace edits to one file in a single atomic call (1 to ${maxEdits} edits). Edits apply in order, each to the text left by the previous ones; if any edit fails, nothing is written and the error names its index (edits[i]).`,
+      `Each old_text must match exactly once (or set replace_all); copy it exactly ${read ? "from read_file without the line-number prefix" : "as it is in the file"}. An empty new_text deletes.`,
+      `Set dry_run: true to preview the unified diff without writing. Pass ${read ? "the sha from read_file (or from your last edit)" : "the sha from your last edit"} as expected_sha to fail with CONFLICT if the file changed meanwhile.`,
+      `The file keeps its encoding, BOM and CRLF line endings; send LF text.${mounted.when("edit_file", " For a single change use edit_file.")}`,
+    ],
+    "\n",
+  );
 }
 
 /**
@@ -219,94 +225,93 @@ export function createMultiEditTool(options: MultiEditToolOptions): MultiEditToo
     aliases: MULTI_EDIT_ALIASES,
     annotations: { title: "Edit file (several edits)", destructive: true },
     tags: ["fs:write"],
-    execute: (request, context) =>
-      guardFileSystem(async () => {
-        const resolved = await workspace.resolve(request.path, { allowRoot: false });
-        return workspace.withLock(resolved.real, async () => {
-          const file = await loadEditableFile(fileSystem, resolved, {
-            maxBytes: maxFileBytes,
-            expectedSha: request.expected_sha,
-          });
-          let text = file.working;
-          const outcomes: MultiEditOutcome[] = [];
-          for (const [index, edit] of request.edits.entries()) {
-            if (context.signal.aborted) {
-              return fail("ABORTED", `${name} was cancelled; nothing was written.`, {
-                retryable: true,
-              });
-            }
-            const applied = applyTextEdit(
-              text,
-              {
-                oldText: toWorkingForm(edit.old_text, file),
-                newText: toWorkingForm(edit.new_text, file),
-                replaceAll: edit.replace_all === true,
-              },
-              { display: resolved.display, label: `edits[${index}]: ` },
-            );
-            if (!applied.ok) {
-              const earlier =
-                index === 0
-                  ? ""
-                  : ` (edits[0]–edits[${index - 1}] applied cleanly before it; edits[${index}] sees their result)`;
-              return fail(
-                applied.error.code,
-                `${applied.error.message}${earlier} Nothing was written.`,
-                {
-                  hint: `Fix edits[${index}] and send the whole list again. ${applied.error.hint}`,
-                },
-              );
-            }
-            text = applied.value.text;
-            outcomes.push({
-              index,
-              replacements: applied.value.replacements,
-              lines: applied.value.lines,
-              match_kind: applied.value.matchKind,
-              stripped_line_numbers: applied.value.strippedLineNumbers,
-            });
-          }
-          const changed = text !== file.working;
-          const dryRun = request.dry_run === true;
-          const bytes = changed ? encodeEditedText(text, file) : file.bytes;
-          const diffOf = () =>
-            createUnifiedDiff(file.working, text, {
-              path: resolved.display,
-              context: parsed.diffContextLines ?? DEFAULT_DIFF_CONTEXT_LINES,
-              maxLines: parsed.maxDiffLines ?? DEFAULT_MAX_DIFF_LINES,
-              maxCharacters: parsed.maxDiffCharacters ?? DEFAULT_MAX_DIFF_CHARACTERS,
-            });
-          let sha = file.sha;
-          let diff: ReturnType<typeof diffOf>;
-          if (!dryRun && changed) {
-            if (context.signal.aborted) {
-              return fail("ABORTED", `${name} was cancelled; nothing was written.`, {
-                retryable: true,
-              });
-            }
-            ({ sha, value: diff } = await writeAndHash(fileSystem, resolved.real, bytes, diffOf));
-            recordWrite(fileSystem, resolved.real, { sha, tool: name });
-          } else {
-            diff = diffOf();
-            if (changed) sha = await sha256Hex(bytes);
-          }
-          return ok({
-            path: resolved.display,
-            dry_run: dryRun,
-            written: !dryRun && changed,
-            edits: outcomes,
-            diff: diff.text,
-            diff_truncated: diff.truncated,
-            diff_omitted_lines: diff.omittedLines,
-            added: diff.added,
-            removed: diff.removed,
-            previous_sha: file.sha,
-            sha,
-            encoding: file.encoding,
-            line_ending: file.lineEnding,
-          });
+    execute: async (request, context) => {
+      const resolved = await workspace.resolve(request.path, { allowRoot: false });
+      return workspace.withLock(resolved.real, async () => {
+        const file = await loadEditableFile(fileSystem, resolved, {
+          maxBytes: maxFileBytes,
+          expectedSha: request.expected_sha,
         });
-      }),
+        let text = file.working;
+        const outcomes: MultiEditOutcome[] = [];
+        for (const [index, edit] of request.edits.entries()) {
+          if (context.signal.aborted) {
+            return fail("ABORTED", `${name} was cancelled; nothing was written.`, {
+              retryable: true,
+            });
+          }
+          const applied = applyTextEdit(
+            text,
+            {
+              oldText: toWorkingForm(edit.old_text, file),
+              newText: toWorkingForm(edit.new_text, file),
+              replaceAll: edit.replace_all === true,
+            },
+            { display: resolved.display, label: `edits[${index}]: ` },
+          );
+          if (!applied.ok) {
+            const earlier =
+              index === 0
+                ? ""
+                : ` (edits[0]–edits[${index - 1}] applied cleanly before it; edits[${index}] sees their result)`;
+            return fail(
+              applied.error.code,
+              `${applied.error.message}${earlier} Nothing was written.`,
+              {
+                hint: `Fix edits[${index}] and send the whole list again. ${applied.error.hint}`,
+              },
+            );
+          }
+          text = applied.value.text;
+          outcomes.push({
+            index,
+            replacements: applied.value.replacements,
+            lines: applied.value.lines,
+            match_kind: applied.value.matchKind,
+            stripped_line_numbers: applied.value.strippedLineNumbers,
+          });
+        }
+        const changed = text !== file.working;
+        const dryRun = request.dry_run === true;
+        const bytes = changed ? encodeEditedText(text, file) : file.bytes;
+        const diffOf = () =>
+          createUnifiedDiff(file.working, text, {
+            path: resolved.display,
+            context: parsed.diffContextLines ?? DEFAULT_DIFF_CONTEXT_LINES,
+            maxLines: parsed.maxDiffLines ?? DEFAULT_MAX_DIFF_LINES,
+            maxCharacters: parsed.maxDiffCharacters ?? DEFAULT_MAX_DIFF_CHARACTERS,
+          });
+        let sha = file.sha;
+        let diff: ReturnType<typeof diffOf>;
+        if (!dryRun && changed) {
+          if (context.signal.aborted) {
+            return fail("ABORTED", `${name} was cancelled; nothing was written.`, {
+              retryable: true,
+            });
+          }
+          ({ sha, value: diff } = await writeAndHash(fileSystem, resolved.real, bytes, diffOf));
+          recordWrite(fileSystem, resolved.real, { sha, tool: name });
+        } else {
+          diff = diffOf();
+          if (changed) sha = await sha256Hex(bytes);
+        }
+        return ok({
+          path: resolved.display,
+          dry_run: dryRun,
+          written: !dryRun && changed,
+          edits: outcomes,
+          diff: diff.text,
+          diff_truncated: diff.truncated,
+          diff_omitted_lines: diff.omittedLines,
+          added: diff.added,
+          removed: diff.removed,
+          previous_sha: file.sha,
+          sha,
+          encoding: file.encoding,
+          line_ending: file.lineEnding,
+        });
+      });
+    },
     render: (data) => formatMultiEditResult(data, formatOptions),
   });
 }

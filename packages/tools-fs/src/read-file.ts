@@ -3,9 +3,13 @@ import {
   createPrivateKeyLineScanner,
   defineTool,
   fail,
+  formatCount,
   formatPageMarker,
   formatTruncationMarker,
   isOffsetPastEnd,
+  joinSentences,
+  type MountedTools,
+  mountedTools,
   offsetPastEnd,
   ok,
   type PageInfo,
@@ -14,7 +18,7 @@ import {
   parseOptions,
   type Tool,
   type ToolContext,
-  toolOverridesShape,
+  toolOptionsShape,
 } from "@agentool/contract";
 import { z } from "zod";
 import type { FileStat } from "./file-system.js";
@@ -44,11 +48,6 @@ import {
 import {
   directoryNotFile,
   formatSize,
-  guardFileSystem,
-  joinDescription,
-  type MountedTools,
-  mountedTools,
-  mountedToolsOption,
   pathNotFound,
   workspaceOption,
 } from "./internal/tool-support.js";
@@ -139,9 +138,8 @@ export interface ReadFileToolOptions {
 }
 
 const readFileOptionsSchema = z.object({
-  ...toolOverridesShape,
+  ...toolOptionsShape,
   workspace: workspaceOption,
-  mountedTools: mountedToolsOption,
   defaultLimit: z.number().int().min(1).max(100_000).optional(),
   maxLimit: z.number().int().min(1).max(100_000).optional(),
   maxPageCharacters: z.number().int().min(1_000).max(10_000_000).optional(),
@@ -149,6 +147,7 @@ const readFileOptionsSchema = z.object({
   streamThresholdBytes: z.number().int().min(0).max(1_073_741_824).optional(),
   fullPassMaxBytes: z.number().int().min(0).max(1_099_511_627_776).optional(),
   indexCacheEntries: z.number().int().min(0).max(1_000).optional(),
+  // At most an hour, below the shared shape's one day.
   timeoutMs: z.number().int().min(0).max(3_600_000).optional(),
 });
 
@@ -277,21 +276,23 @@ function defaultDescription(
   maxLineCharacters: number,
   mounted: MountedTools,
 ): string {
-  const number = new Intl.NumberFormat("en-US");
   const editors = ["edit_file", "multi_edit", "write_file"].filter((tool) => mounted.has(tool));
   const editorList =
     editors.length <= 1
       ? (editors[0] ?? "")
       : `${editors.slice(0, -1).join(", ")} or ${editors[editors.length - 1]}`;
-  return joinDescription([
-    "Read a text file as numbered lines (cat -n style), one page at a time.",
-    `The header reads \`path — lines A–B of TOTAL (encoding, sha: …)\` (a file over 64 MB: no sha, and TOTAL may be 'at least N'); when lines remain, the page ends with the exact next call (\`call ${name} again with offset=N\`).`,
-    `Use offset (1-based line) and limit to page or jump${mounted.when("grep_search", ": after grep_search finds line 900, read with offset=880, limit=60")}; a negative offset reads the tail (offset=-50: the last 50 lines). A page holds up to ${defaultLimit} lines or ${number.format(maxPageCharacters)} characters; lines over ${number.format(maxLineCharacters)} characters are cut.`,
-    editors.length > 0 &&
-      `Read a file before editing it, and pass the header's sha as expected_sha to ${editorList} so a concurrent change is caught.`,
-    "The line-number prefix is not part of the file: never copy it into the text you send back.",
-    `Binary files are refused${mounted.when("file_stats", " (use file_stats)")}; directories are refused${mounted.when("list_directory", " (use list_directory)")}. Very large files work: pages come without loading the whole file.`,
-  ]);
+  return joinSentences(
+    [
+      "Read a text file as numbered lines (cat -n style), one page at a time.",
+      `The header reads \`path — lines A–B of TOTAL (encoding, sha: …)\` (a file over 64 MB: no sha, and TOTAL may be 'at least N'); when lines remain, the page ends with the exact next call (\`call ${name} again with offset=N\`).`,
+      `Use offset (1-based line) and limit to page or jump${mounted.when("grep_search", ": after grep_search finds line 900, read with offset=880, limit=60")}; a negative offset reads the tail (offset=-50: the last 50 lines). A page holds up to ${defaultLimit} lines or ${formatCount(maxPageCharacters)} characters; lines over ${formatCount(maxLineCharacters)} characters are cut.`,
+      editors.length > 0 &&
+        `Read a file before editing it, and pass the header's sha as expected_sha to ${editorList} so a concurrent change is caught.`,
+      "The line-number prefix is not part of the file: never copy it into the text you send back.",
+      `Binary files are refused${mounted.when("file_stats", " (use file_stats)")}; directories are refused${mounted.when("list_directory", " (use list_directory)")}. Very large files work: pages come without loading the whole file.`,
+    ],
+    "\n",
+  );
 }
 
 /** How the rendered page looks: the tool's name and the tools its notes may name. */
@@ -859,31 +860,29 @@ export function createReadFileTool(options: ReadFileToolOptions): ReadFileTool {
     annotations: { title: "Read file", readOnly: true, idempotent: true },
     tags: ["fs:read"],
     timeoutMs: parsed.timeoutMs ?? DEFAULT_READ_FILE_TIMEOUT_MS,
-    execute: (request, context) =>
-      guardFileSystem(async () => {
-        const resolved = await workspace.resolve(request.path);
-        const stat = await fileSystem.stat(resolved.real);
-        if (stat === undefined) {
-          return pathNotFound(resolved.display);
-        }
-        if (stat.type === "directory") {
-          return directoryNotFile(resolved.display, `${name} reads files`);
-        }
-        if (stat.type !== "file") {
-          return fail(
-            "UNSUPPORTED",
-            `${resolved.display} is not a regular file (a device, socket or pipe).`,
-            {
-              hint: `Call file_stats on ${resolved.display} to see what it is.`,
-            },
-          );
-        }
-        const offset = request.offset ?? 1;
-        const limit = request.limit ?? defaultLimit;
-        if (stat.size > streamThreshold)
-          return readStreamed(resolved, stat, offset, limit, context);
-        return readWhole(resolved, stat, offset, limit);
-      }),
+    execute: async (request, context) => {
+      const resolved = await workspace.resolve(request.path);
+      const stat = await fileSystem.stat(resolved.real);
+      if (stat === undefined) {
+        return pathNotFound(resolved.display);
+      }
+      if (stat.type === "directory") {
+        return directoryNotFile(resolved.display, `${name} reads files`);
+      }
+      if (stat.type !== "file") {
+        return fail(
+          "UNSUPPORTED",
+          `${resolved.display} is not a regular file (a device, socket or pipe).`,
+          {
+            hint: `Call file_stats on ${resolved.display} to see what it is.`,
+          },
+        );
+      }
+      const offset = request.offset ?? 1;
+      const limit = request.limit ?? defaultLimit;
+      if (stat.size > streamThreshold) return readStreamed(resolved, stat, offset, limit, context);
+      return readWhole(resolved, stat, offset, limit);
+    },
     render: (data) => formatReadFilePage(data, formatOptions),
   });
 }

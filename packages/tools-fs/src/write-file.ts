@@ -2,6 +2,11 @@ import {
   DEFAULT_MAX_INPUT_BYTES,
   defineTool,
   fail,
+  formatCount,
+  joinSentences,
+  type MountedTools,
+  mountedTools,
+  mountedToolsOption,
   ok,
   parseOptions,
   type Tool,
@@ -25,15 +30,7 @@ import {
   sha256Hex,
   type TextEncodingName,
 } from "./internal/text-codec.js";
-import {
-  directoryNotFile,
-  guardFileSystem,
-  joinDescription,
-  type MountedTools,
-  mountedTools,
-  mountedToolsOption,
-  workspaceOption,
-} from "./internal/tool-support.js";
+import { directoryNotFile, workspaceOption } from "./internal/tool-support.js";
 import type { Workspace } from "./workspace.js";
 
 /** The default name of the write tool. */
@@ -121,15 +118,18 @@ export type WriteFileTool = Tool<typeof writeFileInputSchema, WriteFileToolData>
 
 function defaultDescription(mounted: MountedTools): string {
   const editors = ["edit_file", "multi_edit"].filter((tool) => mounted.has(tool));
-  return joinDescription([
-    "Create a file, or replace an existing file's whole content. Parent directories are created; the write is atomic (a reader never sees half a file) and keeps an existing file's permissions.",
-    editors.length > 0 &&
-      `Prefer ${editors.join(" or ")} to change part of an existing file: ${editors.length === 1 ? "it sends" : "they send"} less and cannot drop unrelated lines.`,
-    mounted.has("read_file")
-      ? "Before overwriting, read the file and pass the sha from read_file's header (or from your last edit) as expected_sha: the write then fails with CONFLICT if someone changed the file meanwhile."
-      : "Before overwriting, pass the file's sha (or the one your last edit returned) as expected_sha: the write then fails with CONFLICT if someone changed the file meanwhile.",
-    "An existing file keeps its encoding (UTF-8 BOM, UTF-16) and, when it used CRLF and your content uses LF, CRLF line endings.",
-  ]);
+  return joinSentences(
+    [
+      "Create a file, or replace an existing file's whole content. Parent directories are created; the write is atomic (a reader never sees half a file) and keeps an existing file's permissions.",
+      editors.length > 0 &&
+        `Prefer ${editors.join(" or ")} to change part of an existing file: ${editors.length === 1 ? "it sends" : "they send"} less and cannot drop unrelated lines.`,
+      mounted.has("read_file")
+        ? "Before overwriting, read the file and pass the sha from read_file's header (or from your last edit) as expected_sha: the write then fails with CONFLICT if someone changed the file meanwhile."
+        : "Before overwriting, pass the file's sha (or the one your last edit returned) as expected_sha: the write then fails with CONFLICT if someone changed the file meanwhile.",
+      "An existing file keeps its encoding (UTF-8 BOM, UTF-16) and, when it used CRLF and your content uses LF, CRLF line endings.",
+    ],
+    "\n",
+  );
 }
 
 /**
@@ -142,7 +142,7 @@ function defaultDescription(mounted: MountedTools): string {
  */
 export function formatWriteFileResult(data: WriteFileToolData): string {
   const details = [
-    `${new Intl.NumberFormat("en-US").format(data.bytes_written)} ${data.bytes_written === 1 ? "byte" : "bytes"}`,
+    `${formatCount(data.bytes_written)} ${data.bytes_written === 1 ? "byte" : "bytes"}`,
     encodingLabel(data.encoding),
   ];
   if (data.converted_to_crlf) details.push("LF line endings written as CRLF to match the file");
@@ -181,72 +181,71 @@ export function createWriteFileTool(options: WriteFileToolOptions): WriteFileToo
     annotations: { title: "Write file", destructive: true },
     tags: ["fs:write"],
     maxInputBytes: parsed.maxInputBytes ?? DEFAULT_MAX_INPUT_BYTES,
-    execute: (request, context) =>
-      guardFileSystem(async () => {
-        const resolved = await workspace.resolve(request.path, { allowRoot: false });
-        return workspace.withLock(resolved.real, async () => {
-          const stat = await fileSystem.stat(resolved.real);
-          if (stat?.type === "directory") {
-            return directoryNotFile(resolved.display, `${name} writes files`);
-          }
-          if (stat !== undefined && stat.type !== "file") {
-            return fail(
-              "UNSUPPORTED",
-              `${resolved.display} is not a regular file (a device, socket or pipe); ${name} writes files.`,
-              { hint: "Choose another file path." },
+    execute: async (request, context) => {
+      const resolved = await workspace.resolve(request.path, { allowRoot: false });
+      return workspace.withLock(resolved.real, async () => {
+        const stat = await fileSystem.stat(resolved.real);
+        if (stat?.type === "directory") {
+          return directoryNotFile(resolved.display, `${name} writes files`);
+        }
+        if (stat !== undefined && stat.type !== "file") {
+          return fail(
+            "UNSUPPORTED",
+            `${resolved.display} is not a regular file (a device, socket or pipe); ${name} writes files.`,
+            { hint: "Choose another file path." },
+          );
+        }
+        if (request.expected_sha !== undefined) {
+          if (stat === undefined) throw conflictError(resolved.display, undefined);
+          const current = await fileSystem.digest(resolved.real);
+          if (!shaMatches(request.expected_sha, current))
+            throw conflictError(
+              resolved.display,
+              current,
+              lastRecordedWrite(fileSystem, resolved.real),
             );
+        }
+        let encoding: TextEncodingName = "utf-8";
+        let existingEnding: LineEnding = "none";
+        if (stat !== undefined && stat.size > 0) {
+          const reader = await fileSystem.openReader(resolved.real);
+          let head: Uint8Array;
+          try {
+            head = await reader.read(0, Math.min(reader.size, WRITE_FILE_SNIFF_BYTES));
+          } finally {
+            await reader.close();
           }
-          if (request.expected_sha !== undefined) {
-            if (stat === undefined) throw conflictError(resolved.display, undefined);
-            const current = await fileSystem.digest(resolved.real);
-            if (!shaMatches(request.expected_sha, current))
-              throw conflictError(
-                resolved.display,
-                current,
-                lastRecordedWrite(fileSystem, resolved.real),
-              );
+          const decoded = decodeText(head);
+          if (decoded !== undefined) {
+            encoding = decoded.encoding;
+            existingEnding = decoded.lineEnding;
           }
-          let encoding: TextEncodingName = "utf-8";
-          let existingEnding: LineEnding = "none";
-          if (stat !== undefined && stat.size > 0) {
-            const reader = await fileSystem.openReader(resolved.real);
-            let head: Uint8Array;
-            try {
-              head = await reader.read(0, Math.min(reader.size, WRITE_FILE_SNIFF_BYTES));
-            } finally {
-              await reader.close();
-            }
-            const decoded = decodeText(head);
-            if (decoded !== undefined) {
-              encoding = decoded.encoding;
-              existingEnding = decoded.lineEnding;
-            }
-          }
-          let text = request.content;
-          if (encoding !== "utf-8" && text.startsWith("\uFEFF")) text = text.slice(1);
-          const convertedToCrlf =
-            existingEnding === "crlf" && text.includes("\n") && !text.includes("\r\n");
-          if (convertedToCrlf) text = text.replace(/\n/g, "\r\n");
-          const bytes = encodeText(text, encoding);
-          if (context.signal.aborted) {
-            return fail("ABORTED", `${name} was cancelled before writing ${resolved.display}.`, {
-              retryable: true,
-            });
-          }
-          await fileSystem.writeFile(resolved.real, bytes);
-          const sha = await sha256Hex(bytes);
-          recordWrite(fileSystem, resolved.real, { sha, tool: name });
-          return ok({
-            path: resolved.display,
-            created: stat === undefined,
-            bytes_written: bytes.length,
-            sha,
-            encoding,
-            line_ending: detectLineEnding(text),
-            converted_to_crlf: convertedToCrlf,
+        }
+        let text = request.content;
+        if (encoding !== "utf-8" && text.startsWith("\uFEFF")) text = text.slice(1);
+        const convertedToCrlf =
+          existingEnding === "crlf" && text.includes("\n") && !text.includes("\r\n");
+        if (convertedToCrlf) text = text.replace(/\n/g, "\r\n");
+        const bytes = encodeText(text, encoding);
+        if (context.signal.aborted) {
+          return fail("ABORTED", `${name} was cancelled before writing ${resolved.display}.`, {
+            retryable: true,
           });
+        }
+        await fileSystem.writeFile(resolved.real, bytes);
+        const sha = await sha256Hex(bytes);
+        recordWrite(fileSystem, resolved.real, { sha, tool: name });
+        return ok({
+          path: resolved.display,
+          created: stat === undefined,
+          bytes_written: bytes.length,
+          sha,
+          encoding,
+          line_ending: detectLineEnding(text),
+          converted_to_crlf: convertedToCrlf,
         });
-      }),
+      });
+    },
     render: formatWriteFileResult,
   });
 }

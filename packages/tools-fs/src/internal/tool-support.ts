@@ -1,12 +1,30 @@
-import { fail, type ToolFailure, type ToolResult, toolOverridesShape } from "@agentool/contract";
+import {
+  fail,
+  joinSentences,
+  mountedToolsOption,
+  type ToolFailure,
+  type ToolResult,
+  toolOverridesShape,
+} from "@agentool/contract";
 import { z } from "zod";
 import { FileSystemError } from "../file-system.js";
 import type { Workspace } from "../workspace.js";
 
 /**
- * Runs a tool's work and turns a {@link FileSystemError} into the matching failure envelope;
- * anything else is rethrown (the contract's `run` maps it to `INTERNAL`).
+ * The contract's `mountedTools` view and option, re-exported for `run_command` until it imports
+ * them from the contract itself.
  *
+ * @deprecated Import them from `@agentool/contract`.
+ * @internal
+ */
+export { mountedTools, mountedToolsOption } from "@agentool/contract";
+
+/**
+ * Runs a tool's work and turns a {@link FileSystemError} into the matching failure envelope.
+ * The contract's `run` maps a thrown {@link FileSystemError} (a `ToolFailureError`) the same
+ * way, so the file tools no longer wrap their work; only `run_command` still calls this.
+ *
+ * @deprecated Throw and let `run` map; kept until `run_command` stops calling it.
  * @internal
  */
 export async function guardFileSystem<T>(
@@ -15,9 +33,7 @@ export async function guardFileSystem<T>(
   try {
     return await work();
   } catch (error) {
-    if (FileSystemError.isInstance(error)) {
-      return fail(error.code, error.message, error.hint === undefined ? {} : { hint: error.hint });
-    }
+    if (FileSystemError.isInstance(error)) return error.toFailure();
     throw error;
   }
 }
@@ -39,16 +55,6 @@ function isWorkspace(value: unknown): value is Workspace {
 export const workspaceOption = z.custom<Workspace>(isWorkspace, {
   error: "expected a workspace made by createWorkspace({ fileSystem })",
 });
-
-/**
- * The `mountedTools` option: the names of the tools mounted beside this one. A tool's default
- * description (and its field descriptions) names another tool only when that name is listed
- * here, so a read-only set never tells the model about `edit_file`. `createFsTools` fills it
- * with what it mounts; a tool made alone names no other tool unless the host lists them.
- *
- * @internal
- */
-export const mountedToolsOption = z.array(z.string().min(1)).readonly().optional();
 
 /**
  * What every file tool factory takes: the workspace, the name/description overrides and the
@@ -111,48 +117,13 @@ export function limitsInOrder(
 }
 
 /**
- * Which sibling tools a description may name.
+ * Joins description lines, dropping the empty ones.
  *
- * @internal
- */
-export interface MountedTools {
-  /** Whether `name` is mounted beside the tool. */
-  has(name: string): boolean;
-  /** `text` when `name` is mounted, else `""` (for optional sentences and clauses). */
-  when(name: string, text: string): string;
-  /** `text` when every one of `names` is mounted, else `""`. */
-  whenAll(names: readonly string[], text: string): string;
-  /** The first of `names` that is mounted, if any. */
-  first(...names: string[]): string | undefined;
-}
-
-/**
- * Builds the {@link MountedTools} view of a `mountedTools` option.
- *
- * @param names - the option's value (`undefined`: no sibling is mounted)
- * @returns the view
- * @internal
- */
-export function mountedTools(names: readonly string[] | undefined): MountedTools {
-  const set = new Set(names ?? []);
-  return {
-    has: (name) => set.has(name),
-    when: (name, text) => (set.has(name) ? text : ""),
-    whenAll: (list, text) => (list.every((name) => set.has(name)) ? text : ""),
-    first: (...list) => list.find((name) => set.has(name)),
-  };
-}
-
-/**
- * Joins description lines, dropping the empty ones (sentences left out because a tool they name
- * is not mounted).
- *
+ * @deprecated Use the contract's `joinSentences(lines, "\n")`; kept until `run_command` moves to it.
  * @internal
  */
 export function joinDescription(lines: ReadonlyArray<string | undefined | false>): string {
-  return lines
-    .filter((line): line is string => typeof line === "string" && line.length > 0)
-    .join("\n");
+  return joinSentences(lines, "\n");
 }
 
 /**
