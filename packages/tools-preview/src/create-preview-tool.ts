@@ -1,12 +1,8 @@
 import { AgentoolError, parseOptions } from "@agentool/contract";
 import { z } from "zod";
+import { type PreviewEngineOptions, previewEngineOptionsShape } from "./engine/engine-options.js";
 import { createIframeBackend, type PreviewFrameFactory } from "./iframe-backend.js";
-import {
-  createPreviewToolFromBackend,
-  type PreviewEngineOptions,
-  type PreviewTool,
-  previewEngineOptionsShape,
-} from "./preview.js";
+import { createPreviewToolFromBackend, type PreviewTool } from "./preview.js";
 
 /** Options of {@link createPreviewTool}. */
 export interface PreviewToolOptions extends PreviewEngineOptions {

@@ -1,18 +1,17 @@
 export { createPreviewTool, type PreviewToolOptions } from "./create-preview-tool.js";
+export { ARTIFACT_CONTENT_SECURITY_POLICY } from "./engine/artifact-document.js";
 export {
-  createIframeBackend,
-  type IframeBackendOptions,
-  PREVIEW_FRAME_SANDBOX,
-  type PreviewFrameFactory,
-} from "./iframe-backend.js";
-export { ARTIFACT_CONTENT_SECURITY_POLICY } from "./internal/artifact-document.js";
+  type PreviewEngineOptions,
+  type PreviewFileSource,
+  type PreviewReadFunction,
+  previewEngineOptionsShape,
+} from "./engine/engine-options.js";
+export { formatPreviewResult } from "./engine/format-preview-result.js";
 export {
-  createPreviewToolFromBackend,
   DEFAULT_MAX_ARTIFACT_BYTES,
   DEFAULT_MAX_PREVIEW_SESSIONS,
   DEFAULT_PREVIEW_IDLE_MS,
   DEFAULT_PREVIEW_TIMEOUT_MS,
-  formatPreviewResult,
   MAX_CONSOLE_ENTRIES,
   MAX_EVAL_VALUE_CHARACTERS,
   MAX_PREVIEW_ACTIONS,
@@ -23,16 +22,20 @@ export {
   PREVIEW_ACTION_ALLOWANCE_MS,
   PREVIEW_DEADLINE_MARGIN_MS,
   PREVIEW_TOOL_NAME,
-  type PreviewEngineOptions,
-  type PreviewFileSource,
-  type PreviewReadAnswer,
-  type PreviewReadFunction,
-  type PreviewSessionData,
-  type PreviewTool,
-  type PreviewToolData,
-  previewEngineOptionsShape,
-  previewInputSchema,
-} from "./preview.js";
+} from "./engine/limits.js";
+export type {
+  PreviewReadAnswer,
+  PreviewSessionData,
+  PreviewToolData,
+} from "./engine/preview-data.js";
+export { previewInputSchema } from "./engine/preview-input.js";
+export {
+  createIframeBackend,
+  type IframeBackendOptions,
+  PREVIEW_FRAME_SANDBOX,
+  type PreviewFrameFactory,
+} from "./iframe-backend.js";
+export { createPreviewToolFromBackend, type PreviewTool } from "./preview.js";
 export {
   type PreviewAction,
   type PreviewActOutcome,

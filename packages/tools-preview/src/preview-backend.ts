@@ -1,4 +1,4 @@
-import type { ErrorCode } from "@agentool/contract";
+import { type ErrorCode, ToolFailureError } from "@agentool/contract";
 
 /** One console line (or uncaught error, or refused request) the artifact produced. */
 export interface PreviewConsoleEntry {
@@ -119,14 +119,13 @@ export interface PreviewBackend {
 
 const previewErrorMarker = Symbol.for("agentool.preview.error");
 
-/** An expected failure inside a backend, carrying a shared error code. */
-export class PreviewError extends Error {
+/**
+ * An expected failure inside a backend, carrying a shared error code: a {@link ToolFailureError}
+ * of the contract, so the tool's `run` turns it into the failure envelope wherever it is thrown.
+ */
+export class PreviewError extends ToolFailureError {
   /** @internal */
   readonly [previewErrorMarker] = true;
-  /** The shared error code. */
-  readonly code: ErrorCode;
-  /** What to do next, for the model. */
-  readonly hint: string | undefined;
 
   /**
    * @param code - a shared error code
@@ -134,10 +133,8 @@ export class PreviewError extends Error {
    * @param hint - what to do next
    */
   constructor(code: ErrorCode, message: string, hint?: string) {
-    super(message);
+    super(code, message, hint === undefined ? {} : { hint });
     this.name = "PreviewError";
-    this.code = code;
-    this.hint = hint;
   }
 
   /**
@@ -146,35 +143,13 @@ export class PreviewError extends Error {
    * @param value - anything
    * @returns `true` for a preview error
    */
-  static isInstance(value: unknown): value is PreviewError {
+  static override isInstance(value: unknown): value is PreviewError {
     return typeof value === "object" && value !== null && previewErrorMarker in value;
   }
 }
 
 /**
- * Races a promise with a signal: rejects with the signal's reason once it aborts.
- *
- * @param promise - the work
- * @param signal - the call's signal
- * @returns the work's value
+ * Races a promise with a signal: rejects with the signal's reason once it aborts. The contract's
+ * `raceSignal`, re-exported here where backends have always found it.
  */
-export function raceSignal<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) {
-    promise.catch(() => {});
-    return Promise.reject(signal.reason ?? new Error("aborted"));
-  }
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason ?? new Error("aborted"));
-    signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(error);
-      },
-    );
-  });
-}
+export { raceSignal } from "@agentool/contract";

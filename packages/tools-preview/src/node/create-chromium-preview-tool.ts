@@ -4,12 +4,11 @@ import { AgentoolError, createSecretPathMatcher, parseOptions } from "@agentool/
 import type { LaunchOptions } from "playwright-core";
 import { z } from "zod";
 import {
-  createPreviewToolFromBackend,
   type PreviewEngineOptions,
   type PreviewReadFunction,
-  type PreviewTool,
   previewEngineOptionsShape,
-} from "../preview.js";
+} from "../engine/engine-options.js";
+import { createPreviewToolFromBackend, type PreviewTool } from "../preview.js";
 import { PreviewError } from "../preview-backend.js";
 import { createChromiumBackend } from "./chromium-backend.js";
 
