@@ -16,16 +16,6 @@ export {
   DEFAULT_SKIPPED_FOLDERS,
 } from "../search/node/corpus-index.js";
 export {
-  createFileMemoryBackend,
-  FILE_MEMORY_FINE_RACY_WINDOW_MS,
-  FILE_MEMORY_FORMAT,
-  FILE_MEMORY_RACY_WINDOW_MS,
-  FILE_MEMORY_SHARDS,
-  FILE_MEMORY_STALE_TEMP_MS,
-  type FileMemoryBackend,
-  type FileMemoryBackendOptions,
-} from "./file-memory-backend.js";
-export {
   DEFAULT_MAX_LISTED_SKILL_FILES,
   DEFAULT_MAX_SKILL_FILE_BYTES,
   DEFAULT_MAX_SKILL_REFERENCE_BYTES,
@@ -36,4 +26,14 @@ export {
   type SkillRescanReport,
   type SkillSkipReason,
   type SkippedSkill,
-} from "./skill-registry.js";
+} from "../skills/node/index.js";
+export {
+  createFileMemoryBackend,
+  FILE_MEMORY_FINE_RACY_WINDOW_MS,
+  FILE_MEMORY_FORMAT,
+  FILE_MEMORY_RACY_WINDOW_MS,
+  FILE_MEMORY_SHARDS,
+  FILE_MEMORY_STALE_TEMP_MS,
+  type FileMemoryBackend,
+  type FileMemoryBackendOptions,
+} from "./file-memory-backend.js";

@@ -3,10 +3,10 @@ import { join } from "node:path";
 import { contentToText, parseNextCall } from "@agentool/contract";
 import { assertConformance } from "@agentool/contract/testing";
 import { describe, expect, it } from "vitest";
-import { SkillRegistry } from "../node/skill-registry.js";
-import { useSkillFolders } from "../test-support/skill-folders.js";
 import { createSkillTools } from "./create-skill-tools.js";
+import { SkillRegistry } from "./node/skill-registry.js";
 import { createReadSkillFileTool, type ReadSkillFileTool } from "./read-skill-file.js";
+import { useSkillFolders } from "./test-support/skill-folders.js";
 
 const folders = useSkillFolders();
 

@@ -2,9 +2,13 @@ import {
   createPrivateKeyLineScanner,
   defineTool,
   fail,
+  formatCount,
   formatPageMarker,
   formatTruncationMarker,
   isOffsetPastEnd,
+  joinSentences,
+  mountedTools,
+  mountedToolsOption,
   offsetPastEnd,
   ok,
   type PageInfo,
@@ -16,8 +20,8 @@ import {
   toolOverridesShape,
 } from "@agentool/contract";
 import { z } from "zod";
-import { joinLines, mountedTools, mountedToolsOption } from "../internal/mounted-tools.js";
-import { skillSourceOption, unknownSkill } from "../internal/skill-support.js";
+import { skillSourceOption } from "./internal/skill-source-option.js";
+import { unknownSkill } from "./internal/unknown-skill.js";
 import type { SkillFileRead, SkillSource } from "./skill-source.js";
 
 /** The default name of the tool that reads a skill's files. */
@@ -240,7 +244,6 @@ export function createReadSkillFileTool(options: ReadSkillFileToolOptions): Read
   const defaultLimit = Math.min(parsed.defaultLimit ?? DEFAULT_READ_SKILL_FILE_LIMIT, maxLimit);
   const maxPageCharacters = parsed.maxPageCharacters ?? DEFAULT_MAX_SKILL_PAGE_CHARACTERS;
   const maxLineCharacters = parsed.maxLineCharacters ?? DEFAULT_MAX_SKILL_LINE_CHARACTERS;
-  const number = new Intl.NumberFormat("en-US");
   const listHint = (skill: string) =>
     loader === undefined
       ? "Use a path from the skill's file list."
@@ -248,11 +251,14 @@ export function createReadSkillFileTool(options: ReadSkillFileToolOptions): Read
 
   const description =
     parsed.description ??
-    joinLines([
-      `Read one page of a reference file of a skill${loader === undefined ? "" : ` loaded with ${loader}`}: give the skill's name and the file's path from the skill's file list.`,
-      "Read a file only when a step of the skill needs it. Only files inside that skill's own folder can be read.",
-      `A page holds up to ${defaultLimit} numbered lines or ${number.format(maxPageCharacters)} characters; when lines remain it ends with the exact next call (offset).`,
-    ]);
+    joinSentences(
+      [
+        `Read one page of a reference file of a skill${loader === undefined ? "" : ` loaded with ${loader}`}: give the skill's name and the file's path from the skill's file list.`,
+        "Read a file only when a step of the skill needs it. Only files inside that skill's own folder can be read.",
+        `A page holds up to ${defaultLimit} numbered lines or ${formatCount(maxPageCharacters)} characters; when lines remain it ends with the exact next call (offset).`,
+      ],
+      "\n",
+    );
 
   function refusal(skill: string, read: SkillFileRead & { ok: false }): ToolFailure {
     switch (read.problem) {

@@ -1,9 +1,9 @@
 import { AgentoolError, contentToText } from "@agentool/contract";
 import { assertConformance } from "@agentool/contract/testing";
 import { describe, expect, it } from "vitest";
-import { SkillRegistry } from "../node/skill-registry.js";
-import { useSkillFolders } from "../test-support/skill-folders.js";
 import { createSkillTools } from "./create-skill-tools.js";
+import { SkillRegistry } from "./node/skill-registry.js";
+import { useSkillFolders } from "./test-support/skill-folders.js";
 import { createUseSkillTool, formatUseSkillResult, type UseSkillTool } from "./use-skill.js";
 
 const folders = useSkillFolders();

@@ -1,14 +1,18 @@
 import {
   defineTool,
+  formatCount,
   formatTruncationMarker,
+  joinSentences,
+  mountedTools,
+  mountedToolsOption,
   ok,
   parseOptions,
   type Tool,
   toolOverridesShape,
 } from "@agentool/contract";
 import { z } from "zod";
-import { joinLines, mountedTools, mountedToolsOption } from "../internal/mounted-tools.js";
-import { skillSourceOption, unknownSkill } from "../internal/skill-support.js";
+import { skillSourceOption } from "./internal/skill-source-option.js";
+import { unknownSkill } from "./internal/unknown-skill.js";
 import type { SkillSource } from "./skill-source.js";
 
 /** The default name of the tool that loads a skill. */
@@ -122,7 +126,6 @@ export function formatUseSkillResult(
   data: UseSkillToolData,
   options: UseSkillFormatOptions = {},
 ): string {
-  const number = new Intl.NumberFormat("en-US");
   const body = data.body.replace(/\s+$/, "");
   const lines = [
     `Skill ${data.name} — ${data.description}`,
@@ -134,7 +137,7 @@ export function formatUseSkillResult(
     lines.push("This skill has no reference files.");
     return lines.join("\n");
   }
-  const count = `${data.files_total_at_least === true ? "at least " : ""}${number.format(data.files_total)}`;
+  const count = `${data.files_total_at_least === true ? "at least " : ""}${formatCount(data.files_total)}`;
   const reader = options.readSkillFileToolName;
   lines.push(
     reader === undefined
@@ -142,13 +145,13 @@ export function formatUseSkillResult(
       : `Reference files (${count}) — read one only when a step needs it, with ${reader} skill=${JSON.stringify(data.name)} path="…":`,
   );
   for (const file of data.files) {
-    const size = `${number.format(file.bytes)} ${file.bytes === 1 ? "byte" : "bytes"}`;
+    const size = `${formatCount(file.bytes)} ${file.bytes === 1 ? "byte" : "bytes"}`;
     const facts =
       file.binary === true
         ? `binary, ${size}`
         : file.too_large === true
           ? `${size}, too large to read`
-          : `${number.format(file.lines ?? 0)} ${file.lines === 1 ? "line" : "lines"}, ${size}`;
+          : `${formatCount(file.lines ?? 0)} ${file.lines === 1 ? "line" : "lines"}, ${size}`;
     lines.push(`- ${file.path} (${facts})`);
   }
   const omitted = data.files_total - data.files.length;
@@ -194,14 +197,17 @@ export function createUseSkillTool(options: UseSkillToolOptions): UseSkillTool {
   const reader = mounted.has(readerName) ? readerName : undefined;
   const description =
     parsed.description ??
-    joinLines([
-      "Load a skill: a written procedure for one kind of task, listed by name in the skill menu of your instructions.",
-      "When a task matches a skill's description, call this first with the skill's name, then follow the procedure it returns step by step.",
-      reader === undefined
-        ? "The result is the procedure and the list of the skill's reference files with their line counts."
-        : `The result is the procedure and the list of the skill's reference files with their line counts; read one with ${reader} only when a step needs it.`,
-      "An unknown name returns the list of skills.",
-    ]);
+    joinSentences(
+      [
+        "Load a skill: a written procedure for one kind of task, listed by name in the skill menu of your instructions.",
+        "When a task matches a skill's description, call this first with the skill's name, then follow the procedure it returns step by step.",
+        reader === undefined
+          ? "The result is the procedure and the list of the skill's reference files with their line counts."
+          : `The result is the procedure and the list of the skill's reference files with their line counts; read one with ${reader} only when a step needs it.`,
+        "An unknown name returns the list of skills.",
+      ],
+      "\n",
+    );
   return defineTool({
     name,
     description,

@@ -1,46 +1,8 @@
-import { fail, formatTruncationMarker, type ToolFailure } from "@agentool/contract";
-import { z } from "zod";
-import type { SkillSource, SkillSummary } from "../skills/skill-source.js";
+import { editDistance, fail, formatTruncationMarker, type ToolFailure } from "@agentool/contract";
+import type { SkillSummary } from "../skill-source.js";
 
 /** Most skills an unknown-name failure lists (the closest first). */
 const MAX_LISTED_SKILLS = 40;
-
-/**
- * The `registry` option of the skill tools: anything with `menu`, `loadSkill` and `readSkillFile`.
- *
- * @internal
- */
-export const skillSourceOption = z.custom<SkillSource>(
-  (value) =>
-    typeof value === "object" &&
-    value !== null &&
-    typeof (value as SkillSource).menu === "function" &&
-    typeof (value as SkillSource).loadSkill === "function" &&
-    typeof (value as SkillSource).readSkillFile === "function",
-  {
-    error:
-      "expected a skill registry (new SkillRegistry(dir) from @agentool/tools-knowledge/node, or an object with menu, loadSkill and readSkillFile)",
-  },
-);
-
-/** Edit distance, for "did you mean". */
-function distance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, index) => index);
-  for (let i = 1; i <= a.length; i += 1) {
-    let previous = row[0] ?? 0;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j += 1) {
-      const current = row[j] ?? 0;
-      row[j] = Math.min(
-        (row[j] ?? 0) + 1,
-        (row[j - 1] ?? 0) + 1,
-        previous + (a[i - 1] === b[j - 1] ? 0 : 1),
-      );
-      previous = current;
-    }
-  }
-  return row[b.length] ?? 0;
-}
 
 /**
  * The one failure for a skill name not in the menu (`INVALID_INPUT`): the closest name, and the
@@ -68,12 +30,13 @@ export function unknownSkill(
   }
   const wanted = name.trim().toLowerCase();
   const ranked = [...menu].sort(
-    (a, b) => distance(wanted, a.name) - distance(wanted, b.name) || (a.name < b.name ? -1 : 1),
+    (a, b) =>
+      editDistance(wanted, a.name) - editDistance(wanted, b.name) || (a.name < b.name ? -1 : 1),
   );
   const closest = ranked[0];
   const guess =
     closest !== undefined &&
-    distance(wanted, closest.name) <= Math.max(2, Math.floor(wanted.length / 3))
+    editDistance(wanted, closest.name) <= Math.max(2, Math.floor(wanted.length / 3))
       ? ` Did you mean ${JSON.stringify(closest.name)}?`
       : "";
   const listed = ranked

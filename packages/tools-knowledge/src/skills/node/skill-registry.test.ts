@@ -2,9 +2,10 @@ import { mkdirSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "node:
 import { join } from "node:path";
 import { AgentoolError } from "@agentool/contract";
 import { describe, expect, it } from "vitest";
-import { renderSkillMenu } from "../skills/render-skill-menu.js";
+import { renderSkillMenu } from "../render-skill-menu.js";
 import { skillText, useSkillFolders } from "../test-support/skill-folders.js";
-import { SkillRegistry, type SkippedSkill } from "./skill-registry.js";
+import { SkillRegistry } from "./skill-registry.js";
+import type { SkippedSkill } from "./skipped-skill.js";
 
 const folders = useSkillFolders();
 

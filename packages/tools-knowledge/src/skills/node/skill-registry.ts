@@ -1,92 +1,28 @@
-import {
-  closeSync,
-  constants,
-  fstatSync,
-  lstatSync,
-  openSync,
-  readdirSync,
-  readSync,
-  realpathSync,
-  type Stats,
-} from "node:fs";
-import { type FileHandle, lstat, open, readdir, readlink, realpath } from "node:fs/promises";
-import { join, relative, resolve, sep } from "node:path";
-import {
-  AgentoolError,
-  createSecretPathMatcher,
-  normalizeRelativePath,
-  parseOptions,
-} from "@agentool/contract";
+import { lstatSync, realpathSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { AgentoolError, parseOptions } from "@agentool/contract";
 import { z } from "zod";
-import { renderSkillMenu } from "../skills/render-skill-menu.js";
-import { parseSkillFile } from "../skills/skill-front-matter.js";
+import { renderSkillMenu } from "../render-skill-menu.js";
 import type {
   LoadedSkill,
-  SkillFileEntry,
   SkillFileRead,
   SkillSource,
   SkillSourceContext,
   SkillSummary,
-} from "../skills/skill-source.js";
-
-/** The file that makes a folder a skill. */
-export const SKILL_FILE_NAME = "SKILL.md";
-
-/** Default cap on one SKILL.md: 64 KiB (about 16,000 tokens; a skill's body is loaded whole). */
-export const DEFAULT_MAX_SKILL_FILE_BYTES = 65_536;
-
-/** Default cap on one reference file read with `read_skill_file`: 1 MiB. */
-export const DEFAULT_MAX_SKILL_REFERENCE_BYTES = 1_048_576;
-
-/** Default most skills in the registry: 500 (the rest are skipped with a warning). */
-export const DEFAULT_MAX_SKILLS = 500;
-
-/** Default most files `use_skill` lists for one skill: 100. */
-export const DEFAULT_MAX_LISTED_SKILL_FILES = 100;
-
-/** Most entries one listing of a skill's folder walks (the count then says "at least"). */
-const MAX_WALKED_ENTRIES = 5_000;
-
-/** Deepest folder level a listing walks below the skill's folder. */
-const MAX_WALK_DEPTH = 8;
-
-/** Bytes sniffed for a NUL to call a file binary. */
-const BINARY_SNIFF_BYTES = 8_000;
-
-/** Why an entry of the skills folder is not a skill. */
-export type SkillSkipReason =
-  /** The skills folder itself is missing or unreadable. */
-  | "missing_folder"
-  /** The skill's folder or its SKILL.md is a symlink. */
-  | "symlink"
-  /** The folder holds no SKILL.md. */
-  | "missing_skill_file"
-  /** SKILL.md is a folder, device, socket or pipe. */
-  | "not_regular"
-  /** SKILL.md is larger than `maxSkillFileBytes`. */
-  | "oversized"
-  /** SKILL.md is not UTF-8 text, has no or broken front matter, lacks name or description. */
-  | "malformed"
-  /** The name is not lower-case letters, digits and hyphens. */
-  | "invalid_name"
-  /** The name differs from the folder's. */
-  | "name_mismatch"
-  /** An earlier skills folder has a skill of the same name. */
-  | "duplicate"
-  /** Past `maxSkills`. */
-  | "too_many"
-  /** The operating system refused to read it. */
-  | "unreadable";
-
-/** An entry of the skills folder that was skipped, and why. */
-export interface SkippedSkill {
-  /** The entry's path: the folder name, prefixed with the skills folder when there are several. */
-  entry: string;
-  /** Why. */
-  reason: SkillSkipReason;
-  /** What is wrong and how to fix it, in a sentence. */
-  message: string;
-}
+} from "../skill-source.js";
+import { readFileInSkill } from "./internal/read-file-in-skill.js";
+import { type ScannedSkill, scanSkillFolders } from "./internal/scan-skill-folders.js";
+import { SkillFileCache } from "./internal/skill-file-cache.js";
+import { SkillFileLister } from "./internal/skill-file-lister.js";
+import { isInside, stampOf } from "./internal/skill-file-system.js";
+import {
+  DEFAULT_MAX_LISTED_SKILL_FILES,
+  DEFAULT_MAX_SKILL_FILE_BYTES,
+  DEFAULT_MAX_SKILL_REFERENCE_BYTES,
+  DEFAULT_MAX_SKILLS,
+  SKILL_FILE_NAME,
+} from "./skill-registry-limits.js";
+import type { SkippedSkill } from "./skipped-skill.js";
 
 /** What {@link SkillRegistry.rescan} reports. */
 export interface SkillRescanReport {
@@ -134,87 +70,6 @@ const optionsSchema = z.object({
   maxListedFiles: z.number().int().min(0).max(10_000).optional(),
 });
 
-/** A skill found by a scan. */
-interface ScannedSkill {
-  summary: SkillSummary;
-  body: string;
-  bodyStartLine: number;
-  /** The skill's folder (the skills folder's real path joined with its name). */
-  directory: string;
-  /** The skill's folder under the skills folder as given (absolute paths may use either form). */
-  givenDirectory: string;
-  /** The stamp of the SKILL.md it was read from. */
-  stamp: string;
-}
-
-/** A parsed SKILL.md kept between scans, by path and stamp. */
-interface CachedSkillFile {
-  stamp: string;
-  outcome:
-    | { ok: true; summary: SkillSummary; body: string; bodyStartLine: number }
-    | { ok: false; reason: SkillSkipReason; message: string };
-}
-
-const O_NOFOLLOW = constants.O_NOFOLLOW ?? 0;
-const O_NONBLOCK = constants.O_NONBLOCK ?? 0;
-const PROC_FD = "/proc/self/fd";
-const isSecretPath = createSecretPathMatcher();
-const decoder = new TextDecoder("utf-8", { fatal: true });
-const lenientDecoder = new TextDecoder("utf-8");
-
-function stampOf(info: Stats): string {
-  return `${info.dev}:${info.ino}:${info.size}:${info.mtimeMs}:${info.ctimeMs}`;
-}
-
-function isInside(path: string, root: string): boolean {
-  return path === root || path.startsWith(root.endsWith(sep) ? root : `${root}${sep}`);
-}
-
-function hasNul(bytes: Uint8Array, limit = bytes.length): boolean {
-  const end = Math.min(limit, bytes.length);
-  for (let index = 0; index < end; index += 1) if (bytes[index] === 0) return true;
-  return false;
-}
-
-function countLines(text: string): number {
-  if (text.length === 0) return 0;
-  let lines = 0;
-  for (let index = text.indexOf("\n"); index !== -1; index = text.indexOf("\n", index + 1)) {
-    lines += 1;
-  }
-  return text.endsWith("\n") ? lines : lines + 1;
-}
-
-function errorCode(error: unknown): string | undefined {
-  return typeof error === "object" && error !== null && "code" in error
-    ? String((error as { code: unknown }).code)
-    : undefined;
-}
-
-/** Reads a SKILL.md without following a symlink, checking it is the file that was stat'ed. */
-function readSkillFileBytes(path: string, expected: Stats, maxBytes: number): Uint8Array {
-  const descriptor = openSync(path, constants.O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
-  try {
-    const info = fstatSync(descriptor);
-    if (!info.isFile() || info.ino !== expected.ino || info.dev !== expected.dev) {
-      throw Object.assign(new Error(`${path} changed while it was being read`), {
-        code: "ECHANGED",
-      });
-    }
-    const size = Math.min(info.size, maxBytes + 1);
-    const bytes = new Uint8Array(size);
-    let read = 0;
-    while (read < size) {
-      const count = readSync(descriptor, bytes, read, size - read, read);
-      if (count === 0) break;
-      read += count;
-    }
-    return bytes.subarray(0, read);
-  } finally {
-    closeSync(descriptor);
-  }
-}
-
 /**
  * A folder of runtime skills: each `<skill>/SKILL.md` with YAML front matter holding `name`
  * (lower-case letters, digits and hyphens; the folder's own name) and `description` (when to use
@@ -246,15 +101,13 @@ export class SkillRegistry implements SkillSource {
   /** The skills folders, absolute, in priority order. */
   readonly directories: readonly string[];
   readonly #onWarn: ((message: string, skipped: SkippedSkill) => void) | undefined;
-  readonly #maxSkillFileBytes: number;
-  readonly #maxReferenceBytes: number;
   readonly #maxSkills: number;
-  readonly #maxListedFiles: number;
+  readonly #maxReferenceBytes: number;
+  readonly #fileCache: SkillFileCache;
+  readonly #lister: SkillFileLister;
   #skills = new Map<string, ScannedSkill>();
   #menuText = "";
   #warned = new Set<string>();
-  #fileCache = new Map<string, CachedSkillFile>();
-  #lineCache = new Map<string, number>();
 
   /**
    * Scans the skills folder(s) once.
@@ -273,10 +126,13 @@ export class SkillRegistry implements SkillSource {
     }
     this.directories = list.map((item) => resolve(item));
     this.#onWarn = parsed.onWarn;
-    this.#maxSkillFileBytes = parsed.maxSkillFileBytes ?? DEFAULT_MAX_SKILL_FILE_BYTES;
-    this.#maxReferenceBytes = parsed.maxReferenceBytes ?? DEFAULT_MAX_SKILL_REFERENCE_BYTES;
     this.#maxSkills = parsed.maxSkills ?? DEFAULT_MAX_SKILLS;
-    this.#maxListedFiles = parsed.maxListedFiles ?? DEFAULT_MAX_LISTED_SKILL_FILES;
+    this.#maxReferenceBytes = parsed.maxReferenceBytes ?? DEFAULT_MAX_SKILL_REFERENCE_BYTES;
+    this.#fileCache = new SkillFileCache(parsed.maxSkillFileBytes ?? DEFAULT_MAX_SKILL_FILE_BYTES);
+    this.#lister = new SkillFileLister(
+      this.#maxReferenceBytes,
+      parsed.maxListedFiles ?? DEFAULT_MAX_LISTED_SKILL_FILES,
+    );
     this.rescan();
   }
 
@@ -305,90 +161,21 @@ export class SkillRegistry implements SkillSource {
    * @returns `{ count, names, skipped, changed }`
    */
   rescan(): SkillRescanReport {
-    const skills = new Map<string, ScannedSkill>();
-    const skipped: SkippedSkill[] = [];
-    const seenFiles = new Set<string>();
-    const several = this.directories.length > 1;
-    for (const directory of this.directories) {
-      const entryName = (name: string) => (several ? join(directory, name) : name);
-      let real: string;
-      let entries: string[];
-      try {
-        real = realpathSync(directory);
-        entries = readdirSync(real).sort();
-      } catch (error) {
-        const missing = errorCode(error) === "ENOENT";
-        skipped.push({
-          entry: directory,
-          reason: "missing_folder",
-          message: missing
-            ? `The skills folder ${directory} does not exist yet: no skills from it until it is created.`
-            : `The skills folder ${directory} cannot be read (${errorCode(error) ?? "error"}): no skills from it.`,
-        });
-        continue;
-      }
-      for (const name of entries) {
-        if (name.startsWith(".")) continue;
-        const folder = join(real, name);
-        let info: Stats;
-        try {
-          info = lstatSync(folder);
-        } catch {
-          continue; // removed while scanning
-        }
-        if (info.isSymbolicLink()) {
-          skipped.push({
-            entry: entryName(name),
-            reason: "symlink",
-            message: `Skipped skill ${entryName(name)}: the folder is a symlink (a skill's folder is its sandbox, so links are not followed); copy the skill in instead.`,
-          });
-          continue;
-        }
-        if (!info.isDirectory()) continue;
-        const outcome = this.#readSkill(folder, name);
-        seenFiles.add(join(folder, SKILL_FILE_NAME));
-        if (!outcome.ok) {
-          skipped.push({
-            entry: entryName(name),
-            reason: outcome.reason,
-            message: `Skipped skill ${entryName(name)}: ${outcome.message}`,
-          });
-          continue;
-        }
-        const existing = skills.get(outcome.summary.name);
-        if (existing !== undefined) {
-          skipped.push({
-            entry: entryName(name),
-            reason: "duplicate",
-            message: `Skipped skill ${entryName(name)}: a skill named ${outcome.summary.name} was already found in ${existing.directory}; rename one of them.`,
-          });
-          continue;
-        }
-        if (skills.size >= this.#maxSkills) {
-          skipped.push({
-            entry: entryName(name),
-            reason: "too_many",
-            message: `Skipped skill ${entryName(name)}: the registry holds at most ${this.#maxSkills} skills (maxSkills).`,
-          });
-          continue;
-        }
-        skills.set(outcome.summary.name, {
-          summary: outcome.summary,
-          body: outcome.body,
-          bodyStartLine: outcome.bodyStartLine,
-          directory: folder,
-          givenDirectory: join(directory, name),
-          stamp: outcome.stamp,
-        });
-      }
-    }
-    for (const path of this.#fileCache.keys())
-      if (!seenFiles.has(path)) this.#fileCache.delete(path);
-    const sorted = new Map([...skills.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-    const menuText = renderSkillMenu([...sorted.values()].map((skill) => skill.summary));
+    const { skills, skipped } = scanSkillFolders(
+      this.directories,
+      this.#fileCache,
+      this.#maxSkills,
+    );
+    const menuText = renderSkillMenu([...skills.values()].map((skill) => skill.summary));
     const changed = menuText !== this.#menuText;
-    this.#skills = sorted;
+    this.#skills = skills;
     this.#menuText = menuText;
+    this.#warnNew(skipped);
+    return { count: skills.size, names: [...skills.keys()], skipped, changed };
+  }
+
+  /** Tells `onWarn` about the skips the last scan did not already report. */
+  #warnNew(skipped: readonly SkippedSkill[]): void {
     const warned = new Set<string>();
     for (const item of skipped) {
       const key = `${item.entry}\0${item.reason}\0${item.message}`;
@@ -401,115 +188,6 @@ export class SkillRegistry implements SkillSource {
       }
     }
     this.#warned = warned;
-    return { count: sorted.size, names: [...sorted.keys()], skipped, changed };
-  }
-
-  /** Validates and parses one skill folder's SKILL.md (from the cache when unchanged). */
-  #readSkill(
-    folder: string,
-    name: string,
-  ):
-    | { ok: true; summary: SkillSummary; body: string; bodyStartLine: number; stamp: string }
-    | { ok: false; reason: SkillSkipReason; message: string } {
-    const path = join(folder, SKILL_FILE_NAME);
-    let info: Stats;
-    try {
-      info = lstatSync(path);
-    } catch (error) {
-      return errorCode(error) === "ENOENT"
-        ? {
-            ok: false,
-            reason: "missing_skill_file",
-            message: `it has no ${SKILL_FILE_NAME} (a skill is a folder holding ${SKILL_FILE_NAME} with name and description front matter).`,
-          }
-        : {
-            ok: false,
-            reason: "unreadable",
-            message: `its ${SKILL_FILE_NAME} cannot be read (${errorCode(error) ?? "error"}).`,
-          };
-    }
-    if (info.isSymbolicLink()) {
-      return {
-        ok: false,
-        reason: "symlink",
-        message: `its ${SKILL_FILE_NAME} is a symlink (links are not followed); make it a regular file.`,
-      };
-    }
-    if (!info.isFile()) {
-      return {
-        ok: false,
-        reason: "not_regular",
-        message: `its ${SKILL_FILE_NAME} is not a regular file.`,
-      };
-    }
-    if (info.size > this.#maxSkillFileBytes) {
-      return {
-        ok: false,
-        reason: "oversized",
-        message: `its ${SKILL_FILE_NAME} is ${info.size.toLocaleString("en-US")} bytes, over the ${this.#maxSkillFileBytes.toLocaleString("en-US")}-byte cap (maxSkillFileBytes); move detail into reference files beside it.`,
-      };
-    }
-    const stamp = stampOf(info);
-    const cached = this.#fileCache.get(path);
-    let outcome: CachedSkillFile["outcome"];
-    if (cached !== undefined && cached.stamp === stamp) outcome = cached.outcome;
-    else {
-      outcome = this.#parse(path, info, name);
-      this.#fileCache.set(path, { stamp, outcome });
-    }
-    return outcome.ok ? { ...outcome, stamp } : outcome;
-  }
-
-  #parse(path: string, info: Stats, name: string): CachedSkillFile["outcome"] {
-    let bytes: Uint8Array;
-    try {
-      bytes = readSkillFileBytes(path, info, this.#maxSkillFileBytes);
-    } catch (error) {
-      return {
-        ok: false,
-        reason: errorCode(error) === "ELOOP" ? "symlink" : "unreadable",
-        message: `its ${SKILL_FILE_NAME} cannot be read (${errorCode(error) ?? "error"}).`,
-      };
-    }
-    if (bytes.length > this.#maxSkillFileBytes) {
-      return {
-        ok: false,
-        reason: "oversized",
-        message: `its ${SKILL_FILE_NAME} is over the ${this.#maxSkillFileBytes.toLocaleString("en-US")}-byte cap (maxSkillFileBytes).`,
-      };
-    }
-    let text: string;
-    try {
-      if (hasNul(bytes)) throw new Error("binary");
-      text = decoder.decode(bytes);
-    } catch {
-      return {
-        ok: false,
-        reason: "malformed",
-        message: `its ${SKILL_FILE_NAME} is not UTF-8 text.`,
-      };
-    }
-    const parsed = parseSkillFile(text);
-    if (!parsed.ok) {
-      return {
-        ok: false,
-        reason: parsed.reason,
-        message: `${parsed.problem}. Start ${SKILL_FILE_NAME} with front matter: ---, name: ${name}, description: when to use it, ---.`,
-      };
-    }
-    if (parsed.skill.name !== name) {
-      return {
-        ok: false,
-        reason: "name_mismatch",
-        message: `its ${SKILL_FILE_NAME} names the skill ${JSON.stringify(parsed.skill.name)}, but the folder is ${JSON.stringify(name)}; the name must equal the folder's.`,
-      };
-    }
-    return {
-      ok: true,
-      summary: { name: parsed.skill.name, description: parsed.skill.description },
-      body: parsed.skill.body,
-      bodyStartLine: parsed.skill.bodyStartLine,
-    };
   }
 
   /** The skill of a name, rescanning once when it is unknown or its folder changed. */
@@ -545,7 +223,7 @@ export class SkillRegistry implements SkillSource {
   ): Promise<LoadedSkill | undefined> {
     const skill = this.#find(name);
     if (skill === undefined) return undefined;
-    const listing = await this.#listFiles(skill.directory, context.signal);
+    const listing = await this.#lister.list(skill.directory, context.signal);
     return {
       name: skill.summary.name,
       description: skill.summary.description,
@@ -555,89 +233,6 @@ export class SkillRegistry implements SkillSource {
       filesTotal: listing.total,
       filesAtLeast: listing.atLeast,
     };
-  }
-
-  async #listFiles(
-    root: string,
-    signal: AbortSignal | undefined,
-  ): Promise<{ files: SkillFileEntry[]; total: number; atLeast: boolean }> {
-    const found: Array<{ path: string; absolute: string; info: Stats }> = [];
-    let walked = 0;
-    let atLeast = false;
-    const walk = async (folder: string, prefix: string, depth: number): Promise<void> => {
-      let names: string[];
-      try {
-        names = (await readdir(folder)).sort();
-      } catch {
-        return;
-      }
-      for (const name of names) {
-        signal?.throwIfAborted();
-        if (name.startsWith(".")) continue;
-        if (depth === 0 && name === SKILL_FILE_NAME) continue;
-        walked += 1;
-        if (walked > MAX_WALKED_ENTRIES) {
-          atLeast = true;
-          return;
-        }
-        const absolute = join(folder, name);
-        const path = prefix === "" ? name : `${prefix}/${name}`;
-        if (isSecretPath(path)) continue;
-        let info: Stats;
-        try {
-          info = await lstat(absolute);
-        } catch {
-          continue;
-        }
-        if (info.isDirectory()) {
-          if (depth + 1 < MAX_WALK_DEPTH) await walk(absolute, path, depth + 1);
-          else atLeast = true;
-        } else if (info.isFile()) {
-          found.push({ path, absolute, info });
-        }
-        if (atLeast && walked > MAX_WALKED_ENTRIES) return;
-      }
-    };
-    await walk(root, "", 0);
-    found.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-    const files: SkillFileEntry[] = [];
-    for (const item of found.slice(0, this.#maxListedFiles)) {
-      signal?.throwIfAborted();
-      files.push(await this.#describeFile(item.path, item.absolute, item.info));
-    }
-    return { files, total: found.length, atLeast };
-  }
-
-  async #describeFile(path: string, absolute: string, info: Stats): Promise<SkillFileEntry> {
-    const entry: SkillFileEntry = { path, bytes: info.size };
-    if (info.size > this.#maxReferenceBytes) {
-      entry.too_large = true;
-      return entry;
-    }
-    const key = `${absolute}\0${stampOf(info)}`;
-    const cached = this.#lineCache.get(key);
-    if (cached !== undefined) {
-      if (cached < 0) entry.binary = true;
-      else entry.lines = cached;
-      return entry;
-    }
-    let lines = -1;
-    try {
-      const handle = await open(absolute, constants.O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
-      try {
-        const bytes = await handle.readFile();
-        lines = hasNul(bytes, BINARY_SNIFF_BYTES) ? -1 : countLines(lenientDecoder.decode(bytes));
-      } finally {
-        await handle.close();
-      }
-    } catch {
-      return entry;
-    }
-    if (this.#lineCache.size > 10_000) this.#lineCache.clear();
-    this.#lineCache.set(key, lines);
-    if (lines < 0) entry.binary = true;
-    else entry.lines = lines;
-    return entry;
   }
 
   /**
@@ -661,143 +256,11 @@ export class SkillRegistry implements SkillSource {
         detail: `There is no skill named ${JSON.stringify(skill)}.`,
       };
     }
-    const root = found.directory;
-    let realRoot: string;
-    try {
-      realRoot = await realpath(root);
-    } catch {
-      return { ok: false, problem: "unknown_skill", detail: `The skill ${skill} was removed.` };
-    }
-    const shown = JSON.stringify(path);
-    const normalized = normalizeRelativePath(path, {
-      roots: [...new Set([found.givenDirectory, root, realRoot])],
-      argument: "path",
-      rootName: `skill ${skill}'s folder`,
+    return readFileInSkill(found, skill, path, {
+      maxReferenceBytes: this.#maxReferenceBytes,
+      ownerOf: (real) => this.#ownerOf(real, skill),
+      ...(context.signal === undefined ? {} : { signal: context.signal }),
     });
-    if (normalized.problem !== undefined) {
-      return { ok: false, problem: "invalid_path", detail: normalized.problem };
-    }
-    const relativePath = normalized.path;
-    if (relativePath === "") {
-      return {
-        ok: false,
-        problem: "directory",
-        detail: `path ${shown} is the skill's folder itself, not a file.`,
-        path: relativePath,
-      };
-    }
-    if (isSecretPath(relativePath)) {
-      return {
-        ok: false,
-        problem: "secret",
-        detail: `${relativePath} is a secret path (keys, credentials, .env files are never read).`,
-        path: relativePath,
-      };
-    }
-    const candidate = join(realRoot, ...relativePath.split("/"));
-    let real: string;
-    try {
-      real = await realpath(candidate);
-    } catch (error) {
-      const code = errorCode(error);
-      if (code === "ELOOP") {
-        return {
-          ok: false,
-          problem: "invalid_path",
-          detail: `${relativePath} is a symlink loop.`,
-          path: relativePath,
-        };
-      }
-      return {
-        ok: false,
-        problem: "not_found",
-        detail: `${relativePath} does not exist in skill ${skill}.`,
-        path: relativePath,
-      };
-    }
-    context.signal?.throwIfAborted();
-    if (!isInside(real, realRoot)) {
-      return {
-        ok: false,
-        problem: "outside_skill",
-        detail: `${relativePath} leads out of skill ${skill}'s folder${this.#ownerOf(real, skill)} through a symlink; ${skill} reads only its own files.`,
-        path: relativePath,
-      };
-    }
-    const realRelative = relative(realRoot, real).split(sep).join("/");
-    if (realRelative !== relativePath && isSecretPath(realRelative)) {
-      return {
-        ok: false,
-        problem: "secret",
-        detail: `${relativePath} leads to a secret path (keys, credentials, .env files are never read).`,
-        path: relativePath,
-      };
-    }
-    let handle: FileHandle;
-    try {
-      handle = await open(real, constants.O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
-    } catch (error) {
-      return {
-        ok: false,
-        problem: errorCode(error) === "ENOENT" ? "not_found" : "not_regular",
-        detail: `${relativePath} cannot be opened (${errorCode(error) ?? "error"}).`,
-        path: relativePath,
-      };
-    }
-    try {
-      const info = await handle.stat();
-      if (info.isDirectory()) {
-        return {
-          ok: false,
-          problem: "directory",
-          detail: `${relativePath} is a folder, not a file.`,
-          path: relativePath,
-        };
-      }
-      if (!info.isFile()) {
-        return {
-          ok: false,
-          problem: "not_regular",
-          detail: `${relativePath} is not a regular file (a device, socket or pipe).`,
-          path: relativePath,
-        };
-      }
-      // The object opened must be the one checked (a component swapped for a link meanwhile).
-      if (!(await this.#openedInside(handle, real, realRoot))) {
-        return {
-          ok: false,
-          problem: "outside_skill",
-          detail: `${relativePath} changed while it was being opened and now leads out of skill ${skill}'s folder.`,
-          path: relativePath,
-        };
-      }
-      if (info.size > this.#maxReferenceBytes) {
-        return {
-          ok: false,
-          problem: "too_large",
-          detail: `${relativePath} is ${info.size.toLocaleString("en-US")} bytes, over the ${this.#maxReferenceBytes.toLocaleString("en-US")}-byte cap of one skill file.`,
-          path: relativePath,
-        };
-      }
-      const bytes = await handle.readFile();
-      if (hasNul(bytes, BINARY_SNIFF_BYTES)) {
-        return {
-          ok: false,
-          problem: "binary",
-          detail: `${relativePath} is a binary file (${bytes.length.toLocaleString("en-US")} bytes), not text.`,
-          path: relativePath,
-        };
-      }
-      const text = lenientDecoder.decode(bytes);
-      return {
-        ok: true,
-        path: relativePath,
-        text: text.startsWith("\uFEFF") ? text.slice(1) : text,
-        bytes: bytes.length,
-      };
-    } finally {
-      await handle.close().catch(() => undefined);
-    }
   }
 
   /** `" (into skill NAME's folder)"` when a real path lies in another skill's folder. */
@@ -813,21 +276,5 @@ export class SkillRegistry implements SkillSource {
       if (isInside(real, otherReal)) return ` (into skill ${name}'s folder)`;
     }
     return "";
-  }
-
-  async #openedInside(handle: FileHandle, real: string, realRoot: string): Promise<boolean> {
-    if (process.platform === "linux") {
-      try {
-        return isInside(await readlink(`${PROC_FD}/${handle.fd}`), realRoot);
-      } catch {
-        // no /proc: compare identities below
-      }
-    }
-    try {
-      const [opened, named] = await Promise.all([handle.stat(), lstat(real)]);
-      return opened.dev === named.dev && opened.ino === named.ino;
-    } catch {
-      return false;
-    }
   }
 }
