@@ -1,6 +1,15 @@
-import { defineTool, ok, parseOptions, type Tool, toolOverridesShape } from "@agentool/contract";
+import {
+  defineTool,
+  type MountedTools,
+  mountedTools,
+  ok,
+  parseOptions,
+  type Tool,
+  type ToolOptions,
+  toolOptionsShape,
+} from "@agentool/contract";
 import { z } from "zod";
-import { callHookSafely, isFunction, mountedToolsOption } from "./internal/call-hook.js";
+import { callHookSafely, isFunction } from "./internal/call-hook.js";
 
 /** The default name of the think tool. */
 export const THINK_TOOL_NAME = "think";
@@ -52,7 +61,7 @@ export interface ThoughtContext {
 export type OnThought = (thought: string, context: ThoughtContext) => unknown;
 
 /** Options of {@link createThinkTool}. */
-export interface ThinkToolOptions {
+export interface ThinkToolOptions extends ToolOptions {
   /** Replaces the tool's name (snake_case). Default `"think"`. */
   name?: string;
   /** Replaces the description, e.g. to tune when the model should think in your domain. */
@@ -82,21 +91,22 @@ export const THINK_ALIASES: Readonly<Record<string, string>> = {
  * Builds the think tool's default description: {@link DEFAULT_THINK_DESCRIPTION}, plus a line
  * that sends task lists to `update_plan` when it is mounted beside it.
  *
- * @param mounted - the names of the tools mounted beside it
+ * @param mounted - the tools mounted beside it (a `mountedTools(…)` view or a set of names)
  * @returns the description
  */
-export function thinkDescription(mounted: ReadonlySet<string> = new Set()): string {
+export function thinkDescription(
+  mounted: Pick<MountedTools, "has"> = mountedTools(undefined),
+): string {
   return mounted.has("update_plan")
     ? `${DEFAULT_THINK_DESCRIPTION}\nThe user does not see your thoughts; publish your task list with update_plan.`
     : DEFAULT_THINK_DESCRIPTION;
 }
 
 const thinkOptionsSchema = z.object({
-  ...toolOverridesShape,
+  ...toolOptionsShape,
   onThought: z
     .custom<OnThought>(isFunction, { error: "expected a function (thought, context) => void" })
     .optional(),
-  mountedTools: mountedToolsOption,
 });
 
 /** The think tool's type. */
@@ -122,8 +132,9 @@ export function createThinkTool(options?: ThinkToolOptions): ThinkTool {
   const onThought = parsed.onThought;
   return defineTool({
     name: parsed.name ?? THINK_TOOL_NAME,
-    description: parsed.description ?? thinkDescription(new Set(parsed.mountedTools ?? [])),
+    description: parsed.description ?? thinkDescription(mountedTools(parsed.mountedTools)),
     input: thinkInputSchema,
+    ...(parsed.timeoutMs === undefined ? {} : { timeoutMs: parsed.timeoutMs }),
     aliases: THINK_ALIASES,
     annotations: { title: "Think", readOnly: true, idempotent: true },
     tags: ["core"],

@@ -1,13 +1,16 @@
 import {
   defineTool,
   fail,
+  type MountedTools,
+  mountedTools,
   ok,
   parseOptions,
   type Tool,
-  toolOverridesShape,
+  type ToolOptions,
+  toolOptionsShape,
 } from "@agentool/contract";
 import { z } from "zod";
-import { callHookSafely, isFunction, mountedToolsOption } from "./internal/call-hook.js";
+import { callHookSafely, isFunction } from "./internal/call-hook.js";
 
 /** The default name of the plan tool. */
 export const UPDATE_PLAN_TOOL_NAME = "update_plan";
@@ -60,7 +63,7 @@ export interface PlanUpdate {
 export type OnPlanUpdate = (update: PlanUpdate) => unknown;
 
 /** Options of {@link createUpdatePlanTool}. */
-export interface UpdatePlanToolOptions {
+export interface UpdatePlanToolOptions extends ToolOptions {
   /** Replaces the tool's name (snake_case). Default `"update_plan"`. */
   name?: string;
   /** Replaces the tool's description. */
@@ -83,7 +86,7 @@ export interface UpdatePlanToolOptions {
 }
 
 const updatePlanOptionsSchema = z.object({
-  ...toolOverridesShape,
+  ...toolOptionsShape,
   onUpdate: z
     .custom<OnPlanUpdate>(isFunction, {
       error: "expected a function ({ plan, explanation, threadId, toolCallId }) => void",
@@ -91,7 +94,6 @@ const updatePlanOptionsSchema = z.object({
     .optional(),
   maxSteps: z.number().int().min(1).max(1000).optional(),
   maxStepCharacters: z.number().int().min(1).max(100_000).optional(),
-  mountedTools: mountedToolsOption,
 });
 
 /**
@@ -162,7 +164,7 @@ export const updatePlanOutputSchema = z.object({
 /** The plan tool's type. */
 export type UpdatePlanTool = Tool<typeof updatePlanInputSchema, UpdatePlanToolData>;
 
-function defaultDescription(maxSteps: number, mounted: ReadonlySet<string>): string {
+function defaultDescription(maxSteps: number, mounted: MountedTools): string {
   return [
     "Publish or update your task list so the user can follow your progress.",
     "Call it when you start work that takes three or more steps, then again each time a step",
@@ -170,9 +172,10 @@ function defaultDescription(maxSteps: number, mounted: ReadonlySet<string>): str
     "the previous one, so repeating a call is harmless.",
     'Mark exactly one step "in_progress" while you work on it, mark finished steps "completed",',
     `and keep the rest "pending". At most ${maxSteps} short steps. Skip it for simple one-step tasks.`,
-    mounted.has("think")
-      ? "It is the list the user sees; reason through a decision with think instead."
-      : "",
+    mounted.when(
+      "think",
+      "It is the list the user sees; reason through a decision with think instead.",
+    ),
   ]
     .filter((line) => line.length > 0)
     .join("\n");
@@ -262,8 +265,9 @@ export function createUpdatePlanTool(options?: UpdatePlanToolOptions): UpdatePla
   return defineTool({
     name,
     description:
-      parsed.description ?? defaultDescription(maxSteps, new Set(parsed.mountedTools ?? [])),
+      parsed.description ?? defaultDescription(maxSteps, mountedTools(parsed.mountedTools)),
     input,
+    ...(parsed.timeoutMs === undefined ? {} : { timeoutMs: parsed.timeoutMs }),
     aliases: UPDATE_PLAN_ALIASES,
     annotations: { title: "Update plan", idempotent: true },
     tags: ["core", "plan"],

@@ -2,20 +2,18 @@ import {
   defineTool,
   fail,
   formatTruncationMarker,
+  type MountedTools,
+  mountedTools,
   ok,
   parseOptions,
   type Tool,
+  type ToolOptions,
   type ToolResult,
-  toolOverridesShape,
+  toolOptionsShape,
 } from "@agentool/contract";
 import { z } from "zod";
 import type { AskUserQuestion, InteractionHandler, QuestionOption } from "./interaction-handler.js";
-import {
-  handlerOptionSchema,
-  maxWaitTimeoutOptionSchema,
-  mountedToolsOptionSchema,
-  waitTimeoutOptionSchema,
-} from "./internal/handler-option.js";
+import { handlerOptionSchema, maxWaitTimeoutOptionSchema } from "./internal/handler-option.js";
 import {
   contractTimeoutForLimits,
   describeWait,
@@ -66,7 +64,7 @@ export interface AskUserToolData {
 }
 
 /** Options of {@link createAskUserTool}. */
-export interface AskUserToolOptions {
+export interface AskUserToolOptions extends ToolOptions {
   /** Shows the question to a person and resolves with the answer. Required; there is no default. */
   handler: InteractionHandler;
   /** Replaces the tool's name (snake_case). Default `"ask_user"`. */
@@ -92,11 +90,9 @@ export interface AskUserToolOptions {
 }
 
 const askUserOptionsSchema = z.object({
-  ...toolOverridesShape,
+  ...toolOptionsShape,
   handler: handlerOptionSchema,
-  timeoutMs: waitTimeoutOptionSchema,
   maxTimeoutMs: maxWaitTimeoutOptionSchema,
-  mountedTools: mountedToolsOptionSchema,
   maxAnswerCharacters: z.number().int().min(1).max(1_000_000).optional(),
   maxQuestionCharacters: z.number().int().min(1).max(100_000).optional(),
   maxOptions: z.number().int().min(1).max(20).optional(),
@@ -166,16 +162,12 @@ export const ASK_USER_ALIASES: Readonly<Record<string, string>> = {
 /** The question tool's type. */
 export type AskUserTool = Tool<typeof askUserInputSchema, AskUserToolData>;
 
-function defaultDescription(
-  maxOptions: number,
-  limits: WaitLimits,
-  mounted: ReadonlySet<string>,
-): string {
+function defaultDescription(maxOptions: number, limits: WaitLimits, mounted: MountedTools): string {
   return [
     "Ask the user one clarifying question and wait for the answer.",
     "Use it only when you are genuinely blocked: the request is ambiguous in a way that changes the",
     "result, or you need a decision or a fact only the user has. Do not ask what you can find out with",
-    `other tools, and do not ask permission for routine steps${mounted.has("confirm") ? " (use confirm for a yes/no before a risky action)" : ""}.`,
+    `other tools, and do not ask permission for routine steps${mounted.when("confirm", " (use confirm for a yes/no before a risky action)")}.`,
     "Ask one short, specific question per call.",
     `Offer 1 to ${maxOptions} options when the likely answers are known (the user may still answer in`,
     "their own words); set allow_multiple when several may apply.",
@@ -346,7 +338,7 @@ export function createAskUserTool(options: AskUserToolOptions): AskUserTool {
     name,
     description:
       parsed.description ??
-      defaultDescription(limits.maxOptions, waits, new Set(parsed.mountedTools ?? [])),
+      defaultDescription(limits.maxOptions, waits, mountedTools(parsed.mountedTools)),
     input: createAskUserInputSchema(limits.maxOptions, waits),
     aliases: ASK_USER_ALIASES,
     annotations: { title: "Ask the user", readOnly: true, openWorld: true },

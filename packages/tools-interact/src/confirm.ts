@@ -4,16 +4,13 @@ import {
   ok,
   parseOptions,
   type Tool,
+  type ToolOptions,
   type ToolResult,
-  toolOverridesShape,
+  toolOptionsShape,
 } from "@agentool/contract";
 import { z } from "zod";
 import type { ConfirmQuestion, InteractionHandler, UserAnswer } from "./interaction-handler.js";
-import {
-  handlerOptionSchema,
-  maxWaitTimeoutOptionSchema,
-  waitTimeoutOptionSchema,
-} from "./internal/handler-option.js";
+import { handlerOptionSchema, maxWaitTimeoutOptionSchema } from "./internal/handler-option.js";
 import {
   contractTimeoutForLimits,
   describeWait,
@@ -47,7 +44,7 @@ export interface ConfirmToolData {
 }
 
 /** Options of {@link createConfirmTool}. */
-export interface ConfirmToolOptions {
+export interface ConfirmToolOptions extends ToolOptions {
   /** Shows the yes/no question to a person and resolves with the answer. Required; there is no default. */
   handler: InteractionHandler;
   /** Replaces the tool's name (snake_case). Default `"confirm"`. */
@@ -63,9 +60,8 @@ export interface ConfirmToolOptions {
 }
 
 const confirmOptionsSchema = z.object({
-  ...toolOverridesShape,
+  ...toolOptionsShape,
   handler: handlerOptionSchema,
-  timeoutMs: waitTimeoutOptionSchema,
   maxTimeoutMs: maxWaitTimeoutOptionSchema,
   maxMessageCharacters: z.number().int().min(1).max(100_000).optional(),
 });

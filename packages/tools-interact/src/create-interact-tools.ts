@@ -73,7 +73,12 @@ export function createInteractTools(options: InteractToolsOptions): AnyTool[] {
       mountedTools: mounted(options.askUser?.mountedTools),
       handler,
     }),
-    createConfirmTool({ ...shared, ...options.confirm, handler }),
+    createConfirmTool({
+      ...shared,
+      ...options.confirm,
+      mountedTools: mounted(options.confirm?.mountedTools),
+      handler,
+    }),
   ];
   if (notifies) {
     tools.push(

@@ -1,11 +1,15 @@
 import {
   AgentoolError,
   defineTool,
+  errorMessage,
   fail,
+  type MountedTools,
+  mountedTools,
   ok,
   parseOptions,
   type Tool,
-  toolOverridesShape,
+  type ToolOptions,
+  toolOptionsShape,
 } from "@agentool/contract";
 import { z } from "zod";
 import {
@@ -14,7 +18,7 @@ import {
   type NotificationLevel,
   type UserNotification,
 } from "./interaction-handler.js";
-import { handlerOptionSchema, mountedToolsOptionSchema } from "./internal/handler-option.js";
+import { handlerOptionSchema } from "./internal/handler-option.js";
 
 /** The default name of the notification tool. */
 export const NOTIFY_TOOL_NAME = "notify";
@@ -33,7 +37,7 @@ export interface NotifyToolData {
 }
 
 /** Options of {@link createNotifyTool}. */
-export interface NotifyToolOptions {
+export interface NotifyToolOptions extends ToolOptions {
   /** The host's handler; its `notify` shows the message. Required; there is no default. */
   handler: InteractionHandler;
   /** Replaces the tool's name (snake_case). Default `"notify"`. */
@@ -47,10 +51,9 @@ export interface NotifyToolOptions {
 }
 
 const notifyOptionsSchema = z.object({
-  ...toolOverridesShape,
+  ...toolOptionsShape,
   handler: handlerOptionSchema,
   maxMessageCharacters: z.number().int().min(1).max(100_000).optional(),
-  mountedTools: mountedToolsOptionSchema,
 });
 
 /** The notification tool's input schema. */
@@ -76,9 +79,9 @@ export const NOTIFY_ALIASES: Readonly<Record<string, string>> = {
   severity: "level",
 };
 
-function defaultDescription(mounted: ReadonlySet<string>): string {
-  const ask = mounted.has("ask_user") ? " (use ask_user)" : "";
-  const confirm = mounted.has("confirm") ? " (use confirm)" : "";
+function defaultDescription(mounted: MountedTools): string {
+  const ask = mounted.when("ask_user", " (use ask_user)");
+  const confirm = mounted.when("confirm", " (use confirm)");
   return [
     "Send the user a short status message without waiting for a reply; it returns at once.",
     "Use it to report progress on long work, a milestone, or a problem the user should know about",
@@ -129,8 +132,9 @@ export function createNotifyTool(options: NotifyToolOptions): NotifyTool {
 
   return defineTool({
     name,
-    description: parsed.description ?? defaultDescription(new Set(parsed.mountedTools ?? [])),
+    description: parsed.description ?? defaultDescription(mountedTools(parsed.mountedTools)),
     input: notifyInputSchema,
+    ...(parsed.timeoutMs === undefined ? {} : { timeoutMs: parsed.timeoutMs }),
     aliases: NOTIFY_ALIASES,
     annotations: { title: "Notify the user", openWorld: true },
     tags: ["interact", "interact:notify"],
@@ -167,7 +171,7 @@ export function createNotifyTool(options: NotifyToolOptions): NotifyTool {
           });
         }
       } catch (error) {
-        const detail = error instanceof Error ? error.message : String(error);
+        const detail = errorMessage(error);
         return ok({ sent: false, level, reason: detail.slice(0, 300) || "the handler failed" });
       }
       return ok({ sent: true, level });

@@ -1,5 +1,3 @@
-import { z } from "zod";
-
 /**
  * Calls a host hook so that nothing it does can break the tool call: a synchronous throw is
  * swallowed, and a returned promise is neither awaited nor allowed to become an unhandled
@@ -36,12 +34,3 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
 export function isFunction(value: unknown): boolean {
   return typeof value === "function";
 }
-
-/**
- * The `mountedTools` factory option: names of the tools mounted beside this one. A default
- * description names another tool only when it is listed (`createCoreTools` passes what it
- * mounts; a tool made alone names no other tool).
- *
- * @internal
- */
-export const mountedToolsOption = z.array(z.string().min(1)).readonly().optional();

@@ -25,11 +25,3 @@ export const waitTimeoutOptionSchema = z.number().int().min(0).max(86_400_000).o
  * @internal
  */
 export const maxWaitTimeoutOptionSchema = z.number().int().min(0).max(86_400_000).optional();
-
-/**
- * The `mountedTools` option: names of the tools mounted beside this one. A default description
- * names another tool only when it is listed (`createInteractTools` passes what it mounts).
- *
- * @internal
- */
-export const mountedToolsOptionSchema = z.array(z.string().min(1)).readonly().optional();

@@ -1,5 +1,5 @@
 import type { ToolContext } from "@agentool/contract";
-import { AgentoolError } from "@agentool/contract";
+import { AgentoolError, errorMessage } from "@agentool/contract";
 import { z } from "zod";
 import type { InteractionHandler, UserAnswer, UserQuestion } from "../interaction-handler.js";
 
@@ -28,12 +28,8 @@ export function contractTimeoutFor(waitMs: number): number {
 }
 
 function describeError(error: unknown): string {
-  try {
-    const text = error instanceof Error ? error.message : String(error);
-    return text.length > 0 ? text.slice(0, 500) : "unknown error";
-  } catch {
-    return "unknown error";
-  }
+  const text = errorMessage(error);
+  return text.length > 0 ? text.slice(0, 500) : "unknown error";
 }
 
 /**
