@@ -1,6 +1,6 @@
 import { resolve } from "node:path";
 import { toLangChainTools } from "@agentool/adapters/langchain";
-import type { AnyTool } from "@agentool/contract";
+import { type AnyTool, errorMessage } from "@agentool/contract";
 import type { PlanStep } from "@agentool/tools-core";
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { AIMessage, type BaseMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
@@ -91,10 +91,6 @@ function planOf(envelope: Envelope | undefined): PlanStep[] | undefined {
   if (typeof data !== "object" || data === null) return undefined;
   const plan = (data as { plan?: unknown }).plan;
   return isPlan(plan) ? plan : undefined;
-}
-
-function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 /** Turns new agent-state messages into transcript events. */

@@ -1,6 +1,7 @@
 import {
   AgentoolError,
   type AnyTool,
+  errorMessage,
   fail,
   type RunOptions,
   type ToolResult,
@@ -52,7 +53,7 @@ async function refusal(
     const answer = Promise.resolve().then(() => approve(request));
     decision = await (abort === undefined ? answer : Promise.race([answer, abort.aborted]));
   } catch (error) {
-    const detail = error instanceof Error ? error.message : String(error);
+    const detail = errorMessage(error);
     return fail(
       "BLOCKED",
       `${tool.name} needs the user's approval and the approval check failed (${detail}), so the call was not run.`,
@@ -95,7 +96,7 @@ export function approvalGateFor(
   try {
     needed = predicate({ name: tool.name, annotations: tool.annotations, tags: tool.tags });
   } catch (error) {
-    const detail = error instanceof Error ? error.message : String(error);
+    const detail = errorMessage(error);
     throw new AgentoolError(
       `${owner}: requireApproval threw for the tool ${tool.name}: ${detail}`,
       {

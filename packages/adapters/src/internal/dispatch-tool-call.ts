@@ -1,5 +1,6 @@
 import {
   type AnyTool,
+  errorMessage,
   fail,
   formatToolError,
   parseOptions,
@@ -49,7 +50,7 @@ function parseArguments(
   try {
     return { success: true, input: JSON.parse(raw) };
   } catch (error) {
-    const detail = error instanceof Error ? error.message : String(error);
+    const detail = errorMessage(error);
     return {
       success: false,
       result: fail(

@@ -1,3 +1,4 @@
+import { errorMessage } from "@agentool/contract";
 import { dispatchCustomEvent } from "@langchain/core/callbacks/dispatch/web";
 import { AsyncLocalStorageProviderSingleton } from "@langchain/core/singletons";
 import { recordInterrupt } from "../internal/pending-interrupts.js";
@@ -67,7 +68,7 @@ function loadLangGraph(): Promise<LangGraphModule> {
   langGraph ??= import("@langchain/langgraph").catch((error: unknown) => {
     langGraph = undefined;
     throw new Error(
-      `createInterruptHandler needs @langchain/langgraph (install it next to @langchain/core): ${error instanceof Error ? error.message : String(error)}`,
+      `createInterruptHandler needs @langchain/langgraph (install it next to @langchain/core): ${errorMessage(error)}`,
     );
   });
   return langGraph;
@@ -160,7 +161,7 @@ export function createInterruptHandler(options: InterruptHandlerOptions = {}): I
           recordInterrupt(config, context.toolCallId, error);
           throw error;
         }
-        const detail = error instanceof Error ? error.message : String(error);
+        const detail = errorMessage(error);
         throw new Error(
           /checkpointer/i.test(detail)
             ? `${detail}; compile the graph with a checkpointer (e.g. createAgent({ …, checkpointer: new MemorySaver() })) so it can pause for the user`

@@ -1,4 +1,10 @@
-import { AgentoolError, type AnyTool, formatToolError, parseOptions } from "@agentool/contract";
+import {
+  AgentoolError,
+  type AnyTool,
+  errorMessage,
+  formatToolError,
+  parseOptions,
+} from "@agentool/contract";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type {
   CallToolRequest,
@@ -122,14 +128,6 @@ function checkServer(server: McpServerLike, low: Server): McpServerInternals | u
   return takeOver;
 }
 
-function describeError(error: unknown): string {
-  try {
-    return error instanceof Error ? error.message : String(error);
-  } catch {
-    return "unknown error";
-  }
-}
-
 function errorResult(code: string, message: string, hint: string): CallToolResult {
   return {
     isError: true,
@@ -205,7 +203,7 @@ function installHandlers(low: Server, state: McpServerState, registry: ToolRegis
       } catch (error) {
         return errorResult(
           "INTERNAL",
-          `${tool.name} could not start: the host's threadId option threw (${describeError(error)}).`,
+          `${tool.name} could not start: the host's threadId option threw (${errorMessage(error)}).`,
           "This is a bug in the MCP server's set-up; try another approach meanwhile.",
         );
       }
