@@ -14,17 +14,19 @@ import {
 import { z } from "zod";
 import {
   applyTextEdit,
-  createExpectedShaField,
   distinctLineCount,
-  encodeEditedText,
   listLines,
-  loadEditableFile,
   type MatchKind,
+} from "./internal/edit-match.js";
+import {
+  createExpectedShaField,
+  encodeEditedText,
+  loadEditableFile,
   recordWrite,
   spliceAsciiBytes,
   toWorkingForm,
   writeAndHash,
-} from "./internal/edit-engine.js";
+} from "./internal/editable-file.js";
 import {
   encodingLabel,
   type LineEnding,

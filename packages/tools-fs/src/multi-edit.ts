@@ -21,16 +21,15 @@ import {
   oldTextDescription,
   STRIPPED_LINE_NUMBERS_NOTE,
 } from "./edit-file.js";
+import { applyTextEdit, type MatchKind } from "./internal/edit-match.js";
 import {
-  applyTextEdit,
   createExpectedShaField,
   encodeEditedText,
   loadEditableFile,
-  type MatchKind,
   recordWrite,
   toWorkingForm,
   writeAndHash,
-} from "./internal/edit-engine.js";
+} from "./internal/editable-file.js";
 import { SHORT_SHA_LENGTH, sha256Hex } from "./internal/text-codec.js";
 import {
   createUnifiedDiff,

@@ -19,7 +19,7 @@ import {
   lastRecordedWrite,
   recordWrite,
   shaMatches,
-} from "./internal/edit-engine.js";
+} from "./internal/editable-file.js";
 import {
   decodeText,
   detectLineEnding,
