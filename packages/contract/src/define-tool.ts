@@ -1,17 +1,15 @@
-import { z } from "zod";
-import { AgentoolError } from "./agentool-error.js";
-import { ToolFailureError } from "./authoring/tool-failure-error.js";
-import type { ContentBlock, ToolContent } from "./content.js";
-import { subscribeToAbort } from "./internal/abort-listeners.js";
-import { cancelDeadline, type Deadline, scheduleDeadline } from "./internal/deadline-scheduler.js";
-import { findUnknownNestedFields } from "./internal/field-suggestions.js";
-import { dropNullsForOptionalFields } from "./internal/normalize-input.js";
-import { formatZodIssues } from "./internal/zod-issues.js";
-import { fail, isToolResult, ok, type ToolFailure, type ToolResult } from "./result.js";
-import { formatTruncationMarker } from "./truncate.js";
+import type { z } from "zod";
+import type { ToolContent } from "./content.js";
+import { internalError } from "./define-tool/call-failures.js";
+import { checkDefinition } from "./define-tool/check-definition.js";
+import { renderResult } from "./define-tool/render-result.js";
+import { isThenable, startCall } from "./define-tool/start-call.js";
+import type { ToolCore } from "./define-tool/tool-core.js";
+import { validateInput } from "./define-tool/validate-input.js";
+import type { ToolResult } from "./result.js";
 
-/** The pattern every tool name must match (snake_case, at most 64 characters). */
-export const TOOL_NAME_PATTERN: RegExp = /^[a-z][a-z0-9_]{0,63}$/;
+export { TOOL_NAME_PATTERN } from "./define-tool/check-definition.js";
+export { formatToolError } from "./define-tool/render-result.js";
 
 /** Default `timeoutMs` of a tool: 30 seconds. */
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -183,129 +181,7 @@ export function isTool(value: unknown): value is AnyTool {
   return typeof value === "object" && value !== null && toolMarker in value;
 }
 
-const DEFAULT_RENDER_CHARACTERS = 50_000;
-
-function defaultRender(data: unknown): string {
-  if (typeof data === "string") return data;
-  if (data === undefined) return "Done.";
-  let text: string;
-  try {
-    text = JSON.stringify(data, null, 2) ?? String(data);
-  } catch {
-    text = String(data);
-  }
-  if (text.length <= DEFAULT_RENDER_CHARACTERS) return text;
-  return `${text.slice(0, DEFAULT_RENDER_CHARACTERS)}\n${formatTruncationMarker({
-    omitted: text.length - DEFAULT_RENDER_CHARACTERS,
-    unit: "characters",
-    next: "the full result is in the tool's artifact; ask for a narrower result",
-  })}`;
-}
-
-/**
- * Formats a failure for the model: `Error [CODE]: message` and, when present, the hint.
- *
- * @param error - the failure's error
- * @returns model-facing text
- * @example
- * formatToolError({ code: "FILE_NOT_FOUND", message: "a.md does not exist." }); // "Error [FILE_NOT_FOUND]: a.md does not exist."
- */
-export function formatToolError(error: { code: string; message: string; hint?: string }): string {
-  const hint = error.hint === undefined ? "" : `\nHint: ${error.hint}`;
-  return `Error [${error.code}]: ${error.message}${hint}`;
-}
-
-function isValidContent(content: unknown): content is ToolContent {
-  if (typeof content === "string") return true;
-  if (!Array.isArray(content)) return false;
-  return content.every((block: ContentBlock) =>
-    block?.type === "text"
-      ? typeof block.text === "string"
-      : block?.type === "image" &&
-        typeof block.data === "string" &&
-        typeof block.mimeType === "string",
-  );
-}
-
-const textEncoder = new TextEncoder();
-
-function inputSizeBytes(input: unknown, maxBytes: number): number {
-  let json: string | undefined;
-  try {
-    json = JSON.stringify(input);
-  } catch {
-    return Number.POSITIVE_INFINITY;
-  }
-  if (json === undefined) return 0;
-  return json.length * 3 <= maxBytes ? json.length : textEncoder.encode(json).length;
-}
-
-function noop(): void {}
-
-function hasNestedObjects(value: unknown): boolean {
-  if (typeof value !== "object" || value === null) return false;
-  for (const key in value) {
-    const item = (value as Record<string, unknown>)[key];
-    if (typeof item === "object" && item !== null) return true;
-  }
-  return false;
-}
-
-const EMPTY_METADATA: Readonly<Record<string, unknown>> = Object.freeze({});
-
-function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return (
-    (typeof value === "object" || typeof value === "function") &&
-    value !== null &&
-    typeof (value as { then?: unknown }).then === "function"
-  );
-}
-
-function checkDefinition(definition: ToolDefinition<ToolInputSchema, unknown>): void {
-  const where = `defineTool(${JSON.stringify(definition.name)})`;
-  if (typeof definition.name !== "string" || !TOOL_NAME_PATTERN.test(definition.name)) {
-    throw new AgentoolError(
-      `${where}: the name must match ${TOOL_NAME_PATTERN} (snake_case, ≤ 64 characters).`,
-    );
-  }
-  if (typeof definition.description !== "string" || definition.description.trim().length === 0) {
-    throw new AgentoolError(
-      `${where}: the description must be a non-empty string that teaches the model when to use the tool.`,
-    );
-  }
-  if (!(definition.input instanceof z.ZodObject)) {
-    throw new AgentoolError(`${where}: input must be a zod object (z.object({...})).`);
-  }
-  if (typeof definition.execute !== "function") {
-    throw new AgentoolError(`${where}: execute must be a function.`);
-  }
-  if (definition.output !== undefined && !(definition.output instanceof z.ZodObject)) {
-    throw new AgentoolError(
-      `${where}: output must be a zod object schema (MCP's outputSchema is an object); leave it out for other data.`,
-    );
-  }
-  const shape = definition.input.shape as Record<string, unknown>;
-  for (const [alias, field] of Object.entries(definition.aliases ?? {})) {
-    if (!Object.hasOwn(shape, field)) {
-      throw new AgentoolError(
-        `${where}: alias ${JSON.stringify(alias)} points at ${JSON.stringify(field)}, which is not an input field.`,
-      );
-    }
-    if (Object.hasOwn(shape, alias)) {
-      throw new AgentoolError(
-        `${where}: alias ${JSON.stringify(alias)} is already an input field; an alias must be another name.`,
-      );
-    }
-  }
-  for (const [key, value] of [
-    ["timeoutMs", definition.timeoutMs],
-    ["maxInputBytes", definition.maxInputBytes],
-  ] as const) {
-    if (value !== undefined && (!Number.isFinite(value) || value < 0)) {
-      throw new AgentoolError(`${where}: ${key} must be a finite number ≥ 0, got ${value}.`);
-    }
-  }
-}
+const NO_RUN_OPTIONS: RunOptions = Object.freeze({});
 
 /**
  * Defines a tool: a name, a description that teaches the model, a zod input schema and an
@@ -331,241 +207,45 @@ export function defineTool<Input extends ToolInputSchema, Output>(
   definition: ToolDefinition<Input, Output>,
 ): Tool<Input, Output> {
   checkDefinition(definition as unknown as ToolDefinition<ToolInputSchema, unknown>);
-  const input = definition.input.strict() as Input;
-  const timeoutMs = definition.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const maxInputBytes = definition.maxInputBytes ?? DEFAULT_MAX_INPUT_BYTES;
-  const name = definition.name;
-  const execute = definition.execute;
-  const render = definition.render;
   const aliases = Object.freeze({ ...(definition.aliases ?? {}) });
-  const aliasEntries = Object.entries(aliases);
-
-  function invalidInput(lines: string[]): ToolFailure {
-    return fail("INVALID_INPUT", `Invalid input for ${name}: ${lines.join("; ")}.`, {
-      hint: `Fix the field${lines.length > 1 ? "s" : ""} named above and call ${name} again with arguments that match its schema.`,
-    });
-  }
-
-  function run(rawInput: unknown, runOptions?: RunOptions): Promise<ToolResult<Output>> {
-    try {
-      const result = start(rawInput, runOptions ?? {});
-      return isThenable(result) ? result : Promise.resolve(result);
-    } catch (error) {
-      return Promise.resolve(internalError(error));
-    }
-  }
-
-  function validateInput(rawInput: unknown): ToolResult<z.output<Input>> {
-    let candidate = rawInput ?? {};
-    if (typeof candidate === "string") {
-      try {
-        candidate = JSON.parse(candidate);
-      } catch {
-        return invalidInput([
-          "(input): expected a JSON object, received a string that is not JSON",
-        ]);
-      }
-    }
-    if (typeof candidate !== "object" || candidate === null || Array.isArray(candidate)) {
-      return invalidInput([
-        `(input): expected an object of named arguments, received ${Array.isArray(candidate) ? "array" : candidate === null ? "null" : typeof candidate}`,
-      ]);
-    }
-    const size = inputSizeBytes(candidate, maxInputBytes);
-    if (size > maxInputBytes) {
-      return fail(
-        "INVALID_INPUT",
-        `Input for ${name} is too large: ${size === Number.POSITIVE_INFINITY ? "not serialisable" : `${size} bytes`} (limit ${maxInputBytes} bytes).`,
-        { hint: "Send less at once: split the work into several smaller calls." },
-      );
-    }
-    const renamed = aliasEntries.length === 0 ? candidate : applyAliases(candidate);
-    const normalized = dropNullsForOptionalFields(input, renamed);
-    const parsed = input.safeParse(normalized);
-    if (!parsed.success) {
-      // Parse again with the offending values attached, only on the slow path, to say what was received.
-      const detailed = input.safeParse(normalized, { reportInput: true });
-      const issues = [
-        ...(detailed.error ?? parsed.error).issues,
-        ...nestedUnknownIssues(normalized),
-      ];
-      return invalidInput(formatZodIssues(issues, input));
-    }
-    const nested = nestedUnknownIssues(normalized);
-    if (nested.length > 0) return invalidInput(formatZodIssues(nested, input));
-    return ok(parsed.data);
-  }
-
-  /** Unknown keys of nested objects, as zod issues (zod itself strips them silently). */
-  function nestedUnknownIssues(value: unknown): z.core.$ZodIssue[] {
-    if (!hasNestedObjects(value)) return [];
-    return findUnknownNestedFields(input, value).map(
-      (entry) =>
-        ({
-          code: "unrecognized_keys",
-          keys: entry.keys,
-          path: entry.path,
-          message: "Unrecognized keys",
-        }) as z.core.$ZodIssue,
-    );
-  }
-
-  function applyAliases(candidate: object): object {
-    let copy: Record<string, unknown> | undefined;
-    for (const [alias, field] of aliasEntries) {
-      // A field already given — by the call or by an earlier alias — leaves this alias unknown.
-      if (!Object.hasOwn(candidate, alias) || Object.hasOwn(copy ?? candidate, field)) continue;
-      copy ??= { ...(candidate as Record<string, unknown>) };
-      copy[field] = copy[alias];
-      delete copy[alias];
-    }
-    return copy ?? candidate;
-  }
-
-  /** Validates and starts the call; a synchronous execute yields a result without a promise. */
-  function start(
-    rawInput: unknown,
-    options: RunOptions,
-  ): ToolResult<Output> | Promise<ToolResult<Output>> {
-    {
-      const callerSignal = options.signal;
-      if (callerSignal?.aborted) {
-        return fail("ABORTED", `${name} was cancelled before it started.`, { retryable: true });
-      }
-      const parsed = validateInput(rawInput);
-      if (!parsed.success) return parsed;
-
-      const limit = options.timeoutMs ?? timeoutMs;
-      // The signal is created on first use: most fast tools never look at it.
-      let controller: AbortController | undefined;
-      let outcome: "timeout" | "aborted" | undefined;
-      const abortReason = () =>
-        outcome === "timeout"
-          ? new AgentoolError(`${name} timed out after ${limit} ms`)
-          : callerSignal?.reason;
-      const reportProgress = options.progress;
-      const context: ToolContext = {
-        get signal() {
-          if (controller === undefined) {
-            controller = new AbortController();
-            if (outcome !== undefined) controller.abort(abortReason());
-          }
-          return controller.signal;
-        },
-        toolCallId: options.toolCallId,
-        threadId: options.threadId,
-        metadata:
-          options.metadata === undefined ? EMPTY_METADATA : Object.freeze({ ...options.metadata }),
-        progress: reportProgress
-          ? (update) => {
-              try {
-                reportProgress(update);
-              } catch {
-                // A broken progress listener must not break the tool.
-              }
-            }
-          : noop,
-      };
-
-      let returned: unknown;
-      try {
-        returned = execute(parsed.data, context);
-      } catch (error) {
-        return internalError(error);
-      }
-      // A synchronous execute has finished already: nothing left to time out or abort.
-      if (!isThenable(returned)) return checkResult(returned);
-      const pending = returned;
-      return new Promise<ToolResult<Output>>((resolve) => {
-        let finished = false;
-        let deadline: Deadline | undefined;
-        let unsubscribe: (() => void) | undefined;
-        const finish = (result: ToolResult<Output>) => {
-          if (finished) return;
-          finished = true;
-          if (deadline !== undefined) cancelDeadline(deadline);
-          unsubscribe?.();
-          resolve(result);
-        };
-        const stop = (why: "timeout" | "aborted") => {
-          if (finished || outcome !== undefined) return;
-          outcome = why;
-          controller?.abort(abortReason());
-          finish(
-            why === "timeout"
-              ? fail("TIMEOUT", `${name} did not finish within ${limit} ms and was stopped.`, {
-                  hint: "Try a smaller request, or call again if the delay was temporary.",
-                  retryable: true,
-                })
-              : fail("ABORTED", `${name} was cancelled by the caller.`, { retryable: true }),
-          );
-        };
-        if (callerSignal !== undefined)
-          unsubscribe = subscribeToAbort(callerSignal, () => stop("aborted"));
-        if (limit > 0) deadline = scheduleDeadline(limit, () => stop("timeout"));
-        pending.then(
-          (result) => finish(checkResult(result)),
-          (error: unknown) => finish(internalError(error)),
-        );
-      });
-    }
-  }
-
-  function checkResult(result: unknown): ToolResult<Output> {
-    if (isToolResult(result)) return result as ToolResult<Output>;
-    return fail("INTERNAL", `${name} returned a malformed result (not an ok()/fail() envelope).`, {
-      hint: "This is a bug in the tool; report it. Try another approach meanwhile.",
-    });
-  }
-
-  function parseInput(rawInput: unknown): ToolResult<z.output<Input>> {
-    try {
-      return validateInput(rawInput);
-    } catch (error) {
-      return internalError(error);
-    }
-  }
-
-  function internalError(error: unknown): ToolFailure {
-    // An expected failure thrown from inside (a seam's coded error) keeps its code and hint.
-    const coded = ToolFailureError.find(error);
-    if (coded !== undefined) return coded.toFailure();
-    let detail: string;
-    try {
-      detail = error instanceof Error ? error.message : String(error);
-    } catch {
-      detail = "unknown error";
-    }
-    return fail("INTERNAL", `${name} failed unexpectedly: ${detail || "unknown error"}`, {
-      hint: "Check the arguments; if they are right, try another approach or report the problem.",
-    });
-  }
-
-  function renderResult(result: ToolResult<Output>): ToolContent {
-    try {
-      if (!result.success) return formatToolError(result.error);
-      const content = render ? render(result.data) : defaultRender(result.data);
-      return isValidContent(content) ? content : defaultRender(result.data);
-    } catch (error) {
-      return `Error [INTERNAL]: ${name} could not render its result (${error instanceof Error ? error.message : String(error)}).`;
-    }
-  }
+  const core: ToolCore<Input, Output> = {
+    name: definition.name,
+    input: definition.input.strict() as Input,
+    execute: definition.execute,
+    render: definition.render,
+    timeoutMs: definition.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    maxInputBytes: definition.maxInputBytes ?? DEFAULT_MAX_INPUT_BYTES,
+    aliasEntries: Object.entries(aliases),
+  };
 
   const tool: Tool<Input, Output> & { [toolMarker]: true } = {
     [toolMarker]: true,
-    name,
+    name: core.name,
     description: definition.description,
-    input,
+    input: core.input,
     annotations: Object.freeze({ ...(definition.annotations ?? {}) }),
     tags: Object.freeze([...(definition.tags ?? [])]),
-    timeoutMs,
-    maxInputBytes,
+    timeoutMs: core.timeoutMs,
+    maxInputBytes: core.maxInputBytes,
     aliases,
     output: definition.output,
-    run,
-    parseInput,
-    execute,
-    renderResult,
+    run(rawInput: unknown, runOptions?: RunOptions): Promise<ToolResult<Output>> {
+      try {
+        const result = startCall(core, rawInput, runOptions ?? NO_RUN_OPTIONS);
+        return isThenable(result) ? result : Promise.resolve(result);
+      } catch (error) {
+        return Promise.resolve(internalError(core.name, error));
+      }
+    },
+    parseInput(rawInput: unknown): ToolResult<z.output<Input>> {
+      try {
+        return validateInput(core, rawInput);
+      } catch (error) {
+        return internalError(core.name, error);
+      }
+    },
+    execute: core.execute,
+    renderResult: (result: ToolResult<Output>): ToolContent => renderResult(core, result),
     withOverrides(overrides: ToolOverrides) {
       return defineTool({
         ...definition,
