@@ -14,7 +14,7 @@ export {
   DEFAULT_EMBEDDING_RETRY_DELAY_MS,
   DEFAULT_MAX_CORPUS_FILE_BYTES,
   DEFAULT_SKIPPED_FOLDERS,
-} from "../search/node/corpus-index.js";
+} from "../search/node/index.js";
 export {
   DEFAULT_MAX_LISTED_SKILL_FILES,
   DEFAULT_MAX_SKILL_FILE_BYTES,

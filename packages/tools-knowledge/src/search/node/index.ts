@@ -7,10 +7,6 @@
 export {
   CORPUS_INDEX_FILE,
   CORPUS_INDEX_FOLDER,
-  type CorpusRefreshReport,
-  type CorpusSource,
-  type CorpusSourceOptions,
-  createCorpusSource,
   DEFAULT_CHECKPOINT_MS,
   DEFAULT_CORPUS_EXTENSIONS,
   DEFAULT_DENSE_CANDIDATES,
@@ -20,4 +16,7 @@ export {
   DEFAULT_EMBEDDING_RETRY_DELAY_MS,
   DEFAULT_MAX_CORPUS_FILE_BYTES,
   DEFAULT_SKIPPED_FOLDERS,
-} from "./corpus-index.js";
+} from "./corpus/corpus-defaults.js";
+export type { CorpusSourceOptions } from "./corpus/corpus-settings.js";
+export type { CorpusRefreshReport, CorpusSource } from "./corpus/corpus-source.js";
+export { createCorpusSource } from "./corpus/create-corpus-source.js";
