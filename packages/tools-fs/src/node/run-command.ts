@@ -24,6 +24,7 @@ import {
   type ToolResult,
   toolOverridesShape,
 } from "@agentool/contract";
+import { gitConfigEnvironment, gitNeutralConfig } from "@agentool/contract/policy";
 import { z } from "zod";
 import {
   guardFileSystem,
@@ -1197,33 +1198,14 @@ export function createRunCommandTool(options: RunCommandToolOptions): RunCommand
 
   /**
    * Command-scope config for an allowed git (`GIT_CONFIG_COUNT` beats every config file, the
-   * repository's own included): no config-driven program from a hostile repository (fsmonitor,
-   * pager, external diff, hooks, credential helpers, ssh), and committed secret files shown as binary.
+   * repository's own included): the contract's git-neutral configuration (no config-driven
+   * program from a hostile repository, hooks off), and committed secret files shown as binary.
    */
   function gitEnvironment(inSandbox: boolean): Record<string, string> {
-    const pairs: Array<[string, string]> = [
-      ["core.fsmonitor", "false"],
-      ["core.pager", "cat"],
-      ["core.editor", ":"],
-      ["sequence.editor", ":"],
-      ["core.sshCommand", "false"],
-      ["core.askPass", ""],
-      ["credential.helper", ""],
-      ["diff.external", ""],
-      ["core.hooksPath", "/dev/null"],
-      ["gpg.program", "false"],
-      ["protocol.ext.allow", "never"],
-      ["core.attributesFile", inSandbox ? SANDBOX_GIT_ATTRIBUTES : gitAttributesFile()],
-    ];
-    const environment: Record<string, string> = {
-      GIT_CONFIG_COUNT: String(pairs.length),
-      GIT_PAGER: "cat",
-    };
-    pairs.forEach(([key, value], index) => {
-      environment[`GIT_CONFIG_KEY_${index}`] = key;
-      environment[`GIT_CONFIG_VALUE_${index}`] = value;
+    const entries = gitNeutralConfig({
+      extra: [["core.attributesFile", inSandbox ? SANDBOX_GIT_ATTRIBUTES : gitAttributesFile()]],
     });
-    return environment;
+    return { ...gitConfigEnvironment(entries), GIT_PAGER: "cat" };
   }
 
   /** What the sandbox hides: secret paths in the workspace, and in the user's home (two levels deep). */
