@@ -1,4 +1,4 @@
-import { DRIVER_SOURCE } from "./driver-source.js";
+import { DRIVER_SOURCE } from "./driver-source.generated.js";
 
 /**
  * The Content-Security-Policy every artifact runs under (both backends): nothing from the

@@ -1,0 +1,49 @@
+import { spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { prepareArtifactDocument } from "./artifact-document.js";
+import { DRIVER_SOURCE } from "./driver-source.generated.js";
+
+const PACKAGE_ROOT = fileURLToPath(new URL("../..", import.meta.url));
+
+describe("the embedded page driver", () => {
+  it("is fresh: driver-source.generated.ts is what scripts/embed-driver.mjs makes of page-driver.ts", () => {
+    const check = spawnSync(process.execPath, ["scripts/embed-driver.mjs", "--check"], {
+      cwd: PACKAGE_ROOT,
+      encoding: "utf8",
+    });
+    expect(check.stderr).toBe("");
+    expect(check.status).toBe(0);
+  });
+
+  it("is one self-contained strict script with one __CONFIG__ and no helper", () => {
+    expect(DRIVER_SOURCE.startsWith('(function () {\n  "use strict";')).toBe(true);
+    expect(DRIVER_SOURCE.endsWith("  installPreviewDriver(__CONFIG__);\n})();")).toBe(true);
+    expect(DRIVER_SOURCE.split("__CONFIG__")).toHaveLength(2);
+    expect(DRIVER_SOURCE).not.toMatch(/^\s*(import|export)\b/m);
+    expect(DRIVER_SOURCE).not.toMatch(/\b__[a-z]\w*\(/);
+    // Parsed, not run: a syntax error would throw here.
+    expect(() => new Function(DRIVER_SOURCE.replace("__CONFIG__", "{}"))).not.toThrow();
+  });
+
+  it("goes into the document after the doctype with its config and the CSP, script ends escaped", () => {
+    const html = "<!doctype html><title>t</title><p>x</p>";
+    const prepared = prepareArtifactDocument(html, {
+      channel: "c1",
+      maxEntries: 200,
+      maxEntryCharacters: 500,
+    });
+    expect(prepared.startsWith('<!doctype html><meta http-equiv="Content-Security-Policy"')).toBe(
+      true,
+    );
+    expect(prepared).toContain(
+      'installPreviewDriver({"channel":"c1","maxEntries":200,"maxEntryCharacters":500});',
+    );
+    expect(prepared.endsWith("</script><title>t</title><p>x</p>")).toBe(true);
+    const script = prepared.slice(
+      prepared.indexOf("<script>") + 8,
+      prepared.lastIndexOf("</script>"),
+    );
+    expect(script).not.toMatch(/<\/script/i);
+  });
+});
