@@ -152,7 +152,7 @@ export {
   type RememberToolData,
   type RememberToolOptions,
   rememberInputSchema,
-} from "./remember.js";
+} from "./memory/remember.js";
 export {
   BINARY_SNIFF_BYTES,
   type ChunkMarkdownOptions,

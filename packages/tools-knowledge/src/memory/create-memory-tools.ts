@@ -1,4 +1,4 @@
-import { parseOptions } from "@agentool/contract";
+import { mountedToolsOption, parseOptions } from "@agentool/contract";
 import { z } from "zod";
 import {
   backendOption,
@@ -63,7 +63,7 @@ const optionsSchema = z.object({
     .optional(),
   readOnly: z.boolean().optional(),
   maxContentCharacters: z.number().int().min(1).max(MAX_MEMORY_CONTENT_CHARACTERS).optional(),
-  mountedTools: z.array(z.string().min(1)).readonly().optional(),
+  mountedTools: mountedToolsOption,
   now: z
     .custom<() => Date>((value) => typeof value === "function", {
       error: "expected a function () => Date",

@@ -1,10 +1,18 @@
-import { defineTool, ok, parseOptions, type Tool, toolOverridesShape } from "@agentool/contract";
+import {
+  closestNames,
+  defineTool,
+  joinSentences,
+  mountedTools,
+  mountedToolsOption,
+  ok,
+  parseOptions,
+  type Tool,
+  toolOverridesShape,
+} from "@agentool/contract";
 import { z } from "zod";
-import { joinLines, mountedTools, mountedToolsOption } from "../internal/mounted-tools.js";
 import {
   backendFailure,
   backendOption,
-  closestKeys,
   keyField,
   keyNotFound,
   MEMORY_TOOL_NAMES,
@@ -101,13 +109,16 @@ export function createMemoryDeleteTool(options: MemoryDeleteToolOptions): Memory
 
   const description =
     parsed.description ??
-    joinLines([
-      "Forget one memory by its exact key, for good: when it is wrong, outdated or the user asks to forget it.",
-      mounted.has(MEMORY_TOOL_NAMES.write)
-        ? `To correct a memory, overwrite it with ${MEMORY_TOOL_NAMES.write} instead.`
-        : undefined,
-      "An unknown key fails with the closest keys that exist; nothing is deleted then.",
-    ]);
+    joinSentences(
+      [
+        "Forget one memory by its exact key, for good: when it is wrong, outdated or the user asks to forget it.",
+        mounted.has(MEMORY_TOOL_NAMES.write)
+          ? `To correct a memory, overwrite it with ${MEMORY_TOOL_NAMES.write} instead.`
+          : undefined,
+        "An unknown key fails with the closest keys that exist; nothing is deleted then.",
+      ],
+      "\n",
+    );
 
   return defineTool({
     name,
@@ -134,7 +145,7 @@ export function createMemoryDeleteTool(options: MemoryDeleteToolOptions): Memory
           return keyNotFound(
             name,
             request.key,
-            closestKeys(request.key, snapshot.records.keys()),
+            closestNames(request.key, snapshot.records.keys()),
             next,
           );
         }

@@ -1,7 +1,11 @@
 import {
   defineTool,
+  formatCount,
   formatPageMarker,
   isOffsetPastEnd,
+  joinSentences,
+  mountedTools,
+  mountedToolsOption,
   type NextCallValue,
   offsetPastEnd,
   ok,
@@ -11,12 +15,10 @@ import {
   toolOverridesShape,
 } from "@agentool/contract";
 import { z } from "zod";
-import { joinLines, mountedTools, mountedToolsOption } from "../internal/mounted-tools.js";
 import { recordsByKey } from "./internal/memory-search-index.js";
 import {
   backendFailure,
   backendOption,
-  formatCount,
   MEMORY_TOOL_NAMES,
   type MemoryNamespaceOption,
   namespaceOption,
@@ -251,14 +253,17 @@ export function createMemoryListTool(options: MemoryListToolOptions): MemoryList
 
   const description =
     parsed.description ??
-    joinLines([
-      "List the memories saved here by key (with tags, size and last write), to see what is remembered or find a key.",
-      "prefix keeps keys that start with it (e.g. 'user/'); tags keeps memories carrying every tag given.",
-      mounted.has(MEMORY_TOOL_NAMES.search)
-        ? `To find a memory by its words, use ${MEMORY_TOOL_NAMES.search} instead.`
-        : undefined,
-      `At most ${defaultLimit} entries per call (limit to change); a cut result ends with the exact call for the next page (offset).`,
-    ]);
+    joinSentences(
+      [
+        "List the memories saved here by key (with tags, size and last write), to see what is remembered or find a key.",
+        "prefix keeps keys that start with it (e.g. 'user/'); tags keeps memories carrying every tag given.",
+        mounted.has(MEMORY_TOOL_NAMES.search)
+          ? `To find a memory by its words, use ${MEMORY_TOOL_NAMES.search} instead.`
+          : undefined,
+        `At most ${defaultLimit} entries per call (limit to change); a cut result ends with the exact call for the next page (offset).`,
+      ],
+      "\n",
+    );
 
   return defineTool({
     name,

@@ -1,10 +1,18 @@
-import { defineTool, ok, parseOptions, type Tool, toolOverridesShape } from "@agentool/contract";
+import {
+  closestNames,
+  defineTool,
+  joinSentences,
+  mountedTools,
+  mountedToolsOption,
+  ok,
+  parseOptions,
+  type Tool,
+  toolOverridesShape,
+} from "@agentool/contract";
 import { z } from "zod";
-import { joinLines, mountedTools, mountedToolsOption } from "../internal/mounted-tools.js";
 import {
   backendFailure,
   backendOption,
-  closestKeys,
   keyField,
   keyNotFound,
   MEMORY_TOOL_NAMES,
@@ -117,21 +125,24 @@ export function createMemoryReadTool(options: MemoryReadToolOptions): MemoryRead
 
   const description =
     parsed.description ??
-    joinLines([
-      "Read one memory saved earlier by its exact key: its whole content, tags and when it was written.",
-      mounted.has(MEMORY_TOOL_NAMES.search) || mounted.has(MEMORY_TOOL_NAMES.list)
-        ? `When you do not know the key, find it first with ${[
-            mounted.when(MEMORY_TOOL_NAMES.search, `${MEMORY_TOOL_NAMES.search} (by words)`),
-            mounted.when(
-              MEMORY_TOOL_NAMES.list,
-              `${MEMORY_TOOL_NAMES.list} (by key prefix or tag)`,
-            ),
-          ]
-            .filter((part) => part.length > 0)
-            .join(" or ")}.`
-        : undefined,
-      "An unknown key fails with the closest keys that exist.",
-    ]);
+    joinSentences(
+      [
+        "Read one memory saved earlier by its exact key: its whole content, tags and when it was written.",
+        mounted.has(MEMORY_TOOL_NAMES.search) || mounted.has(MEMORY_TOOL_NAMES.list)
+          ? `When you do not know the key, find it first with ${[
+              mounted.when(MEMORY_TOOL_NAMES.search, `${MEMORY_TOOL_NAMES.search} (by words)`),
+              mounted.when(
+                MEMORY_TOOL_NAMES.list,
+                `${MEMORY_TOOL_NAMES.list} (by key prefix or tag)`,
+              ),
+            ]
+              .filter((part) => part.length > 0)
+              .join(" or ")}.`
+          : undefined,
+        "An unknown key fails with the closest keys that exist.",
+      ],
+      "\n",
+    );
 
   return defineTool({
     name,
@@ -153,7 +164,7 @@ export function createMemoryReadTool(options: MemoryReadToolOptions): MemoryRead
           return keyNotFound(
             name,
             request.key,
-            closestKeys(request.key, snapshot.records.keys()),
+            closestNames(request.key, snapshot.records.keys()),
             next,
           );
         }

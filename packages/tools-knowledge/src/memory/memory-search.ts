@@ -1,8 +1,12 @@
 import {
   defineTool,
   fail,
+  formatCount,
   formatPageMarker,
   isOffsetPastEnd,
+  joinSentences,
+  mountedTools,
+  mountedToolsOption,
   type NextCallValue,
   offsetPastEnd,
   ok,
@@ -12,12 +16,10 @@ import {
   toolOverridesShape,
 } from "@agentool/contract";
 import { z } from "zod";
-import { joinLines, mountedTools, mountedToolsOption } from "../internal/mounted-tools.js";
 import { MemorySearchIndex, memoryExcerpt } from "./internal/memory-search-index.js";
 import {
   backendFailure,
   backendOption,
-  formatCount,
   MEMORY_TOOL_NAMES,
   type MemoryNamespaceOption,
   namespaceOption,
@@ -292,16 +294,19 @@ export function createMemorySearchTool(options: MemorySearchToolOptions): Memory
 
   const description =
     parsed.description ??
-    joinLines([
-      "Search memories saved earlier (facts, preferences, decisions) by their words, ranked by relevance (BM25 over key, tags and content), best first.",
-      "Each result gives the key, the tags and the content (an excerpt when long).",
-      mounted.when(
-        MEMORY_TOOL_NAMES.read,
-        `Read a whole memory with ${MEMORY_TOOL_NAMES.read} by its key.`,
-      ),
-      "tags keeps only memories carrying every tag given (exact).",
-      `At most ${defaultLimit} results per call (limit to change); a cut result ends with the exact call for the next page (offset).`,
-    ]);
+    joinSentences(
+      [
+        "Search memories saved earlier (facts, preferences, decisions) by their words, ranked by relevance (BM25 over key, tags and content), best first.",
+        "Each result gives the key, the tags and the content (an excerpt when long).",
+        mounted.when(
+          MEMORY_TOOL_NAMES.read,
+          `Read a whole memory with ${MEMORY_TOOL_NAMES.read} by its key.`,
+        ),
+        "tags keeps only memories carrying every tag given (exact).",
+        `At most ${defaultLimit} results per call (limit to change); a cut result ends with the exact call for the next page (offset).`,
+      ],
+      "\n",
+    );
 
   return defineTool({
     name,

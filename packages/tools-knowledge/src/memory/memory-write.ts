@@ -2,17 +2,19 @@ import {
   containsPrivateKey,
   defineTool,
   fail,
+  formatCount,
+  joinSentences,
+  mountedTools,
+  mountedToolsOption,
   ok,
   parseOptions,
   type Tool,
   toolOverridesShape,
 } from "@agentool/contract";
 import { z } from "zod";
-import { joinLines, mountedTools, mountedToolsOption } from "../internal/mounted-tools.js";
 import {
   backendFailure,
   backendOption,
-  formatCount,
   keyField,
   MEMORY_TOOL_NAMES,
   type MemoryNamespaceOption,
@@ -185,19 +187,22 @@ export function createMemoryWriteTool(options: MemoryWriteToolOptions): MemoryWr
 
   const description =
     parsed.description ??
-    joinLines([
-      'Remember something across sessions: save a fact, a preference, a decision or a summary under a short key (e.g. "user/preferences/editor").',
-      "Writing an existing key replaces its content (read it first to extend it); add a few tags to filter on later.",
-      mounted.has(MEMORY_TOOL_NAMES.search) || mounted.has(MEMORY_TOOL_NAMES.read)
-        ? `Find memories again with ${[
-            mounted.when(MEMORY_TOOL_NAMES.search, `${MEMORY_TOOL_NAMES.search} (by words)`),
-            mounted.when(MEMORY_TOOL_NAMES.read, `${MEMORY_TOOL_NAMES.read} (by key)`),
-          ]
-            .filter((part) => part.length > 0)
-            .join(" or ")}.`
-        : undefined,
-      `At most ${formatCount(maxContentCharacters)} characters per memory; never save secrets.`,
-    ]);
+    joinSentences(
+      [
+        'Remember something across sessions: save a fact, a preference, a decision or a summary under a short key (e.g. "user/preferences/editor").',
+        "Writing an existing key replaces its content (read it first to extend it); add a few tags to filter on later.",
+        mounted.has(MEMORY_TOOL_NAMES.search) || mounted.has(MEMORY_TOOL_NAMES.read)
+          ? `Find memories again with ${[
+              mounted.when(MEMORY_TOOL_NAMES.search, `${MEMORY_TOOL_NAMES.search} (by words)`),
+              mounted.when(MEMORY_TOOL_NAMES.read, `${MEMORY_TOOL_NAMES.read} (by key)`),
+            ]
+              .filter((part) => part.length > 0)
+              .join(" or ")}.`
+          : undefined,
+        `At most ${formatCount(maxContentCharacters)} characters per memory; never save secrets.`,
+      ],
+      "\n",
+    );
 
   return defineTool({
     name,

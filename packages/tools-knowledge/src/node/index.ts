@@ -1,4 +1,14 @@
 export {
+  createFileMemoryBackend,
+  FILE_MEMORY_FINE_RACY_WINDOW_MS,
+  FILE_MEMORY_FORMAT,
+  FILE_MEMORY_RACY_WINDOW_MS,
+  FILE_MEMORY_SHARDS,
+  FILE_MEMORY_STALE_TEMP_MS,
+  type FileMemoryBackend,
+  type FileMemoryBackendOptions,
+} from "../memory/node/index.js";
+export {
   CORPUS_INDEX_FILE,
   CORPUS_INDEX_FOLDER,
   type CorpusRefreshReport,
@@ -27,13 +37,3 @@ export {
   type SkillSkipReason,
   type SkippedSkill,
 } from "../skills/node/index.js";
-export {
-  createFileMemoryBackend,
-  FILE_MEMORY_FINE_RACY_WINDOW_MS,
-  FILE_MEMORY_FORMAT,
-  FILE_MEMORY_RACY_WINDOW_MS,
-  FILE_MEMORY_SHARDS,
-  FILE_MEMORY_STALE_TEMP_MS,
-  type FileMemoryBackend,
-  type FileMemoryBackendOptions,
-} from "./file-memory-backend.js";

@@ -3,7 +3,7 @@ import { MemoryVectorStore } from "@langchain/classic/vectorstores/memory";
 import type { Document } from "@langchain/core/documents";
 import { describe, expect, it } from "vitest";
 import type { VectorRecord } from "../engine/types.js";
-import { createRememberTool } from "../remember.js";
+import { createRememberTool } from "../memory/remember.js";
 import { HashingEmbeddings } from "../test-support/hashing-embeddings.js";
 import { ingest } from "./ingest.js";
 import {

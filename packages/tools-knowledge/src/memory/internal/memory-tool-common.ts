@@ -1,4 +1,4 @@
-import { fail, type ToolContext, type ToolFailure } from "@agentool/contract";
+import { errorMessage, fail, type ToolContext, type ToolFailure } from "@agentool/contract";
 import { z } from "zod";
 import { KnowledgeSourceError } from "../../engine/knowledge-source-error.js";
 import type { MemoryBackend } from "../memory-backend.js";
@@ -129,10 +129,19 @@ export async function resolveNamespace(
   return { namespace: namespace as readonly string[] };
 }
 
-/** @internal */
+/** Longest backend message quoted in a failure. */
+const MAX_QUOTED_MESSAGE_CHARACTERS = 300;
+
+/**
+ * The message of what a backend threw, cut at 300 characters for the model.
+ *
+ * @internal
+ */
 export function messageOf(error: unknown): string {
-  const text = error instanceof Error ? error.message : String(error);
-  return text.length > 300 ? `${text.slice(0, 300)}…` : text;
+  const text = errorMessage(error);
+  return text.length > MAX_QUOTED_MESSAGE_CHARACTERS
+    ? `${text.slice(0, MAX_QUOTED_MESSAGE_CHARACTERS)}…`
+    : text;
 }
 
 const NETWORK_CODES = new Set([
@@ -194,61 +203,6 @@ export function backendFailure(toolName: string, action: string, error: unknown)
   );
 }
 
-function editDistance(left: string, right: string, ceiling: number): number {
-  if (Math.abs(left.length - right.length) > ceiling) return ceiling + 1;
-  let previous = Array.from({ length: right.length + 1 }, (_, index) => index);
-  for (let row = 1; row <= left.length; row += 1) {
-    const current = [row];
-    let best = row;
-    for (let column = 1; column <= right.length; column += 1) {
-      const cost = left.charCodeAt(row - 1) === right.charCodeAt(column - 1) ? 0 : 1;
-      const value = Math.min(
-        (previous[column] as number) + 1,
-        (current[column - 1] as number) + 1,
-        (previous[column - 1] as number) + cost,
-      );
-      current.push(value);
-      if (value < best) best = value;
-    }
-    if (best > ceiling) return ceiling + 1;
-    previous = current;
-  }
-  return previous[right.length] as number;
-}
-
-/** At most this many keys are compared when looking for the closest ones. */
-const MAX_KEYS_COMPARED = 20_000;
-
-/**
- * The keys closest to `target`: same letters in another case, then keys that contain it or that
- * it contains, then by edit distance (at most half the key's length away). Deterministic.
- *
- * @internal
- */
-export function closestKeys(target: string, keys: Iterable<string>, count = 3): string[] {
-  const wanted = target.toLowerCase();
-  const ceiling = Math.max(2, Math.floor(wanted.length / 2));
-  const scored: Array<{ key: string; score: number }> = [];
-  let compared = 0;
-  for (const key of keys) {
-    if (compared >= MAX_KEYS_COMPARED) break;
-    compared += 1;
-    const lower = key.toLowerCase();
-    let score: number;
-    if (lower === wanted) score = 0;
-    else if (lower.includes(wanted) || wanted.includes(lower)) {
-      score = 0.5 + Math.abs(lower.length - wanted.length) / 1_000;
-    } else {
-      const distance = editDistance(wanted, lower, ceiling);
-      if (distance > ceiling) continue;
-      score = 1 + distance;
-    }
-    scored.push({ key, score });
-  }
-  scored.sort((left, right) => left.score - right.score || (left.key < right.key ? -1 : 1));
-  return scored.slice(0, count).map((entry) => entry.key);
-}
-
 /** The one `MEMORY_KEY_NOT_FOUND` failure, naming the closest keys. @internal */
 export function keyNotFound(
   toolName: string,
@@ -272,8 +226,3 @@ export function keyNotFound(
           : "Keys are case-sensitive: check the exact key.",
   });
 }
-
-const numberFormat = new Intl.NumberFormat("en-US");
-
-/** Formats a count with thousands separators. @internal */
-export const formatCount = (value: number): string => numberFormat.format(value);

@@ -5,7 +5,7 @@ import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { VectorRecord } from "../../engine/types.js";
-import { createRememberTool } from "../../remember.js";
+import { createRememberTool } from "../../memory/remember.js";
 import { HashingEmbeddings } from "../../test-support/hashing-embeddings.js";
 import { createInMemoryVectorStore } from "../in-memory-vector-store.js";
 import { ingest } from "../ingest.js";

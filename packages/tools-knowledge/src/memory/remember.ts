@@ -1,19 +1,20 @@
 import {
   AgentoolError,
-  containsPrivateKey,
   defineTool,
-  fail,
-  ok,
+  formatCount,
+  joinSentences,
+  mountedTools,
+  mountedToolsOption,
   parseOptions,
   type Tool,
   toolOverridesShape,
 } from "@agentool/contract";
 import { z } from "zod";
-import { contentDocumentKey } from "./engine/content-hash.js";
-import type { Embeddings, VectorStore } from "./engine/types.js";
-import { embeddingsSchema, vectorStoreSchema } from "./internal/option-schemas.js";
-import { MIN_MAX_CHUNK_CHARACTERS } from "./search/chunk-markdown.js";
-import { ingest } from "./search/ingest.js";
+import type { Embeddings, VectorStore } from "../engine/types.js";
+import { embeddingsSchema, vectorStoreSchema } from "../internal/option-schemas.js";
+import { MIN_MAX_CHUNK_CHARACTERS } from "../search/chunk-markdown.js";
+import { type ExcerptSaver, saveExcerpt } from "./internal/save-excerpt.js";
+import { stageTrackedStore } from "./internal/stage-tracked-store.js";
 
 /** The default name of the write tool. */
 export const REMEMBER_TOOL_NAME = "remember";
@@ -126,7 +127,7 @@ const optionsSchema = z.object({
       error: "expected a function (text: string) => string",
     })
     .optional(),
-  mountedTools: z.array(z.string().min(1)).readonly().optional(),
+  mountedTools: mountedToolsOption,
   now: z
     .custom<() => Date>((value) => typeof value === "function", {
       error: "expected a function () => Date",
@@ -142,7 +143,7 @@ function createInputSchema(maxTextCharacters: number, maxTags: number) {
       .min(1)
       .max(maxTextCharacters)
       .describe(
-        `The excerpt to keep, verbatim (Markdown is fine: its headings are kept as context), at most ${maxTextCharacters.toLocaleString("en-US")} characters.`,
+        `The excerpt to keep, verbatim (Markdown is fine: its headings are kept as context), at most ${formatCount(maxTextCharacters)} characters.`,
       ),
     source: z
       .string()
@@ -198,7 +199,7 @@ export function formatRememberResult(
     data.source === undefined ? undefined : `source ${data.source}`,
   ].filter((part): part is string => part !== undefined);
   const lines = [
-    `Saved ${passages} (${data.characters.toLocaleString("en-US")} characters) as ${data.document_key}, ${details.join("; ")}.`,
+    `Saved ${passages} (${formatCount(data.characters)} characters) as ${data.document_key}, ${details.join("; ")}.`,
   ];
   if (data.already_saved === true) {
     lines.push(
@@ -216,20 +217,6 @@ export function formatRememberResult(
     lines.push(`Find it again with ${options.searchToolName}${tagHint}.`);
   }
   return lines.join("\n");
-}
-
-class StageError extends Error {
-  constructor(
-    readonly stage: "embedder" | "store",
-    readonly original: unknown,
-  ) {
-    super(original instanceof Error ? original.message : String(original));
-  }
-}
-
-function messageOf(error: unknown): string {
-  const text = error instanceof Error ? error.message : String(error);
-  return text.length > 300 ? `${text.slice(0, 300)}…` : text;
 }
 
 /**
@@ -265,51 +252,39 @@ export function createRememberTool(options: RememberToolOptions): RememberTool {
   const name = parsed.name ?? REMEMBER_TOOL_NAME;
   const maxTextCharacters = parsed.maxTextCharacters ?? DEFAULT_MAX_REMEMBER_CHARACTERS;
   const maxTags = parsed.maxTags ?? DEFAULT_MAX_REMEMBER_TAGS;
-  const mounted = new Set(parsed.mountedTools ?? []);
+  const mounted = mountedTools(parsed.mountedTools);
   const searchToolName = parsed.searchToolName ?? DEFAULT_REMEMBER_SEARCH_TOOL_NAME;
   const namedSearch =
     parsed.searchToolName !== undefined || mounted.has(searchToolName) ? searchToolName : undefined;
-  const now = parsed.now ?? (() => new Date());
-
-  // Failures are told apart by where they came from: the embedder (nothing written) or the store.
-  const embedder: Embeddings | undefined =
-    embeddings === undefined
-      ? undefined
-      : {
-          embedDocuments: async (texts) => {
-            try {
-              return await embeddings.embedDocuments(texts);
-            } catch (error) {
-              throw new StageError("embedder", error);
-            }
-          },
-          embedQuery: (text) => embeddings.embedQuery(text),
-        };
-  const wrap =
-    <Arguments extends unknown[], Result>(call: (...parameters: Arguments) => Promise<Result>) =>
-    async (...parameters: Arguments): Promise<Result> => {
-      try {
-        return await call(...parameters);
-      } catch (error) {
-        throw new StageError("store", error);
-      }
-    };
-  const writer: VectorStore = {
-    searchesText: store.searchesText,
-    upsert: wrap(store.upsert.bind(store)),
-    query: wrap(store.query.bind(store)),
-    delete: wrap(store.delete.bind(store)),
-    ...(typeof store.range === "function" ? { range: wrap(store.range.bind(store)) } : {}),
+  const { writer, embedder } = stageTrackedStore(store, embeddings);
+  const saver: ExcerptSaver = {
+    name,
+    writer,
+    embedder,
+    ingestOptions: {
+      ...(parsed.maxChunkCharacters === undefined
+        ? {}
+        : { maxChunkCharacters: parsed.maxChunkCharacters }),
+      ...(parsed.minAlnumChars === undefined ? {} : { minAlnumChars: parsed.minAlnumChars }),
+      ...(parsed.embedHeadingTrail === undefined
+        ? {}
+        : { embedHeadingTrail: parsed.embedHeadingTrail }),
+      ...(parsed.sanitize === undefined ? {} : { sanitize: parsed.sanitize }),
+    },
+    now: parsed.now ?? (() => new Date()),
   };
 
   const description =
     parsed.description ??
-    [
-      `Save an excerpt worth keeping — a fact, a figure, a decision, a quote with its context — so it can be found again later${namedSearch === undefined ? "" : ` with ${namedSearch}`}.`,
-      "Save the text verbatim with where it came from (source: a URL or file:lines) and a few tags; a long excerpt is split into passages on its headings.",
-      "Saving the same text again updates its source and tags instead of duplicating it.",
-      `Save only what matters (at most ${maxTextCharacters.toLocaleString("en-US")} characters per call), never secrets.`,
-    ].join("\n");
+    joinSentences(
+      [
+        `Save an excerpt worth keeping — a fact, a figure, a decision, a quote with its context — so it can be found again later${namedSearch === undefined ? "" : ` with ${namedSearch}`}.`,
+        "Save the text verbatim with where it came from (source: a URL or file:lines) and a few tags; a long excerpt is split into passages on its headings.",
+        "Saving the same text again updates its source and tags instead of duplicating it.",
+        `Save only what matters (at most ${formatCount(maxTextCharacters)} characters per call), never secrets.`,
+      ],
+      "\n",
+    );
 
   return defineTool({
     name,
@@ -324,98 +299,7 @@ export function createRememberTool(options: RememberToolOptions): RememberTool {
     },
     tags: ["knowledge:write", "memory"],
     timeoutMs: parsed.timeoutMs ?? DEFAULT_REMEMBER_TIMEOUT_MS,
-    execute: async (request, context) => {
-      const text = request.text;
-      if (text.trim().length === 0) {
-        return fail("INVALID_INPUT", `${name} refused the excerpt: text is blank.`, {
-          hint: `Call ${name} with the words to keep.`,
-        });
-      }
-      if (containsPrivateKey(text)) {
-        return fail(
-          "BLOCKED",
-          `${name} refused the excerpt: it holds a private key, and keys are never stored.`,
-          {
-            hint: "This is policy, not a mistake in the call: save the excerpt without the key block.",
-          },
-        );
-      }
-      const source = request.source?.trim();
-      const tags = [
-        ...new Set((request.tags ?? []).map((tag) => tag.trim()).filter((tag) => tag.length > 0)),
-      ];
-      const documentKey = await contentDocumentKey(text);
-      let alreadySaved: boolean | undefined;
-      try {
-        if (writer.range !== undefined) {
-          alreadySaved =
-            (await writer.range(documentKey, 0, 0, { signal: context.signal })).length > 0;
-        }
-        const createdAt = now();
-        const result = await ingest(
-          [{ id: documentKey, text, ...(source ? { source } : {}), tags }],
-          {
-            store: writer,
-            ...(embedder === undefined ? {} : { embeddings: embedder }),
-            ...(parsed.maxChunkCharacters === undefined
-              ? {}
-              : { maxChunkCharacters: parsed.maxChunkCharacters }),
-            ...(parsed.minAlnumChars === undefined ? {} : { minAlnumChars: parsed.minAlnumChars }),
-            ...(parsed.embedHeadingTrail === undefined
-              ? {}
-              : { embedHeadingTrail: parsed.embedHeadingTrail }),
-            ...(parsed.sanitize === undefined ? {} : { sanitize: parsed.sanitize }),
-            signal: context.signal,
-            now: () => createdAt,
-            onProgress: (progress) =>
-              context.progress({
-                message: progress.stage === "embed" ? "embedding" : "saving",
-                completed: progress.completed,
-                total: progress.total,
-              }),
-          },
-        );
-        const document = result.documents[0];
-        if (document === undefined || document.records === 0) {
-          return fail(
-            "INVALID_INPUT",
-            `${name} refused the excerpt: nothing searchable is left after clean-up (control characters, blank or too-short passages).`,
-            {
-              hint: `Call ${name} with the words to keep as plain text.`,
-            },
-          );
-        }
-        const data: RememberToolData = {
-          document_key: documentKey,
-          stored_chunks: document.records,
-          dropped_chunks: document.droppedChunks,
-          characters: text.length,
-          tags,
-          created_at: createdAt.toISOString(),
-        };
-        if (source) data.source = source;
-        if (alreadySaved !== undefined) data.already_saved = alreadySaved;
-        return ok(data);
-      } catch (error) {
-        if (context.signal.aborted) throw error;
-        if (error instanceof StageError) {
-          return fail(
-            "NETWORK_ERROR",
-            error.stage === "embedder"
-              ? `${name} could not save the excerpt: the embedder failed (${messageOf(error.original)}); nothing was written.`
-              : `${name} could not save the excerpt: the store failed (${messageOf(error.original)}).`,
-            {
-              hint:
-                error.stage === "embedder"
-                  ? `Call ${name} again shortly with the same text.`
-                  : `Call ${name} again with the same text: saving it twice is safe (same key, same passages).`,
-              retryable: true,
-            },
-          );
-        }
-        throw error;
-      }
-    },
+    execute: (request, context) => saveExcerpt(saver, request, context),
     render: (data) =>
       formatRememberResult(data, namedSearch === undefined ? {} : { searchToolName: namedSearch }),
   });

@@ -1,13 +1,13 @@
 import { assertConformance } from "@agentool/contract/testing";
 import { MemoryVectorStore } from "@langchain/classic/vectorstores/memory";
 import { describe, expect, it } from "vitest";
-import type { VectorStore } from "./engine/types.js";
+import type { VectorStore } from "../engine/types.js";
+import { createInMemoryVectorStore } from "../search/in-memory-vector-store.js";
+import { createLangChainVectorStore } from "../search/lang-chain-vector-store.js";
+import { createSearchKnowledgeTool } from "../search/search-knowledge.js";
+import { createStoreSource } from "../search/store-source.js";
+import { HashingEmbeddings } from "../test-support/hashing-embeddings.js";
 import { createRememberTool } from "./remember.js";
-import { createInMemoryVectorStore } from "./search/in-memory-vector-store.js";
-import { createLangChainVectorStore } from "./search/lang-chain-vector-store.js";
-import { createSearchKnowledgeTool } from "./search/search-knowledge.js";
-import { createStoreSource } from "./search/store-source.js";
-import { HashingEmbeddings } from "./test-support/hashing-embeddings.js";
 
 // remember → search_memory, tool to tool: the write half and a search_knowledge renamed for a store.
 

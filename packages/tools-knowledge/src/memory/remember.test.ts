@@ -1,11 +1,11 @@
 import { AgentoolError } from "@agentool/contract";
 import { assertConformance } from "@agentool/contract/testing";
 import { describe, expect, it } from "vitest";
-import type { VectorStore } from "./engine/types.js";
+import type { VectorStore } from "../engine/types.js";
+import { createInMemoryVectorStore } from "../search/in-memory-vector-store.js";
+import { createStoreSource } from "../search/store-source.js";
+import { HashingEmbeddings } from "../test-support/hashing-embeddings.js";
 import { createRememberTool, formatRememberResult } from "./remember.js";
-import { createInMemoryVectorStore } from "./search/in-memory-vector-store.js";
-import { createStoreSource } from "./search/store-source.js";
-import { HashingEmbeddings } from "./test-support/hashing-embeddings.js";
 
 const NOW = new Date("2026-03-04T05:06:07.000Z");
 const now = () => NOW;

@@ -1,11 +1,11 @@
 import { type AnyTool, contentToText, parseNextCall } from "@agentool/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createMemoryTools } from "../memory/create-memory-tools.js";
-import type { MemoryBackend } from "../memory/memory-backend.js";
-import type { MemoryListToolData } from "../memory/memory-list.js";
-import type { MemoryReadToolData } from "../memory/memory-read.js";
-import type { MemorySearchToolData } from "../memory/memory-search.js";
-import type { MemoryWriteToolData } from "../memory/memory-write.js";
+import { createMemoryTools } from "../create-memory-tools.js";
+import type { MemoryBackend } from "../memory-backend.js";
+import type { MemoryListToolData } from "../memory-list.js";
+import type { MemoryReadToolData } from "../memory-read.js";
+import type { MemorySearchToolData } from "../memory-search.js";
+import type { MemoryWriteToolData } from "../memory-write.js";
 
 /** What a backend under test provides. */
 export interface MemoryBackendFixture {
