@@ -1,22 +1,19 @@
-import type { ErrorCode } from "@agentool/contract";
+import { type ErrorCode, ToolFailureError } from "@agentool/contract";
 
 const marker = Symbol.for("agentool.knowledge-source-error");
 
 /**
  * What a {@link KnowledgeSource} throws for a failure the model or host should hear about in the
  * contract's terms (a corpus root that does not exist → `NOT_CONFIGURED`, an embedder that is
- * down → `NETWORK_ERROR`…). `search_knowledge` turns it into the failure envelope with its code
- * and hint; anything else a source throws becomes `INTERNAL`.
+ * down → `NETWORK_ERROR`…). A {@link ToolFailureError}: `search_knowledge`'s `run` turns it into
+ * the failure envelope with its code, hint and `retryable` (`false` unless given); anything else a
+ * source throws becomes `INTERNAL`.
  */
-export class KnowledgeSourceError extends Error {
+export class KnowledgeSourceError extends ToolFailureError {
   /** @internal */
   readonly [marker] = true;
-  /** The contract's error code. */
-  readonly code: ErrorCode;
-  /** The next step, for the model or the host. */
-  readonly hint: string | undefined;
   /** Whether the same call may succeed later. */
-  readonly retryable: boolean;
+  declare readonly retryable: boolean;
 
   /**
    * @param code - the contract's error code
@@ -32,11 +29,8 @@ export class KnowledgeSourceError extends Error {
     message: string,
     options: { hint?: string; retryable?: boolean; cause?: unknown } = {},
   ) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    super(code, message, { ...options, retryable: options.retryable ?? false });
     this.name = "KnowledgeSourceError";
-    this.code = code;
-    this.hint = options.hint;
-    this.retryable = options.retryable ?? false;
   }
 
   /**
@@ -45,7 +39,7 @@ export class KnowledgeSourceError extends Error {
    * @param value - anything
    * @returns `true` for a knowledge source error
    */
-  static isInstance(value: unknown): value is KnowledgeSourceError {
+  static override isInstance(value: unknown): value is KnowledgeSourceError {
     return typeof value === "object" && value !== null && marker in value;
   }
 }

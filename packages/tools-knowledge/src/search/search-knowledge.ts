@@ -1,6 +1,7 @@
 import {
   defineTool,
   fail,
+  formatCount,
   formatPageMarker,
   isOffsetPastEnd,
   type NextCallValue,
@@ -14,7 +15,6 @@ import {
   toolOverridesShape,
 } from "@agentool/contract";
 import { z } from "zod";
-import { KnowledgeSourceError } from "../engine/knowledge-source-error.js";
 import type {
   EmptyReason,
   KnowledgeHit,
@@ -276,7 +276,7 @@ function emptyMessage(data: SearchKnowledgeToolData, wording: Wording): string {
       return `Passages match ${query}, but none with ${filters.join(" and ")}. Call ${name} again without ${filters.length > 1 ? "these filters" : "it"}${prefixHint}.`;
     }
     default: {
-      const covered = `${count(data.searched.documents)} ${data.searched.documents === 1 ? "document" : "documents"}`;
+      const covered = `${formatCount(data.searched.documents)} ${data.searched.documents === 1 ? "document" : "documents"}`;
       const grep =
         mounted.has("grep_search") && kind === "corpus"
           ? `, or grep_search for an exact string`
@@ -285,9 +285,6 @@ function emptyMessage(data: SearchKnowledgeToolData, wording: Wording): string {
     }
   }
 }
-
-const numberFormat = new Intl.NumberFormat("en-US");
-const count = (value: number) => numberFormat.format(value);
 
 function indent(text: string): string {
   return text
@@ -336,13 +333,13 @@ export function formatSearchKnowledgeResult(
     const last = data.offset + data.hits.length - 1;
     const range =
       first === 1 && !data.truncated
-        ? `${count(data.total)} ${data.total === 1 ? "hit" : "hits"}`
-        : `Hits ${count(first)}–${count(last)} of ${count(data.total)}`;
+        ? `${formatCount(data.total)} ${data.total === 1 ? "hit" : "hits"}`
+        : `Hits ${formatCount(first)}–${formatCount(last)} of ${formatCount(data.total)}`;
     const filters = [
       data.path_prefix === undefined ? "" : ` under ${JSON.stringify(data.path_prefix)}`,
       data.tags === undefined ? "" : ` tagged ${data.tags.join(", ")}`,
     ].join("");
-    const covered = `${count(data.searched.documents)} ${data.searched.documents === 1 ? "document" : "documents"}, ${count(data.searched.chunks)} ${data.searched.chunks === 1 ? "passage" : "passages"} searched`;
+    const covered = `${formatCount(data.searched.documents)} ${data.searched.documents === 1 ? "document" : "documents"}, ${formatCount(data.searched.chunks)} ${data.searched.chunks === 1 ? "passage" : "passages"} searched`;
     lines.push(`${range} for ${JSON.stringify(data.query)}${filters} (best first; ${covered}):`);
     for (const [index, hit] of data.hits.entries()) {
       const trail = hit.heading_trail.length > 0 ? ` — ${hit.heading_trail.join(" > ")}` : "";
@@ -354,7 +351,7 @@ export function formatSearchKnowledgeResult(
       // data only (fused ranks are tiny numbers that say little beside the order).
       const name = wording.kind === "store" ? `key ${hit.file}` : hit.reference;
       lines.push(
-        `${count(first + index)}. ${name}${trail}${extras.length > 0 ? ` (${extras.join("; ")})` : ""}`,
+        `${formatCount(first + index)}. ${name}${trail}${extras.length > 0 ? ` (${extras.join("; ")})` : ""}`,
       );
       const excerpt = hit.excerpt_truncated ? `${hit.excerpt.trimEnd()} …` : hit.excerpt;
       if (excerpt.trim().length > 0) lines.push(indent(excerpt));
@@ -516,22 +513,11 @@ export function createSearchKnowledgeTool(
       const sourceRequest: KnowledgeSearchRequest = { query, offset, limit };
       if (pathPrefix !== undefined) sourceRequest.path_prefix = pathPrefix;
       if (tags !== undefined) sourceRequest.tags = tags;
-      let result: Awaited<ReturnType<KnowledgeSource["search"]>>;
-      try {
-        result = await source.search(sourceRequest, {
-          signal: context.signal,
-          progress: (update) => context.progress(update),
-        });
-      } catch (error) {
-        if (context.signal.aborted) throw error;
-        if (KnowledgeSourceError.isInstance(error)) {
-          return fail(error.code, error.message, {
-            ...(error.hint === undefined ? {} : { hint: error.hint }),
-            retryable: error.retryable,
-          });
-        }
-        throw error;
-      }
+      // A KnowledgeSourceError thrown here is a ToolFailureError: run maps it to the envelope.
+      const result = await source.search(sourceRequest, {
+        signal: context.signal,
+        progress: (update) => context.progress(update),
+      });
       if (isOffsetPastEnd(offset, result.total)) {
         return offsetPastEnd({ tool: name, offset, total: result.total, unit: "hits" });
       }

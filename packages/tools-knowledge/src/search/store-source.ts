@@ -1,4 +1,4 @@
-import { AgentoolError, parseOptions } from "@agentool/contract";
+import { AgentoolError, errorMessage, parseOptions } from "@agentool/contract";
 import { z } from "zod";
 import { KnowledgeSourceError } from "../engine/knowledge-source-error.js";
 import type {
@@ -108,7 +108,7 @@ const CONNECTION_ERROR_CODES = new Set([
 ]);
 
 function messageOf(error: unknown): string {
-  const text = error instanceof Error ? error.message : String(error);
+  const text = errorMessage(error);
   return text.length > 300 ? `${text.slice(0, 300)}…` : text;
 }
 

@@ -10,6 +10,7 @@
  * @internal
  */
 import { parentPort } from "node:worker_threads";
+import { errorMessage } from "@agentool/contract";
 import {
   createLexicalIndex,
   exportLexicalIndex,
@@ -44,7 +45,7 @@ port?.on("message", (message: Message) => {
   } catch (error) {
     port.postMessage({
       type: "failed",
-      message: error instanceof Error ? error.message : String(error),
+      message: errorMessage(error),
     });
   }
 });

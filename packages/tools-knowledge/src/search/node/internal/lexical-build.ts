@@ -15,6 +15,7 @@
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
+import { errorMessage } from "@agentool/contract";
 import type { RawLexicalEngine } from "../../../engine/lexical-engine.js";
 import {
   appendLexicalIndex,
@@ -147,7 +148,7 @@ export function startLexicalBuild(useWorker: boolean): LexicalBuild {
         answer?.(undefined);
       });
     } catch (error) {
-      failure = error instanceof Error ? error.message : String(error);
+      failure = errorMessage(error);
       worker = undefined;
     }
   }
