@@ -1,3 +1,11 @@
+/**
+ * The memory half of `@agentool/tools-knowledge`, runtime-neutral: the keyed memory tools
+ * (`memory_write`, `memory_read`, `memory_search`, `memory_list`, `memory_delete`) with their
+ * in-process and LangGraph `BaseStore` backends, and `remember`, the write half of a store-backed
+ * search.
+ *
+ * @packageDocumentation
+ */
 export {
   type BaseStoreItemLike,
   type BaseStoreLike,

@@ -1,3 +1,9 @@
+/**
+ * The skills half of `@agentool/tools-knowledge`, runtime-neutral and standing alone (it imports
+ * nothing of search or memory): `use_skill`, `read_skill_file` and the skill menu.
+ *
+ * @packageDocumentation
+ */
 export {
   createSkillTools,
   SKILL_TOOL_NAMES,

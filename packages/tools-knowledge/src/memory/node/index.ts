@@ -1,3 +1,8 @@
+/**
+ * The memory half of `@agentool/tools-knowledge` on Node: the crash-safe file store.
+ *
+ * @packageDocumentation
+ */
 export {
   createFileMemoryBackend,
   type FileMemoryBackend,

@@ -1,3 +1,8 @@
+/**
+ * The skills half of `@agentool/tools-knowledge` on Node: `SkillRegistry`, a folder of skills.
+ *
+ * @packageDocumentation
+ */
 export {
   SkillRegistry,
   type SkillRegistryOptions,
