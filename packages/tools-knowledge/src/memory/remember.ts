@@ -11,7 +11,7 @@ import {
 } from "@agentool/contract";
 import { z } from "zod";
 import type { Embeddings, VectorStore } from "../engine/types.js";
-import { embeddingsSchema, vectorStoreSchema } from "../internal/option-schemas.js";
+import { embeddingsSchema, vectorStoreSchema } from "../engine/option-schemas.js";
 import { MIN_MAX_CHUNK_CHARACTERS } from "../search/chunk-markdown.js";
 import { type ExcerptSaver, saveExcerpt } from "./internal/save-excerpt.js";
 import { stageTrackedStore } from "./internal/stage-tracked-store.js";

@@ -12,7 +12,7 @@ import type {
   VectorRecord,
   VectorStore,
 } from "../engine/types.js";
-import { embeddingsSchema, vectorStoreSchema } from "../internal/option-schemas.js";
+import { embeddingsSchema, vectorStoreSchema } from "../engine/option-schemas.js";
 import { checkVector } from "./internal/vector-query.js";
 import {
   DEFAULT_MAX_PASSAGE_CHARACTERS,

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { Embeddings, VectorStore } from "../engine/types.js";
+import type { Embeddings, VectorStore } from "./types.js";
 
 /**
  * The option schema of a {@link VectorStore} (`upsert`, `query`, `delete`), shared by `ingest`,
