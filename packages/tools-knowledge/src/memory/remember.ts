@@ -10,8 +10,8 @@ import {
   toolOverridesShape,
 } from "@agentool/contract";
 import { z } from "zod";
-import type { Embeddings, VectorStore } from "../engine/types.js";
 import { embeddingsSchema, vectorStoreSchema } from "../engine/option-schemas.js";
+import type { Embeddings, VectorStore } from "../engine/types.js";
 import { MIN_MAX_CHUNK_CHARACTERS } from "../search/chunk-markdown.js";
 import { type ExcerptSaver, saveExcerpt } from "./internal/save-excerpt.js";
 import { stageTrackedStore } from "./internal/stage-tracked-store.js";

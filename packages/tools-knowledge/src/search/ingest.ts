@@ -1,8 +1,8 @@
 import { AgentoolError } from "@agentool/contract";
 import { z } from "zod";
 import { contentDocumentKey } from "../engine/content-hash.js";
-import type { Embeddings, VectorRecord, VectorStore } from "../engine/types.js";
 import { embeddingsSchema, vectorStoreSchema } from "../engine/option-schemas.js";
+import type { Embeddings, VectorRecord, VectorStore } from "../engine/types.js";
 import {
   chunkMarkdown,
   DEFAULT_MAX_CHUNK_CHARACTERS,

@@ -1,6 +1,7 @@
 import { AgentoolError, errorMessage, parseOptions } from "@agentool/contract";
 import { z } from "zod";
 import { KnowledgeSourceError } from "../engine/knowledge-source-error.js";
+import { embeddingsSchema, vectorStoreSchema } from "../engine/option-schemas.js";
 import type {
   Embeddings,
   EmptyReason,
@@ -12,7 +13,6 @@ import type {
   VectorRecord,
   VectorStore,
 } from "../engine/types.js";
-import { embeddingsSchema, vectorStoreSchema } from "../engine/option-schemas.js";
 import { checkVector } from "./internal/vector-query.js";
 import {
   DEFAULT_MAX_PASSAGE_CHARACTERS,

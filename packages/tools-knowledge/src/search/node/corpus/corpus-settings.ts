@@ -1,8 +1,8 @@
 import { join, resolve } from "node:path";
 import { parseOptions } from "@agentool/contract";
 import { z } from "zod";
-import type { Embeddings } from "../../../engine/types.js";
 import { embeddingsSchema } from "../../../engine/option-schemas.js";
+import type { Embeddings } from "../../../engine/types.js";
 import { DEFAULT_MAX_PASSAGE_CHARACTERS } from "../../window-expansion.js";
 import { INDEX_FORMAT_VERSION } from "../internal/index-file.js";
 import {
