@@ -264,21 +264,35 @@ interface Shared {
   versions: Map<string, number>;
 }
 
-function build(
-  root: OpfsDirectoryHandleLike,
-  base: readonly string[],
-  displayRoot: string,
-  shared: Shared,
-): OpfsFileSystem {
-  const keyOf = (segments: readonly string[]) => joinSegments([...base, ...segments]);
-  const bump = (segments: readonly string[]) => {
-    const key = keyOf(segments);
-    shared.versions.set(key, (shared.versions.get(key) ?? 0) + 1);
-  };
+/**
+ * A seam over one directory handle: the walks from it, the writes through writables and the
+ * write generations it shares with its scopes. {@link build} hands out a plain object over it.
+ */
+class OpfsTree {
+  readonly #root: OpfsDirectoryHandleLike;
+  readonly #base: readonly string[];
+  readonly #shared: Shared;
+
+  constructor(root: OpfsDirectoryHandleLike, base: readonly string[], shared: Shared) {
+    this.#root = root;
+    this.#base = base;
+    this.#shared = shared;
+  }
+
+  /** The root-absolute key of a path, for the write generations. */
+  keyOf(segments: readonly string[]): string {
+    return joinSegments([...this.#base, ...segments]);
+  }
+
+  /** Counts a write to `segments` (its identity changes). */
+  bump(segments: readonly string[]): void {
+    const key = this.keyOf(segments);
+    this.#shared.versions.set(key, (this.#shared.versions.get(key) ?? 0) + 1);
+  }
 
   /** Walks `segments` from the root, optionally creating directories. */
-  async function walk(segments: readonly string[], path: string, create = false): Promise<Walk> {
-    let directory = root;
+  async walk(segments: readonly string[], path: string, create = false): Promise<Walk> {
+    let directory = this.#root;
     for (let index = 0; index < segments.length; index += 1) {
       const name = segments[index] as string;
       try {
@@ -294,12 +308,12 @@ function build(
   }
 
   /** The directory at `segments`, or the seam's failure for `path`. */
-  async function directoryAt(
+  async directoryAt(
     segments: readonly string[],
     path: string,
     options: { create?: boolean; wanted?: "directory" | "parent" } = {},
   ): Promise<OpfsDirectoryHandleLike> {
-    const walked = await walk(segments, path, options.create);
+    const walked = await this.walk(segments, path, options.create);
     if (walked.found) return walked.directory;
     if (walked.fileAt !== undefined) {
       const at = joinSegments(segments.slice(0, walked.fileAt + 1));
@@ -312,9 +326,9 @@ function build(
   }
 
   /** The entry at `segments` (root included), or why there is none. */
-  async function lookup(segments: readonly string[], path: string): Promise<Lookup> {
-    if (segments.length === 0) return { handle: root };
-    const walked = await walk(segments.slice(0, -1), path);
+  async lookup(segments: readonly string[], path: string): Promise<Lookup> {
+    if (segments.length === 0) return { handle: this.#root };
+    const walked = await this.walk(segments.slice(0, -1), path);
     if (!walked.found) {
       return walked.fileAt !== undefined
         ? {
@@ -328,8 +342,8 @@ function build(
     return handle === undefined ? { handle: undefined, missing: true } : { handle };
   }
 
-  async function fileAt(path: string): Promise<OpfsFileHandleLike> {
-    const found = await lookup(segmentsOf(path), path);
+  async fileAt(path: string): Promise<OpfsFileHandleLike> {
+    const found = await this.lookup(segmentsOf(path), path);
     if (found.handle === undefined) {
       if (found.parentFile !== undefined) throw parentNotDirectoryError(path, found.parentFile);
       throw notFound(path);
@@ -338,8 +352,8 @@ function build(
     return found.handle;
   }
 
-  async function snapshot(path: string) {
-    const handle = await fileAt(path);
+  async snapshot(path: string) {
+    const handle = await this.fileAt(path);
     try {
       return await handle.getFile();
     } catch (error) {
@@ -348,12 +362,12 @@ function build(
   }
 
   /** Creates `segments` as directories; a file at the last one is `FILE_ALREADY_EXISTS`. */
-  async function ensureDirectory(
+  async ensureDirectory(
     segments: readonly string[],
     path: string,
     inside?: string,
   ): Promise<OpfsDirectoryHandleLike> {
-    const walked = await walk(segments, path, true);
+    const walked = await this.walk(segments, path, true);
     if (walked.found) return walked.directory;
     if (walked.fileAt === undefined) throw notFound(path);
     const at = joinSegments(segments.slice(0, walked.fileAt + 1));
@@ -368,7 +382,7 @@ function build(
   }
 
   /** Writes `data` to `name` in `directory` through a writable that commits on close. */
-  async function writeInto(
+  async writeInto(
     directory: OpfsDirectoryHandleLike,
     name: string,
     path: string,
@@ -395,20 +409,20 @@ function build(
     }
   }
 
-  async function writeBytes(
+  async writeBytes(
     directory: OpfsDirectoryHandleLike,
     name: string,
     path: string,
     data: Uint8Array,
   ): Promise<void> {
-    await writeInto(directory, name, path, async (writable) => {
+    await this.writeInto(directory, name, path, async (writable) => {
       await writable.write(data as Uint8Array<ArrayBuffer>);
       await writable.close();
     });
   }
 
   /** Copies `handle` to `name` in `target`, byte for byte; directories merge. */
-  async function copyHandle(
+  async copyHandle(
     handle: Handle,
     target: OpfsDirectoryHandleLike,
     name: string,
@@ -423,8 +437,13 @@ function build(
       } catch (error) {
         return mapError(error, shown);
       }
-      await writeBytes(target, name, destinationPath, new Uint8Array(await file.arrayBuffer()));
-      bump(targetSegments);
+      await this.writeBytes(
+        target,
+        name,
+        destinationPath,
+        new Uint8Array(await file.arrayBuffer()),
+      );
+      this.bump(targetSegments);
       return;
     }
     let directory: OpfsDirectoryHandleLike;
@@ -441,12 +460,12 @@ function build(
       return mapError(error, destinationPath);
     }
     for await (const child of childrenOf(handle)) {
-      await copyHandle(child, directory, child.name, [...targetSegments, child.name], shown);
+      await this.copyHandle(child, directory, child.name, [...targetSegments, child.name], shown);
     }
   }
 
-  async function listHandles(path: string): Promise<Handle[]> {
-    const directory = await directoryAt(segmentsOf(path), path, { wanted: "directory" });
+  async listHandles(path: string): Promise<Handle[]> {
+    const directory = await this.directoryAt(segmentsOf(path), path, { wanted: "directory" });
     const children: Handle[] = [];
     try {
       for await (const child of childrenOf(directory)) children.push(child);
@@ -456,26 +475,8 @@ function build(
     return children;
   }
 
-  /** Checks a move or copy: not the root, not into itself. */
-  function transferSegments(source: string, destination: string, verb: "move" | "copy") {
-    const from = segmentsOf(source);
-    const to = segmentsOf(destination);
-    if (from.length === 0 || to.length === 0) {
-      throw new FileSystemError(
-        "INVALID_PATH",
-        `The workspace root cannot be ${verb === "move" ? "moved" : "copied"}.`,
-      );
-    }
-    const fromPath = joinSegments(from);
-    const toPath = joinSegments(to);
-    if (toPath === fromPath || toPath.startsWith(`${fromPath}/`)) {
-      throw new FileSystemError("INVALID_PATH", `Cannot ${verb} ${source} into itself.`);
-    }
-    return { from, to };
-  }
-
-  async function sourceOf(from: readonly string[], source: string): Promise<Handle> {
-    const found = await lookup(from, source);
+  async sourceOf(from: readonly string[], source: string): Promise<Handle> {
+    const found = await this.lookup(from, source);
     if (found.handle === undefined) {
       if (found.parentFile !== undefined) throw parentNotDirectoryError(source, found.parentFile);
       throw notFound(source);
@@ -483,181 +484,238 @@ function build(
     return found.handle;
   }
 
-  const seam: OpfsFileSystem = {
+  async realPath(path: string): Promise<string> {
+    return joinSegments(segmentsOf(path));
+  }
+
+  async stat(path: string): Promise<FileStat | undefined> {
+    const segments = segmentsOf(path);
+    const found = await this.lookup(segments, path);
+    if (found.handle === undefined) return undefined;
+    let figures: { size: number; modifiedMs: number };
+    try {
+      figures = await sizeAndTime(found.handle);
+    } catch (error) {
+      if (nameOfError(error) === "NotFoundError") return undefined;
+      return mapError(error, path);
+    }
+    return found.handle.kind === "file"
+      ? {
+          type: "file",
+          ...figures,
+          identity: String(this.#shared.versions.get(this.keyOf(segments)) ?? 0),
+        }
+      : { type: "directory", ...figures };
+  }
+
+  async readFile(path: string): Promise<Uint8Array> {
+    const file = await this.snapshot(path);
+    try {
+      return new Uint8Array(await file.arrayBuffer());
+    } catch (error) {
+      return mapError(error, path);
+    }
+  }
+
+  async openReader(path: string): Promise<FileReader> {
+    const file = await this.snapshot(path);
+    return {
+      size: file.size,
+      async read(position, length) {
+        const end = Math.min(file.size, position + length);
+        if (end <= position) return new Uint8Array(0);
+        try {
+          return new Uint8Array(await file.slice(position, end).arrayBuffer());
+        } catch (error) {
+          return mapError(error, path);
+        }
+      },
+      async close() {},
+    };
+  }
+
+  async writeFile(path: string, data: Uint8Array): Promise<void> {
+    const segments = segmentsOf(path);
+    if (segments.length === 0) throw directoryNotFileError(path);
+    const directory = await this.ensureDirectory(segments.slice(0, -1), path, path);
+    await this.writeBytes(directory, segments.at(-1) as string, path, data);
+    this.bump(segments);
+  }
+
+  async createDirectory(path: string): Promise<void> {
+    await this.ensureDirectory(segmentsOf(path), path);
+  }
+
+  async readDirectory(path: string): Promise<DirectoryEntry[]> {
+    const children = await this.listHandles(path);
+    return Promise.all(
+      children.map(async (child) => {
+        const figures = await sizeAndTime(child).catch(() => ({ size: 0, modifiedMs: 0 }));
+        return { name: child.name, type: child.kind, ...figures };
+      }),
+    );
+  }
+
+  async readDirectoryNames(path: string): Promise<Array<Pick<DirectoryEntry, "name" | "type">>> {
+    const children = await this.listHandles(path);
+    return children.map((child) => ({ name: child.name, type: child.kind }));
+  }
+
+  async remove(path: string, removeOptions: { recursive: boolean }): Promise<void> {
+    const segments = segmentsOf(path);
+    if (segments.length === 0) {
+      throw new FileSystemError("INVALID_PATH", "The workspace root cannot be removed.");
+    }
+    const found = await this.lookup(segments, path);
+    if (found.handle === undefined) {
+      if (found.parentFile !== undefined) throw parentNotDirectoryError(path, found.parentFile);
+      throw notFound(path);
+    }
+    if (found.handle.kind === "directory" && !removeOptions.recursive) {
+      const count = await countChildren(found.handle, path);
+      if (count > 0) {
+        throw new FileSystemError(
+          "DIRECTORY_NOT_EMPTY",
+          `${path} is a directory with ${count} ${count === 1 ? "entry" : "entries"} inside.`,
+          "Pass recursive: true to delete it with everything inside.",
+        );
+      }
+    }
+    const parent = await this.directoryAt(segments.slice(0, -1), path);
+    try {
+      await parent.removeEntry(segments.at(-1) as string, {
+        recursive: removeOptions.recursive,
+      });
+    } catch (error) {
+      mapError(error, path);
+    }
+    this.bump(segments);
+  }
+
+  async rename(source: string, destination: string): Promise<void> {
+    const { from, to } = transferSegments(source, destination, "move");
+    const handle = await this.sourceOf(from, source);
+    const target = await this.directoryAt(to.slice(0, -1), destination);
+    const name = to.at(-1) as string;
+    const existing = await childOf(target, name, destination);
+    if (existing !== undefined) {
+      if (existing.kind === "directory") {
+        if (handle.kind === "file") throw directoryNotFileError(destination);
+        if ((await countChildren(existing, destination)) > 0) {
+          throw new FileSystemError(
+            "DIRECTORY_NOT_EMPTY",
+            `${destination} is not empty.`,
+            "Choose another destination, or delete it first.",
+          );
+        }
+        await target.removeEntry(name).catch((error: unknown) => mapError(error, destination));
+      } else if (handle.kind === "directory") {
+        throw new FileSystemError(
+          "INVALID_PATH",
+          `${destination} is a file; a directory cannot replace it.`,
+          "Choose another destination, or delete the file first.",
+        );
+      }
+    }
+    // The File System API has no rename for every handle: copy byte for byte, then delete.
+    try {
+      await this.copyHandle(handle, target, name, to, source);
+    } catch (error) {
+      if (handle.kind === "directory" && existing === undefined) {
+        await target.removeEntry(name, { recursive: true }).catch(() => undefined);
+      }
+      throw error;
+    }
+    const parent = await this.directoryAt(from.slice(0, -1), source);
+    try {
+      await parent.removeEntry(from.at(-1) as string, { recursive: handle.kind === "directory" });
+    } catch (error) {
+      mapError(error, source);
+    }
+    this.bump(from);
+    this.bump(to);
+  }
+
+  async copy(source: string, destination: string): Promise<void> {
+    const { from, to } = transferSegments(source, destination, "copy");
+    const handle = await this.sourceOf(from, source);
+    const target = await this.ensureDirectory(to.slice(0, -1), destination, destination);
+    await this.copyHandle(handle, target, to.at(-1) as string, to, source);
+  }
+
+  async digest(path: string): Promise<string> {
+    const file = await this.snapshot(path);
+    let bytes: ArrayBuffer;
+    try {
+      bytes = await file.arrayBuffer();
+    } catch (error) {
+      return mapError(error, path);
+    }
+    const hash = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+    let hex = "";
+    for (const byte of hash) hex += byte.toString(16).padStart(2, "0");
+    return hex;
+  }
+
+  async scope(path: string, scopeOptions: OpfsScopeOptions = {}): Promise<OpfsFileSystem> {
+    const segments = segmentsOf(path);
+    const directory =
+      scopeOptions.create === false
+        ? await this.directoryAt(segments, path, { wanted: "directory" })
+        : await this.ensureDirectory(segments, path);
+    return build(
+      directory,
+      [...this.#base, ...segments],
+      scopeOptions.displayRoot ?? "/",
+      this.#shared,
+    );
+  }
+}
+
+/** Checks a move or copy: not the root, not into itself. */
+function transferSegments(source: string, destination: string, verb: "move" | "copy") {
+  const from = segmentsOf(source);
+  const to = segmentsOf(destination);
+  if (from.length === 0 || to.length === 0) {
+    throw new FileSystemError(
+      "INVALID_PATH",
+      `The workspace root cannot be ${verb === "move" ? "moved" : "copied"}.`,
+    );
+  }
+  const fromPath = joinSegments(from);
+  const toPath = joinSegments(to);
+  if (toPath === fromPath || toPath.startsWith(`${fromPath}/`)) {
+    throw new FileSystemError("INVALID_PATH", `Cannot ${verb} ${source} into itself.`);
+  }
+  return { from, to };
+}
+
+function build(
+  root: OpfsDirectoryHandleLike,
+  base: readonly string[],
+  displayRoot: string,
+  shared: Shared,
+): OpfsFileSystem {
+  const tree = new OpfsTree(root, base, shared);
+  // A plain object (not the class instance), so a host may spread it to wrap some methods.
+  return {
     kind: "opfs",
     displayRoot,
     root,
-    async realPath(path) {
-      return joinSegments(segmentsOf(path));
-    },
-    async stat(path): Promise<FileStat | undefined> {
-      const segments = segmentsOf(path);
-      const found = await lookup(segments, path);
-      if (found.handle === undefined) return undefined;
-      let figures: { size: number; modifiedMs: number };
-      try {
-        figures = await sizeAndTime(found.handle);
-      } catch (error) {
-        if (nameOfError(error) === "NotFoundError") return undefined;
-        return mapError(error, path);
-      }
-      return found.handle.kind === "file"
-        ? {
-            type: "file",
-            ...figures,
-            identity: String(shared.versions.get(keyOf(segments)) ?? 0),
-          }
-        : { type: "directory", ...figures };
-    },
-    async readFile(path) {
-      const file = await snapshot(path);
-      try {
-        return new Uint8Array(await file.arrayBuffer());
-      } catch (error) {
-        return mapError(error, path);
-      }
-    },
-    async openReader(path): Promise<FileReader> {
-      const file = await snapshot(path);
-      return {
-        size: file.size,
-        async read(position, length) {
-          const end = Math.min(file.size, position + length);
-          if (end <= position) return new Uint8Array(0);
-          try {
-            return new Uint8Array(await file.slice(position, end).arrayBuffer());
-          } catch (error) {
-            return mapError(error, path);
-          }
-        },
-        async close() {},
-      };
-    },
-    async writeFile(path, data) {
-      const segments = segmentsOf(path);
-      if (segments.length === 0) throw directoryNotFileError(path);
-      const directory = await ensureDirectory(segments.slice(0, -1), path, path);
-      await writeBytes(directory, segments.at(-1) as string, path, data);
-      bump(segments);
-    },
-    async createDirectory(path) {
-      await ensureDirectory(segmentsOf(path), path);
-    },
-    async readDirectory(path): Promise<DirectoryEntry[]> {
-      const children = await listHandles(path);
-      return Promise.all(
-        children.map(async (child) => {
-          const figures = await sizeAndTime(child).catch(() => ({ size: 0, modifiedMs: 0 }));
-          return { name: child.name, type: child.kind, ...figures };
-        }),
-      );
-    },
-    async readDirectoryNames(path) {
-      const children = await listHandles(path);
-      return children.map((child) => ({ name: child.name, type: child.kind }));
-    },
-    async remove(path, removeOptions) {
-      const segments = segmentsOf(path);
-      if (segments.length === 0) {
-        throw new FileSystemError("INVALID_PATH", "The workspace root cannot be removed.");
-      }
-      const found = await lookup(segments, path);
-      if (found.handle === undefined) {
-        if (found.parentFile !== undefined) throw parentNotDirectoryError(path, found.parentFile);
-        throw notFound(path);
-      }
-      if (found.handle.kind === "directory" && !removeOptions.recursive) {
-        const count = await countChildren(found.handle, path);
-        if (count > 0) {
-          throw new FileSystemError(
-            "DIRECTORY_NOT_EMPTY",
-            `${path} is a directory with ${count} ${count === 1 ? "entry" : "entries"} inside.`,
-            "Pass recursive: true to delete it with everything inside.",
-          );
-        }
-      }
-      const parent = await directoryAt(segments.slice(0, -1), path);
-      try {
-        await parent.removeEntry(segments.at(-1) as string, {
-          recursive: removeOptions.recursive,
-        });
-      } catch (error) {
-        mapError(error, path);
-      }
-      bump(segments);
-    },
-    async rename(source, destination) {
-      const { from, to } = transferSegments(source, destination, "move");
-      const handle = await sourceOf(from, source);
-      const target = await directoryAt(to.slice(0, -1), destination);
-      const name = to.at(-1) as string;
-      const existing = await childOf(target, name, destination);
-      if (existing !== undefined) {
-        if (existing.kind === "directory") {
-          if (handle.kind === "file") throw directoryNotFileError(destination);
-          if ((await countChildren(existing, destination)) > 0) {
-            throw new FileSystemError(
-              "DIRECTORY_NOT_EMPTY",
-              `${destination} is not empty.`,
-              "Choose another destination, or delete it first.",
-            );
-          }
-          await target.removeEntry(name).catch((error: unknown) => mapError(error, destination));
-        } else if (handle.kind === "directory") {
-          throw new FileSystemError(
-            "INVALID_PATH",
-            `${destination} is a file; a directory cannot replace it.`,
-            "Choose another destination, or delete the file first.",
-          );
-        }
-      }
-      // The File System API has no rename for every handle: copy byte for byte, then delete.
-      try {
-        await copyHandle(handle, target, name, to, source);
-      } catch (error) {
-        if (handle.kind === "directory" && existing === undefined) {
-          await target.removeEntry(name, { recursive: true }).catch(() => undefined);
-        }
-        throw error;
-      }
-      const parent = await directoryAt(from.slice(0, -1), source);
-      try {
-        await parent.removeEntry(from.at(-1) as string, { recursive: handle.kind === "directory" });
-      } catch (error) {
-        mapError(error, source);
-      }
-      bump(from);
-      bump(to);
-    },
-    async copy(source, destination) {
-      const { from, to } = transferSegments(source, destination, "copy");
-      const handle = await sourceOf(from, source);
-      const target = await ensureDirectory(to.slice(0, -1), destination, destination);
-      await copyHandle(handle, target, to.at(-1) as string, to, source);
-    },
-    async digest(path) {
-      const file = await snapshot(path);
-      let bytes: ArrayBuffer;
-      try {
-        bytes = await file.arrayBuffer();
-      } catch (error) {
-        return mapError(error, path);
-      }
-      const hash = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
-      let hex = "";
-      for (const byte of hash) hex += byte.toString(16).padStart(2, "0");
-      return hex;
-    },
-    async scope(path, scopeOptions = {}) {
-      const segments = segmentsOf(path);
-      const directory =
-        scopeOptions.create === false
-          ? await directoryAt(segments, path, { wanted: "directory" })
-          : await ensureDirectory(segments, path);
-      return build(directory, [...base, ...segments], scopeOptions.displayRoot ?? "/", shared);
-    },
+    realPath: (path) => tree.realPath(path),
+    stat: (path) => tree.stat(path),
+    readFile: (path) => tree.readFile(path),
+    openReader: (path) => tree.openReader(path),
+    writeFile: (path, data) => tree.writeFile(path, data),
+    createDirectory: (path) => tree.createDirectory(path),
+    readDirectory: (path) => tree.readDirectory(path),
+    readDirectoryNames: (path) => tree.readDirectoryNames(path),
+    remove: (path, removeOptions) => tree.remove(path, removeOptions),
+    rename: (source, destination) => tree.rename(source, destination),
+    copy: (source, destination) => tree.copy(source, destination),
+    digest: (path) => tree.digest(path),
+    scope: (path, scopeOptions) => tree.scope(path, scopeOptions),
   };
-  return seam;
 }
 
 function isDirectoryHandle(value: unknown): value is OpfsDirectoryHandleLike {
