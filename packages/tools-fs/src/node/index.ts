@@ -1,9 +1,3 @@
-export {
-  type ArgumentPolicy,
-  type ArgumentPolicyVerdict,
-  defaultArgumentPolicy,
-  sedScriptDanger,
-} from "./argument-policy.js";
 export { createNodeFsTools, type NodeFsToolsOptions } from "./create-node-fs-tools.js";
 export { createNodeFileSystem, type NodeFileSystemOptions } from "./node-file-system.js";
 export {
@@ -12,11 +6,28 @@ export {
   type RipgrepSearchOptions,
 } from "./ripgrep-search.js";
 export {
-  type CommandCutLine,
-  type CommandOutputData,
-  createRunCommandTool,
-  DEFAULT_COMMAND_TIMEOUT_MS,
+  type ArgumentPolicy,
+  type ArgumentPolicyVerdict,
+  defaultArgumentPolicy,
+  sedScriptDanger,
+} from "./run-command/argument-policy.js";
+export {
+  type BubblewrapStatus,
+  bubblewrapStatus,
+  type CommandSandbox,
+} from "./run-command/bubblewrap-status.js";
+export {
   DEFAULT_ENVIRONMENT_ALLOWLIST,
+  SECRET_ENVIRONMENT_PATTERN,
+} from "./run-command/command-environment.js";
+export { formatCommandResult } from "./run-command/format-command-result.js";
+export type {
+  CommandCutLine,
+  CommandOutputData,
+  RunCommandToolData,
+} from "./run-command/run-command-data.js";
+export {
+  DEFAULT_COMMAND_TIMEOUT_MS,
   DEFAULT_KILL_GRACE_MS,
   DEFAULT_MAX_CAPTURED_BYTES,
   DEFAULT_MAX_COMMAND_TIMEOUT_MS,
@@ -25,17 +36,14 @@ export {
   DEFAULT_MAX_OUTPUT_LINE_CHARACTERS,
   DEFAULT_MAX_TAIL_LINES,
   DEFAULT_OUTPUT_DRAIN_MS,
-  formatCommandResult,
-  RUN_COMMAND_ALIASES,
   RUN_COMMAND_TOOL_NAME,
+} from "./run-command/run-command-defaults.js";
+export {
+  RUN_COMMAND_ALIASES,
   type RunCommandInput,
-  type RunCommandTool,
-  type RunCommandToolData,
-  type RunCommandToolOptions,
   runCommandInputSchema,
-  SECRET_ENVIRONMENT_PATTERN,
-  SHELL_METACHARACTERS,
-  splitCommandString,
-  suggestArgv,
-} from "./run-command.js";
-export { type BubblewrapStatus, bubblewrapStatus, type CommandSandbox } from "./sandbox.js";
+} from "./run-command/run-command-input.js";
+export type { RunCommandToolOptions } from "./run-command/run-command-options.js";
+export { SHELL_METACHARACTERS, splitCommandString } from "./run-command/split-command-string.js";
+export { suggestArgv } from "./run-command/suggest-argv.js";
+export { createRunCommandTool, type RunCommandTool } from "./run-command.js";

@@ -7,7 +7,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { GIT_NEUTRAL_CONFIG, gitNeutralConfig } from "@agentool/contract/policy";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createRunCommandTool, type RunCommandToolData } from "./run-command.js";
+import type { RunCommandToolData } from "./run-command/run-command-data.js";
+import { createRunCommandTool } from "./run-command.js";
 
 let root: string;
 let outside: string;

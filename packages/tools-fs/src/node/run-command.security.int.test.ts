@@ -8,11 +8,12 @@ import { join } from "node:path";
 import { rgPath } from "@vscode/ripgrep";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
-  createRunCommandTool,
-  type RunCommandToolData,
-  type RunCommandToolOptions,
-} from "./run-command.js";
-import { bubblewrapStatus, setBubblewrapStatusForTesting } from "./sandbox.js";
+  bubblewrapStatus,
+  setBubblewrapStatusForTesting,
+} from "./run-command/bubblewrap-status.js";
+import type { RunCommandToolData } from "./run-command/run-command-data.js";
+import type { RunCommandToolOptions } from "./run-command/run-command-options.js";
+import { createRunCommandTool } from "./run-command.js";
 
 const SECRET = "agentool-fake-secret-4f1c9e";
 const linux = process.platform === "linux";

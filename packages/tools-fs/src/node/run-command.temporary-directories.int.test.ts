@@ -5,8 +5,10 @@ import { copyFile, mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promi
 import { join } from "node:path";
 import { rgPath } from "@vscode/ripgrep";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createRunCommandTool, type RunCommandToolData } from "./run-command.js";
-import { bubblewrapStatus, programTree } from "./sandbox.js";
+import { programTree } from "./run-command/bubblewrap-arguments.js";
+import { bubblewrapStatus } from "./run-command/bubblewrap-status.js";
+import type { RunCommandToolData } from "./run-command/run-command-data.js";
+import { createRunCommandTool } from "./run-command.js";
 
 const sandboxWorks = process.platform === "linux" && bubblewrapStatus().available;
 const NEIGHBOUR_TEXT = "agentool-neighbour-in-tmp-7d2e";

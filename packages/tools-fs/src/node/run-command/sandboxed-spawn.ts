@@ -1,0 +1,94 @@
+import { realpathSync } from "node:fs";
+import { realpath } from "node:fs/promises";
+import { homedir, tmpdir } from "node:os";
+import { errorMessage, fail, type ToolFailure } from "@agentool/contract";
+import { buildBubblewrapArguments } from "./bubblewrap-arguments.js";
+import { findSecretPaths, type HiddenPath } from "./find-secret-paths.js";
+import { isInside } from "./is-inside.js";
+
+/** What {@link sandboxedSpawn} wraps in bubblewrap. */
+export interface SandboxedCommand {
+  /** The `bwrap` binary. */
+  bubblewrapPath: string;
+  /** The workspace root (real path). */
+  rootReal: string;
+  /** The working directory (real path). */
+  cwdAbsolute: string;
+  /** The workspace's secret-path test. */
+  isSecret: (path: string) => boolean;
+  /** Whether the command may use the network. */
+  network: boolean;
+  /** The program (real path) and its arguments. */
+  file: string;
+  args: string[];
+  /** Host files bound read-only inside (`[source, destination]`), e.g. git's attributes file. */
+  binds: ReadonlyArray<readonly [string, string]>;
+}
+
+/**
+ * What runs for a sandboxed command: `bwrap` with the workspace the only writable place, its
+ * secret paths and the home directory's hidden, the temporary directories emptied. A workspace
+ * too large to scan for secret paths is refused (`TOO_LARGE`).
+ *
+ * @param command - the command and where it runs
+ * @returns the file and arguments to spawn, or the failure
+ */
+export async function sandboxedSpawn(
+  command: SandboxedCommand,
+): Promise<{ file: string; args: string[] } | ToolFailure> {
+  let hidden: HiddenPath[];
+  try {
+    hidden = await sandboxHiddenPaths(command.rootReal, command.isSecret);
+  } catch (error) {
+    return fail(
+      "TOO_LARGE",
+      `The workspace is too large to scan for secret paths before sandboxing the command (${errorMessage(error)}).`,
+      { hint: "Ask the user to narrow the workspace root." },
+    );
+  }
+  const args = buildBubblewrapArguments({
+    root: command.rootReal,
+    cwd: command.cwdAbsolute,
+    hidden,
+    network: command.network,
+    file: command.file,
+    args: command.args,
+    extraTmpfs: privateTemporaryDirectories(command.rootReal),
+    binds: command.binds,
+  });
+  return { file: command.bubblewrapPath, args };
+}
+
+/** What the sandbox hides: secret paths in the workspace, and in the user's home (two levels deep). */
+async function sandboxHiddenPaths(
+  rootReal: string,
+  isSecret: (path: string) => boolean,
+): Promise<HiddenPath[]> {
+  const hidden = await findSecretPaths(rootReal, isSecret);
+  const home = await realpath(homedir()).catch(() => undefined);
+  if (home !== undefined && home !== "/" && !isInside(rootReal, home)) {
+    for (const entry of await findSecretPaths(home, isSecret, 2)) {
+      if (!isInside(rootReal, entry.path)) hidden.push(entry);
+    }
+  }
+  return hidden;
+}
+
+/**
+ * The temporary directories a sandboxed command gets empty (other commands' capture files and
+ * whatever else the host keeps there stay out of sight); one inside the workspace is left alone.
+ */
+function privateTemporaryDirectories(rootReal: string): string[] {
+  const directories: string[] = [];
+  for (const candidate of [tmpdir(), "/tmp", "/var/tmp"]) {
+    let real: string;
+    try {
+      real = realpathSync(candidate);
+    } catch {
+      continue;
+    }
+    if (real === "/" || isInside(rootReal, real) || directories.includes(real)) continue;
+    directories.push(real);
+  }
+  return directories;
+}
