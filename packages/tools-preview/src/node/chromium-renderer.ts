@@ -1,9 +1,11 @@
 import { parseOptions } from "@agentool/contract";
-import type { BrowserContext, LaunchOptions, Page, Route } from "playwright-core";
+import type { BrowserContext, LaunchOptions } from "playwright-core";
 import { z } from "zod";
-import { PreviewError, raceSignal } from "../preview-backend.js";
+import { PreviewError } from "../preview-backend.js";
 import { CHROMIUM_NO_EGRESS_ARGS, DEFAULT_CHROMIUM_PATH } from "./chromium-backend.js";
-import { leaseSharedBrowser } from "./shared-browser.js";
+import { settle } from "./internal/settle.js";
+import { PageRender, type PageRenderSettings } from "./page-render.js";
+import { leaseSharedBrowser, type SharedBrowserLease } from "./shared-browser.js";
 
 // Structural copies of `@agentool/tools-web`'s renderer seam: no runtime dependency either way.
 
@@ -129,24 +131,6 @@ const optionsSchema = z
   })
   .strict();
 
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms).unref?.());
-}
-
-function settle<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
-  return Promise.race([
-    promise.catch(() => undefined),
-    new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), ms).unref?.()),
-  ]);
-}
-
-function firstLine(error: unknown): string {
-  return (error instanceof Error ? (error.message.split("\n")[0] ?? "") : String(error)).replace(
-    /^\w+\.\w+: /,
-    "",
-  );
-}
-
 /**
  * A page renderer for web_fetch's `render` option: each page opens in a fresh context of the
  * headless Chromium shared with the preview tool (same hardened flags: Chromium's own network
@@ -169,32 +153,44 @@ function firstLine(error: unknown): string {
  */
 export function createChromiumRenderer(options: ChromiumRendererOptions = {}): ChromiumRenderer {
   const parsed = parseOptions("createChromiumRenderer", optionsSchema, options);
-  const executablePath = parsed.executablePath ?? DEFAULT_CHROMIUM_PATH;
   const launchOptions = (parsed.launchOptions ?? {}) as LaunchOptions;
-  const args = [...CHROMIUM_NO_EGRESS_ARGS, ...CHROMIUM_RENDER_ARGS, ...(launchOptions.args ?? [])];
-  const budgetMs = parsed.timeoutMs ?? DEFAULT_RENDER_BUDGET_MS;
-  const idleMs = parsed.idleMs ?? DEFAULT_RENDER_IDLE_MS;
-  const settleMs = parsed.settleMs ?? DEFAULT_RENDER_SETTLE_MS;
-  const blockedTypes = new Set(parsed.blockResourceTypes ?? DEFAULT_RENDER_BLOCKED_RESOURCE_TYPES);
-  const viewport = parsed.viewport ?? { width: 1280, height: 800 };
-  let lease: ReturnType<typeof leaseSharedBrowser> | undefined;
-  let released = false;
-  const contexts = new Set<BrowserContext>();
+  const renderer = new ChromiumPageRenderer(
+    {
+      executablePath: parsed.executablePath ?? DEFAULT_CHROMIUM_PATH,
+      launchOptions,
+      args: [...CHROMIUM_NO_EGRESS_ARGS, ...CHROMIUM_RENDER_ARGS, ...(launchOptions.args ?? [])],
+    },
+    {
+      budgetMs: parsed.timeoutMs ?? DEFAULT_RENDER_BUDGET_MS,
+      idleMs: parsed.idleMs ?? DEFAULT_RENDER_IDLE_MS,
+      settleMs: parsed.settleMs ?? DEFAULT_RENDER_SETTLE_MS,
+      blockedTypes: new Set(parsed.blockResourceTypes ?? DEFAULT_RENDER_BLOCKED_RESOURCE_TYPES),
+      viewport: parsed.viewport ?? { width: 1280, height: 800 },
+    },
+  );
+  return {
+    render: (url, signal, renderContext) => renderer.render(url, signal, renderContext),
+    dispose: () => renderer.dispose(),
+  };
+}
 
-  function disposed(): PreviewError {
-    return new PreviewError(
-      "NOT_CONFIGURED",
-      "The Chromium renderer was disposed.",
-      "The host must create the renderer again.",
-    );
-  }
+/** The renderer's state: the browser lease (taken at the first render) and the renders in flight. */
+class ChromiumPageRenderer {
+  readonly #contexts = new Set<BrowserContext>();
+  #lease: SharedBrowserLease | undefined;
+  #released = false;
 
-  async function render(
+  constructor(
+    readonly browserSettings: Parameters<typeof leaseSharedBrowser>[0],
+    readonly settings: PageRenderSettings,
+  ) {}
+
+  async render(
     url: string,
     signal: AbortSignal,
     renderContext: RendererContext,
   ): Promise<ChromiumRenderedPage> {
-    if (released) throw disposed();
+    if (this.#released) throw this.#disposed();
     if (typeof renderContext?.fetch !== "function") {
       // Fail closed: without web_fetch's guarded fetch there is no network at all.
       throw new PreviewError(
@@ -203,188 +199,32 @@ export function createChromiumRenderer(options: ChromiumRendererOptions = {}): C
         "Pass renderer.render as the render option of web_fetch.",
       );
     }
-    const deadline = Date.now() + budgetMs;
-    const left = () => Math.max(0, deadline - Date.now());
-    const controller = new AbortController();
-    const onAbort = () => controller.abort(signal.reason);
-    if (signal.aborted) onAbort();
-    else signal.addEventListener("abort", onAbort, { once: true });
-    const timer = setTimeout(
-      () =>
-        controller.abort(
-          new PreviewError("TIMEOUT", `Rendering ${url} took longer than ${budgetMs} ms.`),
-        ),
-      budgetMs,
+    const job = new PageRender(url, renderContext, this.settings);
+    this.#lease ??= leaseSharedBrowser(this.browserSettings);
+    return job.run(
+      {
+        lease: this.#lease,
+        released: () => this.#released,
+        disposedError: () => this.#disposed(),
+        contexts: this.#contexts,
+      },
+      signal,
     );
-    const stop = controller.signal;
-    lease ??= leaseSharedBrowser({ executablePath, launchOptions, args });
-    let context: BrowserContext | undefined;
-    try {
-      const browser = await raceSignal(lease.browser(), stop);
-      if (released) throw disposed();
-      context = await raceSignal(
-        browser.newContext({
-          viewport,
-          serviceWorkers: "block",
-          acceptDownloads: false,
-          javaScriptEnabled: true,
-        }),
-        stop,
-      );
-      contexts.add(context);
-      const theContext = context;
-      let page: Page | undefined;
-      let documentServed = false;
-      let pageNavigations = 0;
-      let inFlight = 0;
-      let lastActivity = Date.now();
-      const handle = async (route: Route) => {
-        const request = route.request();
-        // A popup's (window.open) first navigation has no frame yet: request.frame() throws.
-        const ownNavigation = isMainFrameNavigation(request, page);
-        if (ownNavigation) pageNavigations += 1;
-        const laterNavigation = ownNavigation && pageNavigations > 1;
-        if (stop.aborted) {
-          await route.abort("aborted").catch(() => {});
-          return;
-        }
-        if (blockedTypes.has(request.resourceType())) {
-          await route.abort("blockedbyclient").catch(() => {});
-          return;
-        }
-        const document = renderContext.document;
-        if (
-          !documentServed &&
-          document !== undefined &&
-          ownNavigation &&
-          request.url().split("#")[0] === url.split("#")[0]
-        ) {
-          documentServed = true;
-          await route
-            .fulfill({
-              status: document.status,
-              headers: { ...document.headers, "cache-control": "no-store" },
-              body: Buffer.from(document.body),
-            })
-            .catch(() => {});
-          return;
-        }
-        inFlight += 1;
-        lastActivity = Date.now();
-        try {
-          const postData = request.postData();
-          const response = await renderContext.fetch({
-            url: request.url(),
-            method: request.method(),
-            headers: request.headers(),
-            ...(postData === null ? {} : { body: postData }),
-            signal: stop,
-          });
-          await route.fulfill({
-            status: response.status,
-            headers: response.headers,
-            body: Buffer.from(response.body),
-          });
-        } catch {
-          // Refused by the guard (BLOCKED, TOO_LARGE…) or failed: the page sees a network error;
-          // a refused navigation of the page itself is answered 204, so the page stays loaded.
-          if (laterNavigation) await route.fulfill({ status: 204, body: "" }).catch(() => {});
-          else await route.abort("blockedbyclient").catch(() => {});
-        } finally {
-          inFlight -= 1;
-          lastActivity = Date.now();
-        }
-      };
-      await raceSignal(
-        Promise.all([
-          theContext.route("**/*", handle),
-          theContext.routeWebSocket(/.*/, (socket) => {
-            void socket
-              .close({ code: 1008, reason: "no WebSockets while rendering" })
-              .catch(() => {});
-          }),
-        ]),
-        stop,
-      );
-      theContext.on("page", (popup) => {
-        if (page !== undefined && popup !== page) void popup.close().catch(() => {});
-      });
-      page = await raceSignal(theContext.newPage(), stop);
-      const thePage = page;
-      try {
-        await raceSignal(
-          // "commit", not "domcontentloaded": a page that navigates itself early (a form
-          // submitted from a timer, answered 204) leaves a goto waiting for its DOM event
-          // hanging; the load state below is awaited without failing instead.
-          thePage.goto(url, { waitUntil: "commit", timeout: left() + 1_000 }),
-          stop,
-        );
-      } catch (error) {
-        if (stop.aborted) throw stop.reason ?? error;
-        throw new PreviewError(
-          "NETWORK_ERROR",
-          `Chromium could not open ${url}: ${firstLine(error)}`,
-          "The page or a redirect of it was refused or failed.",
-        );
-      }
-      // The load event, then a quiet window; past the budget, the DOM is taken as it is.
-      await settle(
-        raceSignal(thePage.waitForLoadState("load", { timeout: left() + 1_000 }), stop),
-        Math.max(0, left() - 300),
-      );
-      // The quiet window starts at the load event at the earliest: on a loaded machine the
-      // page's own requests (a script's fetch) can reach the route handler well after the
-      // document itself was served, and a window counted from that would close before them.
-      lastActivity = Math.max(lastActivity, Date.now());
-      const quietBy = Math.min(deadline - 300, Date.now() + settleMs);
-      while (Date.now() < quietBy && !stop.aborted) {
-        if (inFlight === 0 && Date.now() - lastActivity >= idleMs) break;
-        await sleep(50);
-      }
-      if (stop.aborted) throw stop.reason;
-      const html = await raceSignal(thePage.content(), stop);
-      return { html, url: thePage.url() };
-    } catch (error) {
-      if (signal.aborted) throw signal.reason ?? error;
-      if (stop.aborted) {
-        throw new PreviewError(
-          "TIMEOUT",
-          `Rendering ${url} did not finish within ${budgetMs} ms (the page's scripts may never yield).`,
-          "Read the page without rendering, or use another source.",
-        );
-      }
-      if (PreviewError.isInstance(error)) throw error;
-      throw new PreviewError("UNSUPPORTED", `Rendering ${url} failed: ${firstLine(error)}`);
-    } finally {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", onAbort);
-      if (context !== undefined) {
-        const closing = context;
-        contexts.delete(closing);
-        // Closed in the background: the answer does not wait for a busy page to go.
-        void settle(closing.close(), 5_000);
-      }
-    }
   }
 
-  return {
-    render,
-    async dispose() {
-      if (released) return;
-      released = true;
-      await Promise.all([...contexts].map((context) => settle(context.close(), 5_000)));
-      contexts.clear();
-      await lease?.release();
-    },
-  };
-}
+  async dispose(): Promise<void> {
+    if (this.#released) return;
+    this.#released = true;
+    await Promise.all([...this.#contexts].map((context) => settle(context.close(), 5_000)));
+    this.#contexts.clear();
+    await this.#lease?.release();
+  }
 
-/** Whether `request` navigates the rendered page's own main frame (false for popups and frames). */
-function isMainFrameNavigation(request: ReturnType<Route["request"]>, page: Page | undefined) {
-  if (page === undefined || !request.isNavigationRequest()) return false;
-  try {
-    return request.frame() === page.mainFrame();
-  } catch {
-    return false;
+  #disposed(): PreviewError {
+    return new PreviewError(
+      "NOT_CONFIGURED",
+      "The Chromium renderer was disposed.",
+      "The host must create the renderer again.",
+    );
   }
 }

@@ -1,5 +1,6 @@
 import type { Browser, LaunchOptions } from "playwright-core";
 import { PreviewError } from "../preview-backend.js";
+import { settle } from "./internal/settle.js";
 
 interface PooledBrowser {
   users: number;
@@ -25,13 +26,6 @@ async function loadPlaywright(): Promise<typeof import("playwright-core")> {
       "The host must install it: npm install playwright-core (and a Chromium, e.g. apt-get install -y chromium).",
     );
   }
-}
-
-function settle<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
-  return Promise.race([
-    promise.catch(() => undefined),
-    new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), ms).unref?.()),
-  ]);
 }
 
 /** What a user of the shared browser holds: the browser (launched on first use) and its release. */
