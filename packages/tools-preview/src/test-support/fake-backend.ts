@@ -51,11 +51,9 @@ const DEFAULT_DRIVER: FakeDriver = {
 
 /** The driver's config, read back from the prepared document. */
 function driverConfig(document: string): DriverConfig {
-  const match =
-    /var config = (\{[^}]*\});/.exec(document) ?? /\((\{"channel"[^}]*\})\)/.exec(document);
-  return match?.[1] !== undefined
-    ? (JSON.parse(match[1]) as DriverConfig)
-    : { channel: "", maxEntries: 200, maxEntryCharacters: 500 };
+  const match = /installPreviewDriver\((\{"channel"[^}]*\})\);/.exec(document);
+  if (match?.[1] === undefined) throw new Error("the document carries no driver config");
+  return JSON.parse(match[1]) as DriverConfig;
 }
 
 /** One fake page: the driver's console batches, scripted methods, and a log of what was asked. */
