@@ -8,7 +8,7 @@ import { createGlobSearchTool, type GlobSearchToolData } from "./glob-search.js"
 import type { FileLister } from "./internal/search-types.js";
 import { createMemoryFileSystem } from "./memory-file-system.js";
 import { createNodeFileSystem } from "./node/node-file-system.js";
-import { createRipgrepLister } from "./node/ripgrep-search.js";
+import { createRipgrepLister } from "./node/ripgrep/index.js";
 import { createWorkspace } from "./workspace.js";
 
 let base: string;

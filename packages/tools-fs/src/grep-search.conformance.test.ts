@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, it } from "vitest";
 import { createGlobSearchTool } from "./glob-search.js";
 import { createGrepSearchTool } from "./grep-search.js";
 import { createNodeFileSystem } from "./node/node-file-system.js";
-import { createRipgrepLister, createRipgrepSearcher } from "./node/ripgrep-search.js";
+import { createRipgrepLister, createRipgrepSearcher } from "./node/ripgrep/index.js";
 import { createWorkspace } from "./workspace.js";
 
 let root: string;

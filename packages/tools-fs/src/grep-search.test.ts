@@ -8,7 +8,7 @@ import { createGrepSearchTool, type GrepSearchToolData } from "./grep-search.js"
 import type { TextSearcher } from "./internal/search-types.js";
 import { createMemoryFileSystem } from "./memory-file-system.js";
 import { createNodeFileSystem } from "./node/node-file-system.js";
-import { createRipgrepSearcher } from "./node/ripgrep-search.js";
+import { createRipgrepSearcher } from "./node/ripgrep/index.js";
 import { createWorkspace } from "./workspace.js";
 
 let base: string;

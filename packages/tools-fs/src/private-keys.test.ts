@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createGrepSearchTool } from "./grep-search.js";
 import { createNodeFileSystem } from "./node/node-file-system.js";
-import { createRipgrepSearcher } from "./node/ripgrep-search.js";
+import { createRipgrepSearcher } from "./node/ripgrep/index.js";
 import { createReadFileTool } from "./read-file.js";
 import { useTemporaryDirectories } from "./test-support/seams.js";
 import { createWorkspace } from "./workspace.js";

@@ -2,7 +2,7 @@ import type { AnyTool } from "@agentool/contract";
 import { AgentoolError } from "@agentool/contract";
 import { createFsTools, type FsToolsOptions } from "../create-fs-tools.js";
 import { createNodeFileSystem } from "./node-file-system.js";
-import { createRipgrepLister, createRipgrepSearcher } from "./ripgrep-search.js";
+import { createRipgrepLister, createRipgrepSearcher } from "./ripgrep/index.js";
 
 /** Options of {@link createNodeFsTools}: those of `createFsTools`, with a `root` directory instead of a seam. */
 export interface NodeFsToolsOptions

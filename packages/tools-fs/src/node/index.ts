@@ -4,7 +4,7 @@ export {
   createRipgrepLister,
   createRipgrepSearcher,
   type RipgrepSearchOptions,
-} from "./ripgrep-search.js";
+} from "./ripgrep/index.js";
 export {
   type ArgumentPolicy,
   type ArgumentPolicyVerdict,

@@ -4,9 +4,9 @@ import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from "node:fs/promis
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { SearchRequest } from "../internal/search-types.js";
-import { searchRequest } from "../test-support/search-request.js";
-import { IN_PROCESS_PROBE_LIMITS, probeSkippedEntries } from "./skipped-probe.js";
+import type { SearchRequest } from "../../internal/search-types.js";
+import { searchRequest } from "../../test-support/search-request.js";
+import { IN_PROCESS_PROBE_LIMITS, probeSkippedEntries } from "./probe-skipped-entries.js";
 
 let base: string;
 let root: string;

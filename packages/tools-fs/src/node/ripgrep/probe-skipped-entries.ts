@@ -1,7 +1,7 @@
 import { closeSync, constants, fstatSync, opendirSync, openSync, readSync } from "node:fs";
 import { createSecretPathMatcher } from "@agentool/contract";
-import { comparePaths, type SearchRequest } from "../internal/search-types.js";
-import { hasProcFd, O_DIRECTORY, O_NOFOLLOW, PROC_FD } from "./safe-open.js";
+import { comparePaths, type SearchRequest } from "../../internal/search-types.js";
+import { hasProcFd, O_DIRECTORY, O_NOFOLLOW, PROC_FD } from "../safe-open.js";
 
 /**
  * What an in-process probe of a few skipped entries may cover before it hands the probe to rg:

@@ -5,12 +5,12 @@ import { dirname, join } from "node:path";
 import { DEFAULT_SECRET_PATHS, secretGlobAnywhere } from "@agentool/contract";
 import { rgPath } from "@vscode/ripgrep";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createGrepSearchTool } from "../grep-search.js";
-import type { SearchRequest } from "../internal/search-types.js";
-import { searchRequest as request } from "../test-support/search-request.js";
-import { createWorkspace } from "../workspace.js";
-import { createNodeFileSystem } from "./node-file-system.js";
-import { createRipgrepLister, createRipgrepSearcher } from "./ripgrep-search.js";
+import { createGrepSearchTool } from "../../grep-search.js";
+import type { SearchRequest } from "../../internal/search-types.js";
+import { searchRequest as request } from "../../test-support/search-request.js";
+import { createWorkspace } from "../../workspace.js";
+import { createNodeFileSystem } from "../node-file-system.js";
+import { createRipgrepLister, createRipgrepSearcher } from "./index.js";
 
 let root: string;
 

@@ -1,0 +1,71 @@
+import { stat } from "node:fs/promises";
+import { join } from "node:path";
+import { rgPath as bundledRgPath } from "@vscode/ripgrep";
+import { comparePaths, type FileLister, type ListOutcome } from "../../internal/search-types.js";
+import { checkFailure, resolveRoot } from "./check-failure.js";
+import { toWorkspacePath, visible } from "./ripgrep-records.js";
+import type { RipgrepSearchOptions } from "./ripgrep-search-options.js";
+import { runRipgrep } from "./run-ripgrep.js";
+import { withScope } from "./scope-arguments.js";
+
+/**
+ * Creates the ripgrep engine for `glob_search` (Node only): `rg --files --sortr modified` with the
+ * same hardening as {@link createRipgrepSearcher}; one page of files (newest first) is returned
+ * with their modification times, and the total.
+ *
+ * @param options - the workspace root on disk and optionally another `rg`
+ * @returns a {@link FileLister}
+ * @throws AgentoolError when the root cannot be resolved
+ * @example
+ * const glob = createGlobSearchTool({ workspace, lister: createRipgrepLister({ root }) });
+ */
+export function createRipgrepLister(options: RipgrepSearchOptions): FileLister {
+  const root = resolveRoot(options.root);
+  const rgPath = options.rgPath ?? bundledRgPath;
+  return {
+    kind: "ripgrep",
+    async list(request, signal): Promise<ListOutcome> {
+      const first = Math.max(1, request.offset ?? 1);
+      const kept: string[] = [];
+      let total = 0;
+      const anyOnly = request.anyOnly === true;
+      const run = await withScope(root, request, (where, scopeArgs) =>
+        runRipgrep(
+          rgPath,
+          where,
+          [
+            "--files",
+            "--null",
+            ...(anyOnly ? [] : ["--sortr=modified"]),
+            ...scopeArgs,
+            "--",
+            where.path,
+          ],
+          "\0",
+          signal,
+          (record) => {
+            const path = toWorkspacePath(record, where.prefix);
+            if (!visible(path, request)) return true;
+            total += 1;
+            if (total >= first && kept.length < request.limit) kept.push(path);
+            return !anyOnly;
+          },
+        ),
+      );
+      checkFailure(run, request);
+      const files = await Promise.all(
+        kept.map(async (path) => {
+          try {
+            return { path, modifiedMs: (await stat(join(root, path))).mtimeMs };
+          } catch {
+            return { path, modifiedMs: 0 };
+          }
+        }),
+      );
+      files.sort(
+        (left, right) => right.modifiedMs - left.modifiedMs || comparePaths(left.path, right.path),
+      );
+      return { files, total };
+    },
+  };
+}
