@@ -10,27 +10,15 @@ import {
   pagingInputShape,
   parseOptions,
   type Tool,
-  type ToolContext,
 } from "@agentool/contract";
 import { z } from "zod";
-import type { DirectoryEntry, FileSystem } from "./file-system.js";
 import {
-  createIgnoreMatcher,
-  IGNORE_FILE_NAMES,
-  type IgnoreRule,
-  loadIgnoreRules,
-  matchIgnoreRules,
-} from "./internal/gitignore.js";
-import {
-  BINARY_SNIFF_BYTES,
-  decodeText,
-  detectBom,
-  detectLineEnding,
-  encodingLabel,
-  isBinary,
-  type LineEnding,
-  type TextEncodingName,
-} from "./internal/text-codec.js";
+  DirectoryStatsWalk,
+  FileAnalyzer,
+  type FileFigures,
+  type ListedFigures,
+} from "./internal/stats-walk.js";
+import { encodingLabel, type LineEnding } from "./internal/text-codec.js";
 import {
   formatSize,
   limitsInOrder,
@@ -39,7 +27,8 @@ import {
   type WorkspaceToolOptions,
   workspaceToolOptionsShape,
 } from "./internal/tool-support.js";
-import type { ResolvedPath } from "./workspace.js";
+
+export type { FileFigures, ListedFigures } from "./internal/stats-walk.js";
 
 /** The default name of the statistics tool. */
 export const FILE_STATS_TOOL_NAME = "file_stats";
@@ -122,18 +111,6 @@ export const FILE_STATS_ALIASES: Readonly<Record<string, string>> = Object.freez
   directory: "path",
 });
 
-/** Figures of one file. */
-export interface FileFigures {
-  /** The file, as a workspace path. */
-  path: string;
-  /** Size in bytes (exact). */
-  bytes: number;
-  /** Lines (a final line ending does not start another line); `null` for a binary file. */
-  lines: number | null;
-  /** Whether the file looks binary (NUL bytes or many control characters). */
-  binary: boolean;
-}
-
 /** What `file_stats` returns for a file. */
 export interface FileStatsFileData extends FileFigures {
   /** Discriminates the result. */
@@ -148,18 +125,6 @@ export interface FileStatsFileData extends FileFigures {
   streamed: boolean;
   /** Last modification, ISO 8601. */
   modified_at: string;
-}
-
-/** The figures of the files on one page of a directory. */
-export interface ListedFigures {
-  /** Files on this page. */
-  files: number;
-  /** Their bytes. */
-  bytes: number;
-  /** Their lines (text files only). */
-  lines: number;
-  /** How many of them are binary (no lines counted). */
-  binary_files: number;
 }
 
 /** What `file_stats` returns for a directory. */
@@ -214,84 +179,6 @@ function description(defaultLimit: number, mounted: ReturnType<typeof mountedToo
     ],
     "\n",
   );
-}
-
-interface Analysis {
-  lines: number | null;
-  binary: boolean;
-  encoding: TextEncodingName | null;
-  lineEnding: LineEnding | null;
-  invalidBytes: boolean;
-  streamed: boolean;
-}
-
-function countTextLines(text: string): number {
-  if (text.length === 0) return 0;
-  let lines = 0;
-  let index = text.indexOf("\n");
-  while (index !== -1) {
-    lines += 1;
-    index = text.indexOf("\n", index + 1);
-  }
-  return text.endsWith("\n") ? lines : lines + 1;
-}
-
-/** Counts lines by reading the file in chunks: memory stays at one chunk whatever the size. */
-async function streamLines(
-  fileSystem: FileSystem,
-  real: string,
-  chunkBytes: number,
-  signal: AbortSignal,
-): Promise<Analysis> {
-  const reader = await fileSystem.openReader(real);
-  try {
-    const head = await reader.read(0, Math.min(reader.size, BINARY_SNIFF_BYTES));
-    if (isBinary(head)) {
-      return {
-        lines: null,
-        binary: true,
-        encoding: null,
-        lineEnding: null,
-        invalidBytes: false,
-        streamed: true,
-      };
-    }
-    const encoding = detectBom(head) ?? "utf-8";
-    const unit = encoding === "utf-16le" || encoding === "utf-16be" ? 2 : 1;
-    const newlineOffset = encoding === "utf-16be" ? 1 : 0;
-    let newlines = 0;
-    let crlf = 0;
-    let previousWasCarriageReturn = false;
-    let lastUnitIsNewline = false;
-    let position = encoding === "utf-8-bom" ? 3 : unit === 2 ? 2 : 0;
-    const size = reader.size;
-    // Keep chunks aligned to the code unit.
-    const step = chunkBytes - (chunkBytes % unit);
-    while (position < size) {
-      signal.throwIfAborted();
-      const chunk = await reader.read(position, Math.min(step, size - position));
-      if (chunk.length === 0) break;
-      for (let index = 0; index + unit - 1 < chunk.length; index += unit) {
-        const low = chunk[index + newlineOffset] as number;
-        const high = unit === 2 ? (chunk[index + 1 - newlineOffset] as number) : 0;
-        const isNewline = low === 0x0a && high === 0;
-        if (isNewline) {
-          newlines += 1;
-          if (previousWasCarriageReturn) crlf += 1;
-        }
-        previousWasCarriageReturn = low === 0x0d && high === 0;
-        lastUnitIsNewline = isNewline;
-      }
-      position += chunk.length;
-    }
-    const textBytes = size - (encoding === "utf-8-bom" ? 3 : unit === 2 ? 2 : 0);
-    const lines = textBytes <= 0 ? 0 : lastUnitIsNewline ? newlines : newlines + 1;
-    const lineEnding: LineEnding =
-      newlines === 0 ? "none" : crlf === newlines ? "crlf" : crlf === 0 ? "lf" : "mixed";
-    return { lines, binary: false, encoding, lineEnding, invalidBytes: false, streamed: true };
-  } finally {
-    await reader.close();
-  }
 }
 
 const LINE_ENDING_LABELS: Record<LineEnding, string> = {
@@ -401,54 +288,6 @@ export function formatFileStats(
   return lines.join("\n");
 }
 
-/** Directories whose file sizes a walk reads at once while it goes on. */
-const SIZING_DIRECTORIES_IN_FLIGHT = 4;
-
-/** Page files analysed at once. */
-const ANALYSES_IN_FLIGHT = 8;
-
-/** A file kept for the page. */
-interface PageFile {
-  path: string;
-  real: string;
-  bytes: number;
-}
-
-/** The figures of a page's files. */
-interface PageAnalysis {
-  figures: FileFigures[];
-  listed: ListedFigures;
-}
-
-/** What a directory walk counted. */
-interface DirectoryWalk {
-  page: PageFile[];
-  /** The page's analysis, when the walk could start it early (the page full and sized). */
-  analysis?: Promise<PageAnalysis>;
-  files: number;
-  directories: number;
-  bytes: number;
-  stopped: boolean;
-  skippedHidden: number;
-  skippedIgnored: number;
-}
-
-/** An entry of a listing: sized when the seam stat'ed it (`readDirectory`), else not yet. */
-type ListingEntry = Pick<DirectoryEntry, "name" | "type"> & { size?: number };
-
-/** Whether a listed entry may be an ignore file (any letter case: the seam may not care). */
-function isIgnoreFile(entry: ListingEntry): boolean {
-  return IGNORE_FILE_NAMES.includes(entry.name.toLowerCase());
-}
-
-function join(parent: string, name: string): string {
-  return parent.length === 0 ? name : `${parent}/${name}`;
-}
-
-function compareNames(left: ListingEntry, right: ListingEntry): number {
-  return left.name < right.name ? -1 : left.name > right.name ? 1 : 0;
-}
-
 /**
  * Creates the `file_stats` tool: figures about a file (bytes, lines, binary, encoding, line
  * endings, modification time) or a paged per-file listing of a directory with the whole tree's
@@ -474,236 +313,7 @@ export function createFileStatsTool(options: FileStatsToolOptions): FileStatsToo
   const maxScanEntries = parsed.maxScanEntries ?? DEFAULT_MAX_SCAN_ENTRIES;
   const name = parsed.name ?? FILE_STATS_TOOL_NAME;
 
-  async function analyze(real: string, size: number, signal: AbortSignal): Promise<Analysis> {
-    if (size > streamThreshold) return streamLines(fileSystem, real, chunkBytes, signal);
-    const bytes = await fileSystem.readFile(real);
-    const decoded = decodeText(bytes);
-    if (decoded === undefined) {
-      return {
-        lines: null,
-        binary: true,
-        encoding: null,
-        lineEnding: null,
-        invalidBytes: false,
-        streamed: false,
-      };
-    }
-    return {
-      lines: countTextLines(decoded.text),
-      binary: false,
-      encoding: decoded.encoding,
-      lineEnding: detectLineEnding(decoded.text),
-      invalidBytes: decoded.invalidBytes,
-      streamed: false,
-    };
-  }
-
-  /**
-   * Walks a directory depth first, names in code-point order, counting files, subdirectories and
-   * bytes, and keeps the files at positions `start + 1 … end` (1-based) for the page. Once the
-   * page is full and past it the scan cap reached, it stops (lower bounds from there).
-   *
-   * Each entry is judged once, from its directory's listing: secret (the path shown and, only when
-   * the walk reached the directory through a symlink, the real one), hidden, then ignored — the
-   * rules of the directory are gathered once per directory, and its own ignore files read only
-   * when its listing holds one. A seam that lists names without a stat of each
-   * (`readDirectoryNames` + `readEntrySizes`) sizes only the files the walk counts, with one
-   * open of each directory, while the walk goes on; directories, symlinks, hidden, secret and
-   * ignored entries, and everything past the cap, are never stat'ed. Once the page is full and
-   * its files sized, `analyzePage` starts on it while the walk goes on counting.
-   */
-  async function walkDirectory(
-    resolved: ResolvedPath,
-    start: number,
-    end: number,
-    context: ToolContext,
-  ): Promise<DirectoryWalk> {
-    const signal = context.signal;
-    const readNames = fileSystem.readDirectoryNames?.bind(fileSystem);
-    const readSizes = fileSystem.readEntrySizes?.bind(fileSystem);
-    const namesOnly = readNames !== undefined && readSizes !== undefined;
-    const matcher = createIgnoreMatcher(fileSystem);
-    // The walked directory's rules (from the workspace root down) and whether it is ignored
-    // itself (then so is everything in it); each subdirectory the walk enters is not ignored.
-    const [walkedRules, walkedIgnored] = await Promise.all([
-      matcher.rulesFor(resolved.real),
-      matcher.isIgnored(resolved.real, true),
-    ]);
-    const walk: DirectoryWalk = {
-      page: [],
-      files: 0,
-      directories: 0,
-      bytes: 0,
-      stopped: false,
-      skippedHidden: 0,
-      skippedIgnored: 0,
-    };
-    let visited = 0;
-    const sizing: Array<Promise<void>> = [];
-    // The sizings of page files, and how many page files are sized or being sized.
-    const pageSizing: Array<Promise<void>> = [];
-    let pageFilesSized = 0;
-    const startAnalysisWhenReady = (): void => {
-      if (walk.analysis !== undefined || walk.page.length < end - start) return;
-      if (pageFilesSized < walk.page.length) return;
-      const analysis = Promise.all(pageSizing).then(() => analyzePage(walk.page, context));
-      analysis.catch(() => undefined);
-      walk.analysis = analysis;
-    };
-
-    /** Reads the sizes of `names` in `real` while the walk goes on (a few directories at once). */
-    const sizeLater = async (
-      real: string,
-      names: string[],
-      pageFiles: Array<PageFile | undefined>,
-      pageFileCount: number,
-    ): Promise<void> => {
-      while (sizing.length >= SIZING_DIRECTORIES_IN_FLIGHT) await sizing.shift();
-      const task = (readSizes as NonNullable<typeof readSizes>)(real, names).then((sizes) => {
-        for (const [index, size] of sizes.entries()) {
-          walk.bytes += size;
-          const pageFile = pageFiles[index];
-          if (pageFile !== undefined) pageFile.bytes = size;
-        }
-      });
-      // Awaited below; marked handled so a failure while the walk is elsewhere is not "unhandled".
-      task.catch(() => undefined);
-      sizing.push(task);
-      if (pageFileCount > 0) {
-        pageSizing.push(task);
-        pageFilesSized += pageFileCount;
-        startAnalysisWhenReady();
-      }
-    };
-
-    const visit = async (
-      shown: string,
-      real: string,
-      inherited: readonly IgnoreRule[],
-      ignored: boolean,
-      walked: boolean,
-    ): Promise<void> => {
-      signal.throwIfAborted();
-      const entries: ListingEntry[] = namesOnly
-        ? await (readNames as NonNullable<typeof readNames>)(real)
-        : await fileSystem.readDirectory(real);
-      entries.sort(compareNames);
-      // The walked directory's rules came from the matcher; a subdirectory adds its own ignore
-      // files, read only when its listing holds one.
-      const rules =
-        walked || !entries.some(isIgnoreFile)
-          ? inherited
-          : [...inherited, ...(await loadIgnoreRules(fileSystem, real))];
-      const sameReal = shown === real;
-      const unsizedNames: string[] = [];
-      const unsizedPageFiles: Array<PageFile | undefined> = [];
-      let unsizedPageFileCount = 0;
-      for (const entry of entries) {
-        const shownChild = join(shown, entry.name);
-        const realChild = sameReal ? shownChild : join(real, entry.name);
-        if (workspace.isSecret(shownChild) || (!sameReal && workspace.isSecret(realChild))) {
-          continue;
-        }
-        if (entry.name.startsWith(".")) {
-          walk.skippedHidden += 1;
-          continue;
-        }
-        if (visited >= maxScanEntries && walk.files > end) {
-          walk.stopped = true;
-          break;
-        }
-        const isDirectory = entry.type === "directory";
-        if (ignored || matchIgnoreRules(rules, realChild, isDirectory) === true) {
-          walk.skippedIgnored += 1;
-          continue;
-        }
-        visited += 1;
-        if (isDirectory) {
-          walk.directories += 1;
-          await visit(shownChild, realChild, rules, false, false);
-          if (walk.stopped) break;
-        } else if (entry.type === "file") {
-          walk.files += 1;
-          const onPage = walk.files > start && walk.files <= end;
-          const pageFile: PageFile | undefined = onPage
-            ? { path: shownChild, real: realChild, bytes: entry.size ?? 0 }
-            : undefined;
-          if (pageFile !== undefined) walk.page.push(pageFile);
-          if (entry.size !== undefined) {
-            walk.bytes += entry.size;
-            if (pageFile !== undefined) {
-              pageFilesSized += 1;
-              startAnalysisWhenReady();
-            }
-          } else {
-            unsizedNames.push(entry.name);
-            unsizedPageFiles.push(pageFile);
-            if (pageFile !== undefined) unsizedPageFileCount += 1;
-          }
-        }
-      }
-      if (unsizedNames.length > 0) {
-        await sizeLater(real, unsizedNames, unsizedPageFiles, unsizedPageFileCount);
-      }
-    };
-
-    // Every sizing (and an early analysis) settles before the walk returns or throws; the first
-    // failure is thrown.
-    try {
-      await visit(resolved.path, resolved.real, walkedRules, walkedIgnored, true);
-    } catch (error) {
-      await Promise.allSettled([...sizing, walk.analysis]);
-      throw error;
-    }
-    for (const outcome of await Promise.allSettled(sizing)) {
-      if (outcome.status === "rejected") throw outcome.reason;
-    }
-    return walk;
-  }
-
-  /**
-   * Analyses the page's files in order, a few at a time (never more than one file over the
-   * streaming threshold's worth of bytes in memory at once).
-   */
-  async function analyzePage(
-    page: readonly PageFile[],
-    context: ToolContext,
-  ): Promise<PageAnalysis> {
-    const figures: FileFigures[] = [];
-    const listed: ListedFigures = { files: 0, bytes: 0, lines: 0, binary_files: 0 };
-    let index = 0;
-    while (index < page.length) {
-      context.signal.throwIfAborted();
-      const group: PageFile[] = [];
-      let groupBytes = 0;
-      while (index < page.length && group.length < ANALYSES_IN_FLIGHT) {
-        const file = page[index] as PageFile;
-        const held = file.bytes > streamThreshold ? chunkBytes : file.bytes;
-        if (group.length > 0 && groupBytes + held > Math.max(streamThreshold, chunkBytes)) break;
-        context.progress({ message: file.path, completed: index, total: page.length });
-        group.push(file);
-        groupBytes += held;
-        index += 1;
-      }
-      const analyses = await Promise.all(
-        group.map((file) => analyze(file.real, file.bytes, context.signal)),
-      );
-      for (const [position, analysis] of analyses.entries()) {
-        const file = group[position] as PageFile;
-        listed.files += 1;
-        listed.bytes += file.bytes;
-        if (analysis.binary) listed.binary_files += 1;
-        else listed.lines += analysis.lines ?? 0;
-        figures.push({
-          path: file.path,
-          bytes: file.bytes,
-          lines: analysis.lines,
-          binary: analysis.binary,
-        });
-      }
-    }
-    return { figures, listed };
-  }
+  const analyzer = new FileAnalyzer(fileSystem, streamThreshold, chunkBytes);
 
   return defineTool({
     name,
@@ -719,7 +329,7 @@ export function createFileStatsTool(options: FileStatsToolOptions): FileStatsToo
       if (stat === undefined) return pathNotFound(resolved.display);
       const modifiedAt = new Date(stat.modifiedMs).toISOString();
       if (stat.type !== "directory") {
-        const analysis = await analyze(resolved.real, stat.size, context.signal);
+        const analysis = await analyzer.analyze(resolved.real, stat.size, context.signal);
         return ok<FileStatsToolData>({
           kind: "file",
           path: resolved.display,
@@ -736,11 +346,18 @@ export function createFileStatsTool(options: FileStatsToolOptions): FileStatsToo
 
       const offset = request.offset ?? 1;
       const limit = request.limit ?? defaultLimit;
-      const walk = await walkDirectory(resolved, offset - 1, offset - 1 + limit, context);
+      const walk = await new DirectoryStatsWalk({
+        workspace,
+        analyzer,
+        maxScanEntries,
+        start: offset - 1,
+        end: offset - 1 + limit,
+        context,
+      }).run(resolved);
       if (!walk.stopped && isOffsetPastEnd(offset, walk.files)) {
         return offsetPastEnd({ tool: name, offset, total: walk.files, unit: "files" });
       }
-      const { figures, listed } = await (walk.analysis ?? analyzePage(walk.page, context));
+      const { figures, listed } = await (walk.analysis ?? analyzer.analyzePage(walk.page, context));
       const { files, stopped } = walk;
       const end = offset - 1 + limit;
       const data: FileStatsDirectoryData = {
