@@ -2,6 +2,7 @@ import { closeSync, constants, fstatSync, opendirSync, openSync, readSync } from
 import { createSecretPathMatcher } from "@agentool/contract";
 import { comparePaths, type SearchRequest } from "../../internal/search-types.js";
 import { hasProcFd, O_DIRECTORY, O_NOFOLLOW, PROC_FD } from "../safe-open.js";
+import { literalMatcher } from "./literal-matcher.js";
 
 /**
  * What an in-process probe of a few skipped entries may cover before it hands the probe to rg:
@@ -31,33 +32,6 @@ const YIELD_BYTES = 1_048_576;
 
 /** The read buffer a probe starts with (grown for a larger file): 1 MiB. */
 const SCRATCH_BYTES = 1_048_576;
-
-/** What makes a pattern more than its literal text in rg's regex syntax. */
-const REGEX_SYNTAX = /[\\.+*?()|[\]{}^$]/;
-
-/**
- * The bytes (case-sensitive) or the expression (ignoring case) that find `request.pattern` in a
- * file exactly as rg would, when the pattern is plain text on one line; undefined otherwise (a
- * regular expression, an empty pattern, a line break, or characters whose handling differs: a BOM,
- * the replacement character, a lone surrogate — which rg receives as the replacement character).
- */
-function literalMatcher(request: SearchRequest): ((bytes: Buffer) => boolean) | undefined {
-  const pattern = request.pattern;
-  if (pattern.length === 0 || /[\r\n\u{feff}\u{fffd}]|\p{Cs}/u.test(pattern)) return undefined;
-  if (!request.literal && REGEX_SYNTAX.test(pattern)) return undefined;
-  if (!request.ignoreCase) {
-    const needle = Buffer.from(pattern, "utf8");
-    return (bytes) => bytes.indexOf(needle) !== -1;
-  }
-  // rg folds case by Unicode simple case folding, as a JavaScript `iu` expression does.
-  let expression: RegExp;
-  try {
-    expression = new RegExp(pattern.replace(/[\\^$.*+?()[\]{}|/]/g, "\\$&"), "iu");
-  } catch {
-    return undefined; // not expressible here: rg decides
-  }
-  return (bytes) => expression.test(bytes.toString("utf8"));
-}
 
 /**
  * Whether a path from rg's log is a plain relative path: no empty, `.`, `..` or `.git` segment
@@ -147,28 +121,75 @@ export async function probeSkippedEntries(
   });
   const isSecret = (path: string): boolean =>
     request.isSecret(path) || secretByGlob(path.toLowerCase());
-  const budget = new ProbeBudget();
-  let scratch = Buffer.allocUnsafe(SCRATCH_BYTES);
-  const yieldedAt = { bytes: 0, files: 0 };
-  const opened: number[] = [];
-  const openDirectory = (path: string): string => {
+  return new SkippedEntryWalk(base.path, below, matches, isSecret, signal).run(entries);
+}
+
+/** A walk of the skipped entries, by descriptor, in path order; every descriptor closed at its end. */
+class SkippedEntryWalk {
+  private readonly budget = new ProbeBudget();
+  private scratch = Buffer.allocUnsafe(SCRATCH_BYTES);
+  private readonly yieldedAt = { bytes: 0, files: 0 };
+  private readonly opened: number[] = [];
+
+  constructor(
+    private readonly basePath: string,
+    private readonly below: string,
+    private readonly matches: (bytes: Buffer) => boolean,
+    private readonly isSecret: (path: string) => boolean,
+    private readonly signal: AbortSignal,
+  ) {}
+
+  /** The verdict over `entries` (workspace paths below the base). */
+  async run(entries: readonly string[]): Promise<ProbeVerdict> {
+    const { below, opened, budget } = this;
+    try {
+      // Each entry is reached from the base one opened component at a time (no symlink followed).
+      for (const entry of [...entries].sort(comparePaths)) {
+        const segments = entry.slice(below.length).split("/");
+        const name = segments.pop() as string;
+        const depth = opened.length;
+        let parent = this.basePath;
+        try {
+          for (const segment of segments) {
+            if (!budget.spendDirectory()) throw new LeaveToRipgrep();
+            parent = this.openDirectory(`${parent}/${segment}`);
+          }
+          const found = await this.search(parent, name, entry, undefined);
+          if (found !== undefined) return { decided: true, example: found };
+        } finally {
+          while (opened.length > depth) this.closeDirectory();
+        }
+      }
+      return { decided: true };
+    } catch {
+      if (this.signal.aborted) throw this.signal.reason;
+      // Too much for here (LeaveToRipgrep), binary or UTF-16 content, an unreadable or changed
+      // entry: rg decides, as it did before this probe existed.
+      return UNDECIDED;
+    } finally {
+      while (opened.length > 0) this.closeDirectory();
+    }
+  }
+
+  private openDirectory(path: string): string {
     const descriptor = openSync(path, constants.O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
-    opened.push(descriptor);
+    this.opened.push(descriptor);
     return `${PROC_FD}/${descriptor}`;
-  };
-  const closeDirectory = (): void => {
-    const descriptor = opened.pop();
+  }
+
+  private closeDirectory(): void {
+    const descriptor = this.opened.pop();
     if (descriptor !== undefined) closeSync(descriptor);
-  };
+  }
 
   /**
    * The files and directories of an opened directory in path order; more entries than the whole
    * budget could cover leave the probe to rg before they are all read.
    */
-  const listChildren = (
+  private listChildren(
     inside: string,
     workspacePath: string,
-  ): Array<{ name: string; path: string; isDirectory: boolean }> => {
+  ): Array<{ name: string; path: string; isDirectory: boolean }> {
     const most = IN_PROCESS_PROBE_LIMITS.files + IN_PROCESS_PROBE_LIMITS.directories;
     const children: Array<{ name: string; path: string; isDirectory: boolean }> = [];
     const directory = opendirSync(inside, { bufferSize: 128 });
@@ -189,10 +210,10 @@ export async function probeSkippedEntries(
       directory.closeSync();
     }
     return children.sort((left, right) => comparePaths(left.path, right.path));
-  };
+  }
 
   /** Whether the file at `path` (entered by name from an opened directory) holds the text. */
-  const fileMatches = (path: string): boolean => {
+  private fileMatches(path: string): boolean {
     let descriptor: number;
     try {
       descriptor = openSync(path, constants.O_RDONLY | O_NOFOLLOW | constants.O_NONBLOCK);
@@ -204,9 +225,10 @@ export async function probeSkippedEntries(
     try {
       const info = fstatSync(descriptor);
       if (!info.isFile()) return false; // rg reads regular files only
-      if (!budget.spendFile(info.size)) throw new LeaveToRipgrep();
+      if (!this.budget.spendFile(info.size)) throw new LeaveToRipgrep();
       // One buffer for every file (grown to the largest): a new one per file costs more than the read.
-      if (scratch.length < info.size) scratch = Buffer.allocUnsafe(info.size);
+      if (this.scratch.length < info.size) this.scratch = Buffer.allocUnsafe(info.size);
+      const scratch = this.scratch;
       let filled = 0;
       while (filled < info.size) {
         const read = readSync(descriptor, scratch, filled, info.size - filled, filled);
@@ -219,80 +241,57 @@ export async function probeSkippedEntries(
         ((content[0] === 0xff && content[1] === 0xfe) ||
           (content[0] === 0xfe && content[1] === 0xff));
       if (utf16 || content.indexOf(0) !== -1) throw new LeaveToRipgrep();
-      return matches(content);
+      return this.matches(content);
     } finally {
       closeSync(descriptor);
     }
-  };
+  }
+
+  /** A turn of the event loop after each MiB or 32 files read. */
+  private async yieldNow(): Promise<void> {
+    const { budget, yieldedAt } = this;
+    if (budget.bytes - yieldedAt.bytes >= YIELD_BYTES || budget.files - yieldedAt.files >= 32) {
+      yieldedAt.bytes = budget.bytes;
+      yieldedAt.files = budget.files;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
 
   /** The first matching file at or below the entry `name` of the opened directory `parent`. */
-  const search = async (
+  private async search(
     parent: string,
     name: string,
     workspacePath: string,
     isDirectory: boolean | undefined,
-  ): Promise<string | undefined> => {
-    signal.throwIfAborted();
-    if (name === ".git" || isSecret(workspacePath)) return undefined;
+  ): Promise<string | undefined> {
+    this.signal.throwIfAborted();
+    if (name === ".git" || this.isSecret(workspacePath)) return undefined;
     const path = `${parent}/${name}`;
     if (isDirectory === false) {
-      if (budget.bytes - yieldedAt.bytes >= YIELD_BYTES || budget.files - yieldedAt.files >= 32) {
-        yieldedAt.bytes = budget.bytes;
-        yieldedAt.files = budget.files;
-        await new Promise((resolve) => setImmediate(resolve));
-      }
-      return fileMatches(path) ? workspacePath : undefined;
+      await this.yieldNow();
+      return this.fileMatches(path) ? workspacePath : undefined;
     }
     let inside: string;
     try {
-      inside = openDirectory(path);
+      inside = this.openDirectory(path);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       // The entry is a file: searched as one. A symlink (ELOOP): rg does not follow it either.
       if (isDirectory === undefined && code === "ENOTDIR") {
-        return search(parent, name, workspacePath, false);
+        return this.search(parent, name, workspacePath, false);
       }
       if (code === "ELOOP") return undefined;
       throw error;
     }
     try {
-      if (!budget.spendDirectory()) throw new LeaveToRipgrep();
-      const children = listChildren(inside, workspacePath);
-      for (const { name: childName, path: childPath, isDirectory: childIsDirectory } of children) {
-        const found = await search(inside, childName, childPath, childIsDirectory);
+      if (!this.budget.spendDirectory()) throw new LeaveToRipgrep();
+      for (const child of this.listChildren(inside, workspacePath)) {
+        const found = await this.search(inside, child.name, child.path, child.isDirectory);
         if (found !== undefined) return found;
       }
       return undefined;
     } finally {
-      closeDirectory();
+      this.closeDirectory();
     }
-  };
-
-  try {
-    // Each entry is reached from the base one opened component at a time (no symlink followed).
-    for (const entry of [...entries].sort(comparePaths)) {
-      const segments = entry.slice(below.length).split("/");
-      const name = segments.pop() as string;
-      const depth = opened.length;
-      let parent = base.path;
-      try {
-        for (const segment of segments) {
-          if (!budget.spendDirectory()) throw new LeaveToRipgrep();
-          parent = openDirectory(`${parent}/${segment}`);
-        }
-        const found = await search(parent, name, entry, undefined);
-        if (found !== undefined) return { decided: true, example: found };
-      } finally {
-        while (opened.length > depth) closeDirectory();
-      }
-    }
-    return { decided: true };
-  } catch {
-    if (signal.aborted) throw signal.reason;
-    // Too much for here (LeaveToRipgrep), binary or UTF-16 content, an unreadable or changed
-    // entry: rg decides, as it did before this probe existed.
-    return UNDECIDED;
-  } finally {
-    while (opened.length > 0) closeDirectory();
   }
 }
