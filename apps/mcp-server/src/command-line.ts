@@ -1,12 +1,14 @@
 import { isAbsolute } from "node:path";
-import { parseArgs } from "node:util";
+import { errorMessage } from "@agentool/contract";
 import { FAMILY_NAMES, type FamilyName, isFamilyName } from "./family-names.js";
 import { DEFAULT_HTTP_HOST, FLAGS, MODES, type ServerMode } from "./flags.js";
-import { closestMatch } from "./internal/closest-match.js";
+import { FlagValues, typo } from "./internal/flag-values.js";
 import { normalizeKnowledgeDir } from "./knowledge-folder.js";
 import { isLoopbackHost } from "./loopback.js";
+import { UsageError } from "./usage-error.js";
 
 export { DEFAULT_HTTP_HOST, FLAGS, type FlagDescription, MODES, type ServerMode } from "./flags.js";
+export { UsageError } from "./usage-error.js";
 
 /** The options of a serving run, as the command line gave them. */
 export interface CommandLineOptions {
@@ -54,18 +56,6 @@ export type CommandLine =
   | { action: "help" }
   | { action: "version" }
   | { action: "serve"; options: CommandLineOptions };
-
-/** A command line that cannot run: the message names the flag and the fix (exit code 2). */
-export class UsageError extends Error {
-  override readonly name = "UsageError";
-}
-
-const FLAG_NAMES = FLAGS.map((flag) => `--${flag.name}`);
-
-function typo(word: string, candidates: readonly string[]): string {
-  const closest = closestMatch(word, candidates);
-  return closest === undefined ? "" : ` Did you mean ${closest}?`;
-}
 
 function parseList(value: string): string[] {
   return value
@@ -151,6 +141,133 @@ function checkNoAuth(host: string, hasToken: boolean): void {
   }
 }
 
+/** A flag that configures one family: refused without it; `needed` when the family cannot run without the flag. */
+interface FamilyFlag {
+  flag: string;
+  family: FamilyName;
+  /** The message when the family was chosen with --families but the flag is missing. */
+  needed?: string;
+  /** A further check of the value once its family is there. */
+  check?: (value: string) => void;
+}
+
+/** Flags that configure a family, checked in this order. */
+const FAMILY_FLAGS: readonly FamilyFlag[] = [
+  { flag: "searxng", family: "web" },
+  { flag: "allow-host", family: "web" },
+  {
+    flag: "knowledge-dir",
+    family: "knowledge",
+    check: (knowledgeDir) => {
+      try {
+        // Lexical checks now (`..` above the root, `~`, NUL); an absolute path is checked against --root later.
+        if (!isAbsolute(knowledgeDir.trim())) normalizeKnowledgeDir(knowledgeDir);
+      } catch (error) {
+        throw new UsageError(errorMessage(error));
+      }
+    },
+  },
+  {
+    flag: "memory-dir",
+    family: "memory",
+    needed:
+      "The memory family keeps its memories in a folder: add --memory-dir <dir> (e.g. --memory-dir ~/.agentool/memory) or drop memory from --families.",
+  },
+  {
+    flag: "skills-dir",
+    family: "skills",
+    needed:
+      "The skills family serves the skills of a folder: add --skills-dir <dir> (e.g. --skills-dir .agents/skills) or drop skills from --families.",
+  },
+];
+
+/** Flags that apply to the HTTP server only. */
+const HTTP_FLAGS = ["host", "allow-origin", "token", "no-auth", "stateless"];
+
+function parseMode(flags: FlagValues): ServerMode {
+  const modeValue = flags.one("mode") ?? "read-only";
+  if (!(MODES as readonly string[]).includes(modeValue)) {
+    throw new UsageError(
+      `--mode must be read-only or read-write, not "${modeValue}".${typo(modeValue, MODES)}`,
+    );
+  }
+  return modeValue as ServerMode;
+}
+
+/** By default every family but preview (it starts a Chromium); memory only with --memory-dir and skills only with --skills-dir. */
+function chooseFamilies(flags: FlagValues): FamilyName[] {
+  return flags.hasValue("families")
+    ? parseFamilies(flags.many("families"))
+    : FAMILY_NAMES.filter(
+        (name) =>
+          name !== "preview" &&
+          (name !== "memory" || flags.hasValue("memory-dir")) &&
+          (name !== "skills" || flags.hasValue("skills-dir")),
+      );
+}
+
+function checkAllowCommands(
+  allowCommands: readonly string[],
+  mode: ServerMode,
+  families: readonly FamilyName[],
+): void {
+  if (allowCommands.length === 0) return;
+  if (mode !== "read-write") {
+    throw new UsageError(
+      "--allow-command mounts run_command, which needs --mode read-write: add --mode read-write or drop --allow-command.",
+    );
+  }
+  if (!families.includes("fs")) {
+    throw new UsageError(
+      "--allow-command mounts run_command in the fs family: add fs to --families or drop --allow-command.",
+    );
+  }
+}
+
+/** Each flag of {@link FAMILY_FLAGS} needs its family; a family chosen with --families may need its flag. */
+function checkFamilyFlags(flags: FlagValues, families: readonly FamilyName[]): void {
+  for (const { flag, family, needed, check } of FAMILY_FLAGS) {
+    const value = flags.one(flag);
+    if (value !== undefined && !families.includes(family)) {
+      throw new UsageError(
+        `--${flag} configures the ${family} family: add ${family} to --families or drop --${flag}.`,
+      );
+    }
+    if (value !== undefined) check?.(value);
+    if (
+      needed !== undefined &&
+      value === undefined &&
+      flags.hasValue("families") &&
+      families.includes(family)
+    ) {
+      throw new UsageError(needed);
+    }
+  }
+}
+
+function parseHttp(flags: FlagValues): CommandLineOptions["http"] {
+  const httpValue = flags.one("http");
+  for (const name of HTTP_FLAGS) {
+    if ((flags.hasValue(name) || flags.hasSwitch(name)) && httpValue === undefined) {
+      throw new UsageError(
+        `--${name} applies to the HTTP server: add --http <port> or drop --${name}.`,
+      );
+    }
+  }
+  const host = flags.one("host") ?? DEFAULT_HTTP_HOST;
+  const noAuth = flags.hasSwitch("no-auth");
+  if (noAuth) checkNoAuth(host, flags.hasValue("token"));
+  if (httpValue === undefined) return undefined;
+  return {
+    port: parsePort(httpValue),
+    host,
+    allowOrigins: flags.many("allow-origin").map(parseOrigin),
+    token: flags.one("token"),
+    ...(noAuth ? { noAuth: true as const } : {}),
+    ...(flags.hasSwitch("stateless") ? { stateless: true as const } : {}),
+  };
+}
+
 /**
  * Parses `agentool-mcp`'s command line (with `node:util` `parseArgs`) and checks it as a whole:
  * unknown flags (with the closest known flag), missing values, bad values and flags that need
@@ -164,174 +281,23 @@ function checkNoAuth(host: string, hasToken: boolean): void {
  * // { action: "serve", options: { root: ".", mode: "read-write", families: ["core", …], … } }
  */
 export function parseCommandLine(argv: readonly string[]): CommandLine {
-  const options = Object.fromEntries(
-    FLAGS.map((flag) => [
-      flag.name,
-      {
-        type: flag.value === undefined ? ("boolean" as const) : ("string" as const),
-        multiple: true,
-        ...(flag.short === undefined ? {} : { short: flag.short }),
-      },
-    ]),
-  );
-  const { tokens } = parseArgs({
-    args: [...argv],
-    options,
-    strict: false,
-    allowPositionals: true,
-    tokens: true,
-  });
-  const values = new Map<string, string[]>();
-  const switches = new Set<string>();
-  for (const token of tokens) {
-    if (token.kind === "option-terminator") {
-      throw new UsageError("agentool-mcp takes no arguments after --; pass flags only.");
-    }
-    if (token.kind === "positional") {
-      throw new UsageError(
-        `Unexpected argument "${token.value}": agentool-mcp takes flags only (e.g. --root ${token.value}).`,
-      );
-    }
-    const flag = FLAGS.find((candidate) => candidate.name === token.name);
-    if (flag === undefined) {
-      const shown = token.rawName.startsWith("--") ? token.rawName : `--${token.name}`;
-      throw new UsageError(`Unknown flag ${token.rawName}.${typo(shown, FLAG_NAMES)}`);
-    }
-    if (flag.value === undefined) {
-      if (token.value !== undefined) {
-        throw new UsageError(
-          `--${flag.name} takes no value (got "--${flag.name}=${token.value}").`,
-        );
-      }
-      switches.add(flag.name);
-      continue;
-    }
-    if (
-      token.value === undefined ||
-      (!token.inlineValue && token.value.startsWith("--") && token.value.length > 2)
-    ) {
-      const got = token.value === undefined ? "" : ` (got the flag ${token.value} instead)`;
-      throw new UsageError(`--${flag.name} needs a value: --${flag.name} ${flag.value}${got}.`);
-    }
-    if (token.value.length === 0) {
-      throw new UsageError(`--${flag.name} needs a non-empty value: --${flag.name} ${flag.value}.`);
-    }
-    const list = values.get(flag.name) ?? [];
-    if (list.length > 0 && !flag.repeatable && flag.name !== "families") {
-      throw new UsageError(
-        `--${flag.name} was given twice ("${list[0]}" and "${token.value}"); give it once.`,
-      );
-    }
-    list.push(token.value);
-    values.set(flag.name, list);
-  }
-  if (switches.has("help")) return { action: "help" };
-  if (switches.has("version")) return { action: "version" };
-  const one = (name: string) => values.get(name)?.[0];
-  const many = (name: string) => values.get(name) ?? [];
-
-  const modeValue = one("mode") ?? "read-only";
-  if (!(MODES as readonly string[]).includes(modeValue)) {
-    throw new UsageError(
-      `--mode must be read-only or read-write, not "${modeValue}".${typo(modeValue, MODES)}`,
-    );
-  }
-  const mode = modeValue as ServerMode;
-  // By default every family but preview (it starts a Chromium); memory only with --memory-dir
-  // and skills only with --skills-dir.
-  const families = values.has("families")
-    ? parseFamilies(many("families"))
-    : FAMILY_NAMES.filter(
-        (name) =>
-          name !== "preview" &&
-          (name !== "memory" || values.has("memory-dir")) &&
-          (name !== "skills" || values.has("skills-dir")),
-      );
-  const allowCommands = many("allow-command");
-  if (allowCommands.length > 0) {
-    if (mode !== "read-write") {
-      throw new UsageError(
-        "--allow-command mounts run_command, which needs --mode read-write: add --mode read-write or drop --allow-command.",
-      );
-    }
-    if (!families.includes("fs")) {
-      throw new UsageError(
-        "--allow-command mounts run_command in the fs family: add fs to --families or drop --allow-command.",
-      );
-    }
-  }
-  const searxngValue = one("searxng");
+  const flags = new FlagValues(argv);
+  if (flags.hasSwitch("help")) return { action: "help" };
+  if (flags.hasSwitch("version")) return { action: "version" };
+  const mode = parseMode(flags);
+  const families = chooseFamilies(flags);
+  const allowCommands = flags.many("allow-command");
+  checkAllowCommands(allowCommands, mode, families);
+  const searxngValue = flags.one("searxng");
   const searxng = searxngValue === undefined ? undefined : parseSearxng(searxngValue);
-  const allowHosts = many("allow-host");
-  if ((searxng !== undefined || allowHosts.length > 0) && !families.includes("web")) {
-    const flag = searxng !== undefined ? "--searxng" : "--allow-host";
-    throw new UsageError(
-      `${flag} configures the web family: add web to --families or drop ${flag}.`,
-    );
-  }
-  const knowledgeDir = one("knowledge-dir");
-  if (knowledgeDir !== undefined) {
-    if (!families.includes("knowledge")) {
-      throw new UsageError(
-        "--knowledge-dir configures the knowledge family: add knowledge to --families or drop --knowledge-dir.",
-      );
-    }
-    try {
-      // Lexical checks now (`..` above the root, `~`, NUL); an absolute path is checked against --root later.
-      if (!isAbsolute(knowledgeDir.trim())) normalizeKnowledgeDir(knowledgeDir);
-    } catch (error) {
-      throw new UsageError(error instanceof Error ? error.message : String(error));
-    }
-  }
-  const memoryDir = one("memory-dir");
-  if (memoryDir !== undefined && !families.includes("memory")) {
-    throw new UsageError(
-      "--memory-dir configures the memory family: add memory to --families or drop --memory-dir.",
-    );
-  }
-  if (memoryDir === undefined && values.has("families") && families.includes("memory")) {
-    throw new UsageError(
-      "The memory family keeps its memories in a folder: add --memory-dir <dir> (e.g. --memory-dir ~/.agentool/memory) or drop memory from --families.",
-    );
-  }
-  const skillsDir = one("skills-dir");
-  if (skillsDir !== undefined && !families.includes("skills")) {
-    throw new UsageError(
-      "--skills-dir configures the skills family: add skills to --families or drop --skills-dir.",
-    );
-  }
-  if (skillsDir === undefined && values.has("families") && families.includes("skills")) {
-    throw new UsageError(
-      "The skills family serves the skills of a folder: add --skills-dir <dir> (e.g. --skills-dir .agents/skills) or drop skills from --families.",
-    );
-  }
-  const fixedRoot = switches.has("fixed-root");
-  const root = one("root");
+  checkFamilyFlags(flags, families);
+  const fixedRoot = flags.hasSwitch("fixed-root");
+  const root = flags.one("root");
   if (fixedRoot && root === undefined) {
     throw new UsageError("--fixed-root confines to --root: add --root <dir> or drop --fixed-root.");
   }
-  const httpValue = one("http");
-  for (const name of ["host", "allow-origin", "token", "no-auth", "stateless"]) {
-    if ((values.has(name) || switches.has(name)) && httpValue === undefined) {
-      throw new UsageError(
-        `--${name} applies to the HTTP server: add --http <port> or drop --${name}.`,
-      );
-    }
-  }
-  const host = one("host") ?? DEFAULT_HTTP_HOST;
-  const noAuth = switches.has("no-auth");
-  if (noAuth) checkNoAuth(host, values.has("token"));
-  const http =
-    httpValue === undefined
-      ? undefined
-      : {
-          port: parsePort(httpValue),
-          host,
-          allowOrigins: many("allow-origin").map(parseOrigin),
-          token: one("token"),
-          ...(noAuth ? { noAuth: true as const } : {}),
-          ...(switches.has("stateless") ? { stateless: true as const } : {}),
-        };
+  const memoryDir = flags.one("memory-dir");
+  const skillsDir = flags.one("skills-dir");
   return {
     action: "serve",
     options: {
@@ -340,12 +306,12 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
       mode,
       allowCommands,
       searxng,
-      allowHosts,
-      knowledgeDir,
+      allowHosts: flags.many("allow-host"),
+      knowledgeDir: flags.one("knowledge-dir"),
       ...(memoryDir === undefined ? {} : { memoryDir }),
       ...(skillsDir === undefined ? {} : { skillsDir }),
       fixedRoot,
-      http,
+      http: parseHttp(flags),
     },
   };
 }

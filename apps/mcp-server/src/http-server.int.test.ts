@@ -1,125 +1,14 @@
-import { type ChildProcess, spawn } from "node:child_process";
-import { request as httpRequest } from "node:http";
 import { pathToFileURL } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { type CallToolResult, ListRootsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  CLI_PATH,
-  PACKAGE_DIRECTORY,
-  requireBuiltCli,
-  temporaryDirectory,
-  waitForExit,
-  waitUntil,
-} from "./test-support/spawn-server.js";
-
-interface HttpServerProcess {
-  child: ChildProcess;
-  url: URL;
-  port: number;
-  token: string | undefined;
-  stderr(): string;
-  stop(): Promise<void>;
-}
-
-async function startHttpProcess(
-  args: string[],
-  env: Record<string, string> = {},
-): Promise<HttpServerProcess> {
-  requireBuiltCli();
-  const child = spawn(process.execPath, [CLI_PATH, "--http", "0", ...args], {
-    cwd: PACKAGE_DIRECTORY,
-    stdio: ["ignore", "ignore", "pipe"],
-    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", ...env },
-  });
-  let output = "";
-  child.stderr?.on("data", (chunk: Buffer) => {
-    output += chunk.toString("utf8");
-  });
-  await waitUntil(
-    () => /listening on (\S+)/.test(output) || child.exitCode !== null,
-    "the HTTP server never said where it listens",
-  );
-  const address = /listening on (\S+)/.exec(output)?.[1];
-  if (address === undefined) throw new Error(`the server exited:\n${output}`);
-  const url = new URL(address);
-  return {
-    child,
-    url,
-    port: Number(url.port),
-    token: /bearer token \(send Authorization: Bearer <token>\): (\S+)/.exec(output)?.[1],
-    stderr: () => output,
-    async stop() {
-      if (child.exitCode === null && child.pid !== undefined) {
-        child.kill("SIGTERM");
-        await waitForExit(child.pid);
-      }
-    },
-  };
-}
-
-const INITIALIZE = JSON.stringify({
-  jsonrpc: "2.0",
-  id: 1,
-  method: "initialize",
-  params: {
-    protocolVersion: "2025-06-18",
-    capabilities: {},
-    clientInfo: { name: "raw-test", version: "1.0.0" },
-  },
-});
-
-/** A raw POST with exactly the headers given (node:http lets a test forge Host). */
-function rawPost(
-  server: HttpServerProcess,
-  headers: Record<string, string>,
-  body = INITIALIZE,
-  path = "/mcp",
-): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
-  return new Promise((resolve, reject) => {
-    let responded = false;
-    const outgoing = httpRequest(
-      {
-        host: "127.0.0.1",
-        port: server.port,
-        path,
-        method: "POST",
-        headers: {
-          "content-type": "application/json",
-          accept: "application/json, text/event-stream",
-          ...headers,
-        },
-      },
-      (response) => {
-        responded = true;
-        let text = "";
-        response.on("data", (chunk: Buffer) => {
-          text += chunk.toString("utf8");
-          // An accepted initialize opens an SSE stream; its first event is enough.
-          if (
-            response.headers["content-type"]?.includes("text/event-stream") &&
-            text.includes("\n\n")
-          ) {
-            response.destroy();
-            resolve({ status: response.statusCode ?? 0, headers: response.headers, body: text });
-          }
-        });
-        response.on("end", () =>
-          resolve({ status: response.statusCode ?? 0, headers: response.headers, body: text }),
-        );
-      },
-    );
-    // A refused upload may reset the connection after the answer arrived.
-    outgoing.on("error", (error) => {
-      if (!responded) reject(error);
-    });
-    outgoing.end(body);
-  });
-}
+import { type HttpProcess, startHttpProcess } from "./test-support/http-process.js";
+import { rawPost } from "./test-support/raw-post.js";
+import { temporaryDirectory } from "./test-support/spawn-server.js";
 
 function connectClient(
-  server: HttpServerProcess,
+  server: HttpProcess,
   options: { token?: string; roots?: string[] } = {},
 ): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
   const client = new Client(
@@ -142,7 +31,7 @@ function text(result: unknown): string {
     .join("\n");
 }
 
-let server: HttpServerProcess;
+let server: HttpProcess;
 let left: ReturnType<typeof temporaryDirectory>;
 let right: ReturnType<typeof temporaryDirectory>;
 
@@ -150,6 +39,8 @@ beforeAll(async () => {
   left = temporaryDirectory({ "left-only.txt": "left\n" });
   right = temporaryDirectory({ "right-only.txt": "right\n" });
   server = await startHttpProcess([
+    "--http",
+    "0",
     "--families",
     "core,fs",
     "--allow-origin",
@@ -170,13 +61,13 @@ describe("Streamable HTTP security", () => {
   });
 
   it("refuses a rebinding Host header with 403", async () => {
-    const response = await rawPost(server, {
+    const response = await rawPost(server.port, {
       host: `attacker.example:${server.port}`,
       authorization: `Bearer ${server.token}`,
     });
     expect(response.status).toBe(403);
     expect(response.body).toContain("Host header");
-    const otherPort = await rawPost(server, {
+    const otherPort = await rawPost(server.port, {
       host: `127.0.0.1:${server.port + 1}`,
       authorization: `Bearer ${server.token}`,
     });
@@ -184,18 +75,18 @@ describe("Streamable HTTP security", () => {
   });
 
   it("refuses a foreign Origin with 403 and accepts an allowed one", async () => {
-    const foreign = await rawPost(server, {
+    const foreign = await rawPost(server.port, {
       origin: "https://attacker.example",
       authorization: `Bearer ${server.token}`,
     });
     expect(foreign.status).toBe(403);
     expect(foreign.body).toContain("--allow-origin https://attacker.example");
-    const allowed = await rawPost(server, {
+    const allowed = await rawPost(server.port, {
       origin: "https://allowed.example",
       authorization: `Bearer ${server.token}`,
     });
     expect(allowed.status).toBe(200);
-    const local = await rawPost(server, {
+    const local = await rawPost(server.port, {
       origin: `http://localhost:${server.port}`,
       host: `localhost:${server.port}`,
       authorization: `Bearer ${server.token}`,
@@ -204,13 +95,13 @@ describe("Streamable HTTP security", () => {
   });
 
   it("refuses a missing or wrong token with 401 and WWW-Authenticate: Bearer", async () => {
-    const missing = await rawPost(server, {});
+    const missing = await rawPost(server.port, {});
     expect(missing.status).toBe(401);
     expect(String(missing.headers["www-authenticate"])).toMatch(/^Bearer /);
-    const wrong = await rawPost(server, { authorization: "Bearer not-the-token" });
+    const wrong = await rawPost(server.port, { authorization: "Bearer not-the-token" });
     expect(wrong.status).toBe(401);
     expect(String(wrong.headers["www-authenticate"])).toContain('error="invalid_token"');
-    const basic = await rawPost(server, { authorization: `Basic ${server.token}` });
+    const basic = await rawPost(server.port, { authorization: `Basic ${server.token}` });
     expect(basic.status).toBe(401);
     await expect(connectClient(server, { token: "wrong" })).rejects.toThrow(
       /the bearer token is wrong/,
@@ -221,14 +112,14 @@ describe("Streamable HTTP security", () => {
     const authorization = `Bearer ${server.token}`;
     const list = JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" });
     const unknown = await rawPost(
-      server,
+      server.port,
       { authorization, "mcp-session-id": "00000000-0000-4000-8000-000000000000" },
       list,
     );
     expect(unknown.status).toBe(404);
-    const sessionless = await rawPost(server, { authorization }, list);
+    const sessionless = await rawPost(server.port, { authorization }, list);
     expect(sessionless.status).toBe(400);
-    const huge = await rawPost(server, { authorization }, `"${"x".repeat(5 * 1024 * 1024)}"`);
+    const huge = await rawPost(server.port, { authorization }, `"${"x".repeat(5 * 1024 * 1024)}"`);
     expect(huge.status).toBe(413);
   });
 });
@@ -265,7 +156,7 @@ describe("Streamable HTTP sessions", () => {
       const endedId = a.transport.sessionId as string;
       await a.transport.terminateSession();
       const reused = await rawPost(
-        server,
+        server.port,
         { authorization: `Bearer ${server.token}`, "mcp-session-id": endedId },
         JSON.stringify({ jsonrpc: "2.0", id: 9, method: "tools/list" }),
       );
@@ -281,7 +172,7 @@ describe("Streamable HTTP sessions", () => {
 
 describe("HTTP token from the environment", () => {
   it("uses AGENTOOL_MCP_TOKEN and prints no token", async () => {
-    const fromEnvironment = await startHttpProcess(["--families", "core"], {
+    const fromEnvironment = await startHttpProcess(["--http", "0", "--families", "core"], {
       AGENTOOL_MCP_TOKEN: "a-token-from-the-environment",
     });
     try {

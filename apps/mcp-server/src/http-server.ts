@@ -1,12 +1,14 @@
-import { createHash, randomUUID, timingSafeEqual } from "node:crypto";
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
+import { errorMessage } from "@agentool/contract";
 import type { AgentoolMcpServer } from "./create-agentool-mcp-server.js";
-import { BoundedEventStore, type BoundedEventStoreOptions } from "./event-store.js";
+import type { BoundedEventStoreOptions } from "./event-store.js";
+import { defaultLog } from "./internal/default-log.js";
+import { reply } from "./internal/reply.js";
+import { hostForUrl, RequestGuard } from "./internal/request-guard.js";
+import { SessionTable } from "./internal/session-table.js";
+import { StatelessEndpoint } from "./internal/stateless-endpoint.js";
 import { isLoopbackHost } from "./loopback.js";
-import { serveStatelessRequest } from "./stateless.js";
 
 /** The largest POST body the HTTP server reads (bigger bodies get 413). */
 export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -67,53 +69,6 @@ export interface RunningHttpServer {
   close(): Promise<void>;
 }
 
-interface Session {
-  transport: StreamableHTTPServerTransport;
-  agentool: AgentoolMcpServer;
-}
-
-function hostForUrl(host: string): string {
-  return host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
-}
-
-function digest(value: string): Buffer {
-  return createHash("sha256").update(value, "utf8").digest();
-}
-
-function reply(
-  response: ServerResponse,
-  status: number,
-  message: string,
-  headers: Record<string, string> = {},
-): void {
-  if (response.headersSent) {
-    response.end();
-    return;
-  }
-  response.writeHead(status, { "content-type": "application/json", ...headers });
-  // A JSON-RPC error body, as the SDK's own transport answers.
-  response.end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32_000, message }, id: null }));
-}
-
-class BodyTooLargeError extends Error {}
-
-async function readBody(request: IncomingMessage, limit: number): Promise<string> {
-  const declared = Number(request.headers["content-length"]);
-  if (Number.isFinite(declared) && declared > limit) throw new BodyTooLargeError();
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of request) {
-    size += (chunk as Buffer).length;
-    if (size > limit) throw new BodyTooLargeError();
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks).toString("utf8");
-}
-
-function defaultLog(line: string): void {
-  process.stderr.write(`agentool-mcp: ${line}\n`);
-}
-
 /**
  * Serves MCP over Streamable HTTP on `http://<host>:<port>/mcp` with node:http, guarded for a
  * local server: every request must name this server in its Host header (403 otherwise — the
@@ -148,221 +103,37 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   } else if (options.token === undefined || options.token.length === 0) {
     throw new Error("startHttpServer: pass a token, or noAuth: true on a loopback host.");
   }
-  const expectedToken = options.token === undefined ? undefined : digest(options.token);
-  const retryInterval = options.retryIntervalMs ?? DEFAULT_SSE_RETRY_MS;
-  let inFlight = 0;
-  const sessions = new Map<string, Session>();
-  let port = options.port;
-  let allowedHosts = new Set<string>();
-  let allowedOrigins = new Set<string>();
-
-  function allow(boundPort: number): void {
-    port = boundPort;
-    allowedHosts = new Set(
-      ["127.0.0.1", "localhost", "[::1]", hostForUrl(host)].map(
-        (name) => `${name.toLowerCase()}:${boundPort}`,
-      ),
-    );
-    allowedOrigins = new Set([
-      `http://127.0.0.1:${boundPort}`,
-      `http://localhost:${boundPort}`,
-      ...(options.allowOrigins ?? []),
-    ]);
-  }
-
-  function authorized(request: IncomingMessage): "missing" | "wrong" | "ok" {
-    if (expectedToken === undefined) return "ok";
-    const header = request.headers.authorization;
-    if (header === undefined) return "missing";
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-    if (match === null) return "missing";
-    return timingSafeEqual(digest(match[1] as string), expectedToken) ? "ok" : "wrong";
-  }
-
-  async function closeSession(sessionId: string): Promise<void> {
-    const session = sessions.get(sessionId);
-    if (session === undefined) return;
-    sessions.delete(sessionId);
-    await session.agentool.dispose().catch((error: unknown) => {
-      log(`session ${sessionId}: ${error instanceof Error ? error.message : String(error)}`);
-    });
-  }
-
-  async function openSession(
-    request: IncomingMessage,
-    response: ServerResponse,
-    body: unknown,
-  ): Promise<void> {
-    if (sessions.size >= maxSessions) {
-      reply(response, 503, `Too many sessions (${maxSessions}): end one with DELETE first.`);
-      return;
-    }
-    const agentool = options.createSession();
-    const transport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
-      maxRequestBodySize: maxBodyBytes,
-      eventStore: new BoundedEventStore(options.eventStore),
-      retryInterval,
-      onsessioninitialized: (sessionId) => {
-        sessions.set(sessionId, { transport, agentool });
-      },
-      onsessionclosed: (sessionId) => closeSession(sessionId),
-    });
-    transport.onclose = () => {
-      const sessionId = transport.sessionId;
-      if (sessionId !== undefined) void closeSession(sessionId);
-      else void agentool.dispose();
-    };
-    await agentool.connect(transport);
-    await transport.handleRequest(request, response, body);
-    if (transport.sessionId === undefined) {
-      // The initialize request failed: nothing to keep.
-      await agentool.dispose();
-    }
-  }
-
-  /** The parsed body, or `undefined` after answering 413 or 400. */
-  async function readJson(
-    request: IncomingMessage,
-    response: ServerResponse,
-  ): Promise<unknown | undefined> {
-    try {
-      return JSON.parse(await readBody(request, maxBodyBytes)) as unknown;
-    } catch (error) {
-      if (error instanceof BodyTooLargeError) {
-        reply(response, 413, `Payload too large: bodies are capped at ${maxBodyBytes} bytes.`);
-      } else {
-        reply(response, 400, "Parse error: the body is not JSON.");
-      }
-      return undefined;
-    }
-  }
-
-  async function handleStateless(request: IncomingMessage, response: ServerResponse) {
-    if (request.method !== "POST") {
-      reply(
-        response,
-        405,
-        "Method not allowed: this server is stateless (no sessions, no standalone SSE stream); send each message as a POST.",
-        { allow: "POST" },
-      );
-      return;
-    }
-    if (inFlight >= maxSessions) {
-      reply(response, 503, `Too many requests in flight (${maxSessions}): retry shortly.`, {
-        "retry-after": "1",
-      });
-      return;
-    }
-    inFlight += 1;
-    response.once("close", () => {
-      inFlight -= 1;
-    });
-    const body = await readJson(request, response);
-    if (body === undefined) return;
-    await serveStatelessRequest(request, response, body, {
-      createServer: options.createSession,
-      maxBodyBytes,
-      log,
-    });
-  }
-
-  async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const hostHeader = (request.headers.host ?? "").toLowerCase();
-    if (!allowedHosts.has(hostHeader)) {
-      reply(
-        response,
-        403,
-        `Forbidden: the Host header ${JSON.stringify(request.headers.host ?? "")} does not name this server.`,
-      );
-      return;
-    }
-    const origin = request.headers.origin;
-    if (origin !== undefined && !allowedOrigins.has(origin)) {
-      reply(
-        response,
-        403,
-        `Forbidden: the Origin ${JSON.stringify(origin)} is not allowed (start the server with --allow-origin ${origin} to allow it).`,
-      );
-      return;
-    }
-    const auth = authorized(request);
-    if (auth !== "ok") {
-      reply(
-        response,
-        401,
-        auth === "missing"
-          ? "Unauthorized: send Authorization: Bearer <token> (the token agentool-mcp printed, or AGENTOOL_MCP_TOKEN)."
-          : "Unauthorized: the bearer token is wrong.",
-        {
-          "www-authenticate":
-            auth === "missing"
-              ? 'Bearer realm="agentool-mcp"'
-              : 'Bearer realm="agentool-mcp", error="invalid_token"',
-        },
-      );
-      return;
-    }
-    const path = new URL(request.url ?? "/", "http://localhost").pathname;
-    if (path !== MCP_PATH) {
-      reply(response, 404, `Not found: the MCP endpoint is ${MCP_PATH}.`);
-      return;
-    }
-    if (options.stateless === true) {
-      await handleStateless(request, response);
-      return;
-    }
-    const header = request.headers["mcp-session-id"];
-    const sessionId = Array.isArray(header) ? header[0] : header;
-    if (request.method === "POST") {
-      const body = await readJson(request, response);
-      if (body === undefined) return;
-      if (sessionId === undefined) {
-        const initializing = Array.isArray(body)
-          ? body.some((message) => isInitializeRequest(message))
-          : isInitializeRequest(body);
-        if (!initializing) {
-          reply(
-            response,
-            400,
-            "Bad Request: no Mcp-Session-Id header; start a session with an initialize request.",
-          );
-          return;
-        }
-        await openSession(request, response, body);
-        return;
-      }
-      const session = sessions.get(sessionId);
-      if (session === undefined) {
-        reply(response, 404, "Session not found: start a new session with an initialize request.");
-        return;
-      }
-      await session.transport.handleRequest(request, response, body);
-      return;
-    }
-    if (request.method === "GET" || request.method === "DELETE") {
-      const session = sessionId === undefined ? undefined : sessions.get(sessionId);
-      if (session === undefined) {
-        reply(
-          response,
-          sessionId === undefined ? 400 : 404,
-          sessionId === undefined
-            ? "Bad Request: no Mcp-Session-Id header."
-            : "Session not found: start a new session with an initialize request.",
-        );
-        return;
-      }
-      await session.transport.handleRequest(request, response);
-      return;
-    }
-    reply(response, 405, "Method not allowed: use POST, GET or DELETE.", {
-      allow: "GET, POST, DELETE",
-    });
-  }
+  const guard = new RequestGuard(host, options.allowOrigins ?? [], options.token);
+  const sessions = new SessionTable({
+    createSession: options.createSession,
+    retryIntervalMs: options.retryIntervalMs ?? DEFAULT_SSE_RETRY_MS,
+    eventStore: options.eventStore,
+    maxBodyBytes,
+    maxSessions,
+    log,
+  });
+  const endpoint =
+    options.stateless === true
+      ? new StatelessEndpoint({
+          createServer: options.createSession,
+          maxBodyBytes,
+          maxInFlight: maxSessions,
+          log,
+        })
+      : sessions;
 
   const server = createServer((request, response) => {
-    handle(request, response).catch((error: unknown) => {
-      log(`HTTP request failed: ${error instanceof Error ? error.message : String(error)}`);
+    const serve = async () => {
+      if (!guard.admit(request, response)) return;
+      const path = new URL(request.url ?? "/", "http://localhost").pathname;
+      if (path !== MCP_PATH) {
+        reply(response, 404, `Not found: the MCP endpoint is ${MCP_PATH}.`);
+        return;
+      }
+      await endpoint.handle(request, response);
+    };
+    serve().catch((error: unknown) => {
+      log(`HTTP request failed: ${errorMessage(error)}`);
       reply(response, 500, "Internal error.");
     });
   });
@@ -374,16 +145,16 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
       resolve();
     });
   });
-  allow((server.address() as AddressInfo).port);
-  const url = `http://${hostForUrl(host)}:${port}${MCP_PATH}`;
+  const port = (server.address() as AddressInfo).port;
+  guard.allow(port);
   return {
-    url,
+    url: `http://${hostForUrl(host)}:${port}${MCP_PATH}`,
     port,
     get sessionCount() {
       return sessions.size;
     },
     async close() {
-      await Promise.all([...sessions.keys()].map(closeSession));
+      await sessions.closeAll();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },

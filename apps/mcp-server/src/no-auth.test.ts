@@ -1,4 +1,3 @@
-import { request as httpRequest } from "node:http";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
@@ -7,7 +6,8 @@ import { parseCommandLine, UsageError } from "./command-line.js";
 import { createAgentoolMcpServer } from "./create-agentool-mcp-server.js";
 import { startHttpServer } from "./http-server.js";
 import { isLoopbackHost } from "./loopback.js";
-import { type HttpProcess, initializeBody, startHttpProcess } from "./test-support/http-process.js";
+import { type HttpProcess, startHttpProcess } from "./test-support/http-process.js";
+import { rawPost } from "./test-support/raw-post.js";
 import { requireBuiltCli, runCli } from "./test-support/spawn-server.js";
 
 function usageError(argv: string[]): string {
@@ -18,38 +18,6 @@ function usageError(argv: string[]): string {
     return (error as Error).message;
   }
   throw new Error(`${argv.join(" ")} was accepted`);
-}
-
-/** A raw POST with exactly these headers (node:http lets a test forge Host). */
-function rawPost(
-  port: number,
-  headers: Record<string, string>,
-): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const outgoing = httpRequest(
-      {
-        host: "127.0.0.1",
-        port,
-        path: "/mcp",
-        method: "POST",
-        headers: {
-          "content-type": "application/json",
-          accept: "application/json, text/event-stream",
-          ...headers,
-        },
-      },
-      (response) => {
-        let body = "";
-        response.on("data", (chunk: Buffer) => {
-          body += chunk.toString("utf8");
-          if (body.includes("\n\n")) response.destroy();
-        });
-        response.on("close", () => resolve({ status: response.statusCode ?? 0, body }));
-      },
-    );
-    outgoing.on("error", reject);
-    outgoing.end(initializeBody("2025-06-18"));
-  });
 }
 
 describe("isLoopbackHost", () => {

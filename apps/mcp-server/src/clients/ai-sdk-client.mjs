@@ -1,4 +1,4 @@
-// A real AI SDK MCP client, run under Node 22 by ai-sdk.test.ts: `createMCPClient` from
+// A real AI SDK MCP client, run under Node 22 by ai-sdk.int.test.ts: `createMCPClient` from
 // @ai-sdk/mcp connects to agentool-mcp (stdio or Streamable HTTP), lists the tools, turns them
 // into AI SDK tools and runs calls through them, then prints one JSON object on stdout.
 //

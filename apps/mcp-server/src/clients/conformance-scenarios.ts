@@ -1,6 +1,6 @@
 /**
  * Which server scenarios of the official MCP conformance suite (@modelcontextprotocol/conformance
- * 0.1.16) apply to agentool-mcp, and why the others do not. conformance.test.ts holds every
+ * 0.1.16) apply to agentool-mcp, and why the others do not. conformance.int.test.ts holds every
  * scenario the suite lists to this file, and the "Tested with real clients" section of the
  * mcp-server README to the same lists.
  */
@@ -74,7 +74,7 @@ export const NOT_APPLICABLE_SCENARIOS: readonly NotApplicableScenario[] = [
   fixtureTool(
     "tools-call-with-progress",
     "test_tool_with_progress",
-    " (our progress notifications: progress-cancellation.test.ts)",
+    " (our progress notifications: progress-cancellation.int.test.ts)",
   ),
   fixtureTool(
     "tools-call-sampling",
@@ -88,7 +88,7 @@ export const NOT_APPLICABLE_SCENARIOS: readonly NotApplicableScenario[] = [
   fixtureTool(
     "server-sse-polling",
     "test_reconnection",
-    " (our resumable SSE: resumable-sse.test.ts)",
+    " (our resumable SSE: resumable-sse.int.test.ts)",
   ),
   noResources("resources-list"),
   noResources("resources-read-text"),
