@@ -1,6 +1,9 @@
 import {
   defineTool,
   formatTruncationMarker,
+  joinSentences,
+  listWords,
+  type MountedTools,
   ok,
   parseOptions,
   type Tool,
@@ -9,7 +12,6 @@ import {
 import { z } from "zod";
 import type { GitToolOptions } from "./git-status.js";
 import { guard } from "./internal/git-failure.js";
-import { joinSentences, listWords, type MountedTools } from "./internal/mounted.js";
 import type { FileChange } from "./internal/parse-status.js";
 import { confinePath } from "./internal/paths.js";
 import { stagedUnder, stagePaths } from "./internal/staging.js";

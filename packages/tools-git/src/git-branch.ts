@@ -2,6 +2,8 @@ import {
   defineTool,
   formatPageMarker,
   isOffsetPastEnd,
+  listWords,
+  type MountedTools,
   offsetPastEnd,
   ok,
   pageItems,
@@ -12,7 +14,6 @@ import {
 import { z } from "zod";
 import type { GitToolOptions } from "./git-status.js";
 import { guard, refuse, refuseWith } from "./internal/git-failure.js";
-import { listWords, type MountedTools } from "./internal/mounted.js";
 import { checkRevisionText, resolveCommit } from "./internal/revisions.js";
 import {
   createSettings,

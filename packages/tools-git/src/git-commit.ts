@@ -1,6 +1,9 @@
 import {
   defineTool,
   formatTruncationMarker,
+  joinSentences,
+  listWords,
+  type MountedTools,
   ok,
   parseOptions,
   type Tool,
@@ -10,11 +13,15 @@ import {
 import { z } from "zod";
 import type { GitToolOptions } from "./git-status.js";
 import { guard, refuse } from "./internal/git-failure.js";
-import { joinSentences, listWords, type MountedTools } from "./internal/mounted.js";
 import { type DiffFile, formatDiffFiles, parseNumstatPatch } from "./internal/parse-diff.js";
 import { confinePath, secretExclusionPathspecs } from "./internal/paths.js";
 import { filesHoldingPrivateKeys, stagePaths } from "./internal/staging.js";
-import { createSettings, failFromGit, gitToolOptionsShape } from "./internal/tool-support.js";
+import {
+  createSettings,
+  failFromGit,
+  type GitToolSettings,
+  gitToolOptionsShape,
+} from "./internal/tool-support.js";
 
 /** The default name of the commit tool. */
 export const GIT_COMMIT_TOOL_NAME = "git_commit";
@@ -148,6 +155,67 @@ export function formatGitCommit(
   return lines.join("\n");
 }
 
+/** The author environment of a commit: the host's author, or none when the repository has one. */
+async function commitIdentity(
+  settings: GitToolSettings,
+  author: { name: string; email: string } | undefined,
+  signal: AbortSignal,
+): Promise<Record<string, string>> {
+  const { runner, mounted } = settings;
+  if (author !== undefined) {
+    return {
+      GIT_AUTHOR_NAME: author.name,
+      GIT_AUTHOR_EMAIL: author.email,
+      GIT_COMMITTER_NAME: author.name,
+      GIT_COMMITTER_EMAIL: author.email,
+    };
+  }
+  const result = await runner.run(["config", "--null", "--get-regexp", "^user\\.(name|email)$"], {
+    signal,
+  });
+  const keys = new Set(
+    result.stdout
+      .split("\0")
+      .filter((record) => /\n\S/.test(record))
+      .map((record) => record.split("\n", 1)[0]),
+  );
+  if (!keys.has("user.name") || !keys.has("user.email")) {
+    const inside = await runner.run(["rev-parse", "--git-dir"], { signal });
+    if (inside.exitCode !== 0) failFromGit(inside, "git commit", mounted);
+    refuse(
+      "GIT_ERROR",
+      "No commit author is configured: the host gave no author and the repository has no user.name / user.email.",
+      {
+        hint: "Ask the user to configure an author (the git tools' author option, or git config user.name / user.email in the repository).",
+      },
+    );
+  }
+  return {};
+}
+
+/** The trimmed message, after refusing a bad message or files combined with all=true. */
+function checkCommitRequest(input: z.output<typeof gitCommitInputSchema>): string {
+  const message = input.message.trim();
+  if (message.length === 0 || message.length > MAX_COMMIT_MESSAGE_CHARACTERS) {
+    refuse(
+      "INVALID_INPUT",
+      `message must be 1 to ${MAX_COMMIT_MESSAGE_CHARACTERS} characters after trimming (got ${message.length}).`,
+      { hint: "Write a short summary line of what changed and why." },
+    );
+  }
+  if (message.includes("\0")) {
+    refuse("INVALID_INPUT", "message contains a NUL byte.", {
+      hint: "Send the message as plain text.",
+    });
+  }
+  if (input.all === true && input.files !== undefined && input.files.length > 0) {
+    refuse("INVALID_INPUT", "Pass either files or all=true, not both.", {
+      hint: "Use files to commit some paths, or all=true to commit every change.",
+    });
+  }
+  return message;
+}
+
 /**
  * Creates the `git_commit` tool (read-write mode only): commits what is staged, the given files,
  * or everything. Hooks run only with `runHooks: true`; signing and every config-driven command
@@ -166,38 +234,6 @@ export function createGitCommitTool(options: GitCommitToolOptions): GitCommitToo
   const { runner, maxEntries, mounted, name } = settings;
   const author = parsed.author;
 
-  async function identity(signal: AbortSignal): Promise<Record<string, string>> {
-    if (author !== undefined) {
-      return {
-        GIT_AUTHOR_NAME: author.name,
-        GIT_AUTHOR_EMAIL: author.email,
-        GIT_COMMITTER_NAME: author.name,
-        GIT_COMMITTER_EMAIL: author.email,
-      };
-    }
-    const result = await runner.run(["config", "--null", "--get-regexp", "^user\\.(name|email)$"], {
-      signal,
-    });
-    const keys = new Set(
-      result.stdout
-        .split("\0")
-        .filter((record) => /\n\S/.test(record))
-        .map((record) => record.split("\n", 1)[0]),
-    );
-    if (!keys.has("user.name") || !keys.has("user.email")) {
-      const inside = await runner.run(["rev-parse", "--git-dir"], { signal });
-      if (inside.exitCode !== 0) failFromGit(inside, "git commit", mounted);
-      refuse(
-        "GIT_ERROR",
-        "No commit author is configured: the host gave no author and the repository has no user.name / user.email.",
-        {
-          hint: "Ask the user to configure an author (the git tools' author option, or git config user.name / user.email in the repository).",
-        },
-      );
-    }
-    return {};
-  }
-
   return defineTool({
     name,
     description: parsed.description ?? defaultDescription(mounted),
@@ -209,29 +245,12 @@ export function createGitCommitTool(options: GitCommitToolOptions): GitCommitToo
     execute: (input, context): Promise<ToolResult<GitCommitToolData>> =>
       guard(async () => {
         const signal = context.signal;
-        const message = input.message.trim();
-        if (message.length === 0 || message.length > MAX_COMMIT_MESSAGE_CHARACTERS) {
-          refuse(
-            "INVALID_INPUT",
-            `message must be 1 to ${MAX_COMMIT_MESSAGE_CHARACTERS} characters after trimming (got ${message.length}).`,
-            { hint: "Write a short summary line of what changed and why." },
-          );
-        }
-        if (message.includes("\0")) {
-          refuse("INVALID_INPUT", "message contains a NUL byte.", {
-            hint: "Send the message as plain text.",
-          });
-        }
-        if (input.all === true && input.files !== undefined && input.files.length > 0) {
-          refuse("INVALID_INPUT", "Pass either files or all=true, not both.", {
-            hint: "Use files to commit some paths, or all=true to commit every change.",
-          });
-        }
+        const message = checkCommitRequest(input);
         const paths: string[] = [];
         for (const [index, file] of (input.files ?? []).entries()) {
           paths.push(await confinePath(runner, file, `files[${index}]`));
         }
-        const environment = await identity(signal);
+        const environment = await commitIdentity(settings, author, signal);
         return runner.withWriteLock(async () => {
           if (paths.length > 0) await stagePaths(runner, paths, signal, mounted);
           let skipped: string[] = [];

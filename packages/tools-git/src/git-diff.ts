@@ -1,5 +1,7 @@
 import {
   defineTool,
+  joinSentences,
+  type MountedTools,
   type NextCallValue,
   ok,
   parseOptions,
@@ -16,7 +18,6 @@ import {
   pageDiff,
 } from "./internal/diff-pages.js";
 import { guard, refuse } from "./internal/git-failure.js";
-import { joinSentences, type MountedTools } from "./internal/mounted.js";
 import { confinePath, literalPathspec, secretExclusionPathspecs } from "./internal/paths.js";
 import { parseRange, resolveCommit } from "./internal/revisions.js";
 import {

@@ -2,6 +2,9 @@ import {
   defineTool,
   formatPageMarker,
   formatTruncationMarker,
+  joinSentences,
+  listWords,
+  type MountedTools,
   type NextCallValue,
   offsetPastEnd,
   ok,
@@ -13,7 +16,6 @@ import { z } from "zod";
 import type { GitToolOptions } from "./git-status.js";
 import { checkFilterText } from "./internal/filter-text.js";
 import { guard, refuseWith } from "./internal/git-failure.js";
-import { joinSentences, listWords, type MountedTools } from "./internal/mounted.js";
 import { confinePath } from "./internal/paths.js";
 import { resolveCommit } from "./internal/revisions.js";
 import { createSettings, failFromGit, gitToolOptionsShape } from "./internal/tool-support.js";

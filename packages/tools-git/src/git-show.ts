@@ -1,8 +1,11 @@
 import {
   defineTool,
+  formatCount,
   formatPageMarker,
   formatTruncationMarker,
   isOffsetPastEnd,
+  joinSentences,
+  type MountedTools,
   type NextCallValue,
   offsetPastEnd,
   ok,
@@ -23,7 +26,6 @@ import {
   pageDiff,
 } from "./internal/diff-pages.js";
 import { guard, refuse, refuseWith } from "./internal/git-failure.js";
-import { joinSentences, type MountedTools } from "./internal/mounted.js";
 import {
   confinePath,
   literalPathspec,
@@ -36,6 +38,7 @@ import {
   DEFAULT_MAX_ENTRIES,
   DEFAULT_MAX_OUTPUT_BYTES,
   failFromGit,
+  type GitToolSettings,
   gitToolOptionsShape,
   looksBinary,
 } from "./internal/tool-support.js";
@@ -195,8 +198,6 @@ const showOptionsSchema = z.object(gitToolOptionsShape);
 
 const FIELD = "\x1f";
 
-const numberFormat = new Intl.NumberFormat("en-US");
-
 /** What {@link formatGitShow} needs besides the data. */
 export interface GitShowFormatOptions {
   /** The tool's name, for the next-page call. Default `"git_show"`. */
@@ -223,15 +224,15 @@ export function formatGitShow(data: GitShowToolData, options: GitShowFormatOptio
     const last = data.next_offset === undefined ? data.total : data.next_offset - 1;
     const range =
       data.offset === 1 && !data.truncated
-        ? `${numberFormat.format(data.total)} lines`
-        : `lines ${numberFormat.format(data.offset)}–${numberFormat.format(last)} of ${numberFormat.format(data.total)}`;
+        ? `${formatCount(data.total)} lines`
+        : `lines ${formatCount(data.offset)}–${formatCount(last)} of ${formatCount(data.total)}`;
     const lines = [`${where} (${range}):`, data.content];
     if (data.cut_line !== undefined) {
       lines.push(
         formatTruncationMarker({
           omitted: data.cut_line.total_characters - data.cut_line.shown_characters,
           unit: "characters",
-          next: `line ${numberFormat.format(data.cut_line.line)} is longer than a page; the rest of it is not shown`,
+          next: `line ${formatCount(data.cut_line.line)} is longer than a page; the rest of it is not shown`,
         }),
       );
     }
@@ -251,8 +252,8 @@ export function formatGitShow(data: GitShowToolData, options: GitShowFormatOptio
   if (data.kind === "directory") {
     const range =
       data.offset === 1 && !data.truncated
-        ? `${numberFormat.format(data.total)} entries`
-        : `entries ${numberFormat.format(data.offset)}–${numberFormat.format(data.offset + data.entries.length - 1)} of ${numberFormat.format(data.total)}`;
+        ? `${formatCount(data.total)} entries`
+        : `entries ${formatCount(data.offset)}–${formatCount(data.offset + data.entries.length - 1)} of ${formatCount(data.total)}`;
     const lines = [`${data.path} at ${data.hash.slice(0, 7)}: ${range}`];
     lines.push(...data.entries.map((entry) => `  ${entry}`));
     if (data.next_offset !== undefined) {
@@ -285,6 +286,206 @@ export function formatGitShow(data: GitShowToolData, options: GitShowFormatOptio
   return lines.join("\n");
 }
 
+/** The file or directory at `path` in a commit, one page of it. */
+async function showPath(
+  settings: GitToolSettings,
+  revision: string,
+  hash: string,
+  path: string,
+  offset: number,
+  limit: number | undefined,
+  signal: AbortSignal,
+): Promise<GitShowFile | GitShowDirectory> {
+  const { runner, maxEntries, maxOutputBytes, mounted, name } = settings;
+  const realRoot = await runner.realRoot();
+  const relative = normalizeRepositoryPath(runner, realRoot, path, "path");
+  const shownPath = relative === "" ? "." : relative;
+  const result = await runner.run(["cat-file", "--batch"], {
+    signal,
+    input: `${hash}:${relative}\n`,
+    maxOutputBytes: Math.max(maxOutputBytes * 20, 4 * 1_048_576),
+  });
+  if (result.exitCode !== 0 && !result.truncated) failFromGit(result, "git cat-file", mounted);
+  const newline = result.stdoutBytes.indexOf(10);
+  const header = result.stdoutBytes.subarray(0, newline === -1 ? undefined : newline).toString();
+  const match = /^([0-9a-f]{40,64}) (blob|tree|commit) (\d+)$/.exec(header);
+  if (match === null) {
+    refuse(
+      "FILE_NOT_FOUND",
+      `${shownPath} does not exist at ${hash.slice(0, 7)} (it may have been added later or renamed).`,
+      {
+        hint: joinSentences([
+          mounted.when("git_log", "Call git_log with path to find the commits that touched it, or"),
+          `${mounted.has("git_log") ? "call" : "Call"} ${name} with path='.' to list the files at that revision.`,
+        ]),
+      },
+    );
+  }
+  const [, objectId = "", type = "", sizeText = "0"] = match;
+  if (type === "tree") {
+    const listing = await runner.run(["ls-tree", "-z", objectId], { signal });
+    if (listing.exitCode !== 0) failFromGit(listing, "git ls-tree", mounted);
+    const entries = listing.stdout
+      .split("\0")
+      .filter((line) => line.length > 0)
+      .map((line) => {
+        const tab = line.indexOf("\t");
+        const kind = line.split(" ")[1];
+        const entry = line.slice(tab + 1);
+        return kind === "tree" ? `${entry}/` : entry;
+      });
+    if (isOffsetPastEnd(offset, entries.length)) {
+      refuseWith(offsetPastEnd({ tool: name, offset, total: entries.length, unit: "entries" }));
+    }
+    const page = pageItems(entries, {
+      offset,
+      limit: Math.min(limit ?? maxEntries, maxEntries),
+    });
+    return {
+      kind: "directory",
+      revision,
+      hash,
+      path: shownPath,
+      entries: page.items,
+      offset,
+      ...page.page,
+    };
+  }
+  const size = Number(sizeText);
+  const body = result.stdoutBytes.subarray(newline + 1, newline + 1 + size);
+  if (result.truncated && body.length < size) {
+    refuse(
+      "TOO_LARGE",
+      `${shownPath} at ${hash.slice(0, 7)} is ${size.toLocaleString("en-US")} bytes, more than ${name} reads at once.`,
+      { hint: "Ask the user for another way to read this file." },
+    );
+  }
+  const binary = looksBinary(body);
+  // A private key in the file is redacted before paging, so no page shows any of it.
+  const text = binary ? "" : redactPrivateKeys(body.toString("utf8"));
+  const lines = text.length === 0 ? [] : text.replace(/\n$/, "").split("\n");
+  if (isOffsetPastEnd(offset, lines.length)) {
+    refuseWith(offsetPastEnd({ tool: name, offset, total: lines.length, unit: "lines" }));
+  }
+  const maxLines = Math.min(limit ?? DEFAULT_DIFF_LINE_LIMIT, MAX_DIFF_LINE_LIMIT);
+  const kept: string[] = [];
+  let bytes = 0;
+  let cutLine: DiffCutLine | undefined;
+  for (let index = offset - 1; index < lines.length && kept.length < maxLines; index += 1) {
+    const line = lines[index] ?? "";
+    const lineBytes = Buffer.byteLength(line, "utf8") + 1;
+    if (bytes + lineBytes > maxOutputBytes) {
+      if (kept.length > 0) break;
+      const shown = Buffer.from(line)
+        .subarray(0, maxOutputBytes)
+        .toString("utf8")
+        .replace(/\uFFFD+$/, "");
+      cutLine = {
+        line: index + 1,
+        shown_characters: shown.length,
+        total_characters: line.length,
+      };
+      kept.push(shown);
+      break;
+    }
+    kept.push(line);
+    bytes += lineBytes;
+  }
+  const end = offset - 1 + kept.length;
+  const file: GitShowFile = {
+    kind: "file",
+    revision,
+    hash,
+    path: shownPath,
+    size,
+    binary,
+    content: kept.join("\n"),
+    offset,
+    total: lines.length,
+    truncated: end < lines.length,
+  };
+  if (end < lines.length) file.next_offset = end + 1;
+  if (cutLine !== undefined) file.cut_line = cutLine;
+  return file;
+}
+
+/** A commit: its header and one page of its diff (against its first parent). */
+async function showCommit(
+  settings: GitToolSettings,
+  revision: string,
+  hash: string,
+  diffPath: string | undefined,
+  offset: number,
+  limit: number | undefined,
+  signal: AbortSignal,
+): Promise<GitShowCommit> {
+  const { runner, maxEntries, maxOutputBytes, mounted, name } = settings;
+  const header = await runner.run(
+    [
+      "show",
+      "--no-color",
+      "-s",
+      `--format=%H${FIELD}%h${FIELD}%an${FIELD}%ae${FIELD}%aI${FIELD}%P${FIELD}%B`,
+      hash,
+      "--",
+    ],
+    { signal },
+  );
+  if (header.exitCode !== 0) failFromGit(header, "git show", mounted);
+  const [fullHash = hash, shortHash = "", author = "", email = "", date = "", parents = ""] =
+    header.stdout.split(FIELD);
+  const message = header.stdout.split(FIELD).slice(6).join(FIELD).trim();
+  const page = await pageDiff(
+    runner,
+    {
+      args: [
+        "show",
+        "--no-color",
+        "--no-ext-diff",
+        "--no-textconv",
+        "--find-renames",
+        "--diff-merges=first-parent",
+        "--format=",
+        hash,
+      ],
+      pathspecs: [literalPathspec(diffPath ?? ".")],
+      exclusions: secretExclusionPathspecs(runner),
+      workingTree: false,
+      action: "git show",
+    },
+    {
+      tool: name,
+      offset,
+      limit,
+      filesOnly: false,
+      maxOutputBytes,
+      maxFiles: maxEntries,
+      mounted,
+    },
+    signal,
+  );
+  const commit: GitShowCommit = {
+    kind: "commit",
+    revision,
+    hash: fullHash,
+    short_hash: shortHash,
+    author,
+    author_email: email,
+    date,
+    parents: parents.split(" ").filter((parent) => parent.length > 0),
+    message,
+    ...(diffPath === undefined || diffPath === "." ? {} : { diff_path: diffPath }),
+    ...page,
+  };
+  if (page.total_files === 0) {
+    commit.empty_reason =
+      commit.diff_path !== undefined
+        ? `this commit did not change ${commit.diff_path}.`
+        : `the commit changes no file${commit.parents.length > 0 ? " against its first parent" : ""} (an empty commit, or one that touches only secret paths, which the git tools never show).`;
+  }
+  return commit;
+}
+
 /**
  * Creates the `git_show` tool: a commit's message and its diff paged by file (or by patch line
  * when it covers one file), or a file's content (or a directory's entries) at a revision, paged.
@@ -303,203 +504,6 @@ export function createGitShowTool(options: GitToolOptions): GitShowTool {
   const settings = createSettings(parsed, GIT_SHOW_TOOL_NAME);
   const { runner, maxEntries, maxOutputBytes, mounted, name } = settings;
   const input = createShowInputSchema(maxEntries, maxOutputBytes) as typeof gitShowInputSchema;
-
-  async function showPath(
-    revision: string,
-    hash: string,
-    path: string,
-    offset: number,
-    limit: number | undefined,
-    signal: AbortSignal,
-  ): Promise<GitShowFile | GitShowDirectory> {
-    const realRoot = await runner.realRoot();
-    const relative = normalizeRepositoryPath(runner, realRoot, path, "path");
-    const shownPath = relative === "" ? "." : relative;
-    const result = await runner.run(["cat-file", "--batch"], {
-      signal,
-      input: `${hash}:${relative}\n`,
-      maxOutputBytes: Math.max(maxOutputBytes * 20, 4 * 1_048_576),
-    });
-    if (result.exitCode !== 0 && !result.truncated) failFromGit(result, "git cat-file", mounted);
-    const newline = result.stdoutBytes.indexOf(10);
-    const header = result.stdoutBytes.subarray(0, newline === -1 ? undefined : newline).toString();
-    const match = /^([0-9a-f]{40,64}) (blob|tree|commit) (\d+)$/.exec(header);
-    if (match === null) {
-      refuse(
-        "FILE_NOT_FOUND",
-        `${shownPath} does not exist at ${hash.slice(0, 7)} (it may have been added later or renamed).`,
-        {
-          hint: joinSentences([
-            mounted.when(
-              "git_log",
-              "Call git_log with path to find the commits that touched it, or",
-            ),
-            `${mounted.has("git_log") ? "call" : "Call"} ${name} with path='.' to list the files at that revision.`,
-          ]),
-        },
-      );
-    }
-    const [, objectId = "", type = "", sizeText = "0"] = match;
-    if (type === "tree") {
-      const listing = await runner.run(["ls-tree", "-z", objectId], { signal });
-      if (listing.exitCode !== 0) failFromGit(listing, "git ls-tree", mounted);
-      const entries = listing.stdout
-        .split("\0")
-        .filter((line) => line.length > 0)
-        .map((line) => {
-          const tab = line.indexOf("\t");
-          const kind = line.split(" ")[1];
-          const entry = line.slice(tab + 1);
-          return kind === "tree" ? `${entry}/` : entry;
-        });
-      if (isOffsetPastEnd(offset, entries.length)) {
-        refuseWith(offsetPastEnd({ tool: name, offset, total: entries.length, unit: "entries" }));
-      }
-      const page = pageItems(entries, {
-        offset,
-        limit: Math.min(limit ?? maxEntries, maxEntries),
-      });
-      return {
-        kind: "directory",
-        revision,
-        hash,
-        path: shownPath,
-        entries: page.items,
-        offset,
-        ...page.page,
-      };
-    }
-    const size = Number(sizeText);
-    const body = result.stdoutBytes.subarray(newline + 1, newline + 1 + size);
-    if (result.truncated && body.length < size) {
-      refuse(
-        "TOO_LARGE",
-        `${shownPath} at ${hash.slice(0, 7)} is ${size.toLocaleString("en-US")} bytes, more than ${name} reads at once.`,
-        { hint: "Ask the user for another way to read this file." },
-      );
-    }
-    const binary = looksBinary(body);
-    // A private key in the file is redacted before paging, so no page shows any of it.
-    const text = binary ? "" : redactPrivateKeys(body.toString("utf8"));
-    const lines = text.length === 0 ? [] : text.replace(/\n$/, "").split("\n");
-    if (isOffsetPastEnd(offset, lines.length)) {
-      refuseWith(offsetPastEnd({ tool: name, offset, total: lines.length, unit: "lines" }));
-    }
-    const maxLines = Math.min(limit ?? DEFAULT_DIFF_LINE_LIMIT, MAX_DIFF_LINE_LIMIT);
-    const kept: string[] = [];
-    let bytes = 0;
-    let cutLine: DiffCutLine | undefined;
-    for (let index = offset - 1; index < lines.length && kept.length < maxLines; index += 1) {
-      const line = lines[index] ?? "";
-      const lineBytes = Buffer.byteLength(line, "utf8") + 1;
-      if (bytes + lineBytes > maxOutputBytes) {
-        if (kept.length > 0) break;
-        const shown = Buffer.from(line)
-          .subarray(0, maxOutputBytes)
-          .toString("utf8")
-          .replace(/\uFFFD+$/, "");
-        cutLine = {
-          line: index + 1,
-          shown_characters: shown.length,
-          total_characters: line.length,
-        };
-        kept.push(shown);
-        break;
-      }
-      kept.push(line);
-      bytes += lineBytes;
-    }
-    const end = offset - 1 + kept.length;
-    const file: GitShowFile = {
-      kind: "file",
-      revision,
-      hash,
-      path: shownPath,
-      size,
-      binary,
-      content: kept.join("\n"),
-      offset,
-      total: lines.length,
-      truncated: end < lines.length,
-    };
-    if (end < lines.length) file.next_offset = end + 1;
-    if (cutLine !== undefined) file.cut_line = cutLine;
-    return file;
-  }
-
-  async function showCommit(
-    revision: string,
-    hash: string,
-    diffPath: string | undefined,
-    offset: number,
-    limit: number | undefined,
-    signal: AbortSignal,
-  ): Promise<GitShowCommit> {
-    const header = await runner.run(
-      [
-        "show",
-        "--no-color",
-        "-s",
-        `--format=%H${FIELD}%h${FIELD}%an${FIELD}%ae${FIELD}%aI${FIELD}%P${FIELD}%B`,
-        hash,
-        "--",
-      ],
-      { signal },
-    );
-    if (header.exitCode !== 0) failFromGit(header, "git show", mounted);
-    const [fullHash = hash, shortHash = "", author = "", email = "", date = "", parents = ""] =
-      header.stdout.split(FIELD);
-    const message = header.stdout.split(FIELD).slice(6).join(FIELD).trim();
-    const page = await pageDiff(
-      runner,
-      {
-        args: [
-          "show",
-          "--no-color",
-          "--no-ext-diff",
-          "--no-textconv",
-          "--find-renames",
-          "--diff-merges=first-parent",
-          "--format=",
-          hash,
-        ],
-        pathspecs: [literalPathspec(diffPath ?? ".")],
-        exclusions: secretExclusionPathspecs(runner),
-        workingTree: false,
-        action: "git show",
-      },
-      {
-        tool: name,
-        offset,
-        limit,
-        filesOnly: false,
-        maxOutputBytes,
-        maxFiles: maxEntries,
-        mounted,
-      },
-      signal,
-    );
-    const commit: GitShowCommit = {
-      kind: "commit",
-      revision,
-      hash: fullHash,
-      short_hash: shortHash,
-      author,
-      author_email: email,
-      date,
-      parents: parents.split(" ").filter((parent) => parent.length > 0),
-      message,
-      ...(diffPath === undefined || diffPath === "." ? {} : { diff_path: diffPath }),
-      ...page,
-    };
-    if (page.total_files === 0) {
-      commit.empty_reason =
-        commit.diff_path !== undefined
-          ? `this commit did not change ${commit.diff_path}.`
-          : `the commit changes no file${commit.parents.length > 0 ? " against its first parent" : ""} (an empty commit, or one that touches only secret paths, which the git tools never show).`;
-    }
-    return commit;
-  }
 
   return defineTool({
     name,
@@ -543,6 +547,7 @@ export function createGitShowTool(options: GitToolOptions): GitShowTool {
         if (request.path !== undefined) {
           return ok(
             await showPath(
+              settings,
               request.revision,
               hash,
               request.path,
@@ -557,7 +562,15 @@ export function createGitShowTool(options: GitToolOptions): GitShowTool {
             ? undefined
             : await confinePath(runner, request.diff_path, "diff_path");
         return ok(
-          await showCommit(request.revision, hash, diffPath, offset, request.limit, context.signal),
+          await showCommit(
+            settings,
+            request.revision,
+            hash,
+            diffPath,
+            offset,
+            request.limit,
+            context.signal,
+          ),
         );
       }),
     render: (data) => formatGitShow(data, { toolName: name }),

@@ -2,8 +2,12 @@ import { lstat } from "node:fs/promises";
 import * as nodePath from "node:path";
 import {
   defineTool,
+  formatCount,
   formatPageMarker,
   isOffsetPastEnd,
+  joinSentences,
+  listWords,
+  type MountedTools,
   type NextCallValue,
   offsetPastEnd,
   ok,
@@ -14,7 +18,6 @@ import {
 } from "@agentool/contract";
 import { z } from "zod";
 import { guard, refuse, refuseWith } from "./internal/git-failure.js";
-import { joinSentences, listWords, type MountedTools } from "./internal/mounted.js";
 import { CHANGE_STATUSES, type FileChange, parsePorcelainStatus } from "./internal/parse-status.js";
 import { confinePath } from "./internal/paths.js";
 import {
@@ -224,8 +227,6 @@ export interface GitStatusFormatOptions {
   mountedTools?: readonly string[];
 }
 
-const numberFormat = new Intl.NumberFormat("en-US");
-
 /**
  * Renders a status for the model: the branch line, then changes grouped as conflicted, staged,
  * not staged and untracked, and the contract's page marker when more changes remain.
@@ -262,7 +263,7 @@ export function formatGitStatus(
   const whole = data.offset === 1 && !data.truncated;
   if (!whole) {
     lines.push(
-      `Changes ${numberFormat.format(data.offset)}–${numberFormat.format(data.offset + data.changes.length - 1)} of ${numberFormat.format(data.total)}${data.path === undefined ? "" : ` under ${data.path}`}:`,
+      `Changes ${formatCount(data.offset)}–${formatCount(data.offset + data.changes.length - 1)} of ${formatCount(data.total)}${data.path === undefined ? "" : ` under ${data.path}`}:`,
     );
   }
   const titles: Record<string, string> = {

@@ -1,4 +1,6 @@
+import type { MountedTools } from "@agentool/contract";
 import {
+  formatCount,
   formatPageMarker,
   formatTruncationMarker,
   isOffsetPastEnd,
@@ -6,8 +8,7 @@ import {
   offsetPastEnd,
 } from "@agentool/contract";
 import { refuse, refuseWith } from "./git-failure.js";
-import type { GitRunner } from "./git-runner.js";
-import type { MountedTools } from "./mounted.js";
+import type { GitCallResult, GitRunner } from "./git-runner.js";
 import {
   type DiffFile,
   formatDiffFiles,
@@ -242,6 +243,53 @@ function narrowedPathspecs(files: readonly DiffFile[]): string[] {
   return specs;
 }
 
+/** Runs one git diff call: extra arguments, pathspecs, an optional stdout cap. */
+type DiffCall = (
+  extra: readonly string[],
+  pathspecs: readonly string[],
+  maxBytes?: number,
+) => Promise<GitCallResult>;
+
+/**
+ * The changed files of a diff and, when the whole patch fits what the tools read, each file's
+ * patch (redacted); a diff too large for that gets its file list only.
+ */
+async function readDiffFiles(
+  call: DiffCall,
+  command: DiffCommand,
+  request: DiffPageRequest,
+  tooLarge: (what: string) => never,
+): Promise<{ files: DiffFile[]; patches: string[] | undefined }> {
+  const { mounted, maxOutputBytes } = request;
+  let files: DiffFile[];
+  let patches: string[] | undefined;
+  if (request.filesOnly) {
+    const listing = await call(["--numstat", "-z"], command.pathspecs);
+    if (listing.truncated) tooLarge("8 MiB of file list");
+    if (listing.exitCode !== 0) failFromGit(listing, command.action, mounted);
+    files = mergeDuplicates(parseNumstatPatch(listing.stdout).files);
+  } else {
+    const whole = await call(
+      ["--numstat", "--patch", "-z"],
+      command.pathspecs,
+      Math.max(maxOutputBytes * 4, 1_048_576),
+    );
+    if (whole.exitCode !== 0 && !whole.truncated) failFromGit(whole, command.action, mounted);
+    if (whole.truncated) {
+      const listing = await call(["--numstat", "-z"], command.pathspecs);
+      if (listing.truncated) tooLarge("8 MiB of file list");
+      if (listing.exitCode !== 0) failFromGit(listing, command.action, mounted);
+      files = mergeDuplicates(parseNumstatPatch(listing.stdout).files);
+    } else {
+      const parsed = parseNumstatPatch(whole.stdout);
+      files = mergeDuplicates(parsed.files);
+      patches = splitPatch(parsed.patch, files).map(redactPatchKeys);
+    }
+  }
+
+  return { files, patches };
+}
+
 /**
  * Reads a diff and cuts one page out of it. The file list (with exact totals) always comes
  * complete; the patch text is read for the page's files only when the whole diff is too large to
@@ -272,31 +320,7 @@ export async function pageDiff(
       hint: "Call again with path set to a directory or one file, or with context_lines=0.",
     });
 
-  let files: DiffFile[];
-  let patches: string[] | undefined;
-  if (request.filesOnly) {
-    const listing = await call(["--numstat", "-z"], command.pathspecs);
-    if (listing.truncated) tooLarge("8 MiB of file list");
-    if (listing.exitCode !== 0) failFromGit(listing, command.action, mounted);
-    files = mergeDuplicates(parseNumstatPatch(listing.stdout).files);
-  } else {
-    const whole = await call(
-      ["--numstat", "--patch", "-z"],
-      command.pathspecs,
-      Math.max(maxOutputBytes * 4, 1_048_576),
-    );
-    if (whole.exitCode !== 0 && !whole.truncated) failFromGit(whole, command.action, mounted);
-    if (whole.truncated) {
-      const listing = await call(["--numstat", "-z"], command.pathspecs);
-      if (listing.truncated) tooLarge("8 MiB of file list");
-      if (listing.exitCode !== 0) failFromGit(listing, command.action, mounted);
-      files = mergeDuplicates(parseNumstatPatch(listing.stdout).files);
-    } else {
-      const parsed = parseNumstatPatch(whole.stdout);
-      files = mergeDuplicates(parsed.files);
-      patches = splitPatch(parsed.patch, files).map(redactPatchKeys);
-    }
-  }
+  const { files, patches } = await readDiffFiles(call, command, request, tooLarge);
 
   const totals = totalsOf(files);
 
@@ -409,8 +433,6 @@ export async function pageDiff(
   return page;
 }
 
-const numberFormat = new Intl.NumberFormat("en-US");
-
 /** How {@link formatDiffPage} names the next calls. */
 export interface DiffPageFormat {
   /** The tool serving the next page. */
@@ -439,7 +461,7 @@ export function formatDiffPage(page: DiffPage, format: DiffPageFormat): string[]
         lines.push(
           shownFiles === 0
             ? "No files on this page."
-            : `Files ${numberFormat.format(page.offset)}–${numberFormat.format(page.offset + shownFiles - 1)} of ${numberFormat.format(page.total)}:`,
+            : `Files ${formatCount(page.offset)}–${formatCount(page.offset + shownFiles - 1)} of ${formatCount(page.total)}:`,
         );
       }
       lines.push(...formatDiffFiles(page.files));
@@ -449,7 +471,7 @@ export function formatDiffPage(page: DiffPage, format: DiffPageFormat): string[]
     const last = page.offset + patchLines(page.diff).length - 1;
     if (page.offset > 1 || page.truncated) {
       lines.push(
-        `Patch lines ${numberFormat.format(page.offset)}–${numberFormat.format(last)} of ${numberFormat.format(page.total)}:`,
+        `Patch lines ${formatCount(page.offset)}–${formatCount(last)} of ${formatCount(page.total)}:`,
       );
     }
   }
@@ -459,7 +481,7 @@ export function formatDiffPage(page: DiffPage, format: DiffPageFormat): string[]
       formatTruncationMarker({
         omitted: page.cut_line.total_characters - page.cut_line.shown_characters,
         unit: "characters",
-        next: `patch line ${numberFormat.format(page.cut_line.line)} is longer than a page; the rest of it is not shown`,
+        next: `patch line ${formatCount(page.cut_line.line)} is longer than a page; the rest of it is not shown`,
       }),
     );
   }

@@ -2,38 +2,21 @@ import { spawn } from "node:child_process";
 import { lstat, readFile, realpath, stat } from "node:fs/promises";
 import * as path from "node:path";
 import { createSecretPathMatcher, DEFAULT_SECRET_PATHS } from "@agentool/contract";
+import {
+  type GitConfigEntry,
+  gitConfigEnvironment,
+  gitNeutralConfig,
+} from "@agentool/contract/policy";
 import { refuse } from "./git-failure.js";
 
 /**
- * Config values forced on every git call. Command-scope config (`GIT_CONFIG_COUNT`) beats every
- * config file, including the repository's `.git/config` and anything it includes, and is
- * inherited by git processes that git itself starts.
+ * What the git tools add to the contract's neutral configuration: no transport at all (the tools
+ * never fetch), and output the tools parse, neither coloured nor quoted by the repository's taste.
+ * Command-scope config (`GIT_CONFIG_COUNT`) beats every config file, including the repository's
+ * `.git/config` and anything it includes, and is inherited by git processes git itself starts.
  */
-const NEUTRAL_CONFIG: readonly (readonly [string, string])[] = [
-  // Config-driven commands a hostile repository could use to run code.
-  ["core.fsmonitor", "false"],
-  ["core.pager", "cat"],
-  ["core.editor", ":"],
-  ["sequence.editor", ":"],
-  ["core.sshCommand", "false"],
-  ["core.askPass", ""],
-  ["credential.helper", ""],
-  // Empty: any diff that forgot --no-ext-diff fails loudly instead of running a command.
-  ["diff.external", ""],
-  ["gpg.program", "false"],
-  ["gpg.openpgp.program", "false"],
-  ["gpg.x509.program", "false"],
-  ["gpg.ssh.program", "false"],
-  ["gpg.ssh.defaultKeyCommand", "false"],
-  ["commit.gpgSign", "false"],
-  ["tag.gpgSign", "false"],
-  ["log.showSignature", "false"],
-  ["status.submoduleSummary", "false"],
-  ["submodule.recurse", "false"],
+const OUTPUT_CONFIG: readonly GitConfigEntry[] = [
   ["protocol.allow", "never"],
-  ["gc.auto", "0"],
-  ["maintenance.auto", "false"],
-  // Output the tools parse must not be coloured or quoted by the repository's taste.
   ["color.ui", "false"],
   ["color.diff", "false"],
   ["color.status", "false"],
@@ -242,15 +225,8 @@ async function checkRepositoryLayout(root: string): Promise<void> {
   }
 }
 
-function addConfig(
-  environment: Record<string, string>,
-  entries: readonly (readonly [string, string])[],
-): void {
-  entries.forEach(([key, value], index) => {
-    environment[`GIT_CONFIG_KEY_${index}`] = key;
-    environment[`GIT_CONFIG_VALUE_${index}`] = value;
-  });
-  environment.GIT_CONFIG_COUNT = String(entries.length);
+function addConfig(environment: Record<string, string>, entries: readonly GitConfigEntry[]): void {
+  Object.assign(environment, gitConfigEnvironment(entries));
 }
 
 /**
@@ -449,8 +425,7 @@ export function createGitRunner(options: GitRunnerOptions): GitRunner {
     return realRootPromise;
   }
 
-  const config: (readonly [string, string])[] = [...NEUTRAL_CONFIG];
-  if (!options.runHooks) config.push(["core.hooksPath", "/dev/null"]);
+  const config = gitNeutralConfig({ hooks: options.runHooks, extra: OUTPUT_CONFIG });
 
   async function run(
     args: readonly string[],

@@ -1,3 +1,4 @@
+import { formatCount } from "@agentool/contract";
 /** One file in a diff summary. */
 export interface DiffFile {
   /** The path (the new name for renames). */
@@ -77,8 +78,6 @@ export interface DiffTotals {
   binary_files: number;
 }
 
-const numberFormat = new Intl.NumberFormat("en-US");
-
 /**
  * Writes a one-line summary of a diff's totals, e.g. `3 files changed, +12 −4 (1 binary)`.
  *
@@ -86,12 +85,10 @@ const numberFormat = new Intl.NumberFormat("en-US");
  * @returns the summary line
  */
 export function summarizeDiffTotals(totals: DiffTotals): string {
-  const count = `${numberFormat.format(totals.total_files)} file${totals.total_files === 1 ? "" : "s"} changed`;
+  const count = `${formatCount(totals.total_files)} file${totals.total_files === 1 ? "" : "s"} changed`;
   const binary =
-    totals.binary_files > 0
-      ? ` (${numberFormat.format(totals.binary_files)} binary, summarised)`
-      : "";
-  return `${count}, +${numberFormat.format(totals.additions)} −${numberFormat.format(totals.deletions)}${binary}`;
+    totals.binary_files > 0 ? ` (${formatCount(totals.binary_files)} binary, summarised)` : "";
+  return `${count}, +${formatCount(totals.additions)} −${formatCount(totals.deletions)}${binary}`;
 }
 
 /**

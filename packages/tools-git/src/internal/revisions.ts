@@ -1,11 +1,11 @@
+import { listWords, type MountedTools, mountedTools } from "@agentool/contract";
 import { refuse } from "./git-failure.js";
 import type { GitRunner } from "./git-runner.js";
-import { listWords, type MountedTools, mountedTools } from "./mounted.js";
 import { failFromGit } from "./tool-support.js";
 
 const MAX_REVISION_LENGTH = 256;
 
-const NONE = mountedTools("", []);
+const NONE = mountedTools(undefined);
 
 /**
  * The hint for a revision that is missing or malformed: it names `git_log` / `git_branch` only

@@ -1,9 +1,8 @@
 import { lstat, readFile } from "node:fs/promises";
 import * as path from "node:path";
-import { containsPrivateKey } from "@agentool/contract";
+import { containsPrivateKey, type MountedTools, mountedTools } from "@agentool/contract";
 import { refuse } from "./git-failure.js";
 import type { GitRunner } from "./git-runner.js";
-import { type MountedTools, mountedTools } from "./mounted.js";
 import { type FileChange, parsePorcelainStatus } from "./parse-status.js";
 import { secretExclusionPathspecs } from "./paths.js";
 import { failFromGit } from "./tool-support.js";
@@ -21,7 +20,7 @@ export async function stagePaths(
   runner: GitRunner,
   paths: readonly string[],
   signal: AbortSignal,
-  mounted: MountedTools = mountedTools("", []),
+  mounted: MountedTools = mountedTools(undefined),
 ): Promise<void> {
   const result = await runner.run(["add", "--", ...paths], {
     signal,
@@ -63,7 +62,7 @@ export async function stagedUnder(
   runner: GitRunner,
   paths: readonly string[],
   signal: AbortSignal,
-  mounted: MountedTools = mountedTools("", []),
+  mounted: MountedTools = mountedTools(undefined),
 ): Promise<FileChange[]> {
   const status = await runner.run(
     ["status", "--porcelain=v2", "-z", "--untracked-files=no", "--renames", "--", ...paths],
@@ -86,7 +85,7 @@ export async function stagedUnder(
 export async function filesHoldingPrivateKeys(
   runner: GitRunner,
   signal: AbortSignal,
-  mounted: MountedTools = mountedTools("", []),
+  mounted: MountedTools = mountedTools(undefined),
 ): Promise<string[]> {
   const listing = await runner.run(
     [

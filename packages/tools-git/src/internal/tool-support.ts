@@ -1,8 +1,13 @@
-import { toolOverridesShape } from "@agentool/contract";
+import {
+  listWords,
+  type MountedTools,
+  mountedTools,
+  mountedToolsOption,
+  toolOverridesShape,
+} from "@agentool/contract";
 import { z } from "zod";
 import { refuse } from "./git-failure.js";
 import { createGitRunner, type GitCallResult, type GitRunner } from "./git-runner.js";
-import { listWords, type MountedTools, mountedTools, mountedToolsOption } from "./mounted.js";
 
 /** Default cap on model-facing text of one call (diff, show), in UTF-8 bytes. */
 export const DEFAULT_MAX_OUTPUT_BYTES = 50_000;
@@ -73,7 +78,7 @@ export function createSettings(
   const name = parsed.name ?? defaultName;
   return {
     name,
-    mounted: mountedTools(name, parsed.mountedTools),
+    mounted: mountedTools(parsed.mountedTools, name),
     runner: createGitRunner({
       root: parsed.root,
       runHooks: parsed.runHooks ?? false,
@@ -108,7 +113,7 @@ function firstLines(text: string, count: number): string {
 export function failFromGit(
   result: GitCallResult,
   action: string,
-  mounted: MountedTools = mountedTools("", []),
+  mounted: MountedTools = mountedTools(undefined),
 ): never {
   const detail = firstLines(result.stderr, 4) || `exit code ${result.exitCode}`;
   const lower = result.stderr.toLowerCase();
