@@ -71,20 +71,67 @@ export function createMemoryFileSystem(
   files: Record<string, string | Uint8Array> = {},
   options: MemoryFileSystemOptions = {},
 ): FileSystem {
-  const now = options.now ?? Date.now;
   const displayRoot = options.displayRoot ?? "/workspace";
-  const nodes = new Map<string, MemoryNode>([
-    ["", { type: "directory", modifiedMs: now(), mode: 0o755 }],
-  ]);
-  let version = 0;
+  const tree = new MemoryTree(files, options, displayRoot);
+  // A plain object (not the class instance), so a host may spread it to wrap some methods.
+  return {
+    kind: "memory",
+    displayRoot,
+    realPath: (path) => tree.realPath(path),
+    stat: (path) => tree.stat(path),
+    readFile: (path) => tree.readFile(path),
+    openReader: (path) => tree.openReader(path),
+    writeFile: (path, data, writeOptions) => tree.writeFile(path, data, writeOptions),
+    createDirectory: (path) => tree.createDirectory(path),
+    readDirectory: (path) => tree.readDirectory(path),
+    remove: (path, removeOptions) => tree.remove(path, removeOptions),
+    rename: (source, destination) => tree.rename(source, destination),
+    copy: (source, destination) => tree.copy(source, destination),
+    digest: (path) => tree.digest(path),
+  };
+}
+
+/** The nodes of a memory seam by workspace path, with the seam's methods over them. */
+class MemoryTree {
+  readonly #now: () => number;
+  readonly #displayRoot: string;
+  readonly #nodes: Map<string, MemoryNode>;
+  #version = 0;
+
+  constructor(
+    files: Record<string, string | Uint8Array>,
+    options: MemoryFileSystemOptions,
+    displayRoot: string,
+  ) {
+    this.#now = options.now ?? Date.now;
+    this.#displayRoot = displayRoot;
+    this.#nodes = new Map<string, MemoryNode>([
+      ["", { type: "directory", modifiedMs: this.#now(), mode: 0o755 }],
+    ]);
+    for (const [path, content] of Object.entries(files)) {
+      this.ensureDirectory(parentOf(path));
+      this.#version += 1;
+      this.#nodes.set(path, {
+        type: "file",
+        data: typeof content === "string" ? new TextEncoder().encode(content) : content,
+        modifiedMs: this.#now(),
+        mode: 0o644,
+        version: this.#version,
+      });
+    }
+    for (const [path, target] of Object.entries(options.symlinks ?? {})) {
+      this.ensureDirectory(parentOf(path));
+      this.#nodes.set(path, { type: "symlink", target, modifiedMs: this.#now() });
+    }
+  }
 
   /**
    * Creates `path` and its parents. A file at `path` itself is `FILE_ALREADY_EXISTS` (unless
    * `inside` says a file is to go inside it); a file among the parents is `INVALID_PATH`.
    */
-  function ensureDirectory(path: string, inside?: string): void {
+  ensureDirectory(path: string, inside?: string): void {
     if (path.length === 0) return;
-    const existing = nodes.get(path);
+    const existing = this.#nodes.get(path);
     if (existing?.type === "directory") return;
     if (existing !== undefined) {
       if (inside !== undefined) throw parentNotDirectoryError(inside, path);
@@ -94,14 +141,14 @@ export function createMemoryFileSystem(
         "Choose another path, or delete or move the file first.",
       );
     }
-    ensureDirectory(parentOf(path), inside ?? path);
-    nodes.set(path, { type: "directory", modifiedMs: now(), mode: 0o755 });
+    this.ensureDirectory(parentOf(path), inside ?? path);
+    this.#nodes.set(path, { type: "directory", modifiedMs: this.#now(), mode: 0o755 });
   }
 
   /** The failure for a missing path: `INVALID_PATH` when a parent is a file, else not found. */
-  function missing(resolved: string, path: string): FileSystemError {
+  missing(resolved: string, path: string): FileSystemError {
     for (let parent = parentOf(resolved); parent.length > 0; parent = parentOf(parent)) {
-      const node = nodes.get(parent);
+      const node = this.#nodes.get(parent);
       if (node !== undefined) {
         return node.type === "directory" ? notFound(path) : parentNotDirectoryError(path, parent);
       }
@@ -109,9 +156,9 @@ export function createMemoryFileSystem(
     return notFound(path);
   }
 
-  function resolveTarget(linkPath: string, target: string): string {
+  resolveTarget(linkPath: string, target: string): string {
     if (target.startsWith("/")) {
-      const root = displayRoot.replace(/\/+$/, "");
+      const root = this.#displayRoot.replace(/\/+$/, "");
       if (target === root) return "";
       if (target.startsWith(`${root}/`)) return target.slice(root.length + 1);
       throw new FileSystemError(
@@ -140,20 +187,20 @@ export function createMemoryFileSystem(
   }
 
   /** Follows symlinks in every segment; with `followLast: false` the last segment is kept. */
-  function real(path: string, followLast = true): string {
+  real(path: string, followLast = true): string {
     let resolved = "";
     const pending = path.split("/").filter((segment) => segment.length > 0);
     let hops = 0;
     while (pending.length > 0) {
       const segment = pending.shift() as string;
       const candidate = join(resolved, segment);
-      const node = nodes.get(candidate);
+      const node = this.#nodes.get(candidate);
       if (node?.type === "symlink" && (followLast || pending.length > 0)) {
         hops += 1;
         if (hops > MAX_SYMLINK_HOPS) {
           throw new FileSystemError("INVALID_PATH", `${path} has too many levels of symlinks.`);
         }
-        const target = resolveTarget(candidate, node.target);
+        const target = this.resolveTarget(candidate, node.target);
         pending.unshift(...target.split("/").filter((part) => part.length > 0));
         resolved = "";
         continue;
@@ -163,159 +210,155 @@ export function createMemoryFileSystem(
     return resolved;
   }
 
-  function fileAt(path: string): Extract<MemoryNode, { type: "file" }> {
-    const resolved = real(path);
-    const node = nodes.get(resolved);
-    if (node === undefined) throw missing(resolved, path);
+  fileAt(path: string): Extract<MemoryNode, { type: "file" }> {
+    const resolved = this.real(path);
+    const node = this.#nodes.get(resolved);
+    if (node === undefined) throw this.missing(resolved, path);
     if (node.type !== "file") throw directoryNotFileError(path);
     return node;
   }
 
-  function descendants(path: string): string[] {
+  descendants(path: string): string[] {
     const prefix = path.length === 0 ? "" : `${path}/`;
-    return [...nodes.keys()].filter((key) => key !== path && key.startsWith(prefix));
+    return [...this.#nodes.keys()].filter((key) => key !== path && key.startsWith(prefix));
   }
 
-  for (const [path, content] of Object.entries(files)) {
-    ensureDirectory(parentOf(path));
-    version += 1;
-    nodes.set(path, {
+  async realPath(path: string): Promise<string> {
+    return this.real(path);
+  }
+
+  async stat(path: string): Promise<FileStat | undefined> {
+    const node = this.#nodes.get(this.real(path));
+    if (node === undefined || node.type === "symlink") return undefined;
+    return node.type === "file"
+      ? {
+          type: "file",
+          size: node.data.length,
+          modifiedMs: node.modifiedMs,
+          mode: node.mode,
+          identity: String(node.version),
+        }
+      : { type: "directory", size: 0, modifiedMs: node.modifiedMs, mode: node.mode };
+  }
+
+  async readFile(path: string): Promise<Uint8Array> {
+    return this.fileAt(path).data.slice();
+  }
+
+  async openReader(path: string): Promise<FileReader> {
+    const data = this.fileAt(path).data;
+    return {
+      size: data.length,
+      async read(position, length) {
+        return data.slice(position, Math.min(data.length, position + length));
+      },
+      async close() {},
+    };
+  }
+
+  async writeFile(
+    path: string,
+    data: Uint8Array,
+    writeOptions: WriteFileOptions = {},
+  ): Promise<void> {
+    const resolved = this.real(path);
+    const existing = this.#nodes.get(resolved);
+    if (existing?.type === "directory") throw directoryNotFileError(path);
+    this.ensureDirectory(parentOf(resolved), path);
+    this.#version += 1;
+    this.#nodes.set(resolved, {
       type: "file",
-      data: typeof content === "string" ? new TextEncoder().encode(content) : content,
-      modifiedMs: now(),
-      mode: 0o644,
-      version,
+      data: data.slice(),
+      modifiedMs: this.#now(),
+      mode: existing?.type === "file" ? existing.mode : (writeOptions.mode ?? 0o644),
+      version: this.#version,
     });
   }
-  for (const [path, target] of Object.entries(options.symlinks ?? {})) {
-    ensureDirectory(parentOf(path));
-    nodes.set(path, { type: "symlink", target, modifiedMs: now() });
+
+  async createDirectory(path: string): Promise<void> {
+    this.ensureDirectory(this.real(path));
   }
 
-  return {
-    kind: "memory",
-    displayRoot,
-    async realPath(path) {
-      return real(path);
-    },
-    async stat(path): Promise<FileStat | undefined> {
-      const node = nodes.get(real(path));
-      if (node === undefined || node.type === "symlink") return undefined;
-      return node.type === "file"
-        ? {
-            type: "file",
-            size: node.data.length,
-            modifiedMs: node.modifiedMs,
-            mode: node.mode,
-            identity: String(node.version),
-          }
-        : { type: "directory", size: 0, modifiedMs: node.modifiedMs, mode: node.mode };
-    },
-    async readFile(path) {
-      return fileAt(path).data.slice();
-    },
-    async openReader(path): Promise<FileReader> {
-      const data = fileAt(path).data;
-      return {
-        size: data.length,
-        async read(position, length) {
-          return data.slice(position, Math.min(data.length, position + length));
-        },
-        async close() {},
-      };
-    },
-    async writeFile(path, data, writeOptions: WriteFileOptions = {}) {
-      const resolved = real(path);
-      const existing = nodes.get(resolved);
-      if (existing?.type === "directory") throw directoryNotFileError(path);
-      ensureDirectory(parentOf(resolved), path);
-      version += 1;
-      nodes.set(resolved, {
-        type: "file",
-        data: data.slice(),
-        modifiedMs: now(),
-        mode: existing?.type === "file" ? existing.mode : (writeOptions.mode ?? 0o644),
-        version,
+  async readDirectory(path: string): Promise<DirectoryEntry[]> {
+    const resolved = this.real(path);
+    const node = this.#nodes.get(resolved);
+    if (node === undefined) throw this.missing(resolved, path);
+    if (node.type !== "directory") throw fileNotDirectoryError(path);
+    const entries: DirectoryEntry[] = [];
+    for (const [key, child] of this.#nodes) {
+      if (key.length === 0 || parentOf(key) !== resolved) continue;
+      entries.push({
+        name: nameOf(key),
+        type: child.type,
+        size: child.type === "file" ? child.data.length : 0,
+        modifiedMs: child.modifiedMs,
       });
-    },
-    async createDirectory(path) {
-      ensureDirectory(real(path));
-    },
-    async readDirectory(path): Promise<DirectoryEntry[]> {
-      const resolved = real(path);
-      const node = nodes.get(resolved);
-      if (node === undefined) throw missing(resolved, path);
-      if (node.type !== "directory") throw fileNotDirectoryError(path);
-      const entries: DirectoryEntry[] = [];
-      for (const [key, child] of nodes) {
-        if (key.length === 0 || parentOf(key) !== resolved) continue;
-        entries.push({
-          name: nameOf(key),
-          type: child.type,
-          size: child.type === "file" ? child.data.length : 0,
-          modifiedMs: child.modifiedMs,
-        });
-      }
-      return entries;
-    },
-    async remove(path, removeOptions) {
-      const resolved = join(real(parentOf(path)), nameOf(path));
-      const node = nodes.get(resolved);
-      if (node === undefined || resolved.length === 0) throw missing(resolved, path);
-      const inside = descendants(resolved);
-      if (node.type === "directory" && inside.length > 0 && !removeOptions.recursive) {
-        throw new FileSystemError(
-          "DIRECTORY_NOT_EMPTY",
-          `${path} is a directory with ${inside.length} entries inside.`,
-          "Pass recursive: true to delete it with everything inside.",
-        );
-      }
-      for (const key of inside) nodes.delete(key);
-      nodes.delete(resolved);
-    },
-    async rename(source, destination) {
-      const from = join(real(parentOf(source)), nameOf(source));
-      const to = join(real(parentOf(destination)), nameOf(destination));
-      const node = nodes.get(from);
-      if (node === undefined) throw missing(from, source);
-      if (nodes.get(parentOf(to))?.type !== "directory") throw missing(to, destination);
-      if (to === from || to.startsWith(`${from}/`)) {
-        throw new FileSystemError("INVALID_PATH", `Cannot move ${source} into itself.`);
-      }
-      const moved = descendants(from).map((key) => [key, nodes.get(key) as MemoryNode] as const);
-      for (const [key] of moved) nodes.delete(key);
-      for (const key of descendants(to)) nodes.delete(key);
-      nodes.delete(from);
-      nodes.set(to, node);
-      for (const [key, child] of moved) nodes.set(to + key.slice(from.length), child);
-    },
-    async copy(source, destination) {
-      const from = real(source);
-      const to = join(real(parentOf(destination)), nameOf(destination));
-      const node = nodes.get(from);
-      if (node === undefined) throw missing(from, source);
-      if (to === from || to.startsWith(`${from}/`)) {
-        throw new FileSystemError("INVALID_PATH", `Cannot copy ${source} into itself.`);
-      }
-      ensureDirectory(parentOf(to), destination);
-      const copies = [
-        [from, node] as const,
-        ...descendants(from).map((key) => [key, nodes.get(key) as MemoryNode] as const),
-      ];
-      for (const [key, child] of copies) {
-        version += 1;
-        const target = to + key.slice(from.length);
-        nodes.set(
-          target,
-          child.type === "file"
-            ? { ...child, data: child.data.slice(), modifiedMs: now(), version }
-            : { ...child },
-        );
-      }
-    },
-    async digest(path) {
-      const data = fileAt(path).data;
-      return toHex(await crypto.subtle.digest("SHA-256", data as Uint8Array<ArrayBuffer>));
-    },
-  };
+    }
+    return entries;
+  }
+
+  async remove(path: string, removeOptions: { recursive: boolean }): Promise<void> {
+    const resolved = join(this.real(parentOf(path)), nameOf(path));
+    const node = this.#nodes.get(resolved);
+    if (node === undefined || resolved.length === 0) throw this.missing(resolved, path);
+    const inside = this.descendants(resolved);
+    if (node.type === "directory" && inside.length > 0 && !removeOptions.recursive) {
+      throw new FileSystemError(
+        "DIRECTORY_NOT_EMPTY",
+        `${path} is a directory with ${inside.length} entries inside.`,
+        "Pass recursive: true to delete it with everything inside.",
+      );
+    }
+    for (const key of inside) this.#nodes.delete(key);
+    this.#nodes.delete(resolved);
+  }
+
+  async rename(source: string, destination: string): Promise<void> {
+    const from = join(this.real(parentOf(source)), nameOf(source));
+    const to = join(this.real(parentOf(destination)), nameOf(destination));
+    const node = this.#nodes.get(from);
+    if (node === undefined) throw this.missing(from, source);
+    if (this.#nodes.get(parentOf(to))?.type !== "directory") throw this.missing(to, destination);
+    if (to === from || to.startsWith(`${from}/`)) {
+      throw new FileSystemError("INVALID_PATH", `Cannot move ${source} into itself.`);
+    }
+    const moved = this.descendants(from).map(
+      (key) => [key, this.#nodes.get(key) as MemoryNode] as const,
+    );
+    for (const [key] of moved) this.#nodes.delete(key);
+    for (const key of this.descendants(to)) this.#nodes.delete(key);
+    this.#nodes.delete(from);
+    this.#nodes.set(to, node);
+    for (const [key, child] of moved) this.#nodes.set(to + key.slice(from.length), child);
+  }
+
+  async copy(source: string, destination: string): Promise<void> {
+    const from = this.real(source);
+    const to = join(this.real(parentOf(destination)), nameOf(destination));
+    const node = this.#nodes.get(from);
+    if (node === undefined) throw this.missing(from, source);
+    if (to === from || to.startsWith(`${from}/`)) {
+      throw new FileSystemError("INVALID_PATH", `Cannot copy ${source} into itself.`);
+    }
+    this.ensureDirectory(parentOf(to), destination);
+    const copies = [
+      [from, node] as const,
+      ...this.descendants(from).map((key) => [key, this.#nodes.get(key) as MemoryNode] as const),
+    ];
+    for (const [key, child] of copies) {
+      this.#version += 1;
+      const target = to + key.slice(from.length);
+      this.#nodes.set(
+        target,
+        child.type === "file"
+          ? { ...child, data: child.data.slice(), modifiedMs: this.#now(), version: this.#version }
+          : { ...child },
+      );
+    }
+  }
+
+  async digest(path: string): Promise<string> {
+    const data = this.fileAt(path).data;
+    return toHex(await crypto.subtle.digest("SHA-256", data as Uint8Array<ArrayBuffer>));
+  }
 }
