@@ -13,7 +13,12 @@ import {
   type Tool,
 } from "@agentool/contract";
 import { z } from "zod";
-import { type DirectoryEntry, type EntryType, FileSystemError } from "./file-system.js";
+import {
+  type DirectoryEntry,
+  type EntryType,
+  type FileSystem,
+  FileSystemError,
+} from "./file-system.js";
 import { createIgnoreMatcher } from "./internal/gitignore.js";
 import {
   fileNotDirectory,
@@ -24,6 +29,7 @@ import {
   type WorkspaceToolOptions,
   workspaceToolOptionsShape,
 } from "./internal/tool-support.js";
+import type { Workspace } from "./workspace.js";
 
 /** The default name of the directory-listing tool. */
 export const LIST_DIRECTORY_TOOL_NAME = "list_directory";
@@ -305,6 +311,69 @@ export function formatDirectoryListing(
   return lines.join("\n");
 }
 
+/** Where a symlink on the page points (nothing for a secret target). */
+async function describeSymlink(
+  workspace: Workspace,
+  real: string,
+): Promise<Pick<ListedEntry, "target" | "target_type">> {
+  let target: string;
+  try {
+    target = await workspace.fileSystem.realPath(real);
+  } catch (error) {
+    if (FileSystemError.isInstance(error)) return { target_type: "outside" };
+    throw error;
+  }
+  if (workspace.isSecret(target)) return {};
+  const targetStat = await workspace.fileSystem.stat(target).catch(() => undefined);
+  return { target: workspace.display(target), target_type: targetStat?.type ?? "missing" };
+}
+
+/**
+ * Sizes the shown files of a listing made from names only: one open of each folder when the seam
+ * can (`readEntrySizes`), else a confined stat of each file, a batch at a time.
+ */
+async function sizeShownFiles(
+  fileSystem: FileSystem,
+  unsized: Array<[ListedEntry, string]>,
+  signal: AbortSignal,
+): Promise<void> {
+  // Sizes of the shown files only, when the seam listed names without a stat of each:
+  // one open of each folder when the seam can, a confined stat of each file otherwise.
+  if (fileSystem.readEntrySizes !== undefined && unsized.length > 0) {
+    const byFolder = new Map<string, Array<[ListedEntry, string]>>();
+    for (const item of unsized) {
+      const real = item[1];
+      const folder = real.slice(0, Math.max(0, real.lastIndexOf("/")));
+      let list = byFolder.get(folder);
+      if (list === undefined) {
+        list = [];
+        byFolder.set(folder, list);
+      }
+      list.push(item);
+    }
+    for (const [folder, items] of byFolder) {
+      signal.throwIfAborted();
+      const sizes = await fileSystem.readEntrySizes(
+        folder,
+        items.map(([listed]) => listed.name),
+      );
+      items.forEach(([listed], index) => {
+        listed.size = sizes[index] ?? 0;
+      });
+    }
+    unsized.length = 0;
+  }
+  for (let index = 0; index < unsized.length; index += STAT_BATCH) {
+    signal.throwIfAborted();
+    await Promise.all(
+      unsized.slice(index, index + STAT_BATCH).map(async ([listed, real]) => {
+        const stat = await fileSystem.stat(real).catch(() => undefined);
+        listed.size = stat?.type === "file" ? stat.size : 0;
+      }),
+    );
+  }
+}
+
 /**
  * Creates the `list_directory` tool: a sorted, paged, optionally recursive listing confined to
  * the workspace. Secret paths are never shown (not even their names), hidden entries only on
@@ -333,21 +402,6 @@ export function createListDirectoryTool(options: ListDirectoryToolOptions): List
   const markIgnored = parsed.markIgnored ?? true;
   const name = parsed.name ?? LIST_DIRECTORY_TOOL_NAME;
   const input = createInputSchema(maxDepth, defaultLimit, maxLimit);
-
-  async function describeSymlink(
-    real: string,
-  ): Promise<Pick<ListedEntry, "target" | "target_type">> {
-    let target: string;
-    try {
-      target = await fileSystem.realPath(real);
-    } catch (error) {
-      if (FileSystemError.isInstance(error)) return { target_type: "outside" };
-      throw error;
-    }
-    if (workspace.isSecret(target)) return {};
-    const targetStat = await fileSystem.stat(target).catch(() => undefined);
-    return { target: workspace.display(target), target_type: targetStat?.type ?? "missing" };
-  }
 
   return defineTool({
     name,
@@ -427,7 +481,8 @@ export function createListDirectoryTool(options: ListDirectoryToolOptions): List
               depth: level,
               ignored,
             };
-            if (entry.type === "symlink") Object.assign(listed, await describeSymlink(childReal));
+            if (entry.type === "symlink")
+              Object.assign(listed, await describeSymlink(workspace, childReal));
             if (entry.type === "file" && entry.size === undefined)
               unsized.push([listed, childReal]);
             entries.push(listed);
@@ -444,41 +499,7 @@ export function createListDirectoryTool(options: ListDirectoryToolOptions): List
         }
       };
       await visit(resolved.path, resolved.real, 1);
-      // Sizes of the shown files only, when the seam listed names without a stat of each:
-      // one open of each folder when the seam can, a confined stat of each file otherwise.
-      if (fileSystem.readEntrySizes !== undefined && unsized.length > 0) {
-        const byFolder = new Map<string, Array<[ListedEntry, string]>>();
-        for (const item of unsized) {
-          const real = item[1];
-          const folder = real.slice(0, Math.max(0, real.lastIndexOf("/")));
-          let list = byFolder.get(folder);
-          if (list === undefined) {
-            list = [];
-            byFolder.set(folder, list);
-          }
-          list.push(item);
-        }
-        for (const [folder, items] of byFolder) {
-          context.signal.throwIfAborted();
-          const sizes = await fileSystem.readEntrySizes(
-            folder,
-            items.map(([listed]) => listed.name),
-          );
-          items.forEach(([listed], index) => {
-            listed.size = sizes[index] ?? 0;
-          });
-        }
-        unsized.length = 0;
-      }
-      for (let index = 0; index < unsized.length; index += STAT_BATCH) {
-        context.signal.throwIfAborted();
-        await Promise.all(
-          unsized.slice(index, index + STAT_BATCH).map(async ([listed, real]) => {
-            const stat = await fileSystem.stat(real).catch(() => undefined);
-            listed.size = stat?.type === "file" ? stat.size : 0;
-          }),
-        );
-      }
+      if (unsized.length > 0) await sizeShownFiles(fileSystem, unsized, context.signal);
 
       if (!stopped && isOffsetPastEnd(offset, seen)) {
         return offsetPastEnd({ tool: name, offset, total: seen, unit: "entries" });
