@@ -1,6 +1,6 @@
 import { realpathSync } from "node:fs";
 import { resolve } from "node:path";
-import { AgentoolError } from "@agentool/contract";
+import { AgentoolError, errorMessage } from "@agentool/contract";
 import { FileSystemError } from "../../file-system.js";
 import type { ListRequest, SearchRequest } from "../../internal/search-types.js";
 import type { RipgrepRun } from "./run-ripgrep.js";
@@ -33,7 +33,7 @@ export function resolveRoot(root: string): string {
     return realpathSync(resolve(root));
   } catch (error) {
     throw new AgentoolError(
-      `createRipgrepSearcher: root ${JSON.stringify(root)} cannot be resolved: ${error instanceof Error ? error.message : String(error)}`,
+      `createRipgrepSearcher: root ${JSON.stringify(root)} cannot be resolved: ${errorMessage(error)}`,
     );
   }
 }
