@@ -251,7 +251,44 @@ export function createUnifiedDiff(
       omittedLines: 0,
     };
   const context = options.context ?? DEFAULT_DIFF_CONTEXT_LINES;
-  // The changed middle, on whole lines, widened by the context lines.
+  const { start, beforeStop, afterStop } = changedWindow(before, after, context);
+  const firstLine = countNewlines(before, start) + (options.firstLine ?? 1);
+  const beforeLines = splitSegment(before.slice(start, beforeStop));
+  const afterLines = splitSegment(after.slice(start, afterStop));
+  const beforeFinal = beforeStop === before.length && !before.endsWith("\n");
+  const afterFinal = afterStop === after.length && !after.endsWith("\n");
+  const operations = lineOperations(beforeLines, afterLines, beforeFinal, afterFinal);
+  const { output, added, removed, hunks } = writeHunks(
+    operations,
+    firstLine,
+    context,
+    options.path,
+  );
+  const cut = cutLines(
+    output,
+    options.maxLines ?? DEFAULT_MAX_DIFF_LINES,
+    options.maxCharacters ?? DEFAULT_MAX_DIFF_CHARACTERS,
+  );
+  return {
+    text: cut.text,
+    added,
+    removed,
+    hunks,
+    truncated: cut.kept < output.length,
+    totalLines: output.length,
+    omittedLines: output.length - cut.kept,
+  };
+}
+
+/**
+ * The changed middle of `before` → `after` on whole lines, widened by `context` lines: where it
+ * starts (the same offset in both) and where it stops in each.
+ */
+function changedWindow(
+  before: string,
+  after: string,
+  context: number,
+): { start: number; beforeStop: number; afterStop: number } {
   let prefix = commonPrefixLength(before, after);
   prefix = prefix === 0 ? 0 : before.lastIndexOf("\n", prefix - 1) + 1;
   const suffixLimit = Math.min(before.length, after.length) - prefix;
@@ -271,13 +308,17 @@ export function createUnifiedDiff(
   const start = lineStartAfter(before, prefix, context);
   const beforeStop = lineEndAfter(before, beforeEnd, context);
   const afterStop = afterEnd + (beforeStop - beforeEnd);
-  const firstLine = countNewlines(before, start) + (options.firstLine ?? 1);
 
-  const beforeLines = splitSegment(before.slice(start, beforeStop));
-  const afterLines = splitSegment(after.slice(start, afterStop));
-  const beforeFinal = beforeStop === before.length && !before.endsWith("\n");
-  const afterFinal = afterStop === after.length && !after.endsWith("\n");
+  return { start, beforeStop, afterStop };
+}
 
+/** The line-by-line edit script of two windows, a newline added or removed at the end a change. */
+function lineOperations(
+  beforeLines: string[],
+  afterLines: string[],
+  beforeFinal: boolean,
+  afterFinal: boolean,
+): Operation[] {
   const ids = new Map<string, number>();
   const toIds = (lines: string[]) => {
     const result = new Int32Array(lines.length);
@@ -334,12 +375,22 @@ export function createUnifiedDiff(
     }
   }
 
+  return operations;
+}
+
+/** The diff's lines: the header, then hunks of changes with `context` lines around them. */
+function writeHunks(
+  operations: readonly Operation[],
+  firstLine: number,
+  context: number,
+  path: string,
+): { output: string[]; added: number; removed: number; hunks: number } {
   // Group the changes into hunks with `context` lines around them.
   const changed: number[] = [];
   operations.forEach((operation, index) => {
     if (operation.kind !== " ") changed.push(index);
   });
-  const output: string[] = [`--- a/${options.path}`, `+++ b/${options.path}`];
+  const output: string[] = [`--- a/${path}`, `+++ b/${path}`];
   let added = 0;
   let removed = 0;
   let hunks = 0;
@@ -387,20 +438,7 @@ export function createUnifiedDiff(
     output.push(`@@ -${beforeStart},${beforeCount} +${afterStart},${afterCount} @@`, ...body);
     hunks += 1;
   }
-  const cut = cutLines(
-    output,
-    options.maxLines ?? DEFAULT_MAX_DIFF_LINES,
-    options.maxCharacters ?? DEFAULT_MAX_DIFF_CHARACTERS,
-  );
-  return {
-    text: cut.text,
-    added,
-    removed,
-    hunks,
-    truncated: cut.kept < output.length,
-    totalLines: output.length,
-    omittedLines: output.length - cut.kept,
-  };
+  return { output, added, removed, hunks };
 }
 
 /**
