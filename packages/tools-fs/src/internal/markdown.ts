@@ -128,23 +128,10 @@ export function parseMarkdown(text: string, options: ParseMarkdownOptions = {}):
   };
 
   let index = 0;
-  if (markdown && lines.length > 0) {
-    const opener = lines[0]?.trimEnd();
-    if (opener === "---" || opener === "+++") {
-      for (let close = 1; close < lines.length; close += 1) {
-        const candidate = lines[close]?.trimEnd();
-        if (candidate === opener || (opener === "---" && candidate === "...")) {
-          blocks.push({
-            kind: "front-matter",
-            startLine: 1,
-            endLine: close + 1,
-            text: lines.slice(1, close).join("\n"),
-          });
-          index = close + 1;
-          break;
-        }
-      }
-    }
+  const frontMatter = markdown ? readFrontMatter(lines) : undefined;
+  if (frontMatter !== undefined) {
+    blocks.push(frontMatter);
+    index = frontMatter.endLine;
   }
 
   while (index < lines.length) {
@@ -161,54 +148,17 @@ export function parseMarkdown(text: string, options: ParseMarkdownOptions = {}):
       continue;
     }
     if (paragraphStart === -1 && INDENTED_CODE.test(line)) {
-      const start = index;
-      let end = index;
-      const content: string[] = [];
-      while (index < lines.length) {
-        const current = lines[index] as string;
-        if (INDENTED_CODE.test(current)) {
-          end = index;
-          content.push(current.replace(INDENTED_CODE, ""));
-        } else if (!BLANK.test(current)) break;
-        index += 1;
-      }
-      blocks.push({
-        kind: "code",
-        startLine: start + 1,
-        endLine: end + 1,
-        text: content.join("\n"),
-      });
-      index = end + 1;
+      const block = readIndentedCode(lines, index);
+      blocks.push(block);
+      index = block.endLine;
       continue;
     }
     const fence = FENCE_OPEN.exec(line);
     if (fence !== null && !(fence[2]?.startsWith("`") && fence[3]?.includes("`"))) {
       flushParagraph(index - 1);
-      const marker = fence[2] as string;
-      const closing = new RegExp(
-        `^ {0,3}${marker[0] === "`" ? "`" : "~"}{${marker.length},}[ \\t]*$`,
-      );
-      const start = index;
-      const content: string[] = [];
-      index += 1;
-      let closed = false;
-      while (index < lines.length) {
-        const current = lines[index] as string;
-        if (closing.test(current)) {
-          closed = true;
-          break;
-        }
-        content.push(current);
-        index += 1;
-      }
-      const end = closed ? index : lines.length - 1;
-      blocks.push({
-        kind: "code",
-        startLine: start + 1,
-        endLine: end + 1,
-        text: content.join("\n"),
-      });
-      index = end + 1;
+      const block = readFencedCode(lines, index, fence[2] as string);
+      blocks.push(block);
+      index = block.endLine;
       continue;
     }
     const atx = ATX_HEADING.exec(line);
@@ -243,20 +193,9 @@ export function parseMarkdown(text: string, options: ParseMarkdownOptions = {}):
     }
     if (HTML_COMMENT_OPEN.test(line)) {
       flushParagraph(index - 1);
-      const start = index;
-      const afterOpen = line.slice(line.indexOf("<!--") + 4);
-      if (!afterOpen.includes("-->")) {
-        index += 1;
-        while (index < lines.length && !(lines[index] as string).includes("-->")) index += 1;
-      }
-      const end = Math.min(index, lines.length - 1);
-      blocks.push({
-        kind: "html-comment",
-        startLine: start + 1,
-        endLine: end + 1,
-        text: lines.slice(start, end + 1).join("\n"),
-      });
-      index = end + 1;
+      const block = readHtmlComment(lines, index);
+      blocks.push(block);
+      index = block.endLine;
       continue;
     }
     if (paragraphStart === -1) paragraphStart = index;
@@ -265,6 +204,78 @@ export function parseMarkdown(text: string, options: ParseMarkdownOptions = {}):
   }
   flushParagraph(lines.length - 1);
   return { lines: lines.length, headings, blocks };
+}
+
+/** A front-matter block (`---` … `---`/`...`, or `+++` … `+++`) at the top, if there is one. */
+function readFrontMatter(lines: readonly string[]): MarkdownBlock | undefined {
+  if (lines.length === 0) return undefined;
+  const opener = lines[0]?.trimEnd();
+  if (opener !== "---" && opener !== "+++") return undefined;
+  for (let close = 1; close < lines.length; close += 1) {
+    const candidate = lines[close]?.trimEnd();
+    if (candidate === opener || (opener === "---" && candidate === "...")) {
+      return {
+        kind: "front-matter",
+        startLine: 1,
+        endLine: close + 1,
+        text: lines.slice(1, close).join("\n"),
+      };
+    }
+  }
+  return undefined;
+}
+
+/** An indented code block from line index `start` (blank lines inside it kept, trailing ones not). */
+function readIndentedCode(lines: readonly string[], start: number): MarkdownBlock {
+  let index = start;
+  let end = start;
+  const content: string[] = [];
+  while (index < lines.length) {
+    const current = lines[index] as string;
+    if (INDENTED_CODE.test(current)) {
+      end = index;
+      content.push(current.replace(INDENTED_CODE, ""));
+    } else if (!BLANK.test(current)) break;
+    index += 1;
+  }
+  return { kind: "code", startLine: start + 1, endLine: end + 1, text: content.join("\n") };
+}
+
+/** A fenced code block opened by `marker` at line index `start`, to its closing fence or the end. */
+function readFencedCode(lines: readonly string[], start: number, marker: string): MarkdownBlock {
+  const closing = new RegExp(`^ {0,3}${marker[0] === "`" ? "`" : "~"}{${marker.length},}[ \\t]*$`);
+  const content: string[] = [];
+  let index = start + 1;
+  let closed = false;
+  while (index < lines.length) {
+    const current = lines[index] as string;
+    if (closing.test(current)) {
+      closed = true;
+      break;
+    }
+    content.push(current);
+    index += 1;
+  }
+  const end = closed ? index : lines.length - 1;
+  return { kind: "code", startLine: start + 1, endLine: end + 1, text: content.join("\n") };
+}
+
+/** An HTML comment from line index `start` to the line that closes it (or the end). */
+function readHtmlComment(lines: readonly string[], start: number): MarkdownBlock {
+  const line = lines[start] as string;
+  let index = start;
+  const afterOpen = line.slice(line.indexOf("<!--") + 4);
+  if (!afterOpen.includes("-->")) {
+    index += 1;
+    while (index < lines.length && !(lines[index] as string).includes("-->")) index += 1;
+  }
+  const end = Math.min(index, lines.length - 1);
+  return {
+    kind: "html-comment",
+    startLine: start + 1,
+    endLine: end + 1,
+    text: lines.slice(start, end + 1).join("\n"),
+  };
 }
 
 /**
