@@ -1,42 +1,6 @@
-import {
-  fail,
-  joinSentences,
-  mountedToolsOption,
-  type ToolFailure,
-  type ToolResult,
-  toolOverridesShape,
-} from "@agentool/contract";
+import { fail, mountedToolsOption, type ToolFailure, toolOverridesShape } from "@agentool/contract";
 import { z } from "zod";
-import { FileSystemError } from "../file-system.js";
 import type { Workspace } from "../workspace.js";
-
-/**
- * The contract's `mountedTools` view and option, re-exported for `run_command` until it imports
- * them from the contract itself.
- *
- * @deprecated Import them from `@agentool/contract`.
- * @internal
- */
-export { mountedTools, mountedToolsOption } from "@agentool/contract";
-
-/**
- * Runs a tool's work and turns a {@link FileSystemError} into the matching failure envelope.
- * The contract's `run` maps a thrown {@link FileSystemError} (a `ToolFailureError`) the same
- * way, so the file tools no longer wrap their work; only `run_command` still calls this.
- *
- * @deprecated Throw and let `run` map; kept until `run_command` stops calling it.
- * @internal
- */
-export async function guardFileSystem<T>(
-  work: () => Promise<ToolResult<T>>,
-): Promise<ToolResult<T>> {
-  try {
-    return await work();
-  } catch (error) {
-    if (FileSystemError.isInstance(error)) return error.toFailure();
-    throw error;
-  }
-}
 
 function isWorkspace(value: unknown): value is Workspace {
   return (
@@ -114,16 +78,6 @@ export function limitsInOrder(
     (value) => (value.defaultLimit ?? defaultLimit) <= (value.maxLimit ?? maxLimit),
     { message: "defaultLimit must not exceed maxLimit", path: ["defaultLimit"] },
   ];
-}
-
-/**
- * Joins description lines, dropping the empty ones.
- *
- * @deprecated Use the contract's `joinSentences(lines, "\n")`; kept until `run_command` moves to it.
- * @internal
- */
-export function joinDescription(lines: ReadonlyArray<string | undefined | false>): string {
-  return joinSentences(lines, "\n");
 }
 
 /**
