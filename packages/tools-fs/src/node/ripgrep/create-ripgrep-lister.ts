@@ -10,7 +10,7 @@ import { withScope } from "./scope-arguments.js";
 
 /**
  * Creates the ripgrep engine for `glob_search` (Node only): `rg --files --sortr modified` with the
- * same hardening as {@link createRipgrepSearcher}; one page of files (newest first) is returned
+ * same hardening as `createRipgrepSearcher`; one page of files (newest first) is returned
  * with their modification times, and the total.
  *
  * @param options - the workspace root on disk and optionally another `rg`

@@ -16,7 +16,7 @@ import { SkippedEntries } from "./skipped-entries.js";
  * excluded with `--glob '!…'` and every reported path is checked again.
  *
  * Pages are deterministic and the early stop is kept. A first pass runs rg at full speed
- * (parallel) and collects everything up to a budget ({@link countBudget}, 500 items for the
+ * (parallel) and collects everything up to a budget (`countBudget`, 500 items for the
  * default limit): when it completes, the results are sorted by path and paged exactly. When the
  * budget is exceeded, rg is killed at once and a second pass (`--sort path`, which streams in
  * path order) is killed as soon as the page and one more item are in; the total is then a lower

@@ -62,7 +62,7 @@ function probeRules(scopePath: string, entries: readonly string[]): string[] {
  * entries the first pass reported leaving out ({@link probeRules}) — no process at all when there
  * are none — on one thread (cheaper than a pool for a few entries, and the same file every time
  * for an unchanged tree). With a glob (whose first pass logs nothing, see
- * {@link createRipgrepSearcher}), or when the entries are unknown (an rg that logs nothing) or
+ * `createRipgrepSearcher`), or when the entries are unknown (an rg that logs nothing) or
  * too many, it walks the whole scope in parallel, the glob applied by the same ignore rules as
  * in the first pass; the first pass found nothing visible, so any match is hidden or ignored.
  * No path is handed to rg by name, so no symlink is followed.

@@ -46,7 +46,7 @@ export interface RunCommandToolOptions {
    * created with the default secret paths. Default: the workspace's `displayRoot` (Node seam).
    */
   root?: string;
-  /** Host environment variables passed on (when set). Default {@link DEFAULT_ENVIRONMENT_ALLOWLIST}. Names matching {@link SECRET_ENVIRONMENT_PATTERN} are never passed on. */
+  /** Host environment variables passed on (when set). Default {@link DEFAULT_ENVIRONMENT_ALLOWLIST}. Names matching `SECRET_ENVIRONMENT_PATTERN` are never passed on. */
   environmentAllowlist?: readonly string[];
   /** Fixed variables set for every command, as given (the host's choice; not filtered). */
   environment?: Record<string, string>;
