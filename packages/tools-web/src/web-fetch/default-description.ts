@@ -1,0 +1,35 @@
+import { formatCount, listWords, type MountedTools } from "@agentool/contract";
+
+/**
+ * The default description of `web_fetch`: what each content kind becomes, the paging, where URLs
+ * come from (naming only the mounted search tools), rendering, saving.
+ *
+ * @param defaultMaxChars - the page size
+ * @param saving - whether fetched documents are saved
+ * @param mounted - the tools mounted beside it
+ * @param render - whether (and by default) pages are rendered
+ * @returns the description
+ */
+export function defaultDescription(
+  defaultMaxChars: number,
+  saving: boolean,
+  mounted: MountedTools,
+  render: { byDefault: boolean } | undefined,
+): string {
+  const sources = mounted.filter(["web_search", "wiki_search"]);
+  return [
+    "Read a web page or file by URL. The response decides the treatment: HTML becomes Markdown (links absolute; the main article when one is found), JSON is pretty-printed, RSS/Atom feeds become entries (title, url, date, summary), PDFs become text, other text comes raw; binary files are refused.",
+    `Long documents come in pages of ${formatCount(defaultMaxChars)} characters: a cut page ends with the exact call for the next one (offset).`,
+    `Use it on URLs ${sources.length > 0 ? `from ${listWords(sources)} results, ` : ""}the user gives, or links from a page. Only public http(s) URLs work.`,
+    render === undefined
+      ? "Static pages work best; pages built by JavaScript may come back nearly empty — then use another source."
+      : render.byDefault
+        ? "HTML pages are rendered in a browser (their JavaScript runs) before they are read; render=false reads a page as served, which is faster."
+        : "Pages built by JavaScript may come back nearly empty or say JavaScript is needed — then call again with render=true, which runs the page's scripts in a browser first (slower; use it only then).",
+    saving
+      ? "Every fetched document is also saved as a Markdown file; the result names it so you can search or re-read it later."
+      : "",
+  ]
+    .filter(Boolean)
+    .join("\n");
+}
