@@ -1,17 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { FLAGS, formatHelp, parseCommandLine, UsageError } from "./command-line.js";
+import { FLAGS, formatHelp, parseCommandLine } from "./command-line.js";
 import { FAMILY_NAMES } from "./family-names.js";
 import { runCli, temporaryDirectory } from "./test-support/spawn-server.js";
-
-function usageError(argv: string[]): string {
-  try {
-    parseCommandLine(argv);
-  } catch (error) {
-    expect(error).toBeInstanceOf(UsageError);
-    return (error as Error).message;
-  }
-  throw new Error(`${argv.join(" ")} was accepted`);
-}
+import { usageError } from "./test-support/tool-results.js";
 
 describe("parseCommandLine", () => {
   it("defaults to every family, read-only, stdio", () => {

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type HttpProcess, startHttpProcess } from "./test-support/http-process.js";
 import { rawPost } from "./test-support/raw-post.js";
 import { temporaryDirectory } from "./test-support/spawn-server.js";
+import { resultText as text } from "./test-support/tool-results.js";
 
 function connectClient(
   server: HttpProcess,
@@ -23,12 +24,6 @@ function connectClient(
     requestInit: { headers: { Authorization: `Bearer ${options.token ?? server.token}` } },
   });
   return client.connect(transport).then(() => ({ client, transport }));
-}
-
-function text(result: unknown): string {
-  return (result as CallToolResult).content
-    .map((block) => (block.type === "text" ? block.text : ""))
-    .join("\n");
 }
 
 let server: HttpProcess;

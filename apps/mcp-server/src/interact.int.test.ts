@@ -5,14 +5,9 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { beforeAll, describe, expect, it } from "vitest";
 import { requireBuiltCli, startStdioSession } from "./test-support/spawn-server.js";
+import { resultText as text } from "./test-support/tool-results.js";
 
 beforeAll(requireBuiltCli);
-
-function text(result: unknown): string {
-  return (result as CallToolResult).content
-    .map((block) => (block.type === "text" ? block.text : ""))
-    .join("\n");
-}
 
 type RequestedSchema = {
   properties: Record<string, { type?: string; enum?: string[]; items?: { enum?: string[] } }>;

@@ -15,7 +15,6 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { AGENTOOL_TOOL_NAMES, findAbsentToolNames } from "@agentool/contract/testing";
 import {
-  type CallToolResult,
   CallToolResultSchema,
   ListRootsRequestSchema,
   type Progress,
@@ -28,6 +27,7 @@ import {
   startStdioSession,
   temporaryDirectory,
 } from "./test-support/spawn-server.js";
+import { callTool as call, resultTextWithMarkers as text } from "./test-support/tool-results.js";
 
 const POWER = [
   "# Power supply",
@@ -93,16 +93,6 @@ async function withSession<T>(
   } finally {
     await session.close();
   }
-}
-
-function text(result: CallToolResult): string {
-  return result.content
-    .map((block) => (block.type === "text" ? block.text : `[${block.type}]`))
-    .join("\n");
-}
-
-async function call(session: StdioSession, name: string, args: Record<string, unknown> = {}) {
-  return CallToolResultSchema.parse(await session.client.callTool({ name, arguments: args }));
 }
 
 async function toolNames(session: StdioSession): Promise<string[]> {

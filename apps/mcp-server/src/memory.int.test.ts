@@ -1,15 +1,14 @@
 import { AGENTOOL_TOOL_NAMES, findAbsentToolNames } from "@agentool/contract/testing";
-import { type CallToolResult, CallToolResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseCommandLine } from "./command-line.js";
 import { createAgentoolMcpServer } from "./create-agentool-mcp-server.js";
 import {
   requireBuiltCli,
   runCli,
-  type StdioSession,
   startStdioSession,
   temporaryDirectory,
 } from "./test-support/spawn-server.js";
+import { callTool as call, resultText as text } from "./test-support/tool-results.js";
 
 const MEMORY_TOOLS = [
   "memory_write",
@@ -32,16 +31,6 @@ afterAll(() => {
   memories?.cleanup();
   project?.cleanup();
 });
-
-async function call(session: StdioSession, name: string, args: Record<string, unknown>) {
-  return CallToolResultSchema.parse(
-    await session.client.callTool({ name, arguments: args }),
-  ) as CallToolResult;
-}
-
-function text(result: CallToolResult): string {
-  return result.content.map((block) => (block.type === "text" ? block.text : "")).join("\n");
-}
 
 describe("memory family", () => {
   it("parses --memory-dir and refuses the flags that do not fit together", async () => {

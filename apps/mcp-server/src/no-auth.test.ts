@@ -2,23 +2,14 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parseCommandLine, UsageError } from "./command-line.js";
+import { parseCommandLine } from "./command-line.js";
 import { createAgentoolMcpServer } from "./create-agentool-mcp-server.js";
 import { startHttpServer } from "./http-server.js";
 import { isLoopbackHost } from "./loopback.js";
 import { type HttpProcess, startHttpProcess } from "./test-support/http-process.js";
 import { rawPost } from "./test-support/raw-post.js";
 import { requireBuiltCli, runCli } from "./test-support/spawn-server.js";
-
-function usageError(argv: string[]): string {
-  try {
-    parseCommandLine(argv);
-  } catch (error) {
-    expect(error).toBeInstanceOf(UsageError);
-    return (error as Error).message;
-  }
-  throw new Error(`${argv.join(" ")} was accepted`);
-}
+import { usageError } from "./test-support/tool-results.js";
 
 describe("isLoopbackHost", () => {
   it("accepts 127.0.0.0/8, ::1 in its spellings and localhost, and nothing else", () => {

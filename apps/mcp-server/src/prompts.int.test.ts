@@ -8,10 +8,7 @@ import {
   startStdioSession,
   temporaryDirectory,
 } from "./test-support/spawn-server.js";
-
-function skillFile(name: string, description: string, body: string): string {
-  return `---\nname: ${name}\ndescription: ${description}\n---\n${body}`;
-}
+import { skillFile } from "./test-support/tool-results.js";
 
 let skills: ReturnType<typeof temporaryDirectory>;
 

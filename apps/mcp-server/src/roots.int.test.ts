@@ -14,6 +14,7 @@ import {
   startStdioSession,
   temporaryDirectory,
 } from "./test-support/spawn-server.js";
+import { resultText as text } from "./test-support/tool-results.js";
 
 let first: ReturnType<typeof temporaryDirectory>;
 let second: ReturnType<typeof temporaryDirectory>;
@@ -30,12 +31,6 @@ beforeAll(() => {
 afterAll(() => {
   for (const directory of [first, second, fallback]) directory?.cleanup();
 });
-
-function text(result: unknown): string {
-  return (result as CallToolResult).content
-    .map((block) => (block.type === "text" ? block.text : ""))
-    .join("\n");
-}
 
 /** A client with the roots capability whose roots the test changes. */
 async function rootsSession(args: string[], initial: string[]) {

@@ -1,23 +1,18 @@
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { AGENTOOL_TOOL_NAMES, findAbsentToolNames } from "@agentool/contract/testing";
-import { type CallToolResult, CallToolResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseCommandLine } from "./command-line.js";
 import { createAgentoolMcpServer } from "./create-agentool-mcp-server.js";
 import {
   requireBuiltCli,
   runCli,
-  type StdioSession,
   startStdioSession,
   temporaryDirectory,
 } from "./test-support/spawn-server.js";
+import { callTool as call, skillFile, resultText as text } from "./test-support/tool-results.js";
 
 const SKILL_TOOLS = ["use_skill", "read_skill_file"];
-
-function skillFile(name: string, description: string, body: string): string {
-  return `---\nname: ${name}\ndescription: ${description}\n---\n${body}`;
-}
 
 let skills: ReturnType<typeof temporaryDirectory>;
 let other: ReturnType<typeof temporaryDirectory>;
@@ -43,16 +38,6 @@ afterAll(() => {
   skills?.cleanup();
   other?.cleanup();
 });
-
-async function call(session: StdioSession, name: string, args: Record<string, unknown>) {
-  return CallToolResultSchema.parse(
-    await session.client.callTool({ name, arguments: args }),
-  ) as CallToolResult;
-}
-
-function text(result: CallToolResult): string {
-  return result.content.map((block) => (block.type === "text" ? block.text : "")).join("\n");
-}
 
 describe("skills family", () => {
   it("parses --skills-dir and refuses the flags that do not fit together", async () => {

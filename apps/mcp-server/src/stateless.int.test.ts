@@ -8,14 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseCommandLine } from "./command-line.js";
 import { type HttpProcess, startHttpProcess } from "./test-support/http-process.js";
 import { requireBuiltCli, temporaryDirectory } from "./test-support/spawn-server.js";
+import { resultText as text } from "./test-support/tool-results.js";
 
 const TOKEN = "stateless-token";
-
-function text(result: unknown): string {
-  return (result as CallToolResult).content
-    .map((block) => (block.type === "text" ? block.text : ""))
-    .join("\n");
-}
 
 describe("--stateless", () => {
   it("needs --http", () => {

@@ -6,12 +6,7 @@ import {
   validateAnthropicInputSchema,
   validateToolName,
 } from "@agentool/contract/testing";
-import {
-  type CallToolResult,
-  CallToolResultSchema,
-  ListToolsResultSchema,
-  ToolSchema,
-} from "@modelcontextprotocol/sdk/types.js";
+import { ListToolsResultSchema, ToolSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   initializeRepository,
@@ -21,6 +16,7 @@ import {
   temporaryDirectory,
   waitForExit,
 } from "./test-support/spawn-server.js";
+import { callTool as call, resultTextWithMarkers as text } from "./test-support/tool-results.js";
 
 const READ_FS = [
   "read_file",
@@ -85,17 +81,6 @@ async function withSession<T>(
 async function toolNames(session: StdioSession): Promise<string[]> {
   const { tools } = await session.client.listTools();
   return tools.map((tool) => tool.name);
-}
-
-function text(result: CallToolResult): string {
-  return result.content
-    .map((block) => (block.type === "text" ? block.text : `[${block.type}]`))
-    .join("\n");
-}
-
-async function call(session: StdioSession, name: string, args: Record<string, unknown> = {}) {
-  const result = await session.client.callTool({ name, arguments: args });
-  return CallToolResultSchema.parse(result);
 }
 
 describe("tools per family over stdio", () => {

@@ -1,8 +1,9 @@
 import { mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { prepareClientWorkspace } from "../test-support/client-workspace.js";
 import { type HttpProcess, startHttpProcess } from "../test-support/http-process.js";
-import { CLI_PATH, requireBuiltCli, temporaryDirectory } from "../test-support/spawn-server.js";
+import { CLI_PATH, type temporaryDirectory } from "../test-support/spawn-server.js";
 import {
   APPLICABLE_SCENARIOS,
   HTTP_ONLY_REASON,
@@ -11,7 +12,6 @@ import {
 import {
   type Node22Run,
   type Node22Toolbox,
-  node22Toolbox,
   runNode22,
   TOOLBOX_INSTALL_TIMEOUT_MS,
 } from "./node22.js";
@@ -35,21 +35,21 @@ let workspace: ReturnType<typeof temporaryDirectory>;
 let serverArgs: string[];
 
 beforeAll(async () => {
-  requireBuiltCli();
-  workspace = temporaryDirectory({
-    "project/README.md": "# Project\n",
-    "skills/review-code/SKILL.md":
-      "---\nname: review-code\ndescription: Review a change before it is merged.\n---\n# Review\n",
-  });
-  serverArgs = [
-    "--root",
-    join(workspace.path, "project"),
-    "--skills-dir",
-    join(workspace.path, "skills"),
-    "--memory-dir",
-    join(workspace.path, "memory"),
-  ];
-  toolbox = await node22Toolbox();
+  ({ toolbox, workspace, serverArgs } = await prepareClientWorkspace(
+    {
+      "project/README.md": "# Project\n",
+      "skills/review-code/SKILL.md":
+        "---\nname: review-code\ndescription: Review a change before it is merged.\n---\n# Review\n",
+    },
+    (path) => [
+      "--root",
+      join(path, "project"),
+      "--skills-dir",
+      join(path, "skills"),
+      "--memory-dir",
+      join(path, "memory"),
+    ],
+  ));
 }, TOOLBOX_INSTALL_TIMEOUT_MS);
 
 afterAll(() => workspace?.cleanup());

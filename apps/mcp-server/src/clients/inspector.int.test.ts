@@ -2,12 +2,12 @@ import { randomBytes } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { prepareClientWorkspace } from "../test-support/client-workspace.js";
 import { type HttpProcess, startHttpProcess } from "../test-support/http-process.js";
-import { CLI_PATH, requireBuiltCli, temporaryDirectory } from "../test-support/spawn-server.js";
+import { CLI_PATH, type temporaryDirectory } from "../test-support/spawn-server.js";
 import {
   type Node22Run,
   type Node22Toolbox,
-  node22Toolbox,
   runNode22,
   TOOLBOX_INSTALL_TIMEOUT_MS,
 } from "./node22.js";
@@ -21,24 +21,24 @@ let workspace: ReturnType<typeof temporaryDirectory>;
 let serverArgs: string[];
 
 beforeAll(async () => {
-  requireBuiltCli();
-  workspace = temporaryDirectory({
-    "project/notes/todo.md": "# Todo\n\n- ship the adapter\n",
-    "skills/review-code/SKILL.md":
-      "---\nname: review-code\ndescription: Review a change before it is merged.\n---\n# Review\n\n1. Read the diff.\n",
-  });
+  ({ toolbox, workspace, serverArgs } = await prepareClientWorkspace(
+    {
+      "project/notes/todo.md": "# Todo\n\n- ship the adapter\n",
+      "skills/review-code/SKILL.md":
+        "---\nname: review-code\ndescription: Review a change before it is merged.\n---\n# Review\n\n1. Read the diff.\n",
+    },
+    (path) => [
+      "--root",
+      join(path, "project"),
+      "--families",
+      "core,fs,git,web,knowledge,memory,skills,interact",
+      "--memory-dir",
+      join(path, "memory"),
+      "--skills-dir",
+      join(path, "skills"),
+    ],
+  ));
   mkdirSync(join(workspace.path, "home"));
-  serverArgs = [
-    "--root",
-    join(workspace.path, "project"),
-    "--families",
-    "core,fs,git,web,knowledge,memory,skills,interact",
-    "--memory-dir",
-    join(workspace.path, "memory"),
-    "--skills-dir",
-    join(workspace.path, "skills"),
-  ];
-  toolbox = await node22Toolbox();
 }, TOOLBOX_INSTALL_TIMEOUT_MS);
 
 afterAll(() => workspace?.cleanup());
