@@ -52,9 +52,9 @@ describe("progress notifications", () => {
       // what the server sent is judged on the messages themselves.
       const wire: { method?: string; id?: unknown; params?: Record<string, unknown> }[] = [];
       const deliver = session.transport.onmessage;
-      session.transport.onmessage = (message, extra) => {
+      session.transport.onmessage = (message) => {
         wire.push(message as (typeof wire)[number]);
-        deliver?.(message, extra);
+        deliver?.(message);
       };
       const updates: Progress[] = [];
       const result = await session.client.callTool(
