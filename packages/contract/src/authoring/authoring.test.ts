@@ -51,6 +51,8 @@ describe("text helpers", () => {
   it("errorMessage never throws", () => {
     expect(errorMessage(new Error("boom"))).toBe("boom");
     expect(errorMessage("plain")).toBe("plain");
+    expect(errorMessage(new Error("x".repeat(500)), 300)).toBe(`${"x".repeat(300)}…`);
+    expect(errorMessage(new Error("short"), 300)).toBe("short");
     const hostile = {
       toString() {
         throw new Error("no");

@@ -48,16 +48,21 @@ export function listWords(items: readonly string[], conjunction = "or"): string 
 
 /**
  * The message of anything thrown, without ever throwing itself (a hostile `message` getter or
- * `toString` gives `"unknown error"`).
+ * `toString` gives `"unknown error"`), optionally cut for quoting to the model.
  *
  * @param error - anything thrown
+ * @param maxCharacters - longest message returned; a longer one is cut and ends with `…`
+ *   (default: no cut)
  * @returns its message
+ * @example
+ * errorMessage(new Error("x".repeat(500)), 300); // 300 characters, then "…"
  */
-export function errorMessage(error: unknown): string {
+export function errorMessage(error: unknown, maxCharacters = Number.POSITIVE_INFINITY): string {
+  let text: string;
   try {
-    if (error instanceof Error) return error.message || error.name || "unknown error";
-    return String(error);
+    text = error instanceof Error ? error.message || error.name || "unknown error" : String(error);
   } catch {
     return "unknown error";
   }
+  return text.length > maxCharacters ? `${text.slice(0, maxCharacters)}…` : text;
 }

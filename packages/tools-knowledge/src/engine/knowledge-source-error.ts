@@ -43,3 +43,6 @@ export class KnowledgeSourceError extends ToolFailureError {
     return typeof value === "object" && value !== null && marker in value;
   }
 }
+
+/** Longest backend message quoted to the model in a failure: `errorMessage(error, QUOTED_MESSAGE_CHARACTERS)`. */
+export const QUOTED_MESSAGE_CHARACTERS = 300;

@@ -4,6 +4,10 @@ import {
   formatCount,
   formatPageMarker,
   isOffsetPastEnd,
+  joinSentences,
+  type MountedTools,
+  mountedTools,
+  mountedToolsOption,
   type NextCallValue,
   normalizeRelativePath,
   offsetPastEnd,
@@ -21,12 +25,6 @@ import type {
   KnowledgeSearchRequest,
   KnowledgeSource,
 } from "../engine/types.js";
-import {
-  joinLines,
-  type MountedTools,
-  mountedTools,
-  mountedToolsOption,
-} from "../internal/mounted-tools.js";
 
 /** The default name of the search tool. */
 export const SEARCH_KNOWLEDGE_TOOL_NAME = "search_knowledge";
@@ -232,28 +230,34 @@ function describeTool(wording: Wording, defaultLimit: number): string {
   const { name, kind, mounted } = wording;
   const readFile = mounted.has("read_file");
   if (kind === "store") {
-    return joinLines([
-      `Search excerpts saved earlier${mounted.has("remember") ? " with remember" : ""} (facts, decisions, quotes worth keeping), ranked by relevance, best first.`,
-      "Each hit gives the excerpt, where it came from (source), its tags and its document key.",
-      "Filter with tags (comma-separated, all must match) or path_prefix (document key / source prefix).",
-      mounted.has(SEARCH_KNOWLEDGE_TOOL_NAME) && name !== SEARCH_KNOWLEDGE_TOOL_NAME
-        ? `For the full fetched sources, use ${SEARCH_KNOWLEDGE_TOOL_NAME} instead.`
+    return joinSentences(
+      [
+        `Search excerpts saved earlier${mounted.has("remember") ? " with remember" : ""} (facts, decisions, quotes worth keeping), ranked by relevance, best first.`,
+        "Each hit gives the excerpt, where it came from (source), its tags and its document key.",
+        "Filter with tags (comma-separated, all must match) or path_prefix (document key / source prefix).",
+        mounted.has(SEARCH_KNOWLEDGE_TOOL_NAME) && name !== SEARCH_KNOWLEDGE_TOOL_NAME
+          ? `For the full fetched sources, use ${SEARCH_KNOWLEDGE_TOOL_NAME} instead.`
+          : undefined,
+        `At most ${defaultLimit} hits per call (limit to change); a cut result ends with the exact call for the next page (offset).`,
+      ],
+      "\n",
+    );
+  }
+  return joinSentences(
+    [
+      `Search the knowledge folder — Markdown and text documents${mounted.has("web_fetch") ? " (pages saved by web_fetch among them)" : ""}, notes, docs — ranked by relevance (BM25 keywords with heading weight; meaning too when an embedder is configured), best first.`,
+      "Each hit is a passage with a reference file.md:12-40 (its lines), the headings it sits under and an excerpt.",
+      readFile
+        ? 'Workflow: search with the words the documents would use → read the cited lines with read_file (reference file.md:12-40 → path="file.md", offset=12, limit=29) → answer citing file and lines.'
+        : "Workflow: search with the words the documents would use → answer citing file and lines from the reference.",
+      "path_prefix limits the search to a folder. The index refreshes itself on every call: new, changed and deleted files are picked up.",
+      mounted.has("grep_search")
+        ? "For an exact string or identifier use grep_search instead."
         : undefined,
       `At most ${defaultLimit} hits per call (limit to change); a cut result ends with the exact call for the next page (offset).`,
-    ]);
-  }
-  return joinLines([
-    `Search the knowledge folder — Markdown and text documents${mounted.has("web_fetch") ? " (pages saved by web_fetch among them)" : ""}, notes, docs — ranked by relevance (BM25 keywords with heading weight; meaning too when an embedder is configured), best first.`,
-    "Each hit is a passage with a reference file.md:12-40 (its lines), the headings it sits under and an excerpt.",
-    readFile
-      ? 'Workflow: search with the words the documents would use → read the cited lines with read_file (reference file.md:12-40 → path="file.md", offset=12, limit=29) → answer citing file and lines.'
-      : "Workflow: search with the words the documents would use → answer citing file and lines from the reference.",
-    "path_prefix limits the search to a folder. The index refreshes itself on every call: new, changed and deleted files are picked up.",
-    mounted.has("grep_search")
-      ? "For an exact string or identifier use grep_search instead."
-      : undefined,
-    `At most ${defaultLimit} hits per call (limit to change); a cut result ends with the exact call for the next page (offset).`,
-  ]);
+    ],
+    "\n",
+  );
 }
 
 function emptyMessage(data: SearchKnowledgeToolData, wording: Wording): string {

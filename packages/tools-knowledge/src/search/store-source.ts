@@ -1,6 +1,9 @@
 import { AgentoolError, errorMessage, parseOptions } from "@agentool/contract";
 import { z } from "zod";
-import { KnowledgeSourceError } from "../engine/knowledge-source-error.js";
+import {
+  KnowledgeSourceError,
+  QUOTED_MESSAGE_CHARACTERS,
+} from "../engine/knowledge-source-error.js";
 import { embeddingsSchema, vectorStoreSchema } from "../engine/option-schemas.js";
 import type {
   Embeddings,
@@ -107,18 +110,13 @@ const CONNECTION_ERROR_CODES = new Set([
   "53300", // too_many_connections
 ]);
 
-function messageOf(error: unknown): string {
-  const text = errorMessage(error);
-  return text.length > 300 ? `${text.slice(0, 300)}…` : text;
-}
-
 /** A store failure that a retry may fix (connection lost, server restarting) becomes NETWORK_ERROR. */
 function classifyStoreError(error: unknown): unknown {
   const code = (error as { code?: unknown } | null)?.code;
   if (typeof code === "string" && (CONNECTION_ERROR_CODES.has(code) || code.startsWith("08"))) {
     return new KnowledgeSourceError(
       "NETWORK_ERROR",
-      `The store could not be reached: ${messageOf(error)}`,
+      `The store could not be reached: ${errorMessage(error, QUOTED_MESSAGE_CHARACTERS)}`,
       {
         hint: "Try the same call again shortly; if it keeps failing the host must check the database connection.",
         retryable: true,
@@ -202,7 +200,7 @@ export function createStoreSource(options: StoreSourceOptions): KnowledgeSource 
           if (store.searchesText !== true) {
             throw new KnowledgeSourceError(
               "NETWORK_ERROR",
-              `The embedder failed: ${messageOf(error)}`,
+              `The embedder failed: ${errorMessage(error, QUOTED_MESSAGE_CHARACTERS)}`,
               {
                 hint: "Try the same call again shortly; the store can only be searched with the embedder.",
                 retryable: true,
@@ -210,7 +208,9 @@ export function createStoreSource(options: StoreSourceOptions): KnowledgeSource 
               },
             );
           }
-          warnings.push(`The embedder failed (${messageOf(error)}); ranked by keywords only.`);
+          warnings.push(
+            `The embedder failed (${errorMessage(error, QUOTED_MESSAGE_CHARACTERS)}); ranked by keywords only.`,
+          );
         }
       }
       signal.throwIfAborted();

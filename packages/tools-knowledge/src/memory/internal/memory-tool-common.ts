@@ -1,6 +1,9 @@
 import { errorMessage, fail, type ToolContext, type ToolFailure } from "@agentool/contract";
 import { z } from "zod";
-import { KnowledgeSourceError } from "../../engine/knowledge-source-error.js";
+import {
+  KnowledgeSourceError,
+  QUOTED_MESSAGE_CHARACTERS,
+} from "../../engine/knowledge-source-error.js";
 import type { MemoryBackend } from "../memory-backend.js";
 import {
   MAX_MEMORY_KEY_CHARACTERS,
@@ -109,7 +112,7 @@ export async function resolveNamespace(
     return {
       failure: fail(
         "NOT_CONFIGURED",
-        `${toolName} has no memory namespace for this call: the host's namespace function failed (${messageOf(error)}).`,
+        `${toolName} has no memory namespace for this call: the host's namespace function failed (${errorMessage(error, QUOTED_MESSAGE_CHARACTERS)}).`,
         { hint: "The host must fix its namespace option; the model cannot choose one." },
       ),
     };
@@ -127,21 +130,6 @@ export async function resolveNamespace(
     };
   }
   return { namespace: namespace as readonly string[] };
-}
-
-/** Longest backend message quoted in a failure. */
-const MAX_QUOTED_MESSAGE_CHARACTERS = 300;
-
-/**
- * The message of what a backend threw, cut at 300 characters for the model.
- *
- * @internal
- */
-export function messageOf(error: unknown): string {
-  const text = errorMessage(error);
-  return text.length > MAX_QUOTED_MESSAGE_CHARACTERS
-    ? `${text.slice(0, MAX_QUOTED_MESSAGE_CHARACTERS)}…`
-    : text;
 }
 
 const NETWORK_CODES = new Set([
@@ -180,23 +168,26 @@ export function backendFailure(toolName: string, action: string, error: unknown)
     typeof error === "object" && error !== null && "code" in error
       ? String((error as { code: unknown }).code)
       : "";
-  if (NETWORK_CODES.has(code) || /connect|connection|terminat/i.test(messageOf(error))) {
+  if (
+    NETWORK_CODES.has(code) ||
+    /connect|connection|terminat/i.test(errorMessage(error, QUOTED_MESSAGE_CHARACTERS))
+  ) {
     return fail(
       "NETWORK_ERROR",
-      `${toolName} could not ${action}: the memory store is unreachable (${messageOf(error)}).`,
+      `${toolName} could not ${action}: the memory store is unreachable (${errorMessage(error, QUOTED_MESSAGE_CHARACTERS)}).`,
       { hint: `Call ${toolName} again shortly.`, retryable: true },
     );
   }
   if (ACCESS_CODES.has(code)) {
     return fail(
       "PERMISSION_DENIED",
-      `${toolName} could not ${action}: the memory folder refused access (${messageOf(error)}).`,
+      `${toolName} could not ${action}: the memory folder refused access (${errorMessage(error, QUOTED_MESSAGE_CHARACTERS)}).`,
       { hint: "The host must give this process access to its memory folder." },
     );
   }
   return fail(
     "INTERNAL",
-    `${toolName} could not ${action}: the memory store failed (${messageOf(error)}).`,
+    `${toolName} could not ${action}: the memory store failed (${errorMessage(error, QUOTED_MESSAGE_CHARACTERS)}).`,
     {
       hint: `Call ${toolName} again; if it fails the same way, the host must check its memory store.`,
     },

@@ -1,15 +1,16 @@
 import {
   containsPrivateKey,
+  errorMessage,
   fail,
   ok,
   type ToolContext,
   type ToolResult,
 } from "@agentool/contract";
 import { contentDocumentKey } from "../../engine/content-hash.js";
+import { QUOTED_MESSAGE_CHARACTERS } from "../../engine/knowledge-source-error.js";
 import type { Embeddings, VectorStore } from "../../engine/types.js";
 import { ingest } from "../../search/ingest.js";
 import type { RememberToolData } from "../remember.js";
-import { messageOf } from "./memory-tool-common.js";
 import { StageError } from "./stage-tracked-store.js";
 
 /** What `remember` was configured with, for one save. @internal */
@@ -62,8 +63,8 @@ function stageFailure(name: string, error: StageError): ToolResult<RememberToolD
   return fail(
     "NETWORK_ERROR",
     error.stage === "embedder"
-      ? `${name} could not save the excerpt: the embedder failed (${messageOf(error.original)}); nothing was written.`
-      : `${name} could not save the excerpt: the store failed (${messageOf(error.original)}).`,
+      ? `${name} could not save the excerpt: the embedder failed (${errorMessage(error.original, QUOTED_MESSAGE_CHARACTERS)}); nothing was written.`
+      : `${name} could not save the excerpt: the store failed (${errorMessage(error.original, QUOTED_MESSAGE_CHARACTERS)}).`,
     {
       hint:
         error.stage === "embedder"
