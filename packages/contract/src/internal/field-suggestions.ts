@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { editDistance } from "../authoring/closest-names.js";
 import { definitionOf, unwrap } from "./normalize-input.js";
 
 type AnySchema = z.core.$ZodType;
@@ -75,26 +76,6 @@ export const WELL_KNOWN_FIELD_ALIASES: Readonly<Record<string, readonly string[]
   "-B": ["context_lines"],
   output_mode: ["mode"],
 };
-
-function editDistance(left: string, right: string): number {
-  if (left === right) return 0;
-  const previous = Array.from({ length: right.length + 1 }, (_, index) => index);
-  const current = new Array<number>(right.length + 1).fill(0);
-  for (let row = 1; row <= left.length; row += 1) {
-    current[0] = row;
-    for (let column = 1; column <= right.length; column += 1) {
-      const cost = left[row - 1] === right[column - 1] ? 0 : 1;
-      current[column] = Math.min(
-        (previous[column] ?? 0) + 1,
-        (current[column - 1] ?? 0) + 1,
-        (previous[column - 1] ?? 0) + cost,
-      );
-    }
-    for (let column = 0; column <= right.length; column += 1)
-      previous[column] = current[column] ?? 0;
-  }
-  return previous[right.length] ?? 0;
-}
 
 function normalise(name: string): string {
   return name

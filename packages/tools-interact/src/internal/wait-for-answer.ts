@@ -27,9 +27,11 @@ export function contractTimeoutFor(waitMs: number): number {
   return waitMs === 0 ? 0 : waitMs + CONTRACT_TIMEOUT_MARGIN_MS;
 }
 
+/** Longest handler failure quoted to the model. */
+const QUOTED_MESSAGE_CHARACTERS = 500;
+
 function describeError(error: unknown): string {
-  const text = errorMessage(error);
-  return text.length > 0 ? text.slice(0, 500) : "unknown error";
+  return errorMessage(error, QUOTED_MESSAGE_CHARACTERS) || "unknown error";
 }
 
 /**
