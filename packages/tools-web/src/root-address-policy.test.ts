@@ -72,6 +72,19 @@ describe("the runtime-neutral web_fetch refuses private literals and localhost",
     });
   }
 
+  it("reports a refused URL as the exact BLOCKED envelope (code, message, hint, not retryable)", async () => {
+    const result = await rootFetch().run({ url: `http://127.0.0.1:${port}/` });
+    expect(result).toStrictEqual({
+      success: false,
+      error: {
+        code: "BLOCKED",
+        message: `127.0.0.1:${port} is not reachable: 127.0.0.1 is a loopback address.`,
+        hint: "Only public internet addresses can be fetched. If the user needs a local or internal service, the host must allow it (allowHosts or allowPrivate).",
+        retryable: false,
+      },
+    });
+  });
+
   it("checks every redirect hop (manual redirects)", async () => {
     const allowHop = { allowHosts: [`127.0.0.1:${hop.port}`] };
     await expectBlocked(`${hop.origin}/to-loopback`, allowHop);

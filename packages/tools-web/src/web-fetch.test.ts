@@ -1,6 +1,7 @@
+import { ToolFailureError } from "@agentool/contract";
 import { describe, expect, it } from "vitest";
 import { createReadabilityExtractor } from "./internal/content-extractor.js";
-import type { HttpTransport } from "./internal/http-transport.js";
+import { type HttpTransport, WebRequestError } from "./internal/http-transport.js";
 import { createNodeWebFetchTool } from "./node/create-node-web-tools.js";
 import { startServer } from "./test-support/http-server.js";
 import { GZIP_BOMB_BYTES, startPagesServer } from "./test-support/pages-server.js";
@@ -140,6 +141,34 @@ describe("web_fetch: the response decides the treatment", () => {
     expect(!result.success && result.error).toMatchObject({
       code: "DEPENDENCY_MISSING",
       hint: expect.stringContaining("pnpm add agentool-package-that-is-not-installed"),
+    });
+    // A PDF extractor's coded failure reports no `retryable` (as it always has).
+    expect(!result.success && "retryable" in result.error).toBe(false);
+  });
+
+  it("a transport's WebRequestError is a ToolFailureError, reported with its code, hint and retryable", async () => {
+    const refused = new WebRequestError("BLOCKED", "The proxy refused example.com.", {
+      hint: "Use another source.",
+      retryable: false,
+    });
+    expect(ToolFailureError.isInstance(refused)).toBe(true);
+    expect(WebRequestError.isInstance(refused)).toBe(true);
+    expect(WebRequestError.isInstance(new ToolFailureError("BLOCKED", "no"))).toBe(false);
+    expect(refused).toMatchObject({ name: "WebRequestError", code: "BLOCKED" });
+    expect(WebRequestError.find(new Error("wrapped", { cause: refused }))).toBe(refused);
+    const tool = createWebFetchTool({
+      transport: async () => {
+        throw new Error("fetch failed", { cause: refused });
+      },
+    });
+    expect(await tool.run({ url: "https://example.com/" })).toStrictEqual({
+      success: false,
+      error: {
+        code: "BLOCKED",
+        message: "The proxy refused example.com.",
+        hint: "Use another source.",
+        retryable: false,
+      },
     });
   });
 

@@ -1,4 +1,4 @@
-import type { ErrorCode } from "@agentool/contract";
+import { type ErrorCode, ToolFailureError, type ToolFailureErrorOptions } from "@agentool/contract";
 
 /** One HTTP request a web tool makes through a {@link HttpTransport}. */
 export interface HttpRequest {
@@ -44,43 +44,47 @@ export type HttpTransport = (request: HttpRequest) => Promise<HttpResponse>;
 
 const WEB_REQUEST_ERROR_MARKER = Symbol.for("agentool.web-request-error");
 
-/** A failure a transport reports with a code from the shared list (e.g. `BLOCKED`). */
-export class WebRequestError extends Error {
-  /** The error code the tool will report. */
-  readonly code: ErrorCode;
-  /** What to do next. */
-  readonly hint: string | undefined;
-  /** Whether repeating the same request may succeed. */
-  readonly retryable: boolean | undefined;
+/**
+ * A failure a transport reports with a code from the shared list (e.g. `BLOCKED`). It is the
+ * contract's `ToolFailureError`: thrown from anywhere inside a tool (also as the `cause` of
+ * another error), the tool's `run` turns it into the failure envelope with its code, message,
+ * hint and `retryable`.
+ */
+export class WebRequestError extends ToolFailureError {
+  /** @internal */
   readonly [WEB_REQUEST_ERROR_MARKER] = true;
 
   /**
    * @param code - a code from the shared list
    * @param message - what went wrong, for the model
-   * @param options - a hint and whether it is retryable
+   * @param options - a hint, whether it is retryable, the cause
    */
-  constructor(
-    code: ErrorCode,
-    message: string,
-    options: { hint?: string; retryable?: boolean; cause?: unknown } = {},
-  ) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+  constructor(code: ErrorCode, message: string, options: ToolFailureErrorOptions = {}) {
+    super(code, message, options);
     this.name = "WebRequestError";
-    this.code = code;
-    this.hint = options.hint;
-    this.retryable = options.retryable;
   }
 
   /**
-   * Tells whether a value (or one of its `cause`s) is a {@link WebRequestError}, across copies.
+   * Tells whether a value is a {@link WebRequestError}, even from another copy of the package.
+   *
+   * @param value - anything
+   * @returns `true` for a web request error
+   */
+  static override isInstance(value: unknown): value is WebRequestError {
+    return typeof value === "object" && value !== null && WEB_REQUEST_ERROR_MARKER in value;
+  }
+
+  /**
+   * The first {@link WebRequestError} among a thrown value and its `cause`s (eight deep), across
+   * copies.
    *
    * @param value - anything thrown
    * @returns the error, or `undefined`
    */
-  static find(value: unknown): WebRequestError | undefined {
+  static override find(value: unknown): WebRequestError | undefined {
     let current: unknown = value;
     for (let depth = 0; depth < 8 && typeof current === "object" && current !== null; depth += 1) {
-      if (WEB_REQUEST_ERROR_MARKER in current) return current as WebRequestError;
+      if (WebRequestError.isInstance(current)) return current;
       current = (current as { cause?: unknown }).cause;
     }
     return undefined;

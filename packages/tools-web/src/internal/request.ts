@@ -50,16 +50,10 @@ export async function performRequest(
     const response = await transport(request);
     return { ok: true, response };
   } catch (error) {
+    // A transport's coded failure (BLOCKED, TOO_LARGE…) keeps its code and hint; the outcome is
+    // returned, not thrown, because wiki_search reports one language's failure beside the others.
     const known = WebRequestError.find(error);
-    if (known !== undefined) {
-      return {
-        ok: false,
-        failure: fail(known.code, known.message, {
-          ...(known.hint === undefined ? {} : { hint: known.hint }),
-          ...(known.retryable === undefined ? {} : { retryable: known.retryable }),
-        }),
-      };
-    }
+    if (known !== undefined) return { ok: false, failure: known.toFailure() };
     if (request.signal?.aborted) {
       return {
         ok: false,

@@ -1,7 +1,6 @@
 import { fail, ok, type ToolResult } from "@agentool/contract";
 import { type ForwardOption, forwardUrl } from "../internal/forward.js";
 import type { HttpResponse, HttpTransport } from "../internal/http-transport.js";
-import { WebRequestError } from "../internal/http-transport.js";
 import {
   createRenderFetch,
   type PageRenderer,
@@ -71,18 +70,8 @@ export async function fetchDocument(
 ): Promise<ToolResult<FetchedDocument>> {
   const { url, signal } = request;
   const { forward, urlPolicy, maxResponseBytes, maxPdfBytes } = settings;
-  if (urlPolicy !== undefined) {
-    try {
-      urlPolicy(new URL(url));
-    } catch (error) {
-      const known = WebRequestError.find(error);
-      if (known === undefined) throw error;
-      return fail(known.code, known.message, {
-        ...(known.hint === undefined ? {} : { hint: known.hint }),
-        retryable: false,
-      });
-    }
-  }
+  // A refused address throws a BLOCKED WebRequestError; the tool's run reports it as it is.
+  urlPolicy?.(new URL(url));
   let target: string;
   try {
     target = forwardUrl(forward, url);

@@ -27,6 +27,8 @@ export const convertHtml: Converter = async (job, settings) => {
       );
     } catch (error) {
       if (job.signal.aborted) throw error;
+      // Kept rather than left to run's mapping: a converter's coded failure without a hint gets
+      // this one, and the envelope has never carried `retryable`.
       const known = WebRequestError.find(error);
       return fail(
         known?.code ?? "UNSUPPORTED",

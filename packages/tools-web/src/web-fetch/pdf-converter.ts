@@ -31,6 +31,8 @@ export const convertPdf: Converter = async (job, settings) => {
       pages: pdf.pages,
     });
   } catch (error) {
+    // Kept rather than left to run's mapping: this envelope has never carried `retryable`
+    // (unpdf's DEPENDENCY_MISSING says `retryable: false`, which run would add).
     const known = WebRequestError.find(error);
     if (known !== undefined)
       return fail(known.code, known.message, known.hint === undefined ? {} : { hint: known.hint });
