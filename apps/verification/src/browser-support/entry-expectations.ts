@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { GIT_NEUTRAL_CONFIG, GIT_NO_HOOKS_PATH } from "@agentool/contract/policy";
 import { expect } from "vitest";
 import type { EntryServer } from "./entry-server.js";
 
@@ -54,6 +55,24 @@ const contractTesting: EntryExpectation = async (value) => {
   expect(value).toEqual({
     report: { violations: [], checkedTools: ["echo_text"] },
     strictProblems: [],
+  });
+};
+
+const contractPolicy: EntryExpectation = async (value) => {
+  expect(value).toEqual({
+    secret: {
+      "config/.env.production": true,
+      ".env.example": false,
+      "src/index.ts": false,
+      "keys/server.pem": true,
+    },
+    hooksPath: GIT_NO_HOOKS_PATH,
+    hooksPathWhenAllowed: undefined,
+    environment: {
+      count: String(GIT_NEUTRAL_CONFIG.length + 1),
+      firstKey: GIT_NEUTRAL_CONFIG[0]?.[0],
+      pairs: GIT_NEUTRAL_CONFIG.length + 1,
+    },
   });
 };
 
@@ -190,6 +209,36 @@ const toolsKnowledgePgvector: EntryExpectation = async (value, { query }) => {
   ]);
 };
 
+const toolsKnowledgeSearch: EntryExpectation = async (value) => {
+  const { ingested, search } = value as { ingested: number; search: Calls[string] };
+  expect(ingested).toBe(3);
+  expectPumpManualFirst(search);
+};
+
+const toolsKnowledgeMemory: EntryExpectation = async (value) => {
+  const { calls } = value as { calls: Calls };
+  expectSuccess(calls.memoryWrite, { key: "favourite-colour", created: true });
+  expectSuccess(calls.memorySearch, {
+    total: 1,
+    results: [{ key: "favourite-colour", content: "The user prefers blue buttons." }],
+  });
+};
+
+const toolsKnowledgeSkills: EntryExpectation = async (value) => {
+  const { calls } = value as { calls: Calls };
+  expectSuccess(
+    calls.use,
+    {
+      name: "brew-tea",
+      body_start_line: 5,
+      files: [{ path: "references/steps.md" }],
+      files_total: 1,
+    },
+    ["1. Boil water.", "references/steps.md"],
+  );
+  expectSuccess(calls.read, {}, ["Warm the pot.", "Steep four minutes."]);
+};
+
 const THINK_ANSWER = "Thought recorded. Continue with your next step.";
 const PLAN_ANSWER = 'Plan updated (0/1 done): working on "Answer the user".\n[~] Answer the user';
 
@@ -248,6 +297,7 @@ const adaptersGemini: EntryExpectation = async (value) => {
 export const ENTRY_EXPECTATIONS: Readonly<Record<string, EntryExpectation>> = {
   contract,
   "contract-testing": contractTesting,
+  "contract-policy": contractPolicy,
   "tools-core": toolsCore,
   "tools-fs": toolsFs,
   "tools-web": toolsWeb,
@@ -255,6 +305,9 @@ export const ENTRY_EXPECTATIONS: Readonly<Record<string, EntryExpectation>> = {
   "tools-preview": toolsPreview,
   "tools-knowledge": toolsKnowledge,
   "tools-knowledge-pgvector": toolsKnowledgePgvector,
+  "tools-knowledge-search": toolsKnowledgeSearch,
+  "tools-knowledge-memory": toolsKnowledgeMemory,
+  "tools-knowledge-skills": toolsKnowledgeSkills,
   "adapters-mcp": adaptersMcp,
   "adapters-openai": adaptersOpenAi,
   "adapters-anthropic": adaptersAnthropic,

@@ -33,6 +33,7 @@ interface BrowserEntry {
 const BROWSER_ENTRIES: readonly BrowserEntry[] = [
   { packageName: "@agentool/contract", subpath: ".", script: "contract" },
   { packageName: "@agentool/contract", subpath: "./testing", script: "contract-testing" },
+  { packageName: "@agentool/contract", subpath: "./policy", script: "contract-policy" },
   { packageName: "@agentool/tools-core", subpath: ".", script: "tools-core" },
   { packageName: "@agentool/tools-fs", subpath: ".", script: "tools-fs" },
   { packageName: "@agentool/tools-web", subpath: ".", script: "tools-web" },
@@ -43,6 +44,21 @@ const BROWSER_ENTRIES: readonly BrowserEntry[] = [
     packageName: "@agentool/tools-knowledge",
     subpath: "./pgvector",
     script: "tools-knowledge-pgvector",
+  },
+  {
+    packageName: "@agentool/tools-knowledge",
+    subpath: "./search",
+    script: "tools-knowledge-search",
+  },
+  {
+    packageName: "@agentool/tools-knowledge",
+    subpath: "./memory",
+    script: "tools-knowledge-memory",
+  },
+  {
+    packageName: "@agentool/tools-knowledge",
+    subpath: "./skills",
+    script: "tools-knowledge-skills",
   },
   { packageName: "@agentool/adapters", subpath: "./mcp", script: "adapters-mcp" },
   { packageName: "@agentool/adapters", subpath: "./openai", script: "adapters-openai" },
