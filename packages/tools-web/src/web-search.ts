@@ -2,6 +2,9 @@ import {
   defineTool,
   fail,
   isToolResult,
+  type MountedTools,
+  mountedTools,
+  mountedToolsOption,
   ok,
   parseOptions,
   type Tool,
@@ -10,7 +13,6 @@ import {
 } from "@agentool/contract";
 import { z } from "zod";
 import { createFetchTransport, type HttpTransport } from "./internal/http-transport.js";
-import { mountedSet, mountedToolsOption } from "./internal/mounted.js";
 import { buildHeaders, headersOption, transportOption } from "./internal/options.js";
 import { DEFAULT_USER_AGENT } from "./internal/request.js";
 import {
@@ -160,7 +162,7 @@ export const WEB_SEARCH_ALIASES: Readonly<Record<string, string>> = {
   num_results: "limit",
 };
 
-function defaultDescription(mounted: ReadonlySet<string>): string {
+function defaultDescription(mounted: MountedTools): string {
   return [
     "Search the web and get a ranked list of results: title, URL and a snippet.",
     mounted.has("web_fetch")
@@ -277,7 +279,7 @@ export function createWebSearchTool(options: WebSearchToolOptions): WebSearchToo
   const transport = parsed.transport ?? createFetchTransport();
   const headers = buildHeaders(parsed.headers, DEFAULT_USER_AGENT);
   const name = parsed.name ?? WEB_SEARCH_TOOL_NAME;
-  const mounted = mountedSet(name, parsed.mountedTools);
+  const mounted = mountedTools(parsed.mountedTools, name);
   return defineTool({
     name,
     description: parsed.description ?? defaultDescription(mounted),

@@ -2,6 +2,9 @@ import {
   AgentoolError,
   defineTool,
   fail,
+  type MountedTools,
+  mountedTools,
+  mountedToolsOption,
   ok,
   parseOptions,
   type Tool,
@@ -10,7 +13,6 @@ import {
 } from "@agentool/contract";
 import { z } from "zod";
 import { createFetchTransport, type HttpTransport } from "./internal/http-transport.js";
-import { mountedSet, mountedToolsOption } from "./internal/mounted.js";
 import { buildHeaders, headersOption, transportOption } from "./internal/options.js";
 import {
   DEFAULT_USER_AGENT,
@@ -150,7 +152,7 @@ export const WIKI_SEARCH_ALIASES: Readonly<Record<string, string>> = {
   max_results: "limit",
 };
 
-function defaultDescription(languages: readonly string[], mounted: ReadonlySet<string>): string {
+function defaultDescription(languages: readonly string[], mounted: MountedTools): string {
   return [
     `Search Wikipedia (${languages.join(", ")}) for articles: title, URL, an extract around the match, and the language.`,
     "Use it first for concepts, definitions, people, places and established facts; it needs no key and is reliable.",
@@ -209,7 +211,7 @@ export function createWikiSearchTool(options?: WikiSearchToolOptions): WikiSearc
   const transport = parsed.transport ?? createFetchTransport();
   const headers = buildHeaders(parsed.headers, DEFAULT_USER_AGENT);
   const name = parsed.name ?? WIKI_SEARCH_TOOL_NAME;
-  const mounted = mountedSet(name, parsed.mountedTools);
+  const mounted = mountedTools(parsed.mountedTools, name);
   const elsewhere = mounted.has("web_search") ? ", or use web_search" : "";
   // wiki_search takes a query only: its hints never mention a URL or fields it does not have.
   const unreachableHint = `Wikipedia may be unreachable from this network; try again later${elsewhere}.`;
