@@ -1,8 +1,7 @@
-import { fail, isErrorCode, type ToolFailure } from "@agentool/contract";
+import { fail, formatCount, isErrorCode, raceSignal, type ToolFailure } from "@agentool/contract";
 import { z } from "zod";
 import { type ForwardOption, forwardUrl } from "./forward.js";
 import { type HttpTransport, WebRequestError } from "./http-transport.js";
-import { formatNumber } from "./text.js";
 
 /** One request a page renderer makes through web_fetch's {@link GuardedFetch}. */
 export interface GuardedFetchRequest {
@@ -164,7 +163,7 @@ export function createRenderFetch(settings: RenderFetchSettings): GuardedFetch {
     if (requests > settings.maxRequests) {
       throw new WebRequestError(
         "TOO_LARGE",
-        `The rendered page made more than ${formatNumber(settings.maxRequests)} requests; the rest are refused.`,
+        `The rendered page made more than ${formatCount(settings.maxRequests)} requests; the rest are refused.`,
       );
     }
     let url: URL;
@@ -189,7 +188,7 @@ export function createRenderFetch(settings: RenderFetchSettings): GuardedFetch {
     if (left <= 0) {
       throw new WebRequestError(
         "TOO_LARGE",
-        `The rendered page read more than ${formatNumber(settings.maxBytes)} bytes; the rest are refused.`,
+        `The rendered page read more than ${formatCount(settings.maxBytes)} bytes; the rest are refused.`,
       );
     }
     const signal =
@@ -209,7 +208,7 @@ export function createRenderFetch(settings: RenderFetchSettings): GuardedFetch {
     if (response.truncated) {
       throw new WebRequestError(
         "TOO_LARGE",
-        `${url.href} is larger than ${formatNumber(cap)} bytes; the rendered page does not get it.`,
+        `${url.href} is larger than ${formatCount(cap)} bytes; the rendered page does not get it.`,
       );
     }
     return {
@@ -266,12 +265,10 @@ export async function runRenderer(
     );
   }, settings.budgetMs);
   try {
-    const rendered = await new Promise<string | RenderedPage>((resolve, reject) => {
-      controller.signal.addEventListener("abort", () => reject(controller.signal.reason), {
-        once: true,
-      });
-      renderer(url, controller.signal, context(controller.signal)).then(resolve, reject);
-    });
+    const rendered = await raceSignal(
+      renderer(url, controller.signal, context(controller.signal)),
+      controller.signal,
+    );
     const html = typeof rendered === "string" ? rendered : rendered?.html;
     if (typeof html !== "string") {
       return {
@@ -295,7 +292,7 @@ export async function runRenderer(
         ok: false,
         failure: fail(
           "TIMEOUT",
-          `Rendering ${url} did not finish within ${formatNumber(settings.budgetMs)} ms and was stopped.`,
+          `Rendering ${url} did not finish within ${formatCount(settings.budgetMs)} ms and was stopped.`,
           { hint: next, retryable: true },
         ),
       };

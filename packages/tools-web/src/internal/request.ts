@@ -15,6 +15,11 @@ export type RequestOutcome =
   | { ok: true; response: HttpResponse }
   | { ok: false; failure: ToolFailure };
 
+/**
+ * The message of a transport's throw with its cause's (`fetch failed (connect ECONNREFUSED …)`).
+ * Not the contract's `errorMessage`: that one drops the cause and turns an empty message into the
+ * error's name, and the model has always read this text.
+ */
 function describeError(error: unknown): string {
   if (error instanceof Error) {
     const cause = (error as { cause?: unknown }).cause;

@@ -85,6 +85,3 @@ export function httpUrl(value: unknown): string | undefined {
     return undefined;
   }
 }
-
-/** Formats a number with thousands separators. */
-export const formatNumber = (value: number): string => new Intl.NumberFormat("en-US").format(value);

@@ -1,5 +1,4 @@
-import { formatPageMarker, type NextCallValue } from "@agentool/contract";
-import { formatNumber } from "../internal/text.js";
+import { formatCount, formatPageMarker, type NextCallValue } from "@agentool/contract";
 import { DEFAULT_FETCH_MAX_CHARS, WEB_FETCH_TOOL_NAME } from "./defaults.js";
 import type { WebFetchKind, WebFetchToolData } from "./fetched-document.js";
 
@@ -62,7 +61,7 @@ export function formatFetchedPage(
   const range =
     data.total === 0
       ? "0 characters"
-      : `characters ${formatNumber(data.offset)}–${formatNumber(data.offset + data.content.length - 1)} of ${formatNumber(data.total)}`;
+      : `characters ${formatCount(data.offset)}–${formatCount(data.offset + data.content.length - 1)} of ${formatCount(data.total)}`;
   lines.push(`Type: ${treatment[data.kind]} · ${range}${data.cached ? " · cached" : ""}`);
   if (data.saved_as !== undefined) lines.push(`Saved as: ${data.saved_as}`);
   if (data.save_error !== undefined) lines.push(`Not saved: ${data.save_error}`);
