@@ -1,13 +1,11 @@
-import { execFileSync, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const packageDirectory = fileURLToPath(new URL("..", import.meta.url));
-const require = createRequire(import.meta.url);
 
 /** A loader hook that makes any LangChain module fail to resolve, naming it. */
 const HOOKS = `
@@ -44,19 +42,11 @@ function importInFreshNode(entry: string): { status: number | null; output: stri
 
 describe("provider entries do not load LangChain", () => {
   beforeAll(() => {
-    execFileSync(
-      process.execPath,
-      [require.resolve("typescript/bin/tsc"), "-p", "tsconfig.build.json"],
-      {
-        cwd: packageDirectory,
-        stdio: "pipe",
-      },
-    );
     temporaryDirectory = mkdtempSync(join(tmpdir(), "agentool-adapters-"));
     const hooksPath = join(temporaryDirectory, "block-langchain.mjs");
     writeFileSync(hooksPath, HOOKS);
     hooksUrl = pathToFileURL(hooksPath).href;
-  }, 120_000);
+  });
 
   afterAll(() => {
     if (temporaryDirectory !== "") rmSync(temporaryDirectory, { recursive: true, force: true });

@@ -1,12 +1,9 @@
-import { execFileSync, spawn } from "node:child_process";
-import { createRequire } from "node:module";
+import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { UserQuestion } from "../interaction-handler.js";
 
-const packageDirectory = fileURLToPath(new URL("../..", import.meta.url));
 const childScript = fileURLToPath(new URL("../test-support/terminal-child.mjs", import.meta.url));
-const require = createRequire(import.meta.url);
 
 interface ChildRun {
   code: number | null;
@@ -75,17 +72,6 @@ const freeText: UserQuestion = {
 const confirmDelete: UserQuestion = { type: "confirm", message: "Delete build/?", default: false };
 
 describe("createTerminalHandler (child process, piped stdin)", () => {
-  beforeAll(() => {
-    execFileSync(
-      process.execPath,
-      [require.resolve("typescript/bin/tsc"), "-p", "tsconfig.build.json"],
-      {
-        cwd: packageDirectory,
-        stdio: "pipe",
-      },
-    );
-  }, 120_000);
-
   it("numbers options, reads choices, multi-select, free text and y/n from lines typed ahead", async () => {
     const run = await runChild(
       { questions: [deploy, platforms, freeText, confirmDelete, confirmDelete, deploy] },
