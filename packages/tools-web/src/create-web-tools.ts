@@ -22,20 +22,15 @@ export interface WebToolsOptions {
   fetch?: WebFetchToolOptions | false;
 }
 
-/**
- * The names of the tools a web family factory mounts (as named, overrides included).
- *
- * @internal
- */
-export function webToolNames(
-  options:
-    | {
-        search?: { name?: string } | false;
-        wiki?: { name?: string } | false;
-        fetch?: { name?: string } | false;
-      }
-    | undefined,
-): string[] {
+/** The tools a web family factory mounts: each entry takes its tool's options, or `false`. */
+interface WebToolParts<FetchOptions> {
+  search?: WebSearchToolOptions | false;
+  wiki?: WikiSearchToolOptions | false;
+  fetch?: FetchOptions | false;
+}
+
+/** The names of the tools a web family factory mounts (as named, overrides included). */
+function webToolNames(options: WebToolParts<{ name?: string }> | undefined): string[] {
   const names: string[] = [];
   if (options?.search) names.push(options.search.name ?? WEB_SEARCH_TOOL_NAME);
   if (options?.wiki !== false) names.push(options?.wiki?.name ?? WIKI_SEARCH_TOOL_NAME);
@@ -43,12 +38,8 @@ export function webToolNames(
   return names;
 }
 
-/**
- * A tool's options with `mountedTools` = what the family mounts plus what the host listed.
- *
- * @internal
- */
-export function withMounted<Options extends { mountedTools?: readonly string[] }>(
+/** A tool's options with `mountedTools` = what the family mounts plus what the host listed. */
+function withMounted<Options extends { mountedTools?: readonly string[] }>(
   options: Options,
   mounted: readonly string[],
 ): Options {
@@ -57,6 +48,36 @@ export function withMounted<Options extends { mountedTools?: readonly string[] }
 
 const entry = z.union([z.literal(false), z.record(z.string(), z.unknown())]).optional();
 const optionsSchema = z.object({ search: entry, wiki: entry, fetch: entry });
+
+/**
+ * The one body of `createWebTools` and `createNodeWebTools`: checks the options, then mounts
+ * `web_search` (with a provider), `wiki_search` and `web_fetch` (unless `false`), each told the
+ * names mounted beside it.
+ *
+ * @param owner - the factory's name, for option errors
+ * @param options - per-tool options, or `false` to drop a tool
+ * @param createFetchTool - makes `web_fetch` (the root or the Node one)
+ * @returns the tools, in the order search, wiki, fetch
+ * @throws AgentoolError for invalid options
+ * @internal
+ */
+export function assembleWebTools<
+  FetchOptions extends { name?: string; mountedTools?: readonly string[] },
+>(
+  owner: string,
+  options: WebToolParts<FetchOptions> | undefined,
+  createFetchTool: (options: FetchOptions) => AnyTool,
+): AnyTool[] {
+  parseOptions(owner, optionsSchema, options);
+  const mounted = webToolNames(options);
+  const tools: AnyTool[] = [];
+  if (options?.search) tools.push(createWebSearchTool(withMounted(options.search, mounted)));
+  if (options?.wiki !== false)
+    tools.push(createWikiSearchTool(withMounted(options?.wiki || {}, mounted)));
+  if (options?.fetch !== false)
+    tools.push(createFetchTool(withMounted(options?.fetch || ({} as FetchOptions), mounted)));
+  return tools;
+}
 
 /**
  * Creates the web tools in one call: `wiki_search` and `web_fetch` by default, `web_search` when
@@ -73,13 +94,5 @@ const optionsSchema = z.object({ search: entry, wiki: entry, fetch: entry });
  * });
  */
 export function createWebTools(options?: WebToolsOptions): AnyTool[] {
-  parseOptions("createWebTools", optionsSchema, options);
-  const mounted = webToolNames(options);
-  const tools: AnyTool[] = [];
-  if (options?.search) tools.push(createWebSearchTool(withMounted(options.search, mounted)));
-  if (options?.wiki !== false)
-    tools.push(createWikiSearchTool(withMounted(options?.wiki || {}, mounted)));
-  if (options?.fetch !== false)
-    tools.push(createWebFetchTool(withMounted(options?.fetch || {}, mounted)));
-  return tools;
+  return assembleWebTools("createWebTools", options, createWebFetchTool);
 }

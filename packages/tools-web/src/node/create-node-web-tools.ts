@@ -1,9 +1,9 @@
 import { AgentoolError, type AnyTool, parseOptions } from "@agentool/contract";
 import { z } from "zod";
-import { webToolNames, withMounted } from "../create-web-tools.js";
+import { assembleWebTools } from "../create-web-tools.js";
 import { createWebFetchTool, type WebFetchTool, type WebFetchToolOptions } from "../web-fetch.js";
-import { createWebSearchTool, type WebSearchToolOptions } from "../web-search.js";
-import { createWikiSearchTool, type WikiSearchToolOptions } from "../wiki-search.js";
+import type { WebSearchToolOptions } from "../web-search.js";
+import type { WikiSearchToolOptions } from "../wiki-search.js";
 import { createWorkerConverters } from "./converter-runner.js";
 import { createDirectorySaver, type SaveDirectory } from "./directory-saver.js";
 import {
@@ -110,8 +110,6 @@ export interface NodeWebToolsOptions {
   fetch?: NodeWebFetchToolOptions | false;
 }
 
-const entry = z.union([z.literal(false), z.record(z.string(), z.unknown())]).optional();
-
 /**
  * Creates the web tools for Node: `wiki_search`, the SSRF-guarded `web_fetch` (with saving when
  * `saveDir` is set) and `web_search` when a provider is given. Search providers and Wikipedia
@@ -127,17 +125,5 @@ const entry = z.union([z.literal(false), z.record(z.string(), z.unknown())]).opt
  * });
  */
 export function createNodeWebTools(options?: NodeWebToolsOptions): AnyTool[] {
-  parseOptions(
-    "createNodeWebTools",
-    z.object({ search: entry, wiki: entry, fetch: entry }),
-    options,
-  );
-  const mounted = webToolNames(options);
-  const tools: AnyTool[] = [];
-  if (options?.search) tools.push(createWebSearchTool(withMounted(options.search, mounted)));
-  if (options?.wiki !== false)
-    tools.push(createWikiSearchTool(withMounted(options?.wiki || {}, mounted)));
-  if (options?.fetch !== false)
-    tools.push(createNodeWebFetchTool(withMounted(options?.fetch || {}, mounted)));
-  return tools;
+  return assembleWebTools("createNodeWebTools", options, createNodeWebFetchTool);
 }
