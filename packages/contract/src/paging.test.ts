@@ -116,5 +116,21 @@ describe("pagingInputShape", () => {
     expect(shape.limit.description).toContain("entries");
     expect(shape.limit.safeParse(5001).success).toBe(false);
     expect(shape.offset.safeParse(0).success).toBe(false);
+    expect(shape.offset.safeParse(10 ** 12).success).toBe(true);
+  });
+
+  it("takes a largest offset and whole descriptions", () => {
+    const shape = pagingInputShape({
+      unit: "commit",
+      defaultLimit: 30,
+      maxLimit: 500,
+      maxOffset: 1000,
+      offsetDescription: "Where to start.",
+      limitDescription: "How many.",
+    });
+    expect(shape.offset.safeParse(1000).success).toBe(true);
+    expect(shape.offset.safeParse(1001).success).toBe(false);
+    expect(shape.offset.description).toBe("Where to start.");
+    expect(shape.limit.description).toBe("How many.");
   });
 });

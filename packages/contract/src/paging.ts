@@ -209,11 +209,18 @@ export interface PagingInputOptions {
   defaultLimit: number;
   /** Largest `limit` accepted. */
   maxLimit: number;
+  /** Largest `offset` accepted. Default: unbounded. */
+  maxOffset?: number;
+  /** The whole `offset` description, when the tool pages more than one kind of item. */
+  offsetDescription?: string;
+  /** The whole `limit` description, when the tool pages more than one kind of item. */
+  limitDescription?: string;
 }
 
 /**
- * The `offset` and `limit` input fields, described the same way in every tool. Spread it into a
- * tool's `z.object({...})`.
+ * The `offset` and `limit` input fields, described the same way in every tool (a tool that pages
+ * two kinds of item, such as files or patch lines, words both descriptions itself). Spread it into
+ * a tool's `z.object({...})`.
  *
  * @param options - the unit and the limits
  * @returns `{ offset, limit }` zod fields (both optional)
@@ -224,14 +231,13 @@ export function pagingInputShape(options: PagingInputOptions): {
   offset: z.ZodOptional<z.ZodNumber>;
   limit: z.ZodOptional<z.ZodNumber>;
 } {
+  const offset = z.number().int().min(1);
   return {
-    offset: z
-      .number()
-      .int()
-      .min(1)
+    offset: (options.maxOffset === undefined ? offset : offset.max(options.maxOffset))
       .optional()
       .describe(
-        `1-based position of the first ${options.unit} to return (default 1). Use the next_offset a cut result gives to get the next page.`,
+        options.offsetDescription ??
+          `1-based position of the first ${options.unit} to return (default 1). Use the next_offset a cut result gives to get the next page.`,
       ),
     limit: z
       .number()
@@ -240,7 +246,8 @@ export function pagingInputShape(options: PagingInputOptions): {
       .max(options.maxLimit)
       .optional()
       .describe(
-        `Most ${options.units ?? `${options.unit}s`} to return (default ${options.defaultLimit}, at most ${options.maxLimit}).`,
+        options.limitDescription ??
+          `Most ${options.units ?? `${options.unit}s`} to return (default ${options.defaultLimit}, at most ${options.maxLimit}).`,
       ),
   };
 }

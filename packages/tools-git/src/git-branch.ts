@@ -7,6 +7,7 @@ import {
   offsetPastEnd,
   ok,
   pageItems,
+  pagingInputShape,
   parseOptions,
   type Tool,
   type ToolResult,
@@ -84,21 +85,15 @@ export interface GitBranchToolOptions extends GitToolOptions {
 
 function createBranchInputSchema(allowCreate: boolean, maxEntries: number) {
   const paging = {
-    offset: z
-      .number()
-      .int()
-      .min(1)
-      .optional()
-      .describe(
+    ...pagingInputShape({
+      unit: "branch",
+      units: "branches",
+      defaultLimit: maxEntries,
+      maxLimit: maxEntries,
+      offsetDescription:
         "For list: 1-based position of the first branch to return (default 1). Use the next_offset a cut list gives to get the next page.",
-      ),
-    limit: z
-      .number()
-      .int()
-      .min(1)
-      .max(maxEntries)
-      .optional()
-      .describe(`For list: most branches to return (default and at most ${maxEntries}).`),
+      limitDescription: `For list: most branches to return (default and at most ${maxEntries}).`,
+    }),
   };
   if (!allowCreate) {
     // List only: action may be left out, and create is refused by the schema with a message

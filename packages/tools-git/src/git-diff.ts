@@ -1,9 +1,11 @@
 import {
   defineTool,
+  formatCount,
   joinSentences,
   type MountedTools,
   type NextCallValue,
   ok,
+  pagingInputShape,
   parseOptions,
   type Tool,
   type ToolResult,
@@ -105,23 +107,14 @@ function createDiffInputSchema(maxFiles: number, maxOutputBytes: number) {
       .describe(
         "true: list the changed files with their +/− counts only, without patch text (a cheap overview of a large diff; offset and limit page the list). Default false.",
       ),
-    offset: z
-      .number()
-      .int()
-      .min(1)
-      .optional()
-      .describe(
+    ...pagingInputShape({
+      unit: "changed file",
+      defaultLimit: maxFiles,
+      maxLimit: Math.max(maxFiles, MAX_DIFF_LINE_LIMIT),
+      offsetDescription:
         "1-based position of the first changed file to return (default 1); when the diff covers one file, the first line of its patch. Use the next_offset a cut result gives to get the next page.",
-      ),
-    limit: z
-      .number()
-      .int()
-      .min(1)
-      .max(Math.max(maxFiles, MAX_DIFF_LINE_LIMIT))
-      .optional()
-      .describe(
-        `Most files to return (default and at most ${maxFiles}); when the diff covers one file, most patch lines (default ${DEFAULT_DIFF_LINE_LIMIT}, at most ${MAX_DIFF_LINE_LIMIT}). A page also stops at about ${maxOutputBytes.toLocaleString("en-US")} bytes of patch text.`,
-      ),
+      limitDescription: `Most files to return (default and at most ${maxFiles}); when the diff covers one file, most patch lines (default ${DEFAULT_DIFF_LINE_LIMIT}, at most ${MAX_DIFF_LINE_LIMIT}). A page also stops at about ${formatCount(maxOutputBytes)} bytes of patch text.`,
+    }),
   });
 }
 

@@ -8,6 +8,7 @@ import {
   type NextCallValue,
   offsetPastEnd,
   ok,
+  pagingInputShape,
   parseOptions,
   type Tool,
   type ToolResult,
@@ -90,22 +91,14 @@ function createLogInputSchema(maxLimit: number) {
       .string()
       .optional()
       .describe("Optional: only commits that touched this file or directory."),
-    offset: z
-      .number()
-      .int()
-      .min(1)
-      .max(100_000_000)
-      .optional()
-      .describe(
+    ...pagingInputShape({
+      unit: "commit",
+      defaultLimit: DEFAULT_LOG_LIMIT,
+      maxLimit,
+      maxOffset: 100_000_000,
+      offsetDescription:
         "1-based position of the first commit to return among the matching ones (default 1). Use the next_offset a cut result gives to get the next page.",
-      ),
-    limit: z
-      .number()
-      .int()
-      .min(1)
-      .max(maxLimit)
-      .optional()
-      .describe(`Most commits to return (default ${DEFAULT_LOG_LIMIT}, at most ${maxLimit}).`),
+    }),
     ref: z
       .string()
       .optional()

@@ -10,6 +10,7 @@ import {
   offsetPastEnd,
   ok,
   pageItems,
+  pagingInputShape,
   parseOptions,
   redactPrivateKeys,
   type Tool,
@@ -146,23 +147,14 @@ function createShowInputSchema(maxEntries: number, maxOutputBytes: number) {
       .describe(
         "Optional: show only the commit's changes to this file or directory. When they cover one file, offset and limit count that file's patch lines.",
       ),
-    offset: z
-      .number()
-      .int()
-      .min(1)
-      .optional()
-      .describe(
+    ...pagingInputShape({
+      unit: "item",
+      defaultLimit: maxEntries,
+      maxLimit: Math.max(maxEntries, MAX_DIFF_LINE_LIMIT),
+      offsetDescription:
         "1-based position of the first item to return (default 1): the commit's changed files (its patch lines when the diff covers one file); with path, the file's lines or the directory's entries. Use the next_offset a cut result gives to get the next page.",
-      ),
-    limit: z
-      .number()
-      .int()
-      .min(1)
-      .max(Math.max(maxEntries, MAX_DIFF_LINE_LIMIT))
-      .optional()
-      .describe(
-        `Most items to return: changed files or directory entries (default and at most ${maxEntries}), patch or file lines (default ${DEFAULT_DIFF_LINE_LIMIT}, at most ${MAX_DIFF_LINE_LIMIT}). A page also stops at about ${maxOutputBytes.toLocaleString("en-US")} bytes of text.`,
-      ),
+      limitDescription: `Most items to return: changed files or directory entries (default and at most ${maxEntries}), patch or file lines (default ${DEFAULT_DIFF_LINE_LIMIT}, at most ${MAX_DIFF_LINE_LIMIT}). A page also stops at about ${formatCount(maxOutputBytes)} bytes of text.`,
+    }),
   });
 }
 
@@ -356,7 +348,7 @@ async function showPath(
   if (result.truncated && body.length < size) {
     refuse(
       "TOO_LARGE",
-      `${shownPath} at ${hash.slice(0, 7)} is ${size.toLocaleString("en-US")} bytes, more than ${name} reads at once.`,
+      `${shownPath} at ${hash.slice(0, 7)} is ${formatCount(size)} bytes, more than ${name} reads at once.`,
       { hint: "Ask the user for another way to read this file." },
     );
   }

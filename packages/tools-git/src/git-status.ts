@@ -12,6 +12,7 @@ import {
   offsetPastEnd,
   ok,
   pageItems,
+  pagingInputShape,
   parseOptions,
   type Tool,
   type ToolResult,
@@ -97,21 +98,12 @@ export interface GitStatusToolData {
 function createStatusInputSchema(maxEntries: number) {
   return z.object({
     path: z.string().optional().describe(pathFieldDescription),
-    offset: z
-      .number()
-      .int()
-      .min(1)
-      .optional()
-      .describe(
-        "1-based position of the first change to return (default 1). Use the next_offset a cut result gives to get the next page.",
-      ),
-    limit: z
-      .number()
-      .int()
-      .min(1)
-      .max(maxEntries)
-      .optional()
-      .describe(`Most changes to return (default and at most ${maxEntries}).`),
+    ...pagingInputShape({
+      unit: "change",
+      defaultLimit: maxEntries,
+      maxLimit: maxEntries,
+      limitDescription: `Most changes to return (default and at most ${maxEntries}).`,
+    }),
   });
 }
 
