@@ -9,6 +9,7 @@ import {
   parseOptions,
   type Tool,
   type ToolFailure,
+  type ToolResult,
   toolOverridesShape,
 } from "@agentool/contract";
 import { z } from "zod";
@@ -188,6 +189,211 @@ export function formatWikiResults(data: WikiSearchToolData): string {
   return lines.join("\n");
 }
 
+/** What every call of one `wiki_search` needs from its options, resolved once. */
+interface WikiSettings {
+  name: string;
+  languages: string[];
+  apiUrl: string;
+  articleUrl: string;
+  defaultLimit: number;
+  maxBytes: number;
+  transport: HttpTransport;
+  headers: Record<string, string>;
+  mounted: MountedTools;
+  /** The hint when Wikipedia cannot be reached (names no URL: the model gave none). */
+  unreachableHint: string;
+  /** The hint when Wikipedia answers with an error. */
+  refusedHint: string;
+}
+
+/** One language's search: its results, or why it failed. */
+type LanguageOutcome = { results: WikiSearchResult[] } | { failure: ToolFailure };
+
+/** Resolves the options into the settings of every call; checks the `apiUrl` template. */
+function resolveWikiSettings(parsed: z.output<typeof optionsSchema>): WikiSettings {
+  const languages = [...(parsed.languages ?? DEFAULT_WIKI_LANGUAGES)].map((language) =>
+    language.toLowerCase(),
+  );
+  const apiUrl = parsed.apiUrl ?? DEFAULT_WIKI_API_URL;
+  const transport = parsed.transport ?? createFetchTransport();
+  const name = parsed.name ?? WIKI_SEARCH_TOOL_NAME;
+  const mounted = mountedTools(parsed.mountedTools, name);
+  const elsewhere = mounted.has("web_search") ? ", or use web_search" : "";
+  try {
+    new URL(apiUrl.replaceAll("{language}", "en"));
+  } catch {
+    throw new AgentoolError(
+      "createWikiSearchTool: `apiUrl` must be an absolute URL template with {language}.",
+    );
+  }
+  return {
+    name,
+    languages,
+    apiUrl,
+    articleUrl: parsed.articleUrl ?? DEFAULT_WIKI_ARTICLE_URL,
+    defaultLimit: parsed.defaultLimit ?? DEFAULT_WIKI_LIMIT,
+    maxBytes: parsed.maxResponseBytes ?? DEFAULT_WIKI_MAX_RESPONSE_BYTES,
+    transport,
+    headers: buildHeaders(parsed.headers, DEFAULT_USER_AGENT),
+    mounted,
+    // wiki_search takes a query only: its hints never mention a URL or fields it does not have.
+    unreachableHint: `Wikipedia may be unreachable from this network; try again later${elsewhere}.`,
+    refusedHint: `Wikipedia answered with an error; try again later${elsewhere}. If it persists, ask the host to check the wiki apiUrl.`,
+  };
+}
+
+/** The search API URL of one language. */
+function searchUrl(apiUrl: string, query: string, language: string, limit: number): URL {
+  const url = new URL(apiUrl.replaceAll("{language}", language));
+  for (const [key, value] of Object.entries({
+    action: "query",
+    list: "search",
+    srsearch: query,
+    srlimit: String(limit),
+    srprop: "snippet",
+    format: "json",
+    formatversion: "2",
+    utf8: "1",
+    origin: "*",
+  })) {
+    url.searchParams.set(key, value);
+  }
+  return url;
+}
+
+/** The hits of a search answer as results (hits without a title are skipped). */
+function toResults(hits: unknown[], articleUrl: string, language: string): WikiSearchResult[] {
+  const results: WikiSearchResult[] = [];
+  for (const hit of hits) {
+    const title = (hit as { title?: unknown } | null)?.title;
+    if (typeof title !== "string" || title.length === 0) continue;
+    const encoded = encodeURIComponent(title.replace(/ /g, "_"))
+      .replace(/%2F/g, "/")
+      .replace(/%3A/g, ":");
+    results.push({
+      title,
+      url: articleUrl.replaceAll("{language}", language).replaceAll("{title}", encoded),
+      snippet: clip(stripTags(String((hit as { snippet?: unknown }).snippet ?? "")), 400),
+      lang: language,
+    });
+  }
+  return results;
+}
+
+/** Searches one Wikipedia language; every failure is returned, never thrown. */
+async function searchLanguage(
+  settings: WikiSettings,
+  query: string,
+  language: string,
+  limit: number,
+  signal: AbortSignal,
+): Promise<LanguageOutcome> {
+  const url = searchUrl(settings.apiUrl, query, language, limit);
+  const what = `${language}.wikipedia.org`;
+  const outcome = await performRequest(
+    settings.transport,
+    { url: url.href, headers: settings.headers, signal, maxBytes: settings.maxBytes },
+    what,
+    settings.unreachableHint,
+  );
+  if (!outcome.ok) return { failure: outcome.failure };
+  if (outcome.response.status !== 200)
+    return { failure: statusFailure(outcome.response, what, settings.refusedHint) };
+  const json = parseJsonBody(outcome.response) as
+    | { query?: { search?: unknown }; error?: { info?: unknown } }
+    | undefined;
+  if (json?.error !== undefined) {
+    return {
+      failure: fail(
+        "NETWORK_ERROR",
+        `${what} refused the search: ${String(json.error.info ?? "unknown error")}.`,
+        {
+          hint: "Rephrase the query with plain words.",
+        },
+      ),
+    };
+  }
+  const hits = json?.query?.search;
+  if (!Array.isArray(hits)) {
+    return {
+      failure: fail("NETWORK_ERROR", `${what} did not answer with Wikipedia search JSON.`, {
+        hint: settings.refusedHint,
+        retryable: true,
+      }),
+    };
+  }
+  return { results: toResults(hits, settings.articleUrl, language) };
+}
+
+/** The languages a call searches: the model's one, checked, or the configured ones. */
+function chooseLanguages(
+  requested: string | undefined,
+  configured: string[],
+): { languages: string[] } | { failure: ToolFailure } {
+  if (requested === undefined) return { languages: configured };
+  const language = requested.trim().toLowerCase();
+  if (!LANGUAGE_PATTERN.test(language)) {
+    return {
+      failure: fail("INVALID_INPUT", `"${requested}" is not a Wikipedia language code.`, {
+        hint: 'Use a code such as "en", "de", "fr", "zh", or omit language.',
+      }),
+    };
+  }
+  return { languages: [language] };
+}
+
+/** Merges the languages' result lists round-robin, in each one's rank order, up to `limit`. */
+function mergeRoundRobin(lists: WikiSearchResult[][], limit: number): WikiSearchResult[] {
+  const results: WikiSearchResult[] = [];
+  for (let rank = 0; results.length < limit; rank += 1) {
+    let added = false;
+    for (const list of lists) {
+      const item = list[rank];
+      if (item !== undefined && results.length < limit) {
+        results.push(item);
+        added = true;
+      }
+    }
+    if (!added) break;
+  }
+  return results;
+}
+
+/**
+ * The envelope of one call from its languages' outcomes: the merged results with the failed
+ * languages named, or — when every language failed — the one failure (a single language) or one
+ * naming them all.
+ */
+function collectOutcomes(
+  settings: WikiSettings,
+  query: string,
+  searched: string[],
+  outcomes: LanguageOutcome[],
+  limit: number,
+): ToolResult<WikiSearchToolData> {
+  const failures: Array<{ lang: string; message: string }> = [];
+  const lists: WikiSearchResult[][] = [];
+  outcomes.forEach((outcome, index) => {
+    if ("failure" in outcome)
+      failures.push({ lang: searched[index] ?? "?", message: outcome.failure.error.message });
+    else lists.push(outcome.results);
+  });
+  if (lists.length === 0) {
+    const first = outcomes[0];
+    if (first !== undefined && "failure" in first && searched.length === 1) return first.failure;
+    return fail(
+      "NETWORK_ERROR",
+      `Wikipedia search failed in every language: ${failures.map((failure) => `${failure.lang}: ${failure.message}`).join("; ")}`,
+      {
+        hint: settings.unreachableHint,
+        retryable: true,
+      },
+    );
+  }
+  const results = mergeRoundRobin(lists, limit);
+  return ok({ query, languages: searched, results, failures });
+}
+
 /**
  * Creates `wiki_search`: Wikipedia's keyless search API (`action=query&list=search`), several
  * languages merged. Works in any runtime (Wikipedia's API is CORS-open with `origin=*`).
@@ -201,98 +407,8 @@ export function formatWikiResults(data: WikiSearchToolData): string {
  */
 export function createWikiSearchTool(options?: WikiSearchToolOptions): WikiSearchTool {
   const parsed = parseOptions("createWikiSearchTool", optionsSchema, options);
-  const languages = [...(parsed.languages ?? DEFAULT_WIKI_LANGUAGES)].map((language) =>
-    language.toLowerCase(),
-  );
-  const apiUrl = parsed.apiUrl ?? DEFAULT_WIKI_API_URL;
-  const articleUrl = parsed.articleUrl ?? DEFAULT_WIKI_ARTICLE_URL;
-  const defaultLimit = parsed.defaultLimit ?? DEFAULT_WIKI_LIMIT;
-  const maxBytes = parsed.maxResponseBytes ?? DEFAULT_WIKI_MAX_RESPONSE_BYTES;
-  const transport = parsed.transport ?? createFetchTransport();
-  const headers = buildHeaders(parsed.headers, DEFAULT_USER_AGENT);
-  const name = parsed.name ?? WIKI_SEARCH_TOOL_NAME;
-  const mounted = mountedTools(parsed.mountedTools, name);
-  const elsewhere = mounted.has("web_search") ? ", or use web_search" : "";
-  // wiki_search takes a query only: its hints never mention a URL or fields it does not have.
-  const unreachableHint = `Wikipedia may be unreachable from this network; try again later${elsewhere}.`;
-  const refusedHint = `Wikipedia answered with an error; try again later${elsewhere}. If it persists, ask the host to check the wiki apiUrl.`;
-  try {
-    new URL(apiUrl.replaceAll("{language}", "en"));
-  } catch {
-    throw new AgentoolError(
-      "createWikiSearchTool: `apiUrl` must be an absolute URL template with {language}.",
-    );
-  }
-
-  async function searchOne(
-    query: string,
-    language: string,
-    limit: number,
-    signal: AbortSignal,
-  ): Promise<{ results: WikiSearchResult[] } | { failure: ToolFailure }> {
-    const url = new URL(apiUrl.replaceAll("{language}", language));
-    for (const [key, value] of Object.entries({
-      action: "query",
-      list: "search",
-      srsearch: query,
-      srlimit: String(limit),
-      srprop: "snippet",
-      format: "json",
-      formatversion: "2",
-      utf8: "1",
-      origin: "*",
-    })) {
-      url.searchParams.set(key, value);
-    }
-    const what = `${language}.wikipedia.org`;
-    const outcome = await performRequest(
-      transport,
-      { url: url.href, headers, signal, maxBytes },
-      what,
-      unreachableHint,
-    );
-    if (!outcome.ok) return { failure: outcome.failure };
-    if (outcome.response.status !== 200)
-      return { failure: statusFailure(outcome.response, what, refusedHint) };
-    const json = parseJsonBody(outcome.response) as
-      | { query?: { search?: unknown }; error?: { info?: unknown } }
-      | undefined;
-    if (json?.error !== undefined) {
-      return {
-        failure: fail(
-          "NETWORK_ERROR",
-          `${what} refused the search: ${String(json.error.info ?? "unknown error")}.`,
-          {
-            hint: "Rephrase the query with plain words.",
-          },
-        ),
-      };
-    }
-    const hits = json?.query?.search;
-    if (!Array.isArray(hits)) {
-      return {
-        failure: fail("NETWORK_ERROR", `${what} did not answer with Wikipedia search JSON.`, {
-          hint: refusedHint,
-          retryable: true,
-        }),
-      };
-    }
-    const results: WikiSearchResult[] = [];
-    for (const hit of hits) {
-      const title = (hit as { title?: unknown } | null)?.title;
-      if (typeof title !== "string" || title.length === 0) continue;
-      const encoded = encodeURIComponent(title.replace(/ /g, "_"))
-        .replace(/%2F/g, "/")
-        .replace(/%3A/g, ":");
-      results.push({
-        title,
-        url: articleUrl.replaceAll("{language}", language).replaceAll("{title}", encoded),
-        snippet: clip(stripTags(String((hit as { snippet?: unknown }).snippet ?? "")), 400),
-        lang: language,
-      });
-    }
-    return { results };
-  }
+  const settings = resolveWikiSettings(parsed);
+  const { name, languages, mounted } = settings;
 
   return defineTool({
     name,
@@ -309,53 +425,16 @@ export function createWikiSearchTool(options?: WikiSearchToolOptions): WikiSearc
           hint: `Call ${name} with the subject's name.`,
         });
       }
-      let searched = languages;
-      if (input.language !== undefined) {
-        const language = input.language.trim().toLowerCase();
-        if (!LANGUAGE_PATTERN.test(language)) {
-          return fail("INVALID_INPUT", `"${input.language}" is not a Wikipedia language code.`, {
-            hint: 'Use a code such as "en", "de", "fr", "zh", or omit language.',
-          });
-        }
-        searched = [language];
-      }
-      const limit = input.limit ?? defaultLimit;
+      const chosen = chooseLanguages(input.language, languages);
+      if ("failure" in chosen) return chosen.failure;
+      const searched = chosen.languages;
+      const limit = input.limit ?? settings.defaultLimit;
       const outcomes = await Promise.all(
-        searched.map((language) => searchOne(query, language, limit, context.signal)),
+        searched.map((language) =>
+          searchLanguage(settings, query, language, limit, context.signal),
+        ),
       );
-      const failures: Array<{ lang: string; message: string }> = [];
-      const lists: WikiSearchResult[][] = [];
-      outcomes.forEach((outcome, index) => {
-        if ("failure" in outcome)
-          failures.push({ lang: searched[index] ?? "?", message: outcome.failure.error.message });
-        else lists.push(outcome.results);
-      });
-      if (lists.length === 0) {
-        const first = outcomes[0];
-        if (first !== undefined && "failure" in first && searched.length === 1)
-          return first.failure;
-        return fail(
-          "NETWORK_ERROR",
-          `Wikipedia search failed in every language: ${failures.map((failure) => `${failure.lang}: ${failure.message}`).join("; ")}`,
-          {
-            hint: unreachableHint,
-            retryable: true,
-          },
-        );
-      }
-      const results: WikiSearchResult[] = [];
-      for (let rank = 0; results.length < limit; rank += 1) {
-        let added = false;
-        for (const list of lists) {
-          const item = list[rank];
-          if (item !== undefined && results.length < limit) {
-            results.push(item);
-            added = true;
-          }
-        }
-        if (!added) break;
-      }
-      return ok({ query, languages: searched, results, failures });
+      return collectOutcomes(settings, query, searched, outcomes, limit);
     },
     render: formatWikiResults,
   });
