@@ -12,6 +12,7 @@ import {
 import type { Workspace } from "../workspace.js";
 import { buildCommandEnvironment } from "./run-command/command-environment.js";
 import { formatCommandResult } from "./run-command/format-command-result.js";
+import { removeCreatedControlFiles } from "./run-command/git-control-mounts.js";
 import {
   GitSecretAttributes,
   gitEnvironment,
@@ -196,6 +197,7 @@ async function executeCommand(
     );
   }
   let spawned = { file: program.file, args: argv.slice(1) };
+  let absentGitControlFiles: string[] = [];
   if (settings.sandboxed) {
     const wrapped = await sandboxedSpawn({
       bubblewrapPath: settings.bubblewrap?.path as string,
@@ -208,7 +210,8 @@ async function executeCommand(
       binds: git ? [[gitAttributes.file(), SANDBOX_GIT_ATTRIBUTES]] : [],
     });
     if (isFailure(wrapped)) return wrapped;
-    spawned = wrapped;
+    spawned = { file: wrapped.file, args: wrapped.args };
+    absentGitControlFiles = wrapped.absentGitControlFiles;
   }
   const capture = await openCapture([rootReal, settings.root]);
   try {
@@ -228,6 +231,7 @@ async function executeCommand(
     );
   } finally {
     await capture.close();
+    await removeCreatedControlFiles(absentGitControlFiles);
   }
 }
 

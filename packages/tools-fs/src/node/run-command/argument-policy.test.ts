@@ -2,6 +2,36 @@ import { describe, expect, it } from "vitest";
 import { defaultArgumentPolicy, sedScriptDanger } from "./argument-policy.js";
 
 describe("defaultArgumentPolicy", () => {
+  it("refuses paths inside .git for every program, and git's options that write its control files", () => {
+    const git = "/usr/bin/git";
+    for (const argv of [
+      ["cp", "payload", ".git/hooks/pre-commit"],
+      ["mv", "tpl", "sub/.GIT"],
+      ["tar", "-xf", "a.tar", "--directory=.git"],
+      ["git", "init", "--template=tpl"],
+      ["git", "init", "--templ", "tpl"],
+      ["git", "clone", "--template", "tpl", "a", "b"],
+      ["git", "init", "--separate-git-dir", "elsewhere"],
+      ["git", "checkout-index", "-a", "--prefix=hooks/"],
+    ]) {
+      expect(
+        defaultArgumentPolicy(argv, argv[0] === "git" ? git : `/bin/${argv[0]}`),
+        argv.join(" "),
+      ).toBeDefined();
+    }
+    for (const argv of [
+      ["git", "add", ".gitignore", ".github/workflows/ci.yml"],
+      ["git", "commit", "-m", "the .git directory"],
+      ["git", "init"],
+      ["cp", "a.git", "b"],
+    ]) {
+      expect(
+        defaultArgumentPolicy(argv, argv[0] === "git" ? git : `/bin/${argv[0]}`),
+        argv.join(" "),
+      ).toBeUndefined();
+    }
+  });
+
   it("reads sed scripts: e, w, r and s///e, s///w refused; plain scripts let through", () => {
     for (const script of [
       "1e id",

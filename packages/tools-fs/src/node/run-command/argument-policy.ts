@@ -5,6 +5,9 @@
  * and a program can always have a way they do not know. The sandbox is the boundary.
  */
 
+import { isLongOption, refuse } from "./argument-policy-support.js";
+import { gitPolicy } from "./git-argument-policy.js";
+
 /** What an argument policy says about one argv: `undefined` to let it run, or why not. */
 export type ArgumentPolicyVerdict = undefined | { refused: string; reason: string };
 
@@ -19,123 +22,8 @@ function programName(argv0: string, program: string): string {
   return name.replace(/\.exe$/i, "");
 }
 
-/**
- * Whether `argument` is the long option `option` given in any form getopt accepts: exactly, with
- * `=value`, or abbreviated (GNU tools take any unambiguous prefix, e.g. `--checkpoint-act`).
- */
-function isLongOption(
-  argument: string,
-  option: string,
-  abbreviations: boolean,
-  exact: ReadonlySet<string> = NO_NAMES,
-): boolean {
-  if (!argument.startsWith("--")) return false;
-  const equals = argument.indexOf("=");
-  const name = equals === -1 ? argument : argument.slice(0, equals);
-  if (name === option) return true;
-  return abbreviations && name.length >= 4 && !exact.has(name) && option.startsWith(name);
-}
-
-const NO_NAMES: ReadonlySet<string> = new Set();
-
 /** tar options that are prefixes of a refused one but harmless themselves. */
 const TAR_SAFE = new Set(["--checkpoint", "--to-stdout"]);
-
-function refuse(refused: string, reason: string): ArgumentPolicyVerdict {
-  return { refused, reason };
-}
-
-const GIT_GLOBAL_WITH_VALUE = new Set([
-  "--namespace",
-  "--super-prefix",
-  "--list-cmds",
-  "--attr-source",
-]);
-
-/** git subcommands that run a program the model names, or rewrite git's config. */
-const GIT_SUBCOMMANDS: Readonly<Record<string, string>> = {
-  config: "writes git config, which can name programs git runs (aliases, pagers, diff drivers)",
-  "cat-file": "prints any object in the repository, committed secret files included",
-  bisect: "bisect run runs a command",
-  "filter-branch": "runs shell commands",
-  "filter-repo": "runs shell commands",
-  submodule: "submodule foreach runs a command",
-  difftool: "runs a diff program",
-  mergetool: "runs a merge program",
-  archimport: "runs external tools",
-  daemon: "serves the repository",
-  instaweb: "starts a web server",
-  credential: "reads stored credentials",
-  "credential-store": "reads stored credentials",
-  "credential-cache": "reads stored credentials",
-};
-
-/** git subcommand options that run a program. */
-const GIT_SUBCOMMAND_OPTIONS = [
-  "--upload-pack",
-  "--receive-pack",
-  "--exec",
-  "--extcmd",
-  "--tool",
-  "--ext-diff",
-  "--textconv",
-  "--open-files-in-pager",
-  "--run",
-];
-
-function gitPolicy(args: readonly string[]): ArgumentPolicyVerdict {
-  let index = 0;
-  // Global options come before the subcommand.
-  while (index < args.length) {
-    const argument = args[index] as string;
-    if (!argument.startsWith("-")) break;
-    if (argument === "-c" || argument.startsWith("-c")) {
-      return refuse(
-        "-c",
-        "sets config that can name a program for git to run (alias.x=!cmd, core.pager, diff.external)",
-      );
-    }
-    if (isLongOption(argument, "--config-env", false)) {
-      return refuse("--config-env", "sets config that can name a program for git to run");
-    }
-    if (argument.startsWith("--exec-path=")) {
-      return refuse("--exec-path", "makes git run its subcommands from another directory");
-    }
-    if (argument === "-C" || argument.startsWith("-C")) {
-      return refuse("-C", "runs git in another directory, outside the confined cwd");
-    }
-    if (
-      isLongOption(argument, "--git-dir", false) ||
-      isLongOption(argument, "--work-tree", false)
-    ) {
-      return refuse(argument.split("=")[0] as string, "points git at another repository");
-    }
-    if (argument === "-p" || argument === "--paginate") {
-      return refuse(argument, "starts the pager");
-    }
-    if (GIT_GLOBAL_WITH_VALUE.has(argument)) index += 1;
-    index += 1;
-  }
-  const subcommand = args[index];
-  if (subcommand === undefined) return undefined;
-  const why = GIT_SUBCOMMANDS[subcommand];
-  if (why !== undefined) return refuse(subcommand, why);
-  for (const argument of args.slice(index + 1)) {
-    if (argument === "--") break;
-    for (const option of GIT_SUBCOMMAND_OPTIONS) {
-      if (isLongOption(argument, option, false))
-        return refuse(option, "runs a program the model names");
-    }
-    if (
-      (subcommand === "rebase" && (argument === "-x" || argument.startsWith("-x"))) ||
-      (subcommand === "clone" && (argument === "-u" || argument === "--upload-pack")) ||
-      (subcommand === "difftool" && argument === "-x")
-    ) {
-      return refuse(argument.slice(0, 2), "runs a program the model names");
-    }
-  }
-  return undefined;
-}
 
 function ripgrepPolicy(args: readonly string[]): ArgumentPolicyVerdict {
   for (const argument of args) {
@@ -337,9 +225,20 @@ function findPolicy(args: readonly string[]): ArgumentPolicyVerdict {
 }
 
 /**
- * The shipped argument policy: refuses the well-known program-running flags of git (`-c`,
+ * Whether an argument names a path with a `.git` segment (any letter case), alone or as an
+ * option's value (`--output=.git/hooks/x`).
+ *
+ * @param argument - one argument
+ * @returns `true` for `.git`, `.git/hooks/pre-commit`, `sub/.GIT/config`, `--file=.git/x`
+ */
+export function namesGitDirectory(argument: string): boolean {
+  return argument.split(/[/\\=:]/).some((segment) => segment.toLowerCase() === ".git");
+}
+
+/**
+ * The shipped argument policy: any argument naming a path inside a `.git` directory; refuses the well-known program-running flags of git (`-c`,
  * `--config-env`, `--exec-path`, `-C`, `--git-dir`, `--work-tree`, `-p`, `--upload-pack`,
- * `config`, `cat-file`, …), rg (`--pre`, `--pre-glob`, `--hostname-bin`), tar (`--to-command`,
+ * `config`, `cat-file`, `--template`, `--separate-git-dir`, `checkout-index --prefix`, …), rg (`--pre`, `--pre-glob`, `--hostname-bin`), tar (`--to-command`,
  * `--checkpoint-action`, `-I`, `--use-compress-program`, `-F`, abbreviations included), sed (`e`,
  * `w`, `r` commands and `s///e`/`s///w`, scripts from files) and find (`-exec`, `-execdir`, `-ok`,
  * `-delete`, `-fprint`, …). Not a boundary: see the README.
@@ -356,6 +255,13 @@ export function defaultArgumentPolicy(
 ): ArgumentPolicyVerdict {
   const name = programName(argv[0] ?? "", program);
   const args = argv.slice(1);
+  const gitPath = args.find(namesGitDirectory);
+  if (gitPath !== undefined) {
+    return refuse(
+      gitPath,
+      "names a path inside a .git directory, git's private files (hooks and config there run on the user's next git command); leave .git out of the arguments and use git's own commands",
+    );
+  }
   if (name === "git") return gitPolicy(args);
   if (name === "rg" || name === "ripgrep") return ripgrepPolicy(args);
   if (name === "tar" || name === "gtar" || name === "bsdtar") return tarPolicy(args);

@@ -40,12 +40,15 @@ export interface BubblewrapPlan {
   extraTmpfs?: readonly string[];
   /** Host files bound read-only at a path inside the sandbox (`[source, destination]`). */
   binds?: ReadonlyArray<readonly [string, string]>;
+  /** bwrap mount arguments applied over the writable root, before its secrets are hidden (git's control files read-only). */
+  rootOverlays?: readonly string[];
 }
 
 /**
  * The `bwrap` argv for one command: the whole file system read-only, a fresh `/dev`, `/proc`
  * (its own pid namespace: no host process is visible) and `/tmp`, `/run` emptied (no host
- * sockets: docker, dbus), the workspace root bound read-write, secret paths hidden, the command
+ * sockets: docker, dbus), the workspace root bound read-write (git's control files in it
+ * read-only), secret paths hidden, the command
  * run in `cwd`. The environment is the one `bwrap` itself is started with.
  */
 export function buildBubblewrapArguments(plan: BubblewrapPlan): string[] {
@@ -62,7 +65,7 @@ export function buildBubblewrapArguments(plan: BubblewrapPlan): string[] {
   const outsideRoot = plan.hidden.filter((entry) => !isInside(plan.root, entry.path));
   const insideRoot = plan.hidden.filter((entry) => isInside(plan.root, entry.path));
   for (const entry of outsideRoot) args.push(...hide(entry));
-  args.push("--bind", plan.root, plan.root);
+  args.push("--bind", plan.root, plan.root, ...(plan.rootOverlays ?? []));
   for (const entry of insideRoot) args.push(...hide(entry));
   args.push(...BUBBLEWRAP_NAMESPACE_FLAGS);
   if (!plan.network) args.push("--unshare-net");

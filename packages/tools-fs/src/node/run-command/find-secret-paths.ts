@@ -20,6 +20,8 @@ export const MAX_SECRET_SCAN_ENTRIES = 2_000_000;
  * @param base - the directory to scan (real path)
  * @param isSecret - the matcher, over paths relative to `base`
  * @param maxDepth - how deep to look (default: all the way)
+ * @param gitEntries - when given, every `.git` directory or file met on the way (any letter case)
+ *   is added to it
  * @returns the paths to hide
  * @throws Error when the tree has more than {@link MAX_SECRET_SCAN_ENTRIES} entries
  */
@@ -27,6 +29,7 @@ export async function findSecretPaths(
   base: string,
   isSecret: (path: string) => boolean,
   maxDepth = Number.POSITIVE_INFINITY,
+  gitEntries?: HiddenPath[],
 ): Promise<HiddenPath[]> {
   const found: HiddenPath[] = [];
   let entries = 0;
@@ -66,7 +69,14 @@ export async function findSecretPaths(
             const stats = await lstat(target).catch(() => undefined);
             if (stats !== undefined) found.push({ path: absolute, directory: stats.isDirectory() });
           } else found.push({ path: absolute, directory: dirent.isDirectory() });
-        } else if (dirent.isDirectory()) next.push({ absolute, relativePath });
+          continue;
+        }
+        if (gitEntries !== undefined && dirent.name.toLowerCase() === ".git") {
+          if (dirent.isDirectory() || dirent.isFile()) {
+            gitEntries.push({ path: absolute, directory: dirent.isDirectory() });
+          }
+        }
+        if (dirent.isDirectory()) next.push({ absolute, relativePath });
       }
     }
     level = next;

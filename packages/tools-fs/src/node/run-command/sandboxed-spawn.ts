@@ -4,6 +4,7 @@ import { homedir, tmpdir } from "node:os";
 import { errorMessage, fail, type ToolFailure } from "@agentool/contract";
 import { buildBubblewrapArguments } from "./bubblewrap-arguments.js";
 import { findSecretPaths, type HiddenPath } from "./find-secret-paths.js";
+import { gitControlMounts } from "./git-control-mounts.js";
 import { isInside } from "./is-inside.js";
 
 /** What {@link sandboxedSpawn} wraps in bubblewrap. */
@@ -25,20 +26,30 @@ export interface SandboxedCommand {
   binds: ReadonlyArray<readonly [string, string]>;
 }
 
+/** What {@link sandboxedSpawn} returns: what to spawn, and what to clean up after the call. */
+export interface SandboxedSpawn {
+  file: string;
+  args: string[];
+  /** git control files that did not exist before the call: removed after it if created. */
+  absentGitControlFiles: string[];
+}
+
 /**
- * What runs for a sandboxed command: `bwrap` with the workspace the only writable place, its
- * secret paths and the home directory's hidden, the temporary directories emptied. A workspace
- * too large to scan for secret paths is refused (`TOO_LARGE`).
+ * What runs for a sandboxed command: `bwrap` with the workspace the only writable place (git's
+ * control files in it read-only: hooks, info, config, commondir, worktrees, submodules' hooks
+ * and config, alternates), its secret paths and the home directory's hidden, the temporary
+ * directories emptied. A workspace too large to scan for secret paths is refused (`TOO_LARGE`).
  *
  * @param command - the command and where it runs
  * @returns the file and arguments to spawn, or the failure
  */
 export async function sandboxedSpawn(
   command: SandboxedCommand,
-): Promise<{ file: string; args: string[] } | ToolFailure> {
+): Promise<SandboxedSpawn | ToolFailure> {
   let hidden: HiddenPath[];
+  const gitEntries: HiddenPath[] = [];
   try {
-    hidden = await sandboxHiddenPaths(command.rootReal, command.isSecret);
+    hidden = await sandboxHiddenPaths(command.rootReal, command.isSecret, gitEntries);
   } catch (error) {
     return fail(
       "TOO_LARGE",
@@ -46,6 +57,7 @@ export async function sandboxedSpawn(
       { hint: "Ask the user to narrow the workspace root." },
     );
   }
+  const gitControl = gitControlMounts(gitEntries);
   const args = buildBubblewrapArguments({
     root: command.rootReal,
     cwd: command.cwdAbsolute,
@@ -55,16 +67,25 @@ export async function sandboxedSpawn(
     args: command.args,
     extraTmpfs: privateTemporaryDirectories(command.rootReal),
     binds: command.binds,
+    rootOverlays: gitControl.args,
   });
-  return { file: command.bubblewrapPath, args };
+  return {
+    file: command.bubblewrapPath,
+    args,
+    absentGitControlFiles: gitControl.absent,
+  };
 }
 
-/** What the sandbox hides: secret paths in the workspace, and in the user's home (two levels deep). */
+/**
+ * What the sandbox hides: secret paths in the workspace, and in the user's home (two levels deep);
+ * the workspace's `.git` directories and files are collected into `gitEntries` on the way.
+ */
 async function sandboxHiddenPaths(
   rootReal: string,
   isSecret: (path: string) => boolean,
+  gitEntries: HiddenPath[],
 ): Promise<HiddenPath[]> {
-  const hidden = await findSecretPaths(rootReal, isSecret);
+  const hidden = await findSecretPaths(rootReal, isSecret, Number.POSITIVE_INFINITY, gitEntries);
   const home = await realpath(homedir()).catch(() => undefined);
   if (home !== undefined && home !== "/" && !isInside(rootReal, home)) {
     for (const entry of await findSecretPaths(home, isSecret, 2)) {
