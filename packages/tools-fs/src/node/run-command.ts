@@ -10,6 +10,7 @@ import {
   type ToolResult,
 } from "@agentool/contract";
 import type { Workspace } from "../workspace.js";
+import { CommandCgroup } from "./run-command/command-cgroup.js";
 import { buildCommandEnvironment } from "./run-command/command-environment.js";
 import { formatCommandResult } from "./run-command/format-command-result.js";
 import { removeCreatedControlFiles } from "./run-command/git-control-mounts.js";
@@ -198,6 +199,7 @@ async function executeCommand(
   }
   let spawned = { file: program.file, args: argv.slice(1) };
   let absentGitControlFiles: string[] = [];
+  const cgroup = settings.sandboxed ? await CommandCgroup.create(settings.limits) : undefined;
   if (settings.sandboxed) {
     const wrapped = await sandboxedSpawn({
       bubblewrapPath: settings.bubblewrap?.path as string,
@@ -208,9 +210,18 @@ async function executeCommand(
       file: program.file,
       args: argv.slice(1),
       binds: git ? [[gitAttributes.file(), SANDBOX_GIT_ATTRIBUTES]] : [],
+      limits: settings.limits,
+      sizedTmpfs: settings.bubblewrap?.sizedTmpfs === true,
+      memoryCapped: cgroup?.capsMemory === true,
     });
-    if (isFailure(wrapped)) return wrapped;
-    spawned = { file: wrapped.file, args: wrapped.args };
+    if (isFailure(wrapped)) {
+      await cgroup?.remove();
+      return wrapped;
+    }
+    spawned = cgroup?.wrap(wrapped.file, wrapped.args) ?? {
+      file: wrapped.file,
+      args: wrapped.args,
+    };
     absentGitControlFiles = wrapped.absentGitControlFiles;
   }
   const capture = await openCapture([rootReal, settings.root]);
@@ -231,6 +242,7 @@ async function executeCommand(
     );
   } finally {
     await capture.close();
+    await cgroup?.remove();
     await removeCreatedControlFiles(absentGitControlFiles);
   }
 }

@@ -40,6 +40,10 @@ export interface BubblewrapPlan {
   extraTmpfs?: readonly string[];
   /** Host files bound read-only at a path inside the sandbox (`[source, destination]`). */
   binds?: ReadonlyArray<readonly [string, string]>;
+  /** Size of each emptied temporary directory's tmpfs, in bytes (default: bwrap's, half the RAM). */
+  tmpBytes?: number;
+  /** Run before the program inside the sandbox (e.g. `prlimit … --`). */
+  programPrefix?: readonly string[];
   /** bwrap mount arguments applied over the writable root, before its secrets are hidden (git's control files read-only). */
   rootOverlays?: readonly string[];
 }
@@ -56,7 +60,8 @@ export function buildBubblewrapArguments(plan: BubblewrapPlan): string[] {
   const emptied = [...new Set(["/tmp", ...(plan.extraTmpfs ?? [])])].sort(
     (first, second) => first.length - second.length,
   );
-  for (const directory of emptied) args.push("--tmpfs", directory);
+  const size = plan.tmpBytes === undefined ? [] : ["--size", String(plan.tmpBytes)];
+  for (const directory of emptied) args.push(...size, "--tmpfs", directory);
   const program = programTree(plan.file, emptied);
   if (program !== undefined) args.push("--ro-bind", program, program);
   if (plan.network) args.push("--ro-bind-try", "/run/systemd/resolve", "/run/systemd/resolve");
@@ -69,7 +74,7 @@ export function buildBubblewrapArguments(plan: BubblewrapPlan): string[] {
   for (const entry of insideRoot) args.push(...hide(entry));
   args.push(...BUBBLEWRAP_NAMESPACE_FLAGS);
   if (!plan.network) args.push("--unshare-net");
-  args.push("--chdir", plan.cwd, "--", plan.file, ...plan.args);
+  args.push("--chdir", plan.cwd, "--", ...(plan.programPrefix ?? []), plan.file, ...plan.args);
   return args;
 }
 

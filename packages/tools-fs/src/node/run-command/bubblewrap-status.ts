@@ -12,11 +12,19 @@ export interface BubblewrapStatus {
   available: boolean;
   /** The `bwrap` binary (real path), when found. */
   path?: string;
+  /** Whether this `bwrap` takes `--size` for a tmpfs (0.5 and later). */
+  sizedTmpfs?: boolean;
   /** Why it is not available (not installed, or it failed to start a sandbox: the error). */
   reason?: string;
 }
 
 let cached: BubblewrapStatus | undefined;
+
+/** Whether `bwrap --help` lists `--size` (a tmpfs of a given size). */
+function takesSize(path: string): boolean {
+  const help = spawnSync(path, ["--help"], { encoding: "utf8", timeout: 10_000 });
+  return /--size\b/.test(`${help.stdout ?? ""}${help.stderr ?? ""}`);
+}
 
 /**
  * Replaces the detected status (`undefined`: detect again). For tests of the fallback.
@@ -93,7 +101,7 @@ export function bubblewrapStatus(): BubblewrapStatus {
   );
   cached =
     probe.status === 0
-      ? { available: true, path }
+      ? { available: true, path, sizedTmpfs: takesSize(path) }
       : {
           available: false,
           path,

@@ -27,3 +27,15 @@ export const DEFAULT_MAX_HEAD_LINES = 200;
 
 /** Default lines kept from the end of each stream: 200. */
 export const DEFAULT_MAX_TAIL_LINES = 200;
+
+/** Default cap on a sandboxed command's memory: 4 GiB (the whole sandbox under a cgroup, else each process's address space). */
+export const DEFAULT_COMMAND_MEMORY_BYTES = 4 * 1_073_741_824;
+
+/** Default cap on the processes a sandboxed command runs at once: 256. */
+export const DEFAULT_COMMAND_PROCESSES = 256;
+
+/** Default cap on the size of one file a sandboxed command writes: 1 GiB. */
+export const DEFAULT_COMMAND_FILE_BYTES = 1_073_741_824;
+
+/** Default size of a sandboxed command's temporary directories (`/tmp`, each its own tmpfs): 512 MiB. */
+export const DEFAULT_COMMAND_TMP_BYTES = 512 * 1_048_576;

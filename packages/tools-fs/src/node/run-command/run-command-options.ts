@@ -15,6 +15,11 @@ import { type ArgumentPolicy, defaultArgumentPolicy } from "./argument-policy.js
 import { type BubblewrapStatus, bubblewrapStatus } from "./bubblewrap-status.js";
 import { DEFAULT_ENVIRONMENT_ALLOWLIST } from "./command-environment.js";
 import {
+  DEFAULT_RESOURCE_LIMITS,
+  type ResourceLimits,
+  resourceLimitsSchema,
+} from "./resource-limits.js";
+import {
   DEFAULT_COMMAND_TIMEOUT_MS,
   DEFAULT_KILL_GRACE_MS,
   DEFAULT_MAX_CAPTURED_BYTES,
@@ -86,6 +91,13 @@ export interface RunCommandToolOptions {
   /** Whether a sandboxed command may use the network. Default `false` (loopback only). */
   network?: boolean;
   /**
+   * What a sandboxed command may use of the host, each field optional: `memoryBytes` (the whole
+   * sandbox under a cgroup where one can be made, else each process's address space; default 4 GiB),
+   * `processes` (at once; default 256), `fileBytes` (one file written; default 1 GiB), `tmpBytes`
+   * (each temporary directory's tmpfs; default 512 MiB). See {@link DEFAULT_RESOURCE_LIMITS}.
+   */
+  limits?: Partial<ResourceLimits>;
+  /**
    * A check on every argv before it runs: return `{ refused, reason }` to refuse it (`BLOCKED`,
    * naming `refused`). Default {@link defaultArgumentPolicy} (git `-c`, rg `--pre`, tar
    * `--to-command`, sed `e`, find `-exec`, …); compose with it to add your own. Not a boundary.
@@ -124,6 +136,7 @@ const optionsSchema = z.object({
   refuseSecretArguments: z.boolean().optional(),
   sandbox: z.enum(["auto", "bubblewrap", "none"]).optional(),
   network: z.boolean().optional(),
+  limits: resourceLimitsSchema.optional(),
   argumentPolicy: z.custom<ArgumentPolicy>((value) => typeof value === "function").optional(),
 });
 
@@ -154,6 +167,8 @@ export interface RunCommandSettings {
   readonly argumentPolicy: ArgumentPolicy;
   readonly sandboxChoice: "auto" | "bubblewrap" | "none";
   readonly network: boolean;
+  /** What a sandboxed command may use of the host. */
+  readonly limits: ResourceLimits;
   /** What bubblewrap detection found (`undefined` under `sandbox: "none"`). */
   readonly bubblewrap: BubblewrapStatus | undefined;
   /** Whether commands run in the sandbox. */
@@ -205,6 +220,7 @@ export function resolveRunCommandSettings(options: RunCommandToolOptions): RunCo
     argumentPolicy: parsed.argumentPolicy ?? defaultArgumentPolicy,
     sandboxChoice,
     network: parsed.network ?? false,
+    limits: { ...DEFAULT_RESOURCE_LIMITS, ...parsed.limits },
     bubblewrap,
     sandboxed: sandboxChoice !== "none" && bubblewrap?.available === true,
   };

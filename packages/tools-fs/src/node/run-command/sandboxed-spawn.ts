@@ -6,6 +6,7 @@ import { buildBubblewrapArguments } from "./bubblewrap-arguments.js";
 import { findSecretPaths, type HiddenPath } from "./find-secret-paths.js";
 import { gitControlMounts } from "./git-control-mounts.js";
 import { isInside } from "./is-inside.js";
+import { prlimitPrefix, type ResourceLimits } from "./resource-limits.js";
 
 /** What {@link sandboxedSpawn} wraps in bubblewrap. */
 export interface SandboxedCommand {
@@ -24,6 +25,12 @@ export interface SandboxedCommand {
   args: string[];
   /** Host files bound read-only inside (`[source, destination]`), e.g. git's attributes file. */
   binds: ReadonlyArray<readonly [string, string]>;
+  /** What the command may use of the host. */
+  limits: ResourceLimits;
+  /** Whether `bwrap` takes `--size` (else the temporary directories are tmpfs of bwrap's default size). */
+  sizedTmpfs: boolean;
+  /** Whether a cgroup already caps the memory (else each process's address space is capped). */
+  memoryCapped: boolean;
 }
 
 /** What {@link sandboxedSpawn} returns: what to spawn, and what to clean up after the call. */
@@ -68,6 +75,8 @@ export async function sandboxedSpawn(
     extraTmpfs: privateTemporaryDirectories(command.rootReal),
     binds: command.binds,
     rootOverlays: gitControl.args,
+    tmpBytes: command.sizedTmpfs ? command.limits.tmpBytes : undefined,
+    programPrefix: prlimitPrefix(command.limits, !command.memoryCapped),
   });
   return {
     file: command.bubblewrapPath,
