@@ -8,6 +8,7 @@ import {
   gitNeutralConfig,
 } from "@agentool/contract/policy";
 import { refuse } from "./git-failure.js";
+import { checkOwnership } from "./ownership.js";
 
 /**
  * What the git tools add to the contract's neutral configuration: no transport at all (the tools
@@ -433,6 +434,8 @@ export function createGitRunner(options: GitRunnerOptions): GitRunner {
   ): Promise<GitCallResult> {
     const root = await realRoot();
     await checkRepositoryLayout(root);
+    // GIT_DIR skips git's own ownership check, so the runner makes it.
+    await checkOwnership(root);
     const environment = baseEnvironment(root);
     if (!callOptions.write) environment.GIT_OPTIONAL_LOCKS = "0";
     if (callOptions.pathspecMagic) delete environment.GIT_LITERAL_PATHSPECS;

@@ -8,6 +8,7 @@ import {
 import { z } from "zod";
 import { refuse } from "./git-failure.js";
 import { createGitRunner, type GitCallResult, type GitRunner } from "./git-runner.js";
+import { OWNERSHIP_HINT } from "./ownership.js";
 
 /** Default cap on model-facing text of one call (diff, show), in UTF-8 bytes. */
 export const DEFAULT_MAX_OUTPUT_BYTES = 50_000;
@@ -140,7 +141,7 @@ export function failFromGit(
   }
   if (lower.includes("dubious ownership")) {
     refuse("PERMISSION_DENIED", `${action} failed: ${detail}`, {
-      hint: "The repository belongs to another user; ask the user to mark it safe (safe.directory).",
+      hint: OWNERSHIP_HINT,
     });
   }
   const finders = mounted.filter(["git_status", "git_log"]);
