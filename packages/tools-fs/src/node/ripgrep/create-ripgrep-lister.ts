@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { rgPath as bundledRgPath } from "@vscode/ripgrep";
 import { comparePaths, type FileLister, type ListOutcome } from "../../internal/search-types.js";
 import { checkFailure, resolveRoot } from "./check-failure.js";
+import { ripgrepBinary } from "./memory-ceiling.js";
 import { toWorkspacePath, visible } from "./ripgrep-records.js";
 import type { RipgrepSearchOptions } from "./ripgrep-search-options.js";
 import { runRipgrep } from "./run-ripgrep.js";
@@ -21,7 +22,7 @@ import { withScope } from "./scope-arguments.js";
  */
 export function createRipgrepLister(options: RipgrepSearchOptions): FileLister {
   const root = resolveRoot(options.root);
-  const rgPath = options.rgPath ?? bundledRgPath;
+  const binary = ripgrepBinary(options, bundledRgPath);
   return {
     kind: "ripgrep",
     async list(request, signal): Promise<ListOutcome> {
@@ -29,9 +30,9 @@ export function createRipgrepLister(options: RipgrepSearchOptions): FileLister {
       const kept: string[] = [];
       let total = 0;
       const anyOnly = request.anyOnly === true;
-      const run = await withScope(root, request, (where, scopeArgs) =>
+      const run = await withScope(root, request, signal, (where, scopeArgs) =>
         runRipgrep(
-          rgPath,
+          binary,
           where,
           [
             "--files",

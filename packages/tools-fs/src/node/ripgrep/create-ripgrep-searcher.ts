@@ -1,6 +1,7 @@
 import { rgPath as bundledRgPath } from "@vscode/ripgrep";
 import type { TextSearcher } from "../../internal/search-types.js";
 import { resolveRoot } from "./check-failure.js";
+import { ripgrepBinary } from "./memory-ceiling.js";
 import { probeHidden } from "./probe-hidden.js";
 import type { RipgrepContext } from "./ripgrep-context.js";
 import type { RipgrepSearchOptions } from "./ripgrep-search-options.js";
@@ -36,18 +37,19 @@ import { SkippedEntries } from "./skipped-entries.js";
  */
 export function createRipgrepSearcher(options: RipgrepSearchOptions): TextSearcher {
   const root = resolveRoot(options.root);
-  const rgPath = options.rgPath ?? bundledRgPath;
+  const binary = ripgrepBinary(options, bundledRgPath);
   return {
     kind: "ripgrep",
     async search(request, signal) {
-      return withScope(root, request, async (where, scopeArgs) => {
-        const context: RipgrepContext = { root, rgPath, where };
+      return withScope(root, request, signal, async (where, scopeArgs) => {
+        const context: RipgrepContext = { ...binary, root, where };
         // A single file was searched as named (hidden or ignored alike): nothing to explain.
         const explain = request.explainEmpty === true && request.pathType === "directory";
         // rg logs each left-out entry with dozens of unbuffered writes (~70 µs): without a glob
         // those are the few hidden and ignored entries; with one, every file it leaves out.
+        // With rg reading no ignore file, it logs none of what they leave out: the probe walks.
         const skipped =
-          explain && scopeGlob(request) === undefined
+          explain && scopeGlob(request) === undefined && where.ownIgnoreRules !== true
             ? new SkippedEntries(request, where.prefix)
             : undefined;
         const outcome = await searchPaged(context, request, scopeArgs, signal, skipped);

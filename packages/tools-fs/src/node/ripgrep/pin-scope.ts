@@ -17,6 +17,11 @@ export interface PinnedScope {
   readonly path: string;
   /** Prefixed to what rg reports (`""`, or `"<path>/"` when rg runs inside the scope). */
   readonly prefix: string;
+  /**
+   * rg reads no ignore file of the workspace: their rules, read safely beforehand, come in an
+   * `--ignore-file` (an ignore file was unsafe to read, see `inspectIgnoreFiles`).
+   */
+  readonly ownIgnoreRules?: boolean;
 }
 
 /** The descriptor rg inherits the searched directory or file on; the mirror's link names it. */
@@ -51,14 +56,20 @@ export const nothingToRelease = async (): Promise<void> => undefined;
  * airtight.
  *
  * The mirror, when one is needed, is made while the object is opened and checked (it names no
- * object until rg inherits one), and removed with the handle when the search ends.
+ * object until rg inherits one), and removed with the handle when the search ends. With
+ * `allowInside` false, rg never runs inside the scope (its paths always start at the root).
  */
-export async function pinScope(root: string, scope: SearchScope): Promise<Held<PinnedScope>> {
+export async function pinScope(
+  root: string,
+  scope: SearchScope,
+  allowInside = true,
+): Promise<Held<PinnedScope>> {
   if (scope.path.length === 0) {
     return { value: { cwd: root, path: ".", prefix: "" }, release: nothingToRelease };
   }
   const expected = join(root, scope.path);
   const inside =
+    allowInside &&
     hasProcFd &&
     scope.pathType === "directory" &&
     [...scopeGlobs(scope)].every((glob) => anchorFree(glob, scope.path));

@@ -1,5 +1,6 @@
 import type { SearchRequest, SearchScope } from "../../internal/search-types.js";
 import { PROC_FD } from "../safe-open.js";
+import { gitignoreLiteral } from "./gitignore-literal.js";
 import { modeArguments } from "./mode-arguments.js";
 import { probeSkippedEntries } from "./probe-skipped-entries.js";
 import { type RipgrepContext, runIn } from "./ripgrep-context.js";
@@ -13,11 +14,6 @@ import {
   writeIgnoreFile,
 } from "./scope-arguments.js";
 import type { SkippedEntries } from "./skipped-entries.js";
-
-/** A path as a literal gitignore pattern (every glob-special character escaped). */
-function gitignoreLiteral(path: string): string {
-  return path.replace(/[\\*?[\]{}!#,\s]/g, (character) => `\\${character}`);
-}
 
 /**
  * The ignore rules of a probe walk that reaches only `entries` below the scope: each directory on

@@ -1,11 +1,11 @@
+import type { RipgrepBinary } from "./memory-ceiling.js";
 import type { PinnedScope } from "./pin-scope.js";
 import { type RipgrepRun, runRipgrep } from "./run-ripgrep.js";
 
 /** What every rg run of one search shares. */
-export interface RipgrepContext {
+export interface RipgrepContext extends RipgrepBinary {
   /** The workspace root on disk (real). */
   readonly root: string;
-  readonly rgPath: string;
   readonly where: PinnedScope;
 }
 
@@ -28,5 +28,5 @@ export function runIn(
   onRecord: (record: string, final: boolean) => boolean,
   onDebug?: (line: string) => void,
 ): Promise<RipgrepRun> {
-  return runRipgrep(context.rgPath, context.where, args, separator, signal, onRecord, onDebug);
+  return runRipgrep(context, context.where, args, separator, signal, onRecord, onDebug);
 }

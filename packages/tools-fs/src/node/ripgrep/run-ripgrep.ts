@@ -1,6 +1,13 @@
 import { type ChildProcessByStdio, spawn } from "node:child_process";
 import type { Readable } from "node:stream";
 import { FileSystemError } from "../../file-system.js";
+import {
+  ALLOCATION_FAILURE,
+  ceilingCommand,
+  memoryCeilingError,
+  type RipgrepBinary,
+  watchMemory,
+} from "./memory-ceiling.js";
 import type { PinnedScope } from "./pin-scope.js";
 
 /** Most bytes of rg's standard error kept for messages. */
@@ -22,10 +29,11 @@ const DEBUG_PREFIX = "rg: DEBUG|";
  * output record (split on `separator`) to `onRecord` (`final` for what follows the last
  * separator); `onRecord` returning `false` kills rg (and its group) at once. With `--debug`,
  * each debug line of standard error goes to `onDebug`. The signal kills rg too and rejects with
- * the signal's reason.
+ * the signal's reason. rg is held under its memory ceiling ({@link ceilingCommand},
+ * {@link watchMemory}): past it, rg is killed and the promise rejects with `TOO_LARGE`.
  */
 export function runRipgrep(
-  rgPath: string,
+  binary: RipgrepBinary,
   where: PinnedScope,
   args: readonly string[],
   separator: string,
@@ -39,7 +47,8 @@ export function runRipgrep(
       return;
     }
     // rg inherits the pinned object as fd 3 (see withPinnedScope).
-    const child = spawn(rgPath, args, {
+    const command = ceilingCommand(binary, args);
+    const child = spawn(command.file, command.args, {
       cwd: where.cwd,
       detached: true,
       stdio:
@@ -52,6 +61,7 @@ export function runRipgrep(
     let pendingStderr = "";
     let pending = "";
     let settled = false;
+    let overCeiling = false;
     const killGroup = () => {
       if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
       try {
@@ -72,6 +82,13 @@ export function runRipgrep(
       }
     };
     signal.addEventListener("abort", onAbort, { once: true });
+    const stopWatching =
+      child.pid === undefined
+        ? () => undefined
+        : watchMemory(child.pid, binary.memoryCeilingBytes, () => {
+            overCeiling = true;
+            killGroup();
+          });
     child.stdout.setEncoding("utf8");
     child.stderr.setEncoding("utf8");
     child.stdout.on("data", (chunk: string) => {
@@ -93,6 +110,7 @@ export function runRipgrep(
       pending = pending.slice(start);
     });
     const keepStderr = (line: string) => {
+      if (ALLOCATION_FAILURE.test(line)) overCeiling = true;
       if (line.startsWith(DEBUG_PREFIX)) {
         onDebug?.(line);
         return;
@@ -112,23 +130,29 @@ export function runRipgrep(
       pendingStderr = pendingStderr.slice(start);
     });
     child.on("error", (error) => {
+      stopWatching();
       signal.removeEventListener("abort", onAbort);
       if (settled) return;
       settled = true;
       reject(
         new FileSystemError(
           "DEPENDENCY_MISSING",
-          `ripgrep could not be started (${rgPath}): ${error.message}.`,
+          `ripgrep could not be started (${binary.rgPath}): ${error.message}.`,
           "Install @vscode/ripgrep for this platform, or use the JS search engine.",
         ),
       );
     });
     child.on("close", (exitCode) => {
+      stopWatching();
       signal.removeEventListener("abort", onAbort);
       if (pendingStderr.length > 0) keepStderr(pendingStderr);
-      if (!stopped && pending.length > 0) onRecord(pending, true);
       if (settled) return;
       settled = true;
+      if (overCeiling) {
+        reject(memoryCeilingError(binary.memoryCeilingBytes));
+        return;
+      }
+      if (!stopped && pending.length > 0) onRecord(pending, true);
       resolvePromise({ exitCode, stderr, stopped });
     });
   });

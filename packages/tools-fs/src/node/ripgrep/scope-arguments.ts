@@ -5,7 +5,8 @@ import { join } from "node:path";
 import { secretGlobAnywhere } from "@agentool/contract";
 import { FileSystemError } from "../../file-system.js";
 import type { SearchScope } from "../../internal/search-types.js";
-import { type Held, nothingToRelease, type PinnedScope, pinScope } from "./pin-scope.js";
+import { type IgnoreInspection, inspectIgnoreFiles } from "./inspect-ignore-files.js";
+import { type Held, type PinnedScope, pinScope } from "./pin-scope.js";
 
 /** Writes a private temporary ignore file (one rule a line). */
 export async function writeIgnoreFile(rules: readonly string[]): Promise<Held<string>> {
@@ -39,6 +40,14 @@ export const BASE_ARGUMENTS = ["--no-config", "--no-require-git", "--no-follow"]
 /** What widens a run to hidden and ignored files (never `.git`). */
 export const HIDDEN_AND_IGNORED_ARGUMENTS = ["--hidden", "--no-ignore", "--glob", "!.git"] as const;
 
+/** What keeps rg from reading any ignore file itself (their rules then come in `--ignore-file`). */
+export const NO_IGNORE_FILE_ARGUMENTS = [
+  "--no-ignore-vcs",
+  "--no-ignore-dot",
+  "--no-ignore-exclude",
+  "--no-ignore-parent",
+] as const;
+
 /**
  * Secret globs match anywhere and case-insensitively, like createSecretPathMatcher. The plain
  * ones that match at any depth go into one `--iglob '!**' + '/{a,b,…}'` (the same paths as one
@@ -66,32 +75,61 @@ export function secretArguments(scope: SearchScope): string[] {
  * which ranks below the workspace's own ignore files, so ignored and hidden files stay out
  * whatever the glob. Secret paths are excluded with `--iglob '!…'` overrides, which always win
  * ({@link secretArguments}).
+ *
+ * When an ignore file of the workspace is unsafe to read ({@link inspectIgnoreFiles}), rg reads
+ * none ({@link NO_IGNORE_FILE_ARGUMENTS}) and gets the rules read safely here in a second
+ * `--ignore-file` after the glob's: one matcher where the last match wins, so a workspace rule
+ * decides before the glob, as a workspace ignore file does when rg reads it.
  */
-async function scopeArguments(scope: SearchScope): Promise<Held<readonly string[]>> {
+async function scopeArguments(
+  scope: SearchScope,
+  inspection: IgnoreInspection,
+): Promise<Held<readonly string[]>> {
   const args: string[] = [...BASE_ARGUMENTS];
   const glob = scopeGlob(scope);
-  let ignoreFile: Held<string> | undefined;
-  if (scope.includeHiddenAndIgnored) {
-    args.push(...HIDDEN_AND_IGNORED_ARGUMENTS);
-    if (glob !== undefined) args.push("--glob", glob);
-  } else if (glob !== undefined) {
-    ignoreFile = await writeIgnoreFile(globRules(glob, true));
-    args.push("--ignore-file", ignoreFile.value);
+  const ignoreFiles: Held<string>[] = [];
+  try {
+    if (scope.includeHiddenAndIgnored) {
+      args.push(...HIDDEN_AND_IGNORED_ARGUMENTS);
+      if (glob !== undefined) args.push("--glob", glob);
+    } else if (glob !== undefined) {
+      ignoreFiles.push(await writeIgnoreFile(globRules(glob, true)));
+    }
+    if (inspection.unsafe.length > 0) {
+      args.push(...NO_IGNORE_FILE_ARGUMENTS);
+      if (inspection.rules.length > 0) ignoreFiles.push(await writeIgnoreFile(inspection.rules));
+    }
+  } catch (error) {
+    await Promise.all(ignoreFiles.map((file) => file.release()));
+    throw error;
   }
+  for (const file of ignoreFiles) args.push("--ignore-file", file.value);
   args.push(...secretArguments(scope));
-  return { value: args, release: ignoreFile?.release ?? nothingToRelease };
+  const release = async () => {
+    await Promise.all(ignoreFiles.map((file) => file.release()));
+  };
+  return { value: args, release };
 }
 
 /**
  * Runs `work` with rg pinned to the scope ({@link pinScope}) and the scope's arguments
- * ({@link scopeArguments}), both prepared at the same time, and releases both afterwards.
+ * ({@link scopeArguments}), both prepared at the same time once the ignore files rg would read
+ * are checked ({@link inspectIgnoreFiles}), and releases both afterwards. When rg is to read no
+ * ignore file, it runs from the root or the mirror (its `--ignore-file` rules are anchored at the
+ * root) and `where.ownIgnoreRules` says so.
  */
 export async function withScope<T>(
   root: string,
   scope: SearchScope,
+  signal: AbortSignal,
   work: (where: PinnedScope, scopeArgs: readonly string[]) => Promise<T>,
 ): Promise<T> {
-  const [pinned, argued] = await Promise.allSettled([pinScope(root, scope), scopeArguments(scope)]);
+  const inspection = await inspectIgnoreFiles(root, scope, signal);
+  const ownIgnoreRules = inspection.unsafe.length > 0;
+  const [pinned, argued] = await Promise.allSettled([
+    pinScope(root, scope, !ownIgnoreRules),
+    scopeArguments(scope, inspection),
+  ]);
   if (pinned.status === "rejected" || argued.status === "rejected") {
     await Promise.all(
       [pinned, argued].map((held) =>
@@ -102,7 +140,8 @@ export async function withScope<T>(
     throw pinned.status === "rejected" ? pinned.reason : (argued as PromiseRejectedResult).reason;
   }
   try {
-    return await work(pinned.value.value, argued.value.value);
+    const where = pinned.value.value;
+    return await work(ownIgnoreRules ? { ...where, ownIgnoreRules } : where, argued.value.value);
   } finally {
     await Promise.all([pinned.value.release(), argued.value.release()]);
   }
