@@ -27,11 +27,14 @@ export function createRipgrepLister(options: RipgrepSearchOptions): FileLister {
     kind: "ripgrep",
     async list(request, signal): Promise<ListOutcome> {
       const first = Math.max(1, request.offset ?? 1);
-      const kept: string[] = [];
+      let kept: string[] = [];
       let total = 0;
       const anyOnly = request.anyOnly === true;
-      const run = await withScope(root, request, signal, (where, scopeArgs) =>
-        runRipgrep(
+      const run = await withScope(root, request, signal, (where, scopeArgs) => {
+        // Each run starts from nothing (withScope may run this twice).
+        kept = [];
+        total = 0;
+        return runRipgrep(
           binary,
           where,
           [
@@ -51,8 +54,8 @@ export function createRipgrepLister(options: RipgrepSearchOptions): FileLister {
             if (total >= first && kept.length < request.limit) kept.push(path);
             return !anyOnly;
           },
-        ),
-      );
+        );
+      });
       checkFailure(run, request);
       const files = await Promise.all(
         kept.map(async (path) => {

@@ -3,12 +3,15 @@ import { readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { rgPath } from "@vscode/ripgrep";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createGlobSearchTool } from "../../glob-search.js";
 import { createGrepSearchTool } from "../../grep-search.js";
 import { createWorkspace } from "../../workspace.js";
 import { createNodeFileSystem } from "../node-file-system.js";
 import { createRipgrepLister, createRipgrepSearcher } from "./index.js";
+import { MemoryCeilingError } from "./memory-ceiling.js";
+import { runRipgrep } from "./run-ripgrep.js";
 
 /** Past this a test's rg is killed by the test itself (a safety valve, so a failing run stays cheap). */
 const TEST_SAFETY_VALVE_BYTES = 512 * 1024 * 1024;
@@ -167,24 +170,56 @@ describe("hostile ignore files (rg)", () => {
     expect(await globFiles(root, "*.txt")).toEqual(["a.txt", "ignored.txt"]);
   });
 
-  it("a link to /dev/zero past the checked directories is stopped by the memory ceiling (TOO_LARGE)", async () => {
-    const root = await makeTree("far", { "a.txt": "needle\n" });
+  it("a link to /dev/zero past the checked directories: rg is stopped at its memory ceiling, the check walks on, and the search answers", async () => {
+    const root = await makeTree("far", { "a.txt": "needle\n", "wide/d0/x/y/b.log": "needle\n" });
     await Promise.all(
       Array.from({ length: 2_100 }, (_, index) =>
         mkdir(join(root, "wide", `d${index}`), { recursive: true }),
       ),
     );
-    await mkdir(join(root, "wide", "d0", "x", "y"), { recursive: true });
+    await writeFile(join(root, ".ignore"), "*.log\n");
     await symlink("/dev/zero", join(root, "wide", "d0", "x", "y", ".gitignore"));
     const ceiling = 128 * 1024 * 1024;
     const sampler = sampleRipgrepMemory(base);
     try {
       const { grep, glob } = tools(root, ceiling);
-      const grepped = await grep.run({ pattern: "needle" }, { timeoutMs: 20_000 });
-      expect(grepped.success ? "ok" : grepped.error.code).toBe("TOO_LARGE");
-      expect(grepped.success ? "" : grepped.error.message).toMatch(/memory/);
-      const globbed = await glob.run({ pattern: "**/*.txt" }, { timeoutMs: 20_000 });
-      expect(globbed.success ? "ok" : globbed.error.code).toBe("TOO_LARGE");
+      const grepped = await grep.run(
+        { pattern: "needle", output_mode: "files_with_matches" },
+        { timeoutMs: 20_000 },
+      );
+      expect(grepped.success ? grepped.data.files.map((file) => file.path) : grepped).toEqual([
+        "a.txt",
+      ]);
+      const globbed = await glob.run({ pattern: "**/*.{txt,log}" }, { timeoutMs: 20_000 });
+      expect(globbed.success ? globbed.data.files.map((file) => file.path) : globbed).toEqual([
+        "a.txt",
+      ]);
+    } finally {
+      expect(sampler.stop()).toBeLessThan(STATED_PEAK_BYTES);
+    }
+  });
+
+  it("rg itself is stopped at its memory ceiling with TOO_LARGE (an ignore file the check did not see)", async () => {
+    const root = await makeTree("ceiling", { "a.txt": "needle\n" });
+    await symlink("/dev/zero", join(root, ".gitignore"));
+    const ceiling = 128 * 1024 * 1024;
+    const sampler = sampleRipgrepMemory(base);
+    try {
+      const run = runRipgrep(
+        { rgPath, memoryCeilingBytes: ceiling },
+        { cwd: root, path: ".", prefix: "" },
+        ["--no-config", "--no-require-git", "needle", "."],
+        "\n",
+        AbortSignal.timeout(20_000),
+        () => true,
+      );
+      const error = await run.then(
+        () => undefined,
+        (reason: unknown) => reason,
+      );
+      expect(error).toBeInstanceOf(MemoryCeilingError);
+      expect((error as MemoryCeilingError).code).toBe("TOO_LARGE");
+      expect((error as Error).message).toMatch(/memory ceiling \(128 MiB\).*ignore file/);
     } finally {
       expect(sampler.stop()).toBeLessThan(STATED_PEAK_BYTES);
     }

@@ -25,9 +25,11 @@ export interface IgnoreInspection {
    * in rg's order of precedence (the lines of one `--ignore-file`).
    */
   readonly rules: readonly string[];
+  /** Whether the walk stopped at {@link MAX_CHECKED_DIRECTORIES} with directories left. */
+  readonly cut: boolean;
 }
 
-const NOTHING_UNSAFE: IgnoreInspection = { unsafe: [], rules: [] };
+const NOTHING_UNSAFE: IgnoreInspection = { unsafe: [], rules: [], cut: false };
 
 /** One directory to check: its path on disk, its workspace path, whether it is above the root. */
 interface Visit {
@@ -73,39 +75,50 @@ function directoriesDown(root: string, scope: SearchScope): Visit[] {
  * ignore file at all: the walk then goes on (up to {@link MAX_COLLECTED_DIRECTORIES} directories
  * and {@link MAX_COLLECTED_CHARACTERS} of text) to collect every safe file's rules for rg.
  * Nothing is checked for a search that includes hidden and ignored files (rg then reads none).
+ * `thorough` walks as far as a walk that found an unsafe file does from the start (after rg met
+ * one past the first bound).
  *
  * @param root - the workspace root on disk (real)
  * @param scope - the search
  * @param signal - stops the walk
+ * @param thorough - walk up to {@link MAX_COLLECTED_DIRECTORIES} whatever is found
  * @returns the unsafe files and, if any, the rules to give rg instead
  */
 export async function inspectIgnoreFiles(
   root: string,
   scope: SearchScope,
   signal: AbortSignal,
+  thorough = false,
 ): Promise<IgnoreInspection> {
   if (scope.includeHiddenAndIgnored) return NOTHING_UNSAFE;
-  const walk = new IgnoreWalk(signal);
+  const walk = new IgnoreWalk(signal, thorough);
   const chain = [...directoriesAbove(root), ...directoriesDown(root, scope)];
   const searched = scope.pathType === "directory" ? chain.pop() : undefined;
   for (const visit of chain) await walk.visit(visit);
   if (searched !== undefined) await walk.below(searched);
-  return walk.unsafe.length === 0
-    ? NOTHING_UNSAFE
-    : { unsafe: walk.unsafe, rules: walk.rules.lines() };
+  if (walk.unsafe.length === 0) return walk.cut ? { ...NOTHING_UNSAFE, cut: true } : NOTHING_UNSAFE;
+  return { unsafe: walk.unsafe, rules: walk.rules.lines(), cut: false };
 }
 
 /** The state of one check: the rules read, the unsafe files found, the directories visited. */
 class IgnoreWalk {
   readonly rules = new CollectedIgnoreRules();
   readonly unsafe: string[] = [];
+  /** Whether directories were left unchecked at the first bound. */
+  cut = false;
   #visited = 0;
 
-  constructor(private readonly signal: AbortSignal) {}
+  constructor(
+    private readonly signal: AbortSignal,
+    private readonly thorough: boolean,
+  ) {}
 
   /** Whether the walk below the searched directory is over its bound. */
   #full(): boolean {
-    if (this.unsafe.length === 0) return this.#visited >= MAX_CHECKED_DIRECTORIES;
+    if (this.unsafe.length === 0 && !this.thorough) {
+      this.cut = this.#visited >= MAX_CHECKED_DIRECTORIES;
+      return this.cut;
+    }
     return (
       this.#visited >= MAX_COLLECTED_DIRECTORIES ||
       this.rules.characters >= MAX_COLLECTED_CHARACTERS

@@ -100,18 +100,21 @@ export function watchMemory(
 /** The line Rust prints before it aborts on a refused allocation. */
 export const ALLOCATION_FAILURE = /^memory allocation of \d+ bytes failed/;
 
+/** The `TOO_LARGE` error of an rg stopped at its memory ceiling. */
+export class MemoryCeilingError extends FileSystemError {}
+
 /**
  * The error of an rg stopped at its memory ceiling.
  *
  * @param ceilingBytes - the ceiling it reached
  * @returns a `TOO_LARGE` error that names the likely cause and the next step
  */
-export function memoryCeilingError(ceilingBytes: number): FileSystemError {
+export function memoryCeilingError(ceilingBytes: number): MemoryCeilingError {
   const mebibytes = formatCount(Math.round(ceilingBytes / (1024 * 1024)));
-  return new FileSystemError(
+  return new MemoryCeilingError(
     "TOO_LARGE",
     `ripgrep was stopped at its memory ceiling (${mebibytes} MiB): something it read grew without end, most likely an ignore file (.gitignore, .ignore, .rgignore, .git/info/exclude) that is a link to a device or a huge file, or a file with an enormous line.`,
-    "Search a narrower path that avoids it, or remove the offending ignore file; grep_search and glob_search check the ignore files of the first 2,000 directories themselves.",
+    "Search a narrower path that avoids it, or remove the offending file.",
   );
 }
 

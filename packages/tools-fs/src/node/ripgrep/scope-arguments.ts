@@ -6,6 +6,7 @@ import { secretGlobAnywhere } from "@agentool/contract";
 import { FileSystemError } from "../../file-system.js";
 import type { SearchScope } from "../../internal/search-types.js";
 import { type IgnoreInspection, inspectIgnoreFiles } from "./inspect-ignore-files.js";
+import { MemoryCeilingError } from "./memory-ceiling.js";
 import { type Held, type PinnedScope, pinScope } from "./pin-scope.js";
 
 /** Writes a private temporary ignore file (one rule a line). */
@@ -113,10 +114,10 @@ async function scopeArguments(
 
 /**
  * Runs `work` with rg pinned to the scope ({@link pinScope}) and the scope's arguments
- * ({@link scopeArguments}), both prepared at the same time once the ignore files rg would read
- * are checked ({@link inspectIgnoreFiles}), and releases both afterwards. When rg is to read no
- * ignore file, it runs from the root or the mirror (its `--ignore-file` rules are anchored at the
- * root) and `where.ownIgnoreRules` says so.
+ * ({@link scopeArguments}) once the ignore files rg would read are checked
+ * ({@link inspectIgnoreFiles}). When rg is stopped at its memory ceiling and that check stopped
+ * at its first bound, the check walks on; if it then finds an unsafe ignore file, `work` runs
+ * once more with rg reading none (so `work` must start from nothing each time).
  */
 export async function withScope<T>(
   root: string,
@@ -125,6 +126,27 @@ export async function withScope<T>(
   work: (where: PinnedScope, scopeArgs: readonly string[]) => Promise<T>,
 ): Promise<T> {
   const inspection = await inspectIgnoreFiles(root, scope, signal);
+  try {
+    return await workInScope(root, scope, inspection, work);
+  } catch (error) {
+    if (!(error instanceof MemoryCeilingError) || !inspection.cut) throw error;
+    const thorough = await inspectIgnoreFiles(root, scope, signal, true);
+    if (thorough.unsafe.length === 0) throw error;
+    return workInScope(root, scope, thorough, work);
+  }
+}
+
+/**
+ * Runs `work` with the pinned scope and the scope's arguments, both prepared at the same time,
+ * and releases both afterwards. When rg is to read no ignore file, it runs from the root or the
+ * mirror (its `--ignore-file` rules are anchored at the root) and `where.ownIgnoreRules` says so.
+ */
+async function workInScope<T>(
+  root: string,
+  scope: SearchScope,
+  inspection: IgnoreInspection,
+  work: (where: PinnedScope, scopeArgs: readonly string[]) => Promise<T>,
+): Promise<T> {
   const ownIgnoreRules = inspection.unsafe.length > 0;
   const [pinned, argued] = await Promise.allSettled([
     pinScope(root, scope, !ownIgnoreRules),
