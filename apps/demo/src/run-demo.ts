@@ -187,7 +187,9 @@ export async function runDemo(options: RunDemoOptions = {}): Promise<DemoRun> {
     });
     const agent = createAgent({
       model,
-      tools: toLangChainTools(tools),
+      // The host's decision on destructive tools: the agent works in a throwaway temporary
+      // workspace, so writes and deletes run without asking (a real host passes `approve`).
+      tools: toLangChainTools(tools, { allowDestructive: true }),
       systemPrompt: DEMO_SYSTEM_PROMPT,
       middleware,
     });

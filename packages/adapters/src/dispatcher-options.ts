@@ -14,7 +14,8 @@ export interface DispatcherOptions {
   /**
    * Runs before every call of a tool that needs approval (see `requireApproval`; by default the
    * tools annotated `destructive: true`); anything but `true` refuses the call with
-   * `Error [BLOCKED]: …`. Without it, every tool runs unasked.
+   * `Error [BLOCKED]: …`. Without it, tools annotated `destructive: true` are refused unless
+   * `allowDestructive` is `true`; every other tool runs unasked.
    */
   approve?: ApproveFunction;
   /**
@@ -25,6 +26,11 @@ export interface DispatcherOptions {
    * { approve, requireApproval: (tool) => tool.annotations.openWorld === true }
    */
   requireApproval?: RequireApprovalFunction;
+  /**
+   * The host's decision to run tools annotated `destructive: true` without asking. Default
+   * `false`: without `approve`, their calls are refused with `Error [BLOCKED]: …` and never run.
+   */
+  allowDestructive?: boolean;
   /** Host values passed to every tool as `context.metadata` (per-call metadata wins). */
   metadata?: Record<string, unknown>;
 }

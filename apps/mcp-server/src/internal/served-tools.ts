@@ -64,7 +64,10 @@ export class ServedTools {
    * @param server - the MCP server
    */
   register(server: McpServer): void {
-    this.#registration = registerTools(server, this.#build(this.#state));
+    // --mode read-write is the operator's decision to run destructive tools; read-only refuses any.
+    this.#registration = registerTools(server, this.#build(this.#state), {
+      allowDestructive: this.#options.configuration.mode === "read-write",
+    });
   }
 
   /**

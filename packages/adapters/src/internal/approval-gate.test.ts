@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { createDeleteTool, echoTool, webFetchTool } from "../test-fixtures.js";
-import { approvalGateFor, checkApprovalOptions, runWithApproval } from "./approval-gate.js";
+import {
+  approvalGateFor,
+  checkApprovalOptions,
+  HOST_UNDECIDED,
+  runWithApproval,
+} from "./approval-gate.js";
 
 describe("runWithApproval", () => {
   it("answers ABORTED when the signal aborts while the gate is still waiting", async () => {
@@ -61,16 +66,39 @@ describe("approvalGateFor", () => {
 
   it("gives the gate to destructive tools only, by default", () => {
     const { tool } = createDeleteTool();
-    expect(approvalGateFor("t", tool, approve, undefined)).toBe(approve);
-    expect(approvalGateFor("t", echoTool, approve, undefined)).toBeUndefined();
-    expect(approvalGateFor("t", tool, undefined, undefined)).toBeUndefined();
+    expect(approvalGateFor("t", tool, { approve })).toBe(approve);
+    expect(approvalGateFor("t", echoTool, { approve })).toBeUndefined();
+  });
+
+  it("refuses a destructive tool when the host decided nothing, runs it with allowDestructive", () => {
+    const { tool } = createDeleteTool();
+    expect(approvalGateFor("t", tool, {})).toBe(HOST_UNDECIDED);
+    expect(approvalGateFor("t", tool, { allowDestructive: false })).toBe(HOST_UNDECIDED);
+    expect(approvalGateFor("t", tool, { allowDestructive: true })).toBeUndefined();
+    expect(approvalGateFor("t", echoTool, {})).toBeUndefined();
+    // With a gate too, the gate still decides.
+    expect(approvalGateFor("t", tool, { approve, allowDestructive: true })).toBe(approve);
+  });
+
+  it("answers BLOCKED naming both decisions, without running the tool", async () => {
+    const { tool, executions } = createDeleteTool();
+    const result = await runWithApproval(tool, { title: "x" }, {}, HOST_UNDECIDED);
+    expect(result).toMatchObject({ success: false, error: { code: "BLOCKED" } });
+    if (result.success) return;
+    expect(result.error.message).toContain("has not decided");
+    expect(result.error.hint).toContain("approve");
+    expect(result.error.hint).toContain("allowDestructive: true");
+    expect(executions.count).toBe(0);
   });
 
   it("asks requireApproval with the tool's name, annotations and tags", () => {
     const seen: unknown[] = [];
-    const gate = approvalGateFor("t", webFetchTool, approve, (candidate) => {
-      seen.push(candidate);
-      return candidate.annotations.openWorld === true;
+    const gate = approvalGateFor("t", webFetchTool, {
+      approve,
+      requireApproval: (candidate) => {
+        seen.push(candidate);
+        return candidate.annotations.openWorld === true;
+      },
     });
     expect(gate).toBe(approve);
     expect(seen).toEqual([
@@ -78,17 +106,25 @@ describe("approvalGateFor", () => {
     ]);
     const { tool } = createDeleteTool();
     // The predicate replaces the default: a destructive tool it does not pick runs unasked.
-    expect(approvalGateFor("t", tool, approve, (c) => c.name === "web_fetch")).toBeUndefined();
+    expect(
+      approvalGateFor("t", tool, { approve, requireApproval: (c) => c.name === "web_fetch" }),
+    ).toBeUndefined();
   });
 
   it("refuses a predicate that throws or does not answer with a boolean, naming the tool", () => {
     expect(() =>
-      approvalGateFor("toLangChainTools", echoTool, approve, () => {
-        throw new Error("boom");
+      approvalGateFor("toLangChainTools", echoTool, {
+        approve,
+        requireApproval: () => {
+          throw new Error("boom");
+        },
       }),
     ).toThrow(/^toLangChainTools: requireApproval threw for the tool echo: boom$/);
     expect(() =>
-      approvalGateFor("t", echoTool, approve, (() => "yes") as unknown as () => boolean),
+      approvalGateFor("t", echoTool, {
+        approve,
+        requireApproval: (() => "yes") as unknown as () => boolean,
+      }),
     ).toThrow(/requireApproval must return true or false; for the tool echo it returned string/);
   });
 });

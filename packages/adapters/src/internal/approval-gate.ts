@@ -12,6 +12,44 @@ import {
   type RequireApprovalFunction,
 } from "../approval.js";
 
+/**
+ * The gate of a destructive tool whose host decided nothing (no `approve`, no
+ * `allowDestructive: true`): every call is refused with `BLOCKED`, never run.
+ *
+ * @internal
+ */
+export const HOST_UNDECIDED: unique symbol = Symbol("agentool.hostUndecided");
+
+/** What stands before one tool's calls: the host's gate, or {@link HOST_UNDECIDED}. @internal */
+export type CallGate = ApproveFunction | typeof HOST_UNDECIDED;
+
+/** The approval options every adapter entry takes. @internal */
+export interface ApprovalOptions {
+  /** The host's gate. */
+  approve?: ApproveFunction | undefined;
+  /** Which tools go through the gate (default: annotated destructive). */
+  requireApproval?: RequireApprovalFunction | undefined;
+  /** The host's decision to run destructive tools without a gate. */
+  allowDestructive?: boolean | undefined;
+}
+
+/**
+ * The refusal of a destructive tool on a host that decided nothing: names both ways to decide.
+ *
+ * @param tool - the refused tool
+ * @returns the `BLOCKED` envelope
+ * @internal
+ */
+export function undecidedRefusal(tool: AnyTool): ToolResult<unknown> {
+  return fail(
+    "BLOCKED",
+    `${tool.name} can change or delete things, and this host has not decided whether the agent may run such tools, so the call was not run.`,
+    {
+      hint: `Do not retry. Tell the user that ${tool.name} is not enabled here: the host enables it with an approve gate (the user confirms each call) or with allowDestructive: true.`,
+    },
+  );
+}
+
 const DO_NOT_RETRY_HINT =
   "Do not retry the same call. Tell the user what you wanted to do and ask how to proceed, or continue without this action.";
 
@@ -74,27 +112,34 @@ async function refusal(
 }
 
 /**
- * Decides, once per tool, whether its calls go through the gate: the gate itself when
- * `requireApproval(tool)` (default: annotated `destructive: true`) says so, else `undefined`.
+ * Decides, once per tool, what stands before its calls: with `approve`, the gate itself when
+ * `requireApproval(tool)` (default: annotated `destructive: true`) says so; without `approve`, a
+ * destructive tool is refused ({@link HOST_UNDECIDED}) unless the host passed
+ * `allowDestructive: true`. `undefined` runs the tool unasked.
  *
  * @param owner - the public factory's name, used in error messages
  * @param tool - the tool (overrides applied: the predicate sees the name the model sees)
- * @param approve - the host's gate, if any
- * @param requireApproval - the host's predicate, if any
- * @returns the gate to ask before each call of this tool, or `undefined` to run it unasked
+ * @param options - the host's `approve`, `requireApproval` and `allowDestructive`
+ * @returns the gate to ask before each call of this tool, {@link HOST_UNDECIDED}, or `undefined`
  * @throws AgentoolError when the predicate throws or returns something other than a boolean
+ * @internal
  */
 export function approvalGateFor(
   owner: string,
   tool: AnyTool,
-  approve: ApproveFunction | undefined,
-  requireApproval: RequireApprovalFunction | undefined,
-): ApproveFunction | undefined {
-  if (approve === undefined) return undefined;
-  const predicate = requireApproval ?? defaultRequireApproval;
+  options: ApprovalOptions,
+): CallGate | undefined {
+  const candidate = { name: tool.name, annotations: tool.annotations, tags: tool.tags };
+  const approve = options.approve;
+  if (approve === undefined) {
+    return options.allowDestructive !== true && defaultRequireApproval(candidate)
+      ? HOST_UNDECIDED
+      : undefined;
+  }
+  const predicate = options.requireApproval ?? defaultRequireApproval;
   let needed: unknown;
   try {
-    needed = predicate({ name: tool.name, annotations: tool.annotations, tags: tool.tags });
+    needed = predicate(candidate);
   } catch (error) {
     const detail = errorMessage(error);
     throw new AgentoolError(
@@ -120,10 +165,7 @@ export function approvalGateFor(
  * @param options - the parsed `approve` and `requireApproval`
  * @throws AgentoolError when `requireApproval` is given without `approve`
  */
-export function checkApprovalOptions(
-  owner: string,
-  options: { approve?: ApproveFunction; requireApproval?: RequireApprovalFunction },
-): void {
+export function checkApprovalOptions(owner: string, options: ApprovalOptions): void {
   if (options.requireApproval !== undefined && options.approve === undefined) {
     throw new AgentoolError(
       `${owner}: requireApproval was given without approve, so the tools it picks would run unasked; pass approve (the gate) too.`,
@@ -140,15 +182,17 @@ export function checkApprovalOptions(
  * @param tool - the tool to run
  * @param input - the model's arguments (validated by `tool.parseInput` / `tool.run`)
  * @param options - run options passed to `tool.run`
- * @param approve - the gate for this tool, if its calls need approval
+ * @param approve - the gate for this tool, if its calls need approval ({@link HOST_UNDECIDED}
+ *   refuses every call)
  * @returns the tool's envelope, or `BLOCKED` / `ABORTED` when the gate stopped the call
  */
 export function runWithApproval(
   tool: AnyTool,
   input: unknown,
   options: RunOptions,
-  approve: ApproveFunction | undefined,
+  approve: CallGate | undefined,
 ): Promise<ToolResult<unknown>> {
+  if (approve === HOST_UNDECIDED) return Promise.resolve(undecidedRefusal(tool));
   if (approve === undefined || options.signal?.aborted) {
     return tool.run(input, options);
   }

@@ -7,9 +7,13 @@ import {
   type ToolContent,
   type ToolResult,
 } from "@agentool/contract";
-import type { ApproveFunction } from "../approval.js";
 import type { DispatcherOptions, DispatchRunOptions } from "../dispatcher-options.js";
-import { approvalGateFor, checkApprovalOptions, runWithApproval } from "./approval-gate.js";
+import {
+  approvalGateFor,
+  type CallGate,
+  checkApprovalOptions,
+  runWithApproval,
+} from "./approval-gate.js";
 import { dispatcherOptionsSchema } from "./option-schemas.js";
 import { createToolRegistry } from "./tool-registry.js";
 
@@ -35,8 +39,8 @@ export interface DispatchOutcome {
 
 /** Settings shared by every call of one dispatcher. */
 export interface DispatchSettings {
-  /** The gate of each tool whose calls need approval, by tool name. */
-  gates: ReadonlyMap<string, ApproveFunction>;
+  /** The gate of each tool whose calls need approval (or are refused), by tool name. */
+  gates: ReadonlyMap<string, CallGate>;
   /** Host values for every call. */
   metadata: Record<string, unknown> | undefined;
 }
@@ -138,9 +142,9 @@ export function prepareDispatcher(
   const parsed = parseOptions(owner, dispatcherOptionsSchema, options);
   checkApprovalOptions(owner, parsed);
   const registry = createToolRegistry(owner, tools);
-  const gates = new Map<string, ApproveFunction>();
+  const gates = new Map<string, CallGate>();
   for (const [name, tool] of registry) {
-    const gate = approvalGateFor(owner, tool, parsed.approve, parsed.requireApproval);
+    const gate = approvalGateFor(owner, tool, parsed);
     if (gate !== undefined) gates.set(name, gate);
   }
   return { registry, settings: { gates, metadata: parsed.metadata } };

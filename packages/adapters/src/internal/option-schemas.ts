@@ -17,6 +17,14 @@ export const requireApprovalOptionSchema = z
   .optional()
   .describe("Which tools need approval (default: those annotated destructive).");
 
+/** The `allowDestructive` option: the host's decision to run destructive tools without a gate. */
+export const allowDestructiveOptionSchema = z
+  .boolean()
+  .optional()
+  .describe(
+    "Run tools annotated destructive without an approve gate (default false: without approve they are refused with BLOCKED).",
+  );
+
 /** The `metadata` option: a plain record passed to tools as `context.metadata`. */
 export const metadataOptionSchema = z
   .record(z.string(), z.unknown())
@@ -27,5 +35,6 @@ export const metadataOptionSchema = z
 export const dispatcherOptionsSchema = z.object({
   approve: approveOptionSchema,
   requireApproval: requireApprovalOptionSchema,
+  allowDestructive: allowDestructiveOptionSchema,
   metadata: metadataOptionSchema,
 });

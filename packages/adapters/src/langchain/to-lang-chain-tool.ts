@@ -19,10 +19,12 @@ import { z } from "zod";
 import type { ApproveFunction, RequireApprovalFunction } from "../approval.js";
 import {
   approvalGateFor,
+  type CallGate,
   checkApprovalOptions,
   runWithApproval,
 } from "../internal/approval-gate.js";
 import {
+  allowDestructiveOptionSchema,
   approveOptionSchema,
   metadataOptionSchema,
   requireApprovalOptionSchema,
@@ -74,6 +76,11 @@ export interface ToLangChainToolsOptions {
    * { approve, requireApproval: (tool) => tool.annotations.openWorld === true }
    */
   requireApproval?: RequireApprovalFunction;
+  /**
+   * The host's decision to run tools annotated `destructive: true` without asking. Default
+   * `false`: without `approve`, their calls are refused with `Error [BLOCKED]: …` and never run.
+   */
+  allowDestructive?: boolean;
   /** What the `ToolMessage`'s `artifact` holds: `"envelope"` (default), `"data"` or `"none"`. */
   artifact?: LangChainArtifactMode;
   /** Host values: LangChain tool metadata (for tracing) and `context.metadata` of every call. */
@@ -98,6 +105,7 @@ export type LangChainTool = DynamicStructuredTool;
 const toolsOptionsSchema = z.object({
   approve: approveOptionSchema,
   requireApproval: requireApprovalOptionSchema,
+  allowDestructive: allowDestructiveOptionSchema,
   artifact: z
     .enum(["envelope", "data", "none"])
     .optional()
@@ -107,8 +115,8 @@ const toolsOptionsSchema = z.object({
 
 /** What each converted tool needs besides the tool. */
 interface ConvertSettings {
-  /** The gate, when this tool's calls need approval. */
-  approve: ApproveFunction | undefined;
+  /** The gate, when this tool's calls need approval (or are refused: no host decision). */
+  approve: CallGate | undefined;
   /** What the artifact holds. */
   artifact: LangChainArtifactMode;
   /** Host values. */
@@ -253,7 +261,7 @@ export function toLangChainTool(tool: AnyTool, options?: ToLangChainToolOptions)
       : tool.withOverrides({ name: parsed.name, description: parsed.description });
   checkApprovalOptions("toLangChainTool", parsed);
   return convert(target, {
-    approve: approvalGateFor("toLangChainTool", target, parsed.approve, parsed.requireApproval),
+    approve: approvalGateFor("toLangChainTool", target, parsed),
     artifact: parsed.artifact ?? "envelope",
     metadata: parsed.metadata,
   });
@@ -279,7 +287,7 @@ export function toLangChainTools(
   const registry = createToolRegistry("toLangChainTools", tools);
   return [...registry.values()].map((tool) =>
     convert(tool, {
-      approve: approvalGateFor("toLangChainTools", tool, parsed.approve, parsed.requireApproval),
+      approve: approvalGateFor("toLangChainTools", tool, parsed),
       artifact: parsed.artifact ?? "envelope",
       metadata: parsed.metadata,
     }),

@@ -43,6 +43,12 @@ export interface RegisterToolsOptions {
    * dropped too).
    */
   structuredContent?: StructuredContentMode;
+  /**
+   * The server's decision to run tools annotated `destructive: true` (MCP `destructiveHint`).
+   * Default `false`: their calls are refused with `BLOCKED` and never run; the MCP client's own
+   * confirmation is not a decision this server can see. `agentool-mcp --mode read-write` sets it.
+   */
+  allowDestructive?: boolean;
   /** The thread id handed to `tool.run`. Default: the transport's session id (`extra.sessionId`). */
   threadId?: (extra: McpRequestExtra) => string | undefined;
 }

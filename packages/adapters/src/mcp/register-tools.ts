@@ -12,6 +12,7 @@ import type {
   ListToolsResult,
   ProgressToken,
 } from "@modelcontextprotocol/sdk/types.js";
+import { approvalGateFor, undecidedRefusal } from "../internal/approval-gate.js";
 import { createToolRegistry } from "../internal/tool-registry.js";
 import {
   isConnected,
@@ -51,10 +52,14 @@ interface Registration {
   entries: ReadonlyMap<string, Entry>;
   readonly structuredContent: StructuredContentMode;
   readonly threadId: ((extra: McpRequestExtra) => string | undefined) | undefined;
+  /** The server's decision to run destructive tools. */
+  readonly allowDestructive: boolean;
 }
 
 interface Entry {
   readonly tool: AnyTool;
+  /** Refused on every call: destructive, and the server did not allow destructive tools. */
+  readonly refused: boolean;
   readonly definition: McpToolDefinition;
   readonly registration: Registration;
 }
@@ -196,6 +201,9 @@ function installHandlers(low: Server, state: McpServerState, registry: ToolRegis
         );
       }
       const { tool, registration } = entry;
+      if (entry.refused) {
+        return buildCallToolResult(tool, undecidedRefusal(tool), registration.structuredContent);
+      }
       let threadId: string | undefined;
       try {
         threadId =
@@ -240,6 +248,9 @@ function entriesFor(
   for (const [name, tool] of checked) {
     entries.set(name, {
       tool,
+      refused:
+        approvalGateFor(owner, tool, { allowDestructive: registration.allowDestructive }) !==
+        undefined,
       definition: buildToolDefinition(tool, registration.structuredContent),
       registration,
     });
@@ -304,7 +315,7 @@ function announce(low: Server): void {
  *
  * @param server - the SDK's `McpServer`, or its low-level `Server` (SDK v1 or v2)
  * @param tools - tools made by `defineTool`
- * @param options - `structuredContent` mode and `threadId`
+ * @param options - `structuredContent` mode, `threadId` and `allowDestructive` (destructive tools are refused with BLOCKED without it)
  * @returns the registration: its names, `replace` and `remove`
  * @throws AgentoolError for invalid options, an entry that is not a tool, a duplicate name (in
  *   the list or across registrations), tools registered with `McpServer.registerTool`, or a
@@ -331,6 +342,7 @@ export function registerTools(
     entries: new Map(),
     structuredContent: parsed.structuredContent ?? "declared",
     threadId: parsed.threadId,
+    allowDestructive: parsed.allowDestructive === true,
   };
   const entries = entriesFor(OWNER, tools, registration);
   const state = stateOf(low);

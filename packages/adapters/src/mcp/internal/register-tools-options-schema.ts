@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { allowDestructiveOptionSchema } from "../../internal/option-schemas.js";
 import type { McpRequestExtra } from "../register-tools-options.js";
 
 /** The options of `registerTools`, checked strictly (unknown keys refused). */
@@ -14,4 +15,5 @@ export const registerToolsOptionsSchema = z.object({
     )
     .optional()
     .describe("The thread id handed to tool.run."),
+  allowDestructive: allowDestructiveOptionSchema,
 });
