@@ -21,6 +21,7 @@ export {
   SECRET_ENVIRONMENT_PATTERN,
 } from "./run-command/command-environment.js";
 export { formatCommandResult } from "./run-command/format-command-result.js";
+export { DEFAULT_RESOURCE_LIMITS, type ResourceLimits } from "./run-command/resource-limits.js";
 export type {
   CommandCutLine,
   CommandOutputData,
