@@ -160,6 +160,9 @@ async function main(): Promise<void> {
     allowOrigins: http.allowOrigins,
     ...(token === undefined ? { noAuth: true } : { token }),
     ...(stateless ? { stateless: true } : {}),
+    ...(http.sessionIdleSeconds === undefined
+      ? {}
+      : { sessionIdleMs: http.sessionIdleSeconds * 1000 }),
     createSession: stateless
       ? () =>
           createAgentoolMcpServer({

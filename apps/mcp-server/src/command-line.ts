@@ -47,6 +47,8 @@ export interface CommandLineOptions {
         noAuth?: true;
         /** `--stateless`: present, `true`, only when given. */
         stateless?: true;
+        /** `--session-idle-seconds`: present only when given. */
+        sessionIdleSeconds?: number;
       }
     | undefined;
 }
@@ -182,7 +184,31 @@ const FAMILY_FLAGS: readonly FamilyFlag[] = [
 ];
 
 /** Flags that apply to the HTTP server only. */
-const HTTP_FLAGS = ["host", "allow-origin", "token", "no-auth", "stateless"];
+const HTTP_FLAGS = [
+  "host",
+  "allow-origin",
+  "token",
+  "no-auth",
+  "stateless",
+  "session-idle-seconds",
+];
+
+/** The longest `--session-idle-seconds` (a week). */
+const MAX_SESSION_IDLE_SECONDS = 604_800;
+
+function parseIdleSeconds(value: string, stateless: boolean): number {
+  if (!/^\d{1,6}$/.test(value) || Number(value) < 1 || Number(value) > MAX_SESSION_IDLE_SECONDS) {
+    throw new UsageError(
+      `--session-idle-seconds needs a whole number of seconds from 1 to ${MAX_SESSION_IDLE_SECONDS} (e.g. 900 for 15 minutes), not "${value}".`,
+    );
+  }
+  if (stateless) {
+    throw new UsageError(
+      "--stateless keeps no sessions, so --session-idle-seconds would do nothing: drop one of them.",
+    );
+  }
+  return Number(value);
+}
 
 function parseMode(flags: FlagValues): ServerMode {
   const modeValue = flags.one("mode") ?? "read-only";
@@ -258,13 +284,18 @@ function parseHttp(flags: FlagValues): CommandLineOptions["http"] {
   const noAuth = flags.hasSwitch("no-auth");
   if (noAuth) checkNoAuth(host, flags.hasValue("token"));
   if (httpValue === undefined) return undefined;
+  const idleValue = flags.one("session-idle-seconds");
+  const stateless = flags.hasSwitch("stateless");
   return {
     port: parsePort(httpValue),
     host,
     allowOrigins: flags.many("allow-origin").map(parseOrigin),
     token: flags.one("token"),
     ...(noAuth ? { noAuth: true as const } : {}),
-    ...(flags.hasSwitch("stateless") ? { stateless: true as const } : {}),
+    ...(stateless ? { stateless: true as const } : {}),
+    ...(idleValue === undefined
+      ? {}
+      : { sessionIdleSeconds: parseIdleSeconds(idleValue, stateless) }),
   };
 }
 

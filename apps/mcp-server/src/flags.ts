@@ -114,6 +114,12 @@ export const FLAGS: readonly FlagDescription[] = [
       "Serve --http without sessions: every POST is answered by a fresh server, so replicas behind a load balancer can answer one client. The root is --root (client roots are not listed), and ask_user, confirm, notify, remember and search_memory are left out (they need a session).",
   },
   {
+    name: "session-idle-seconds",
+    value: "<seconds>",
+    description:
+      "Close an --http session after this many seconds with no request and no open SSE stream (default 900, 15 minutes); its client's next request gets 404 and starts a new session. A new session beyond the 64 open closes the least recently active idle one.",
+  },
+  {
     name: "fixed-root",
     description: "Ignore the client's MCP roots: always confine to --root.",
   },

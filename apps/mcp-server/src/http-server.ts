@@ -13,8 +13,14 @@ import { isLoopbackHost } from "./loopback.js";
 /** The largest POST body the HTTP server reads (bigger bodies get 413). */
 export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
 
-/** The most sessions open at once (a new one beyond it gets 503). */
+/**
+ * The most sessions open at once. A new one beyond it closes the least recently active idle
+ * session, or gets 503 when every session has a request or stream open.
+ */
 export const DEFAULT_MAX_SESSIONS = 64;
+
+/** How long a session may sit idle — no request, no open SSE stream — before it is closed (15 min). */
+export const DEFAULT_SESSION_IDLE_MS = 15 * 60 * 1000;
 
 /** The reconnection delay (ms) sent in the SSE `retry` field, unless told otherwise. */
 export const DEFAULT_SSE_RETRY_MS = 1_000;
@@ -53,6 +59,12 @@ export interface HttpServerOptions {
   maxBodyBytes?: number;
   /** Most sessions open at once (with `stateless`: most requests in flight). Default {@link DEFAULT_MAX_SESSIONS}. */
   maxSessions?: number;
+  /**
+   * A session with no request and no open SSE stream for this long (ms) is closed, its tools
+   * disposed; its client's next request gets 404 and starts a new session. Default
+   * {@link DEFAULT_SESSION_IDLE_MS}.
+   */
+  sessionIdleMs?: number;
   /** Where log lines go. Default: stderr, prefixed `agentool-mcp: `. */
   log?: (line: string) => void;
 }
@@ -75,7 +87,9 @@ export interface RunningHttpServer {
  * DNS-rebinding defence), carry an allowed Origin when it has one (403), and the bearer token
  * (401 with `WWW-Authenticate: Bearer`; compared in constant time) unless `noAuth`, which only
  * a loopback host may use. Sessions are stateful (random UUID ids): each has its own
- * `McpServer` and tool set, an unknown session id gets 404, DELETE ends a session, and POST
+ * `McpServer` and tool set, an unknown session id gets 404, DELETE ends a session, a session
+ * idle (no request, no open SSE stream) for `sessionIdleMs` is closed, a new session beyond
+ * `maxSessions` closes the least recently active idle one (503 only when none is idle), and POST
  * bodies are capped (413). SSE streams are resumable: each event has an id (kept in a bounded
  * per-session {@link BoundedEventStore}), each stream starts with a priming event carrying the
  * `retry` delay (clients of protocol 2025-11-25 and later), and a GET with `Last-Event-ID` replays
@@ -110,6 +124,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     eventStore: options.eventStore,
     maxBodyBytes,
     maxSessions,
+    idleMs: options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS,
     log,
   });
   const endpoint =

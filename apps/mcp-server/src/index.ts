@@ -28,6 +28,7 @@ export { FAMILY_NAMES, type FamilyName, isFamilyName } from "./family-names.js";
 export {
   DEFAULT_MAX_BODY_BYTES,
   DEFAULT_MAX_SESSIONS,
+  DEFAULT_SESSION_IDLE_MS,
   DEFAULT_SSE_RETRY_MS,
   type HttpServerOptions,
   MCP_PATH,

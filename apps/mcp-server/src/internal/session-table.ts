@@ -11,7 +11,14 @@ import { reply } from "./reply.js";
 interface Session {
   transport: StreamableHTTPServerTransport;
   agentool: AgentoolMcpServer;
+  /** When a request of the session last came in or its last open response closed (ms). */
+  lastActive: number;
+  /** Responses still open: requests being answered and SSE streams (GET or POST). */
+  openResponses: number;
 }
+
+/** How often idle sessions are looked for, at most (ms); more often for short idle times. */
+const MAX_SWEEP_INTERVAL_MS = 60_000;
 
 /** What a {@link SessionTable} opens sessions with. */
 export interface SessionTableOptions {
@@ -25,6 +32,8 @@ export interface SessionTableOptions {
   maxBodyBytes: number;
   /** Most sessions open at once. */
   maxSessions: number;
+  /** A session with no request and no open stream for this long (ms) is closed. */
+  idleMs: number;
   /** Where log lines go. */
   log: (line: string) => void;
 }
@@ -32,11 +41,15 @@ export interface SessionTableOptions {
 /**
  * The sessions of a stateful Streamable HTTP server (random UUID ids): each has its own
  * `McpServer`, tool set and transport with a bounded, resumable SSE event store; an unknown
- * session id gets 404, DELETE ends a session, a new one beyond the cap gets 503.
+ * session id gets 404, DELETE ends a session. A session is idle while it has no request being
+ * answered and no open SSE stream; one idle for `idleMs` is closed, and a new session beyond the
+ * cap closes the least recently active idle one (503 only when every session has an open stream
+ * or request).
  */
 export class SessionTable {
   readonly #sessions = new Map<string, Session>();
   readonly #options: SessionTableOptions;
+  #sweeper: NodeJS.Timeout | undefined;
 
   /** @param options - the session factory, SSE settings, caps and logger */
   constructor(options: SessionTableOptions) {
@@ -81,6 +94,7 @@ export class SessionTable {
         reply(response, 404, "Session not found: start a new session with an initialize request.");
         return;
       }
+      SessionTable.#track(session, response);
       await session.transport.handleRequest(request, response, body);
       return;
     }
@@ -96,6 +110,7 @@ export class SessionTable {
         );
         return;
       }
+      SessionTable.#track(session, response);
       await session.transport.handleRequest(request, response);
       return;
     }
@@ -118,15 +133,21 @@ export class SessionTable {
     });
   }
 
-  /** Ends every session. */
+  /** Ends every session (and stops looking for idle ones). */
   async closeAll(): Promise<void> {
+    clearInterval(this.#sweeper);
+    this.#sweeper = undefined;
     await Promise.all([...this.#sessions.keys()].map((sessionId) => this.close(sessionId)));
   }
 
   async #open(request: IncomingMessage, response: ServerResponse, body: unknown): Promise<void> {
     const { maxSessions, maxBodyBytes } = this.#options;
-    if (this.#sessions.size >= maxSessions) {
-      reply(response, 503, `Too many sessions (${maxSessions}): end one with DELETE first.`);
+    if (!this.#makeRoom()) {
+      reply(
+        response,
+        503,
+        `Too many sessions (${maxSessions}), each with a request or stream open: end one with DELETE, or try again when one goes idle.`,
+      );
       return;
     }
     const agentool = this.#options.createSession();
@@ -136,7 +157,8 @@ export class SessionTable {
       eventStore: new BoundedEventStore(this.#options.eventStore),
       retryInterval: this.#options.retryIntervalMs,
       onsessioninitialized: (sessionId) => {
-        this.#sessions.set(sessionId, { transport, agentool });
+        this.#sessions.set(sessionId, session);
+        this.#startSweeper();
       },
       onsessionclosed: (sessionId) => this.close(sessionId),
     });
@@ -145,11 +167,62 @@ export class SessionTable {
       if (sessionId !== undefined) void this.close(sessionId);
       else void agentool.dispose();
     };
+    const session: Session = { transport, agentool, lastActive: Date.now(), openResponses: 0 };
+    SessionTable.#track(session, response);
     await agentool.connect(transport);
     await transport.handleRequest(request, response, body);
     if (transport.sessionId === undefined) {
       // The initialize request failed: nothing to keep.
       await agentool.dispose();
     }
+  }
+
+  /** Counts a response of the session as open until it closes (a finished answer or a dropped stream). */
+  static #track(session: Session, response: ServerResponse): void {
+    session.openResponses += 1;
+    session.lastActive = Date.now();
+    response.once("close", () => {
+      session.openResponses -= 1;
+      session.lastActive = Date.now();
+    });
+  }
+
+  /** Whether a new session fits: closes expired sessions, then (when still full) the least recently active idle one. */
+  #makeRoom(): boolean {
+    this.#closeExpired();
+    if (this.#sessions.size < this.#options.maxSessions) return true;
+    let oldest: [string, Session] | undefined;
+    for (const entry of this.#sessions) {
+      const [, session] = entry;
+      if (session.openResponses > 0) continue;
+      if (oldest === undefined || session.lastActive < oldest[1].lastActive) oldest = entry;
+    }
+    if (oldest === undefined) return false;
+    this.#options.log(
+      `session ${oldest[0]} closed to make room for a new one (${this.#options.maxSessions} sessions open; it was the least recently active idle one).`,
+    );
+    void this.close(oldest[0]);
+    return true;
+  }
+
+  /** Closes every session idle (no open response) for at least `idleMs`. */
+  #closeExpired(): void {
+    const cutoff = Date.now() - this.#options.idleMs;
+    for (const [sessionId, session] of this.#sessions) {
+      if (session.openResponses === 0 && session.lastActive <= cutoff) {
+        this.#options.log(
+          `session ${sessionId} closed after ${Math.round(this.#options.idleMs / 1000)} s idle.`,
+        );
+        void this.close(sessionId);
+      }
+    }
+  }
+
+  /** Looks for expired sessions every half idle time (at most every minute), without keeping the process alive. */
+  #startSweeper(): void {
+    if (this.#sweeper !== undefined) return;
+    const interval = Math.min(Math.max(this.#options.idleMs / 2, 50), MAX_SWEEP_INTERVAL_MS);
+    this.#sweeper = setInterval(() => this.#closeExpired(), interval);
+    this.#sweeper.unref();
   }
 }
