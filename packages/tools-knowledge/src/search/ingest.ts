@@ -1,15 +1,17 @@
 import { AgentoolError } from "@agentool/contract";
 import { z } from "zod";
-import { contentDocumentKey } from "../engine/content-hash.js";
 import { embeddingsSchema, vectorStoreSchema } from "../engine/option-schemas.js";
 import type { Embeddings, VectorRecord, VectorStore } from "../engine/types.js";
+import { DEFAULT_MAX_CHUNK_CHARACTERS, MIN_MAX_CHUNK_CHARACTERS } from "./chunk-markdown.js";
+import { embedIngestRecords } from "./internal/embed-ingest-records.js";
 import {
-  chunkMarkdown,
-  DEFAULT_MAX_CHUNK_CHARACTERS,
-  MIN_MAX_CHUNK_CHARACTERS,
-} from "./chunk-markdown.js";
-import { countAlphanumericCharacters, sanitizeText } from "./internal/sanitize.js";
-import { MAX_CHUNK_INDEX, recordId } from "./internal/vector-query.js";
+  type PendingDocument,
+  prepareIngestDocuments,
+} from "./internal/prepare-ingest-documents.js";
+import { sanitizeText } from "./internal/sanitize.js";
+import { MAX_CHUNK_INDEX } from "./internal/vector-query.js";
+
+export { embeddingInput } from "./internal/embedding-input.js";
 
 /** Default records per `embedDocuments` call and per `upsert` call: 64. */
 export const DEFAULT_INGEST_BATCH_SIZE = 64;
@@ -207,65 +209,6 @@ export function parseIngestArguments(
 }
 
 /**
- * The text an embedder gets for a chunk: with `embedHeadingTrail`, `"Power > Limits: <text>"`;
- * without, the trail's headings one per line and then the text. A chunk with no trail embeds as
- * its text either way.
- *
- * @param text - the (sanitized) chunk text
- * @param headingTrail - the chunk's headings, outermost first
- * @param embedHeadingTrail - the option
- * @returns the embedder's input
- * @internal
- */
-export function embeddingInput(
-  text: string,
-  headingTrail: readonly string[],
-  embedHeadingTrail: boolean,
-): string {
-  if (headingTrail.length === 0) return text;
-  return embedHeadingTrail
-    ? `${headingTrail.join(" > ")}: ${text}`
-    : `${headingTrail.join("\n")}\n${text}`;
-}
-
-function toVector(values: unknown, expected: number | undefined, position: number): Float32Array {
-  if (!Array.isArray(values) && !ArrayBuffer.isView(values)) {
-    throw new TypeError(
-      `ingest: the embedder returned no vector for text ${position} of the batch.`,
-    );
-  }
-  const vector = Float32Array.from(values as ArrayLike<number>);
-  if (vector.length === 0)
-    throw new TypeError(
-      `ingest: the embedder returned an empty vector for text ${position} of the batch.`,
-    );
-  if (expected !== undefined && vector.length !== expected) {
-    throw new RangeError(
-      `ingest: the embedder returned a ${vector.length}-dimension vector after ${expected}-dimension ones — one ingest uses one embedder.`,
-    );
-  }
-  for (const value of vector) {
-    if (!Number.isFinite(value))
-      throw new TypeError("ingest: the embedder returned a non-finite number.");
-  }
-  return vector;
-}
-
-function lineCount(text: string): number {
-  let count = 1;
-  for (let index = text.indexOf("\n"); index !== -1; index = text.indexOf("\n", index + 1))
-    count += 1;
-  return count;
-}
-
-interface PendingDocument {
-  documentKey: string;
-  records: VectorRecord[];
-  embedInputs: string[];
-  droppedChunks: number;
-}
-
-/**
  * The source-agnostic write path: each document is chunked (`chunkMarkdown`: heading-aware, true
  * line spans) → each chunk sanitized (default: C0/C1 control characters stripped, tab and line feed
  * kept) → blank chunks and, with `minAlnumChars`, chunks with fewer letters and digits dropped →
@@ -315,109 +258,54 @@ export async function ingest(
     onProgress,
   } = parsed.options;
   signal?.throwIfAborted();
-  const createdAt = now().toISOString();
-  const clean = (text: string): string => {
-    const result = sanitize(text);
-    if (typeof result !== "string") throw new TypeError("ingest: sanitize must return a string.");
-    return result;
-  };
-
-  // A key given twice is ingested once: the last document wins (as a second ingest would).
-  const pendingByKey = new Map<string, PendingDocument>();
-  for (const document of parsed.documents) {
-    signal?.throwIfAborted();
-    const documentKey = document.id ?? (await contentDocumentKey(document.text));
-    const source = document.source === undefined ? undefined : sanitizeText(document.source);
-    const tags =
-      document.tags === undefined
-        ? undefined
-        : [
-            ...new Set(
-              document.tags.map((tag) => sanitizeText(tag).trim()).filter((tag) => tag.length > 0),
-            ),
-          ];
-    const { chunks } = chunkMarkdown(document.text, { maxChunkCharacters });
-    const pending: PendingDocument = {
-      documentKey,
-      records: [],
-      embedInputs: [],
-      droppedChunks: 0,
-    };
-    for (const chunk of chunks) {
-      let text = clean(chunk.text);
-      let startLine = chunk.start_line;
-      let endLine = chunk.end_line;
-      // Lines the sanitizer left blank at either end are trimmed, the span following them, as
-      // long as the sanitizer kept the line count (the default one does).
-      if (text !== chunk.text && lineCount(text) === lineCount(chunk.text)) {
-        const lines = text.split("\n");
-        while (lines.length > 1 && (lines[0] as string).trim().length === 0) {
-          lines.shift();
-          startLine += 1;
-        }
-        while (lines.length > 1 && (lines[lines.length - 1] as string).trim().length === 0) {
-          lines.pop();
-          endLine -= 1;
-        }
-        text = lines.join("\n");
-      }
-      const headingTrail = chunk.heading_trail.map(clean);
-      if (
-        text.trim().length === 0 ||
-        (minAlnumChars > 0 && countAlphanumericCharacters(text, minAlnumChars) < minAlnumChars)
-      ) {
-        pending.droppedChunks += 1;
-        continue;
-      }
-      const chunkIndex = pending.records.length;
-      const record: VectorRecord = {
-        id: recordId(documentKey, chunkIndex),
-        text,
-        metadata: {
-          document_key: documentKey,
-          chunk_index: chunkIndex,
-          start_line: startLine,
-          end_line: endLine,
-          heading_trail: headingTrail,
-          created_at: createdAt,
-        },
-      };
-      if (source !== undefined) record.metadata.source = source;
-      if (tags !== undefined) record.metadata.tags = tags;
-      pending.records.push(record);
-      pending.embedInputs.push(embeddingInput(text, headingTrail, embedHeadingTrail));
-    }
-    pendingByKey.delete(documentKey);
-    pendingByKey.set(documentKey, pending);
-  }
-  const pendingDocuments = [...pendingByKey.values()];
+  const pendingDocuments = await prepareIngestDocuments(parsed.documents, {
+    maxChunkCharacters,
+    sanitize,
+    minAlnumChars,
+    embedHeadingTrail,
+    createdAt: now().toISOString(),
+    signal,
+  });
   const records = pendingDocuments.flatMap((pending) => pending.records);
-  const inputs = pendingDocuments.flatMap((pending) => pending.embedInputs);
-
-  let dimensions: number | undefined;
-  if (embeddings !== undefined) {
-    for (let start = 0; start < records.length; start += batchSize) {
-      signal?.throwIfAborted();
-      const batch = inputs.slice(start, start + batchSize);
-      const vectors = await embeddings.embedDocuments(batch);
-      if (!Array.isArray(vectors) || vectors.length !== batch.length) {
-        throw new TypeError(
-          `ingest: the embedder returned ${Array.isArray(vectors) ? vectors.length : "no"} vectors for ${batch.length} texts.`,
+  const dimensions =
+    embeddings === undefined
+      ? undefined
+      : await embedIngestRecords(
+          records,
+          pendingDocuments.flatMap((pending) => pending.embedInputs),
+          {
+            embeddings,
+            batchSize,
+            signal,
+            onBatch: (completed, total) => onProgress?.({ stage: "embed", completed, total }),
+          },
         );
-      }
-      for (const [offset, values] of vectors.entries()) {
-        const vector = toVector(values, dimensions, offset);
-        dimensions = vector.length;
-        (records[start + offset] as VectorRecord).vector = vector;
-      }
-      onProgress?.({
-        stage: "embed",
-        completed: Math.min(start + batchSize, records.length),
-        total: records.length,
-      });
-    }
+  await writeRecords(store, records, { batchSize, signal, onProgress });
+  const results: IngestedDocument[] = [];
+  for (const pending of pendingDocuments) {
+    results.push({
+      documentKey: pending.documentKey,
+      records: pending.records.length,
+      droppedChunks: pending.droppedChunks,
+      removedRecords: await removeStaleRecords(store, pending, signal),
+    });
   }
+  const result: IngestResult = {
+    records: records.length,
+    droppedChunks: results.reduce((sum, document) => sum + document.droppedChunks, 0),
+    documents: results,
+  };
+  if (dimensions !== undefined) result.dimensions = dimensions;
+  return result;
+}
 
+/** Upserts the records in batches of `batchSize`, reporting each batch. */
+async function writeRecords(
+  store: VectorStore,
+  records: readonly VectorRecord[],
+  settings: Pick<IngestOptions, "signal" | "onProgress"> & { batchSize: number },
+): Promise<void> {
+  const { batchSize, signal, onProgress } = settings;
   for (let start = 0; start < records.length; start += batchSize) {
     signal?.throwIfAborted();
     await store.upsert(
@@ -430,36 +318,29 @@ export async function ingest(
       total: records.length,
     });
   }
+}
 
-  const results: IngestedDocument[] = [];
-  for (const pending of pendingDocuments) {
-    let removedRecords = 0;
-    if (typeof store.range === "function") {
-      signal?.throwIfAborted();
-      const stale = await store.range(
-        pending.documentKey,
-        pending.records.length,
-        MAX_CHUNK_INDEX,
-        signal === undefined ? undefined : { signal },
-      );
-      const ids = stale.map((record) => record.id);
-      if (ids.length > 0) {
-        await store.delete(ids, signal === undefined ? undefined : { signal });
-        removedRecords = ids.length;
-      }
-    }
-    results.push({
-      documentKey: pending.documentKey,
-      records: pending.records.length,
-      droppedChunks: pending.droppedChunks,
-      removedRecords,
-    });
-  }
-  const result: IngestResult = {
-    records: records.length,
-    droppedChunks: results.reduce((sum, document) => sum + document.droppedChunks, 0),
-    documents: results,
-  };
-  if (dimensions !== undefined) result.dimensions = dimensions;
-  return result;
+/**
+ * Deletes the records of an earlier, longer version of the document (chunk_index past its new
+ * last chunk). Stores without `range` keep them.
+ *
+ * @returns how many records were deleted
+ */
+async function removeStaleRecords(
+  store: VectorStore,
+  pending: PendingDocument,
+  signal: AbortSignal | undefined,
+): Promise<number> {
+  if (typeof store.range !== "function") return 0;
+  signal?.throwIfAborted();
+  const stale = await store.range(
+    pending.documentKey,
+    pending.records.length,
+    MAX_CHUNK_INDEX,
+    signal === undefined ? undefined : { signal },
+  );
+  const ids = stale.map((record) => record.id);
+  if (ids.length === 0) return 0;
+  await store.delete(ids, signal === undefined ? undefined : { signal });
+  return ids.length;
 }
