@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { formatCount } from "./authoring/text.js";
 import { fail, type ToolFailure } from "./result.js";
 import { formatTruncationMarker, singularUnit } from "./truncate.js";
 
@@ -186,7 +187,7 @@ export function isOffsetPastEnd(offset: number, total: number): boolean {
  * if (isOffsetPastEnd(offset, total)) return offsetPastEnd({ tool: "list_directory", offset, total, unit: "entries" });
  */
 export function offsetPastEnd(options: OffsetPastEndOptions): ToolFailure {
-  const count = new Intl.NumberFormat("en-US").format(options.total);
+  const count = formatCount(options.total);
   return fail(
     "INVALID_INPUT",
     `offset=${options.offset} is past the end: there ${options.total === 1 ? `is ${count} ${singularUnit(options.unit)}` : `are ${count} ${options.unit}`} in all.`,

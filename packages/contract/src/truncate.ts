@@ -1,3 +1,4 @@
+import { formatCount } from "./authoring/text.js";
 /** What a truncation cut away, handed to the `next` callback so it can say how to get the rest. */
 export interface TruncationCut {
   /** Lines kept (a partially kept last line counts as kept). */
@@ -49,8 +50,6 @@ export interface TruncationMarkerOptions {
   atLeast?: boolean;
 }
 
-const numberFormat = new Intl.NumberFormat("en-US");
-
 /**
  * The singular of a plural unit (`"entries"` → `"entry"`, `"matches"` → `"match"`,
  * `"patch lines"` → `"patch line"`), for counts of exactly one.
@@ -81,7 +80,7 @@ export const TRUNCATION_MARKER_PATTERN: RegExp =
  */
 export function formatTruncationMarker(options: TruncationMarkerOptions): string {
   const next = options.next ?? "narrow the request to see the rest";
-  const count = `${options.atLeast === true ? "at least " : ""}${numberFormat.format(options.omitted)}`;
+  const count = `${options.atLeast === true ? "at least " : ""}${formatCount(options.omitted)}`;
   const unit = options.omitted === 1 ? singularUnit(options.unit) : options.unit;
   return `…[truncated: ${count} more ${unit} — ${next}]`;
 }
