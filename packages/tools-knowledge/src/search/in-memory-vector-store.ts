@@ -57,6 +57,200 @@ function checkRecord(record: VectorRecord, position: number): void {
   if (record.vector !== undefined) checkVector(record.vector, `${where}.vector`);
 }
 
+/** document key → chunk index → id */
+type DocumentPositions = Map<string, Map<number, string>>;
+
+/**
+ * The state behind {@link createInMemoryVectorStore}: records by id, their positions per document,
+ * the BM25 index of their texts and the vector length. Methods validate as the store's port does.
+ */
+class InMemoryVectorIndex {
+  private readonly byId = new Map<string, VectorRecord>();
+  private readonly byDocument: DocumentPositions = new Map();
+  private lexical: LexicalIndex = createLexicalIndex();
+  private vectorDimensions: number | undefined;
+  private vectorCount = 0;
+
+  get dimensions(): number | undefined {
+    return this.vectorDimensions;
+  }
+
+  get size(): number {
+    return this.byId.size;
+  }
+
+  async upsert(
+    records: readonly VectorRecord[],
+    options?: { signal?: AbortSignal },
+  ): Promise<void> {
+    options?.signal?.throwIfAborted();
+    if (!Array.isArray(records))
+      throw new TypeError("createInMemoryVectorStore: upsert takes an array of records.");
+    this.checkBatch(records);
+    const documents = [];
+    for (const record of records) {
+      const copy = copyRecord(record);
+      copy.metadata.chunk_index = Number(copy.metadata.chunk_index);
+      copy.metadata.start_line = Number(copy.metadata.start_line);
+      copy.metadata.end_line = Number(copy.metadata.end_line);
+      this.store(copy);
+      documents.push({
+        id: copy.id,
+        heading: copy.metadata.heading_trail.join(" > "),
+        text: copy.text,
+        front_matter: "",
+      });
+    }
+    this.lexical.add(documents);
+  }
+
+  async query(query: VectorQuery, options?: { signal?: AbortSignal }): Promise<VectorMatch[]> {
+    options?.signal?.throwIfAborted();
+    checkVectorQuery(query, { name: "createInMemoryVectorStore", searchesText: true });
+    const text =
+      typeof query.text === "string" && query.text.trim().length > 0 ? query.text : undefined;
+    const vector = query.vector === undefined ? undefined : Float32Array.from(query.vector);
+    let matches: VectorMatch[];
+    if (vector !== undefined && text !== undefined) {
+      matches = fuseByReciprocalRank(
+        [this.vectorRanking(query, vector), this.textRanking(query, text)],
+        query.limit,
+      );
+    } else if (vector !== undefined) matches = this.vectorRanking(query, vector);
+    else matches = this.textRanking(query, text as string);
+    return matches.map((match) => ({ record: copyRecord(match.record), score: match.score }));
+  }
+
+  async delete(ids: readonly string[], options?: { signal?: AbortSignal }): Promise<void> {
+    options?.signal?.throwIfAborted();
+    const present = ids.filter((id) => this.byId.has(id));
+    for (const id of present) this.forget(id);
+    this.lexical.remove(present);
+  }
+
+  async range(documentKey: string, from: number, to: number): Promise<VectorRecord[]> {
+    const positions = this.byDocument.get(documentKey);
+    if (positions === undefined) return [];
+    const low = Number(from);
+    const high = Number(to);
+    const found: VectorRecord[] = [];
+    if (high - low < positions.size) {
+      for (let index = Math.max(0, low); index <= high; index += 1) {
+        const id = positions.get(index);
+        const record = id === undefined ? undefined : this.byId.get(id);
+        if (record !== undefined) found.push(copyRecord(record));
+      }
+      return found;
+    }
+    for (const [index, id] of positions) {
+      const record = this.byId.get(id);
+      if (index >= low && index <= high && record !== undefined) found.push(copyRecord(record));
+    }
+    return found.sort((left, right) => left.metadata.chunk_index - right.metadata.chunk_index);
+  }
+
+  async count(): Promise<{ records: number; documents: number }> {
+    return { records: this.byId.size, documents: this.byDocument.size };
+  }
+
+  records(): VectorRecord[] {
+    return [...this.byId.values()]
+      .map(copyRecord)
+      .sort((left, right) => (left.id < right.id ? -1 : left.id > right.id ? 1 : 0));
+  }
+
+  clear(): void {
+    this.byId.clear();
+    this.byDocument.clear();
+    this.lexical = createLexicalIndex();
+    this.vectorDimensions = undefined;
+    this.vectorCount = 0;
+  }
+
+  /** Checks every record of a batch, and that its vectors have one length (the stored one). */
+  private checkBatch(records: readonly VectorRecord[]): void {
+    let batchDimensions = this.vectorDimensions;
+    for (const [position, record] of records.entries()) {
+      checkRecord(record, position);
+      if (record.vector === undefined) continue;
+      batchDimensions ??= record.vector.length;
+      if (record.vector.length !== batchDimensions) {
+        throw new RangeError(
+          `createInMemoryVectorStore: records[${position}].vector has ${record.vector.length} dimensions, the store holds ${batchDimensions}-dimension vectors — one store holds one embedder's vectors.`,
+        );
+      }
+    }
+  }
+
+  /** Stores a checked copy, replacing any record with its id. */
+  private store(copy: VectorRecord): void {
+    this.forget(copy.id);
+    this.byId.set(copy.id, copy);
+    if (copy.vector !== undefined) {
+      this.vectorCount += 1;
+      this.vectorDimensions = copy.vector.length;
+    }
+    let positions = this.byDocument.get(copy.metadata.document_key);
+    if (positions === undefined) {
+      positions = new Map();
+      this.byDocument.set(copy.metadata.document_key, positions);
+    }
+    positions.set(copy.metadata.chunk_index, copy.id);
+  }
+
+  private forget(id: string): void {
+    const old = this.byId.get(id);
+    if (old === undefined) return;
+    this.byId.delete(id);
+    if (old.vector !== undefined) this.vectorCount -= 1;
+    const { document_key: documentKey, chunk_index: chunkIndex } = old.metadata;
+    const positions = this.byDocument.get(documentKey);
+    if (positions?.get(chunkIndex) === id) positions.delete(chunkIndex);
+    if (positions !== undefined && positions.size === 0) this.byDocument.delete(documentKey);
+    if (this.vectorCount === 0) this.vectorDimensions = undefined;
+  }
+
+  private vectorRanking(query: VectorQuery, vector: Float32Array): VectorMatch[] {
+    const dimensions = this.vectorDimensions;
+    if (dimensions !== undefined && vector.length !== dimensions) {
+      throw new RangeError(
+        `createInMemoryVectorStore: the query vector has ${vector.length} dimensions, the stored vectors ${dimensions} — embed the query with the embedder that filled the store.`,
+      );
+    }
+    const matches: VectorMatch[] = [];
+    for (const record of this.byId.values()) {
+      if (record.vector === undefined || !matchesFilters(record, query)) continue;
+      const score = similarity.cosine(vector, record.vector);
+      matches.push({ record, score: Number.isFinite(score) ? score : 0 });
+    }
+    return matches.sort(compareMatches).slice(0, query.limit);
+  }
+
+  private textRanking(query: VectorQuery, text: string): VectorMatch[] {
+    const filtered =
+      query.tags !== undefined ||
+      query.document_key_prefix !== undefined ||
+      query.key_or_source_prefix !== undefined;
+    const found = this.lexical.search(text, {
+      limit: query.limit,
+      ...(filtered
+        ? {
+            filter: (id: string) => {
+              const record = this.byId.get(id);
+              return record !== undefined && matchesFilters(record, query);
+            },
+          }
+        : {}),
+    });
+    const matches: VectorMatch[] = [];
+    for (const { id, score } of found) {
+      const record = this.byId.get(id);
+      if (record !== undefined) matches.push({ record, score });
+    }
+    return matches.sort(compareMatches);
+  }
+}
+
 /**
  * Creates an in-memory {@link VectorStore}: vectors ranked by cosine similarity (`ml-distance`),
  * texts by BM25 (this family's lexical index: English and CJK tokenizer, heading weight), a query
@@ -77,171 +271,22 @@ function checkRecord(record: VectorRecord, position: number): void {
  * // → [{ record: { id: "sha256-…#0", text: "# Power\n…", metadata: { … } }, score: 1.73 }]
  */
 export function createInMemoryVectorStore(): InMemoryVectorStore {
-  const byId = new Map<string, VectorRecord>();
-  /** document key → chunk index → id */
-  const byDocument = new Map<string, Map<number, string>>();
-  let lexical: LexicalIndex = createLexicalIndex();
-  let dimensions: number | undefined;
-  let vectorCount = 0;
-
-  const forget = (id: string) => {
-    const old = byId.get(id);
-    if (old === undefined) return;
-    byId.delete(id);
-    if (old.vector !== undefined) vectorCount -= 1;
-    const positions = byDocument.get(old.metadata.document_key);
-    if (positions?.get(old.metadata.chunk_index) === id) positions.delete(old.metadata.chunk_index);
-    if (positions !== undefined && positions.size === 0)
-      byDocument.delete(old.metadata.document_key);
-    if (vectorCount === 0) dimensions = undefined;
-  };
-
-  const vectorRanking = (query: VectorQuery, vector: Float32Array): VectorMatch[] => {
-    if (dimensions !== undefined && vector.length !== dimensions) {
-      throw new RangeError(
-        `createInMemoryVectorStore: the query vector has ${vector.length} dimensions, the stored vectors ${dimensions} — embed the query with the embedder that filled the store.`,
-      );
-    }
-    const matches: VectorMatch[] = [];
-    for (const record of byId.values()) {
-      if (record.vector === undefined || !matchesFilters(record, query)) continue;
-      const score = similarity.cosine(vector, record.vector);
-      matches.push({ record, score: Number.isFinite(score) ? score : 0 });
-    }
-    return matches.sort(compareMatches).slice(0, query.limit);
-  };
-
-  const textRanking = (query: VectorQuery, text: string): VectorMatch[] => {
-    const filtered =
-      query.tags !== undefined ||
-      query.document_key_prefix !== undefined ||
-      query.key_or_source_prefix !== undefined;
-    const found = lexical.search(text, {
-      limit: query.limit,
-      ...(filtered
-        ? {
-            filter: (id: string) => {
-              const record = byId.get(id);
-              return record !== undefined && matchesFilters(record, query);
-            },
-          }
-        : {}),
-    });
-    const matches: VectorMatch[] = [];
-    for (const { id, score } of found) {
-      const record = byId.get(id);
-      if (record !== undefined) matches.push({ record, score });
-    }
-    return matches.sort(compareMatches);
-  };
-
-  const store: InMemoryVectorStore = {
+  const index = new InMemoryVectorIndex();
+  // A plain object of functions over the index, as before: methods may be passed around unbound.
+  return {
     searchesText: true,
     get dimensions() {
-      return dimensions;
+      return index.dimensions;
     },
     get size() {
-      return byId.size;
+      return index.size;
     },
-    async upsert(records, options) {
-      options?.signal?.throwIfAborted();
-      if (!Array.isArray(records))
-        throw new TypeError("createInMemoryVectorStore: upsert takes an array of records.");
-      let batchDimensions = dimensions;
-      for (const [position, record] of records.entries()) {
-        checkRecord(record, position);
-        if (record.vector === undefined) continue;
-        batchDimensions ??= record.vector.length;
-        if (record.vector.length !== batchDimensions) {
-          throw new RangeError(
-            `createInMemoryVectorStore: records[${position}].vector has ${record.vector.length} dimensions, the store holds ${batchDimensions}-dimension vectors — one store holds one embedder's vectors.`,
-          );
-        }
-      }
-      const documents = [];
-      for (const record of records) {
-        const copy = copyRecord(record);
-        copy.metadata.chunk_index = Number(copy.metadata.chunk_index);
-        copy.metadata.start_line = Number(copy.metadata.start_line);
-        copy.metadata.end_line = Number(copy.metadata.end_line);
-        forget(copy.id);
-        byId.set(copy.id, copy);
-        if (copy.vector !== undefined) {
-          vectorCount += 1;
-          dimensions = copy.vector.length;
-        }
-        let positions = byDocument.get(copy.metadata.document_key);
-        if (positions === undefined) {
-          positions = new Map();
-          byDocument.set(copy.metadata.document_key, positions);
-        }
-        positions.set(copy.metadata.chunk_index, copy.id);
-        documents.push({
-          id: copy.id,
-          heading: copy.metadata.heading_trail.join(" > "),
-          text: copy.text,
-          front_matter: "",
-        });
-      }
-      lexical.add(documents);
-    },
-    async query(query, options) {
-      options?.signal?.throwIfAborted();
-      checkVectorQuery(query, { name: "createInMemoryVectorStore", searchesText: true });
-      const text =
-        typeof query.text === "string" && query.text.trim().length > 0 ? query.text : undefined;
-      const vector = query.vector === undefined ? undefined : Float32Array.from(query.vector);
-      let matches: VectorMatch[];
-      if (vector !== undefined && text !== undefined) {
-        matches = fuseByReciprocalRank(
-          [vectorRanking(query, vector), textRanking(query, text)],
-          query.limit,
-        );
-      } else if (vector !== undefined) matches = vectorRanking(query, vector);
-      else matches = textRanking(query, text as string);
-      return matches.map((match) => ({ record: copyRecord(match.record), score: match.score }));
-    },
-    async delete(ids, options) {
-      options?.signal?.throwIfAborted();
-      const present = ids.filter((id) => byId.has(id));
-      for (const id of present) forget(id);
-      lexical.remove(present);
-    },
-    async range(documentKey, from, to) {
-      const positions = byDocument.get(documentKey);
-      if (positions === undefined) return [];
-      const low = Number(from);
-      const high = Number(to);
-      const found: VectorRecord[] = [];
-      if (high - low < positions.size) {
-        for (let index = Math.max(0, low); index <= high; index += 1) {
-          const id = positions.get(index);
-          const record = id === undefined ? undefined : byId.get(id);
-          if (record !== undefined) found.push(copyRecord(record));
-        }
-        return found;
-      }
-      for (const [index, id] of positions) {
-        const record = byId.get(id);
-        if (index >= low && index <= high && record !== undefined) found.push(copyRecord(record));
-      }
-      return found.sort((left, right) => left.metadata.chunk_index - right.metadata.chunk_index);
-    },
-    async count() {
-      return { records: byId.size, documents: byDocument.size };
-    },
-    records() {
-      return [...byId.values()]
-        .map(copyRecord)
-        .sort((left, right) => (left.id < right.id ? -1 : left.id > right.id ? 1 : 0));
-    },
-    clear() {
-      byId.clear();
-      byDocument.clear();
-      lexical = createLexicalIndex();
-      dimensions = undefined;
-      vectorCount = 0;
-    },
+    upsert: (records, options) => index.upsert(records, options),
+    query: (query, options) => index.query(query, options),
+    delete: (ids, options) => index.delete(ids, options),
+    range: (documentKey, from, to) => index.range(documentKey, from, to),
+    count: () => index.count(),
+    records: () => index.records(),
+    clear: () => index.clear(),
   };
-  return store;
 }
