@@ -1,12 +1,16 @@
 export {
   createPgVectorStore,
-  DEFAULT_PG_TEXT_SEARCH_CONFIGURATION,
-  DEFAULT_PG_VECTOR_TABLE,
-  PG_UPSERT_ROWS_PER_STATEMENT,
-  PG_VECTOR_MAX_INDEXED_DIMENSIONS,
-  type PgQueryClient,
-  type PgVectorSchemaOptions,
   type PgVectorStore,
   type PgVectorStoreOptions,
-  pgVectorSchemaStatements,
 } from "../search/pgvector/create-pg-vector-store.js";
+export {
+  DEFAULT_PG_TEXT_SEARCH_CONFIGURATION,
+  DEFAULT_PG_VECTOR_TABLE,
+  PG_VECTOR_MAX_INDEXED_DIMENSIONS,
+  type PgVectorSchemaOptions,
+  pgVectorSchemaStatements,
+} from "../search/pgvector/pg-vector-schema.js";
+export {
+  PG_UPSERT_ROWS_PER_STATEMENT,
+  type PgQueryClient,
+} from "../search/pgvector/pg-vector-table.js";

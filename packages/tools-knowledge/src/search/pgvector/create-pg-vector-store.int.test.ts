@@ -10,7 +10,8 @@ import { HashingEmbeddings } from "../../test-support/hashing-embeddings.js";
 import { createInMemoryVectorStore } from "../in-memory-vector-store.js";
 import { ingest } from "../ingest.js";
 import { createStoreSource } from "../store-source.js";
-import { createPgVectorStore, pgVectorSchemaStatements } from "./create-pg-vector-store.js";
+import { createPgVectorStore } from "./create-pg-vector-store.js";
+import { pgVectorSchemaStatements } from "./pg-vector-schema.js";
 
 // The very same `pg` code as production, against real pgvector: PGlite (PostgreSQL compiled to
 // WebAssembly) with its vector extension, served over the wire protocol on 127.0.0.1.
