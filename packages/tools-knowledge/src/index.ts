@@ -246,6 +246,7 @@ export {
   SKILL_MENU_HEADING,
 } from "./skills/render-skill-menu.js";
 export {
+  MAX_FRONT_MATTER_CHARACTERS,
   MAX_SKILL_DESCRIPTION_CHARACTERS,
   MAX_SKILL_NAME_CHARACTERS,
   type ParsedSkillFile,

@@ -72,3 +72,36 @@ describe("parseSkillFile", () => {
     expect(problem("---\nnot a key line\n---\n")).toMatch(/is not "key: value"/);
   });
 });
+
+describe("parseSkillFile on hostile front matter (issue 27, finding 6)", () => {
+  it("reads a 60 KB run of spaces without a quadratic comment scan", () => {
+    // The old /\s+#.*$/ took 6.7–11 s on this; the design limit for the event loop is 250 ms.
+    const text = `---\nname: spaces\ndescription: a${" ".repeat(60_000)}b\n---\nbody\n`;
+    const started = performance.now();
+    const parsed = parseSkillFile(text);
+    expect(performance.now() - started).toBeLessThan(1_000);
+    // Whitespace in a description collapses to one space.
+    expect(parsed).toMatchObject({ ok: true, skill: { name: "spaces", description: "a b" } });
+  });
+
+  it("refuses front matter over 64 KiB before reading its fields", () => {
+    const padding = Array.from({ length: 3_000 }, (_, index) => `key${index}: ${"x".repeat(30)}`);
+    const text = ["---", "name: big", "description: d", ...padding, "---", "body"].join("\n");
+    const parsed = parseSkillFile(text);
+    expect(parsed).toMatchObject({ ok: false, reason: "malformed" });
+    if (!parsed.ok) expect(parsed.problem).toContain("over 65536 characters");
+  });
+
+  it("still drops ` #` comments the same way", () => {
+    const text =
+      "---\nname: tea # the name\ndescription: 'Brews tea.'   # quoted, then a comment\n---\n";
+    expect(parseSkillFile(text)).toMatchObject({
+      ok: true,
+      skill: { name: "tea", description: "Brews tea." },
+    });
+    expect(parseSkillFile("---\nname: tea\ndescription: x#y\n---\n")).toMatchObject({
+      ok: true,
+      skill: { name: "tea", description: "x#y" },
+    });
+  });
+});

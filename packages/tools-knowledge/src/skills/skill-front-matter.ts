@@ -30,6 +30,24 @@ export type SkillFileParse =
       problem: string;
     };
 
+/** Longest front matter read (from the opening to the closing `---`): 64 KiB. */
+export const MAX_FRONT_MATTER_CHARACTERS = 65_536;
+
+/**
+ * Drops a YAML ` #` comment: everything from the first whitespace run followed by `#`. What
+ * `text.replace(/\s+#.*$/, "")` did on one line, in one linear pass (that regex is quadratic on a
+ * long run of spaces with no `#`: a 60 KB line blocked the event loop for seconds).
+ */
+function stripComment(text: string): string {
+  for (let index = 1; index < text.length; index += 1) {
+    if (text.charCodeAt(index) !== 0x23 || !/\s/.test(text.charAt(index - 1))) continue;
+    let start = index - 1;
+    while (start > 0 && /\s/.test(text.charAt(start - 1))) start -= 1;
+    return text.slice(0, start);
+  }
+  return text;
+}
+
 const KEY_LINE = /^([A-Za-z_][A-Za-z0-9_-]*)[ \t]*:(?:[ \t]+(.*)|[ \t]*)$/;
 
 function unquoteDouble(raw: string): string | undefined {
@@ -46,29 +64,15 @@ function inlineScalar(raw: string): string | undefined {
   const text = raw.trim();
   if (text.startsWith('"')) {
     const end = /^"(?:[^"\\]|\\.)*"/.exec(text);
-    if (
-      end === null ||
-      text
-        .slice(end[0].length)
-        .replace(/\s+#.*$/, "")
-        .trim() !== ""
-    )
-      return undefined;
+    if (end === null || stripComment(text.slice(end[0].length)).trim() !== "") return undefined;
     return unquoteDouble(end[0]);
   }
   if (text.startsWith("'")) {
     const end = /^'(?:[^']|'')*'/.exec(text);
-    if (
-      end === null ||
-      text
-        .slice(end[0].length)
-        .replace(/\s+#.*$/, "")
-        .trim() !== ""
-    )
-      return undefined;
+    if (end === null || stripComment(text.slice(end[0].length)).trim() !== "") return undefined;
     return end[0].slice(1, -1).replace(/''/g, "'");
   }
-  return text.replace(/\s+#.*$/, "").trim();
+  return stripComment(text).trim();
 }
 
 /**
@@ -149,7 +153,16 @@ export function parseSkillFile(text: string): SkillFileParse {
     };
   }
   let end = -1;
+  let characters = 0;
   for (let index = 1; index < lines.length; index += 1) {
+    characters += (lines[index] ?? "").length + 1;
+    if (characters > MAX_FRONT_MATTER_CHARACTERS) {
+      return {
+        ok: false,
+        reason: "malformed",
+        problem: `SKILL.md's front matter is over ${MAX_FRONT_MATTER_CHARACTERS} characters; keep it to name, description and a few short keys`,
+      };
+    }
     const line = (lines[index] ?? "").trimEnd();
     if (line === "---" || line === "...") {
       end = index;
