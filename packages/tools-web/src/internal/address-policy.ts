@@ -52,19 +52,27 @@ const METADATA = new Set(
   CLOUD_METADATA_ADDRESSES.map((address) => ipaddr.parse(address).toNormalizedString()),
 );
 
+/**
+ * The IPv4 address an IPv6 one carries: NAT64 (`64:ff9b::a.b.c.d`), 6to4 (`2002:AABB:CCDD::`) and
+ * IPv4-compatible (`::a.b.c.d`, deprecated, which the URL parser writes `::7f00:1`; `::` and
+ * `::1` are ranges of their own). IPv4-mapped addresses are already unwrapped by `ipaddr.process`.
+ */
 function embeddedIpv4(address: IPv6, range: string): IPv4 | undefined {
   const bytes = address.toByteArray();
   if (range === "rfc6052") return new ipaddr.IPv4(bytes.slice(12, 16));
   if (range === "6to4") return new ipaddr.IPv4(bytes.slice(2, 6));
+  const compatible = range === "unicast" && bytes.slice(0, 12).every((byte) => byte === 0);
+  if (compatible) return new ipaddr.IPv4(bytes.slice(12, 16));
   return undefined;
 }
 
 /**
  * Judges one IP address: only global unicast passes by default. Private (10/8, 172.16/12,
  * 192.168/16), loopback, link-local, CGNAT (100.64/10), unique-local (fc00::/7), multicast,
- * broadcast, unspecified, reserved and documentation ranges are refused; IPv4-mapped IPv6 and
- * NAT64 / 6to4 addresses are judged by the IPv4 address inside; Teredo and other tunnels are
- * refused; cloud metadata addresses are refused even with `allowPrivate`.
+ * broadcast, unspecified, reserved and documentation ranges are refused; IPv4-mapped
+ * (`::ffff:a.b.c.d`), IPv4-compatible (`::a.b.c.d`, hex `::7f00:1`), NAT64 and 6to4 addresses
+ * are judged by the IPv4 address inside; Teredo, IPv4-translated (`::ffff:0:a.b.c.d`) and other
+ * tunnels are refused; cloud metadata addresses are refused even with `allowPrivate`.
  *
  * @param address - an IPv4 or IPv6 address (brackets allowed)
  * @param options - `allowPrivate` lifts private, loopback, link-local, CGNAT and unique-local
@@ -72,6 +80,7 @@ function embeddedIpv4(address: IPv6, range: string): IPv4 | undefined {
  * @example
  * judgeAddress("127.0.0.1"); // { allowed: false, range: "loopback" }
  * judgeAddress("::ffff:7f00:1"); // { allowed: false, range: "loopback" }
+ * judgeAddress("::7f00:1"); // { allowed: false, range: "loopback" } (IPv4-compatible)
  */
 export function judgeAddress(
   address: string,
@@ -199,7 +208,8 @@ export function blockedAddress(what: string, why: string): WebRequestError {
 /**
  * A check of one URL against the policy, with no DNS lookup (runtime-neutral): only `http:` /
  * `https:`; `localhost`, `*.localhost` and metadata names refused by name; IP literals in every
- * spelling the URL parser normalises (decimal, octal, hex IPv4, `[::ffff:127.0.0.1]`, NAT64…)
+ * spelling the URL parser normalises (decimal, octal, hex IPv4, `[::ffff:127.0.0.1]`,
+ * `[::127.0.0.1]`, NAT64, 6to4…)
  * judged by {@link judgeAddress}. A name that merely *resolves* to a private address passes here:
  * only a transport that sees the connected address (the Node guarded transport) can refuse it.
  *

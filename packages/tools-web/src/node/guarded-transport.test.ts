@@ -140,6 +140,39 @@ describe("the default policy refuses every SSRF form", () => {
   });
 });
 
+describe("IPv6 forms that embed an IPv4 address are judged as that address", () => {
+  // Each names 127.0.0.1 (or 10.0.0.1); `new URL` rewrites `[::127.0.0.1]` to `[::7f00:1]`.
+  const embedded = [
+    `http://[::127.0.0.1]:${port}/`, // IPv4-compatible, dotted (deprecated)
+    `http://[::7f00:1]:${port}/`, // IPv4-compatible, hex
+    `http://[0:0:0:0:0:0:7f00:1]:${port}/`,
+    `http://[::a00:1]:${port}/`, // IPv4-compatible 10.0.0.1
+    `http://[::ffff:7f00:1]:${port}/`, // IPv4-mapped, hex
+    `http://[64:ff9b::127.0.0.1]:${port}/`, // NAT64, dotted
+    `http://[2002:7f00:1::]:${port}/`, // 6to4
+    `http://[2002:7f00:0001:0:0:0:0:1]:${port}/`,
+  ];
+  for (const url of embedded) {
+    it(`refuses ${url} before any connection`, async () => {
+      const result = await createNodeWebFetchTool({ cacheTtlMs: 0 }).run({ url });
+      // A connection attempt to ::7f00:1 would fail with a network error, not BLOCKED.
+      expect(!result.success && result.error.code, url).toBe("BLOCKED");
+      expect(!result.success && result.error.message).toMatch(/ is a (loopback|private) address/);
+    });
+  }
+
+  for (const address of ["::7f00:1", "::127.0.0.1", "::a00:1", "2002:a00:1::1"]) {
+    it(`refuses a name that resolves to ${address}`, async () => {
+      const result = await createNodeWebFetchTool({
+        cacheTtlMs: 0,
+        resolver: async () => [{ address, family: 6 }],
+      }).run({ url: `http://compatible.example:${port}/` });
+      expect(!result.success && result.error.code).toBe("BLOCKED");
+      expect(!result.success && result.error.message).toContain(`it resolves to ${address}`);
+    });
+  }
+});
+
 describe("opt-ins", () => {
   it("allowHosts lets a host (and optionally only a port) through", async () => {
     const allowed = await createNodeWebFetchTool({ allowHosts: [`127.0.0.1:${port}`] }).run({
@@ -223,6 +256,13 @@ describe("judgeAddress", () => {
     ["64:ff9b::808:808", true, "unicast"],
     ["64:ff9b::a00:1", false, "private"],
     ["2002:7f00:1::", false, "loopback"],
+    ["::7f00:1", false, "loopback"],
+    ["::a00:1", false, "private"],
+    ["::a9fe:a9fe", false, "metadata"],
+    ["::808:808", true, "unicast"],
+    ["::ffff:0:808:808", false, "rfc6145"], // IPv4-translated: refused whatever it embeds
+    ["::1", false, "loopback"],
+    ["::", false, "unspecified"],
     ["2001::1", false, "teredo"],
     ["169.254.169.254", false, "metadata"],
     ["fd00:ec2::254", false, "metadata"],
