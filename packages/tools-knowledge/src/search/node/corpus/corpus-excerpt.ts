@@ -1,11 +1,12 @@
-import { readFile } from "node:fs/promises";
-import { join } from "node:path";
+import { realpath } from "node:fs/promises";
+import { join, sep } from "node:path";
 import type { KnowledgeHit } from "../../../engine/types.js";
 import { chunkMarkdown, DEFAULT_MAX_CHUNK_CHARACTERS } from "../../chunk-markdown.js";
 import type { StoredChunk } from "../internal/index-file.js";
+import { readRegularFile } from "../internal/read-regular-file.js";
 import type { CorpusSettings } from "./corpus-settings.js";
 import type { FileEntry } from "./corpus-state.js";
-import { decodeText } from "./decode-text.js";
+import { decodeText, sha256 } from "./decode-text.js";
 
 /** Lines as the chunker and `read_file` number them: split on `\n`, a `\r` before it dropped. */
 function splitLines(text: string): string[] {
@@ -19,15 +20,27 @@ function excerptOf(lines: readonly string[] | undefined, start: number, end: num
 }
 
 /**
- * Reads a file's lines for its excerpts.
+ * Reads a file's lines for its excerpts: the path resolved to its real path (which must be inside
+ * the root), that opened without following a link and never blocking, and its bytes used only
+ * when they are exactly the bytes indexed (same size and SHA-256). A file swapped since it was
+ * indexed — for a link to `.env`, a FIFO or other text — shows no excerpt until the next refresh
+ * judges it again.
  *
- * @param root - the corpus root
- * @param file - the file
- * @returns its lines, or `undefined` when it cannot be read
+ * @param root - the corpus root, real path
+ * @param file - the file as indexed
+ * @returns its lines, or `undefined` when it cannot be read or is not what was indexed
  */
 export async function readLines(root: string, file: FileEntry): Promise<string[] | undefined> {
-  const bytes = await readFile(join(root, ...file.path.split("/"))).catch(() => undefined);
-  return bytes === undefined ? undefined : splitLines(decodeText(bytes));
+  const real = await realpath(join(root, ...file.path.split("/"))).catch(() => undefined);
+  if (real === undefined || !isInside(real, root)) return undefined;
+  const read = await readRegularFile(real, file.size).catch(() => undefined);
+  if (read?.kind !== "read" || read.bytes.length !== file.size) return undefined;
+  if (sha256(read.bytes) !== file.sha256) return undefined;
+  return splitLines(decodeText(read.bytes));
+}
+
+function isInside(path: string, root: string): boolean {
+  return path.startsWith(root.endsWith(sep) ? root : `${root}${sep}`);
 }
 
 /**

@@ -82,10 +82,22 @@ describe("walkCorpus", () => {
     expect(files.find((file) => file.path === "top-link.md")?.absolute).toBe(join(root, "top.md"));
   });
 
-  it("walks a folder reached only through a link under the link's path", async () => {
-    const root = folderOf({ ".store/linked/page.md": "p" });
+  it("judges a link by its target's real path: never a hidden, skipped or secret one", async () => {
+    // Before issue 27 a hidden folder linked from a visible name was walked under the link's
+    // path; a link now lists only what the walk would list at the target's own path.
+    const root = folderOf({
+      ".store/linked/page.md": "p",
+      "node_modules/pkg/readme.md": "r",
+      ".env": "SECRET=1",
+      "keys/id_rsa": "k",
+      "docs/page.md": "d",
+    });
     symlinkSync(join(root, ".store", "linked"), join(root, "visible"));
-    expect((await walk(root)).map((file) => file.path)).toEqual(["visible/page.md"]);
+    symlinkSync(join(root, "node_modules", "pkg"), join(root, "vendored"));
+    symlinkSync(join(root, ".env"), join(root, "notes.md"));
+    symlinkSync(join(root, "keys", "id_rsa"), join(root, "key.txt"));
+    symlinkSync(join(root, "docs"), join(root, "manual"));
+    expect((await walk(root)).map((file) => file.path)).toEqual(["docs/page.md"]);
   });
 
   it("returns nothing for a folder that vanished and stops on an aborted signal", async () => {

@@ -72,6 +72,31 @@ export function isSecretCorpusPath(path: string, cache?: Map<string, boolean>): 
   return verdict;
 }
 
+/** `real` (inside `root`) relative to it, `/`-separated. */
+function relativeTo(root: string, real: string): string {
+  const prefix = root.endsWith(sep) ? root : `${root}${sep}`;
+  return real.slice(prefix.length).split(sep).join("/");
+}
+
+/**
+ * Whether a link's target, by its real path relative to the root, is one the walk never lists:
+ * any hidden segment (`.env`, `.git/config`), any skipped folder on the way, or a secret path.
+ *
+ * @param relative - the target's real path relative to the root, `/`-separated
+ * @param skipFolders - folder names skipped besides hidden ones
+ * @param secret - the secret-path verdict
+ * @returns `true` when the link must be skipped
+ */
+function isExcludedRealPath(
+  relative: string,
+  skipFolders: ReadonlySet<string>,
+  secret: (path: string) => boolean,
+): boolean {
+  const segments = relative.split("/");
+  if (segments.some((segment) => segment.startsWith(".") || skipFolders.has(segment))) return true;
+  return secret(relative);
+}
+
 function yieldToLoop(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
@@ -79,7 +104,8 @@ function yieldToLoop(): Promise<void> {
 /**
  * Lists the corpus: every file under `root` with one of `extensions`, skipping hidden entries
  * (names starting with `.`, so the `.knowledge` sidecar too), `skipFolders` and secret paths;
- * symlinks are followed only when their real target is inside the root (a linked folder once).
+ * symlinks are followed only when their real target is inside the root and its real path would
+ * be listed itself (not hidden, secret or under a skipped folder; a linked folder once).
  * Files are stat'ed, never opened. The work runs in slices of synchronous calls (`sliceMs`,
  * default 8 ms) with a yield between them: synchronous `stat` is 3–4× faster than the promise
  * API on these machines, and the slices keep the event loop free.
@@ -150,6 +176,8 @@ export async function walkCorpus(options: WalkOptions): Promise<WalkedFile[]> {
           continue; // dangling
         }
         if (!insideRoot(real)) continue;
+        // Judged by where it really is: a link named `notes.md` to `.env` is the secret it points at.
+        if (real !== root && isExcludedRealPath(relativeTo(root, real), skipFolders, secret)) continue;
         const target = statSync(real, { throwIfNoEntry: false });
         if (target === undefined) continue;
         absolute = real;
