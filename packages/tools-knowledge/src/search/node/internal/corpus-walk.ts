@@ -177,7 +177,8 @@ export async function walkCorpus(options: WalkOptions): Promise<WalkedFile[]> {
         }
         if (!insideRoot(real)) continue;
         // Judged by where it really is: a link named `notes.md` to `.env` is the secret it points at.
-        if (real !== root && isExcludedRealPath(relativeTo(root, real), skipFolders, secret)) continue;
+        if (real !== root && isExcludedRealPath(relativeTo(root, real), skipFolders, secret))
+          continue;
         const target = statSync(real, { throwIfNoEntry: false });
         if (target === undefined) continue;
         absolute = real;

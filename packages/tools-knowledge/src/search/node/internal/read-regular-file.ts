@@ -48,7 +48,11 @@ export async function readRegularFile(path: string, maxBytes: number): Promise<R
       if (bytesRead === 0) break;
       filled += bytesRead;
     }
-    return { kind: "read", bytes: filled === bytes.length ? bytes : bytes.subarray(0, filled), info };
+    return {
+      kind: "read",
+      bytes: filled === bytes.length ? bytes : bytes.subarray(0, filled),
+      info,
+    };
   } finally {
     await handle.close();
   }
