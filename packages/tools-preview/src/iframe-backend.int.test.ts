@@ -11,9 +11,11 @@ import {
   GAME_HTML,
   LOOP_ON_KEY_HTML,
   PLAIN_HTML,
+  webrtcHtml,
 } from "./test-support/artifacts.js";
 import { decodePng, differingPixels } from "./test-support/png.js";
 import { type RecordingServer, startRecordingServer } from "./test-support/recording-server.js";
+import { startUdpListener, type UdpListener } from "./test-support/udp-listener.js";
 
 // The iframe backend as a browser host uses it: the root entry bundled into a page served from
 // 127.0.0.1 and loaded in real Chromium.
@@ -21,6 +23,7 @@ let browser: Browser;
 let page: Page;
 let host: Server;
 let target: RecordingServer;
+let stun: UdpListener;
 
 beforeAll(async () => {
   const bundle = await rolldown({
@@ -31,6 +34,7 @@ beforeAll(async () => {
   const { output } = await bundle.generate({ format: "esm" });
   const code = output[0].code;
   target = await startRecordingServer();
+  stun = await startUdpListener();
   const artifacts = {
     "game.html": GAME_HTML,
     "form.html": FORM_HTML,
@@ -38,6 +42,8 @@ beforeAll(async () => {
     "loop.html": LOOP_ON_KEY_HTML,
     "egress.html": egressHtml(target.url, { navigations: false }),
     "navigate.html": egressHtml(target.url),
+    // The prelude's stubs are the iframe backend's only WebRTC wall: a child frame is out of reach.
+    "webrtc.html": webrtcHtml(stun.port, { childFrame: false }),
   };
   host = createServer((request, response) => {
     if (request.url === "/bundle.js") {
@@ -73,6 +79,7 @@ afterAll(async () => {
   await browser?.close();
   await new Promise((resolve) => host?.close(resolve));
   await target?.close();
+  await stun?.close();
 });
 
 async function run(
@@ -215,6 +222,21 @@ describe("preview in a sandboxed iframe (bundled page in Chromium)", () => {
     const after = await run({ op: "read", queries: [{ css: "title" }] }, "navigate");
     if (!after.success) expect(after.error?.message).toMatch(/open|closed|gone/);
     expect(target.requests.filter((line) => line !== "(connection)")).toEqual([]);
+  });
+
+  it("WebRTC (STUN / TURN over UDP) sends zero packets: the prelude's stubs throw and cannot be replaced", async () => {
+    await run({ op: "open", path: "webrtc.html" }, "webrtc");
+    await run({ op: "act", actions: [{ type: "wait", ms: 2_000 }] }, "webrtc");
+    const seen = await run({ op: "eval", code: "return window.webrtc" }, "webrtc");
+    const notes = JSON.parse(seen.data?.value_json ?? "[]") as string[];
+    expect(stun.packets).toEqual([]);
+    expect(notes.sort()).toEqual([
+      "blank frame: SecurityError",
+      "sender: NotSupportedError",
+      "tampering: kept",
+      "webkit: NotSupportedError",
+      "window: NotSupportedError",
+    ]);
   });
 
   it("an infinite loop ends in a timeout; the session then says whether it must be reopened", async () => {

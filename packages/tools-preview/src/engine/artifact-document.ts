@@ -1,4 +1,5 @@
 import { DRIVER_SOURCE } from "./driver-source.generated.js";
+import { WEBRTC_WALL_SOURCE } from "./webrtc-wall.js";
 
 /**
  * The Content-Security-Policy every artifact runs under (both backends): nothing from the
@@ -35,8 +36,8 @@ export interface ArtifactDocumentOptions {
 const LEADING = /^(?:\uFEFF|\s|<!--[\s\S]*?-->)*(?:<!doctype[^>]*>)?/i;
 
 /**
- * The artifact's HTML with the CSP `<meta>` and the driver placed ahead of everything the
- * artifact declares (after its doctype, so the document keeps its standards mode).
+ * The artifact's HTML with the CSP `<meta>`, the WebRTC wall and the driver placed ahead of
+ * everything the artifact declares (after its doctype, so the document keeps its standards mode).
  *
  * @param html - the artifact as written
  * @param options - channel and console caps
@@ -49,7 +50,7 @@ export function prepareArtifactDocument(html: string, options: ArtifactDocumentO
     maxEntryCharacters: options.maxEntryCharacters,
   });
   const driver = DRIVER_SOURCE.replace("__CONFIG__", config).replace(/<\/script/gi, "<\\/script");
-  const head = `<meta http-equiv="Content-Security-Policy" content="${ARTIFACT_CONTENT_SECURITY_POLICY.replace(/"/g, "&quot;")}"><script>${driver}</script>`;
+  const head = `<meta http-equiv="Content-Security-Policy" content="${ARTIFACT_CONTENT_SECURITY_POLICY.replace(/"/g, "&quot;")}"><script>${WEBRTC_WALL_SOURCE}\n${driver}</script>`;
   const leading = LEADING.exec(html)?.[0] ?? "";
   return `${leading}${head}${html.slice(leading.length)}`;
 }

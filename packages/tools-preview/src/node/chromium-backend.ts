@@ -1,5 +1,6 @@
 import { raceSignal } from "@agentool/contract";
 import type { BrowserContext, CDPSession, LaunchOptions, Page } from "playwright-core";
+import { WEBRTC_WALL_SOURCE } from "../engine/webrtc-wall.js";
 import {
   type PreviewBackend,
   type PreviewBackendSession,
@@ -16,9 +17,10 @@ export const DEFAULT_CHROMIUM_PATH = "/usr/bin/chromium";
 
 /**
  * Flags every browser of this package is launched with (preview and `web_fetch` renderer):
- * headless, no GPU, no background traffic, and every connection sent to a closed local port and
- * every host name unresolvable, so nothing can leave even if a request slipped past the
- * per-context interception.
+ * headless, no GPU, no background traffic, every connection sent to a closed local port, every
+ * host name unresolvable, and WebRTC kept from sending UDP outside that proxy (its STUN / TURN
+ * traffic is not a request the per-context interception sees), so nothing can leave even if a
+ * request slipped past the interception.
  */
 export const CHROMIUM_NO_EGRESS_ARGS: readonly string[] = [
   "--headless",
@@ -33,6 +35,8 @@ export const CHROMIUM_NO_EGRESS_ARGS: readonly string[] = [
   "--proxy-server=http://127.0.0.1:9",
   "--proxy-bypass-list=<-loopback>",
   "--host-resolver-rules=MAP * ~NOTFOUND",
+  "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
+  "--webrtc-ip-handling-policy=disable_non_proxied_udp",
 ];
 
 /**
@@ -93,6 +97,8 @@ class ChromiumBackend implements PreviewBackend {
     let page: Page | undefined;
     let cdp: Promise<CDPSession>;
     try {
+      // Ahead of every script of every frame of the context, child frames included.
+      await context.addInitScript({ content: WEBRTC_WALL_SOURCE });
       await routeArtifact(context, request, documentUrl, () => page, blocked);
       page = await context.newPage();
       // Only needed to stop a runaway script; attached alongside the load rather than before it.
@@ -133,7 +139,8 @@ class ChromiumBackend implements PreviewBackend {
 /**
  * The Node backend: one headless Chromium shared by every session of every tool with the same
  * launch settings, one browser context per session; every request other than the artifact's own
- * document is aborted at the network layer, WebSockets are refused, service workers blocked.
+ * document is aborted at the network layer, WebSockets are refused, service workers blocked,
+ * WebRTC's constructors replaced by stubs that throw in every frame.
  *
  * @param options - executable and launch options
  * @returns the backend

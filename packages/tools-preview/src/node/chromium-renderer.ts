@@ -88,8 +88,11 @@ export const DEFAULT_RENDER_IDLE_MS = 500;
 export const DEFAULT_RENDER_SETTLE_MS = 3_000;
 
 /**
- * Flags added to {@link CHROMIUM_NO_EGRESS_ARGS} for rendering: WebRTC may not send UDP outside a proxy (there is
- * none that answers), so no peer connection reaches any address.
+ * The WebRTC flags: WebRTC may not send UDP outside a proxy (there is none that answers), so no
+ * peer connection reaches any address. They are now part of {@link CHROMIUM_NO_EGRESS_ARGS}
+ * (preview and renderer alike).
+ *
+ * @deprecated Included in {@link CHROMIUM_NO_EGRESS_ARGS}; kept for hosts that add it themselves.
  */
 export const CHROMIUM_RENDER_ARGS: readonly string[] = [
   "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
@@ -158,7 +161,7 @@ export function createChromiumRenderer(options: ChromiumRendererOptions = {}): C
     {
       executablePath: parsed.executablePath ?? DEFAULT_CHROMIUM_PATH,
       launchOptions,
-      args: [...CHROMIUM_NO_EGRESS_ARGS, ...CHROMIUM_RENDER_ARGS, ...(launchOptions.args ?? [])],
+      args: [...CHROMIUM_NO_EGRESS_ARGS, ...(launchOptions.args ?? [])],
     },
     {
       budgetMs: parsed.timeoutMs ?? DEFAULT_RENDER_BUDGET_MS,

@@ -86,3 +86,57 @@ export const LOOP_AT_LOAD_HTML = `<!doctype html><html><head><title>Stuck</title
 
 /** A page without a canvas. */
 export const PLAIN_HTML = `<!doctype html><html><head><title>Plain</title></head><body style="background:#00f"><h1>Plain</h1><script>throw new Error("boom at load")</script></body></html>`;
+
+/**
+ * An artifact that aims WebRTC at a STUN and a TURN server on 127.0.0.1:`port` (data in the TURN
+ * username) from every place it can: `RTCPeerConnection` after trying to replace it, its webkit
+ * name, `RTCRtpSender`, a fresh `about:blank` frame's constructor and (unless `childFrame` is
+ * false) the script of a `srcdoc` child frame. `window.webrtc` lists `"<where>: <outcome>"`,
+ * the outcome being `gathering` (ICE started) or the error's name.
+ */
+export function webrtcHtml(port: number, options: { childFrame?: boolean } = {}): string {
+  const servers = JSON.stringify({
+    iceServers: [
+      { urls: `stun:127.0.0.1:${port}` },
+      {
+        urls: `turn:127.0.0.1:${port}?transport=udp`,
+        username: "exfiltrated-secret",
+        credential: "x",
+      },
+    ],
+  });
+  // A peer connection with a data channel and an offer starts ICE gathering towards the servers.
+  const attempt = `async function attempt(Connection) {
+    const connection = new Connection(${servers});
+    connection.createDataChannel("x");
+    await connection.setLocalDescription(await connection.createOffer());
+    return "gathering";
+  }
+  function outcome(run) {
+    return new Promise((resolve) => resolve(run())).then((value) => value, (error) => error.name);
+  }`;
+  const child = `<script>${attempt}
+  outcome(() => attempt(RTCPeerConnection)).then((result) => parent.postMessage("child frame: " + result, "*"));
+</script>`;
+  return `<!doctype html><html><head><title>WebRTC</title></head><body><script>
+  ${attempt}
+  window.webrtc = [];
+  const note = (where) => (result) => window.webrtc.push(where + ": " + result);
+  addEventListener("message", (event) => {
+    if (String(event.data).startsWith("child frame: ")) window.webrtc.push(String(event.data));
+  });
+  outcome(() => attempt(window.RTCPeerConnection)).then(note("window"));
+  const original = window.RTCPeerConnection;
+  delete window.RTCPeerConnection;
+  window.RTCPeerConnection = function Replacement() {};
+  try { Object.defineProperty(window, "RTCPeerConnection", { value: function Replacement() {} }); } catch {}
+  note("tampering")(window.RTCPeerConnection === original ? "kept" : "replaced");
+  outcome(() => attempt(window.webkitRTCPeerConnection)).then(note("webkit"));
+  outcome(() => RTCRtpSender.getCapabilities("audio") && "capabilities").then(note("sender"));
+  const blank = document.createElement("iframe");
+  document.body.appendChild(blank);
+  outcome(() => attempt(blank.contentWindow.RTCPeerConnection)).then(note("blank frame"));
+</script>
+${options.childFrame === false ? "" : `<iframe srcdoc="${child.replace(/&/g, "&amp;").replace(/"/g, "&quot;")}"></iframe>`}
+</body></html>`;
+}
