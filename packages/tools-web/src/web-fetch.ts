@@ -116,7 +116,12 @@ export interface WebFetchToolOptions {
   readability?: boolean;
   /** Names of the tools mounted beside this one; the default description names `web_search` / `wiki_search` only when listed (`createWebTools` passes what it mounts). Default: none. */
   mountedTools?: readonly string[];
-  /** Saves every fetched document; its return value (a file name) is shown to the model. */
+  /**
+   * Saves every fetched document; its return value (a file name) is shown to the model. With it
+   * the tool is annotated `readOnly: false`, `destructive: false` and tagged `web:save`: the hook
+   * must only add files and refresh its own copy of the same URL, never replace other data (as
+   * `createDirectorySaver` does). Default none (read-only).
+   */
   save?: PageSaver;
   /** Runs Readability + HTML → Markdown where it can be stopped (`./node` injects a worker thread); used when no `extractor` is given. Default: in-thread. */
   htmlConverter?: HtmlConverter;
@@ -333,6 +338,7 @@ export function createWebFetchTool(options?: WebFetchToolOptions): WebFetchTool 
   const { name, renderer } = settings;
   const mounted = mountedTools(parsed.mountedTools, name);
   const save = parsed.save;
+  const saving = save !== undefined;
   const cache = new TtlCache<FetchedDocument>(
     parsed.cacheTtlMs ?? DEFAULT_FETCH_CACHE_TTL_MS,
     parsed.maxCacheEntries ?? DEFAULT_FETCH_CACHE_ENTRIES,
@@ -343,12 +349,18 @@ export function createWebFetchTool(options?: WebFetchToolOptions): WebFetchTool 
   return defineTool({
     name,
     description:
-      parsed.description ??
-      defaultDescription(defaultMaxChars, save !== undefined, mounted, renderSetting),
+      parsed.description ?? defaultDescription(defaultMaxChars, saving, mounted, renderSetting),
     input: createWebFetchInputSchema(defaultMaxChars, maxMaxChars, renderSetting),
     aliases: WEB_FETCH_ALIASES,
-    annotations: { title: "Fetch a web page", readOnly: true, openWorld: true },
-    tags: ["web", "web:fetch", "network"],
+    // Saving writes files, so the tool is no longer read-only; it stays non-destructive because a
+    // saver only adds files and refreshes its own copy of the same URL (see `save`).
+    annotations: {
+      title: "Fetch a web page",
+      readOnly: !saving,
+      destructive: false,
+      openWorld: true,
+    },
+    tags: saving ? ["web", "web:fetch", "network", "web:save"] : ["web", "web:fetch", "network"],
     timeoutMs: settings.toolTimeoutMs,
     async execute(input, context) {
       const startedAt = Date.now();

@@ -1,9 +1,11 @@
-import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { selectTools } from "@agentool/contract";
 import { assertConformance } from "@agentool/contract/testing";
 import { afterAll, describe, expect, it } from "vitest";
 import { startPagesServer } from "../test-support/pages-server.js";
+import { createWebFetchTool } from "../web-fetch.js";
 import { createNodeWebFetchTool, createNodeWebTools } from "./create-node-web-tools.js";
 import { savedFileName } from "./directory-saver.js";
 
@@ -83,6 +85,51 @@ describe("saving to saveDir", () => {
     const result = await tool.run({ url: `${pages.origin}/notes.txt` });
     expect(result.success && result.data.save_error).toBeTruthy();
     expect(tool.renderResult(result)).toContain("Not saved:");
+  });
+
+  it("saving makes web_fetch a writing tool (readOnly false, destructive false, tag web:save); without saving it stays read-only", async () => {
+    const saveDir = await temporaryDirectory();
+    const saving = [
+      createNodeWebFetchTool({ saveDir }),
+      createWebFetchTool({ save: () => "saved.md", onWarn: () => {} }),
+    ];
+    for (const tool of saving) {
+      expect(tool.annotations).toMatchObject({ readOnly: false, destructive: false });
+      expect(tool.tags).toContain("web:save");
+    }
+    const reading = [createNodeWebFetchTool(), createWebFetchTool({ onWarn: () => {} })];
+    for (const tool of reading) {
+      expect(tool.annotations).toMatchObject({ readOnly: true });
+      expect(tool.annotations.destructive).not.toBe(true);
+      expect(tool.tags).not.toContain("web:save");
+    }
+    // A host's read-only allow-list keeps only the tools that do not write.
+    expect(selectTools([...saving, ...reading], { readOnly: true })).toEqual(reading);
+  });
+
+  it("never replaces a file in saveDir that is not its saved copy of the same URL", async () => {
+    const saveDir = await temporaryDirectory();
+    const tool = createNodeWebFetchTool({ allowHosts: ["127.0.0.1"], saveDir, cacheTtlMs: 0 });
+    const url = `${pages.origin}/notes.txt`;
+    const name = savedFileName(url);
+    await writeFile(join(saveDir, name), "my own notes, not a fetched page\n");
+    const result = await tool.run({ url });
+    expect(result.success && result.data.content.length).toBeGreaterThan(0);
+    expect(result.success && result.data.saved_as).toBeUndefined();
+    expect(result.success && result.data.save_error).toMatch(/not a saved copy of .*not replaced/);
+    expect(await readFile(join(saveDir, name), "utf8")).toBe("my own notes, not a fetched page\n");
+    // A saved copy of another URL under the same name (a case-folding file system) is not one.
+    await writeFile(join(saveDir, name), '---\nurl: "https://elsewhere.example/"\n---\n\nkeep\n');
+    const other = await tool.run({ url });
+    expect(other.success && other.data.save_error).toMatch(/not replaced/);
+    expect(await readFile(join(saveDir, name), "utf8")).toContain("keep");
+    // A symbolic link at the name is not replaced either, whatever it points to.
+    const linked = savedFileName(`${pages.origin}/data.json`);
+    await writeFile(join(saveDir, "target.md"), `---\nurl: "${pages.origin}/data.json"\n`);
+    await symlink(join(saveDir, "target.md"), join(saveDir, linked));
+    const viaLink = await tool.run({ url: `${pages.origin}/data.json` });
+    expect(viaLink.success && viaLink.data.save_error).toMatch(/not replaced/);
+    expect(await readdir(saveDir)).toEqual([name, linked, "target.md"].sort());
   });
 
   it("file names are stable, safe and bounded", () => {

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { mkdir, rename, rm, writeFile } from "node:fs/promises";
+import { lstat, mkdir, open, rename, rm, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import type { ToolContext } from "@agentool/contract";
 import type { FetchedDocument, PageSaver } from "../web-fetch.js";
@@ -62,9 +62,34 @@ export function formatSavedDocument(document: FetchedDocument): string {
 }
 
 /**
+ * Tells whether the saver may write `target` for `url`: when nothing is there, or when it is a
+ * regular file whose front matter starts with that URL (the saver's own copy of it). A link, a
+ * directory or any other file is never replaced.
+ */
+async function isFreeOrOwnCopy(target: string, url: string): Promise<boolean> {
+  try {
+    if (!(await lstat(target)).isFile()) return false;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return true;
+    throw error;
+  }
+  const expected = Buffer.from(`---\nurl: ${yamlString(url)}\n`, "utf8");
+  const handle = await open(target, "r");
+  try {
+    const head = Buffer.alloc(expected.length);
+    const { bytesRead } = await handle.read(head, 0, expected.length, 0);
+    return bytesRead === expected.length && head.equals(expected);
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
  * A {@link PageSaver} that writes each document as Markdown with front matter into a directory
  * (created when missing), atomically (temporary file + rename), and returns the file name
- * relative to that directory.
+ * relative to that directory. It only adds files and refreshes its own copy of the same URL: a
+ * file at that name which is not such a copy (another URL's, a user's, a link) is left as it
+ * is and the save fails with a message saying so (the page is still returned, with `save_error`).
  *
  * @param saveDir - the directory, or a function of the call context
  * @returns the saver
@@ -77,12 +102,19 @@ export function createDirectorySaver(saveDir: SaveDirectory): PageSaver {
     await mkdir(directory, { recursive: true });
     const name = savedFileName(document.url);
     const target = join(directory, name);
+    if (!(await isFreeOrOwnCopy(target, document.url))) {
+      throw new Error(
+        `${name} already exists in the save directory and is not a saved copy of ${document.url}; it was not replaced.`,
+      );
+    }
     const temporary = join(directory, `.${name}.${process.pid}.${Date.now()}.tmp`);
     try {
-      await writeFile(temporary, formatSavedDocument(document), "utf8");
+      await writeFile(temporary, formatSavedDocument(document), { encoding: "utf8", flag: "wx" });
       await rename(temporary, target);
     } catch (error) {
-      await rm(temporary, { force: true }).catch(() => {});
+      // EEXIST: the temporary name was taken by a file this call did not write; leave it.
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST")
+        await rm(temporary, { force: true }).catch(() => {});
       throw error;
     }
     return name;
