@@ -26,6 +26,12 @@ export const MAX_CONSOLE_ENTRIES = 40;
 export const MAX_CONSOLE_ENTRY_CHARACTERS = 500;
 /** Longest side of a shot, in pixels (larger canvases are scaled down). */
 export const MAX_SHOT_SIDE = 1_600;
+/** Largest canvas shot the driver may hand back, in PNG bytes (a noisy 1600 × 1600 canvas fits). */
+export const MAX_SHOT_BYTES = 12 * 1024 * 1024;
+/** Characters of any other text a driver answer carries (a title, a selector, an error). */
+export const MAX_DRIVER_TEXT_CHARACTERS = 2_000;
+/** Console entries one driver answer may carry (the driver keeps this many between calls). */
+export const MAX_DRIVER_CONSOLE_ENTRIES = 200;
 /**
  * How long before the tool's own timeout the internal deadline fires, so the preview's own
  * error (which says whether the session survived) wins over the generic `TIMEOUT`.

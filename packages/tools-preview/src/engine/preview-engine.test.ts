@@ -635,7 +635,7 @@ describe("ops", () => {
               canvases: 2,
               width: 10,
               height: 5,
-              data: "AAAA",
+              data: "iVBORw0KGgo=",
             }
           : { source: "viewport", canvases: 0, width: 800, height: 600 },
     };
@@ -646,9 +646,9 @@ describe("ops", () => {
       canvases: 2,
       width: 10,
       height: 5,
-      bytes: 3,
+      bytes: 8,
       mime_type: "image/png",
-      image_base64: "AAAA",
+      image_base64: "iVBORw0KGgo=",
     });
     canvas = false;
     backend.last.viewportImage = { data: "AAA=", width: 640, height: 480 };

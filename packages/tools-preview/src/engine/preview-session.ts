@@ -1,6 +1,7 @@
 import type { PreviewBackendSession, PreviewDriverMethod } from "../preview-backend.js";
 import { type ConsoleOutput, mergeConsole } from "./console-output.js";
-import type { ConsoleBatch, DriverAnswer } from "./driver-protocol.js";
+import { checkConsoleBatch, checkDriverAnswer } from "./driver-answers.js";
+import type { ConsoleBatch } from "./driver-protocol.js";
 import { CONSOLE_DRAIN_TIMEOUT_MS } from "./limits.js";
 import type { PreviewSessionData } from "./preview-data.js";
 
@@ -34,7 +35,8 @@ export class PreviewSession {
 
   /**
    * Calls a driver method and takes the console output since the last call in the same round
-   * trip; the drained output waits on the session for the response.
+   * trip; the drained output waits on the session for the response. The envelope and the
+   * console are checked here (page-controlled); the value is the op's to check.
    *
    * @param method - the driver method
    * @param args - its arguments
@@ -46,11 +48,10 @@ export class PreviewSession {
     args: readonly unknown[],
     signal: AbortSignal,
   ): Promise<unknown> {
-    const answer = (await this.backend.call(
-      "withConsole",
-      [method, args, this.consoleBatch],
-      signal,
-    )) as DriverAnswer;
+    const answer = checkDriverAnswer(
+      await this.backend.call("withConsole", [method, args, this.consoleBatch], signal),
+      method,
+    );
     this.drained = answer.console;
     if (typeof answer.console?.batch === "number") this.consoleBatch = answer.console.batch;
     return answer.value;
@@ -67,11 +68,13 @@ export class PreviewSession {
     this.drained = undefined;
     if (driver === undefined) {
       try {
-        driver = (await this.backend.call(
-          "drain",
-          [this.consoleBatch],
-          AbortSignal.timeout(CONSOLE_DRAIN_TIMEOUT_MS),
-        )) as ConsoleBatch | undefined;
+        driver = checkConsoleBatch(
+          await this.backend.call(
+            "drain",
+            [this.consoleBatch],
+            AbortSignal.timeout(CONSOLE_DRAIN_TIMEOUT_MS),
+          ),
+        );
       } catch {
         driver = undefined;
       }

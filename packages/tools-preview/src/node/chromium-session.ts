@@ -1,5 +1,6 @@
 import { raceSignal, sleep } from "@agentool/contract";
 import type { BrowserContext, CDPSession, Page } from "playwright-core";
+import { checkLocation } from "../engine/driver-answers.js";
 import {
   type PreviewAction,
   type PreviewActOutcome,
@@ -150,11 +151,7 @@ export class ChromiumSession implements PreviewBackendSession {
         let x = action.x ?? 0;
         let y = action.y ?? 0;
         if (action.selector !== undefined) {
-          const found = (await this.call("locate", [action.selector], signal)) as {
-            x?: number;
-            y?: number;
-            error?: string;
-          };
+          const found = checkLocation(await this.call("locate", [action.selector], signal));
           if (found.error !== undefined) return found.error;
           x = found.x ?? 0;
           y = found.y ?? 0;

@@ -707,7 +707,11 @@ export function installPreviewDriver(config: DriverConfig): void {
   shimStorage();
   keepWebglBuffers();
   cancelNavigation(recorder);
-  const api = createApi(recorder);
+  // Frozen, and held by a non-writable, non-configurable property: the artifact can neither
+  // swap the driver nor its methods. It can still forge answers by patching the built-ins the
+  // driver and the host's page call use, so the host checks and caps every answer
+  // (src/engine/driver-answers.ts).
+  const api = Object.freeze(createApi(recorder));
   Object.defineProperty(globalThis, DRIVER_KEY, {
     value: api,
     enumerable: false,

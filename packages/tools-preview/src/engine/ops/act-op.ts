@@ -1,4 +1,5 @@
 import type { PreviewAction } from "../../preview-backend.js";
+import { checkActOutcome } from "../driver-answers.js";
 import { describeAction } from "../preview-input.js";
 import type { SessionWork } from "./session-work.js";
 
@@ -11,7 +12,7 @@ import type { SessionWork } from "./session-work.js";
  */
 export function actWork(actions: readonly PreviewAction[]): SessionWork {
   return async (session, signal) => {
-    const outcome = await session.backend.act(actions, signal);
+    const outcome = checkActOutcome(await session.backend.act(actions, signal), actions.length);
     // One frame for the artifact to draw what the actions changed, with the console.
     await session.callDriver("settle", [], signal);
     const failedAction = outcome.failed === undefined ? undefined : actions[outcome.failed.index];

@@ -1,3 +1,4 @@
+import { checkEvalResult } from "../driver-answers.js";
 import type { DriverEvalResult } from "../driver-protocol.js";
 import { MAX_EVAL_VALUE_CHARACTERS } from "../limits.js";
 import type { PreviewToolData } from "../preview-data.js";
@@ -28,10 +29,8 @@ export function toEvalFields(result: DriverEvalResult): Partial<PreviewToolData>
 export function evalWork(code: string): SessionWork {
   return async (session, signal) =>
     toEvalFields(
-      (await session.callDriver(
-        "evaluate",
-        [code, MAX_EVAL_VALUE_CHARACTERS],
-        signal,
-      )) as DriverEvalResult,
+      checkEvalResult(
+        await session.callDriver("evaluate", [code, MAX_EVAL_VALUE_CHARACTERS], signal),
+      ),
     );
 }

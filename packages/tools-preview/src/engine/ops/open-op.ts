@@ -10,9 +10,9 @@ import { PreviewError } from "../../preview-backend.js";
 import { ARTIFACT_CONTENT_SECURITY_POLICY, prepareArtifactDocument } from "../artifact-document.js";
 import { CallDeadline } from "../call-deadline.js";
 import { callFailure, cutOffFailure } from "../call-failures.js";
-import type { DriverSummary } from "../driver-protocol.js";
+import { checkSummary } from "../driver-answers.js";
 import type { EngineScope } from "../engine-scope.js";
-import { MAX_CONSOLE_ENTRIES, MAX_CONSOLE_ENTRY_CHARACTERS } from "../limits.js";
+import { MAX_CONSOLE_ENTRY_CHARACTERS, MAX_DRIVER_CONSOLE_ENTRIES } from "../limits.js";
 import type { PreviewToolData } from "../preview-data.js";
 import { PreviewSession } from "../preview-session.js";
 import { readArtifact } from "../read-artifact.js";
@@ -41,7 +41,7 @@ async function startSession(
     path,
     document: prepareArtifactDocument(html, {
       channel,
-      maxEntries: MAX_CONSOLE_ENTRIES * 5,
+      maxEntries: MAX_DRIVER_CONSOLE_ENTRIES,
       maxEntryCharacters: MAX_CONSOLE_ENTRY_CHARACTERS,
     }),
     channel,
@@ -62,7 +62,7 @@ async function loadSession(
   signal: AbortSignal,
 ): Promise<ToolResult<PreviewToolData>> {
   await session.backend.load(signal);
-  const summary = (await session.callDriver("loaded", [], signal)) as DriverSummary;
+  const summary = checkSummary(await session.callDriver("loaded", [], signal));
   const output = await session.drainConsole();
   session.busy -= 1;
   scope.pool.touch(session);

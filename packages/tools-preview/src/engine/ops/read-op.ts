@@ -1,3 +1,4 @@
+import { checkReadAnswers } from "../driver-answers.js";
 import type { DriverReadAnswer } from "../driver-protocol.js";
 import { MAX_READ_ANSWER_CHARACTERS, MAX_READ_MATCHES } from "../limits.js";
 import type { PreviewReadAnswer } from "../preview-data.js";
@@ -46,11 +47,11 @@ export function toReadAnswer(answer: DriverReadAnswer): PreviewReadAnswer {
  */
 export function readWork(queries: readonly PreviewQuery[]): SessionWork {
   return async (session, signal) => {
-    const raw = (await session.callDriver(
+    const raw = await session.callDriver(
       "read",
       [queries, { maxMatches: MAX_READ_MATCHES, maxCharacters: MAX_READ_ANSWER_CHARACTERS }],
       signal,
-    )) as DriverReadAnswer[];
-    return { answers: raw.map(toReadAnswer) };
+    );
+    return { answers: checkReadAnswers(raw, queries).map(toReadAnswer) };
   };
 }

@@ -1,5 +1,5 @@
 import { PreviewError } from "../../preview-backend.js";
-import type { DriverShot } from "../driver-protocol.js";
+import { checkShot } from "../driver-answers.js";
 import { MAX_SHOT_SIDE } from "../limits.js";
 import type { SessionWork } from "./session-work.js";
 
@@ -22,7 +22,7 @@ export function base64Bytes(base64: string): number {
  */
 export function shotWork(backendKind: string): SessionWork {
   return async (session, signal) => {
-    const shot = (await session.callDriver("shot", [MAX_SHOT_SIDE], signal)) as DriverShot;
+    const shot = checkShot(await session.callDriver("shot", [MAX_SHOT_SIDE], signal));
     if (shot.error !== undefined)
       throw new PreviewError(
         "UNSUPPORTED",
