@@ -105,15 +105,17 @@ describe("folder watching", () => {
   });
 
   it("watches the folder of a linked file's target", async () => {
+    // The target lies in a folder the walk lists too (since issue 27 a link to a hidden folder's
+    // file is not followed at all), so it is found under both paths.
     const root = corpusOf({
       ...CORPUS,
-      "store/.hidden-notes/theta.md": "# Theta\n\nThe mole digs.\n",
+      "store/notes/theta.md": "# Theta\n\nThe mole digs.\n",
     });
-    symlinkSync(join(root, "store/.hidden-notes/theta.md"), join(root, "theta.md"));
+    symlinkSync(join(root, "store/notes/theta.md"), join(root, "theta.md"));
     const source = open(root);
-    expect(await filesFound(source, "mole")).toEqual(["theta.md"]);
-    writeFileSync(join(root, "store/.hidden-notes/theta.md"), "# Theta\n\nThe vole digs.\n");
-    expect(await filesFound(source, "vole")).toEqual(["theta.md"]);
+    expect(await filesFound(source, "mole")).toEqual(["store/notes/theta.md", "theta.md"]);
+    writeFileSync(join(root, "store/notes/theta.md"), "# Theta\n\nThe vole digs.\n");
+    expect(await filesFound(source, "vole")).toEqual(["store/notes/theta.md", "theta.md"]);
   });
 
   it("ignores changes to hidden entries (its own sidecar among them)", async () => {

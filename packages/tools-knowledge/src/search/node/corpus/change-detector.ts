@@ -142,6 +142,9 @@ export class ChangeDetector {
   async #walk(corpusRoot: string, signal: AbortSignal): Promise<DetectedChanges> {
     this.#lastWalkAt = performance.now();
     const walkedFolders = new Map<string, string | undefined>();
+    // A linked file's target folder may be walked too (under its own path): an event there names
+    // the target, never the link, so any linked file means a walk on every event.
+    let linkedFile = false;
     let files: WalkedFile[];
     try {
       files = await walkCorpus({
@@ -151,6 +154,7 @@ export class ChangeDetector {
         signal,
         secretCache: this.#secretCache,
         onFolder: (path, relative) => {
+          if (relative === undefined) linkedFile = true;
           if (relative !== undefined || !walkedFolders.has(path)) walkedFolders.set(path, relative);
         },
       });
@@ -160,10 +164,9 @@ export class ChangeDetector {
     }
     this.#syncWatchers(new Set(walkedFolders.keys()));
     this.#folderPaths = new Map();
-    this.#linkedFiles = false;
+    this.#linkedFiles = linkedFile;
     for (const [path, relative] of walkedFolders) {
-      if (relative === undefined) this.#linkedFiles = true;
-      else this.#folderPaths.set(path, relative);
+      if (relative !== undefined) this.#folderPaths.set(path, relative);
     }
     return { files, seen: new Set(files.map((file) => file.path)), walked: true, eventPaths: 0 };
   }
