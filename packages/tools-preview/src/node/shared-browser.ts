@@ -37,10 +37,21 @@ export interface SharedBrowserLease {
 }
 
 /**
+ * Signals are the host's: playwright-core's own SIGINT / SIGTERM / SIGHUP handlers would close
+ * the browsers and swallow the signal, so a host without handlers of its own would keep running.
+ * Without them the signal does what it would without Chromium (the host's handlers run, or the
+ * process ends); the browser goes with the process either way — playwright-core kills it on
+ * `exit`, and a browser whose process died by a signal exits when its control pipe closes.
+ * A host may pass `handleSIGTERM: true` (etc.) in its launch options to get playwright-core's
+ * behaviour back.
+ */
+const HOST_KEEPS_SIGNALS = { handleSIGINT: false, handleSIGTERM: false, handleSIGHUP: false };
+
+/**
  * Takes a lease on the one headless Chromium shared by every user with the same executable,
  * launch options and flags (preview backends, page renderers). The browser is launched on first
- * use, closed when the last lease is released, and killed by playwright-core when the process
- * exits.
+ * use, closed when the last lease is released, and gone when the process ends (on `exit` or by
+ * a signal); the host's signals stay the host's (playwright-core's signal handlers are off).
  *
  * @param settings - the executable, launch options and the full list of flags
  * @returns the lease
@@ -68,6 +79,7 @@ export function leaseSharedBrowser(settings: {
           const playwright = await loadPlaywright();
           try {
             const launched = await playwright.chromium.launch({
+              ...HOST_KEEPS_SIGNALS,
               ...launchOptions,
               executablePath,
               args,
