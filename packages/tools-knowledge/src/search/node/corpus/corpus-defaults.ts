@@ -6,6 +6,12 @@ export const CORPUS_INDEX_FOLDER = ".knowledge";
 /** The index file inside {@link CORPUS_INDEX_FOLDER}. */
 export const CORPUS_INDEX_FILE = "index.bin";
 
+/**
+ * Largest sidecar read: 4 GiB (a larger `index.bin` is rebuilt with a warning, never read). About a
+ * million 1,024-dimension vectors.
+ */
+export const MAX_INDEX_FILE_BYTES = 4 * 1024 * 1024 * 1024;
+
 /** File name endings indexed by default: Markdown and plain text. */
 export const DEFAULT_CORPUS_EXTENSIONS: readonly string[] = Object.freeze([
   ".md",

@@ -120,6 +120,12 @@ export interface CorpusSettings {
   folder: string;
   /** The sidecar index file, absolute. */
   indexPath: string;
+  /**
+   * Whether the sidecar folder is the default `<root>/.knowledge`, inside content someone else may
+   * have written: then it must be a real folder (not a link), else the index stays in memory.
+   * A host's `indexDirectory` is trusted as given.
+   */
+  confinedFolder: boolean;
   embeddings: Embeddings | undefined;
   batchSize: number;
   /** As given (`undefined`: the chunker's own cap). */
@@ -183,6 +189,7 @@ export function resolveCorpusSettings(options: CorpusSourceOptions): CorpusSetti
     root,
     folder,
     indexPath: join(folder, CORPUS_INDEX_FILE),
+    confinedFolder: parsed.indexDirectory === undefined,
     embeddings: parsed.embeddings,
     batchSize: parsed.batchSize ?? DEFAULT_EMBEDDING_BATCH_SIZE,
     maxChunkCharacters,

@@ -1,9 +1,11 @@
 import { randomBytes } from "node:crypto";
-import { lstat, mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import type { Stats } from "node:fs";
+import { lstat, mkdir, readdir, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { errorMessage } from "@agentool/contract";
+import { errorMessage, formatCount } from "@agentool/contract";
 import { encodeIndexParts, IndexFileError } from "../internal/index-file.js";
-import { CORPUS_INDEX_FILE } from "./corpus-defaults.js";
+import { readRegularFile } from "../internal/read-regular-file.js";
+import { CORPUS_INDEX_FILE, MAX_INDEX_FILE_BYTES } from "./corpus-defaults.js";
 import type { CorpusSettings } from "./corpus-settings.js";
 import { CorpusState } from "./corpus-state.js";
 import { sidecarOfState, stateFromSidecar } from "./state-codec.js";
@@ -13,17 +15,34 @@ import { writeParts } from "./write-parts.js";
 const STALE_TEMPORARY_MS = 10 * 60_000;
 
 /** A file's identity on disk: inode, size and time. */
-async function stampOf(path: string): Promise<string | undefined> {
-  const info = await stat(path).catch(() => undefined);
-  return info === undefined ? undefined : `${info.ino}:${info.size}:${info.mtimeMs}`;
+function stampOfInfo(info: Pick<Stats, "ino" | "size" | "mtimeMs">): string {
+  return `${info.ino}:${info.size}:${info.mtimeMs}`;
 }
+
+/** The stamp of the entry at `path` itself (a link's own, never its target's). */
+async function stampOf(path: string): Promise<string | undefined> {
+  const info = await lstat(path).catch(() => undefined);
+  return info === undefined ? undefined : stampOfInfo(info);
+}
+
+/** Thrown when the default sidecar folder is a link or not a folder: nothing is written there. */
+class UnconfinedFolderError extends Error {}
+
+/** What the sidecar needs of the settings. */
+type SidecarSettings = Pick<
+  CorpusSettings,
+  "folder" | "indexPath" | "confinedFolder" | "fingerprint" | "warn"
+>;
 
 /**
  * The sidecar index file: read (a missing or bad one gives an empty index), written atomically
- * (temp file + rename), and watched for another process's write by its stamp.
+ * (temp file + rename), and watched for another process's write by its stamp. The file is read
+ * only when it is a regular file (opened without following a link, never blocking, at most
+ * {@link MAX_INDEX_FILE_BYTES}); the default folder `<root>/.knowledge` is read and written only
+ * while it is a real folder (a link there, to anywhere, keeps the index in memory).
  */
 export class CorpusSidecar {
-  readonly #settings: Pick<CorpusSettings, "folder" | "indexPath" | "fingerprint" | "warn">;
+  readonly #settings: SidecarSettings;
   /** The index file as this process last wrote or read it (to notice another process's write). */
   #stamp: string | undefined;
   #ready = false;
@@ -34,7 +53,7 @@ export class CorpusSidecar {
   /**
    * @param settings - where the sidecar is, the fingerprint, the warning sink
    */
-  constructor(settings: Pick<CorpusSettings, "folder" | "indexPath" | "fingerprint" | "warn">) {
+  constructor(settings: SidecarSettings) {
     this.#settings = settings;
   }
 
@@ -60,14 +79,26 @@ export class CorpusSidecar {
    * @returns the index
    */
   async load(warnings: string[]): Promise<CorpusState> {
+    this.#stamp = undefined;
+    // A linked default folder is never read; the first save says why nothing is written.
+    if ((await this.#folderProblem()) !== undefined) return this.emptyState();
     let buffer: Buffer;
     try {
-      buffer = await readFile(this.#settings.indexPath);
+      const read = await readRegularFile(this.#settings.indexPath, MAX_INDEX_FILE_BYTES);
+      if (read.kind === "missing") return this.emptyState();
+      if (read.kind !== "read") {
+        const reason =
+          read.kind === "too_large"
+            ? `the index file is larger than ${formatCount(MAX_INDEX_FILE_BYTES)} bytes`
+            : "the index file is not a regular file";
+        this.#settings.warn(warnings, `The knowledge index was rebuilt: ${reason}.`);
+        return this.emptyState();
+      }
+      buffer = read.bytes;
+      this.#stamp = stampOfInfo(read.info);
     } catch {
-      this.#stamp = undefined;
       return this.emptyState();
     }
-    this.#stamp = await stampOf(this.#settings.indexPath);
     try {
       return stateFromSidecar(buffer, this.#settings.fingerprint);
     } catch (error) {
@@ -88,13 +119,14 @@ export class CorpusSidecar {
   async readNewer(): Promise<CorpusState | undefined> {
     const stamp = await stampOf(this.#settings.indexPath);
     if (stamp === undefined || stamp === this.#stamp) return undefined;
+    this.#stamp = stamp;
+    if ((await this.#folderProblem()) !== undefined) return undefined;
     try {
-      const buffer = await readFile(this.#settings.indexPath);
-      const adopted = stateFromSidecar(buffer, this.#settings.fingerprint);
-      this.#stamp = stamp;
-      return adopted;
+      const read = await readRegularFile(this.#settings.indexPath, MAX_INDEX_FILE_BYTES);
+      if (read.kind !== "read") return undefined;
+      this.#stamp = stampOfInfo(read.info);
+      return stateFromSidecar(read.bytes, this.#settings.fingerprint);
     } catch {
-      this.#stamp = stamp;
       return undefined;
     }
   }
@@ -134,7 +166,13 @@ export class CorpusSidecar {
         await this.#prepareFolder();
         this.#ready = true;
       }
+      // Checked right before the write and again before the rename: a folder swapped for a
+      // link meanwhile is never written through.
+      const before = await this.#confinedFolder();
       await writeParts(temporary, parts);
+      const after = await this.#confinedFolder();
+      if (before !== after)
+        throw new UnconfinedFolderError(`${folder} was replaced during the save`);
       await rename(temporary, indexPath);
       this.#stamp = await stampOf(indexPath);
       return true;
@@ -153,10 +191,39 @@ export class CorpusSidecar {
     }
   }
 
+  /**
+   * Why the default folder must not be used (a link or not a folder); `undefined` when it is a
+   * real folder, does not exist yet, or is the host's `indexDirectory`.
+   */
+  async #folderProblem(): Promise<string | undefined> {
+    if (!this.#settings.confinedFolder) return undefined;
+    const info = await lstat(this.#settings.folder).catch(() => undefined);
+    if (info === undefined || (info.isDirectory() && !info.isSymbolicLink())) return undefined;
+    return `${this.#settings.folder} is ${info.isSymbolicLink() ? "a symbolic link" : "not a folder"}, not a real folder inside the corpus`;
+  }
+
+  /**
+   * The default folder's identity (device and inode) when it is a real folder; `""` for a host's
+   * `indexDirectory`.
+   *
+   * @throws UnconfinedFolderError when the default folder is a link, not a folder or missing
+   */
+  async #confinedFolder(): Promise<string> {
+    if (!this.#settings.confinedFolder) return "";
+    const problem = await this.#folderProblem();
+    if (problem !== undefined) throw new UnconfinedFolderError(problem);
+    const info = await lstat(this.#settings.folder);
+    return `${info.dev}:${info.ino}`;
+  }
+
   /** Creates the folder with its `.gitignore` and removes a crashed writer's temporary files. */
   async #prepareFolder(): Promise<void> {
     const folder = this.#settings.folder;
+    // Never created through a link (a dangling one to a folder outside the root included).
+    const problem = await this.#folderProblem();
+    if (problem !== undefined) throw new UnconfinedFolderError(problem);
     await mkdir(folder, { recursive: true });
+    await this.#confinedFolder();
     await writeFile(
       join(folder, ".gitignore"),
       "# agentool knowledge index: a cache, rebuilt from the files\n*\n",
