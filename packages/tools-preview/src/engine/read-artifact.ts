@@ -1,8 +1,24 @@
-import { formatCount } from "@agentool/contract";
+import { formatCount, raceSignal } from "@agentool/contract";
 import { PreviewError } from "../preview-backend.js";
 import type { PreviewEngineOptions } from "./engine-options.js";
 
 const textDecoder = new TextDecoder();
+
+/**
+ * The failure of an artifact over the size cap.
+ *
+ * @param path - the artifact's path
+ * @param size - its size in bytes (or characters)
+ * @param maxBytes - the cap
+ * @returns the `TOO_LARGE` error
+ */
+export function tooLargeArtifact(path: string, size: number, maxBytes: number): PreviewError {
+  return new PreviewError(
+    "TOO_LARGE",
+    `${path} is ${formatCount(size)} bytes; preview opens artifacts up to ${formatCount(maxBytes)} bytes.`,
+    "Make the artifact smaller (move large data out, or generate it in code).",
+  );
+}
 
 /**
  * Reads an artifact through the host's `read` or `fileSystem`, refusing one over the size cap.
@@ -21,8 +37,12 @@ export async function readArtifact(
   maxBytes: number,
 ): Promise<string> {
   let content: string | Uint8Array;
-  if (source.read !== undefined) content = await source.read(path, signal);
-  else if (source.fileSystem !== undefined) content = await source.fileSystem.readFile(path);
+  // Raced against the call's signal: a read that ignores it (a FIFO, a stuck share) is left
+  // behind at the deadline instead of holding the call past it.
+  if (source.read !== undefined)
+    content = await raceSignal(Promise.resolve(source.read(path, signal)), signal);
+  else if (source.fileSystem !== undefined)
+    content = await raceSignal(source.fileSystem.readFile(path), signal);
   else
     throw new PreviewError(
       "NOT_CONFIGURED",
@@ -30,11 +50,6 @@ export async function readArtifact(
       "The host must pass read or fileSystem (or root on Node).",
     );
   const size = typeof content === "string" ? content.length : content.byteLength;
-  if (size > maxBytes)
-    throw new PreviewError(
-      "TOO_LARGE",
-      `${path} is ${formatCount(size)} bytes; preview opens artifacts up to ${formatCount(maxBytes)} bytes.`,
-      "Make the artifact smaller (move large data out, or generate it in code).",
-    );
+  if (size > maxBytes) throw tooLargeArtifact(path, size, maxBytes);
   return typeof content === "string" ? content : textDecoder.decode(content);
 }

@@ -24,6 +24,6 @@ export {
 export {
   type ChromiumPreviewToolOptions,
   createChromiumPreviewTool,
-  createRootReader,
 } from "./create-chromium-preview-tool.js";
+export { createRootReader } from "./root-reader.js";
 export { launchedPreviewBrowsers } from "./shared-browser.js";
