@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { rgPath } from "@vscode/ripgrep";
 import { createGrepSearchTool } from "../dist/grep-search.js";
 import { createNodeFileSystem } from "../dist/node/node-file-system.js";
-import { createRipgrepSearcher } from "../dist/node/ripgrep-search.js";
+import { createRipgrepSearcher } from "../dist/node/ripgrep/index.js";
 import { createWorkspace } from "../dist/workspace.js";
 
 const DIRECTORIES = 40;
