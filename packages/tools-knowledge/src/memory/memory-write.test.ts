@@ -79,6 +79,50 @@ describe("memory_write", () => {
     expect(key.code).toBe("BLOCKED");
   });
 
+  it("never replaces an existing memory without overwrite: true (CONFLICT naming memory_read), and replaces it with it", async () => {
+    const backend = createInMemoryMemoryBackend();
+    const write = createMemoryWriteTool({
+      backend,
+      namespace: ["test"],
+      now: () => NOW,
+      mountedTools: ["memory_read"],
+    });
+    const first = await write.run({ key: "user/editor", content: "Prefers Vim.", tags: ["a"] });
+    expect(first).toMatchObject({ success: true, data: { created: true } });
+    const second = await write.run({ key: "user/editor", content: "Prefers Emacs." });
+    if (second.success) throw new Error(`replaced without overwrite: ${JSON.stringify(second)}`);
+    expect(second.error.code).toBe("CONFLICT");
+    expect(second.error.message).toContain('"user/editor" already exists');
+    expect(second.error.hint).toContain('memory_read key="user/editor"');
+    expect(second.error.hint).toContain("overwrite: true");
+    expect((await backend.read(["test"], "user/editor"))?.content).toBe("Prefers Vim.");
+    // A retry of the very same write is no replacement: it succeeds and changes nothing.
+    const retried = await write.run({ key: "user/editor", content: "Prefers Vim.", tags: ["a"] });
+    expect(retried).toMatchObject({ success: true, data: { created: false, characters: 12 } });
+    const replaced = await write.run({
+      key: "user/editor",
+      content: "Prefers Emacs.",
+      overwrite: true,
+    });
+    expect(replaced).toMatchObject({ success: true, data: { created: false, tags: [] } });
+    expect((await backend.read(["test"], "user/editor"))?.content).toBe("Prefers Emacs.");
+    // overwrite: true on a new key simply creates it.
+    const created = await write.run({ key: "new", content: "x", overwrite: true });
+    expect(created).toMatchObject({ success: true, data: { created: true } });
+  });
+
+  it("names no absent tool when memory_read is not mounted", async () => {
+    const write = createMemoryWriteTool({
+      backend: createInMemoryMemoryBackend(),
+      namespace: ["test"],
+    });
+    await write.run({ key: "k", content: "one" });
+    const second = await write.run({ key: "k", content: "two" });
+    if (second.success) throw new Error("replaced without overwrite");
+    expect(`${second.error.message} ${second.error.hint}`).not.toContain("memory_read");
+    expect(second.error.hint).toContain("overwrite: true");
+  });
+
   it("accepts the aliases other toolsets send and trims tags", async () => {
     const backend = createInMemoryMemoryBackend();
     const write = createMemoryWriteTool({ backend, namespace: ["test"], now: () => NOW });

@@ -22,7 +22,7 @@ import {
   resolveNamespace,
   tagsField,
 } from "./internal/memory-tool-common.js";
-import type { MemoryBackend } from "./memory-backend.js";
+import type { MemoryBackend, MemoryRecord } from "./memory-backend.js";
 import {
   DEFAULT_MAX_MEMORY_CONTENT_CHARACTERS,
   MAX_MEMORY_CONTENT_CHARACTERS,
@@ -54,7 +54,10 @@ export const MEMORY_WRITE_ALIASES: Readonly<Record<string, string>> = Object.fre
 export interface MemoryWriteToolData {
   /** The key written. */
   key: string;
-  /** Whether the key was new (`false`: the memory under it was replaced). */
+  /**
+   * Whether the key was new (`false`: the memory under it was replaced with `overwrite: true`, or
+   * already held exactly this content and these tags, left unchanged).
+   */
   created: boolean;
   /** When the key was first written (ISO 8601); kept when a memory is replaced. */
   created_at: string;
@@ -111,11 +114,17 @@ function createInputSchema(maxContentCharacters: number) {
         error: `at most ${cap} characters — save a shorter summary, or split it over several keys`,
       })
       .describe(
-        `What to remember, as plain text, at most ${cap} characters. Writing an existing key replaces its content.`,
+        `What to remember, as plain text, at most ${cap} characters. An existing key is replaced only with overwrite: true.`,
       ),
     tags: tagsField(
       `A few labels to filter on later (e.g. ["preference", "editor"]), at most ${MAX_MEMORY_TAGS}, each one word of at most 32 characters. Default: none.`,
     ),
+    overwrite: z
+      .boolean()
+      .optional()
+      .describe(
+        "true to replace the memory already saved under key, whole (read it first and send the full new content). Default false: writing an existing key fails and changes nothing.",
+      ),
   });
 }
 
@@ -158,14 +167,53 @@ export function formatMemoryWriteResult(
   return lines.join("\n");
 }
 
+/** The tool's data for a stored record. */
+function writeData(record: MemoryRecord, created: boolean): MemoryWriteToolData {
+  return {
+    key: record.key,
+    created,
+    created_at: record.createdAt,
+    updated_at: record.updatedAt,
+    tags: [...record.tags],
+    characters: record.content.length,
+  };
+}
+
+function sameTags(left: readonly string[], right: readonly string[]): boolean {
+  return left.length === right.length && left.every((tag, index) => tag === right[index]);
+}
+
+/** The refusal of a write that would replace `existing` without `overwrite: true`. */
+function existingKey(
+  name: string,
+  existing: MemoryRecord,
+  readToolName: string | undefined,
+): ReturnType<typeof fail> {
+  const key = JSON.stringify(existing.key);
+  const characters = `${formatCount(existing.content.length)} ${existing.content.length === 1 ? "character" : "characters"}`;
+  const read =
+    readToolName === undefined ? "Read what it holds" : `Read it with ${readToolName} key=${key}`;
+  return fail(
+    "CONFLICT",
+    `${name} did not save: the memory ${key} already exists (${characters}, last written ${existing.updatedAt}), and replacing it needs overwrite: true. Nothing was changed.`,
+    {
+      hint: `${read}, then call ${name} again with the whole new content and overwrite: true — or save under a new key.`,
+    },
+  );
+}
+
 /**
  * Creates the `memory_write` tool: saves `content` under `key` (with optional `tags`) in the host's
- * namespace, creating the key or replacing what it held (whole: a concurrent write of the same key
- * wins or loses entirely). Returns whether the key was new and both timestamps (ISO 8601).
+ * namespace, creating the key, or replacing what it held when the call passes `overwrite: true`
+ * (whole: a concurrent write of the same key wins or loses entirely). Returns whether the key was
+ * new and both timestamps (ISO 8601).
  *
  * Refusals (`INVALID_INPUT`): a key outside the key rules, content over the cap, more than 10 tags
  * or a tag that is not one word; content holding a private key is `BLOCKED` (keys are never
- * stored). No namespace for the call is `NOT_CONFIGURED` (the host's to fix).
+ * stored); an existing key without `overwrite: true` is `CONFLICT` (naming the read tool and
+ * `overwrite: true`), unless the call repeats the very content and tags stored (then it succeeds
+ * unchanged). No namespace for the call is `NOT_CONFIGURED` (the host's to fix). Annotated
+ * non-destructive: see the README's "memory_write and overwrite".
  *
  * @param options - the backend, the namespace, the caps, the mounted tools
  * @returns the tool
@@ -190,7 +238,7 @@ export function createMemoryWriteTool(options: MemoryWriteToolOptions): MemoryWr
     joinSentences(
       [
         'Remember something across sessions: save a fact, a preference, a decision or a summary under a short key (e.g. "user/preferences/editor").',
-        "Writing an existing key replaces its content (read it first to extend it); add a few tags to filter on later.",
+        `An existing key is replaced only with overwrite: true (${mounted.has(MEMORY_TOOL_NAMES.read) ? `read it first with ${MEMORY_TOOL_NAMES.read}` : "read it first"} to extend it); add a few tags to filter on later.`,
         mounted.has(MEMORY_TOOL_NAMES.search) || mounted.has(MEMORY_TOOL_NAMES.read)
           ? `Find memories again with ${[
               mounted.when(MEMORY_TOOL_NAMES.search, `${MEMORY_TOOL_NAMES.search} (by words)`),
@@ -236,19 +284,24 @@ export function createMemoryWriteTool(options: MemoryWriteToolOptions): MemoryWr
       if ("failure" in resolved) return resolved.failure;
       const tags = normalizeMemoryTags(request.tags);
       try {
+        if (request.overwrite !== true) {
+          const existing = await backend.read(resolved.namespace, request.key, {
+            signal: context.signal,
+          });
+          if (existing !== undefined) {
+            // The very same memory again (a retry) replaces nothing: it succeeds unchanged.
+            if (existing.content === request.content && sameTags(existing.tags, tags)) {
+              return ok(writeData(existing, false));
+            }
+            return existingKey(name, existing, readToolName);
+          }
+        }
         const { record, created } = await backend.write(
           resolved.namespace,
           { key: request.key, content: request.content, tags, now: now() },
           { signal: context.signal },
         );
-        return ok({
-          key: record.key,
-          created,
-          created_at: record.createdAt,
-          updated_at: record.updatedAt,
-          tags: [...record.tags],
-          characters: record.content.length,
-        });
+        return ok(writeData(record, created));
       } catch (error) {
         if (context.signal.aborted) throw error;
         return backendFailure(name, `save the memory ${JSON.stringify(request.key)}`, error);

@@ -106,6 +106,7 @@ export function describeMemoryBackend(
       const second = await data<MemoryWriteToolData>(tools.write, {
         key: "user/preferences/editor",
         content: "Switched to Emacs.",
+        overwrite: true,
       });
       expect(second).toMatchObject({
         created: false,
@@ -306,7 +307,7 @@ export function describeMemoryBackend(
       await data(one.write, { key: "a", content: "The harbour opens at dawn." });
       await data(one.write, { key: "b", content: "The harbour closes at dusk." });
       expect((await data<MemorySearchToolData>(other.search, { query: "harbour" })).total).toBe(2);
-      await data(one.write, { key: "a", content: "The market opens at dawn." });
+      await data(one.write, { key: "a", content: "The market opens at dawn.", overwrite: true });
       await data(one.delete, { key: "b" });
       const after = await data<MemorySearchToolData>(other.search, { query: "harbour" });
       expect(after.total).toBe(0);
