@@ -23,8 +23,12 @@ export interface PageInfo {
   truncated: boolean;
 }
 
-/** A value that can appear in a next-call instruction. */
-export type NextCallValue = string | number | boolean;
+/**
+ * A value that can appear in a next-call instruction: a string, number or boolean, or a list of
+ * strings or numbers (written as a JSON array, e.g. `tags=["ops","db"]`) so a filter that is a
+ * list is carried like any other.
+ */
+export type NextCallValue = string | number | boolean | readonly (string | number)[];
 
 /**
  * Writes the instruction for the call that gets the rest, naming the tool and the arguments to
@@ -42,7 +46,8 @@ export function formatNextCall(
   args: Readonly<Record<string, NextCallValue>>,
 ): string {
   const parts = Object.entries(args).map(
-    ([key, value]) => `${key}=${typeof value === "string" ? JSON.stringify(value) : String(value)}`,
+    ([key, value]) =>
+      `${key}=${typeof value === "string" || Array.isArray(value) ? JSON.stringify(value) : String(value)}`,
   );
   return parts.length === 0 ? `call ${tool} again` : `call ${tool} again with ${parts.join(", ")}`;
 }
@@ -52,7 +57,7 @@ export function formatNextCall(
  * tool name, group 2 the `key=value` list.
  */
 export const NEXT_CALL_PATTERN: RegExp =
-  /call ([a-z][a-z0-9_]*) again(?: with ((?:[^\]"]|"(?:[^"\\]|\\.)*")+))?/;
+  /call ([a-z][a-z0-9_]*) again(?: with ((?:[^\]"[]|"(?:[^"\\]|\\.)*"|\[(?:"(?:[^"\\]|\\.)*"|[^\]"])*\])+))?/;
 
 /**
  * Reads the arguments back out of an instruction written by {@link formatNextCall}.
@@ -70,17 +75,19 @@ export function parseNextCall(
   if (match === null || match[1] === undefined) return undefined;
   const args: Record<string, NextCallValue> = {};
   const list = match[2] ?? "";
-  const pair = /([a-z][a-z0-9_]*)=("(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?|true|false)/g;
+  const pair =
+    /([a-z][a-z0-9_]*)=("(?:[^"\\]|\\.)*"|\[(?:"(?:[^"\\]|\\.)*"|[^\]"])*\]|-?\d+(?:\.\d+)?|true|false)/g;
   for (let found = pair.exec(list); found !== null; found = pair.exec(list)) {
     const [, key, raw] = found;
     if (key === undefined || raw === undefined) continue;
-    args[key] = raw.startsWith('"')
-      ? (JSON.parse(raw) as string)
-      : raw === "true"
-        ? true
-        : raw === "false"
-          ? false
-          : Number(raw);
+    args[key] =
+      raw.startsWith('"') || raw.startsWith("[")
+        ? (JSON.parse(raw) as string | Array<string | number>)
+        : raw === "true"
+          ? true
+          : raw === "false"
+            ? false
+            : Number(raw);
   }
   return { tool: match[1], args };
 }

@@ -68,7 +68,7 @@ export function singularUnit(units: string): string {
 
 /** Recognises the standard truncation marker in model-facing text. */
 export const TRUNCATION_MARKER_PATTERN: RegExp =
-  /…\[truncated: (?:at least )?[\d,]+ more [a-z -]+(?: — [^\]]+)?\]/;
+  /…\[truncated: (?:at least )?[\d,]+ more [a-z -]+(?: — (?:[^\]"[]|"(?:[^"\\]|\\.)*"|\[(?:"(?:[^"\\]|\\.)*"|[^\]"])*\])+)?\]/;
 
 /**
  * Writes the one standard truncation marker every tool uses.

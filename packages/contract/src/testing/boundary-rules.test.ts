@@ -17,6 +17,8 @@ const LINES = Array.from({ length: 25 }, (_, index) => `line ${index + 1}`);
 
 interface PagedData {
   lines: string[];
+  /** The page size asked for (the marker repeats it, so following it keeps the page size). */
+  limit?: number;
   total: number;
   next_offset?: number;
   truncated: boolean;
@@ -46,7 +48,7 @@ function pagedTool(
       if (isOffsetPastEnd(offset, LINES.length))
         return offsetPastEnd({ tool: name, offset, total: LINES.length, unit: "lines" });
       const { items, page } = pageItems(LINES, { offset, limit });
-      return ok<PagedData>({ lines: items, ...page });
+      return ok<PagedData>({ lines: items, limit, ...page });
     },
     render:
       overrides.render ??
@@ -54,7 +56,7 @@ function pagedTool(
         `${data.lines.join("\n")}${
           data.next_offset === undefined
             ? ""
-            : `\n${formatPageMarker({ tool: name, nextOffset: data.next_offset, omitted: data.total - data.next_offset + 1, unit: "lines" })}`
+            : `\n${formatPageMarker({ tool: name, nextOffset: data.next_offset, omitted: data.total - data.next_offset + 1, unit: "lines", args: data.limit === undefined ? {} : { limit: data.limit } })}`
         }`),
   });
 }
@@ -122,12 +124,12 @@ describe("boundary rules in the conformance kit", () => {
         return { lines: LINES.slice(0, 5), total: 25, next_offset: 6, truncated: true };
       },
     });
-    const report = await checkConformance([deadEnd], { cutSamples: { list_lines: { limit: 5 } } });
+    const report = await checkConformance([deadEnd], { cutSamples: { list_lines: {} } });
     expect(report.violations).toEqual(
       expect.arrayContaining([
         expect.objectContaining({
           rule: "marker",
-          message: expect.stringContaining("must succeed"),
+          message: expect.stringContaining("fails when followed literally"),
         }),
       ]),
     );

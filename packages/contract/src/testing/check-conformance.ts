@@ -14,6 +14,7 @@ import {
   findMarkers,
   findNonSnakeCaseKeys,
 } from "./boundary-rules.js";
+import { walkPages } from "./paging-walk.js";
 import {
   type Provider,
   validateAnthropicInputSchema,
@@ -56,8 +57,10 @@ export interface ConformanceOptions {
   /**
    * An input per tool name whose result must be cut (more than one page). The kit checks the
    * paging vocabulary on it: `truncated: true`, `next_offset`, `total` or `total_at_least`, a
-   * contract marker naming `call <tool> again with … offset=<next_offset>`, and that this very
-   * next call succeeds.
+   * contract marker naming `call <tool> again with … offset=<next_offset>`; then it follows the
+   * markers literally to the last page (`walkPages`, at most 40 pages): one marker per page, each
+   * repeating every argument of this input besides `offset` (so give only arguments that shape
+   * the result), a `total` that never changes, an offset that moves forward, calls that succeed.
    */
   cutSamples?: Record<string, unknown>;
   /**
@@ -245,18 +248,15 @@ async function checkSuccess(
     );
     return;
   }
-  const nextInput = { ...(isRecord(input) ? input : {}), ...(matching.next?.args ?? {}) };
-  const nextResult = (await runSafely(tool, nextInput)) as ToolResult<unknown>;
-  if (!isToolResult(nextResult) || !nextResult.success) {
-    report(
-      "marker",
-      `the next call the marker names (${JSON.stringify(nextInput)}) must succeed, got ${describeOutcome(nextResult)}`,
-    );
-    return;
-  }
-  if (JSON.stringify(nextResult.data) === JSON.stringify(result.data)) {
-    report("marker", "the next call the marker names returned the same page again");
-  }
+  await walkPages(
+    tool,
+    { input, result },
+    {
+      run: (next) => runSafely(tool, next),
+      render: (page) => renderedText(tool, page),
+      report,
+    },
+  );
 }
 
 async function checkTool(

@@ -12,6 +12,7 @@ export {
   type ConformanceViolation,
   checkConformance,
 } from "./check-conformance.js";
+export { MAX_WALKED_PAGES, type PagingWalkContext, walkPages } from "./paging-walk.js";
 export {
   type Provider,
   validateAnthropicInputSchema,
