@@ -23,7 +23,7 @@ describe("memory_list", () => {
     const list = createMemoryListTool({ backend: await filled(30), namespace: ["test"] });
     await assertConformance([list], {
       samples: { memory_list: { prefix: "note/" } },
-      cutSamples: { memory_list: { prefix: "note/", limit: 7 } },
+      cutSamples: { memory_list: { prefix: "note/", tags: ["third"], limit: 3 } },
     });
   });
 
@@ -56,8 +56,8 @@ describe("memory_list", () => {
     expect(data).toMatchObject({ total: 4, next_offset: 3, truncated: true, memories: 12 });
     const text = list.renderResult(page);
     expect(text).toContain('Memories 1–2 of 4 with tags=["third"] (by key):');
-    expect(text).toContain("call memory_list again with limit=2, offset=3");
-    expect(text).toContain('(Keep tags=["third"] on that call.)');
+    expect(text).toContain('call memory_list again with tags=["third"], limit=2, offset=3');
+    expect(text).not.toContain("Keep tags");
     const none = await list.run({ prefix: "zzz" });
     expect(list.renderResult(none)).toBe(
       'None of the 12 memories matches prefix="zzz". Call memory_list again with another filter or without.',

@@ -213,6 +213,7 @@ export function formatMemoryListResult(
   if (data.next_offset !== undefined) {
     const args: Record<string, NextCallValue> = {};
     if (data.prefix !== undefined) args.prefix = data.prefix;
+    if (data.tags !== undefined) args.tags = data.tags;
     args.limit = data.limit;
     const omitted = Math.max(1, data.total - data.next_offset + 1);
     lines.push(
@@ -224,8 +225,6 @@ export function formatMemoryListResult(
         args,
       }),
     );
-    if (data.tags !== undefined)
-      lines.push(`(Keep tags=${JSON.stringify(data.tags)} on that call.)`);
   }
   return lines.join("\n");
 }

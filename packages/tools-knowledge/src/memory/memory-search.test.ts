@@ -24,7 +24,7 @@ describe("memory_search", () => {
     const search = createMemorySearchTool({ backend: await filled(), namespace: ["test"] });
     await assertConformance([search], {
       samples: { memory_search: { query: "vim editor" } },
-      cutSamples: { memory_search: { query: "standup log", limit: 4 } },
+      cutSamples: { memory_search: { query: "standup log", tags: ["log"], limit: 4 } },
     });
   });
 

@@ -248,7 +248,9 @@ export function formatMemorySearchResult(
     }
   }
   if (data.next_offset !== undefined) {
-    const args: Record<string, NextCallValue> = { query: data.query, limit: data.limit };
+    const args: Record<string, NextCallValue> = { query: data.query };
+    if (data.tags !== undefined) args.tags = data.tags;
+    args.limit = data.limit;
     const omitted = Math.max(1, data.total - data.next_offset + 1);
     lines.push(
       formatPageMarker({
@@ -259,9 +261,6 @@ export function formatMemorySearchResult(
         args,
       }),
     );
-    if (data.tags !== undefined) {
-      lines.push(`(Keep tags=${JSON.stringify(data.tags)} on that call.)`);
-    }
   }
   return lines.join("\n");
 }
