@@ -10,6 +10,7 @@ export {
   type MountedTools,
   mountedTools,
   mountedToolsOption,
+  nextCallArguments,
   type RetryOptions,
   raceSignal,
   retryWithBackoff,
