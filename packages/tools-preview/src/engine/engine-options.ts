@@ -19,6 +19,8 @@ export type PreviewReadFunction = (
 export interface PreviewFileSource {
   /** The whole file. */
   readFile(path: string): Promise<Uint8Array>;
+  /** The root as the model sees it (the fs seam has one); absolute paths under it are accepted. */
+  readonly displayRoot?: string;
 }
 
 /** Options of the op engine, shared by both backends' factories. */
@@ -27,6 +29,12 @@ export interface PreviewEngineOptions extends ToolOverrides {
   read?: PreviewReadFunction;
   /** The fs family's `FileSystem` seam (or anything with `readFile`); give this or `read`. */
   fileSystem?: PreviewFileSource;
+  /**
+   * The workspace root as the model sees it (e.g. `/home/me/project`): an absolute path under it
+   * opens the file it names, any other absolute path is refused — the rule of the fs and git
+   * families. Default: `fileSystem.displayRoot`; `root`, resolved, on Node.
+   */
+  displayRoot?: string;
   /** Time limit of one call. Default {@link DEFAULT_PREVIEW_TIMEOUT_MS}. */
   timeoutMs?: number;
   /** A session closes after this long without a call. Default {@link DEFAULT_PREVIEW_IDLE_MS}. */
@@ -55,6 +63,10 @@ export const previewEngineOptionsShape = {
         typeof (value as { readFile?: unknown }).readFile === "function",
       { message: "fileSystem must have readFile(path) (the fs family's FileSystem seam)" },
     )
+    .optional(),
+  displayRoot: z
+    .string()
+    .startsWith("/", { error: "displayRoot must be an absolute path, e.g. /home/me/project" })
     .optional(),
   timeoutMs: z.number().int().min(2_000).max(600_000).optional(),
   idleMs: z.number().int().min(100).max(86_400_000).optional(),
@@ -90,6 +102,8 @@ export interface EngineSettings {
   viewport: { width: number; height: number };
   /** Largest artifact opened, in bytes. */
   maxArtifactBytes: number;
+  /** The absolute forms of the workspace root an absolute path may start with. */
+  roots: readonly string[];
 }
 
 /**
@@ -108,5 +122,8 @@ export function resolveEngineSettings(options: PreviewEngineOptions): EngineSett
     maxSessions: options.maxSessions ?? DEFAULT_MAX_PREVIEW_SESSIONS,
     viewport: options.viewport ?? { width: 800, height: 600 },
     maxArtifactBytes: options.maxArtifactBytes ?? DEFAULT_MAX_ARTIFACT_BYTES,
+    roots: [options.displayRoot ?? options.fileSystem?.displayRoot].filter(
+      (root): root is string => typeof root === "string" && root.startsWith("/"),
+    ),
   };
 }

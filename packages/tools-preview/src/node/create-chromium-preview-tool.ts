@@ -1,3 +1,4 @@
+import { resolve } from "node:path";
 import { AgentoolError, parseOptions } from "@agentool/contract";
 import type { LaunchOptions } from "playwright-core";
 import { z } from "zod";
@@ -64,5 +65,8 @@ export function createChromiumPreviewTool(options: ChromiumPreviewToolOptions): 
   const engineOptions: PreviewEngineOptions = { ...parsed };
   delete (engineOptions as ChromiumPreviewToolOptions).root;
   if (read !== undefined) engineOptions.read = read;
+  // The folder as the model sees it in the fs and git families: absolute paths under it open.
+  if (parsed.root !== undefined && parsed.displayRoot === undefined)
+    engineOptions.displayRoot = resolve(parsed.root);
   return createPreviewToolFromBackend(backend, engineOptions);
 }

@@ -112,7 +112,9 @@ async function openFailure(
 
 /**
  * `open`: reads the artifact and loads it in a fresh session of the conversation (the previous
- * one is closed; the oldest session of another conversation makes room at the cap).
+ * one is closed once the artifact is read — an artifact that cannot be read leaves it open; the
+ * oldest session of another conversation makes room at the cap). An absolute path inside the
+ * workspace root is accepted, as in the fs and git families.
  *
  * @param scope - the engine
  * @param thread - the conversation
@@ -128,7 +130,10 @@ export async function openArtifact(
 ): Promise<ToolResult<PreviewToolData>> {
   const settings = scope.settings;
   const name = settings.name;
-  const normalized = normalizeRelativePath(rawPath, { rootName: "workspace" });
+  const normalized = normalizeRelativePath(rawPath, {
+    roots: settings.roots,
+    rootName: "workspace",
+  });
   if (normalized.path === undefined)
     return fail("INVALID_PATH", normalized.problem, {
       hint: "Give the artifact's path relative to the workspace, e.g. game/index.html.",
@@ -137,12 +142,14 @@ export async function openArtifact(
   const unavailable = scope.backend.unavailable();
   if (unavailable !== undefined)
     return fail(unavailable.code, unavailable.message, { hint: unavailable.hint });
-  const previous = scope.pool.get(thread);
-  if (previous !== undefined) await scope.pool.end(previous, undefined);
   const deadline = new CallDeadline(context, settings.deadlineMs);
   let session: PreviewSession | undefined;
   try {
+    // Read before the conversation's session is replaced: an artifact that cannot be read
+    // (missing, refused, too large) leaves that session as it was.
     const html = await readArtifact(scope.source, path, deadline.signal, settings.maxArtifactBytes);
+    const previous = scope.pool.get(thread);
+    if (previous !== undefined) await scope.pool.end(previous, undefined);
     await scope.pool.makeRoom(settings.maxSessions);
     session = await startSession(scope, thread, path, html, deadline.signal);
     if (scope.disposed) {
