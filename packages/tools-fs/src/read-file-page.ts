@@ -1,4 +1,4 @@
-import { formatPageMarker, type PageInfo } from "@agentool/contract";
+import { formatCount, formatPageMarker, nextCallArguments, type PageInfo } from "@agentool/contract";
 import { numberLine } from "./internal/line-index.js";
 import {
   cutLineMarker,
@@ -16,6 +16,9 @@ import { formatSize } from "./internal/tool-support.js";
 
 /** The default name of the read tool. */
 export const READ_FILE_TOOL_NAME = "read_file";
+
+/** Default page length in lines, when the model sends no `limit`. */
+export const DEFAULT_READ_LIMIT = 400;
 
 export type { ReadFileCutLine };
 
@@ -36,6 +39,13 @@ export interface ReadFileToolData extends PageInfo {
   start_line: number;
   /** Last line on the page (0 for an empty file; negative when numbered from the end). */
   end_line: number;
+  /** The page size that applied (the `limit` asked for, or the default). */
+  limit: number;
+  /**
+   * Present when a negative `offset` counted back past the first line: the offset asked for.
+   * The page then starts at line 1 (the whole file is the tail).
+   */
+  requested_offset?: number;
   /** Lines in the file (exact); absent when only a lower bound is known (`total_at_least`). */
   total?: number;
   /**
@@ -78,6 +88,11 @@ export interface ReadFileFormatOptions {
   tool?: string;
   /** Whether `grep_search` is mounted (named in the note of a cut line). Default `false`. */
   grepSearch?: boolean;
+  /**
+   * The tool's page length when no `limit` is sent: the next call repeats a different `limit`.
+   * Default {@link DEFAULT_READ_LIMIT} (400).
+   */
+  defaultLimit?: number;
 }
 
 function formatHeader(data: ReadFileToolData): string {
@@ -124,6 +139,10 @@ export function formatReadFilePage(
 ): string {
   const header = formatHeader(data);
   if (data.total === 0) return `${header}\n(The file is empty: it has no lines.)`;
+  const note =
+    data.requested_offset === undefined
+      ? ""
+      : `\n(offset=${data.requested_offset} counts back past the first line: the file has ${formatCount(data.total ?? data.end_line)} lines, so the page starts at line 1.)`;
   const cuts = new Map(data.cut_lines.map((cut) => [cut.line, cut]));
   const numbered = pageLines(data.content).map((line, index) => {
     const number = data.start_line + index;
@@ -148,8 +167,12 @@ export function formatReadFilePage(
                   atLeast: true,
                 }),
           unit: "lines",
+          args: nextCallArguments(
+            { path: data.path, limit: data.limit },
+            { limit: options.defaultLimit ?? DEFAULT_READ_LIMIT },
+          ),
         })}`;
-  return `${header}\n${numbered.join("\n")}${marker}`;
+  return `${header}${note}\n${numbered.join("\n")}${marker}`;
 }
 
 /**
@@ -158,6 +181,7 @@ export function formatReadFilePage(
  * @param path - the path as shown to the model
  * @param page - the collected lines
  * @param offset - the number of the page's first line
+ * @param limit - the page size that applied
  * @param facts - the file's facts; `more` tells whether lines follow the page (default: the page
  *   ends before `total`); without an exact `total`, `total_at_least` is the lower bound
  * @returns the data
@@ -167,6 +191,7 @@ export function readFilePageData(
   path: string,
   page: PageCollector,
   offset: number,
+  limit: number,
   facts: PageFacts,
 ): ReadFileToolData {
   const shown = page.shown;
@@ -176,6 +201,7 @@ export function readFilePageData(
     content: page.content,
     start_line: shown === 0 ? 0 : offset,
     end_line: endLine,
+    limit,
     truncated: false,
     encoding: facts.encoding,
     line_ending: facts.line_ending,

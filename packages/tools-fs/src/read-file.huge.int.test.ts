@@ -133,7 +133,7 @@ describe("read_file on a 1 GiB file", () => {
         "huge.log — lines 1–3 of at least 4 (utf-8, 1 GB, lines not all counted, no sha)",
       );
       expect(headText.split("\n").at(-1)).toBe(
-        "…[truncated: at least 1 more line — call read_file again with offset=4]",
+        '…[truncated: at least 1 more line — call read_file again with path="huge.log", limit=3, offset=4]',
       );
       // The tail: found backwards from the end, numbered from the end.
       const tail = data(await readFile.run({ path: HUGE_FIXTURE_NAME, offset: -3 }));
@@ -158,7 +158,7 @@ describe("read_file on a 1 GiB file", () => {
       expect(before).toMatchObject({ start_line: -10, end_line: -7, next_offset: -6 });
       expect(before.content.split("\n")[0]).toBe(expectedFixtureLine(totalLines - 9));
       expect(formatReadFilePage(before).split("\n").at(-1)).toBe(
-        "…[truncated: 6 more lines — call read_file again with offset=-6]",
+        '…[truncated: 6 more lines — call read_file again with path="huge.log", limit=4, offset=-6]',
       );
       // A middle page: lines counted up to it, never past it.
       const middle = Math.floor(totalLines / 2);

@@ -92,7 +92,9 @@ describe.each(seams)("read_file over the %s seam", (_label, makeSeam) => {
     );
     expect(text).toContain("\n     1\tline 1\n     2\tline 2\n");
     expect(
-      text.endsWith("…[truncated: 600 more lines — call read_file again with offset=401]"),
+      text.endsWith(
+        '…[truncated: 600 more lines — call read_file again with path="src/a.txt", offset=401]',
+      ),
     ).toBe(true);
     // Data is the file's text as it is: no line numbers, its own line breaks.
     expect(result.content).toBe(`${numbered(400)}\n`);
@@ -154,6 +156,21 @@ describe.each(seams)("read_file over the %s seam", (_label, makeSeam) => {
       "Call read_file again with an offset between 1 and 3.",
     );
     expect(data(await read(fileSystem, { path: "a.txt", offset: 3 })).content).toBe("three");
+  });
+
+  it("says so when a negative offset counts back past the first line (the page starts at line 1)", async () => {
+    const fileSystem = await makeSeam({ "a.txt": `${numbered(50)}\n` });
+    const result = data(await read(fileSystem, { path: "a.txt", offset: -60, limit: 5 }));
+    expect(result).toMatchObject({ start_line: 1, end_line: 5, total: 50, requested_offset: -60 });
+    const text = formatReadFilePage(result).split("\n");
+    expect(text[1]).toBe(
+      "(offset=-60 counts back past the first line: the file has 50 lines, so the page starts at line 1.)",
+    );
+    expect(text[2]).toBe("     1\tline 1");
+    // A tail that fits says nothing more.
+    const tail = data(await read(fileSystem, { path: "a.txt", offset: -50, limit: 5 }));
+    expect(tail.requested_offset).toBeUndefined();
+    expect(formatReadFilePage(tail)).not.toContain("counts back past");
   });
 
   it("refuses directories, missing files, binary files and secret paths", async () => {
@@ -530,8 +547,9 @@ describe("read_file boundary", () => {
     const fileSystem = createMemoryFileSystem({ "a.txt": `${numbered(10)}\n` });
     const view = tool(fileSystem, { name: "view_file" });
     const text = String(view.renderResult(await view.run({ path: "a.txt", limit: 4 })));
-    expect(text.endsWith("…[truncated: 6 more lines — call view_file again with offset=5]")).toBe(
-      true,
+    // The next call repeats every argument but offset: the path and a limit that is not the default.
+    expect(text.split("\n").at(-1)).toBe(
+      '…[truncated: 6 more lines — call view_file again with path="a.txt", limit=4, offset=5]',
     );
   });
 });

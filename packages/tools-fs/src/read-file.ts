@@ -19,6 +19,7 @@ import { StreamedPageReader } from "./internal/streamed-page.js";
 import { directoryNotFile, pathNotFound, workspaceOption } from "./internal/tool-support.js";
 import { WholePageReader } from "./internal/whole-page.js";
 import {
+  DEFAULT_READ_LIMIT,
   formatReadFilePage,
   READ_FILE_TOOL_NAME,
   type ReadFileFormatOptions,
@@ -28,15 +29,13 @@ import {
 import type { ResolvedPath, Workspace } from "./workspace.js";
 
 export {
+  DEFAULT_READ_LIMIT,
   formatReadFilePage,
   READ_FILE_TOOL_NAME,
   type ReadFileCutLine,
   type ReadFileFormatOptions,
   type ReadFileToolData,
 } from "./read-file-page.js";
-
-/** Default page length in lines, when the model sends no `limit`. */
-export const DEFAULT_READ_LIMIT = 400;
 
 /** Largest `limit` a model may ask for. */
 export const DEFAULT_MAX_READ_LIMIT = 2_000;
@@ -222,7 +221,7 @@ export function createReadFileTool(options: ReadFileToolOptions): ReadFileTool {
   const name = parsed.name ?? READ_FILE_TOOL_NAME;
   const input = createReadFileInputSchema(defaultLimit, maxLimit);
   const grepSearch = mounted.has("grep_search");
-  const formatOptions: ReadFileFormatOptions = { tool: name, grepSearch };
+  const formatOptions: ReadFileFormatOptions = { tool: name, grepSearch, defaultLimit };
   const limits = { maxPageCharacters, maxLineCharacters, grepSearch };
   const indexCacheEntries = parsed.indexCacheEntries ?? DEFAULT_INDEX_CACHE_ENTRIES;
   const whole = new WholePageReader({ fileSystem, cache: indexCacheEntries !== 0, limits });
@@ -236,10 +235,26 @@ export function createReadFileTool(options: ReadFileToolOptions): ReadFileTool {
   });
 
   /** The page's data, or the failure an outcome without a page stands for. */
-  function answer(resolved: ResolvedPath, stat: FileStat, outcome: PageOutcome) {
+  function answer(
+    resolved: ResolvedPath,
+    stat: FileStat,
+    outcome: PageOutcome,
+    request: { offset: number; limit: number },
+  ) {
     switch (outcome.kind) {
-      case "page":
-        return ok(readFilePageData(resolved.display, outcome.page, outcome.offset, outcome.facts));
+      case "page": {
+        const data = readFilePageData(
+          resolved.display,
+          outcome.page,
+          outcome.offset,
+          request.limit,
+          outcome.facts,
+        );
+        // A tail longer than the file is the whole file: said so, as an offset past the end is.
+        if (request.offset < 0 && data.total !== undefined && -request.offset > data.total)
+          data.requested_offset = request.offset;
+        return ok(data);
+      }
       case "past-end":
         return offsetPastEnd({
           tool: name,
@@ -307,7 +322,7 @@ export function createReadFileTool(options: ReadFileToolOptions): ReadFileTool {
         stat.size > streamThreshold
           ? await streamed.read(resolved, stat, offset, limit, context)
           : await whole.read(resolved, stat, offset, limit);
-      return answer(resolved, stat, outcome);
+      return answer(resolved, stat, outcome, { offset, limit });
     },
     render: (data) => formatReadFilePage(data, formatOptions),
   });

@@ -72,7 +72,7 @@ describe("read_file, write_file, edit_file and multi_edit at the tool boundary",
       data: { total: 30, next_offset: 11, truncated: true, start_line: 1, end_line: 10 },
     });
     expect(String(readFile.renderResult(result))).toContain(
-      "…[truncated: 20 more lines — call read_file again with offset=11]",
+      '…[truncated: 20 more lines — call read_file again with path="long.txt", limit=10, offset=11]',
     );
     const last = await readFile.run({ path: "long.txt", offset: 21, limit: 10 });
     expect(last.success && last.data.next_offset).toBeUndefined();
