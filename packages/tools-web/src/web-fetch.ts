@@ -99,10 +99,11 @@ export interface WebFetchToolOptions {
   /**
    * Without a `transport`, let the model's URLs (and redirects) name private, loopback,
    * link-local, CGNAT and unique-local IP literals and `localhost`. Default `false`. Metadata
-   * addresses stay refused.
+   * addresses stay refused. The default description says so (with a `transport` too, so a host
+   * transport that allows them can say it).
    */
   allowPrivate?: boolean;
-  /** Without a `transport`, hosts reachable whatever they are (`"127.0.0.1:8080"`, `"*.corp.example"`). Default none. */
+  /** Without a `transport`, hosts reachable whatever they are (`"127.0.0.1:8080"`, `"*.corp.example"`). Default none. The default description names them (with a `transport` too). */
   allowHosts?: readonly string[];
   /** Receives the one-time warning given on Node when the runtime-neutral `fetch` transport is used. Default `console.warn`. */
   onWarn?: (message: string) => void;
@@ -349,7 +350,11 @@ export function createWebFetchTool(options?: WebFetchToolOptions): WebFetchTool 
   return defineTool({
     name,
     description:
-      parsed.description ?? defaultDescription(defaultMaxChars, saving, mounted, renderSetting),
+      parsed.description ??
+      defaultDescription(defaultMaxChars, saving, mounted, renderSetting, {
+        allowPrivate: parsed.allowPrivate === true,
+        allowHosts: parsed.allowHosts ?? [],
+      }),
     input: createWebFetchInputSchema(defaultMaxChars, maxMaxChars, renderSetting),
     aliases: WEB_FETCH_ALIASES,
     // Saving writes files, so the tool is no longer read-only; it stays non-destructive because a

@@ -47,6 +47,14 @@ const nodeSchema = z.object({
     .optional(),
 });
 
+/** The guarded transport's `allowPrivate` / `allowHosts`, for the description. */
+function reachOf(parsed: z.output<typeof nodeSchema>): Partial<WebFetchToolOptions> {
+  return {
+    ...(parsed.allowPrivate === undefined ? {} : { allowPrivate: parsed.allowPrivate }),
+    ...(parsed.allowHosts === undefined ? {} : { allowHosts: parsed.allowHosts }),
+  };
+}
+
 /**
  * Creates `web_fetch` for Node: the SSRF-guarded transport (private, loopback, link-local,
  * CGNAT, unique-local, multicast, metadata addresses refused at connect time; manual redirects
@@ -92,6 +100,8 @@ export function createNodeWebFetchTool(options: NodeWebFetchToolOptions = {}): W
   return createWebFetchTool({
     ...rootOptions,
     transport,
+    // Not a policy here (the guarded transport enforces it): the description names what works.
+    ...(rootOptions.transport === undefined ? reachOf(parsed) : {}),
     htmlConverter: rootOptions.htmlConverter ?? workers?.convertHtml,
     pdfExtractor: rootOptions.pdfExtractor ?? workers?.extractPdf,
     ...(parsed.saveDir === undefined

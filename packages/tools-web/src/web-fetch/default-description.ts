@@ -1,5 +1,39 @@
 import { formatCount, listWords, type MountedTools } from "@agentool/contract";
 
+/** What the fetch may reach besides public addresses, as the host configured it. */
+export interface FetchReach {
+  /** Private, loopback and link-local addresses and `localhost` are allowed. */
+  allowPrivate?: boolean;
+  /** Hosts reachable whatever they are. */
+  allowHosts?: readonly string[];
+}
+
+/** Most allowed hosts the description names; the rest are counted. */
+const MAX_NAMED_HOSTS = 8;
+
+/**
+ * The sentence saying which URLs work: only public ones unless the host allowed more, and then
+ * the allowed hosts by name (the first {@link MAX_NAMED_HOSTS}, the rest counted).
+ *
+ * @param reach - the host's `allowPrivate` and `allowHosts`
+ * @returns the sentence
+ * @example
+ * reachSentence({ allowHosts: ["127.0.0.1:8080"] }); // "Public http(s) URLs work, and these hosts too: 127.0.0.1:8080."
+ */
+export function reachSentence(reach: FetchReach): string {
+  const hosts = reach.allowHosts ?? [];
+  const base =
+    reach.allowPrivate === true
+      ? "Public and private-network (localhost, LAN) http(s) URLs work"
+      : "Public http(s) URLs work";
+  if (hosts.length === 0)
+    return reach.allowPrivate === true ? `${base}.` : "Only public http(s) URLs work.";
+  const named = hosts.slice(0, MAX_NAMED_HOSTS);
+  const rest = hosts.length - named.length;
+  const listed = rest > 0 ? [...named, `${formatCount(rest)} more`] : named;
+  return `${base}, and these hosts too: ${listWords(listed, "and")}.`;
+}
+
 /**
  * The default description of `web_fetch`: what each content kind becomes, the paging, where URLs
  * come from (naming only the mounted search tools), rendering, saving.
@@ -8,6 +42,7 @@ import { formatCount, listWords, type MountedTools } from "@agentool/contract";
  * @param saving - whether fetched documents are saved
  * @param mounted - the tools mounted beside it
  * @param render - whether (and by default) pages are rendered
+ * @param reach - what the host allowed besides public addresses
  * @returns the description
  */
 export function defaultDescription(
@@ -15,12 +50,13 @@ export function defaultDescription(
   saving: boolean,
   mounted: MountedTools,
   render: { byDefault: boolean } | undefined,
+  reach: FetchReach = {},
 ): string {
   const sources = mounted.filter(["web_search", "wiki_search"]);
   return [
     "Read a web page or file by URL. The response decides the treatment: HTML becomes Markdown (links absolute; the main article when one is found), JSON is pretty-printed, RSS/Atom feeds become entries (title, url, date, summary), PDFs become text, other text comes raw; binary files are refused.",
     `Long documents come in pages of ${formatCount(defaultMaxChars)} characters: a cut page ends with the exact call for the next one (offset).`,
-    `Use it on URLs ${sources.length > 0 ? `from ${listWords(sources)} results, ` : ""}the user gives, or links from a page. Only public http(s) URLs work.`,
+    `Use it on URLs ${sources.length > 0 ? `from ${listWords(sources)} results, ` : ""}the user gives, or links from a page. ${reachSentence(reach)}`,
     render === undefined
       ? "Static pages work best; pages built by JavaScript may come back nearly empty — then use another source."
       : render.byDefault
