@@ -2,6 +2,7 @@ import type { z } from "zod";
 import type { ToolContent } from "./content.js";
 import { internalError } from "./define-tool/call-failures.js";
 import { checkDefinition } from "./define-tool/check-definition.js";
+import { type AliasEntry, parseAliases } from "./define-tool/field-aliases.js";
 import { renderResult } from "./define-tool/render-result.js";
 import { isThenable, startCall } from "./define-tool/start-call.js";
 import type { ToolCore } from "./define-tool/tool-core.js";
@@ -91,10 +92,12 @@ export interface ToolDefinition<Input extends ToolInputSchema, Output> {
   /** Cap on the JSON size of one call's input. Default {@link DEFAULT_MAX_INPUT_BYTES}. */
   maxInputBytes?: number;
   /**
-   * Top-level field names from other toolsets accepted silently as another name of one of this
-   * tool's fields, e.g. `{ file_path: "path", old_string: "old_text" }`. Only for aliases whose
-   * meaning is unambiguous; an alias is ignored when the call also sends the real field (and then
-   * refused as unknown). Aliases never appear in the JSON Schema.
+   * Field names from other toolsets accepted silently as another name of one of this tool's
+   * fields, e.g. `{ file_path: "path", old_string: "old_text" }`. A key may be a path to a nested
+   * object: `"edits[].old_string": "old_text"` renames in each element of the list `edits`,
+   * `"options.dryRun": "dry_run"` inside the object `options`. Only for aliases whose meaning is
+   * unambiguous; an alias is ignored when the call also sends the real field (and then refused as
+   * unknown). Aliases never appear in the JSON Schema.
    */
   aliases?: Readonly<Record<string, string>>;
   /** Does the work. May throw (mapped to `INTERNAL`); should honour `context.signal`. */
@@ -183,6 +186,12 @@ export function isTool(value: unknown): value is AnyTool {
 
 const NO_RUN_OPTIONS: RunOptions = Object.freeze({});
 
+/** The aliases parsed; `checkDefinition` has already refused a key that does not parse. */
+function parseAliasEntries(aliases: Readonly<Record<string, string>>): AliasEntry[] {
+  const parsed = parseAliases(aliases);
+  return "entries" in parsed ? parsed.entries : [];
+}
+
 /**
  * Defines a tool: a name, a description that teaches the model, a zod input schema and an
  * `execute`. The returned tool's `run` validates input (every bad field named), enforces the
@@ -215,7 +224,7 @@ export function defineTool<Input extends ToolInputSchema, Output>(
     render: definition.render,
     timeoutMs: definition.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     maxInputBytes: definition.maxInputBytes ?? DEFAULT_MAX_INPUT_BYTES,
-    aliasEntries: Object.entries(aliases),
+    aliasEntries: parseAliasEntries(aliases),
   };
 
   const tool: Tool<Input, Output> & { [toolMarker]: true } = {

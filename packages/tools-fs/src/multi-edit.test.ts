@@ -197,7 +197,7 @@ describe.each(seams)("multi_edit over the %s seam", (_label, makeSeam) => {
 });
 
 describe("multi_edit boundary", () => {
-  it("strips line-number prefixes per edit, and suggests old_text for old_string inside edits", async () => {
+  it("strips line-number prefixes per edit", async () => {
     const fileSystem = createMemoryFileSystem({ "a.js": source });
     const { multi } = tools(fileSystem);
     const result = await multi.run({
@@ -212,12 +212,31 @@ describe("multi_edit boundary", () => {
       false,
     ]);
     expect(multi.renderResult(result)).toContain("Note: edits[0]: old_text carried read_file's");
-    const nested = await multi.run({
+  });
+
+  it("accepts old_string / new_string inside edits as edit_file does at its top level", async () => {
+    const fileSystem = createMemoryFileSystem({ "a.js": source });
+    const { multi } = tools(fileSystem);
+    const result = await multi.run({
       path: "a.js",
-      edits: [{ old_string: "oldName", new_string: "x" }],
+      edits: [
+        { old_string: "const oldName = 1;", new_string: "const oldName = 2;" },
+        { old_str: "// TODO: rename\n", new_str: "" },
+      ],
     });
-    expect(nested).toMatchObject({ success: false, error: { code: "INVALID_INPUT" } });
-    expect(!nested.success && nested.error.message).toContain('did you mean "old_text"');
+    expect(result.success && result.data.edits.map((edit) => edit.replacements)).toEqual([1, 1]);
+    expect(decode(await fileSystem.readFile("a.js"))).toBe(
+      "const oldName = 2;\nconsole.log(oldName);\nexport { oldName };\n",
+    );
+    const both = await multi.run({
+      path: "a.js",
+      edits: [{ old_text: "oldName", old_string: "x", new_text: "y" }],
+    });
+    expect(both).toMatchObject({ success: false, error: { code: "INVALID_INPUT" } });
+    expect(!both.success && both.error.message).toContain(
+      'edits[0]: unknown field "old_string" — did you mean "old_text"?',
+    );
+    expect(!both.success && both.error.message.split('unknown field "old_string"')).toHaveLength(2);
   });
 
   it("a CONFLICT after its own write offers the sha it returned, to edit_file too", async () => {

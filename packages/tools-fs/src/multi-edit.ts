@@ -95,13 +95,17 @@ export const multiEditInputSchema = createMultiEditInputSchema(
 );
 
 /**
- * Names models trained on other toolsets send for `multi_edit`'s top-level fields, accepted
- * silently. Inside `edits`, `old_string` / `new_string` get a "did you mean" instead (the
- * contract's aliases are top-level only).
+ * Names models trained on other toolsets send for `multi_edit`'s fields, accepted silently:
+ * `file_path` / `target_file` for `path`, and inside each of `edits` the names `edit_file`
+ * accepts at its top level (`old_string` / `new_string`, `old_str` / `new_str`).
  */
 export const MULTI_EDIT_ALIASES: Readonly<Record<string, string>> = Object.freeze({
   file_path: "path",
   target_file: "path",
+  "edits[].old_string": "old_text",
+  "edits[].new_string": "new_text",
+  "edits[].old_str": "old_text",
+  "edits[].new_str": "new_text",
 });
 
 /** The multi-edit tool's input. */

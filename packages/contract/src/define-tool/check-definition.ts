@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { AgentoolError } from "../agentool-error.js";
 import type { ToolDefinition, ToolInputSchema } from "../define-tool.js";
+import { aliasTargetFields, parseAliases } from "./field-aliases.js";
 
 /** The pattern every tool name must match (snake_case, at most 64 characters). */
 export const TOOL_NAME_PATTERN: RegExp = /^[a-z][a-z0-9_]{0,63}$/;
@@ -45,18 +46,27 @@ export function checkDefinition(definition: ToolDefinition<ToolInputSchema, unkn
   }
 }
 
-/** Every alias names an input field and is not one itself. */
+/** Every alias names a field of the object it applies to and is not one itself. */
 function checkAliases(where: string, definition: ToolDefinition<ToolInputSchema, unknown>): void {
-  const shape = definition.input.shape as Record<string, unknown>;
-  for (const [alias, field] of Object.entries(definition.aliases ?? {})) {
-    if (!Object.hasOwn(shape, field)) {
+  const parsed = parseAliases(definition.aliases ?? {});
+  if ("error" in parsed) throw new AgentoolError(`${where}: ${parsed.error}.`);
+  for (const entry of parsed.entries) {
+    const name = [
+      ...entry.steps.map((step) => `${step.key}${step.each ? "[]" : ""}`),
+      entry.alias,
+    ].join(".");
+    const fields = aliasTargetFields(definition.input, entry);
+    if (typeof fields === "string") {
+      throw new AgentoolError(`${where}: alias ${JSON.stringify(name)}: ${fields}.`);
+    }
+    if (!fields.includes(entry.field)) {
       throw new AgentoolError(
-        `${where}: alias ${JSON.stringify(alias)} points at ${JSON.stringify(field)}, which is not an input field.`,
+        `${where}: alias ${JSON.stringify(name)} points at ${JSON.stringify(entry.field)}, which is not an input field.`,
       );
     }
-    if (Object.hasOwn(shape, alias)) {
+    if (fields.includes(entry.alias)) {
       throw new AgentoolError(
-        `${where}: alias ${JSON.stringify(alias)} is already an input field; an alias must be another name.`,
+        `${where}: alias ${JSON.stringify(name)} is already an input field; an alias must be another name.`,
       );
     }
   }

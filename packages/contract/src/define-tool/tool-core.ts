@@ -2,6 +2,7 @@ import type { z } from "zod";
 import type { ToolContent } from "../content.js";
 import type { ToolContext, ToolInputSchema } from "../define-tool.js";
 import type { ToolResult } from "../result.js";
+import type { AliasEntry } from "./field-aliases.js";
 
 /**
  * What one tool's calls need from its definition, resolved once by `defineTool`: the steps of a
@@ -25,6 +26,6 @@ export interface ToolCore<Input extends ToolInputSchema, Output> {
   readonly timeoutMs: number;
   /** Cap on the JSON size of one call's input. */
   readonly maxInputBytes: number;
-  /** The field aliases, alias → field. */
-  readonly aliasEntries: ReadonlyArray<readonly [string, string]>;
+  /** The field aliases, parsed (top-level and nested). */
+  readonly aliasEntries: readonly AliasEntry[];
 }

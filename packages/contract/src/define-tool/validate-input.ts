@@ -4,6 +4,7 @@ import { findUnknownNestedFields } from "../internal/field-suggestions.js";
 import { dropNullsForOptionalFields } from "../internal/normalize-input.js";
 import { formatZodIssues } from "../internal/zod-issues.js";
 import { fail, ok, type ToolFailure, type ToolResult } from "../result.js";
+import { applyAliases } from "./field-aliases.js";
 import type { ToolCore } from "./tool-core.js";
 
 const textEncoder = new TextEncoder();
@@ -54,9 +55,10 @@ export function validateInput<Input extends ToolInputSchema, Output>(
   if (!parsed.success) {
     // Parse again with the offending values attached, only on the slow path, to say what was received.
     const detailed = input.safeParse(normalized, { reportInput: true });
+    const zodIssues = (detailed.error ?? parsed.error).issues;
     const issues = [
-      ...(detailed.error ?? parsed.error).issues,
-      ...nestedUnknownIssues(input, normalized),
+      ...zodIssues,
+      ...notYetReported(nestedUnknownIssues(input, normalized), zodIssues),
     ];
     return invalidInput(core.name, formatZodIssues(issues, input));
   }
@@ -105,17 +107,23 @@ function nestedUnknownIssues(input: ToolInputSchema, value: unknown): z.core.$Zo
   );
 }
 
-function applyAliases(
-  aliasEntries: ReadonlyArray<readonly [string, string]>,
-  candidate: object,
-): object {
-  let copy: Record<string, unknown> | undefined;
-  for (const [alias, field] of aliasEntries) {
-    // A field already given — by the call or by an earlier alias — leaves this alias unknown.
-    if (!Object.hasOwn(candidate, alias) || Object.hasOwn(copy ?? candidate, field)) continue;
-    copy ??= { ...(candidate as Record<string, unknown>) };
-    copy[field] = copy[alias];
-    delete copy[alias];
+/**
+ * The unknown nested keys zod has not reported itself: a strict nested object (multi_edit's
+ * edits) makes zod report its unknown keys, and the walk finds them again.
+ */
+function notYetReported(
+  nested: z.core.$ZodIssue[],
+  reported: readonly z.core.$ZodIssue[],
+): z.core.$ZodIssue[] {
+  const seen = new Set<string>();
+  for (const issue of reported) {
+    if (issue.code !== "unrecognized_keys") continue;
+    for (const key of issue.keys) seen.add(JSON.stringify([issue.path, key]));
   }
-  return copy ?? candidate;
+  if (seen.size === 0) return nested;
+  return nested.flatMap((issue): z.core.$ZodIssue[] => {
+    if (issue.code !== "unrecognized_keys") return [issue];
+    const keys = issue.keys.filter((key) => !seen.has(JSON.stringify([issue.path, key])));
+    return keys.length === 0 ? [] : [{ ...issue, keys }];
+  });
 }

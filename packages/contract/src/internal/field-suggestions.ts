@@ -13,11 +13,14 @@ export const WELL_KNOWN_FIELD_ALIASES: Readonly<Record<string, readonly string[]
   file_path: ["path"],
   filepath: ["path"],
   file: ["path"],
+  path: ["files", "path_prefix", "prefix", "source"],
+  paths: ["files"],
   filename: ["path"],
   dir: ["path"],
   directory: ["path"],
   dir_path: ["path"],
   target_file: ["path"],
+  target: ["destination", "path", "url", "revision", "ref"],
   absolute_path: ["path"],
   relative_path: ["path"],
   old_string: ["old_text"],
@@ -29,6 +32,7 @@ export const WELL_KNOWN_FIELD_ALIASES: Readonly<Record<string, readonly string[]
   replacement: ["new_text"],
   replace_all: ["all", "allow_multiple"],
   head_limit: ["limit"],
+  max_length: ["limit"],
   max_results: ["limit"],
   max_count: ["limit"],
   num_results: ["limit"],
@@ -36,6 +40,10 @@ export const WELL_KNOWN_FIELD_ALIASES: Readonly<Record<string, readonly string[]
   max_lines: ["limit"],
   lines: ["limit"],
   start_line: ["offset"],
+  line_start: ["offset"],
+  start_index: ["offset"],
+  end_line: ["limit"],
+  line_end: ["limit"],
   line_offset: ["offset"],
   start: ["offset"],
   skip: ["offset"],
@@ -51,7 +59,7 @@ export const WELL_KNOWN_FIELD_ALIASES: Readonly<Record<string, readonly string[]
   include: ["glob", "include"],
   q: ["query"],
   search_query: ["query"],
-  text: ["content", "text"],
+  text: ["content", "thought", "message", "query", "pattern"],
   contents: ["content"],
   content: ["step", "text", "message"],
   task: ["step"],
@@ -59,13 +67,15 @@ export const WELL_KNOWN_FIELD_ALIASES: Readonly<Record<string, readonly string[]
   todos: ["plan"],
   body: ["content"],
   message: ["message", "question"],
+  msg: ["message", "text", "content"],
+  question: ["query", "message"],
   choices: ["options"],
   url: ["url"],
   uri: ["url"],
   link: ["url"],
   revision: ["ref"],
   commit: ["ref"],
-  sha: ["ref"],
+  sha: ["ref", "revision", "expected_sha"],
   branch: ["name", "ref"],
   max_count_commits: ["limit"],
   case_sensitive: ["case_sensitive", "ignore_case"],
@@ -76,6 +86,10 @@ export const WELL_KNOWN_FIELD_ALIASES: Readonly<Record<string, readonly string[]
   "-B": ["context_lines"],
   output_mode: ["mode"],
 };
+
+function isWellKnown(name: string): boolean {
+  return Object.hasOwn(WELL_KNOWN_FIELD_ALIASES, name);
+}
 
 function normalise(name: string): string {
   return name
@@ -113,6 +127,9 @@ export function suggestField(unknown: string, known: readonly string[]): string 
   }
   const allowed = Math.max(2, Math.floor(snake.length / 3));
   if (best !== undefined && bestDistance <= allowed) return best;
+  // A name of the table means one of its targets; a field that merely contains it (`text` in
+  // `context_lines`) would be a guess, so none is better.
+  if (isWellKnown(unknown) || isWellKnown(snake)) return undefined;
   const containing = known.find(
     (candidate) =>
       (snake.length >= 3 && candidate.includes(snake)) ||
