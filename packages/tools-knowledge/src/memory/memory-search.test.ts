@@ -82,6 +82,9 @@ describe("memory_search", () => {
       data: MemorySearchToolData;
     };
     expect(both.data.results).toEqual([]);
+    // One type for tags everywhere: a list; a comma-separated string is taken as that list.
+    const commas = await search.run({ query: "editor", tags: "preference, log" });
+    expect(commas.success && commas.data.tags).toEqual(["preference", "log"]);
     const blank = await search.run({ query: "   " });
     expect(blank.success ? "" : blank.error.code).toBe("INVALID_INPUT");
   });

@@ -46,7 +46,7 @@ describe("remember → search_memory", () => {
         remember: { text: PRICING, source: "https://example.com/pricing", tags: ["pricing"] },
         search_memory: { query: "pro plan price" },
       },
-      cutSamples: { search_memory: { query: "plan seat", limit: 1 } },
+      cutSamples: { search_memory: { query: "plan seat", tags: ["pricing"], limit: 1 } },
       alsoMounted: ["search_knowledge"],
     });
   });
@@ -61,9 +61,13 @@ describe("remember → search_memory", () => {
       tags: ["pricing", "2024"],
     });
     expect(remember.renderResult(saved)).toContain(
-      'Find it again with search_memory (tags="pricing" to filter).',
+      'Find it again with search_memory (tags=["pricing"] to filter).',
     );
-    const found = await searchMemory.run({ query: "team plan price", tags: "pricing" });
+    // remember's own tags, as it took them (a list), filter the search.
+    const found = await searchMemory.run({
+      query: "team plan price",
+      tags: saved.success ? saved.data.tags : [],
+    });
     expect(found.success).toBe(true);
     if (!found.success || !saved.success) return;
     expect(found.data.total).toBe(1);

@@ -66,7 +66,7 @@ describe("remember", () => {
     });
     const text = remember.renderResult(saved);
     expect(text).toContain("Saved 1 passage");
-    expect(text).toContain('Find it again with search_memory (tags="pricing" to filter).');
+    expect(text).toContain('Find it again with search_memory (tags=["pricing"] to filter).');
 
     const found = await search("team plan price", ["pricing"]);
     expect(found.total).toBe(1);
@@ -91,6 +91,12 @@ describe("remember", () => {
     const found = await search("price");
     expect(found.hits[0]?.excerpt).toBe(PRICING);
     expect(embeddings.batches.length).toBe(2);
+  });
+
+  it("takes tags as a list, and a comma-separated string as that list", async () => {
+    const remember = createRememberTool({ store: createInMemoryVectorStore(), now });
+    const saved = await remember.run({ text: PRICING, tags: "pricing, 2024" });
+    expect(saved.success && saved.data.tags).toEqual(["pricing", "2024"]);
   });
 
   it("stores the same text once: saving it again updates its source and tags and says so", async () => {

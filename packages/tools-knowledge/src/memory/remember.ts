@@ -10,6 +10,7 @@ import {
   toolOverridesShape,
 } from "@agentool/contract";
 import { z } from "zod";
+import { splitCommaList } from "../engine/comma-list.js";
 import { embeddingsSchema, vectorStoreSchema } from "../engine/option-schemas.js";
 import type { Embeddings, VectorStore } from "../engine/types.js";
 import { MIN_MAX_CHUNK_CHARACTERS } from "../search/chunk-markdown.js";
@@ -154,8 +155,10 @@ function createInputSchema(maxTextCharacters: number, maxTags: number) {
         "Where it came from: a URL, a file with lines (docs/a.md:12-40), 'user', … Default: none.",
       ),
     tags: z
-      .array(z.string().min(1).max(MAX_REMEMBER_TAG_CHARACTERS))
-      .max(maxTags)
+      .preprocess(
+        splitCommaList,
+        z.array(z.string().min(1).max(MAX_REMEMBER_TAG_CHARACTERS)).max(maxTags),
+      )
       .optional()
       .describe(
         `A few short labels to filter on later (e.g. ["pricing", "2024"]), at most ${maxTags}. Default: none.`,
@@ -187,7 +190,7 @@ export interface RememberFormatOptions {
  * @returns model-facing text
  * @example
  * formatRememberResult(data, { searchToolName: "search_memory" });
- * // "Saved 1 passage (412 characters) as sha256-3f2a9c1e8b7d6a5f, tags: pricing, 2024; source https://example.com/pricing.\nFind it again with search_memory (tags=\"pricing\" to filter)."
+ * // "Saved 1 passage (412 characters) as sha256-3f2a9c1e8b7d6a5f, tags: pricing, 2024; source https://example.com/pricing.\nFind it again with search_memory (tags=[\"pricing\"] to filter)."
  */
 export function formatRememberResult(
   data: RememberToolData,
@@ -213,7 +216,7 @@ export function formatRememberResult(
   }
   if (options.searchToolName !== undefined) {
     const tagHint =
-      data.tags[0] === undefined ? "" : ` (tags=${JSON.stringify(data.tags[0])} to filter)`;
+      data.tags[0] === undefined ? "" : ` (tags=${JSON.stringify([data.tags[0]])} to filter)`;
     lines.push(`Find it again with ${options.searchToolName}${tagHint}.`);
   }
   return lines.join("\n");

@@ -1,4 +1,4 @@
-import { parseNextCall } from "@agentool/contract";
+import { parseNextCall, toJsonSchema } from "@agentool/contract";
 import { assertConformance } from "@agentool/contract/testing";
 import { describe, expect, it } from "vitest";
 import { KnowledgeSourceError } from "../engine/knowledge-source-error.js";
@@ -249,7 +249,7 @@ describe("search_knowledge", () => {
     ).toBe("Search the team handbook for policies.");
   });
 
-  it("filters a store by tags (comma-separated) and carries them into the next call", async () => {
+  it("filters a store by tags (a list, a comma-separated string accepted) and carries them into the next call", async () => {
     const passages: Passage[] = Array.from({ length: 6 }, (_, index) => ({
       file: `memory/${index}`,
       start_line: 1,
@@ -261,7 +261,17 @@ describe("search_knowledge", () => {
     }));
     const source = new ListSource(passages);
     const tool = createSearchKnowledgeTool({ source, sourceKind: "store", name: "search_memory" });
-    const result = await tool.run({ query: "pricing", tags: " 2024, pricing ,2024", limit: 2 });
+    // The advertised type is a list of strings, the same as remember's and memory_*'s tags.
+    const properties = toJsonSchema(tool).properties as Record<string, unknown>;
+    expect(properties.tags).toMatchObject({
+      type: "array",
+      items: { type: "string" },
+    });
+    const result = await tool.run({
+      query: "pricing",
+      tags: [" 2024", "pricing ", "2024"],
+      limit: 2,
+    });
     expect(result.success).toBe(true);
     if (!result.success) return;
     expect(result.data.tags).toEqual(["2024", "pricing"]);
@@ -273,18 +283,19 @@ describe("search_knowledge", () => {
       "1. key memory/0 (source https://example.com/0; tags pricing, 2024)",
     );
     expect(rendered).toContain(
-      'call search_memory again with query="pricing", tags="2024,pricing", limit=2, offset=3]',
+      'call search_memory again with query="pricing", tags=["2024","pricing"], limit=2, offset=3]',
     );
     expect(rendered).not.toContain("read_file");
+    // A comma-separated string (the old form) is still accepted, silently.
+    const commas = await tool.run({ query: "pricing", tags: " 2024, pricing ,2024", limit: 2 });
+    expect(commas.success && commas.data.tags).toEqual(["2024", "pricing"]);
 
     const corpusTool = createSearchKnowledgeTool({ source });
-    const refused = await corpusTool.run({ query: "pricing", tags: "2024" });
+    const refused = await corpusTool.run({ query: "pricing", tags: ["2024"] });
     expect(refused.success).toBe(false);
     if (!refused.success) expect(refused.error.message).toContain('unknown field "tags"');
-    const tooMany = await tool.run({ query: "pricing", tags: "a,b,c,d,e,f,g,h,i,j,k" });
-    expect(!tooMany.success && tooMany.error.message).toBe(
-      "tags holds 11 tags; at most 10 are accepted.",
-    );
+    const tooMany = await tool.run({ query: "pricing", tags: "a,b,c,d,e,f,g,h,i,j,k".split(",") });
+    expect(!tooMany.success && tooMany.error.message).toContain("at most 10");
   });
 
   it("caps excerpts at a line end and redacts private keys", async () => {
@@ -316,6 +327,8 @@ describe("search_knowledge", () => {
     expect(!blank.success && blank.error.code).toBe("INVALID_INPUT");
     const outside = await tool.run({ query: "hnsw", path_prefix: "../secrets" });
     expect(!outside.success && outside.error.code).toBe("INVALID_PATH");
+    const elsewhere = await tool.run({ query: "hnsw", path_prefix: "/etc/" });
+    expect(!elsewhere.success && elsewhere.error.code).toBe("INVALID_PATH");
     const aliased = await tool.run({ q: "hnsw", top_k: 1 });
     expect(aliased.success && aliased.data.hits.length).toBe(1);
     const limit = await tool.run({ query: "hnsw", limit: 51 });
@@ -326,6 +339,28 @@ describe("search_knowledge", () => {
     expect(() => createSearchKnowledgeTool({ source, limit: 3 } as never)).toThrow(
       /unknown field "limit"/,
     );
+  });
+
+  it("accepts an absolute path_prefix inside the folder and refuses only one outside it", async () => {
+    // A corpus source names its folder (createCorpusSource's root); a host may pass roots too.
+    const source = Object.assign(new ListSource(corpus(3)), { root: "/work/kb" });
+    const tool = createSearchKnowledgeTool({ source });
+    const inside = await tool.run({ query: "hnsw", path_prefix: "/work/kb/docs/" });
+    expect(inside.success && inside.data.path_prefix).toBe("docs/");
+    expect(source.requests.at(-1)?.path_prefix).toBe("docs/");
+    const whole = await tool.run({ query: "hnsw", path_prefix: "/work/kb" });
+    expect(whole.success && whole.data.path_prefix).toBeUndefined();
+    const beside = await tool.run({ query: "hnsw", path_prefix: "/work/kb-evil/docs" });
+    expect(!beside.success && beside.error.code).toBe("INVALID_PATH");
+    expect(!beside.success && beside.error.message).toBe(
+      'path_prefix "/work/kb-evil/docs" is an absolute path outside the knowledge folder root.',
+    );
+    const hosted = createSearchKnowledgeTool({
+      source: new ListSource(corpus(3)),
+      roots: ["/srv/project"],
+    });
+    const named = await hosted.run({ query: "hnsw", path_prefix: "/srv/project/docs" });
+    expect(named.success && named.data.path_prefix).toBe("docs");
   });
 
   it("maps a source's KnowledgeSourceError to its code and anything else to INTERNAL; forwards progress and warnings", async () => {
@@ -401,7 +436,7 @@ describe("search_knowledge", () => {
   it("passes the conformance kit (paged sample, store form, renamed)", async () => {
     await assertConformance([createSearchKnowledgeTool({ source: new ListSource(corpus(12)) })], {
       samples: { search_knowledge: { query: "hnsw" } },
-      cutSamples: { search_knowledge: { query: "hnsw", limit: 3 } },
+      cutSamples: { search_knowledge: { query: "hnsw", path_prefix: "docs/", limit: 3 } },
     });
     const store = new ListSource(
       Array.from({ length: 5 }, (_, index) => ({
@@ -423,7 +458,7 @@ describe("search_knowledge", () => {
       ],
       {
         samples: { search_memory: { query: "fact" }, search_knowledge: { query: "hnsw" } },
-        cutSamples: { search_memory: { query: "fact", tags: "fact", limit: 2 } },
+        cutSamples: { search_memory: { query: "fact", tags: ["fact"], limit: 2 } },
       },
     );
   });

@@ -19,6 +19,7 @@ import {
   toolOverridesShape,
 } from "@agentool/contract";
 import { z } from "zod";
+import { splitCommaList } from "../engine/comma-list.js";
 import type {
   EmptyReason,
   KnowledgeHit,
@@ -132,6 +133,12 @@ export interface SearchKnowledgeToolOptions {
    * Default: none.
    */
   mountedTools?: readonly string[];
+  /**
+   * Absolute forms of the folder `path_prefix` is relative to: an absolute `path_prefix` under
+   * one of them is accepted and made relative; any other absolute path is refused. Default: the
+   * source's `root` when it has one (`createCorpusSource`'s), else none.
+   */
+  roots?: readonly string[];
   /** Replaces the tool's name (e.g. `"search_memory"`); every message uses it. */
   name?: string;
   /** Replaces the tool's description. */
@@ -156,6 +163,7 @@ const optionsSchema = z
     maxExcerptCharacters: z.number().int().min(80).max(100_000).optional(),
     timeoutMs: z.number().int().min(0).optional(),
     mountedTools: mountedToolsOption,
+    roots: z.array(z.string().min(1)).readonly().optional(),
   })
   .refine(
     (value) =>
@@ -195,12 +203,15 @@ function createInputSchema(kind: KnowledgeSourceKind, defaultLimit: number, maxL
   return z.object({
     ...base,
     tags: z
-      .string()
-      .min(1)
-      .max(1_000)
+      .preprocess(
+        splitCommaList,
+        z
+          .array(z.string().min(1).max(200))
+          .max(MAX_SEARCH_TAGS, { error: `at most ${MAX_SEARCH_TAGS} tags` }),
+      )
       .optional()
       .describe(
-        `Only excerpts carrying every one of these tags, comma-separated (e.g. 'pricing,2024'; at most ${MAX_SEARCH_TAGS}). Default: no tag filter.`,
+        `Only excerpts carrying every one of these tags (e.g. ["pricing", "2024"]; at most ${MAX_SEARCH_TAGS}). Default: no tag filter.`,
       ),
   });
 }
@@ -214,7 +225,7 @@ export const searchKnowledgeInputSchema = createInputSchema(
 
 /** The input of `search_knowledge`; `tags` exists only when the tool searches a store. */
 export type SearchKnowledgeInput = z.output<typeof searchKnowledgeInputSchema> & {
-  tags?: string;
+  tags?: string[];
 };
 
 /** The `search_knowledge` tool's type. */
@@ -234,7 +245,7 @@ function describeTool(wording: Wording, defaultLimit: number): string {
       [
         `Search excerpts saved earlier${mounted.has("remember") ? " with remember" : ""} (facts, decisions, quotes worth keeping), ranked by relevance, best first.`,
         "Each hit gives the excerpt, where it came from (source), its tags and its document key.",
-        "Filter with tags (comma-separated, all must match) or path_prefix (document key / source prefix).",
+        "Filter with tags (a list, all must match) or path_prefix (document key / source prefix).",
         mounted.has(SEARCH_KNOWLEDGE_TOOL_NAME) && name !== SEARCH_KNOWLEDGE_TOOL_NAME
           ? `For the full fetched sources, use ${SEARCH_KNOWLEDGE_TOOL_NAME} instead.`
           : undefined,
@@ -274,7 +285,7 @@ function emptyMessage(data: SearchKnowledgeToolData, wording: Wording): string {
         data.path_prefix === undefined
           ? undefined
           : `path_prefix=${JSON.stringify(data.path_prefix)}`,
-        data.tags === undefined ? undefined : `tags=${JSON.stringify(data.tags.join(","))}`,
+        data.tags === undefined ? undefined : `tags=${JSON.stringify(data.tags)}`,
       ].filter((part): part is string => part !== undefined);
       const prefixHint = data.path_prefix === undefined ? "" : " (or with a shorter path_prefix)";
       return `Passages match ${query}, but none with ${filters.join(" and ")}. Call ${name} again without ${filters.length > 1 ? "these filters" : "it"}${prefixHint}.`;
@@ -370,7 +381,7 @@ export function formatSearchKnowledgeResult(
   if (data.next_offset !== undefined) {
     const args: Record<string, NextCallValue> = { query: data.query };
     if (data.path_prefix !== undefined) args.path_prefix = data.path_prefix;
-    if (data.tags !== undefined) args.tags = data.tags.join(",");
+    if (data.tags !== undefined) args.tags = data.tags;
     args.limit = data.limit;
     const omitted = Math.max(1, data.total - data.next_offset + 1);
     lines.push(
@@ -403,22 +414,10 @@ function capExcerpt(text: string, max: number): { excerpt: string; truncated: bo
   return { excerpt: text.slice(0, end), truncated: true };
 }
 
-function parseTags(raw: string | undefined): { tags?: string[]; problem?: string } {
-  if (raw === undefined) return {};
-  const tags = [
-    ...new Set(
-      raw
-        .split(",")
-        .map((tag) => tag.trim())
-        .filter((tag) => tag.length > 0),
-    ),
-  ];
-  if (tags.length === 0)
-    return { problem: "tags holds no tag (comma-separated, e.g. 'pricing,2024')." };
-  if (tags.length > MAX_SEARCH_TAGS) {
-    return { problem: `tags holds ${tags.length} tags; at most ${MAX_SEARCH_TAGS} are accepted.` };
-  }
-  return { tags };
+function normalizeTags(raw: readonly string[] | undefined): string[] | undefined {
+  if (raw === undefined) return undefined;
+  const tags = [...new Set(raw.map((tag) => tag.trim()).filter((tag) => tag.length > 0))];
+  return tags.length === 0 ? undefined : tags;
 }
 
 /**
@@ -461,6 +460,8 @@ export function createSearchKnowledgeTool(
   const name = parsed.name ?? SEARCH_KNOWLEDGE_TOOL_NAME;
   const mounted = mountedTools(parsed.mountedTools);
   const wording: Wording = { name, kind, mounted };
+  const sourceRoot = (source as { root?: unknown }).root;
+  const roots = parsed.roots ?? (typeof sourceRoot === "string" ? [sourceRoot] : []);
   const input = createInputSchema(
     kind,
     defaultLimit,
@@ -491,6 +492,7 @@ export function createSearchKnowledgeTool(
       if (request.path_prefix !== undefined) {
         if (kind === "corpus") {
           const normalized = normalizeRelativePath(request.path_prefix, {
+            roots,
             argument: "path_prefix",
             rootName: "knowledge folder",
           });
@@ -507,11 +509,7 @@ export function createSearchKnowledgeTool(
           pathPrefix = request.path_prefix;
         }
       }
-      const { tags, problem } = parseTags(request.tags);
-      if (problem !== undefined)
-        return fail("INVALID_INPUT", problem, {
-          hint: `Call ${name} again with tags like 'pricing,2024', or without tags.`,
-        });
+      const tags = normalizeTags(request.tags);
       const offset = request.offset ?? 1;
       const limit = request.limit ?? defaultLimit;
       const sourceRequest: KnowledgeSearchRequest = { query, offset, limit };

@@ -1,5 +1,6 @@
 import { errorMessage, fail, type ToolContext, type ToolFailure } from "@agentool/contract";
 import { z } from "zod";
+import { splitCommaList } from "../../engine/comma-list.js";
 import {
   KnowledgeSourceError,
   QUOTED_MESSAGE_CHARACTERS,
@@ -79,18 +80,22 @@ export function keyField(what: string) {
 /** The tags field of `memory_write`. @internal */
 export function tagsField(description: string) {
   return z
-    .array(
+    .preprocess(
+      splitCommaList,
       z
-        .string()
-        .max(MAX_MEMORY_TAG_CHARACTERS + 16, {
-          error: `a tag is at most ${MAX_MEMORY_TAG_CHARACTERS} characters`,
-        })
-        .superRefine((value, context) => {
-          const problem = memoryTagProblem(value.trim());
-          if (problem !== undefined) context.addIssue({ code: "custom", message: problem });
-        }),
+        .array(
+          z
+            .string()
+            .max(MAX_MEMORY_TAG_CHARACTERS + 16, {
+              error: `a tag is at most ${MAX_MEMORY_TAG_CHARACTERS} characters`,
+            })
+            .superRefine((value, context) => {
+              const problem = memoryTagProblem(value.trim());
+              if (problem !== undefined) context.addIssue({ code: "custom", message: problem });
+            }),
+        )
+        .max(MAX_MEMORY_TAGS, { error: `at most ${MAX_MEMORY_TAGS} tags` }),
     )
-    .max(MAX_MEMORY_TAGS, { error: `at most ${MAX_MEMORY_TAGS} tags` })
     .optional()
     .describe(description);
 }
