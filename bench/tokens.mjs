@@ -1,0 +1,203 @@
+// What the toolset costs the model before it does anything (issue 28, point 9): the tool
+// definitions each family sends, in o200k tokens (the tokenizer of OpenAI's current models,
+// js-tiktoken's o200k_base ranks, offline), beside the anchors named in the issue.
+//
+// How: every family's tools are created the way a host does (every factory, read-write, every
+// optional tool on, as apps/verification's family-tools.ts does for the README tables) and
+// written the way each provider receives them — `toOpenAiTools` and `toAnthropicTools` from
+// @agentool/adapters. agentool-mcp is spawned over stdio with its defaults (and with
+// --memory-dir) and asked tools/list by the MCP SDK client: the whole result as it crosses the
+// wire (titles, annotations, output schemas included), and its tools as an MCP client hands them
+// to OpenAI (`{ type: "function", function: { name, description, parameters } }`).
+// Tokens are counted on the JSON text of the array (a close, provider-neutral proxy: providers
+// wrap definitions in a few fixed tokens of their own). The MCP reference filesystem server
+// (a devDependency here) is listed and counted the same way; Claude Code's 22 built-in tools are
+// an anchor stated in the issue (13,688 OpenAI tokens, measured outside this repository: their
+// definitions are not published as data), printed as stated, not measured.
+//
+// Targets (issue 28): every family mounted ≤ 9,000 tokens (OpenAI); the default agentool-mcp
+// set ≤ 5,500 tokens including everything MCP sends.
+//
+// Run: pnpm bench tokens
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { toAnthropicTools } from "@agentool/adapters/anthropic";
+import { toOpenAiTools } from "@agentool/adapters/openai";
+import { createCoreTools } from "@agentool/tools-core";
+import { createNodeFsTools, createRunCommandTool } from "@agentool/tools-fs/node";
+import { createGitTools } from "@agentool/tools-git";
+import { createInteractTools } from "@agentool/tools-interact";
+import {
+  createInMemoryMemoryBackend,
+  createInMemoryVectorStore,
+  createMemoryTools,
+  createRememberTool,
+  createSearchKnowledgeTool,
+  createSkillTools,
+  createStoreSource,
+} from "@agentool/tools-knowledge";
+import { createCorpusSource, SkillRegistry } from "@agentool/tools-knowledge/node";
+import { createPreviewTool } from "@agentool/tools-preview";
+import { createSearxngProvider, createWebTools } from "@agentool/tools-web";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { Tiktoken } from "js-tiktoken/lite";
+import o200k from "js-tiktoken/ranks/o200k_base";
+
+const ALL_FAMILIES_TARGET = 9_000;
+const DEFAULT_MCP_TARGET = 5_500;
+const CLAUDE_CODE_STATED = { tools: 22, openai: 13_688 };
+
+const encoder = new Tiktoken(o200k);
+const tokens = (value) => encoder.encode(JSON.stringify(value)).length;
+
+const repositoryRoot = resolve(import.meta.dirname, "..");
+const oursBin = join(repositoryRoot, "apps", "mcp-server", "dist", "cli.js");
+const require = createRequire(import.meta.url);
+const referenceBin = join(
+  dirname(require.resolve("@modelcontextprotocol/server-filesystem/package.json")),
+  "dist",
+  "index.js",
+);
+
+const workspace = realpathSync(mkdtempSync(join(tmpdir(), "agentool-bench-tokens-")));
+process.on("exit", () => rmSync(workspace, { recursive: true, force: true }));
+const root = join(workspace, "root");
+const memory = join(workspace, "memory");
+const skills = join(workspace, "skills");
+mkdirSync(root);
+mkdirSync(join(skills, "write-notes"), { recursive: true });
+writeFileSync(join(root, "README.md"), "# Probe\n");
+writeFileSync(
+  join(skills, "write-notes", "SKILL.md"),
+  "---\nname: write-notes\ndescription: Keep notes of the user's preferences\n---\n# Steps\n",
+);
+
+/** tools/list of one server started over stdio. */
+async function listTools(args) {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args,
+    cwd: workspace,
+    stderr: "pipe",
+  });
+  let stderr = "";
+  transport.stderr?.on("data", (chunk) => {
+    stderr = (stderr + chunk.toString()).slice(-4_000);
+  });
+  const client = new Client({ name: "agentool-bench-tokens", version: "0.0.0" });
+  try {
+    await client.connect(transport);
+    return await client.listTools();
+  } catch (error) {
+    throw new Error(`${args.join(" ")} failed: ${error.message}\n${stderr}`);
+  } finally {
+    await client.close();
+  }
+}
+
+/** OpenAI and Anthropic figures of tools created in process. */
+function measureTools(tools) {
+  const openai = toOpenAiTools(tools);
+  return {
+    tools: tools.length,
+    openai: tokens(openai),
+    anthropic: tokens(toAnthropicTools(tools)),
+    mcp: undefined,
+    perTool: openai.map((entry) => ({ name: entry.function.name, openai: tokens(entry) })),
+  };
+}
+
+/** The figures of a tools/list result: as OpenAI and Anthropic get it from an MCP client, and on the wire. */
+function measureListed(listed) {
+  const openai = listed.tools.map((tool) => ({
+    type: "function",
+    function: { name: tool.name, description: tool.description, parameters: tool.inputSchema },
+  }));
+  const anthropic = listed.tools.map((tool) => ({
+    name: tool.name,
+    description: tool.description,
+    input_schema: tool.inputSchema,
+  }));
+  return {
+    tools: listed.tools.length,
+    openai: tokens(openai),
+    anthropic: tokens(anthropic),
+    mcp: tokens(listed),
+  };
+}
+
+execFileSync("git", ["init", "--quiet", root]);
+const store = createInMemoryVectorStore();
+const FAMILIES = {
+  core: () => createCoreTools(),
+  fs: () => [
+    ...createNodeFsTools({ root, mode: "read-write" }),
+    createRunCommandTool({ root, allowedCommands: ["node"] }),
+  ],
+  git: () => createGitTools({ root, mode: "read-write" }),
+  web: () =>
+    createWebTools({
+      search: { provider: createSearxngProvider({ baseUrl: "http://localhost:8080" }) },
+    }),
+  interact: () => createInteractTools({ handler: { ask: () => null, notify: () => undefined } }),
+  knowledge: () => [
+    createSearchKnowledgeTool({ source: createCorpusSource({ root }) }),
+    createRememberTool({ store }),
+    createSearchKnowledgeTool({
+      source: createStoreSource({ store }),
+      sourceKind: "store",
+      name: "search_memory",
+    }),
+  ],
+  memory: () => createMemoryTools({ backend: createInMemoryMemoryBackend(), namespace: ["bench"] }),
+  skills: () => createSkillTools({ registry: new SkillRegistry(skills) }),
+  preview: () => [createPreviewTool({ read: () => "" })],
+};
+const rows = [];
+const everyTool = [];
+for (const [family, create] of Object.entries(FAMILIES)) {
+  const tools = create();
+  everyTool.push(...tools);
+  rows.push({ label: `family ${family}`, ...measureTools(tools) });
+}
+const everything = measureTools(everyTool);
+rows.push({ label: "every family mounted", ...everything });
+const defaults = measureListed(await listTools([oursBin, "--root", root]));
+rows.push({ label: "agentool-mcp defaults, over MCP", ...defaults });
+const defaultsMemory = measureListed(
+  await listTools([oursBin, "--root", root, "--memory-dir", memory]),
+);
+rows.push({ label: "agentool-mcp defaults + --memory-dir", ...defaultsMemory });
+const reference = measureListed(await listTools([referenceBin, root]));
+rows.push({ label: "MCP reference filesystem server", ...reference });
+
+const number = (value) => value.toLocaleString("en-US");
+console.log("o200k tokens of the tool definitions (JSON), per provider");
+console.log(
+  `${"set".padEnd(40)} ${"tools".padStart(5)} ${"OpenAI".padStart(8)} ${"Anthropic".padStart(9)} ${"MCP wire".padStart(9)}`,
+);
+for (const row of rows) {
+  console.log(
+    `${row.label.padEnd(40)} ${String(row.tools).padStart(5)} ${number(row.openai).padStart(8)} ${number(row.anthropic).padStart(9)} ${(row.mcp === undefined ? "—" : number(row.mcp)).padStart(9)}`,
+  );
+}
+console.log(
+  `${"Claude Code built-ins (stated, issue 28)".padEnd(40)} ${String(CLAUDE_CODE_STATED.tools).padStart(5)} ${number(CLAUDE_CODE_STATED.openai).padStart(8)} ${"—".padStart(9)} ${"—".padStart(9)}`,
+);
+console.log("\nlargest tools (OpenAI tokens), every family mounted:");
+for (const tool of [...everything.perTool].sort((a, b) => b.openai - a.openai).slice(0, 12)) {
+  console.log(`  ${tool.name.padEnd(24)} ${number(tool.openai).padStart(6)}`);
+}
+const allMet = everything.openai <= ALL_FAMILIES_TARGET;
+const defaultMet = defaults.mcp <= DEFAULT_MCP_TARGET;
+console.log(
+  `\nevery family, OpenAI: ${number(everything.openai)} (target ≤ ${number(ALL_FAMILIES_TARGET)}): ${allMet ? "met" : "MISS"}`,
+);
+console.log(
+  `defaults over MCP, everything sent: ${number(defaults.mcp)} (target ≤ ${number(DEFAULT_MCP_TARGET)}): ${defaultMet ? "met" : "MISS"}`,
+);
+process.exitCode = allMet && defaultMet ? 0 : 1;
