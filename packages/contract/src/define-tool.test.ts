@@ -56,6 +56,35 @@ describe("defineTool", () => {
     expect(result.error.hint).toContain("call echo again");
   });
 
+  it("ends an invalid-input message with one period when a field's own message ends with one", async () => {
+    const keyed = defineTool({
+      name: "key_probe",
+      description: "Reads a probe key; use it to test message punctuation.",
+      input: z.object({
+        key: z
+          .string()
+          .refine((key) => !key.includes(" "), {
+            message: 'a key is letters and digits (e.g. "user/editor").',
+          })
+          .describe("The key."),
+        other: z
+          .string()
+          .refine(() => false, { message: "never valid." })
+          .optional()
+          .describe("X."),
+      }),
+      execute: (input) => ok(input),
+    });
+    const one = await keyed.run({ key: "a b" });
+    expect(!one.success && one.error.message).toBe(
+      'Invalid input for key_probe: key: a key is letters and digits (e.g. "user/editor").',
+    );
+    const two = await keyed.run({ key: "a b", other: "x" });
+    expect(!two.success && two.error.message).toBe(
+      'Invalid input for key_probe: key: a key is letters and digits (e.g. "user/editor"); other: never valid.',
+    );
+  });
+
   it("says a missing required field is missing", async () => {
     const result = await echo.run({});
     expect(!result.success && result.error.message).toContain(

@@ -68,7 +68,11 @@ export function validateInput<Input extends ToolInputSchema, Output>(
 }
 
 function invalidInput(name: string, lines: string[]): ToolFailure {
-  return fail("INVALID_INPUT", `Invalid input for ${name}: ${lines.join("; ")}.`, {
+  // A field's own message may end with a period (a refine's sentence); the joints and the end add theirs.
+  const clauses = lines.map((line) =>
+    line.endsWith(".") && !line.endsWith("..") ? line.slice(0, -1) : line,
+  );
+  return fail("INVALID_INPUT", `Invalid input for ${name}: ${clauses.join("; ")}.`, {
     hint: `Fix the field${lines.length > 1 ? "s" : ""} named above and call ${name} again with arguments that match its schema.`,
   });
 }
