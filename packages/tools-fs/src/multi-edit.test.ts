@@ -214,6 +214,35 @@ describe("multi_edit boundary", () => {
     expect(multi.renderResult(result)).toContain("Note: edits[0]: old_text carried read_file's");
   });
 
+  it("names one earlier edit as edits[0] and writes 'Nothing was written.' on its own line after a quoted excerpt", async () => {
+    const fileSystem = createMemoryFileSystem({ "a.js": source });
+    const { multi } = tools(fileSystem);
+    const one = await multi.run({
+      path: "a.js",
+      edits: [
+        { old_text: "const oldName = 1;", new_text: "const oldName = 2;" },
+        { old_text: "console.log(oldNme);", new_text: "y" },
+      ],
+    });
+    const message = !one.success ? one.error.message : "";
+    expect(message).not.toContain("edits[0]–edits[0]");
+    expect(message).toContain(
+      "\n(edits[0] applied cleanly before it; edits[1] sees its result) Nothing was written.",
+    );
+    expect(message).toMatch(/\n\s+3\t\/\/ TODO: rename\n\(edits\[0\]/);
+    const two = await multi.run({
+      path: "a.js",
+      edits: [
+        { old_text: "const oldName = 1;", new_text: "const oldName = 2;" },
+        { old_text: "// TODO: rename\n", new_text: "" },
+        { old_text: "oldName", new_text: "x" },
+      ],
+    });
+    expect(!two.success && two.error.message).toContain(
+      "at lines 1, 2, 3. (edits[0]–edits[1] applied cleanly before it; edits[2] sees their result) Nothing was written.",
+    );
+  });
+
   it("accepts old_string / new_string inside edits as edit_file does at its top level", async () => {
     const fileSystem = createMemoryFileSystem({ "a.js": source });
     const { multi } = tools(fileSystem);

@@ -152,6 +152,21 @@ function defaultDescription(maxEdits: number, mounted: MountedTools): string {
 }
 
 /**
+ * What follows a failing edit's message: the edits that applied before it (one is `edits[0]`, more
+ * a range) and that nothing was written — on a line of its own when the message ends with a
+ * quoted excerpt of the file, so it is not read as a line of the file.
+ */
+function failureTail(index: number, message: string): string {
+  const earlier =
+    index === 0
+      ? ""
+      : index === 1
+        ? "(edits[0] applied cleanly before it; edits[1] sees its result) "
+        : `(edits[0]–edits[${index - 1}] applied cleanly before it; edits[${index}] sees their result) `;
+  return `${message.includes("\n") ? "\n" : " "}${earlier}Nothing was written.`;
+}
+
+/**
  * Renders a multi-edit for the model: a summary, notes on tolerant matches and removed
  * line-number prefixes, the diff (with the standard marker when it is cut).
  *
@@ -253,13 +268,9 @@ export function createMultiEditTool(options: MultiEditToolOptions): MultiEditToo
             { display: resolved.display, label: `edits[${index}]: ` },
           );
           if (!applied.ok) {
-            const earlier =
-              index === 0
-                ? ""
-                : ` (edits[0]–edits[${index - 1}] applied cleanly before it; edits[${index}] sees their result)`;
             return fail(
               applied.error.code,
-              `${applied.error.message}${earlier} Nothing was written.`,
+              `${applied.error.message}${failureTail(index, applied.error.message)}`,
               {
                 hint: `Fix edits[${index}] and send the whole list again. ${applied.error.hint}`,
               },

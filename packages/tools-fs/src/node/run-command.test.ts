@@ -1,7 +1,7 @@
 import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { AgentoolError, toJsonSchema } from "@agentool/contract";
+import { AgentoolError, TRUNCATION_MARKER_PATTERN, toJsonSchema } from "@agentool/contract";
 import { assertConformance } from "@agentool/contract/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createMemoryFileSystem } from "../memory-file-system.js";
@@ -266,18 +266,40 @@ describe("createRunCommandTool", () => {
     expect(data.stdout.lines).toBe(2000);
     expect(data.stdout.text.split("\n")[2]).toBe("3".repeat(500));
     expect(data.stdout.cut_lines).toEqual([
-      { line: 3, omitted_characters: 4500 },
-      { line: 1999, omitted_characters: 4500 },
+      { line: 3, omitted_characters: 4500, omitted_after: 250 },
+      { line: 1999, omitted_characters: 4500, omitted_after: 250 },
     ]);
     expect(data.stderr.text).toBe("err ".repeat(10));
     const text = String(tool.renderResult(result));
     expect(text).toContain(
-      `${"3".repeat(500)} …[truncated: 4,500 more characters — line 3 of stdout is too long to show whole]`,
+      `${"3".repeat(250)} …[truncated: 4,500 more characters — the middle of line 3 of stdout; its last 250 characters follow] ${"3".repeat(250)}\n`,
     );
     expect(text).toContain(
-      `${"9".repeat(500)} …[truncated: 4,500 more characters — line 1999 of stdout is too long to show whole]`,
+      `${"9".repeat(250)} …[truncated: 4,500 more characters — the middle of line 1999 of stdout; its last 250 characters follow] ${"9".repeat(250)}\n`,
     );
     expect(text.length).toBeLessThan(4_000 + 1_000);
+  });
+
+  it("keeps the head and the end of one very long line (300 KB), with the contract's marker between", async () => {
+    const script =
+      "process.stdout.write('BEGIN-' + 'é'.repeat(150000) + 'x'.repeat(150000) + '-THE-END\\n');";
+    const tool = createRunCommandTool({ root, allowedCommands: [process.execPath] });
+    const result = await tool.run({ command: [process.execPath, "-e", script] });
+    const data = await success(Promise.resolve(result));
+    const length = "BEGIN-".length + 300_000 + "-THE-END".length;
+    expect(data.stdout.lines).toBe(1);
+    expect(data.stdout.text.startsWith("BEGIN-éé")).toBe(true);
+    expect(data.stdout.text.endsWith("xx-THE-END")).toBe(true);
+    expect(data.stdout.text).toHaveLength(2_000);
+    expect(data.stdout.cut_lines).toEqual([
+      { line: 1, omitted_characters: length - 2_000, omitted_after: 1_000 },
+    ]);
+    const text = String(tool.renderResult(result));
+    const marker = text.match(TRUNCATION_MARKER_PATTERN)?.[0];
+    expect(marker).toBe(
+      `…[truncated: ${(length - 2_000).toLocaleString("en-US")} more characters — the middle of line 1 of stdout; its last 1,000 characters follow]`,
+    );
+    expect(text).toContain(`${"é".repeat(994)} ${marker} ${"x".repeat(992)}-THE-END`);
   });
 
   it("keeps a final line without a newline, strips ANSI colours and collapses \\r progress lines", async () => {

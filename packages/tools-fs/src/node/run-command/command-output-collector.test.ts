@@ -40,4 +40,23 @@ describe("CommandOutputCollector", () => {
     expect(data.omitted_lines).toBe(50 - shown);
     expect(data.tail_start_line).toBe(50 - data.tail.split("\n").length + 1);
   });
+
+  it("keeps the first and last characters of a long line, however its pieces arrive", () => {
+    const encode = (text: string) => new TextEncoder().encode(text);
+    for (const pieces of [
+      ["start", "b".repeat(100), "c".repeat(100), "!"],
+      ["start" + "b".repeat(200), "\u001b[1m", "c".repeat(49), "\u001b[0m!"],
+      ["s", "t", "a", "r", "t", ..."b".repeat(150), ..."c".repeat(49), "!"],
+    ]) {
+      const collector = new CommandOutputCollector(10, 10, 100);
+      for (const piece of pieces) collector.push(encode(piece));
+      collector.finish();
+      const data = collector.arrange(10_000);
+      expect(data.text).toBe(`start${"b".repeat(45)}${"c".repeat(49)}!`);
+      const length = pieces.join("").replace(/\u001b\[\d+m/g, "").length;
+      expect(data.cut_lines).toEqual([
+        { line: 1, omitted_characters: length - 100, omitted_after: 50 },
+      ]);
+    }
+  });
 });

@@ -2,10 +2,12 @@ import type { CommandOutputData } from "./run-command-data.js";
 
 /** One line of a command's output, cleaned (ANSI codes stripped, `\r` rewrites collapsed). */
 interface OutputLine {
-  /** The line's text, cut to the line cap. */
+  /** The line's text; a line over the cap keeps its first and last characters. */
   text: string;
-  /** Characters cut from the end of the line. */
+  /** Characters left out of the line's middle. */
   omitted: number;
+  /** Where in `text` the left-out characters were (the length of the kept start). */
+  omittedAfter: number;
   /** Raw bytes the line took in the stream (its `\n`, escape codes and rewritten states included). */
   bytes: number;
 }
@@ -21,7 +23,8 @@ enum Escape {
 
 /**
  * Reads one output stream as lines with bounded memory, whatever its size: the first
- * `maxHeadLines` and the last `maxTailLines` lines are kept (each cut to `maxLineCharacters`),
+ * `maxHeadLines` and the last `maxTailLines` lines are kept (a line over `maxLineCharacters`
+ * keeps its first and last characters, half the cap each),
  * everything else is counted exactly. ANSI escape sequences (colours, cursor moves, OSC titles
  * and links) are stripped; a line rewritten with `\r` (a progress bar) keeps only its last state;
  * a final line without `\n` is kept.
@@ -39,7 +42,10 @@ export class CommandOutputCollector {
   lines = 0;
   private gapLines = 0;
   private gapBytes = 0;
+  /** The current line's first characters (up to the line cap). */
   private segment = "";
+  /** The current line's last characters (at least half the cap once it is longer). */
+  private segmentEnd = "";
   private segmentLength = 0;
   private pendingCr = false;
   private lineBytes = 0;
@@ -80,6 +86,7 @@ export class CommandOutputCollector {
     if (this.pendingCr) {
       // A `\r` followed by more text rewrites the line: keep only its new state.
       this.segment = "";
+      this.segmentEnd = "";
       this.segmentLength = 0;
       this.pendingCr = false;
     }
@@ -87,6 +94,19 @@ export class CommandOutputCollector {
     if (this.segment.length < this.maxLineCharacters) {
       this.segment += text.slice(0, this.maxLineCharacters - this.segment.length);
     }
+    if (this.segmentLength > this.maxLineCharacters) {
+      // Keep the line's end too, trimmed only now and then so a line of many small pieces stays linear.
+      const keep = this.endCharacters();
+      this.segmentEnd = text.length >= keep ? text.slice(-keep) : this.segmentEnd + text;
+      if (this.segmentEnd.length > 2 * keep) this.segmentEnd = this.segmentEnd.slice(-keep);
+    } else {
+      this.segmentEnd = this.segment;
+    }
+  }
+
+  /** Characters a line over the cap keeps from its end. */
+  private endCharacters(): number {
+    return Math.floor(this.maxLineCharacters / 2);
   }
 
   /** Text without `\n`: strips escape sequences, collapses `\r` rewrites. */
@@ -146,17 +166,10 @@ export class CommandOutputCollector {
     // A `\r` right before the `\n` is a CRLF line ending, not a rewrite.
     this.pendingCr = false;
     this.escape = Escape.None;
-    let text = this.segment;
-    const last = text.charCodeAt(text.length - 1);
-    if (text.length > 0 && last >= 0xd800 && last <= 0xdbff && this.segmentLength > text.length)
-      text = text.slice(0, -1);
-    const line: OutputLine = {
-      text,
-      omitted: this.segmentLength - text.length,
-      bytes: this.lineBytes,
-    };
+    const line = this.cutLine();
     this.lines += 1;
     this.segment = "";
+    this.segmentEnd = "";
     this.segmentLength = 0;
     this.lineBytes = 0;
     if (this.head.length < this.maxHeadLines) {
@@ -173,6 +186,25 @@ export class CommandOutputCollector {
     this.gapBytes += dropped.bytes;
     this.tail[this.tailStart] = line;
     this.tailStart = (this.tailStart + 1) % this.maxTailLines;
+  }
+
+  /** The current line as kept: whole, or its first and last characters (never half a surrogate pair). */
+  private cutLine(): OutputLine {
+    if (this.segmentLength <= this.maxLineCharacters) {
+      return { text: this.segment, omitted: 0, omittedAfter: 0, bytes: this.lineBytes };
+    }
+    let start = this.segment.slice(0, this.maxLineCharacters - this.endCharacters());
+    const last = start.charCodeAt(start.length - 1);
+    if (last >= 0xd800 && last <= 0xdbff) start = start.slice(0, -1);
+    let end = this.segmentEnd.slice(-this.endCharacters());
+    const first = end.charCodeAt(0);
+    if (first >= 0xdc00 && first <= 0xdfff) end = end.slice(1);
+    return {
+      text: start + end,
+      omitted: this.segmentLength - start.length - end.length,
+      omittedAfter: start.length,
+      bytes: this.lineBytes,
+    };
   }
 
   private tailLines(): OutputLine[] {
@@ -218,10 +250,15 @@ export class CommandOutputCollector {
     const omittedBytes = this.gapBytes + middle.reduce((sum, line) => sum + line.bytes, 0);
     const tailFirstLine = this.lines - ending.length + 1;
     const cutLines = [
-      ...kept.map((line, index) => ({ line: index + 1, omitted_characters: line.omitted })),
+      ...kept.map((line, index) => ({
+        line: index + 1,
+        omitted_characters: line.omitted,
+        omitted_after: line.omittedAfter,
+      })),
       ...ending.map((line, index) => ({
         line: tailFirstLine + index,
         omitted_characters: line.omitted,
+        omitted_after: line.omittedAfter,
       })),
     ].filter((cut) => cut.omitted_characters > 0);
     const data: CommandOutputData = {

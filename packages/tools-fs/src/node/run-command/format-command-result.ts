@@ -7,19 +7,20 @@ function quoteArgument(argument: string): string {
 
 function formatStream(label: string, output: CommandOutputData): string[] {
   if (output.lines === 0) return [];
-  const cuts = new Map(output.cut_lines.map((cut) => [cut.line, cut.omitted_characters]));
+  const cuts = new Map(output.cut_lines.map((cut) => [cut.line, cut]));
   const show = (text: string, firstLine: number, count: number) =>
     count === 0
       ? []
       : text.split("\n").map((line, index) => {
-          const omitted = cuts.get(firstLine + index);
-          return omitted === undefined
-            ? line
-            : `${line} ${formatTruncationMarker({
-                omitted,
-                unit: "characters",
-                next: `line ${firstLine + index} of ${label} is too long to show whole`,
-              })}`;
+          const cut = cuts.get(firstLine + index);
+          if (cut === undefined) return line;
+          const end = line.slice(cut.omitted_after);
+          const marker = formatTruncationMarker({
+            omitted: cut.omitted_characters,
+            unit: "characters",
+            next: `the middle of line ${cut.line} of ${label}; its last ${formatCount(end.length)} characters follow`,
+          });
+          return `${line.slice(0, cut.omitted_after)} ${marker} ${end}`;
         });
   if (output.omitted_lines === 0) return show(output.text, 1, output.lines);
   const tailStart = output.tail_start_line ?? output.lines + 1;
@@ -39,7 +40,8 @@ function formatStream(label: string, output: CommandOutputData): string[] {
 /**
  * Renders a finished command for the model: a header with the exit code (saying that a non-zero
  * code means the command ran and failed), then stdout and stderr — their first and last lines
- * with the standard marker between when the middle was left out, long lines cut with a marker.
+ * with the standard marker between when the middle was left out; a long line keeps its start and
+ * its end with the marker between.
  *
  * @param data - the command's result
  * @returns model-facing text

@@ -1,11 +1,13 @@
 import type { CommandSandbox } from "./bubblewrap-status.js";
 
-/** A line of output shortened to the line cap. */
+/** A line of output over the line cap: its first and last characters are kept, its middle left out. */
 export interface CommandCutLine {
   /** The line's number in its stream (1-based). */
   line: number;
-  /** Characters left out at its end. */
+  /** Characters left out of its middle. */
   omitted_characters: number;
+  /** Where in the kept line they were: the number of its first characters kept before them. */
+  omitted_after: number;
 }
 
 /**
@@ -27,7 +29,7 @@ export interface CommandOutputData {
   omitted_lines: number;
   /** Raw bytes of those lines. */
   omitted_bytes: number;
-  /** Lines of `text` and `tail` shortened to the line cap. */
+  /** Lines of `text` and `tail` shortened to the line cap (their middle left out). */
   cut_lines: CommandCutLine[];
   /** Whether anything of the stream was left out (lines, or the end of long lines). */
   truncated: boolean;

@@ -66,7 +66,7 @@ export interface RunCommandToolOptions {
    * each stream; what lies between is counted). Default {@link DEFAULT_MAX_OUTPUT_CHARACTERS} (30,000).
    */
   maxOutputCharacters?: number;
-  /** Most characters shown of one output line. Default {@link DEFAULT_MAX_OUTPUT_LINE_CHARACTERS} (2,000). */
+  /** Most characters shown of one output line: a longer one shows its first and last half. Default {@link DEFAULT_MAX_OUTPUT_LINE_CHARACTERS} (2,000). */
   maxLineCharacters?: number;
   /** Most bytes a command may write (both streams); past it the command is stopped (`TOO_LARGE`). Default {@link DEFAULT_MAX_CAPTURED_BYTES} (512 MiB). */
   maxCapturedBytes?: number;
