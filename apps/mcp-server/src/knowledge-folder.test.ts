@@ -1,7 +1,9 @@
+import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ToolContext } from "@agentool/contract";
+import { createNodeFsTools } from "@agentool/tools-fs/node";
 import type { KnowledgeSearchRequest, KnowledgeSource } from "@agentool/tools-knowledge";
 import type { FetchedDocument } from "@agentool/tools-web";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -175,6 +177,36 @@ describe("createWebPagesSaver", () => {
     const name = await saver(document, context);
     expect(name).toBe("docs/web-pages/example.com-docs-intro.md");
     expect(readFileSync(join(root, name), "utf8")).toContain("Hello.");
+  });
+
+  it("keeps saved pages out of git: the folder it creates ignores them, git status stays clean", async () => {
+    const repository = temporaryDirectory({ "README.md": "# project\n" });
+    try {
+      const git = (...args: string[]) =>
+        execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], {
+          cwd: repository.path,
+          encoding: "utf8",
+        });
+      git("init", "-q");
+      git("add", "README.md");
+      git("commit", "-q", "-m", "start");
+      const saver = createWebPagesSaver(realpathSync(repository.path), "web-pages");
+      expect(await saver(document, context)).toBe("web-pages/example.com-docs-intro.md");
+      expect(git("status", "--porcelain", "--untracked-files=all")).toBe("");
+      git("add", "--all");
+      expect(git("diff", "--cached", "--name-only")).toBe("");
+      // Out of git, not out of sight: grep_search still finds the saved page.
+      const grep = createNodeFsTools({ root: repository.path }).find(
+        (tool) => tool.name === "grep_search",
+      );
+      const found = await grep?.run({ pattern: "Hello", output_mode: "files_with_matches" });
+      expect(found).toMatchObject({
+        success: true,
+        data: { files: [{ path: "web-pages/example.com-docs-intro.md" }] },
+      });
+    } finally {
+      repository.cleanup();
+    }
   });
 
   it("refuses to save through a link that leads out of the root", async () => {

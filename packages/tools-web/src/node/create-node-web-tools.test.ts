@@ -73,7 +73,12 @@ describe("saving to saveDir", () => {
     });
     const result = await tool.run({ url: `${pages.origin}/data.json` }, { threadId: "thread-7" });
     expect(result.success && result.data.saved_as).toBe(`127.0.0.1-${pages.port}-data.json.md`);
-    expect(await readdir(join(root, "thread-7"))).toHaveLength(1);
+    // The saver created the folder, so it also holds the ignore files keeping the pages out of git.
+    expect((await readdir(join(root, "thread-7"))).sort()).toEqual([
+      ".gitignore",
+      ".ignore",
+      `127.0.0.1-${pages.port}-data.json.md`,
+    ]);
   });
 
   it("a failing save still returns the content and says why it was not saved", async () => {

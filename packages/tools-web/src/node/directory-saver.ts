@@ -7,6 +7,32 @@ import type { FetchedDocument, PageSaver } from "../web-fetch.js";
 /** Where pages are saved: a directory, or a function of the call context (per-thread folders). */
 export type SaveDirectory = string | ((context: ToolContext) => string | Promise<string>);
 
+/**
+ * The ignore files written into a save folder the saver creates: `.gitignore` keeps the pages out
+ * of git (`*` covers the ignore files too), and `.ignore` — read by ripgrep and the fs family's
+ * tools before `.gitignore`, never by git — keeps them searchable by `grep_search` and
+ * `glob_search`.
+ */
+const SAVE_FOLDER_IGNORE_FILES: ReadonlyArray<readonly [string, string]> = [
+  [
+    ".gitignore",
+    "# agentool web_fetch: saved pages stay out of git; delete this file to commit them\n*\n",
+  ],
+  [
+    ".ignore",
+    "# agentool web_fetch: saved pages stay searchable (read before .gitignore, not by git)\n!*\n",
+  ],
+];
+
+/**
+ * Marks a save folder the saver just created as its own: its pages are never committed unless
+ * the user removes the `.gitignore`, and stay visible to searches. A file already there is kept.
+ */
+async function markSaveFolder(directory: string): Promise<void> {
+  for (const [name, content] of SAVE_FOLDER_IGNORE_FILES)
+    await writeFile(join(directory, name), content, { flag: "wx" }).catch(() => undefined);
+}
+
 /** Longest file name stem (before `.md`). */
 const MAX_STEM = 120;
 
@@ -86,7 +112,9 @@ async function isFreeOrOwnCopy(target: string, url: string): Promise<boolean> {
 
 /**
  * A {@link PageSaver} that writes each document as Markdown with front matter into a directory
- * (created when missing), atomically (temporary file + rename), and returns the file name
+ * (created when missing, with a `.gitignore` of `*` so the pages stay out of git and an `.ignore`
+ * of `!*` so ripgrep and the fs tools still search them; a folder that already exists gets
+ * neither), atomically (temporary file + rename), and returns the file name
  * relative to that directory. It only adds files and refreshes its own copy of the same URL: a
  * file at that name which is not such a copy (another URL's, a user's, a link) is left as it
  * is and the save fails with a message saying so (the page is still returned, with `save_error`).
@@ -99,7 +127,8 @@ async function isFreeOrOwnCopy(target: string, url: string): Promise<boolean> {
 export function createDirectorySaver(saveDir: SaveDirectory): PageSaver {
   return async (document, context) => {
     const directory = resolve(typeof saveDir === "function" ? await saveDir(context) : saveDir);
-    await mkdir(directory, { recursive: true });
+    if ((await mkdir(directory, { recursive: true })) !== undefined)
+      await markSaveFolder(directory);
     const name = savedFileName(document.url);
     const target = join(directory, name);
     if (!(await isFreeOrOwnCopy(target, document.url))) {
