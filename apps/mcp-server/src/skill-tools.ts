@@ -45,7 +45,12 @@ export function buildSkillTools(
   const known = skillRegistries.has(configuration);
   const registry = skillRegistryOf(configuration, directory);
   if (known) registry.rescan();
-  const [useSkill, readSkillFile] = createSkillTools({ registry, alsoMounted: mounted });
+  // No skill menu sits in an MCP client's instructions: use_skill must not point to one.
+  const [useSkill, readSkillFile] = createSkillTools({
+    registry,
+    alsoMounted: mounted,
+    useSkill: { menuInInstructions: false },
+  });
   if (useSkill === undefined || readSkillFile === undefined) return [];
   const names = registry.names();
   let listed = "";

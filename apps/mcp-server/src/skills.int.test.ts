@@ -81,6 +81,8 @@ describe("skills family", () => {
       }
       const useSkill = listed.tools.find((tool) => tool.name === "use_skill");
       expect(useSkill?.description).toContain("Skills: deploy-service, triage-bug");
+      // An MCP client never shows the server's skill menu: the description must not point to one.
+      expect(useSkill?.description).not.toMatch(/menu|your instructions/);
       await session.waitForStderr("Skipped skill broken:");
 
       const loaded = await call(session, "use_skill", { name: "deploy-service" });

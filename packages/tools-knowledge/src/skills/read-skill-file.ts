@@ -131,9 +131,7 @@ function createInputSchema(defaultLimit: number, maxLimit: number) {
       .string()
       .min(1)
       .max(200)
-      .describe(
-        "The skill whose file to read, as the skill menu names it (e.g. 'deploy-service').",
-      ),
+      .describe("The skill whose file to read, by its exact name (e.g. 'deploy-service')."),
     path: z
       .string()
       .min(1)

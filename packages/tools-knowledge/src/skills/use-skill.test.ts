@@ -1,4 +1,4 @@
-import { AgentoolError, contentToText } from "@agentool/contract";
+import { AgentoolError, contentToText, toJsonSchema } from "@agentool/contract";
 import { assertConformance } from "@agentool/contract/testing";
 import { describe, expect, it } from "vitest";
 import { createSkillTools } from "./create-skill-tools.js";
@@ -36,6 +36,25 @@ describe("use_skill", () => {
     const alone = createUseSkillTool({ registry });
     await assertConformance([alone], { samples: { use_skill: { name: "triage-bug" } } });
     expect(alone.description).not.toContain("read_skill_file");
+  });
+
+  it("places the skill menu in the instructions only when the host says it put it there", () => {
+    const registry = new SkillRegistry(deploySkills());
+    const [useSkill, readSkillFile] = createSkillTools({ registry });
+    expect(useSkill?.description).toContain(
+      "listed by name in the skill menu of your instructions",
+    );
+    // Over MCP (or any host without renderSkillMenu in the prompt) there is no menu to point to.
+    const [bare, bareReader] = createSkillTools({
+      registry,
+      useSkill: { menuInInstructions: false },
+    });
+    expect(bare?.description).not.toMatch(/menu|instructions/);
+    expect(bare?.description).toContain("An unknown name returns the list of skills");
+    // Field descriptions hold in both settings: no menu the model may never have seen.
+    for (const tool of [useSkill, readSkillFile, bare, bareReader]) {
+      expect(JSON.stringify(toJsonSchema(tool as UseSkillTool))).not.toContain("menu");
+    }
   });
 
   it("returns the body and lists the reference files with line counts, never their content", async () => {
@@ -102,6 +121,8 @@ describe("use_skill", () => {
     expect(empty.success === false && empty.error.message).toBe(
       'There is no skill named "anything": no skills are installed.',
     );
+    // The hint names no skill menu: an MCP client never shows one.
+    expect(empty.success === false && empty.error.hint).not.toContain("menu");
   });
 
   it("finds a skill installed after the last scan, and sees a removed one go", async () => {

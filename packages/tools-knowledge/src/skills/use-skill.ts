@@ -73,6 +73,13 @@ export interface UseSkillToolOptions {
   mountedTools?: readonly string[];
   /** The name of the file reader to point to when it is mounted. Default `"read_skill_file"`. */
   readSkillFileToolName?: string;
+  /**
+   * Whether the host puts the skill menu (`renderSkillMenu`) in the model's instructions: the
+   * description points there only then. `false` for a host that cannot (an MCP client shows
+   * no server-made prompt): the description then says an unknown name returns the list.
+   * Default `true`.
+   */
+  menuInInstructions?: boolean;
   /** Time limit of one call in ms (`0` = none). Default {@link DEFAULT_USE_SKILL_TIMEOUT_MS}. */
   timeoutMs?: number;
   /** Replaces the tool's name. */
@@ -90,6 +97,7 @@ const optionsSchema = z.object({
     .regex(/^[a-z][a-z0-9_]{0,63}$/)
     .optional(),
   timeoutMs: z.number().int().min(0).max(3_600_000).optional(),
+  menuInInstructions: z.boolean().optional(),
 });
 
 /** The input schema of `use_skill`. */
@@ -98,7 +106,7 @@ export const useSkillInputSchema = z.object({
     .string()
     .min(1)
     .max(200)
-    .describe("The skill to load, exactly as the skill menu names it (e.g. 'deploy-service')."),
+    .describe("The skill to load, by its exact name (e.g. 'deploy-service')."),
 });
 
 /** The `use_skill` tool's type. */
@@ -199,12 +207,14 @@ export function createUseSkillTool(options: UseSkillToolOptions): UseSkillTool {
     parsed.description ??
     joinSentences(
       [
-        "Load a skill: a written procedure for one kind of task, listed by name in the skill menu of your instructions.",
+        parsed.menuInInstructions === false
+          ? "Load a skill by its name: a written procedure for one kind of task."
+          : "Load a skill: a written procedure for one kind of task, listed by name in the skill menu of your instructions.",
         "When a task matches a skill's description, call this first with the skill's name, then follow the procedure it returns step by step.",
         reader === undefined
           ? "The result is the procedure and the list of the skill's reference files with their line counts."
           : `The result is the procedure and the list of the skill's reference files with their line counts; read one with ${reader} only when a step needs it.`,
-        "An unknown name returns the list of skills.",
+        "An unknown name returns the list of skills with their descriptions.",
       ],
       "\n",
     );

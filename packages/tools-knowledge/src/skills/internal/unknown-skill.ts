@@ -24,7 +24,7 @@ export function unknownSkill(
       "INVALID_INPUT",
       `There is no skill named ${JSON.stringify(name)}: no skills are installed.`,
       {
-        hint: "Carry on without a skill; do not call this tool again until a skill menu appears.",
+        hint: "Carry on without a skill: none can be loaded until one is installed.",
       },
     );
   }
