@@ -74,7 +74,7 @@ describe("createGitTools", () => {
     git_status: {},
     git_diff: { staged: false },
     git_log: { limit: 5 },
-    git_show: { revision: "HEAD", path: "README.md" },
+    git_show: { revision: "HEAD~11", file_at_revision: "README.md" },
     git_branch: { action: "list" },
   };
 
@@ -82,12 +82,14 @@ describe("createGitTools", () => {
     it(`every tool passes the conformance kit, cut outputs included (${mode})`, async () => {
       const repo = pageableRepository();
       const tools = createGitTools({ root: repo.root, mode, maxEntries: 5 });
+      // Every paged tool's cut sample uses its filters and a limit: the kit follows the markers
+      // literally to the last page and fails when one drops an argument or the total changes.
       const cutSamples = {
-        git_status: {},
-        git_diff: {},
-        git_log: { limit: 3 },
-        git_show: { revision: "HEAD~11" },
-        git_branch: { action: "list" },
+        git_status: { path: "wide", limit: 3 },
+        git_diff: { path: "wide", staged: false, context_lines: 1, limit: 2 },
+        git_log: { path: "log.txt", author: "Test", include_email: false, limit: 3 },
+        git_show: { revision: "HEAD~11", path: "wide", limit: 2 },
+        git_branch: { action: "list", limit: 3 },
       };
       await assertConformance(tools, {
         samples:
@@ -105,22 +107,26 @@ describe("createGitTools", () => {
       const pick = (name: string) => tools.filter((tool) => tool.name === name);
       const others = (name: string) => names.filter((other) => other !== name);
       await assertConformance(pick("git_diff"), {
-        cutSamples: { git_diff: { path: "long.txt" } },
+        cutSamples: { git_diff: { path: "long.txt", ref: "HEAD", limit: 700 } },
         alsoMounted: others("git_diff"),
       });
       await assertConformance(pick("git_diff"), {
-        cutSamples: { git_diff: { files_only: true } },
+        cutSamples: { git_diff: { files_only: true, limit: 4 } },
         alsoMounted: others("git_diff"),
       });
       repo.git("add", "long.txt");
       repo.git("commit", "-qm", "long change");
       await assertConformance(pick("git_show"), {
-        samples: { git_show: { revision: "HEAD", diff_path: "long.txt", offset: 2 } },
-        cutSamples: { git_show: { revision: "HEAD", path: "long.txt" } },
+        samples: { git_show: { revision: "HEAD", path: "long.txt", offset: 2 } },
+        cutSamples: { git_show: { revision: "HEAD", file_at_revision: "long.txt", limit: 1_000 } },
         alsoMounted: others("git_show"),
       });
       await assertConformance(pick("git_show"), {
-        cutSamples: { git_show: { revision: "HEAD" } },
+        cutSamples: { git_show: { revision: "HEAD", path: "long.txt", limit: 1_500 } },
+        alsoMounted: others("git_show"),
+      });
+      await assertConformance(pick("git_show"), {
+        cutSamples: { git_show: { revision: "HEAD~12", file_at_revision: "wide", limit: 3 } },
         alsoMounted: others("git_show"),
       });
     });
@@ -144,6 +150,19 @@ describe("createGitTools", () => {
     // A host that mounts other families says so; the git tools do not invent them.
     const alone = createGitTools({ root: repo.root, mountedTools: ["read_file"] });
     expect(alone.find((tool) => tool.name === "git_log")?.description).toContain("git_show");
+  });
+
+  it("descriptions name only what the model reads: no data keys, no next_offset", () => {
+    const repo = createTemporaryRepository();
+    repositories.push(repo);
+    for (const tool of createGitTools({ root: repo.root, mode: "read-write" })) {
+      const fields = Object.values(tool.input.shape as Record<string, { description?: string }>)
+        .map((field) => field.description ?? "")
+        .join("\n");
+      expect(`${tool.description}\n${fields}`, tool.name).not.toMatch(
+        /\bdata\b|next_offset|total_at_least/,
+      );
+    }
   });
 
   it("not a repository is NOT_CONFIGURED in every tool", async () => {

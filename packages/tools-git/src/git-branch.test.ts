@@ -25,7 +25,15 @@ describe("git_branch", () => {
     expect(listed.data.branches.map((branch) => branch.name).sort()).toEqual(["feature/x", "main"]);
     expect(tool.renderResult(listed)).toMatch(/^\* main/m);
     const again = await tool.run({ action: "create", name: "feature/x" });
-    expect(again).toMatchObject({ success: false, error: { code: "GIT_ERROR" } });
+    // The fs family's code for "the destination exists", with the next call in the hint.
+    expect(again).toMatchObject({
+      success: false,
+      error: {
+        code: "FILE_ALREADY_EXISTS",
+        message: "A branch named feature/x already exists.",
+        hint: 'Pick another name, or call git_branch with action="list" to see existing branches.',
+      },
+    });
     for (const name of ["bad name", "a..b", "x~1", "HEAD", "ends.lock"]) {
       expect(await tool.run({ action: "create", name }), name).toMatchObject({
         success: false,
@@ -76,6 +84,10 @@ describe("git_branch", () => {
     expect(text).toContain("Branches 1–2 of 5:");
     expect(text).toContain(
       '…[truncated: 3 more branches — call git_branch again with action="list", offset=3]',
+    );
+    const sized = await tool.run({ action: "list", limit: 1 });
+    expect(tool.renderResult(sized as never)).toContain(
+      '…[truncated: 4 more branches — call git_branch again with action="list", limit=1, offset=2]',
     );
     const rest = await tool.run({ action: "list", offset: 5 });
     expect(rest).toMatchObject({

@@ -4,6 +4,7 @@ import {
   isOffsetPastEnd,
   listWords,
   type MountedTools,
+  type NextCallValue,
   offsetPastEnd,
   ok,
   pageItems,
@@ -14,6 +15,7 @@ import {
 } from "@agentool/contract";
 import { z } from "zod";
 import type { GitToolOptions } from "./git-status.js";
+import { callArguments } from "./internal/call-arguments.js";
 import { guard, refuse, refuseWith } from "./internal/git-failure.js";
 import { checkRevisionText, resolveCommit } from "./internal/revisions.js";
 import {
@@ -60,6 +62,8 @@ export interface GitBranchListData {
   truncated: boolean;
   /** Why the list is empty, when it is. */
   empty_reason?: string;
+  /** The call's arguments as given, besides offset: the next-page marker repeats them all. */
+  call_arguments: Record<string, NextCallValue>;
 }
 
 /** What `git_branch` returns for `action: "create"`. */
@@ -91,7 +95,7 @@ function createBranchInputSchema(allowCreate: boolean, maxEntries: number) {
       defaultLimit: maxEntries,
       maxLimit: maxEntries,
       offsetDescription:
-        "For list: 1-based position of the first branch to return (default 1). Use the next_offset a cut list gives to get the next page.",
+        "For list: 1-based position of the first branch to return (default 1). A cut list ends with a marker naming the next call's offset.",
       limitDescription: `For list: most branches to return (default and at most ${maxEntries}).`,
     }),
   };
@@ -199,7 +203,7 @@ export function formatGitBranch(
         nextOffset: data.next_offset,
         omitted: data.total - data.next_offset + 1,
         unit: "branches",
-        args: { action: "list" },
+        args: { action: "list", ...data.call_arguments },
       }),
     );
   }
@@ -226,6 +230,7 @@ export function createGitBranchTool(options: GitBranchToolOptions): GitBranchToo
   async function list(
     offset: number,
     limit: number | undefined,
+    given: Record<string, NextCallValue>,
     signal: AbortSignal,
   ): Promise<GitBranchListData> {
     const result = await runner.run(
@@ -268,6 +273,7 @@ export function createGitBranchTool(options: GitBranchToolOptions): GitBranchToo
       branches: page.items,
       offset,
       ...page.page,
+      call_arguments: given,
     };
     if (branches.length === 0) {
       data.empty_reason = `the repository has no commits yet, so no branch exists${mounted.when("git_commit", "; the first git_commit creates the current branch")}.`;
@@ -299,7 +305,7 @@ export function createGitBranchTool(options: GitBranchToolOptions): GitBranchToo
         { signal },
       );
       if (exists.exitCode === 0) {
-        refuse("GIT_ERROR", `A branch named ${branch} already exists.`, {
+        refuse("FILE_ALREADY_EXISTS", `A branch named ${branch} already exists.`, {
           hint: `Pick another name, or call ${toolName} with action="list" to see existing branches.`,
         });
       }
@@ -340,7 +346,7 @@ export function createGitBranchTool(options: GitBranchToolOptions): GitBranchToo
           }
           return ok(await create(input.name, input.base, context.signal));
         }
-        return ok(await list(input.offset ?? 1, input.limit, context.signal));
+        return ok(await list(input.offset ?? 1, input.limit, callArguments(input), context.signal));
       }),
     render: (data) => formatGitBranch(data, { toolName }),
   });

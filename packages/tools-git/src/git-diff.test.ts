@@ -128,7 +128,7 @@ describe("git_diff", () => {
     });
   });
 
-  it("pages files; a file too large for a page is cut with a marker that reaches its rest", async () => {
+  it("pages files with one marker per page; a file too large for a page names its rest in a sentence", async () => {
     const repo = repository();
     repo.write("a-big.txt", `${"line of text\n".repeat(2_000)}`);
     repo.write("b-small.txt", "small\n");
@@ -152,9 +152,17 @@ describe("git_diff", () => {
     expect(first.text).toContain(
       "…[truncated: 2 more files — call git_diff again with staged=true, offset=2]",
     );
+    // One marker per page (a model, and parseNextCall, read the first): it names the next files.
+    expect(first.text.match(/…\[truncated: [^\]]+\]/g)).toHaveLength(1);
+    expect(parseNextCall(first.text)?.args).toEqual({ staged: true, offset: 2 });
     const partial = first.data.partial;
-    const rest = nextCall(first.text, partial?.next_offset);
-    expect(rest?.args).toEqual({ path: "a-big.txt", staged: true, offset: partial?.next_offset });
+    expect(first.text).toContain(
+      `a-big.txt: patch lines 1–${partial?.shown_lines} of 2,006 are shown; git_diff with staged=true, path="a-big.txt", offset=${partial?.next_offset} shows the rest of it.`,
+    );
+    const rest = parseNextCall(
+      `call git_diff again with ${/git_diff with (.*) shows the rest/.exec(first.text)?.[1]}`,
+    );
+    expect(rest?.args).toEqual({ staged: true, path: "a-big.txt", offset: partial?.next_offset });
     const following = await diff(repo.root, rest?.args, 5_000);
     expect(following.data).toMatchObject({ unit: "lines", offset: partial?.next_offset });
     expect(first.data.diff + following.data.diff).toBe(
@@ -233,7 +241,7 @@ describe("git_diff", () => {
     expect(listed.data.files).toHaveLength(250);
     expect(listed.text).toContain("Files 1–250 of 600:");
     expect(listed.text).toContain(
-      "…[truncated: 350 more files — call git_diff again with staged=true, files_only=true, offset=251]",
+      "…[truncated: 350 more files — call git_diff again with staged=true, files_only=true, limit=250, offset=251]",
     );
     const tail = await diff(repo.root, { staged: true, files_only: true, offset: 501 });
     expect(tail.data.files[0]?.file).toBe("many/file-500.txt");

@@ -12,6 +12,7 @@ import {
 } from "@agentool/contract";
 import { z } from "zod";
 import type { GitToolOptions } from "./git-status.js";
+import { callArguments } from "./internal/call-arguments.js";
 import {
   DEFAULT_DIFF_LINE_LIMIT,
   type DiffPage,
@@ -62,6 +63,8 @@ export interface GitDiffToolData extends DiffPage {
   context_lines: number;
   /** Whether only the file list was asked for (no patch text). */
   files_only: boolean;
+  /** The call's arguments as given, besides offset: the next-page marker repeats them all. */
+  call_arguments: Record<string, NextCallValue>;
   /** Why the diff is empty, when it is. */
   empty_reason?: string;
 }
@@ -112,7 +115,7 @@ function createDiffInputSchema(maxFiles: number, maxOutputBytes: number) {
       defaultLimit: maxFiles,
       maxLimit: Math.max(maxFiles, MAX_DIFF_LINE_LIMIT),
       offsetDescription:
-        "1-based position of the first changed file to return (default 1); when the diff covers one file, the first line of its patch. Use the next_offset a cut result gives to get the next page.",
+        "1-based position of the first changed file to return (default 1); when the diff covers one file, the first line of its patch. A cut page ends with a marker naming the next call's offset.",
       limitDescription: `Most files to return (default and at most ${maxFiles}); when the diff covers one file, most patch lines (default ${DEFAULT_DIFF_LINE_LIMIT}, at most ${MAX_DIFF_LINE_LIMIT}). A page also stops at about ${formatCount(maxOutputBytes)} bytes of patch text.`,
     }),
   });
@@ -158,21 +161,11 @@ export interface GitDiffFormatOptions {
   toolName?: string;
 }
 
-function nextCallArgs(data: GitDiffToolData): Record<string, NextCallValue> {
-  const args: Record<string, NextCallValue> = {};
-  if (data.path !== undefined) args.path = data.path;
-  if (data.staged) args.staged = true;
-  if (data.base !== undefined) args.base = data.base;
-  if (data.ref !== undefined) args.ref = data.ref;
-  if (data.context_lines !== DEFAULT_CONTEXT_LINES) args.context_lines = data.context_lines;
-  if (data.files_only) args.files_only = true;
-  return args;
-}
-
 /**
  * Renders a diff page for the model: what was compared and the exact totals, the page's files
  * when it is not the whole diff, the patch, and the contract's markers naming the exact next
- * call (`…[truncated: 120 more files — call git_diff again with staged=true, offset=38]`).
+ * call with every argument of this one (`…[truncated: 120 more files — call git_diff again with
+ * staged=true, limit=37, offset=38]`).
  *
  * @param data - the diff tool's data
  * @param options - the tool's name
@@ -185,7 +178,7 @@ export function formatGitDiff(data: GitDiffToolData, options: GitDiffFormatOptio
     return `No differences (${data.compared}): ${data.empty_reason}`;
   const lines = formatDiffPage(data, {
     tool: options.toolName ?? GIT_DIFF_TOOL_NAME,
-    args: nextCallArgs(data),
+    args: data.call_arguments,
     pathField: "path",
   });
   lines[0] = `${data.compared}: ${lines[0]}`;
@@ -319,6 +312,7 @@ export function createGitDiffTool(options: GitToolOptions): GitDiffTool {
           context_lines: contextLines,
           files_only: request.files_only ?? false,
           ...page,
+          call_arguments: callArguments(request),
         };
         if (page.total_files === 0) {
           const under = path === undefined || path === "." ? "" : ` under ${path}`;

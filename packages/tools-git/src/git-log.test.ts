@@ -48,9 +48,8 @@ describe("git_log", () => {
     const text = tool.renderResult(result) as string;
     expect(text).toMatch(/^[0-9a-f]{7,} 2024-01-02 Grace Hopper — By Grace$/m);
     expect(text).not.toMatch(/T03:04:05|@|navy\.mil/);
-    expect(text).toContain(
-      "…[truncated: at least 1 more commit — call git_log again with offset=11]",
-    );
+    expect(text).toMatch(/^Commits 1–10 of 14, newest first:$/m);
+    expect(text).toContain("…[truncated: 4 more commits — call git_log again with offset=11]");
   });
 
   it("include_email adds the email to data and text", async () => {
@@ -61,9 +60,12 @@ describe("git_log", () => {
     expect(result.data.commits[0]).toMatchObject({ author_email: "grace@navy.mil" });
     expect(tool.renderResult(result)).toContain("Grace Hopper <grace@navy.mil> — By Grace");
     expect(tool.renderResult(result)).toContain("include_email=true, offset=2]");
+    expect(tool.renderResult(result)).toContain(
+      "call git_log again with limit=1, include_email=true, offset=2]",
+    );
   });
 
-  it("pages with 1-based offset: a lower bound before the end, the exact total on the last page", async () => {
+  it("pages with 1-based offset: the exact total on every page, every argument in the marker", async () => {
     const repo = repositoryWithHistory();
     const tool = createGitLogTool({ root: repo.root });
     const run = async (input: unknown) => {
@@ -72,24 +74,20 @@ describe("git_log", () => {
       return { data: result.data, text: tool.renderResult(result) as string };
     };
     const first = await run({ limit: 5 });
-    expect(first.data).toMatchObject({
-      offset: 1,
-      total_at_least: 6,
-      next_offset: 6,
-      truncated: true,
-    });
-    expect(first.data.total).toBeUndefined();
+    expect(first.data).toMatchObject({ offset: 1, total: 14, next_offset: 6, truncated: true });
+    expect(first.data).not.toHaveProperty("total_at_least");
+    expect(first.text).toContain("Commits 1–5 of 14, newest first:");
     expect(first.text).toContain(
-      "…[truncated: at least 1 more commit — call git_log again with offset=6]",
+      "…[truncated: 9 more commits — call git_log again with limit=5, offset=6]",
     );
     const second = await run({ limit: 5, offset: 6 });
-    expect(second.data).toMatchObject({ total_at_least: 11, next_offset: 11, truncated: true });
+    expect(second.data).toMatchObject({ total: 14, next_offset: 11, truncated: true });
     expect(second.data.commits[0]?.message).toBe("Change 8\n\nBody 8");
-    // Exactly one commit past the page: still only "at least" (the one read ahead may not be the last).
+    // Exactly one commit past the page: the count is exact, not "at least".
     const bound = await run({ limit: 3, offset: 11 });
-    expect(bound.data).toMatchObject({ total_at_least: 14, next_offset: 14, truncated: true });
+    expect(bound.data).toMatchObject({ total: 14, next_offset: 14, truncated: true });
     expect(bound.text).toContain(
-      "…[truncated: at least 1 more commit — call git_log again with offset=14]",
+      "…[truncated: 1 more commit — call git_log again with limit=3, offset=14]",
     );
     const last = await run({ limit: 5, offset: 11 });
     expect(last.data.commits.map((commit) => commit.message.split("\n")[0])).toEqual([
@@ -114,8 +112,13 @@ describe("git_log", () => {
       success: false,
       error: { code: "INVALID_INPUT", message: expect.stringMatching(/there are 6 commits/) },
     });
-    const filtered = await run({ path: "even.txt", limit: 2 });
-    expect(filtered.text).toContain('call git_log again with path="even.txt", offset=3]');
+    const filtered = await run({ path: "even.txt", limit: 2, author: "test" });
+    expect(filtered.data).toMatchObject({ total: 6 });
+    expect(filtered.text).toContain(
+      '…[truncated: 4 more commits — call git_log again with path="even.txt", limit=2, author="test", offset=3]',
+    );
+    const dated = await run({ since: "2024-01-01", until: "2024-01-03", ref: "HEAD~2", limit: 4 });
+    expect(dated.data).toMatchObject({ total: 12, next_offset: 5 });
     expect(await tool.run({ offset: 0 })).toMatchObject({ error: { code: "INVALID_INPUT" } });
   });
 

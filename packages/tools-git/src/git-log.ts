@@ -1,7 +1,9 @@
 import {
   defineTool,
+  formatCount,
   formatPageMarker,
   formatTruncationMarker,
+  isOffsetPastEnd,
   joinSentences,
   listWords,
   type MountedTools,
@@ -15,6 +17,7 @@ import {
 } from "@agentool/contract";
 import { z } from "zod";
 import type { GitToolOptions } from "./git-status.js";
+import { callArguments } from "./internal/call-arguments.js";
 import { checkFilterText } from "./internal/filter-text.js";
 import { guard, refuseWith } from "./internal/git-failure.js";
 import { confinePath } from "./internal/paths.js";
@@ -55,10 +58,8 @@ export interface GitLogToolData {
   commits: GitCommitSummary[];
   /** The 1-based position of the page's first commit among the matching ones. */
   offset: number;
-  /** Matching commits in all, when known exactly (the log was read to its end). */
-  total?: number;
-  /** A lower bound on the matching commits, when the log was not read to its end. */
-  total_at_least?: number;
+  /** Matching commits in all (exact, the same on every page: `git rev-list --count` with the same filters). */
+  total: number;
   /** The `offset` of the next page; absent on the last page. */
   next_offset?: number;
   /** Whether matching commits after this page were left out. */
@@ -75,6 +76,8 @@ export interface GitLogToolData {
   author?: string;
   /** Whether emails were asked for. */
   include_email: boolean;
+  /** The call's arguments as given, besides offset: the next-page marker repeats them all. */
+  call_arguments: Record<string, NextCallValue>;
   /** Why the list is empty, when it is. */
   empty_reason?: string;
 }
@@ -97,7 +100,7 @@ function createLogInputSchema(maxLimit: number) {
       maxLimit,
       maxOffset: 100_000_000,
       offsetDescription:
-        "1-based position of the first commit to return among the matching ones (default 1). Use the next_offset a cut result gives to get the next page.",
+        "1-based position of the first commit to return among the matching ones (default 1). A cut list ends with a marker naming the next call's offset.",
     }),
     ref: z
       .string()
@@ -142,7 +145,7 @@ export const GIT_LOG_ALIASES: Readonly<Record<string, string>> = {
 function defaultDescription(mounted: MountedTools): string {
   const users = mounted.filter(["git_show", "git_diff"]);
   return joinSentences([
-    "List commits, newest first: short hash, day, author and message (data also has the full hash and the ISO 8601 date).",
+    "List commits, newest first: each commit's short hash, day, author and message, and how many match in all.",
     `Use it to see recent history or find when a file changed (path)${users.length > 0 ? `, or to find a commit to pass to ${listWords(users.map((tool) => (tool === "git_diff" ? "git_diff ref" : tool)))}` : ""}.`,
     "Filter with since/until ('2 weeks ago', '2024-05-01') and author (text in the name or email); include_email=true adds emails.",
     `Default ${DEFAULT_LOG_LIMIT} commits; a cut list ends with a marker naming the exact next call (offset). Read-only.`,
@@ -162,16 +165,6 @@ export interface GitLogFormatOptions {
   toolName?: string;
   /** The name of the mounted tool that shows one whole commit (`git_show`), if any. */
   showTool?: string;
-}
-
-function nextCallArgs(data: GitLogToolData): Record<string, NextCallValue> {
-  const args: Record<string, NextCallValue> = {};
-  for (const key of ["path", "ref", "since", "until", "author"] as const) {
-    const value = data[key];
-    if (value !== undefined) args[key] = value;
-  }
-  if (data.include_email) args.include_email = true;
-  return args;
 }
 
 /**
@@ -207,17 +200,20 @@ export function formatGitLog(data: GitLogToolData, options: GitLogFormatOptions 
     const head = `${commit.short_hash} ${commit.date.slice(0, 10)} ${who} — ${subject}`;
     return rest.length === 0 ? head : `${head}\n${rest.replace(/^/gm, "    ")}`;
   });
+  if (data.offset > 1 || data.truncated) {
+    const last = data.offset + data.commits.length - 1;
+    blocks.unshift(
+      `Commits ${formatCount(data.offset)}–${formatCount(last)} of ${formatCount(data.total)}, newest first:`,
+    );
+  }
   if (data.next_offset !== undefined) {
-    const atLeast = data.total === undefined;
-    const all = data.total ?? data.total_at_least ?? data.next_offset;
     blocks.push(
       formatPageMarker({
         tool: options.toolName ?? GIT_LOG_TOOL_NAME,
         nextOffset: data.next_offset,
-        omitted: Math.max(1, all - data.next_offset + 1),
+        omitted: data.total - data.next_offset + 1,
         unit: "commits",
-        atLeast,
-        args: nextCallArgs(data),
+        args: data.call_arguments,
       }),
     );
   }
@@ -226,9 +222,8 @@ export function formatGitLog(data: GitLogToolData, options: GitLogFormatOptions 
 
 /**
  * Creates the `git_log` tool: commit history with path, ref, date and author filters, paged
- * with `offset` (1-based) and `limit`. It reads one commit past the page: `total` is exact on the
- * last page, `total_at_least` a lower bound before it (counting every commit would cost a walk
- * of the whole history).
+ * with `offset` (1-based) and `limit`. `total` is exact on every page: `git rev-list --count`
+ * with the same filters counts the matching commits.
  *
  * @param options - the repository root, the `limit` cap, the mounted tools and overrides
  * @returns the tool
@@ -259,9 +254,6 @@ export function createGitLogTool(options: GitLogToolOptions): GitLogTool {
         const limit = Math.min(request.limit ?? DEFAULT_LOG_LIMIT, maxLimit);
         const offset = request.offset ?? 1;
         const includeEmail = request.include_email ?? false;
-        // One commit ahead tells whether more match; counting them all would walk the whole
-        // history (a full scan on a large repository), so before the end the total is a lower bound.
-        const wanted = limit + 1;
         const filters: string[] = [];
         if (request.since !== undefined) {
           filters.push(`--since=${checkFilterText(request.since, "since", "'2024-05-01'")}`);
@@ -283,7 +275,7 @@ export function createGitLogTool(options: GitLogToolOptions): GitLogTool {
           "log",
           "--no-color",
           "-z",
-          `--max-count=${wanted}`,
+          `--max-count=${limit}`,
           `--format=%H${FIELD}%h${FIELD}%an${FIELD}${includeEmail ? "%ae" : ""}${FIELD}%aI${FIELD}%B`,
         ];
         if (offset > 1) args.push(`--skip=${offset - 1}`);
@@ -295,6 +287,7 @@ export function createGitLogTool(options: GitLogToolOptions): GitLogTool {
           ...(request.until === undefined ? {} : { until: request.until }),
           ...(request.author === undefined ? {} : { author: request.author }),
           include_email: includeEmail,
+          call_arguments: callArguments(request),
         };
         if (result.exitCode !== 0) {
           if (/does not have any commits yet|bad default revision 'HEAD'/.test(result.stderr)) {
@@ -331,37 +324,31 @@ export function createGitLogTool(options: GitLogToolOptions): GitLogTool {
           if (includeEmail) commit.author_email = email;
           commits.push(commit);
         }
-        if (commits.length === 0 && offset > 1) {
-          const counted = await runner.run(
-            [
-              "rev-list",
-              "--count",
-              ...filters,
-              ...(request.ref === undefined ? ["HEAD"] : []),
-              ...pathspecs,
-            ],
-            { signal },
-          );
-          if (counted.exitCode !== 0) failFromGit(counted, "git rev-list", mounted);
-          refuseWith(
-            offsetPastEnd({
-              tool: name,
-              offset,
-              total: Number(counted.stdout.trim()),
-              unit: "commits",
-            }),
-          );
+        // The exact total, the same on every page: the same walk, counted (no formatting, no skip).
+        const counted = await runner.run(
+          [
+            "rev-list",
+            "--count",
+            ...filters,
+            ...(request.ref === undefined ? ["HEAD"] : []),
+            ...pathspecs,
+          ],
+          { signal },
+        );
+        if (counted.exitCode !== 0) failFromGit(counted, "git rev-list", mounted);
+        const total = Number(counted.stdout.trim());
+        if (isOffsetPastEnd(offset, total)) {
+          refuseWith(offsetPastEnd({ tool: name, offset, total, unit: "commits" }));
         }
-        const page = commits.slice(0, limit);
-        const seen = offset - 1 + commits.length;
+        const end = offset - 1 + commits.length;
         const data: GitLogToolData = {
-          commits: page,
+          commits,
           offset,
-          ...(commits.length < wanted ? { total: seen } : { total_at_least: seen }),
-          truncated: commits.length > limit,
+          total,
+          truncated: end < total,
           ...echo,
         };
-        if (commits.length > limit) data.next_offset = offset + limit;
+        if (end < total) data.next_offset = end + 1;
         if (commits.length === 0) {
           const filtered = [request.path, request.since, request.until, request.author].some(
             (value) => value !== undefined,

@@ -33,19 +33,19 @@ describe("git_show", () => {
     repo.git("rm", "-q", "notes.md");
     repo.git("commit", "-qm", "remove");
     const tool = createGitShowTool({ root: repo.root });
-    const old = await tool.run({ revision: "HEAD~2", path: "notes.md" });
+    const old = await tool.run({ revision: "HEAD~2", file_at_revision: "notes.md" });
     expect(old).toMatchObject({
       success: true,
       data: { kind: "file", content: "old text", total: 1, truncated: false },
     });
-    const listing = await tool.run({ revision: "HEAD~1", path: "." });
+    const listing = await tool.run({ revision: "HEAD~1", file_at_revision: "." });
     expect(listing).toMatchObject({
       success: true,
       data: { kind: "directory", entries: ["README.md", "notes.md"] },
     });
-    const gone = await tool.run({ revision: "HEAD", path: "notes.md" });
+    const gone = await tool.run({ revision: "HEAD", file_at_revision: "notes.md" });
     expect(gone).toMatchObject({ success: false, error: { code: "FILE_NOT_FOUND" } });
-    const outside = await tool.run({ revision: "HEAD", path: "../x" });
+    const outside = await tool.run({ revision: "HEAD", file_at_revision: "../x" });
     expect(outside).toMatchObject({ success: false, error: { code: "INVALID_PATH" } });
   });
 
@@ -58,7 +58,7 @@ describe("git_show", () => {
     repo.git("add", "blob.bin");
     repo.git("commit", "-qm", "binary");
     const tool = createGitShowTool({ root: repo.root });
-    const first = await tool.run({ revision: "HEAD~1", path: "long.txt" });
+    const first = await tool.run({ revision: "HEAD~1", file_at_revision: "long.txt" });
     if (!first.success || first.data.kind !== "file") throw new Error("expected a file");
     expect(first.data).toMatchObject({ truncated: true, total: 5_000, next_offset: 2_001 });
     expect(first.data.content).not.toMatch(/truncated/);
@@ -67,21 +67,23 @@ describe("git_show", () => {
     expect(text).toContain("long.txt at ");
     expect(text).toContain("(lines 1–2,000 of 5,000):");
     expect(text).toContain(
-      '…[truncated: 3,000 more lines — call git_show again with revision="HEAD~1", path="long.txt", offset=2001]',
+      '…[truncated: 3,000 more lines — call git_show again with revision="HEAD~1", file_at_revision="long.txt", offset=2001]',
     );
-    const next = await tool.run({ revision: "HEAD", path: "long.txt", offset: 4_999 });
+    const next = await tool.run({ revision: "HEAD", file_at_revision: "long.txt", offset: 4_999 });
     expect(next).toMatchObject({
       success: true,
       data: { content: "line 4999\nline 5000", truncated: false },
     });
-    expect(await tool.run({ revision: "HEAD", path: "long.txt", offset: 5_001 })).toMatchObject({
+    expect(
+      await tool.run({ revision: "HEAD", file_at_revision: "long.txt", offset: 5_001 }),
+    ).toMatchObject({
       success: false,
       error: {
         code: "INVALID_INPUT",
         message: "offset=5001 is past the end: there are 5,000 lines in all.",
       },
     });
-    const binary = await tool.run({ revision: "HEAD", path: "blob.bin" });
+    const binary = await tool.run({ revision: "HEAD", file_at_revision: "blob.bin" });
     expect(binary).toMatchObject({ success: true, data: { binary: true, size: 5, content: "" } });
     expect(tool.renderResult(binary)).toMatch(/binary file, 5 bytes/);
   });
@@ -116,27 +118,29 @@ describe("git_show", () => {
     expect(text).toContain("3 files changed, +3,002 −0");
     expect(text).not.toMatch(/git_diff/);
     const partial = first.data.partial;
+    // One marker per page: the rest of the cut file is named in a sentence.
+    expect(text.match(/…\[truncated: [^\]]+\]/g)).toHaveLength(1);
     expect(text).toContain(
-      `call git_show again with revision="HEAD~1", diff_path="big.txt", offset=${partial?.next_offset}]`,
+      `git_show with revision="HEAD~1", path="big.txt", offset=${partial?.next_offset} shows the rest of it.`,
     );
     expect(text).toContain(
       '…[truncated: 2 more files — call git_show again with revision="HEAD~1", offset=2]',
     );
     let input: Record<string, unknown> = {
       revision: "HEAD~1",
-      diff_path: "big.txt",
+      path: "big.txt",
       offset: partial?.next_offset,
     };
     let patch = first.data.diff;
     for (;;) {
       const page = await tool.run(input);
       if (!page.success || page.data.kind !== "commit") throw new Error(JSON.stringify(page));
-      expect(page.data).toMatchObject({ unit: "lines", diff_path: "big.txt", total: 3_006 });
+      expect(page.data).toMatchObject({ unit: "lines", path: "big.txt", total: 3_006 });
       expect(page.data.diff).not.toContain("uncommitted edit");
       patch += page.data.diff;
       if (page.data.next_offset === undefined) break;
       expect(tool.renderResult(page)).toContain(
-        `call git_show again with revision="HEAD~1", diff_path="big.txt", offset=${page.data.next_offset}]`,
+        `call git_show again with revision="HEAD~1", path="big.txt", offset=${page.data.next_offset}]`,
       );
       input = { ...input, offset: page.data.next_offset };
     }
@@ -154,7 +158,7 @@ describe("git_show", () => {
       },
     });
     expect(
-      await tool.run({ revision: "HEAD", path: "big.txt", diff_path: "big.txt" }),
+      await tool.run({ revision: "HEAD", path: "big.txt", file_at_revision: "big.txt" }),
     ).toMatchObject({ success: false, error: { code: "INVALID_INPUT" } });
   });
 
@@ -166,7 +170,7 @@ describe("git_show", () => {
     repo.git("add", "-A");
     repo.git("commit", "-qm", "a dozen");
     const tool = createGitShowTool({ root: repo.root, maxEntries: 5 });
-    const first = await tool.run({ commit: "HEAD", path: "dir" });
+    const first = await tool.run({ commit: "HEAD", file_at_revision: "dir" });
     expect(first).toMatchObject({
       success: true,
       data: {
@@ -178,16 +182,20 @@ describe("git_show", () => {
       },
     });
     expect(tool.renderResult(first)).toContain(
-      '…[truncated: 7 more entries — call git_show again with revision="HEAD", path="dir", offset=6]',
+      '…[truncated: 7 more entries — call git_show again with revision="HEAD", file_at_revision="dir", offset=6]',
     );
-    expect(await tool.run({ revision: "HEAD", path: "dir", offset: 11 })).toMatchObject({
-      success: true,
-      data: { entries: ["f10.txt", "f11.txt"], truncated: false },
-    });
-    expect(await tool.run({ revision: "HEAD", path: "dir", offset: 13 })).toMatchObject({
-      success: false,
-      error: { code: "INVALID_INPUT" },
-    });
+    expect(await tool.run({ revision: "HEAD", file_at_revision: "dir", offset: 11 })).toMatchObject(
+      {
+        success: true,
+        data: { entries: ["f10.txt", "f11.txt"], truncated: false },
+      },
+    );
+    expect(await tool.run({ revision: "HEAD", file_at_revision: "dir", offset: 13 })).toMatchObject(
+      {
+        success: false,
+        error: { code: "INVALID_INPUT" },
+      },
+    );
     repo.git("checkout", "-q", "-b", "side");
     repo.commit("side.txt", "side\n", "side");
     repo.git("checkout", "-q", "main");
@@ -217,12 +225,12 @@ describe("git_show", () => {
     });
   });
 
-  it("an empty commit diff says why: a diff_path the commit did not touch, an empty commit, a range", async () => {
+  it("an empty commit diff says why: a path the commit did not touch, an empty commit, a range", async () => {
     const repo = createTemporaryRepository();
     repositories.push(repo);
     repo.commit("a.txt", "a\n", "add a");
     const tool = createGitShowTool({ root: repo.root, mountedTools: ["git_diff"] });
-    const elsewhere = await tool.run({ revision: "HEAD", diff_path: "README.md" });
+    const elsewhere = await tool.run({ revision: "HEAD", path: "README.md" });
     if (!elsewhere.success || elsewhere.data.kind !== "commit")
       throw new Error("expected a commit");
     expect(elsewhere.data).toMatchObject({ total_files: 0, total: 0, truncated: false });
@@ -244,5 +252,33 @@ describe("git_show", () => {
       success: false,
       error: { code: "INVALID_INPUT", hint: expect.stringMatching(/git_diff/) },
     });
+  });
+
+  it("path means what it means in git_diff, git_log and git_status: what the commit changed there", async () => {
+    const repo = createTemporaryRepository();
+    repositories.push(repo);
+    repo.commit("src/a.ts", "export const a = 1;\nexport const keep = 0;\n", "add a");
+    repo.write("src/a.ts", "export const a = 2;\nexport const keep = 0;\n");
+    repo.write("src/b.ts", "export const b = 1;\n");
+    repo.git("add", "-A");
+    repo.git("commit", "-qm", "change a, add b");
+    const tool = createGitShowTool({ root: repo.root });
+    // "What did commit X change in file Y": the diff of that file, not the whole file.
+    const changed = await tool.run({ revision: "HEAD", path: "src/a.ts" });
+    if (!changed.success || changed.data.kind !== "commit") throw new Error("expected a commit");
+    expect(changed.data).toMatchObject({ path: "src/a.ts", total_files: 1 });
+    expect(changed.data.diff).toContain("-export const a = 1;\n+export const a = 2;");
+    expect(changed.data.files.map((file) => file.file)).toEqual(["src/a.ts"]);
+    // The file as it was: its own field.
+    const content = await tool.run({ revision: "HEAD~1", file_at_revision: "src/a.ts" });
+    expect(content).toMatchObject({
+      success: true,
+      data: { kind: "file", content: "export const a = 1;\nexport const keep = 0;" },
+    });
+    // The old field name still works as a silent alias of path.
+    const alias = await tool.run({ revision: "HEAD", diff_path: "src/b.ts" });
+    expect(alias).toMatchObject({ success: true, data: { kind: "commit", path: "src/b.ts" } });
+    expect(tool.input.shape).toHaveProperty("file_at_revision");
+    expect(tool.input.shape).not.toHaveProperty("diff_path");
   });
 });

@@ -1,39 +1,34 @@
 import {
   defineTool,
   formatCount,
-  formatPageMarker,
-  formatTruncationMarker,
-  isOffsetPastEnd,
   joinSentences,
   type MountedTools,
   type NextCallValue,
-  offsetPastEnd,
   ok,
-  pageItems,
   pagingInputShape,
   parseOptions,
-  redactPrivateKeys,
   type Tool,
   type ToolResult,
 } from "@agentool/contract";
 import { z } from "zod";
 import type { GitToolOptions } from "./git-status.js";
+import { callArguments } from "./internal/call-arguments.js";
 import {
   DEFAULT_DIFF_LINE_LIMIT,
-  type DiffCutLine,
   type DiffPage,
   formatDiffPage,
   MAX_DIFF_LINE_LIMIT,
   pageDiff,
 } from "./internal/diff-pages.js";
-import { guard, refuse, refuseWith } from "./internal/git-failure.js";
-import {
-  confinePath,
-  literalPathspec,
-  normalizeRepositoryPath,
-  secretExclusionPathspecs,
-} from "./internal/paths.js";
+import { guard, refuse } from "./internal/git-failure.js";
+import { confinePath, literalPathspec, secretExclusionPathspecs } from "./internal/paths.js";
 import { parseRange, resolveCommit } from "./internal/revisions.js";
+import {
+  formatRevisionPath,
+  type GitShowDirectory,
+  type GitShowFile,
+  showRevisionPath,
+} from "./internal/show-revision-path.js";
 import {
   createSettings,
   DEFAULT_MAX_ENTRIES,
@@ -41,8 +36,9 @@ import {
   failFromGit,
   type GitToolSettings,
   gitToolOptionsShape,
-  looksBinary,
 } from "./internal/tool-support.js";
+
+export type { GitShowDirectory, GitShowFile } from "./internal/show-revision-path.js";
 
 /** The default name of the show tool. */
 export const GIT_SHOW_TOOL_NAME = "git_show";
@@ -71,60 +67,12 @@ export interface GitShowCommit extends DiffPage {
   parents: string[];
   /** The full message. */
   message: string;
-  /** The filter on the commit's diff (repository-relative), when one was given. */
-  diff_path?: string;
-  /** Why the diff is empty, when it is (a diff_path the commit did not touch, an empty commit). */
+  /** The filter on the commit's diff (`path`, repository-relative), when one was given. */
+  path?: string;
+  /** Why the diff is empty, when it is (a path the commit did not touch, an empty commit). */
   empty_reason?: string;
-}
-
-/** A file's content at a revision, one page of lines. */
-export interface GitShowFile {
-  /** What was shown. */
-  kind: "file";
-  /** The revision as given. */
-  revision: string;
-  /** The commit it was read from (full hash). */
-  hash: string;
-  /** The file's path. */
-  path: string;
-  /** Size in bytes. */
-  size: number;
-  /** Whether the content is binary (then `content` is empty). */
-  binary: boolean;
-  /** The text of this page's lines, as they are (no line numbers). */
-  content: string;
-  /** The first line on this page (1-based). */
-  offset: number;
-  /** Lines in the whole file. */
-  total: number;
-  /** The `offset` of the next page; absent on the last page. */
-  next_offset?: number;
-  /** Whether lines after this page were left out. */
-  truncated: boolean;
-  /** A single line longer than the whole page: only its beginning is in `content`. */
-  cut_line?: DiffCutLine;
-}
-
-/** A directory's entries at a revision, one page. */
-export interface GitShowDirectory {
-  /** What was shown. */
-  kind: "directory";
-  /** The revision as given. */
-  revision: string;
-  /** The commit it was read from (full hash). */
-  hash: string;
-  /** The directory's path (`"."` for the root). */
-  path: string;
-  /** This page's entry names; directories end with `/`. */
-  entries: string[];
-  /** The first entry on this page (1-based). */
-  offset: number;
-  /** Entries in all. */
-  total: number;
-  /** The `offset` of the next page; absent on the last page. */
-  next_offset?: number;
-  /** Whether entries after this page were left out. */
-  truncated: boolean;
+  /** The call's arguments as given, besides offset: the next-page marker repeats them all. */
+  call_arguments: Record<string, NextCallValue>;
 }
 
 /** What `git_show` returns. */
@@ -139,20 +87,20 @@ function createShowInputSchema(maxEntries: number, maxOutputBytes: number) {
       .string()
       .optional()
       .describe(
-        "Optional: show this file (or directory) as it was at that revision instead of the commit.",
+        "Optional: show only the commit's changes to this file or directory (as path filters in the other git tools). When they cover one file, offset and limit count that file's patch lines.",
       ),
-    diff_path: z
+    file_at_revision: z
       .string()
       .optional()
       .describe(
-        "Optional: show only the commit's changes to this file or directory. When they cover one file, offset and limit count that file's patch lines.",
+        "Optional: instead of the commit, show this file's content as it was at revision (a directory: its entries), e.g. to compare with today's version or recover deleted text.",
       ),
     ...pagingInputShape({
       unit: "item",
       defaultLimit: maxEntries,
       maxLimit: Math.max(maxEntries, MAX_DIFF_LINE_LIMIT),
       offsetDescription:
-        "1-based position of the first item to return (default 1): the commit's changed files (its patch lines when the diff covers one file); with path, the file's lines or the directory's entries. Use the next_offset a cut result gives to get the next page.",
+        "1-based position of the first item to return (default 1): the commit's changed files (its patch lines when the diff covers one file); with file_at_revision, the file's lines or the directory's entries. A cut result ends with a marker naming the next call's offset.",
       limitDescription: `Most items to return: changed files or directory entries (default and at most ${maxEntries}), patch or file lines (default ${DEFAULT_DIFF_LINE_LIMIT}, at most ${MAX_DIFF_LINE_LIMIT}). A page also stops at about ${formatCount(maxOutputBytes)} bytes of text.`,
     }),
   });
@@ -175,12 +123,13 @@ export const GIT_SHOW_ALIASES: Readonly<Record<string, string>> = {
   sha: "revision",
   rev: "revision",
   file_path: "path",
+  diff_path: "path",
 };
 
 function defaultDescription(mounted: MountedTools): string {
   return joinSentences([
     "Show one commit: its author, date, full message and its diff (exact totals, then the changed files and patch; a merge shows its changes against its first parent).",
-    "diff_path narrows the diff to one file or directory. With path: that file's content as it was at the revision (e.g. to compare with today's version or recover deleted text), or a directory's entries.",
+    "path narrows the diff to one file or directory (what the commit changed there). file_at_revision shows instead that file's content as it was at the revision (e.g. to compare with today's version or recover deleted text), or a directory's entries.",
     mounted.when("git_log", "Get revisions from git_log."),
     "Everything long comes in pages (offset, limit): a cut result ends with a marker naming the exact next call. Binary files are summarised, not dumped. Read-only.",
   ]);
@@ -209,61 +158,8 @@ export interface GitShowFormatOptions {
  */
 export function formatGitShow(data: GitShowToolData, options: GitShowFormatOptions = {}): string {
   const tool = options.toolName ?? GIT_SHOW_TOOL_NAME;
-  if (data.kind === "file") {
-    const where = `${data.path} at ${data.hash.slice(0, 7)}`;
-    if (data.binary) return `${where}: binary file, ${data.size} bytes (content not shown).`;
-    if (data.total === 0) return `${where}: empty file.`;
-    const last = data.next_offset === undefined ? data.total : data.next_offset - 1;
-    const range =
-      data.offset === 1 && !data.truncated
-        ? `${formatCount(data.total)} lines`
-        : `lines ${formatCount(data.offset)}–${formatCount(last)} of ${formatCount(data.total)}`;
-    const lines = [`${where} (${range}):`, data.content];
-    if (data.cut_line !== undefined) {
-      lines.push(
-        formatTruncationMarker({
-          omitted: data.cut_line.total_characters - data.cut_line.shown_characters,
-          unit: "characters",
-          next: `line ${formatCount(data.cut_line.line)} is longer than a page; the rest of it is not shown`,
-        }),
-      );
-    }
-    if (data.next_offset !== undefined) {
-      lines.push(
-        formatPageMarker({
-          tool,
-          nextOffset: data.next_offset,
-          omitted: data.total - data.next_offset + 1,
-          unit: "lines",
-          args: { revision: data.revision, path: data.path },
-        }),
-      );
-    }
-    return lines.join("\n");
-  }
-  if (data.kind === "directory") {
-    const range =
-      data.offset === 1 && !data.truncated
-        ? `${formatCount(data.total)} entries`
-        : `entries ${formatCount(data.offset)}–${formatCount(data.offset + data.entries.length - 1)} of ${formatCount(data.total)}`;
-    const lines = [`${data.path} at ${data.hash.slice(0, 7)}: ${range}`];
-    lines.push(...data.entries.map((entry) => `  ${entry}`));
-    if (data.next_offset !== undefined) {
-      lines.push(
-        formatPageMarker({
-          tool,
-          nextOffset: data.next_offset,
-          omitted: data.total - data.next_offset + 1,
-          unit: "entries",
-          args: { revision: data.revision, path: data.path },
-        }),
-      );
-    }
-    return lines.join("\n");
-  }
-  const args: Record<string, NextCallValue> = { revision: data.revision };
-  if (data.diff_path !== undefined) args.diff_path = data.diff_path;
-  const diff = formatDiffPage(data, { tool, args, pathField: "diff_path" });
+  if (data.kind !== "commit") return formatRevisionPath(data, tool);
+  const diff = formatDiffPage(data, { tool, args: data.call_arguments, pathField: "path" });
   const lines = [
     `commit ${data.hash}${data.parents.length > 1 ? ` (merge of ${data.parents.map((parent) => parent.slice(0, 7)).join(", ")}; diff against the first parent)` : ""}`,
     `Author: ${data.author} <${data.author_email}>`,
@@ -271,147 +167,28 @@ export function formatGitShow(data: GitShowToolData, options: GitShowFormatOptio
     "",
     data.message.replace(/^/gm, "    "),
     "",
-    `${data.diff_path === undefined ? "" : `${data.diff_path}: `}${diff[0]}`,
+    `${data.path === undefined ? "" : `${data.path}: `}${diff[0]}`,
     ...diff.slice(1),
   ];
   if (data.empty_reason !== undefined) lines.push(`No changes: ${data.empty_reason}`);
   return lines.join("\n");
 }
 
-/** The file or directory at `path` in a commit, one page of it. */
-async function showPath(
-  settings: GitToolSettings,
-  revision: string,
-  hash: string,
-  path: string,
-  offset: number,
-  limit: number | undefined,
-  signal: AbortSignal,
-): Promise<GitShowFile | GitShowDirectory> {
-  const { runner, maxEntries, maxOutputBytes, mounted, name } = settings;
-  const realRoot = await runner.realRoot();
-  const relative = normalizeRepositoryPath(runner, realRoot, path, "path");
-  const shownPath = relative === "" ? "." : relative;
-  const result = await runner.run(["cat-file", "--batch"], {
-    signal,
-    input: `${hash}:${relative}\n`,
-    maxOutputBytes: Math.max(maxOutputBytes * 20, 4 * 1_048_576),
-  });
-  if (result.exitCode !== 0 && !result.truncated) failFromGit(result, "git cat-file", mounted);
-  const newline = result.stdoutBytes.indexOf(10);
-  const header = result.stdoutBytes.subarray(0, newline === -1 ? undefined : newline).toString();
-  const match = /^([0-9a-f]{40,64}) (blob|tree|commit) (\d+)$/.exec(header);
-  if (match === null) {
-    refuse(
-      "FILE_NOT_FOUND",
-      `${shownPath} does not exist at ${hash.slice(0, 7)} (it may have been added later or renamed).`,
-      {
-        hint: joinSentences([
-          mounted.when("git_log", "Call git_log with path to find the commits that touched it, or"),
-          `${mounted.has("git_log") ? "call" : "Call"} ${name} with path='.' to list the files at that revision.`,
-        ]),
-      },
-    );
-  }
-  const [, objectId = "", type = "", sizeText = "0"] = match;
-  if (type === "tree") {
-    const listing = await runner.run(["ls-tree", "-z", objectId], { signal });
-    if (listing.exitCode !== 0) failFromGit(listing, "git ls-tree", mounted);
-    const entries = listing.stdout
-      .split("\0")
-      .filter((line) => line.length > 0)
-      .map((line) => {
-        const tab = line.indexOf("\t");
-        const kind = line.split(" ")[1];
-        const entry = line.slice(tab + 1);
-        return kind === "tree" ? `${entry}/` : entry;
-      });
-    if (isOffsetPastEnd(offset, entries.length)) {
-      refuseWith(offsetPastEnd({ tool: name, offset, total: entries.length, unit: "entries" }));
-    }
-    const page = pageItems(entries, {
-      offset,
-      limit: Math.min(limit ?? maxEntries, maxEntries),
-    });
-    return {
-      kind: "directory",
-      revision,
-      hash,
-      path: shownPath,
-      entries: page.items,
-      offset,
-      ...page.page,
-    };
-  }
-  const size = Number(sizeText);
-  const body = result.stdoutBytes.subarray(newline + 1, newline + 1 + size);
-  if (result.truncated && body.length < size) {
-    refuse(
-      "TOO_LARGE",
-      `${shownPath} at ${hash.slice(0, 7)} is ${formatCount(size)} bytes, more than ${name} reads at once.`,
-      { hint: "Ask the user for another way to read this file." },
-    );
-  }
-  const binary = looksBinary(body);
-  // A private key in the file is redacted before paging, so no page shows any of it.
-  const text = binary ? "" : redactPrivateKeys(body.toString("utf8"));
-  const lines = text.length === 0 ? [] : text.replace(/\n$/, "").split("\n");
-  if (isOffsetPastEnd(offset, lines.length)) {
-    refuseWith(offsetPastEnd({ tool: name, offset, total: lines.length, unit: "lines" }));
-  }
-  const maxLines = Math.min(limit ?? DEFAULT_DIFF_LINE_LIMIT, MAX_DIFF_LINE_LIMIT);
-  const kept: string[] = [];
-  let bytes = 0;
-  let cutLine: DiffCutLine | undefined;
-  for (let index = offset - 1; index < lines.length && kept.length < maxLines; index += 1) {
-    const line = lines[index] ?? "";
-    const lineBytes = Buffer.byteLength(line, "utf8") + 1;
-    if (bytes + lineBytes > maxOutputBytes) {
-      if (kept.length > 0) break;
-      const shown = Buffer.from(line)
-        .subarray(0, maxOutputBytes)
-        .toString("utf8")
-        .replace(/\uFFFD+$/, "");
-      cutLine = {
-        line: index + 1,
-        shown_characters: shown.length,
-        total_characters: line.length,
-      };
-      kept.push(shown);
-      break;
-    }
-    kept.push(line);
-    bytes += lineBytes;
-  }
-  const end = offset - 1 + kept.length;
-  const file: GitShowFile = {
-    kind: "file",
-    revision,
-    hash,
-    path: shownPath,
-    size,
-    binary,
-    content: kept.join("\n"),
-    offset,
-    total: lines.length,
-    truncated: end < lines.length,
-  };
-  if (end < lines.length) file.next_offset = end + 1;
-  if (cutLine !== undefined) file.cut_line = cutLine;
-  return file;
-}
-
 /** A commit: its header and one page of its diff (against its first parent). */
 async function showCommit(
   settings: GitToolSettings,
-  revision: string,
-  hash: string,
-  diffPath: string | undefined,
-  offset: number,
-  limit: number | undefined,
+  request: {
+    revision: string;
+    hash: string;
+    path: string | undefined;
+    offset: number;
+    limit: number | undefined;
+    callArguments: Record<string, NextCallValue>;
+  },
   signal: AbortSignal,
 ): Promise<GitShowCommit> {
   const { runner, maxEntries, maxOutputBytes, mounted, name } = settings;
+  const { revision, hash, path, offset, limit } = request;
   const header = await runner.run(
     [
       "show",
@@ -440,7 +217,7 @@ async function showCommit(
         "--format=",
         hash,
       ],
-      pathspecs: [literalPathspec(diffPath ?? ".")],
+      pathspecs: [literalPathspec(path ?? ".")],
       exclusions: secretExclusionPathspecs(runner),
       workingTree: false,
       action: "git show",
@@ -466,13 +243,14 @@ async function showCommit(
     date,
     parents: parents.split(" ").filter((parent) => parent.length > 0),
     message,
-    ...(diffPath === undefined || diffPath === "." ? {} : { diff_path: diffPath }),
+    ...(path === undefined || path === "." ? {} : { path }),
     ...page,
+    call_arguments: request.callArguments,
   };
   if (page.total_files === 0) {
     commit.empty_reason =
-      commit.diff_path !== undefined
-        ? `this commit did not change ${commit.diff_path}.`
+      commit.path !== undefined
+        ? `this commit did not change ${commit.path}.`
         : `the commit changes no file${commit.parents.length > 0 ? " against its first parent" : ""} (an empty commit, or one that touches only secret paths, which the git tools never show).`;
   }
   return commit;
@@ -488,8 +266,9 @@ async function showCommit(
  * @throws AgentoolError when the options are invalid
  * @example
  * const gitShow = createGitShowTool({ root: "/work/repo" });
- * await gitShow.run({ revision: "HEAD~3", path: "README.md" }); // data.kind === "file"
- * await gitShow.run({ revision: "HEAD", diff_path: "src/big.ts", offset: 2001 }); // patch lines 2001…
+ * await gitShow.run({ revision: "HEAD", path: "src/a.ts" }); // what the commit changed in src/a.ts
+ * await gitShow.run({ revision: "HEAD~3", file_at_revision: "README.md" }); // data.kind === "file"
+ * await gitShow.run({ revision: "HEAD", path: "src/big.ts", offset: 2001 }); // patch lines 2001…
  */
 export function createGitShowTool(options: GitToolOptions): GitShowTool {
   const parsed = parseOptions("createGitShowTool", showOptionsSchema, options);
@@ -507,12 +286,12 @@ export function createGitShowTool(options: GitToolOptions): GitShowTool {
     timeoutMs: settings.timeoutMs,
     execute: (request, context): Promise<ToolResult<GitShowToolData>> =>
       guard(async () => {
-        if (request.path !== undefined && request.diff_path !== undefined) {
+        if (request.path !== undefined && request.file_at_revision !== undefined) {
           refuse(
             "INVALID_INPUT",
-            "path (a file's content at the revision) and diff_path (the commit's changes to a file) cannot be combined.",
+            "path (the commit's changes to a file) and file_at_revision (a file's content at the revision) cannot be combined.",
             {
-              hint: "Pass path to read the file as it was, or diff_path to see what the commit changed in it.",
+              hint: "Pass path to see what the commit changed in the file, or file_at_revision to read the file as it was.",
             },
           );
         }
@@ -535,35 +314,25 @@ export function createGitShowTool(options: GitToolOptions): GitShowTool {
           context.signal,
           mounted,
         );
-        const offset = request.offset ?? 1;
-        if (request.path !== undefined) {
+        const page = {
+          revision: request.revision,
+          hash,
+          offset: request.offset ?? 1,
+          limit: request.limit,
+          callArguments: callArguments(request),
+        };
+        if (request.file_at_revision !== undefined) {
           return ok(
-            await showPath(
+            await showRevisionPath(
               settings,
-              request.revision,
-              hash,
-              request.path,
-              offset,
-              request.limit,
+              { ...page, path: request.file_at_revision },
               context.signal,
             ),
           );
         }
-        const diffPath =
-          request.diff_path === undefined
-            ? undefined
-            : await confinePath(runner, request.diff_path, "diff_path");
-        return ok(
-          await showCommit(
-            settings,
-            request.revision,
-            hash,
-            diffPath,
-            offset,
-            request.limit,
-            context.signal,
-          ),
-        );
+        const path =
+          request.path === undefined ? undefined : await confinePath(runner, request.path, "path");
+        return ok(await showCommit(settings, { ...page, path }, context.signal));
       }),
     render: (data) => formatGitShow(data, { toolName: name }),
   });

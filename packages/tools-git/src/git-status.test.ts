@@ -134,7 +134,7 @@ describe("git_status", () => {
     if (!narrowed.success) throw new Error("failed");
     expect(narrowed.data).toMatchObject({ path: "dir", total: 30, next_offset: 6 });
     expect(tool.renderResult(narrowed)).toContain(
-      'call git_status again with path="dir", offset=6]',
+      'call git_status again with path="dir", limit=5, offset=6]',
     );
     const last = await tool.run({ offset: 21 });
     if (!last.success) throw new Error("failed");
@@ -313,6 +313,7 @@ describe("git_status's declared output schema", () => {
       "total",
       "truncated",
       "clean",
+      "call_arguments",
     ]);
     expect(schema?.additionalProperties).toBe(false);
     expect(schema?.properties).toHaveProperty("branch", {

@@ -8,7 +8,6 @@ import {
   joinSentences,
   listWords,
   type MountedTools,
-  type NextCallValue,
   offsetPastEnd,
   ok,
   pageItems,
@@ -18,6 +17,7 @@ import {
   type ToolResult,
 } from "@agentool/contract";
 import { z } from "zod";
+import { callArguments } from "./internal/call-arguments.js";
 import { guard, refuse, refuseWith } from "./internal/git-failure.js";
 import { CHANGE_STATUSES, type FileChange, parsePorcelainStatus } from "./internal/parse-status.js";
 import { confinePath } from "./internal/paths.js";
@@ -91,6 +91,8 @@ export interface GitStatusToolData {
   truncated: boolean;
   /** Whether there is nothing to commit and nothing untracked (under `path`, when given). */
   clean: boolean;
+  /** The call's arguments as given (`path`, `limit`), besides offset: the next-page marker repeats them all. */
+  call_arguments: Record<string, string | number>;
   /** Why a path-filtered status is empty (nothing changed there, or it is ignored). */
   empty_reason?: string;
 }
@@ -102,6 +104,8 @@ function createStatusInputSchema(maxEntries: number) {
       unit: "change",
       defaultLimit: maxEntries,
       maxLimit: maxEntries,
+      offsetDescription:
+        "1-based position of the first change to return (default 1). A cut list ends with a marker naming the next call's offset.",
       limitDescription: `Most changes to return (default and at most ${maxEntries}).`,
     }),
   });
@@ -169,6 +173,9 @@ export const gitStatusOutputSchema = z.object({
   clean: z
     .boolean()
     .describe("Whether there is nothing to commit and nothing untracked (under path, when given)."),
+  call_arguments: z
+    .record(z.string(), z.union([z.string(), z.number()]))
+    .describe("The call's arguments as given, besides offset (the next page repeats them)."),
   empty_reason: z
     .string()
     .optional()
@@ -279,15 +286,13 @@ export function formatGitStatus(
     );
   }
   if (data.next_offset !== undefined) {
-    const args: Record<string, NextCallValue> = {};
-    if (data.path !== undefined) args.path = data.path;
     lines.push(
       formatPageMarker({
         tool: toolName,
         nextOffset: data.next_offset,
         omitted: data.total - data.next_offset + 1,
         unit: "changes",
-        args,
+        args: data.call_arguments,
       }),
     );
   }
@@ -404,6 +409,8 @@ export function createGitStatusTool(options: GitToolOptions): GitStatusTool {
           offset,
           ...page,
           clean: sorted.length === 0,
+          // path and limit: a string and a number.
+          call_arguments: callArguments(request) as Record<string, string | number>,
         };
         if (data.clean && data.path !== undefined) {
           data.empty_reason = await emptyReason(data.path, context.signal);

@@ -1,6 +1,7 @@
 import type { MountedTools } from "@agentool/contract";
 import {
   formatCount,
+  formatNextCall,
   formatPageMarker,
   formatTruncationMarker,
   isOffsetPastEnd,
@@ -433,11 +434,16 @@ export async function pageDiff(
   return page;
 }
 
+/** A call written as `git_diff with staged=true, path="a.ts", offset=3` (not a marker). */
+function describeCall(tool: string, args: Readonly<Record<string, NextCallValue>>): string {
+  return formatNextCall(tool, args).replace(`call ${tool} again with `, `${tool} with `);
+}
+
 /** How {@link formatDiffPage} names the next calls. */
 export interface DiffPageFormat {
   /** The tool serving the next page. */
   tool: string;
-  /** The arguments every next call repeats (the comparison), in order. */
+  /** The arguments every next call repeats (the call's own, besides offset), in order. */
   args: Readonly<Record<string, NextCallValue>>;
   /** The field that narrows to one file (`path` for git_diff, `diff_path` for git_show). */
   pathField: string;
@@ -445,7 +451,8 @@ export interface DiffPageFormat {
 
 /**
  * Renders a diff page: the summary (exact totals), the page's files when the page is not the
- * whole diff, the patch text, then the contract's markers naming the exact next calls.
+ * whole diff, the patch text, then the contract's one marker naming the exact next call (a file
+ * cut on a files page names the call for its rest in a sentence, not a second marker).
  *
  * @param page - the page
  * @param format - the tool and the arguments its next calls repeat
@@ -486,15 +493,16 @@ export function formatDiffPage(page: DiffPage, format: DiffPageFormat): string[]
     );
   }
   if (page.partial !== undefined) {
-    const { [format.pathField]: _path, ...rest } = format.args;
+    // A page carries one marker (the next files); the rest of the cut file is named in a
+    // sentence, as a call on that file alone (limit counts its patch lines there, so it is left out).
+    const { [format.pathField]: _path, limit: _limit, ...rest } = format.args;
+    const call = describeCall(format.tool, {
+      ...rest,
+      [format.pathField]: page.partial.file,
+      offset: page.partial.next_offset,
+    });
     lines.push(
-      formatPageMarker({
-        tool: format.tool,
-        nextOffset: page.partial.next_offset,
-        omitted: page.partial.total_lines - page.partial.shown_lines,
-        unit: "lines",
-        args: { ...rest, [format.pathField]: page.partial.file },
-      }),
+      `${page.partial.file}: patch lines 1–${formatCount(page.partial.shown_lines)} of ${formatCount(page.partial.total_lines)} are shown; ${call} shows the rest of it.`,
     );
   }
   if (page.next_offset !== undefined) {
