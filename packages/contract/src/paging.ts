@@ -245,7 +245,7 @@ export function pagingInputShape(options: PagingInputOptions): {
       .optional()
       .describe(
         options.offsetDescription ??
-          `1-based position of the first ${options.unit} to return (default 1). Use the next_offset a cut result gives to get the next page.`,
+          `1-based position of the first ${options.unit} to return (default 1). A cut result ends with a marker naming the next call's offset.`,
       ),
     limit: z
       .number()

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { defineTool } from "../define-tool.js";
+import { pagingInputShape } from "../paging.js";
 import { fail, ok } from "../result.js";
 import { assertConformance, checkConformance } from "./check-conformance.js";
 
@@ -98,5 +99,44 @@ describe("checkConformance", () => {
     await expect(assertConformance([bad])).rejects.toThrow(
       /contract violation\(s\):\n- bad \[description\]/,
     );
+  });
+
+  it("fails a description that names a data key of PageInfo the model never reads", async () => {
+    const leaky = defineTool({
+      name: "leaky_pager",
+      description: "Lists probe entries a page at a time; the model reads the rendered page.",
+      input: z.object({
+        offset: z
+          .number()
+          .optional()
+          .describe("First entry. Use the next_offset a cut result gives to get the next page."),
+        filter: z
+          .object({ hint: z.string().optional().describe("Stop at total_at_least entries.") })
+          .optional()
+          .describe("Filter."),
+      }),
+      execute: () => ok(null),
+    });
+    const report = await checkConformance([leaky]);
+    const found = report.violations.filter(
+      (violation) => violation.rule === "description-names-data-key",
+    );
+    expect(found.map((violation) => violation.message)).toEqual([
+      expect.stringContaining("field offset names next_offset"),
+      expect.stringContaining("field filter.hint names total_at_least"),
+    ]);
+  });
+
+  it("passes the contract's own paging fields: their offset names the marker's next call", async () => {
+    const pager = defineTool({
+      name: "pager",
+      description: "Lists probe entries a page at a time; the model reads the rendered page.",
+      input: z.object({ ...pagingInputShape({ unit: "entry", defaultLimit: 5, maxLimit: 10 }) }),
+      execute: () => ok(null),
+    });
+    expect(rules(await checkConformance([pager]), "pager")).not.toContain(
+      "description-names-data-key",
+    );
+    expect(pager.input.shape.offset.description).toContain("marker");
   });
 });

@@ -23,7 +23,7 @@ import {
   validateToolName,
 } from "./provider-rules.js";
 import { sampleFromSchema, wrongTypeFor } from "./sample-input.js";
-import { findSchemaUnions } from "./schema-rules.js";
+import { findPageDataKeys, findSchemaUnions } from "./schema-rules.js";
 
 /** One way a tool breaks the contract. */
 export interface ConformanceViolation {
@@ -282,6 +282,12 @@ async function checkTool(
   if (tool.annotations.readOnly === true && tool.annotations.destructive === true) {
     report("annotations", "a tool cannot be both readOnly and destructive");
   }
+  for (const dataKey of findPageDataKeys(description)) {
+    report(
+      "description-names-data-key",
+      `the description names ${dataKey}, a data key the model never reads; name what it sees (the marker and its next call)`,
+    );
+  }
   const known = options.knownToolNames ?? AGENTOOL_TOOL_NAMES;
   const fieldDescriptions = Object.values(
     tool.input.shape as Record<string, { description?: unknown }>,
@@ -320,6 +326,13 @@ async function checkTool(
       if (!SNAKE_CASE.test(key)) report("snake-case", `field ${path} is not snake_case`);
       if (typeof property.description !== "string" || property.description.trim().length === 0) {
         report("field-described", `field ${path} has no .describe() text`);
+      } else {
+        for (const dataKey of findPageDataKeys(property.description)) {
+          report(
+            "description-names-data-key",
+            `field ${path} names ${dataKey}, a data key the model never reads; name what it sees (a cut result ends with a marker naming the next call's offset)`,
+          );
+        }
       }
     });
     const providers = options.providers ?? ["openai", "anthropic", "gemini"];
@@ -465,7 +478,8 @@ async function checkTool(
 /**
  * Checks tools against the agentool contract and reports every violation: name pattern,
  * described snake_case fields, no union in the input JSON Schema (`no-union`, see
- * `findSchemaUnions`), each provider's schema rules, `run` on garbage / missing /
+ * `findSchemaUnions`), no description naming a `PageInfo` data key the model never reads
+ * (`description-names-data-key`: `next_offset`, `total_at_least`), each provider's schema rules, `run` on garbage / missing /
  * extra / wrong-typed / oversized input resolving to `INVALID_INPUT` naming the field, an
  * aborted signal resolving to `ABORTED`, and rendering of failures and (with samples) successes.
  *

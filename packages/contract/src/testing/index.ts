@@ -21,4 +21,4 @@ export {
   validateToolName,
 } from "./provider-rules.js";
 export { sampleFromSchema } from "./sample-input.js";
-export { findSchemaUnions } from "./schema-rules.js";
+export { findPageDataKeys, findSchemaUnions, PAGE_INFO_DATA_KEYS } from "./schema-rules.js";

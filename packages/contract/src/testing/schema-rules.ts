@@ -67,3 +67,24 @@ export function findSchemaUnions(schema: JsonSchema): string[] {
   visit(schema, "$");
   return problems;
 }
+
+/**
+ * The keys of `PageInfo` that live only in `data`: the model reads the rendered page and its
+ * marker, never these, so a description that names them points at nothing it can see.
+ */
+export const PAGE_INFO_DATA_KEYS: readonly string[] = Object.freeze([
+  "next_offset",
+  "total_at_least",
+]);
+
+/**
+ * The `PageInfo` data keys a description names (`next_offset`, `total_at_least`).
+ *
+ * @param text - a tool's or a field's description
+ * @returns the keys named, in the order of {@link PAGE_INFO_DATA_KEYS}; empty when none
+ * @example
+ * findPageDataKeys("Use the next_offset a cut result gives."); // ["next_offset"]
+ */
+export function findPageDataKeys(text: string): string[] {
+  return PAGE_INFO_DATA_KEYS.filter((key) => new RegExp(`\\b${key}\\b`).test(text));
+}
