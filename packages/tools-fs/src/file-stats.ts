@@ -90,7 +90,7 @@ function createInputSchema(defaultLimit: number, maxLimit: number) {
         "A file or directory, relative to the workspace root. Default: the root ('.'), which gives per-file figures for the whole workspace.",
       ),
     offset: paging.offset.describe(
-      "For a directory: 1-based position (by path) of the first file to list (default 1). Use the next_offset a cut result gives to get the next page.",
+      "For a directory: 1-based position (by path) of the first file to list (default 1). A cut result ends with a marker naming the next call's offset.",
     ),
     limit: paging.limit.describe(
       `For a directory: most files to list (default ${defaultLimit}, at most ${maxLimit}).`,

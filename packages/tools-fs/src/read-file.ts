@@ -130,7 +130,7 @@ function createReadFileInputSchema(defaultLimit: number, maxLimit: number) {
       })
       .optional()
       .describe(
-        "1-based line to start at (default 1; 0 is not a line). A negative offset counts from the end: -100 starts 100 lines before the end (the tail), served without reading the whole file. Use the next_offset a cut page gives to get the next page.",
+        "1-based line to start at (default 1; 0 is not a line). A negative offset counts from the end: -100 starts 100 lines before the end (the tail), served without reading the whole file. A cut page ends with a marker naming the next call's offset.",
       ),
     limit: paging.limit,
   });
