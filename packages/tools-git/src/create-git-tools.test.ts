@@ -98,7 +98,7 @@ describe("createGitTools", () => {
             : {
                 ...samples,
                 git_add: { files: ["change.txt"] },
-                git_commit: { message: "Conformance commit" },
+                git_commit: { message: "Conformance commit", staged_only: true },
               },
         cutSamples,
       });

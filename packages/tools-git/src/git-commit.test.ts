@@ -1,3 +1,5 @@
+import { rmSync } from "node:fs";
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createGitCommitTool } from "./git-commit.js";
 import { createTemporaryRepository, type TemporaryRepository } from "./test-support/repository.js";
@@ -30,7 +32,7 @@ describe("git_commit", () => {
     expect(tool.renderResult(result)).toMatch(/^Committed [0-9a-f]{7,} on main: Add a/);
   });
 
-  it("commits only the given files, or everything with all", async () => {
+  it("commits only the given files, or every change when files is omitted", async () => {
     const repo = repository();
     repo.write("one.txt", "1\n");
     repo.write("two.txt", "2\n");
@@ -45,26 +47,113 @@ describe("git_commit", () => {
     );
     repo.write("three.txt", "3\n");
     repo.write("README.md", "changed\n");
-    const all = await tool.run({ message: "everything", all: true });
+    const all = await tool.run({ message: "everything" });
     expect(all).toMatchObject({ success: true, data: { total_files: 3 } });
     expect(repo.git("status", "--porcelain")).toBe("");
   });
 
-  it("refuses an empty commit, both files and all, and an empty message", async () => {
+  it("follows the seed: without files it stages every change (edits, deletions, new files) and lists what it staged", async () => {
+    const repo = repository();
+    repo.commit("gone.txt", "bye\n", "add gone");
+    repo.write(".gitignore", "build/\n");
+    repo.git("add", ".gitignore");
+    repo.git("commit", "-qm", "ignore build");
+    repo.write("README.md", "# Edited, not staged\n");
+    repo.write("src/new.ts", "export const fresh = true;\n");
+    repo.write("build/out.js", "generated\n");
+    repo.write(".env", "TOKEN=secret\n");
+    rmSync(join(repo.root, "gone.txt"));
+    repo.write("notes.txt", "already staged\n");
+    repo.git("add", "notes.txt");
+    const tool = createGitCommitTool({ root: repo.root, mountedTools: ["git_status"] });
+    // Before: "Nothing to commit: no changes are staged." unless all=true.
+    const result = await tool.run({ message: "Only unstaged edits and new files" });
+    if (!result.success) throw new Error(JSON.stringify(result.error));
+    expect(result.data.staged_files).toEqual(["README.md", "gone.txt", "src/new.ts"]);
+    expect(result.data.files.map((file) => file.file).sort()).toEqual([
+      "README.md",
+      "gone.txt",
+      "notes.txt",
+      "src/new.ts",
+    ]);
+    const text = tool.renderResult(result) as string;
+    expect(text).toContain("Staged first: README.md, gone.txt, src/new.ts");
+    expect(text).toContain("ignored and secret paths are never staged");
+    // Ignored and secret paths stay out of the index and the commit.
+    expect(repo.git("status", "--porcelain", "--ignored")).toBe("?? .env\n!! build/\n");
+    expect(repo.git("show", "--name-only", "--format=", "HEAD")).not.toMatch(/\.env|build/);
+  });
+
+  it("staged_only commits only what is staged; nothing to commit is CONFLICT naming the next call", async () => {
+    const repo = repository();
+    repo.write("staged.txt", "s\n");
+    repo.git("add", "staged.txt");
+    repo.write("README.md", "# unstaged edit\n");
+    const tool = createGitCommitTool({ root: repo.root, mountedTools: ["git_add", "git_status"] });
+    const only = await tool.run({ message: "staged only", staged_only: true });
+    expect(only).toMatchObject({ success: true, data: { files: [{ file: "staged.txt" }] } });
+    expect(only.success && only.data.staged_files).toBeUndefined();
+    expect(repo.git("status", "--porcelain")).toBe(" M README.md\n");
+    const nothing = await tool.run({ message: "nothing", staged_only: true });
+    expect(nothing).toMatchObject({
+      success: false,
+      error: {
+        code: "CONFLICT",
+        message:
+          "Nothing to commit: nothing is staged, and staged_only=true commits only what is staged.",
+        hint: "Stage files with git_add, or call git_commit without staged_only to stage and commit every change. git_status shows what changed.",
+      },
+    });
+    expect(await tool.run({ message: "x", files: ["README.md"], staged_only: true })).toMatchObject(
+      {
+        error: { code: "INVALID_INPUT" },
+      },
+    );
+  });
+
+  it("without files, an unresolved merge conflict is refused before anything is staged", async () => {
+    const repo = repository();
+    repo.git("checkout", "-q", "-b", "other");
+    repo.commit("README.md", "theirs\n", "theirs");
+    repo.git("checkout", "-q", "main");
+    repo.commit("README.md", "ours\n", "ours");
+    try {
+      repo.git("merge", "-q", "other");
+    } catch {
+      // Conflict expected.
+    }
+    const result = await createGitCommitTool({ root: repo.root }).run({ message: "merge" });
+    expect(result).toMatchObject({ success: false, error: { code: "GIT_ERROR" } });
+    expect(repo.git("status", "--porcelain")).toBe("UU README.md\n");
+  });
+
+  it("refuses an empty commit (CONFLICT, the next step in the hint) and an empty message", async () => {
     const repo = repository();
     const tool = createGitCommitTool({ root: repo.root, mountedTools: ["git_add", "git_status"] });
     const nothing = await tool.run({ message: "nothing" });
-    expect(nothing).toMatchObject({ success: false, error: { code: "GIT_ERROR" } });
-    if (!nothing.success) {
-      expect(nothing.error.message).toMatch(/Nothing to commit/);
-      expect(nothing.error.hint).toMatch(/git_add/);
-    }
+    expect(nothing).toMatchObject({
+      success: false,
+      error: {
+        code: "CONFLICT",
+        message:
+          "Nothing to commit: the working tree has no changes (ignored and secret paths are never staged).",
+        hint: "Change files first, then call git_commit again. git_status shows what changed.",
+      },
+    });
+    const unchanged = await tool.run({ message: "x", files: ["README.md"] });
+    expect(unchanged).toMatchObject({
+      success: false,
+      error: {
+        code: "CONFLICT",
+        message: "Nothing to commit: README.md has no changes.",
+        hint: "Call git_commit without files to commit every change. git_status shows what changed.",
+      },
+    });
     // Alone, the hint names no tool that is not there.
     const alone = await createGitCommitTool({ root: repo.root }).run({ message: "nothing" });
-    expect(alone.success === false && alone.error.hint).toBe("Pass files or all=true.");
-    expect(await tool.run({ message: "x", files: ["README.md"], all: true })).toMatchObject({
-      error: { code: "INVALID_INPUT" },
-    });
+    expect(alone.success === false && alone.error.hint).toBe(
+      "Change files first, then call git_commit again.",
+    );
     expect(await tool.run({ message: "   " })).toMatchObject({ error: { code: "INVALID_INPUT" } });
     expect(await tool.run({ message: "x", files: ["../outside"] })).toMatchObject({
       error: { code: "INVALID_PATH" },
@@ -74,10 +163,7 @@ describe("git_commit", () => {
   it("makes the first commit of an empty repository", async () => {
     const repo = repository({ empty: true });
     repo.write("first.txt", "first\n");
-    const result = await createGitCommitTool({ root: repo.root }).run({
-      message: "First",
-      all: true,
-    });
+    const result = await createGitCommitTool({ root: repo.root }).run({ message: "First" });
     expect(result).toMatchObject({ success: true, data: { branch: "main", total_files: 1 } });
   });
 
@@ -90,10 +176,7 @@ describe("git_commit", () => {
     process.env.HOME = repo.base;
     delete process.env.XDG_CONFIG_HOME;
     try {
-      const result = await createGitCommitTool({ root: repo.root }).run({
-        message: "x",
-        all: true,
-      });
+      const result = await createGitCommitTool({ root: repo.root }).run({ message: "x" });
       expect(result).toMatchObject({ success: false, error: { code: "GIT_ERROR" } });
       if (!result.success) expect(result.error.message).toMatch(/No commit author/);
     } finally {
@@ -115,7 +198,7 @@ describe("git_commit", () => {
     }
     const result = await createGitCommitTool({ root: repo.root }).run({
       message: "merge",
-      all: false,
+      staged_only: true,
     });
     expect(result).toMatchObject({ success: false, error: { code: "GIT_ERROR" } });
   });

@@ -1,5 +1,6 @@
 import {
   defineTool,
+  formatCount,
   formatTruncationMarker,
   joinSentences,
   listWords,
@@ -14,8 +15,8 @@ import { z } from "zod";
 import type { GitToolOptions } from "./git-status.js";
 import { guard, refuse } from "./internal/git-failure.js";
 import { type DiffFile, formatDiffFiles, parseNumstatPatch } from "./internal/parse-diff.js";
-import { confinePath, secretExclusionPathspecs } from "./internal/paths.js";
-import { filesHoldingPrivateKeys, stagePaths } from "./internal/staging.js";
+import { confinePath } from "./internal/paths.js";
+import { type StagedChanges, stageEveryChange, stagePaths } from "./internal/staging.js";
 import {
   createSettings,
   failFromGit,
@@ -25,6 +26,9 @@ import {
 
 /** The default name of the commit tool. */
 export const GIT_COMMIT_TOOL_NAME = "git_commit";
+
+/** Most staged file names the rendered text lists (data has them all). */
+const MAX_RENDERED_STAGED_FILES = 20;
 
 /** Longest commit message accepted, in characters. */
 export const MAX_COMMIT_MESSAGE_CHARACTERS = 20_000;
@@ -60,7 +64,12 @@ export interface GitCommitToolData {
   files: DiffFile[];
   /** How many files it changed (exact). */
   total_files: number;
-  /** With `all`: changed files left unstaged because their content holds a private key. */
+  /**
+   * Without `files` and `staged_only`: the files this call staged before committing (edits,
+   * deletions and new files; never ignored or secret paths), in git's order.
+   */
+  staged_files?: string[];
+  /** Without `files` and `staged_only`: changed files left unstaged because their content holds a private key. */
   skipped_private_keys?: string[];
 }
 
@@ -82,14 +91,12 @@ export const gitCommitInputSchema = z.object({
     .max(1_000)
     .optional()
     .describe(
-      "Optional: stage these files and commit only them (other staged changes stay staged, uncommitted).",
+      "Optional: stage these files and commit only them (other staged changes stay staged, uncommitted). Omitted: every change is staged and committed.",
     ),
-  all: z
+  staged_only: z
     .boolean()
     .optional()
-    .describe(
-      "true: stage every change first — modified, deleted and new untracked files not ignored by .gitignore — and commit it all.",
-    ),
+    .describe("true: commit only what is already staged, staging nothing more. Default false."),
 });
 
 /** The commit tool's type. */
@@ -98,9 +105,10 @@ export type GitCommitTool = Tool<typeof gitCommitInputSchema, GitCommitToolData>
 function defaultDescription(mounted: MountedTools): string {
   const checks = mounted.filter(["git_status", "git_diff"]);
   return joinSentences([
-    `Record a commit and return its hash. Without files or all it commits what is already staged${mounted.when("git_add", " (git_add)")}; files=[...] stages and commits exactly those paths; all=true stages every change including new files (respecting .gitignore).`,
+    "Record a commit and return its hash and files.",
+    `Without files it stages every change first — edits, deletions and new files; ignored and secret paths never — and lists what it staged; files=[...] stages and commits exactly those paths; staged_only=true commits only what is already staged${mounted.when("git_add", " (git_add)")}.`,
     checks.length > 0 ? `Check ${listWords(checks)} first so you commit what you intend.` : "",
-    "A commit with nothing staged is refused. Write a concise message: a summary line, then details after a blank line. Adds history only; nothing is overwritten.",
+    "Write a concise message: a summary line, then details after a blank line. Adds history only; no file is changed.",
   ]);
 }
 
@@ -135,6 +143,13 @@ export function formatGitCommit(
     `Committed ${data.short_hash} on ${where}: ${subject}`,
     ...formatDiffFiles(data.files),
   ];
+  if (data.staged_files !== undefined && data.staged_files.length > 0) {
+    const names = data.staged_files.slice(0, MAX_RENDERED_STAGED_FILES).join(", ");
+    const others = data.staged_files.length - MAX_RENDERED_STAGED_FILES;
+    lines.push(
+      `Staged first: ${names}${others > 0 ? ` and ${formatCount(others)} others` : ""} (ignored and secret paths are never staged).`,
+    );
+  }
   if (data.skipped_private_keys !== undefined && data.skipped_private_keys.length > 0) {
     lines.push(
       `Not staged (the content holds a private key): ${data.skipped_private_keys.join(", ")}. Keys do not belong in git; ask the user.`,
@@ -193,7 +208,48 @@ async function commitIdentity(
   return {};
 }
 
-/** The trimmed message, after refusing a bad message or files combined with all=true. */
+/** Refuses a commit that would record nothing, naming the next step for each way to get there. */
+function refuseNothingToCommit(
+  request: { paths: readonly string[]; skipped: readonly string[]; stagedOnly: boolean },
+  settings: GitToolSettings,
+): never {
+  const { mounted, name } = settings;
+  const { paths, skipped } = request;
+  const status = mounted.when("git_status", "git_status shows what changed.");
+  if (paths.length > 0) {
+    refuse(
+      "CONFLICT",
+      `Nothing to commit: ${paths.join(", ")} ${paths.length === 1 ? "has" : "have"} no changes.`,
+      { hint: joinSentences([`Call ${name} without files to commit every change.`, status]) },
+    );
+  }
+  if (request.stagedOnly) {
+    refuse(
+      "CONFLICT",
+      "Nothing to commit: nothing is staged, and staged_only=true commits only what is staged.",
+      {
+        hint: joinSentences([
+          `${mounted.has("git_add") ? "Stage files with git_add, or call" : "Call"} ${name} without staged_only to stage and commit every change.`,
+          status,
+        ]),
+      },
+    );
+  }
+  if (skipped.length > 0) {
+    refuse(
+      "CONFLICT",
+      `Nothing to commit: the only changes (${skipped.join(", ")}) hold a private key and were not staged.`,
+      { hint: "Keys do not belong in git; ask the user what to do with these files." },
+    );
+  }
+  refuse(
+    "CONFLICT",
+    "Nothing to commit: the working tree has no changes (ignored and secret paths are never staged).",
+    { hint: joinSentences([`Change files first, then call ${name} again.`, status]) },
+  );
+}
+
+/** The trimmed message, after refusing a bad message or files combined with staged_only. */
 function checkCommitRequest(input: z.output<typeof gitCommitInputSchema>): string {
   const message = input.message.trim();
   if (message.length === 0 || message.length > MAX_COMMIT_MESSAGE_CHARACTERS) {
@@ -208,9 +264,9 @@ function checkCommitRequest(input: z.output<typeof gitCommitInputSchema>): strin
       hint: "Send the message as plain text.",
     });
   }
-  if (input.all === true && input.files !== undefined && input.files.length > 0) {
-    refuse("INVALID_INPUT", "Pass either files or all=true, not both.", {
-      hint: "Use files to commit some paths, or all=true to commit every change.",
+  if (input.staged_only === true && input.files !== undefined && input.files.length > 0) {
+    refuse("INVALID_INPUT", "Pass either files or staged_only=true, not both.", {
+      hint: "Use files to commit some paths, staged_only=true to commit what is staged, or neither to commit every change.",
     });
   }
   return message;
@@ -251,48 +307,18 @@ export function createGitCommitTool(options: GitCommitToolOptions): GitCommitToo
           paths.push(await confinePath(runner, file, `files[${index}]`));
         }
         const environment = await commitIdentity(settings, author, signal);
+        const stageEverything = paths.length === 0 && input.staged_only !== true;
         return runner.withWriteLock(async () => {
           if (paths.length > 0) await stagePaths(runner, paths, signal, mounted);
-          let skipped: string[] = [];
-          if (input.all === true) {
-            skipped = await filesHoldingPrivateKeys(runner, signal, mounted);
-            const added = await runner.run(
-              [
-                "add",
-                "--all",
-                "--",
-                ".",
-                ...secretExclusionPathspecs(runner),
-                ...skipped.map((file) => `:(exclude,literal)${file}`),
-              ],
-              {
-                signal,
-                write: true,
-                workingTree: true,
-                pathspecMagic: true,
-              },
-            );
-            if (added.exitCode !== 0) failFromGit(added, "git add --all", mounted);
-          }
+          let staged: StagedChanges = { files: [], skipped: [] };
+          if (stageEverything) staged = await stageEveryChange(runner, signal, mounted);
+          const skipped = staged.skipped;
           const pending = await runner.run(
             ["diff", "--cached", "--quiet", "--ignore-submodules=dirty", "--", ...paths],
             { signal, workingTree: true },
           );
           if (pending.exitCode === 0) {
-            refuse(
-              "GIT_ERROR",
-              paths.length > 0
-                ? `Nothing to commit: ${paths.join(", ")} ${paths.length === 1 ? "has" : "have"} no changes.`
-                : skipped.length > 0
-                  ? `Nothing to commit: the only changes (${skipped.join(", ")}) hold a private key and were not staged.`
-                  : "Nothing to commit: no changes are staged.",
-              {
-                hint: joinSentences([
-                  `${mounted.has("git_add") ? "Stage files with git_add (or pass files / all=true)" : "Pass files or all=true"}.`,
-                  mounted.when("git_status", "git_status shows what changed."),
-                ]),
-              },
-            );
+            refuseNothingToCommit({ paths, skipped, stagedOnly: !stageEverything }, settings);
           }
           if (pending.exitCode !== 1) failFromGit(pending, "git diff --cached", mounted);
           const args = ["commit", "--cleanup=whitespace", "--no-gpg-sign", "--file=-"];
@@ -332,6 +358,7 @@ export function createGitCommitTool(options: GitCommitToolOptions): GitCommitToo
             branch: branch === "HEAD" ? null : branch,
             files: truncateList(files, maxEntries).items,
             total_files: files.length,
+            ...(stageEverything ? { staged_files: staged.files } : {}),
             ...(skipped.length > 0 ? { skipped_private_keys: skipped } : {}),
           });
         });

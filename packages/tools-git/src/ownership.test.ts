@@ -70,7 +70,7 @@ const EVERY_TOOL = [
   ["git_branch", { action: "list" }],
   ["git_branch", { action: "create", name: "topic" }],
   ["git_add", { files: ["notes.txt"] }],
-  ["git_commit", { message: "planted", all: true }],
+  ["git_commit", { message: "planted" }],
 ] as const;
 
 describe.runIf(isRoot)("a repository owned by another user (git's dubious ownership)", () => {

@@ -89,12 +89,12 @@ describe("private-key content stays out of git output and commits", () => {
     expect(end.text).toContain("tail changed");
   });
 
-  it("git_commit all leaves files holding a key unstaged and says so", async () => {
+  it("git_commit without files leaves files holding a key unstaged and says so", async () => {
     const { repo, call } = setup();
     repo.write("src/app.ts", "export const port = 8080;\n");
     repo.write("backup/server-copy.txt", KEY);
     repo.write("backup/putty.txt", PUTTY);
-    const commit = await call("git_commit", { message: "everything", all: true });
+    const commit = await call("git_commit", { message: "everything" });
     expect(commit.result).toMatchObject({
       success: true,
       data: { skipped_private_keys: ["backup/putty.txt", "backup/server-copy.txt"] },
@@ -102,7 +102,7 @@ describe("private-key content stays out of git output and commits", () => {
     expect(commit.text).toMatch(/Not staged \(the content holds a private key\)/);
     expect(repo.git("show", "--name-only", "--format=", "HEAD").trim()).toBe("src/app.ts");
     expect(repo.git("status", "--porcelain")).toContain("?? backup/");
-    const again = await call("git_commit", { message: "only keys left", all: true });
+    const again = await call("git_commit", { message: "only keys left" });
     expect(again.result).toMatchObject({
       success: false,
       error: { message: expect.stringMatching(/hold a private key/) },
@@ -123,7 +123,7 @@ describe("secret exclusions reach git case-insensitively and at any depth", () =
     expect(diff.text).toContain("port = 1");
     expect(diff.text).not.toMatch(/secret-by-name/);
     repo.git("reset", "-q");
-    const commit = await call("git_commit", { message: "all", all: true });
+    const commit = await call("git_commit", { message: "all" });
     expect(commit.result.success).toBe(true);
     expect(repo.git("show", "--name-only", "--format=", "HEAD").trim()).toBe("src/app.ts");
     const show = await call("git_show", { revision: "HEAD" });

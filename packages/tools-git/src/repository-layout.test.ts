@@ -44,7 +44,7 @@ async function expectEveryToolRefuses(
     ["git_show", { revision: "HEAD", path: "victim.txt" }],
     ["git_diff", { ref: "HEAD" }],
     ["git_branch", { action: "list" }],
-    ["git_commit", { message: "planted", all: true }],
+    ["git_commit", { message: "planted" }],
   ] as const) {
     const result = await call(name, input);
     const text = JSON.stringify(result);

@@ -99,7 +99,7 @@ describe("a hostile repository cannot run code through the tools", () => {
     await call("git_branch", { action: "list" });
     await call("git_branch", { action: "create", name: "topic" });
     repo.write("notes.txt", "third\n");
-    await call("git_commit", { message: "all of it", all: true });
+    await call("git_commit", { message: "all of it" });
     await call("git_status", {});
     expect(existsSync(marker) ? readFileSync(marker, "utf8") : "").toBe("");
     // The filter really was off: the content went in unchanged, uncoloured output parsed.
@@ -236,7 +236,7 @@ describe("secret paths stay out of git", () => {
     expect(diff).not.toContain("committed-long-ago");
     const show = JSON.stringify(await tool("git_show").run({ revision: "HEAD" }));
     expect(show).not.toContain("committed-long-ago");
-    const commit = await tool("git_commit").run({ message: "everything but secrets", all: true });
+    const commit = await tool("git_commit").run({ message: "everything but secrets" });
     expect(commit.success).toBe(true);
     const committed = repository.git("show", "--name-only", "--format=", "HEAD").trim().split("\n");
     expect(committed).toEqual(["app.ts"]);
@@ -264,7 +264,7 @@ describe("the host's own secret list", () => {
     });
     expect((await add?.run({ files: [".env"] }))?.success).toBe(true);
     const commit = tools.find((tool) => tool.name === "git_commit");
-    expect((await commit?.run({ message: "all but private", all: true }))?.success).toBe(true);
+    expect((await commit?.run({ message: "all but private" }))?.success).toBe(true);
     expect(
       repository.git("show", "--name-only", "--format=", "HEAD").trim().split("\n").sort(),
     ).toEqual([".env"]);

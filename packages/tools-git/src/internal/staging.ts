@@ -115,3 +115,67 @@ export async function filesHoldingPrivateKeys(
   }
   return found;
 }
+
+/** What {@link stageEveryChange} staged, and what it left out because it holds a private key. */
+export interface StagedChanges {
+  /** The files it staged (edits, deletions, new files), in git's order. */
+  files: string[];
+  /** Changed files left unstaged because their content holds a private key. */
+  skipped: string[];
+}
+
+/**
+ * Stages every change of the working tree — edits, deletions and new untracked files — as
+ * `git add --all` does, but never an ignored path, a secret path (the secret-path globs, as
+ * pathspec exclusions) or a file whose content holds a private key. Refuses during an unresolved
+ * merge: staging a conflicted file would mark it resolved, its conflict markers included.
+ *
+ * @param runner - the repository's runner
+ * @param signal - cancels the calls
+ * @param mounted - the tools a hint may name
+ * @returns what was staged and what was left out
+ */
+export async function stageEveryChange(
+  runner: GitRunner,
+  signal: AbortSignal,
+  mounted: MountedTools = mountedTools(undefined),
+): Promise<StagedChanges> {
+  const options = { signal, workingTree: true, pathspecMagic: true } as const;
+  const unmerged = await runner.run(["diff", "--name-only", "-z", "--diff-filter=U"], options);
+  if (unmerged.exitCode !== 0) failFromGit(unmerged, "git diff", mounted);
+  const conflicted = unmerged.stdout.split("\0").filter((file) => file.length > 0);
+  if (conflicted.length > 0) {
+    refuse(
+      "GIT_ERROR",
+      `Unresolved merge conflicts in ${conflicted.join(", ")}: staging every change would commit the conflict markers.`,
+      {
+        hint: `Resolve the conflicted files${mounted.when("git_status", " git_status lists")} (edit them${mounted.when("git_add", ", then git_add them")}) and call again.`,
+      },
+    );
+  }
+  const skipped = await filesHoldingPrivateKeys(runner, signal, mounted);
+  const pathspecs = [
+    "--",
+    ".",
+    ...secretExclusionPathspecs(runner),
+    ...skipped.map((file) => `:(exclude,literal)${file}`),
+  ];
+  const changed = await runner.run(
+    ["diff", "--name-only", "-z", "--no-renames", "--ignore-submodules=dirty", ...pathspecs],
+    options,
+  );
+  if (changed.exitCode !== 0) failFromGit(changed, "git diff", mounted);
+  const untracked = await runner.run(
+    ["ls-files", "-z", "--others", "--exclude-standard", ...pathspecs],
+    options,
+  );
+  if (untracked.exitCode !== 0) failFromGit(untracked, "git ls-files", mounted);
+  const added = await runner.run(["add", "--all", ...pathspecs], { ...options, write: true });
+  if (added.exitCode !== 0) failFromGit(added, "git add --all", mounted);
+  const files = [
+    ...new Set(
+      `${changed.stdout}\0${untracked.stdout}`.split("\0").filter((file) => file.length > 0),
+    ),
+  ].sort((left, right) => (left < right ? -1 : left > right ? 1 : 0));
+  return { files, skipped };
+}
