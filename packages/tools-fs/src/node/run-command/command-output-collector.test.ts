@@ -45,7 +45,7 @@ describe("CommandOutputCollector", () => {
     const encode = (text: string) => new TextEncoder().encode(text);
     for (const pieces of [
       ["start", "b".repeat(100), "c".repeat(100), "!"],
-      ["start" + "b".repeat(200), "\u001b[1m", "c".repeat(49), "\u001b[0m!"],
+      [`start${"b".repeat(200)}`, "\u001b[1m", "c".repeat(49), "\u001b[0m!"],
       ["s", "t", "a", "r", "t", ..."b".repeat(150), ..."c".repeat(49), "!"],
     ]) {
       const collector = new CommandOutputCollector(10, 10, 100);
@@ -53,7 +53,7 @@ describe("CommandOutputCollector", () => {
       collector.finish();
       const data = collector.arrange(10_000);
       expect(data.text).toBe(`start${"b".repeat(45)}${"c".repeat(49)}!`);
-      const length = pieces.join("").replace(/\u001b\[\d+m/g, "").length;
+      const length = pieces.join("").replaceAll("\u001b[1m", "").replaceAll("\u001b[0m", "").length;
       expect(data.cut_lines).toEqual([
         { line: 1, omitted_characters: length - 100, omitted_after: 50 },
       ]);
