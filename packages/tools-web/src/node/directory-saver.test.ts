@@ -6,6 +6,7 @@ import { execFileSync } from "node:child_process";
 import { mkdir, mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { ToolContext } from "@agentool/contract";
 import { afterAll, describe, expect, it } from "vitest";
 import type { FetchedDocument } from "../web-fetch.js";
 import { createDirectorySaver } from "./directory-saver.js";
@@ -37,6 +38,8 @@ function status(directory: string): string {
   });
 }
 
+const context = {} as ToolContext;
+
 const PAGE: FetchedDocument = {
   url: "https://example.com/docs/intro",
   final_url: "https://example.com/docs/intro",
@@ -53,11 +56,11 @@ describe("createDirectorySaver in a git repository", () => {
   it("writes a .gitignore of * into the folder it creates: git status lists no saved page", async () => {
     const root = await repository();
     const save = createDirectorySaver(join(root, "web-pages"));
-    expect(await save(PAGE, {})).toBe("example.com-docs-intro.md");
+    expect(await save(PAGE, context)).toBe("example.com-docs-intro.md");
     expect(await readFile(join(root, "web-pages", ".gitignore"), "utf8")).toMatch(/^\*$/m);
     // ripgrep (and the fs family) read .ignore before .gitignore: the pages stay searchable.
     expect(await readFile(join(root, "web-pages", ".ignore"), "utf8")).toMatch(/^!\*$/m);
-    expect(await save({ ...PAGE, url: "https://example.com/b", final_url: "x" }, {})).toBe(
+    expect(await save({ ...PAGE, url: "https://example.com/b", final_url: "x" }, context)).toBe(
       "example.com-b.md",
     );
     expect(status(root)).toBe("");
@@ -70,7 +73,7 @@ describe("createDirectorySaver in a git repository", () => {
   it("leaves a folder that already existed without an ignore file (the user's own folder)", async () => {
     const root = await repository();
     await mkdir(join(root, "sources"));
-    await createDirectorySaver(join(root, "sources"))(PAGE, {});
+    await createDirectorySaver(join(root, "sources"))(PAGE, context);
     expect(await readdir(join(root, "sources"))).toEqual(["example.com-docs-intro.md"]);
     expect(status(root)).toBe("?? sources/example.com-docs-intro.md\n");
   });
