@@ -92,6 +92,11 @@ export {
   memoryReadInputSchema,
 } from "./memory/memory-read.js";
 export {
+  createMemoryRememberTool,
+  EXCERPT_KEY_PREFIX,
+  type MemoryRememberToolOptions,
+} from "./memory/memory-remember.js";
+export {
   DEFAULT_MAX_MEMORY_CONTENT_CHARACTERS,
   encodeNamespaceLabel,
   MAX_MEMORY_CONTENT_CHARACTERS,

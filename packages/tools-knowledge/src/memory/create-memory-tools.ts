@@ -10,9 +10,11 @@ import type { MemoryBackend } from "./memory-backend.js";
 import { createMemoryDeleteTool, type MemoryDeleteTool } from "./memory-delete.js";
 import { createMemoryListTool, type MemoryListTool } from "./memory-list.js";
 import { createMemoryReadTool, type MemoryReadTool } from "./memory-read.js";
+import { createMemoryRememberTool } from "./memory-remember.js";
 import { MAX_MEMORY_CONTENT_CHARACTERS } from "./memory-rules.js";
 import { createMemorySearchTool, type MemorySearchTool } from "./memory-search.js";
 import { createMemoryWriteTool, type MemoryWriteTool } from "./memory-write.js";
+import { REMEMBER_TOOL_NAME, type RememberTool } from "./remember.js";
 
 /** The names of the five memory tools, in the order {@link createMemoryTools} returns them. */
 export const MEMORY_TOOL_NAME_LIST: readonly string[] = Object.freeze([
@@ -29,7 +31,8 @@ export type MemoryTool =
   | MemoryReadTool
   | MemorySearchTool
   | MemoryListTool
-  | MemoryDeleteTool;
+  | MemoryDeleteTool
+  | RememberTool;
 
 /** Options of {@link createMemoryTools}. */
 export interface MemoryToolsOptions {
@@ -48,6 +51,13 @@ export interface MemoryToolsOptions {
   readOnly?: boolean;
   /** Longest content `memory_write` accepts. Default 10,000 characters. */
   maxContentCharacters?: number;
+  /**
+   * Also create `remember` over the same backend and namespace (`createMemoryRememberTool`): an
+   * excerpt with its source, kept under a key made from its text, that `memory_search` finds
+   * beside `memory_write`'s memories — one memory for the model. Left out with `readOnly`.
+   * Default `false`.
+   */
+  remember?: boolean;
   /** Other tools mounted beside these (descriptions may name them). Default: none. */
   mountedTools?: readonly string[];
   /** The clock for the timestamps. Default `() => new Date()`. */
@@ -63,6 +73,7 @@ const optionsSchema = z.object({
     .optional(),
   readOnly: z.boolean().optional(),
   maxContentCharacters: z.number().int().min(1).max(MAX_MEMORY_CONTENT_CHARACTERS).optional(),
+  remember: z.boolean().optional(),
   mountedTools: mountedToolsOption,
   now: z
     .custom<() => Date>((value) => typeof value === "function", {
@@ -98,12 +109,18 @@ export function createMemoryTools(options: MemoryToolsOptions): MemoryTool[] {
       (name) => parsed.readOnly !== true || readOnlyNames.has(name),
     ),
   );
-  const mounted = [...chosen, ...(parsed.mountedTools ?? [])];
+  const remember = parsed.remember === true && parsed.readOnly !== true;
+  const mounted = [
+    ...chosen,
+    ...(remember ? [REMEMBER_TOOL_NAME] : []),
+    ...(parsed.mountedTools ?? []),
+  ];
   const common = {
     backend: parsed.backend,
     namespace: parsed.namespace as MemoryNamespaceOption,
     mountedTools: mounted,
   };
+  const readers = { ...common, ...(remember ? { rememberToolName: REMEMBER_TOOL_NAME } : {}) };
   const tools: MemoryTool[] = [];
   if (chosen.has(MEMORY_TOOL_NAMES.write)) {
     tools.push(
@@ -116,9 +133,20 @@ export function createMemoryTools(options: MemoryToolsOptions): MemoryTool[] {
       }),
     );
   }
+  if (remember) {
+    tools.push(
+      createMemoryRememberTool({
+        ...common,
+        ...(parsed.maxContentCharacters === undefined
+          ? {}
+          : { maxTextCharacters: parsed.maxContentCharacters }),
+        ...(parsed.now === undefined ? {} : { now: parsed.now }),
+      }),
+    );
+  }
   if (chosen.has(MEMORY_TOOL_NAMES.read)) tools.push(createMemoryReadTool(common));
-  if (chosen.has(MEMORY_TOOL_NAMES.search)) tools.push(createMemorySearchTool(common));
-  if (chosen.has(MEMORY_TOOL_NAMES.list)) tools.push(createMemoryListTool(common));
+  if (chosen.has(MEMORY_TOOL_NAMES.search)) tools.push(createMemorySearchTool(readers));
+  if (chosen.has(MEMORY_TOOL_NAMES.list)) tools.push(createMemoryListTool(readers));
   if (chosen.has(MEMORY_TOOL_NAMES.delete)) tools.push(createMemoryDeleteTool(common));
   return tools;
 }

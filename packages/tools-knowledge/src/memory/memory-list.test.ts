@@ -68,7 +68,7 @@ describe("memory_list", () => {
       mountedTools: ["memory_write"],
     });
     expect(empty.renderResult(await empty.run({}))).toBe(
-      "No memory has been saved here yet. Save one with memory_write.",
+      "No memory has been saved with memory_write yet. Save one with memory_write.",
     );
   });
 });

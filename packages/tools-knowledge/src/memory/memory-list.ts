@@ -21,7 +21,9 @@ import {
   backendOption,
   MEMORY_TOOL_NAMES,
   type MemoryNamespaceOption,
+  memoryNeighbours,
   namespaceOption,
+  nothingSavedYet,
   resolveNamespace,
   tagsField,
 } from "./internal/memory-tool-common.js";
@@ -94,6 +96,12 @@ export interface MemoryListToolOptions {
   maxLimit?: number;
   /** Names of the tools mounted beside this one; the description names only these. Default: none. */
   mountedTools?: readonly string[];
+  /**
+   * The name of a `remember` that saves into this same backend (`createMemoryRememberTool`;
+   * `createMemoryTools({ remember: true })` sets it): named as a saver in empty answers. Default:
+   * none — a mounted `remember` is taken to save into another store.
+   */
+  rememberToolName?: string;
   /** Time limit of one call in ms (`0` = none). Default {@link DEFAULT_MEMORY_LIST_TIMEOUT_MS}. */
   timeoutMs?: number;
   /** Replaces the tool's name. */
@@ -110,6 +118,7 @@ const optionsSchema = z
     defaultLimit: z.number().int().min(1).max(10_000).optional(),
     maxLimit: z.number().int().min(1).max(10_000).optional(),
     mountedTools: mountedToolsOption,
+    rememberToolName: z.string().min(1).optional(),
     timeoutMs: z.number().int().min(0).optional(),
   })
   .refine(
@@ -158,6 +167,8 @@ export interface MemoryListFormatOptions {
   toolName?: string;
   /** Names of the tools mounted beside it (the messages name only these). Default: none. */
   mountedTools?: readonly string[];
+  /** The name of a `remember` that saves into the same backend, if one does. Default: none. */
+  rememberToolName?: string;
 }
 
 /**
@@ -184,9 +195,7 @@ export function formatMemoryListResult(
   const lines: string[] = [];
   if (data.entries.length === 0) {
     if (data.memories === 0) {
-      lines.push(
-        `No memory has been saved here yet.${mounted.has(MEMORY_TOOL_NAMES.write) ? ` Save one with ${MEMORY_TOOL_NAMES.write}.` : ""}`,
-      );
+      lines.push(nothingSavedYet(memoryNeighbours(mounted, options.rememberToolName), "", ""));
     } else {
       lines.push(
         `None of the ${formatCount(data.memories)} ${data.memories === 1 ? "memory" : "memories"} matches ${filters.join(" and ")}. Call ${name} again with ${filters.length > 1 ? "fewer filters" : "another filter"} or without.`,
@@ -322,6 +331,9 @@ export function createMemoryListTool(options: MemoryListToolOptions): MemoryList
     render: (data) =>
       formatMemoryListResult(data, {
         toolName: name,
+        ...(parsed.rememberToolName === undefined
+          ? {}
+          : { rememberToolName: parsed.rememberToolName }),
         ...(parsed.mountedTools === undefined ? {} : { mountedTools: parsed.mountedTools }),
       }),
   });

@@ -5,6 +5,7 @@ import {
   formatPageMarker,
   isOffsetPastEnd,
   joinSentences,
+  listWords,
   mountedTools,
   mountedToolsOption,
   type NextCallValue,
@@ -22,7 +23,9 @@ import {
   backendOption,
   MEMORY_TOOL_NAMES,
   type MemoryNamespaceOption,
+  memoryNeighbours,
   namespaceOption,
+  nothingSavedYet,
   resolveNamespace,
   tagsField,
 } from "./internal/memory-tool-common.js";
@@ -115,6 +118,12 @@ export interface MemorySearchToolOptions {
   maxExcerptCharacters?: number;
   /** Names of the tools mounted beside this one; the description names only these. Default: none. */
   mountedTools?: readonly string[];
+  /**
+   * The name of a `remember` that saves into this same backend (`createMemoryRememberTool`;
+   * `createMemoryTools({ remember: true })` sets it): named as a saver in the description and in
+   * empty answers. Default: none — a mounted `remember` is taken to save into another store.
+   */
+  rememberToolName?: string;
   /** Time limit of one call in ms (`0` = none). Default {@link DEFAULT_MEMORY_SEARCH_TIMEOUT_MS}. */
   timeoutMs?: number;
   /** Replaces the tool's name. */
@@ -132,6 +141,7 @@ const optionsSchema = z
     maxLimit: z.number().int().min(1).max(1_000).optional(),
     maxExcerptCharacters: z.number().int().min(40).max(100_000).optional(),
     mountedTools: mountedToolsOption,
+    rememberToolName: z.string().min(1).optional(),
     timeoutMs: z.number().int().min(0).optional(),
   })
   .refine(
@@ -176,6 +186,8 @@ export interface MemorySearchFormatOptions {
   toolName?: string;
   /** Names of the tools mounted beside it (the messages name only these). Default: none. */
   mountedTools?: readonly string[];
+  /** The name of a `remember` that saves into the same backend, if one does. Default: none. */
+  rememberToolName?: string;
 }
 
 function indent(text: string): string {
@@ -210,7 +222,11 @@ export function formatMemorySearchResult(
     switch (data.empty_reason) {
       case "no_memories":
         lines.push(
-          `No memory has been saved here yet, so nothing matches ${query}.${mounted.has(MEMORY_TOOL_NAMES.write) ? ` Save one with ${MEMORY_TOOL_NAMES.write} first.` : ""}`,
+          nothingSavedYet(
+            memoryNeighbours(mounted, options.rememberToolName),
+            `, so nothing matches ${query}`,
+            " first",
+          ),
         );
         break;
       case "filtered_out":
@@ -290,12 +306,16 @@ export function createMemorySearchTool(options: MemorySearchToolOptions): Memory
   const { backend } = parsed;
   const namespace = parsed.namespace as MemoryNamespaceOption;
   const index = new MemorySearchIndex();
+  const { savers, apartSearch } = memoryNeighbours(mounted, parsed.rememberToolName);
 
   const description =
     parsed.description ??
     joinSentences(
       [
-        "Search memories saved earlier (facts, preferences, decisions) by their words, ranked by relevance (BM25 over key, tags and content), best first.",
+        `Search memories saved earlier${savers.length > 0 ? ` with ${listWords(savers)}` : ""} (facts, preferences, decisions, excerpts) by their words, ranked by relevance (BM25 over key, tags and content), best first.`,
+        apartSearch === undefined
+          ? undefined
+          : `Excerpts saved with remember are kept apart: search them with ${apartSearch}.`,
         "Each result gives the key, the tags and the content (an excerpt when long).",
         mounted.when(
           MEMORY_TOOL_NAMES.read,
@@ -377,6 +397,9 @@ export function createMemorySearchTool(options: MemorySearchToolOptions): Memory
     render: (data) =>
       formatMemorySearchResult(data, {
         toolName: name,
+        ...(parsed.rememberToolName === undefined
+          ? {}
+          : { rememberToolName: parsed.rememberToolName }),
         ...(parsed.mountedTools === undefined ? {} : { mountedTools: parsed.mountedTools }),
       }),
   });

@@ -49,6 +49,10 @@ export const DEFAULT_MAX_EXCERPT_CHARACTERS = 700;
  */
 export const DEFAULT_SEARCH_KNOWLEDGE_TIMEOUT_MS = 120_000;
 
+/** The memory family's search and write tools, named when mounted beside a store search. */
+const MEMORY_SEARCH_NAME = "memory_search";
+const MEMORY_WRITE_NAME = "memory_write";
+
 /** Most tags a store search may filter on. */
 export const MAX_SEARCH_TAGS = 10;
 
@@ -249,6 +253,9 @@ function describeTool(wording: Wording, defaultLimit: number): string {
         mounted.has(SEARCH_KNOWLEDGE_TOOL_NAME) && name !== SEARCH_KNOWLEDGE_TOOL_NAME
           ? `For the full fetched sources, use ${SEARCH_KNOWLEDGE_TOOL_NAME} instead.`
           : undefined,
+        mounted.has(MEMORY_SEARCH_NAME)
+          ? `Memories saved with ${MEMORY_WRITE_NAME} are kept apart: search them with ${MEMORY_SEARCH_NAME}.`
+          : undefined,
         `At most ${defaultLimit} hits per call (limit to change); a cut result ends with the exact call for the next page (offset).`,
       ],
       "\n",
@@ -277,7 +284,12 @@ function emptyMessage(data: SearchKnowledgeToolData, wording: Wording): string {
   switch (data.empty_reason) {
     case "empty_corpus":
       if (kind === "store") {
-        return `Nothing has been saved yet, so ${name} has nothing to search.${mounted.has("remember") ? " Save an excerpt with remember first, then search again." : " Excerpts must be saved first."}`;
+        const apart = mounted.has(MEMORY_SEARCH_NAME)
+          ? ` Memories saved with ${MEMORY_WRITE_NAME} are kept apart: search them with ${MEMORY_SEARCH_NAME}.`
+          : "";
+        return mounted.has("remember")
+          ? `No excerpt has been saved with remember yet, so ${name} has nothing to search. Save an excerpt with remember first, then search again.${apart}`
+          : `Nothing has been saved yet, so ${name} has nothing to search. Excerpts must be saved first.${apart}`;
       }
       return `The knowledge folder has no Markdown or text file yet (.md, .markdown, .mdx, .txt, .rst; hidden folders are skipped), so ${name} has nothing to search.${mounted.has("web_fetch") ? ` Save pages into it with web_fetch, then call ${name} again.` : ` Add documents to it, then call ${name} again.`}`;
     case "filtered_out": {

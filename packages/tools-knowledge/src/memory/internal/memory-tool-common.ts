@@ -1,4 +1,11 @@
-import { errorMessage, fail, type ToolContext, type ToolFailure } from "@agentool/contract";
+import {
+  errorMessage,
+  fail,
+  listWords,
+  type MountedTools,
+  type ToolContext,
+  type ToolFailure,
+} from "@agentool/contract";
 import { z } from "zod";
 import { splitCommaList } from "../../engine/comma-list.js";
 import {
@@ -75,6 +82,55 @@ export function keyField(what: string) {
     .describe(
       `${what} Letters and digits, then also _ . : / - (e.g. "user/preferences/editor"), at most ${MAX_MEMORY_KEY_CHARACTERS} characters, case-sensitive.`,
     );
+}
+
+/**
+ * Who saves into the memory a memory tool reads, for its description and its empty messages:
+ * `savers` are the mounted tools that write there (`memory_write`, and `remember` when it saves
+ * into the same backend); `apartSearch` is the search tool of a `remember` mounted over another
+ * store (`search_memory`), so an empty memory never claims nothing was saved anywhere.
+ *
+ * @param mounted - the tools mounted beside it
+ * @param rememberToolName - the name of a `remember` that saves into this backend, if one does
+ * @returns the savers and the other store's search tool
+ * @internal
+ */
+export function memoryNeighbours(
+  mounted: MountedTools,
+  rememberToolName: string | undefined,
+): { savers: string[]; apartSearch: string | undefined } {
+  const savers = [MEMORY_TOOL_NAMES.write, rememberToolName].filter(
+    (name): name is string => name !== undefined && mounted.has(name),
+  );
+  const apart =
+    rememberToolName === undefined && mounted.has("remember") && mounted.has("search_memory");
+  return { savers, apartSearch: apart ? "search_memory" : undefined };
+}
+
+/**
+ * What an empty memory answers: "No memory has been saved with memory_write or remember yet"
+ * (or "… here yet" when no saver is mounted), the sentence that names the savers, and where
+ * excerpts kept apart are searched — never "nothing saved" about a store it did not look in.
+ *
+ * @param neighbours - {@link memoryNeighbours}
+ * @param after - what follows "yet" in the first sentence (", so nothing matches \"x\"")
+ * @param saveSuffix - what follows the savers in the advice (" first")
+ * @returns the message
+ * @internal
+ */
+export function nothingSavedYet(
+  neighbours: { savers: string[]; apartSearch: string | undefined },
+  after: string,
+  saveSuffix: string,
+): string {
+  const { savers, apartSearch } = neighbours;
+  const who = savers.length === 0 ? " here" : ` with ${listWords(savers)}`;
+  const save = savers.length === 0 ? "" : ` Save one with ${listWords(savers)}${saveSuffix}.`;
+  const elsewhere =
+    apartSearch === undefined
+      ? ""
+      : ` Excerpts saved with remember are kept apart: search them with ${apartSearch}.`;
+  return `No memory has been saved${who} yet${after}.${save}${elsewhere}`;
 }
 
 /** The tags field of `memory_write`. @internal */

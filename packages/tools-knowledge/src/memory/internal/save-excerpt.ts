@@ -39,8 +39,11 @@ export interface ExcerptRequest {
   tags?: string[] | undefined;
 }
 
-/** The refusal of a blank excerpt or one holding a private key, if any. */
-function refuseExcerpt(name: string, text: string): ToolResult<RememberToolData> | undefined {
+/** The refusal of a blank excerpt or one holding a private key, if any. @internal */
+export function refuseExcerpt(
+  name: string,
+  text: string,
+): ToolResult<RememberToolData> | undefined {
   if (text.trim().length === 0) {
     return fail("INVALID_INPUT", `${name} refused the excerpt: text is blank.`, {
       hint: `Call ${name} with the words to keep.`,
