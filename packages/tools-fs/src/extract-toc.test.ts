@@ -74,10 +74,16 @@ describe("createExtractTocTool", () => {
     const text = tool.renderResult(first) as string;
     expect(text).toContain("Table of contents of many.md (headings 1–3 of 10, 10 lines):");
     expect(text).toContain(
-      '…[truncated: 7 more headings — call extract_toc again with path="many.md", offset=4]',
+      '…[truncated: 7 more headings — call extract_toc again with path="many.md", limit=3, offset=4]',
     );
     const next = parseNextCall(text);
-    expect(next).toEqual({ tool: "extract_toc", args: { path: "many.md", offset: 4 } });
+    expect(next).toEqual({ tool: "extract_toc", args: { path: "many.md", limit: 3, offset: 4 } });
+    // The limit asked for is repeated.
+    const small = await tool.run({ path: "many.md", limit: 2 });
+    expect(parseNextCall(tool.renderResult(small) as string)).toEqual({
+      tool: "extract_toc",
+      args: { path: "many.md", limit: 2, offset: 3 },
+    });
     const second = await tool.run({ ...next?.args, limit: 100 });
     expect(second.success && second.data.toc.map((entry) => entry.title)).toEqual(
       Array.from({ length: 7 }, (_, index) => `H${index + 3}`),

@@ -89,6 +89,8 @@ export interface ExtractTocToolData {
   path: string;
   /** The 1-based position (among the headings) of the first heading of this page. */
   offset: number;
+  /** The page size that applied (the `limit` asked for, or the default). */
+  limit: number;
   /** This page's headings, in document order: `{ level, title, line }`. */
   toc: TocEntry[];
   /** All headings in the document (exact). */
@@ -209,7 +211,7 @@ export function formatTableOfContents(
         nextOffset: data.next_offset,
         omitted: data.total - data.next_offset + 1,
         unit: "headings",
-        args: { path: data.path },
+        args: { path: data.path, limit: data.limit },
       }),
     );
   }
@@ -253,10 +255,12 @@ export function createExtractTocTool(options: ExtractTocToolOptions): ExtractToc
       if (isOffsetPastEnd(offset, total)) {
         return offsetPastEnd({ tool: name, offset, total, unit: "headings" });
       }
-      const end = offset - 1 + (request.limit ?? defaultLimit);
+      const limit = request.limit ?? defaultLimit;
+      const end = offset - 1 + limit;
       const data: ExtractTocToolData = {
         path: loaded.data.display,
         offset,
+        limit,
         toc: document.headings.slice(offset - 1, end),
         total,
         truncated: end < total,

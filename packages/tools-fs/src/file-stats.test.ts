@@ -157,11 +157,12 @@ describe("createFileStatsTool", () => {
     expect(text).toContain(".: 5 files in 2 subdirectories, 2.9 KB (3,014 bytes) in all;");
     expect(text).toContain("Files 1–2 (by path): 3 lines, 6 B.");
     expect(text).toContain(
-      '…[truncated: 3 more files — call file_stats again with path=".", offset=3]',
+      '…[truncated: 3 more files — call file_stats again with path=".", limit=2, offset=3]',
     );
+    // The marker carries the limit: followed literally, the next page has the same size.
     const next = parseNextCall(text);
-    expect(next).toEqual({ tool: "file_stats", args: { path: ".", offset: 3 } });
-    const second = await tool.run({ ...next?.args, limit: 2 });
+    expect(next).toEqual({ tool: "file_stats", args: { path: ".", limit: 2, offset: 3 } });
+    const second = await tool.run({ ...next?.args });
     if (!second.success || second.data.kind !== "directory")
       throw new Error("expected a directory");
     expect(second.data.files.map((file) => file.path)).toEqual(["src/b.ts", "src/lib/z.ts"]);
@@ -220,7 +221,7 @@ describe("createFileStatsTool", () => {
     expect(result.success && result.data).toMatchObject({ lines: 2 });
     await assertConformance([tool], {
       samples: { file_stats: {} },
-      cutSamples: { file_stats: { limit: 1 } },
+      cutSamples: { file_stats: { path: ".", limit: 1 } },
     });
     const aliased = await tool.run({ file_path: "sample" });
     expect(aliased.success && aliased.data.path).toBe("sample");

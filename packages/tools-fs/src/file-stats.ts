@@ -137,6 +137,8 @@ export interface FileStatsDirectoryData {
   modified_at: string;
   /** The 1-based position of the first file of this page. */
   offset: number;
+  /** The page size that applied (the `limit` asked for, or the default). */
+  limit: number;
   /**
    * This page's files with their figures, by path (folder by folder, names in code-point order);
    * the same call always gives the same files.
@@ -281,7 +283,7 @@ export function formatFileStats(
         omitted: Math.max(1, fileCount - data.next_offset + 1),
         unit: "files",
         atLeast: data.total === undefined,
-        args: { path: data.path },
+        args: { path: data.path, limit: data.limit },
       }),
     );
   }
@@ -365,6 +367,7 @@ export function createFileStatsTool(options: FileStatsToolOptions): FileStatsToo
         path: resolved.display,
         modified_at: modifiedAt,
         offset,
+        limit,
         files: figures,
         truncated: files > end,
         directories: walk.directories,

@@ -103,7 +103,17 @@ describe.each(engines)("glob_search with the $name", (engine) => {
     const text = String(tool.renderResult(await tool.run({ pattern: "**/*" })));
     expect(text).toMatch(TRUNCATION_MARKER_PATTERN);
     expect(text.split("\n")[0]).toBe('Files 1–2 of 4 matching "**/*" in . (newest first):');
-    expect(text).toContain("…[truncated: 2 more files — call glob_search again with offset=3]");
+    // The pattern, the path and the page size (here the tool's own default, 2) are repeated.
+    expect(text).toContain(
+      '…[truncated: 2 more files — call glob_search again with pattern="**/*", path=".", limit=2, offset=3]',
+    );
+    const paged = makeTool(engine);
+    const inSrc = String(
+      paged.renderResult(await paged.run({ pattern: "*.ts", path: "src", limit: 1 })),
+    );
+    expect(inSrc).toContain(
+      'call glob_search again with pattern="*.ts", path="src", limit=1, offset=2]',
+    );
     const rest = await data(engine, { pattern: "**/*", offset: 3 }, 2);
     expect(rest.files.map((file) => file.path)).toEqual(["docs/guide.md", "src/old.ts"]);
     expect(rest.truncated).toBe(false);

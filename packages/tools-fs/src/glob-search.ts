@@ -17,6 +17,7 @@ import { z } from "zod";
 import { createJsLister } from "./internal/js-search.js";
 import type { FileLister, ListRequest } from "./internal/search-types.js";
 import {
+  echoPattern,
   fileNotDirectory,
   pageLimitOptionsShape,
   pathNotFound,
@@ -188,12 +189,12 @@ export function formatGlobSearchResult(
   toolName: string = GLOB_SEARCH_TOOL_NAME,
 ): string {
   if (data.files.length === 0)
-    return data.message ?? `No file matches ${JSON.stringify(data.pattern)} in ${data.path}.`;
+    return data.message ?? `No file matches ${echoPattern(data.pattern)} in ${data.path}.`;
   const end = data.offset + data.files.length - 1;
   const head =
     data.offset === 1 && !data.truncated
-      ? `${formatCount(data.total)} file${data.total === 1 ? " matches" : "s match"} ${JSON.stringify(data.pattern)} in ${data.path} (newest first):`
-      : `Files ${formatCount(data.offset)}–${formatCount(end)} of ${formatCount(data.total)} matching ${JSON.stringify(data.pattern)} in ${data.path} (newest first):`;
+      ? `${formatCount(data.total)} file${data.total === 1 ? " matches" : "s match"} ${echoPattern(data.pattern)} in ${data.path} (newest first):`
+      : `Files ${formatCount(data.offset)}–${formatCount(end)} of ${formatCount(data.total)} matching ${echoPattern(data.pattern)} in ${data.path} (newest first):`;
   const lines = [head, ...data.files.map((file) => file.path)];
   if (data.next_offset !== undefined) {
     const omitted = data.total - data.next_offset + 1;
@@ -203,6 +204,7 @@ export function formatGlobSearchResult(
         nextOffset: data.next_offset,
         omitted,
         unit: omitted === 1 ? "file" : "files",
+        args: { pattern: data.pattern, path: data.path, limit: data.limit },
       }),
     );
   }
@@ -229,15 +231,15 @@ function noMatchMessage(
       root.length > 0 && pattern.startsWith(`${root}/`)
         ? pattern.slice(root.length + 1)
         : pattern.replace(/^\/+/, "");
-    return `No file matches ${JSON.stringify(pattern)} in ${where}. Globs match paths relative to the workspace root, not absolute paths: try ${JSON.stringify(relative.length > 0 ? relative : "**")}${tail}`;
+    return `No file matches ${echoPattern(pattern)} in ${where}. Globs match paths relative to the workspace root, not absolute paths: try ${JSON.stringify(relative.length > 0 ? relative : "**")}${tail}`;
   }
   if (!pattern.includes("/")) {
-    return `No file matches ${JSON.stringify(pattern)} in ${where} (a glob without '/' already matches names at any depth): try a broader pattern${tail}`;
+    return `No file matches ${echoPattern(pattern)} in ${where} (a glob without '/' already matches names at any depth): try a broader pattern${tail}`;
   }
   if (pattern.startsWith("**/")) {
-    return `No file matches ${JSON.stringify(pattern)} in ${where}: try a broader pattern${tail}`;
+    return `No file matches ${echoPattern(pattern)} in ${where}: try a broader pattern${tail}`;
   }
-  return `No file matches ${JSON.stringify(pattern)} in ${where}. Globs match paths relative to the workspace root: try "**/${pattern}" or a broader pattern${tail}`;
+  return `No file matches ${echoPattern(pattern)} in ${where}. Globs match paths relative to the workspace root: try "**/${pattern}" or a broader pattern${tail}`;
 }
 
 /**
@@ -326,7 +328,7 @@ export function createGlobSearchTool(options: GlobSearchToolOptions): GlobSearch
         if (example !== undefined) {
           data.empty_reason = "only_hidden_or_ignored";
           data.example_path = example;
-          data.message = `No visible file matches ${JSON.stringify(pattern)} in ${resolved.display}; matches exist only among hidden or .gitignore'd files (e.g. ${example}), which ${name} skips.${mounted.when("list_directory", " Use list_directory to look into them.")}`;
+          data.message = `No visible file matches ${echoPattern(pattern)} in ${resolved.display}; matches exist only among hidden or .gitignore'd files (e.g. ${example}), which ${name} skips.${mounted.when("list_directory", " Use list_directory to look into them.")}`;
         } else {
           data.empty_reason = "no_match";
           data.message = noMatchMessage(

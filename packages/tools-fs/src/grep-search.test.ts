@@ -1,7 +1,7 @@
 import { chmod, mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { TRUNCATION_MARKER_PATTERN } from "@agentool/contract";
+import { formatCount, TRUNCATION_MARKER_PATTERN } from "@agentool/contract";
 import { assertConformance } from "@agentool/contract/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createGrepSearchTool, type GrepSearchToolData } from "./grep-search.js";
@@ -203,7 +203,9 @@ describe.each(engines)("grep_search with the $name", (engine) => {
     const { tool, result: raw } = await search(engine, { pattern: "alpha", limit: 2 });
     const text = String(tool.renderResult(raw));
     expect(text).toMatch(TRUNCATION_MARKER_PATTERN);
-    expect(text).toContain("…[truncated: 2 more matches — call grep_search again with offset=3]");
+    expect(text).toContain(
+      '…[truncated: 2 more matches — call grep_search again with pattern="alpha", path=".", limit=2, offset=3]',
+    );
     expect(text.split("\n")[0]).toBe(
       'Matching lines 1–2 of 4 (in 1 file) for "alpha" in ., sorted by path:',
     );
@@ -226,6 +228,49 @@ describe.each(engines)("grep_search with the $name", (engine) => {
       offset: 2,
     });
     expect(rest.files).toEqual([{ path: "src/b.ts" }]);
+  });
+
+  it("names the whole next call: every filter at a value of its own, the mode and the limit", async () => {
+    const input = {
+      pattern: "ALPHA",
+      path: "src",
+      glob: "*.ts",
+      ignore_case: true,
+      context_lines: 1,
+      limit: 1,
+    };
+    const { tool, result } = await search(engine, input);
+    const text = String(tool.renderResult(result));
+    expect(text).toContain(
+      'call grep_search again with pattern="ALPHA", path="src", glob="*.ts", context_lines=1, ignore_case=true, limit=1, offset=2]',
+    );
+    const literal = await search(engine, { pattern: "alpha", literal: true, limit: 1 });
+    expect(String(literal.tool.renderResult(literal.result))).toContain(
+      'call grep_search again with pattern="alpha", path=".", literal=true, limit=1, offset=2]',
+    );
+    const files = await search(engine, { pattern: "TODO", output_mode: "count", limit: 1 });
+    expect(String(files.tool.renderResult(files.result))).toContain(
+      'call grep_search again with pattern="TODO", path=".", output_mode="count", limit=1, offset=2]',
+    );
+  });
+
+  it("echoes the pattern as written (one backslash) and cuts a long one", async () => {
+    const escaped = await search(engine, { pattern: "\\balpha\\b", limit: 2 });
+    expect(String(escaped.tool.renderResult(escaped.result)).split("\n")[0]).toBe(
+      'Matching lines 1–2 of 4 (in 1 file) for "\\balpha\\b" in ., sorted by path:',
+    );
+    const long = `alpha|${"z".repeat(4_994)}`;
+    const cut = await search(engine, { pattern: long, limit: 2 });
+    const text = String(cut.tool.renderResult(cut.result));
+    expect(text.split("\n")[0]).toBe(
+      `Matching lines 1–2 of 4 (in 1 file) for "alpha|${"z".repeat(114)}"…[truncated: 4,880 more characters — the search used the whole pattern] in ., sorted by path:`,
+    );
+    // The next call still carries the whole pattern.
+    expect(text).toContain(`pattern="${long}"`);
+    const none = await search(engine, { pattern: "\\bzzz_absent\\b" });
+    expect(String(none.tool.renderResult(none.result))).toContain(
+      'No match for "\\bzzz_absent\\b" in .',
+    );
   });
 
   it("refuses an offset past the end with offsetPastEnd", async () => {
@@ -417,7 +462,7 @@ describe("grep_search pages: deterministic, true counts, same order in both engi
     expect(matchIds((await page(js, { pattern: "hit", limit: 1000 })).data)).toEqual(
       matchIds(whole.data),
     );
-  });
+  }, 30_000);
 
   it("pages through every match with offset, in both engines, and the pages add up", async () => {
     for (const tool of Object.values(tools())) {
@@ -428,7 +473,9 @@ describe("grep_search pages: deterministic, true counts, same order in both engi
         const { data, text } = await page(tool, { pattern: "hit", limit: 300, offset });
         seen.push(...matchIds(data));
         if (data.next_offset !== undefined) {
-          expect(text).toContain(`call grep_search again with offset=${data.next_offset}]`);
+          expect(text).toContain(
+            `call grep_search again with pattern="hit", path=".", limit=300, offset=${data.next_offset}]`,
+          );
         }
         offset = data.next_offset;
         pages += 1;
@@ -440,23 +487,24 @@ describe("grep_search pages: deterministic, true counts, same order in both engi
     }
   });
 
-  it("says 'at least' with a true lower bound when it stopped early", async () => {
+  it("knows the exact total in content mode whenever count mode does, the same on every page", async () => {
     const { ripgrep, js } = tools();
     for (const tool of [ripgrep, js]) {
-      const { data, text } = await page(tool, { pattern: "hit", limit: 10, offset: 21 });
-      expect(data.total).toBeUndefined();
-      expect(data.total_at_least).toBe(501);
-      expect(data.next_offset).toBe(31);
-      expect(data.truncated).toBe(true);
-      expect(text.split("\n")[0]).toBe(
-        'Matching lines 21–30 of at least 501 for "hit" in ., sorted by path:',
-      );
-      expect(text).toContain(
-        "…[truncated: at least 471 more matches — call grep_search again with offset=31]",
-      );
-      expect(text).not.toMatch(/\b1 more/);
+      // 841 matching lines in 211 files: more lines than a small page counts, fewer files than
+      // count mode's budget — count mode says 841 at once, and so does content mode now.
+      const counted = await page(tool, { pattern: "hit", output_mode: "count", limit: 10 });
+      expect(counted.data.total_matches).toBe(841);
+      for (const offset of [1, 21, 501, 831]) {
+        const { data, text } = await page(tool, { pattern: "hit", limit: 10, offset });
+        expect(data.total).toBe(841);
+        expect(data.total_files).toBe(211);
+        expect(data.total_at_least).toBeUndefined();
+        expect(text.split("\n")[0]).toBe(
+          `Matching lines ${formatCount(offset)}–${formatCount(offset + 9)} of 841 (in 211 files) for "hit" in ., sorted by path:`,
+        );
+      }
     }
-  });
+  }, 30_000);
 
   it("never prints a partial sum as a total in count mode", async () => {
     const { ripgrep, js } = tools();
@@ -479,6 +527,46 @@ describe("grep_search pages: deterministic, true counts, same order in both engi
     }
   });
 
+  it("says 'at least' with a true lower bound when more files match than count mode counts", async () => {
+    // More matching files (520) than count mode's budget for a small page (500).
+    const wide = await mkdtemp(join(tmpdir(), "agentool-grep-wide-"));
+    await mkdir(join(wide, "wide"));
+    await Promise.all(
+      Array.from({ length: 520 }, (_, file) =>
+        writeFile(
+          join(wide, "wide", `w${String(file).padStart(3, "0")}.txt`),
+          "broad one\nbroad two\n",
+        ),
+      ),
+    );
+    const workspace = createWorkspace({ fileSystem: createNodeFileSystem({ root: wide }) });
+    const ripgrep = createGrepSearchTool({
+      workspace,
+      searcher: createRipgrepSearcher({ root: wide }),
+    });
+    const js = createGrepSearchTool({ workspace });
+    for (const tool of [ripgrep, js]) {
+      const input = { pattern: "broad", path: "wide", limit: 10, offset: 21 };
+      const { data, text } = await page(tool, input);
+      expect(data.total).toBeUndefined();
+      expect(data.total_at_least).toBe(501);
+      expect(data.next_offset).toBe(31);
+      expect(data.truncated).toBe(true);
+      expect(text.split("\n")[0]).toBe(
+        'Matching lines 21–30 of at least 501 for "broad" in wide, sorted by path:',
+      );
+      expect(text).toContain(
+        '…[truncated: at least 471 more matches — call grep_search again with pattern="broad", path="wide", limit=10, offset=31]',
+      );
+      expect(text).not.toMatch(/\b1 more/);
+      // Count mode stops at the same number of files.
+      const counted = await page(tool, { ...input, output_mode: "count", offset: 1 });
+      expect(counted.data.total).toBeUndefined();
+      expect(counted.data.total_at_least).toBe(501);
+    }
+    await rm(wide, { recursive: true, force: true });
+  }, 30_000);
+
   it("shortens a page to the output cap and moves next_offset back instead of cutting text", async () => {
     const workspace = createWorkspace({ fileSystem: createNodeFileSystem({ root: big }) });
     const tool = createGrepSearchTool({
@@ -490,7 +578,9 @@ describe("grep_search pages: deterministic, true counts, same order in both engi
     expect(text.length).toBeLessThanOrEqual(2_000);
     expect(data.match_count).toBeLessThan(500);
     expect(data.next_offset).toBe((data.match_count ?? 0) + 1);
-    expect(text).toContain(`call grep_search again with offset=${data.next_offset}]`);
+    expect(text).toContain(
+      `call grep_search again with pattern="hit", path=".", limit=500, offset=${data.next_offset}]`,
+    );
     expect(text).not.toContain("narrow the search");
   });
 

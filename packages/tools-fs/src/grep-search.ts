@@ -8,6 +8,7 @@ import {
   joinSentences,
   type MountedTools,
   mountedTools,
+  nextCallArguments,
   offsetPastEnd,
   ok,
   pagingInputShape,
@@ -27,7 +28,7 @@ import type {
   SearchScope,
   TextSearcher,
 } from "./internal/search-types.js";
-import { pageLimitOptionsShape, workspaceOption } from "./internal/tool-support.js";
+import { echoPattern, pageLimitOptionsShape, workspaceOption } from "./internal/tool-support.js";
 import type { Workspace } from "./workspace.js";
 
 /** The default name of the search tool. */
@@ -105,6 +106,10 @@ export interface GrepSearchToolData {
   output_mode: GrepOutputMode;
   /** Lines of context asked for around each match (content mode). */
   context_lines?: number;
+  /** Whether letter case was ignored. */
+  ignore_case: boolean;
+  /** Whether the pattern was plain text (not a regular expression). */
+  literal: boolean;
   /** 1-based position of this page's first item (matching line in content mode, else file). */
   offset: number;
   /** The page size that applied. */
@@ -301,7 +306,7 @@ function pageItems(data: GrepSearchToolData): number {
 
 function renderHead(data: GrepSearchToolData): string {
   const where = `${data.path}${data.glob === undefined ? "" : ` (glob ${data.glob})`}`;
-  const pattern = JSON.stringify(data.pattern);
+  const pattern = echoPattern(data.pattern);
   const whole = !data.truncated && data.offset === 1 && data.total !== undefined;
   const end = data.offset + pageItems(data) - 1;
   const of =
@@ -343,7 +348,7 @@ export function formatGrepSearchResult(
 ): string {
   if (data.files.length === 0) {
     const where = `${data.path}${data.glob === undefined ? "" : ` (glob ${data.glob})`}`;
-    return data.message ?? `No match for ${JSON.stringify(data.pattern)} in ${where}.`;
+    return data.message ?? `No match for ${echoPattern(data.pattern)} in ${where}.`;
   }
   let body: string;
   if (data.output_mode === "content") {
@@ -377,6 +382,26 @@ export function formatGrepSearchResult(
       omitted,
       unit,
       atLeast: data.total === undefined,
+      // Every argument that shapes the page (the limit always), so the marker followed
+      // literally keeps it; a filter at its default is left out.
+      args: nextCallArguments(
+        {
+          pattern: data.pattern,
+          path: data.path,
+          glob: data.glob,
+          output_mode: data.output_mode,
+          context_lines: data.context_lines,
+          ignore_case: data.ignore_case,
+          literal: data.literal,
+          limit: data.limit,
+        },
+        {
+          output_mode: "content",
+          context_lines: 0,
+          ignore_case: false,
+          literal: false,
+        },
+      ),
     })}`;
   }
   return data.message === undefined ? text : `${text}\n${data.message}`;
@@ -558,6 +583,8 @@ export function createGrepSearchTool(options: GrepSearchToolOptions): GrepSearch
         pattern: request.pattern,
         path: resolved.display,
         output_mode: outputMode,
+        ignore_case: request.ignore_case ?? false,
+        literal: request.literal ?? false,
         offset,
         limit,
         files,
@@ -602,7 +629,7 @@ function explainEmpty(
   if (example !== undefined) {
     data.empty_reason = "only_hidden_or_ignored";
     data.example_path = example;
-    data.message = `No match for ${JSON.stringify(request.pattern)} in the searched files of ${where}; matches exist only in hidden or .gitignore'd files (e.g. ${example}). To search there, call again with path="${dirname(example)}".`;
+    data.message = `No match for ${echoPattern(request.pattern)} in the searched files of ${where}; matches exist only in hidden or .gitignore'd files (e.g. ${example}). To search there, call again with path="${dirname(example)}".`;
   } else if (!outcome.searchedAnyFile) {
     data.empty_reason = glob === undefined ? "no_files" : "glob_matched_nothing";
     data.message =
@@ -611,6 +638,6 @@ function explainEmpty(
         : `No match: the glob ${JSON.stringify(glob)} matched no file in ${display} (globs match paths relative to the root, e.g. "**/*.ts" or "src/**"). ${mounted.has("glob_search") ? "Check it with glob_search, or drop the glob." : "Drop or fix the glob."}`;
   } else {
     data.empty_reason = "no_match";
-    data.message = `No match for ${JSON.stringify(request.pattern)} in ${where}${request.literal ? "" : " (a regular expression; pass literal=true for plain text)"}${request.ignore_case ? "" : "; try ignore_case=true"} or a broader pattern.`;
+    data.message = `No match for ${echoPattern(request.pattern)} in ${where}${request.literal ? "" : " (a regular expression; pass literal=true for plain text)"}${request.ignore_case ? "" : "; try ignore_case=true"} or a broader pattern.`;
   }
 }

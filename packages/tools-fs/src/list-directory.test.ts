@@ -128,11 +128,15 @@ describe("createListDirectoryTool", () => {
     expect(first.data).toMatchObject({ total: 12, next_offset: 7, truncated: true });
     expect(first.text).toContain("(depth 2; entries 1–6 of 12; directories first)");
     expect(first.text).toContain(
-      '…[truncated: 6 more entries — call list_directory again with path=".", depth=2, offset=7]',
+      '…[truncated: 6 more entries — call list_directory again with path=".", depth=2, limit=6, offset=7]',
     );
+    // Followed literally, the marker keeps depth and the page size.
     const next = parseNextCall(first.text);
-    expect(next).toEqual({ tool: "list_directory", args: { path: ".", depth: 2, offset: 7 } });
-    const second = await list({ ...next?.args, limit: 6 });
+    expect(next).toEqual({
+      tool: "list_directory",
+      args: { path: ".", depth: 2, limit: 6, offset: 7 },
+    });
+    const second = await list({ ...next?.args });
     expect(second.data.entries.map((entry) => entry.path)).toEqual([
       "a/f5",
       "a/f6",
@@ -158,14 +162,14 @@ describe("createListDirectoryTool", () => {
       seen.push(...page.data.entries.map((entry) => entry.name));
       const next = parseNextCall(page.text);
       if (next === undefined) break;
-      expect(next.args).toMatchObject({ path: "many", offset: page.data.next_offset });
+      expect(next.args).toEqual({ path: "many", limit: 500, offset: page.data.next_offset });
       input = next.args;
     }
     expect(seen).toEqual(names);
     const first = await list({ path: "many" });
     expect(first.data).toMatchObject({ total: 1203, next_offset: 501, truncated: true });
     expect(first.text).toContain(
-      '…[truncated: 703 more entries — call list_directory again with path="many", offset=501]',
+      '…[truncated: 703 more entries — call list_directory again with path="many", limit=500, offset=501]',
     );
   });
 
@@ -255,7 +259,7 @@ describe("createListDirectoryTool", () => {
     ]);
     await assertConformance([tool], {
       samples: { list_directory: {} },
-      cutSamples: { list_directory: { depth: 2, limit: 1 } },
+      cutSamples: { list_directory: { path: ".", depth: 2, include_hidden: true, limit: 1 } },
     });
   });
 });

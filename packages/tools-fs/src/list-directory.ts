@@ -5,7 +5,7 @@ import {
   isOffsetPastEnd,
   joinSentences,
   mountedTools,
-  type NextCallValue,
+  nextCallArguments,
   offsetPastEnd,
   ok,
   pagingInputShape,
@@ -156,6 +156,8 @@ export interface ListDirectoryToolData {
   include_hidden: boolean;
   /** The 1-based position of the first entry of this page. */
   offset: number;
+  /** The page size that applied (the `limit` asked for, or the default). */
+  limit: number;
   /**
    * This page's entries, in tree order: each directory's entries follow it, directories first,
    * then by name (case-insensitive, then exact). The same call always gives the same order.
@@ -287,9 +289,18 @@ export function formatDirectoryListing(
   }
   for (const entry of data.entries) lines.push(formatEntry(entry));
   if (data.next_offset !== undefined) {
-    const args: Record<string, NextCallValue> = { path: data.path };
-    if (data.depth !== DEFAULT_LIST_DEPTH) args.depth = data.depth;
-    if (data.include_hidden) args.include_hidden = true;
+    const args = nextCallArguments(
+      {
+        path: data.path,
+        depth: data.depth,
+        include_hidden: data.include_hidden,
+        limit: data.limit,
+      },
+      {
+        depth: DEFAULT_LIST_DEPTH,
+        include_hidden: false,
+      },
+    );
     const atLeast = data.total === undefined;
     const all = data.total ?? data.total_at_least ?? data.next_offset;
     lines.push(
@@ -509,6 +520,7 @@ export function createListDirectoryTool(options: ListDirectoryToolOptions): List
         depth,
         include_hidden: includeHidden,
         offset,
+        limit,
         entries,
         truncated: seen > end,
         hidden_skipped: hiddenSkipped,

@@ -1,4 +1,4 @@
-import { formatCount, formatPageMarker, nextCallArguments, type PageInfo } from "@agentool/contract";
+import { formatCount, formatPageMarker, type PageInfo } from "@agentool/contract";
 import { numberLine } from "./internal/line-index.js";
 import {
   cutLineMarker,
@@ -88,11 +88,6 @@ export interface ReadFileFormatOptions {
   tool?: string;
   /** Whether `grep_search` is mounted (named in the note of a cut line). Default `false`. */
   grepSearch?: boolean;
-  /**
-   * The tool's page length when no `limit` is sent: the next call repeats a different `limit`.
-   * Default {@link DEFAULT_READ_LIMIT} (400).
-   */
-  defaultLimit?: number;
 }
 
 function formatHeader(data: ReadFileToolData): string {
@@ -167,10 +162,7 @@ export function formatReadFilePage(
                   atLeast: true,
                 }),
           unit: "lines",
-          args: nextCallArguments(
-            { path: data.path, limit: data.limit },
-            { limit: options.defaultLimit ?? DEFAULT_READ_LIMIT },
-          ),
+          args: { path: data.path, limit: data.limit },
         })}`;
   return `${header}${note}\n${numbered.join("\n")}${marker}`;
 }

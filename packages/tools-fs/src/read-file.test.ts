@@ -93,7 +93,7 @@ describe.each(seams)("read_file over the %s seam", (_label, makeSeam) => {
     expect(text).toContain("\n     1\tline 1\n     2\tline 2\n");
     expect(
       text.endsWith(
-        '…[truncated: 600 more lines — call read_file again with path="src/a.txt", offset=401]',
+        '…[truncated: 600 more lines — call read_file again with path="src/a.txt", limit=400, offset=401]',
       ),
     ).toBe(true);
     // Data is the file's text as it is: no line numbers, its own line breaks.
@@ -547,7 +547,7 @@ describe("read_file boundary", () => {
     const fileSystem = createMemoryFileSystem({ "a.txt": `${numbered(10)}\n` });
     const view = tool(fileSystem, { name: "view_file" });
     const text = String(view.renderResult(await view.run({ path: "a.txt", limit: 4 })));
-    // The next call repeats every argument but offset: the path and a limit that is not the default.
+    // The next call repeats every argument but offset: the path and the limit.
     expect(text.split("\n").at(-1)).toBe(
       '…[truncated: 6 more lines — call view_file again with path="a.txt", limit=4, offset=5]',
     );

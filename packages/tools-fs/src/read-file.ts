@@ -221,7 +221,7 @@ export function createReadFileTool(options: ReadFileToolOptions): ReadFileTool {
   const name = parsed.name ?? READ_FILE_TOOL_NAME;
   const input = createReadFileInputSchema(defaultLimit, maxLimit);
   const grepSearch = mounted.has("grep_search");
-  const formatOptions: ReadFileFormatOptions = { tool: name, grepSearch, defaultLimit };
+  const formatOptions: ReadFileFormatOptions = { tool: name, grepSearch };
   const limits = { maxPageCharacters, maxLineCharacters, grepSearch };
   const indexCacheEntries = parsed.indexCacheEntries ?? DEFAULT_INDEX_CACHE_ENTRIES;
   const whole = new WholePageReader({ fileSystem, cache: indexCacheEntries !== 0, limits });

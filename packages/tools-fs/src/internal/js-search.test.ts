@@ -81,8 +81,11 @@ describe("createJsSearcher", () => {
     const searcher = createJsSearcher({ fileSystem: many });
     const page = await searcher.search(request({ pattern: "hit", limit: 2 }), signal);
     expect(page.files.map((file) => [file.path, file.count])).toEqual([["a/b.txt", 2]]);
-    expect(page.total).toBeUndefined();
-    expect(page.totalAtLeast).toBe(501);
+    // 604 matching lines in 4 files: the budget counts files in content mode, as in count mode,
+    // so the total is exact (it was "at least 501" while the budget counted lines).
+    expect(page.total).toBe(604);
+    expect(page.totalFiles).toBe(4);
+    expect(page.totalAtLeast).toBeUndefined();
     const second = await searcher.search(request({ pattern: "hit", limit: 2, offset: 3 }), signal);
     expect(second.files.map((file) => [file.path, file.count])).toEqual([
       ["a-c.txt", 1],

@@ -15,6 +15,7 @@ import {
   type TextSearcher,
 } from "./search-types.js";
 import { decodeText, isBinary } from "./text-codec.js";
+import { echoPattern } from "./tool-support.js";
 
 /** Files larger than this are skipped by the JS engine (it reads files whole): 16 MiB. */
 export const DEFAULT_JS_SEARCH_MAX_FILE_BYTES = 16 * 1_048_576;
@@ -232,7 +233,7 @@ export function compileSearchPattern(
   }
   throw new FileSystemError(
     "INVALID_INPUT",
-    `pattern ${JSON.stringify(pattern)} is not a valid regular expression: ${failure instanceof Error ? failure.message : String(failure)}.`,
+    `pattern ${echoPattern(pattern)} is not a valid regular expression: ${failure instanceof Error ? failure.message : String(failure)}.`,
     "Fix the pattern, or pass literal=true to search for the text as written.",
   );
 }
@@ -309,7 +310,9 @@ async function matchFile(
  * Creates the pure-JS search engine over any seam: same rules as ripgrep (gitignore, hidden
  * files, secret paths, no symlinks, binary files skipped), files visited in path order
  * ({@link comparePaths}), so a page is the same prefix window as the ripgrep engine's. It counts
- * up to the same budget as ripgrep ({@link countBudget}) and reports a lower bound past it.
+ * up to the same budget as ripgrep ({@link countBudget}) and reports a lower bound past it; in
+ * content mode the budget is in files, as in count mode (past the page only matches are counted),
+ * so a content page's total is exact whenever the count-mode page's would be.
  *
  * @param options - the seam and the per-file size cap
  * @returns a {@link TextSearcher}
@@ -356,7 +359,8 @@ export function createJsSearcher(options: JsSearchOptions): TextSearcher {
         total += items;
         totalFiles += 1;
         totalMatches += found.matches.length;
-        if (total >= stopAfter) {
+        // Content mode counts matching lines until as many files match as count mode would read.
+        if ((contentMode ? totalFiles : total) >= stopAfter) {
           return { files: collector.finish(), totalAtLeast: stopAfter, searchedAnyFile };
         }
       }

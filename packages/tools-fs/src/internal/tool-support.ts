@@ -1,4 +1,10 @@
-import { fail, mountedToolsOption, type ToolFailure, toolOverridesShape } from "@agentool/contract";
+import {
+  fail,
+  formatTruncationMarker,
+  mountedToolsOption,
+  type ToolFailure,
+  toolOverridesShape,
+} from "@agentool/contract";
 import { z } from "zod";
 import type { Workspace } from "../workspace.js";
 
@@ -151,4 +157,36 @@ export function formatSize(bytes: number): string {
   // 1023.9 KB rounds to 1024 KB: show the next unit instead.
   if (rounded >= 1024 && unit < BYTE_UNITS.length - 1) return `1 ${BYTE_UNITS[unit + 1]}`;
   return `${rounded} ${BYTE_UNITS[unit]}`;
+}
+
+/** Most characters of a pattern echoed back in a result; a longer one is cut with the marker. */
+export const MAX_ECHOED_PATTERN_CHARACTERS = 120;
+
+/**
+ * A search pattern as the model reads it in a result: in double quotes, as written — a
+ * backslash stays one backslash (`"\bfoo\b"`, not JSON's `"\\bfoo\\b"`); only line breaks and
+ * tabs are shown as `\n`, `\r`, `\t` so the result stays on one line. A pattern longer than
+ * {@link MAX_ECHOED_PATTERN_CHARACTERS} keeps its start, followed by the contract's truncation
+ * marker (a page marker's next call still carries the whole pattern).
+ *
+ * @param pattern - the pattern the tool was given
+ * @returns the quoted pattern
+ * @internal
+ */
+export function echoPattern(pattern: string): string {
+  let end = Math.min(pattern.length, MAX_ECHOED_PATTERN_CHARACTERS);
+  const last = pattern.charCodeAt(end - 1);
+  // Never leave half a surrogate pair.
+  if (end < pattern.length && last >= 0xd800 && last <= 0xdbff) end -= 1;
+  const readable = pattern
+    .slice(0, end)
+    .replace(/[\n\r\t]/g, (character) =>
+      character === "\n" ? "\\n" : character === "\r" ? "\\r" : "\\t",
+    );
+  if (end === pattern.length) return `"${readable}"`;
+  return `"${readable}"${formatTruncationMarker({
+    omitted: pattern.length - end,
+    unit: "characters",
+    next: "the search used the whole pattern",
+  })}`;
 }

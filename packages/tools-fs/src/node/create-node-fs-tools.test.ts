@@ -150,18 +150,32 @@ const WRITE_SAMPLES = {
  */
 const CUT_SAMPLES = {
   read_file: { path: "README.md", limit: 2 },
-  list_directory: { path: "many" },
-  file_stats: { path: "many" },
-  grep_search: { pattern: "entry", path: "many", limit: 5 },
-  glob_search: { pattern: "many/*.txt", limit: 5 },
+  list_directory: { path: "many", depth: 2, include_hidden: true, limit: 200 },
+  file_stats: { path: "many", limit: 150 },
+  grep_search: {
+    pattern: "ENTRY",
+    path: "many",
+    glob: "f1*.txt",
+    ignore_case: true,
+    context_lines: 1,
+    limit: 25,
+  },
+  glob_search: { pattern: "*.txt", path: "many", limit: 100 },
   extract_toc: { path: "README.md", limit: 1 },
   run_command: { command: ["seq", "1", "400"] },
 };
 
 /** The other grep_search modes, each checked the same way. */
 const GREP_MODE_CUT_SAMPLES = [
-  { pattern: "entry", path: "many", output_mode: "files_with_matches", limit: 5 },
-  { pattern: "entry", path: "many", output_mode: "count", limit: 5 },
+  {
+    pattern: "entry 1",
+    path: "many",
+    glob: "*.txt",
+    literal: true,
+    output_mode: "files_with_matches",
+    limit: 50,
+  },
+  { pattern: "ENTRY", path: "many", ignore_case: true, output_mode: "count", limit: 100 },
 ];
 
 function runCommand(root: string, mode: "read-only" | "read-write") {
@@ -190,7 +204,8 @@ describe.each([
       cutSamples: CUT_SAMPLES,
       unpaged: ["run_command"],
     });
-  });
+    // The kit follows every cut sample's markers to the last page: many calls.
+  }, 60_000);
 
   it("with every grep_search output mode cut and paged", async () => {
     const root = await makeFixture();
@@ -203,7 +218,7 @@ describe.each([
         alsoMounted: [...others, "run_command"],
       });
     }
-  });
+  }, 60_000);
 });
 
 describe("descriptions speak of what is mounted", () => {

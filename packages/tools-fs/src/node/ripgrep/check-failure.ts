@@ -3,6 +3,7 @@ import { resolve } from "node:path";
 import { AgentoolError, errorMessage } from "@agentool/contract";
 import { FileSystemError } from "../../file-system.js";
 import type { ListRequest, SearchRequest } from "../../internal/search-types.js";
+import { echoPattern } from "../../internal/tool-support.js";
 import type { RipgrepRun } from "./run-ripgrep.js";
 
 export function checkFailure(run: RipgrepRun, request: SearchRequest | ListRequest): void {
@@ -14,7 +15,7 @@ export function checkFailure(run: RipgrepRun, request: SearchRequest | ListReque
   ) {
     throw new FileSystemError(
       "INVALID_INPUT",
-      `pattern ${JSON.stringify(request.pattern)} is not a valid regular expression: ${stderr.split("\n").slice(0, 6).join(" ")}`,
+      `pattern ${echoPattern(request.pattern)} is not a valid regular expression: ${stderr.split("\n").slice(0, 6).join(" ")}`,
       "Fix the pattern (Rust regex syntax; escape ( [ { . * + ? with a backslash), or pass literal=true.",
     );
   }

@@ -8,6 +8,7 @@ import {
   stoppedTotalAtLeast,
 } from "../../internal/search-types.js";
 import { checkFailure } from "./check-failure.js";
+import { countMatches } from "./count-pass.js";
 import { modeArguments } from "./mode-arguments.js";
 import { type RipgrepContext, runIn } from "./ripgrep-context.js";
 import { parseJsonRecord, parseRowRecord } from "./ripgrep-records.js";
@@ -24,7 +25,9 @@ type PageWindow = ConstructorParameters<typeof PageCollector>[0];
  * order) starts while pass 1 still runs, as soon as pass 1 has seen more than the page needs, so
  * a dense pattern does not wait for pass 1 to reach its budget and then pay a second start-up;
  * pass 1 finishing under budget cancels it. When pass 1 exceeds its budget, it is killed and
- * pass 2 is stopped after the page and one more item: the total is then a lower bound.
+ * pass 2 is stopped after the page and one more item: the total is then a lower bound — except
+ * in content mode, where a count pass ({@link countMatches}, `rg --count` beside pass 2) makes it
+ * exact whenever count mode would know it (no more files match than its budget).
  *
  * @param context - the root, the rg binary and where it runs
  * @param request - the search
@@ -81,7 +84,18 @@ export async function searchPaged(
   if (!run.stopped) await ordered.cancelAndWait();
   checkFailure(run, request);
   if (!run.stopped) return first.page(window);
-  return ordered.finish(need);
+  if (!contentMode) return ordered.finish(need);
+  const [outcome, counted] = await Promise.all([
+    ordered.finish(need),
+    countMatches(context, request, { scope: scopeArgs, pattern: patternArgs }, need, signal),
+  ]);
+  if (counted === undefined || outcome.totalAtLeast === undefined) return outcome;
+  return {
+    files: outcome.files,
+    searchedAnyFile: outcome.searchedAnyFile,
+    total: counted.matches,
+    totalFiles: counted.files,
+  };
 }
 
 /** Pass 1: parallel and unordered; complete when it finds at most its budget of items. */
