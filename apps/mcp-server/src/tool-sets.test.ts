@@ -170,6 +170,52 @@ describe("buildToolSet: the knowledge family", () => {
   });
 });
 
+describe("knowledge and memory together (--memory-dir)", () => {
+  it("is one memory: remember saves into the memory folder, memory_search finds it, no search_memory", async () => {
+    const memories = temporaryDirectory();
+    try {
+      const set = buildToolSet(
+        {
+          families: ["knowledge", "memory"],
+          mode: "read-only",
+          allowCommands: [],
+          searxng: undefined,
+          allowHosts: [],
+          knowledgeCacheDirectory: cache.path,
+          memoryDirectory: memories.path,
+        },
+        { root: realpathSync(project.path), elicitation: false, handler },
+      );
+      const names = set.tools.map((tool) => tool.name);
+      expect(names).toContain("remember");
+      expect(names).toContain("memory_search");
+      expect(names).not.toContain("search_memory");
+      expect(set.notes.join("\n")).toContain("search_memory left out");
+      const byName = new Map(set.tools.map((tool) => [tool.name, tool]));
+      const remember = byName.get("remember");
+      expect(remember?.description).toContain("memory_search");
+      expect(remember?.description).not.toContain("gone when it restarts");
+      const saved = await remember?.run({
+        text: "The staging database password rotates every Monday.",
+        tags: ["ops"],
+      });
+      expect(saved?.success).toBe(true);
+      const search = byName.get("memory_search");
+      const found = await search?.run({ query: "staging password rotation" });
+      expect(found?.success && JSON.stringify(found.data)).toContain("rotates every Monday");
+      const mounted = new Set(names);
+      for (const tool of set.tools) {
+        expect(
+          findAbsentToolNames(tool.description, mounted, AGENTOOL_TOOL_NAMES),
+          tool.name,
+        ).toEqual([]);
+      }
+    } finally {
+      memories.cleanup();
+    }
+  });
+});
+
 describe("isGitRepositoryRoot", () => {
   it("is true only for a directory with its own .git directory", () => {
     const plain = temporaryDirectory({ "x.txt": "x", "nested/.git": "gitdir: /elsewhere" });

@@ -302,6 +302,11 @@ function plan(configuration: ToolSetConfiguration, state: ToolSetState): Plan {
       "remember and search_memory left out: they keep excerpts in one server's memory, which another replica cannot see; use the memory family (--memory-dir), kept on disk.",
     );
   }
+  if (has("knowledge") && !stateless && memoryDirectory !== undefined) {
+    notes.push(
+      "search_memory left out: remember saves into the memory folder (--memory-dir), where memory_search finds its excerpts beside memory_write's memories — one memory.",
+    );
+  }
   if (interact && state.elicitation === false) {
     notes.push(
       "ask_user and confirm left out: the client does not support MCP elicitation (notify stays).",
@@ -353,7 +358,11 @@ function plannedNames(
   if (planned.knowledge) {
     names.set("knowledge", [
       ...(planned.knowledgeFolder === undefined ? [] : [SEARCH_KNOWLEDGE_TOOL_NAME]),
-      ...(planned.excerpts ? [REMEMBER_TOOL_NAME, SEARCH_MEMORY_TOOL_NAME] : []),
+      ...(planned.excerpts ? [REMEMBER_TOOL_NAME] : []),
+      // With a memory folder, remember saves there and memory_search finds it: one memory.
+      ...(planned.excerpts && planned.memoryDirectory === undefined
+        ? [SEARCH_MEMORY_TOOL_NAME]
+        : []),
     ]);
   }
   if (planned.memoryDirectory !== undefined) names.set("memory", [...MEMORY_TOOL_NAME_LIST]);
@@ -496,7 +505,9 @@ export function buildToolSet(configuration: ToolSetConfiguration, state: ToolSet
         }),
       );
     }
-    if (planned.excerpts) tools.push(...buildExcerptTools(resources, mounted));
+    if (planned.excerpts && planned.memoryDirectory === undefined) {
+      tools.push(...buildExcerptTools(resources, mounted));
+    }
   }
   if (planned.memoryDirectory !== undefined) {
     let backend = memoryBackends.get(configuration);
@@ -505,7 +516,13 @@ export function buildToolSet(configuration: ToolSetConfiguration, state: ToolSet
       memoryBackends.set(configuration, backend);
     }
     tools.push(
-      ...createMemoryTools({ backend, namespace: MCP_MEMORY_NAMESPACE, mountedTools: mounted }),
+      ...createMemoryTools({
+        backend,
+        namespace: MCP_MEMORY_NAMESPACE,
+        // remember (knowledge family) keeps its excerpts in the same folder: one memory.
+        remember: planned.excerpts,
+        mountedTools: mounted.filter((name) => name !== REMEMBER_TOOL_NAME),
+      }),
     );
   }
   if (configuration.families.includes("skills") && configuration.skillsDirectory !== undefined) {
