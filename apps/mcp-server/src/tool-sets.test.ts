@@ -152,6 +152,21 @@ describe("buildToolSet: the knowledge family", () => {
     }
   });
 
+  it("search_knowledge takes an absolute path_prefix inside the root, the knowledge folder a subfolder or the root", async () => {
+    const root = realpathSync(project.path);
+    for (const knowledgeDir of ["docs", ""]) {
+      const set = buildToolSet(
+        { ...knowledgeOnly, knowledgeDir, knowledgeCacheDirectory: cache.path },
+        { root, elicitation: false, handler },
+      );
+      const search = set.tools.find((tool) => tool.name === "search_knowledge");
+      const inside = await search?.run({ query: "regulator limit", path_prefix: `${root}/docs` });
+      expect(inside?.success && JSON.stringify(inside.data), knowledgeDir).toContain("docs/b.md");
+      const outside = await search?.run({ query: "regulator", path_prefix: "/etc" });
+      expect(outside?.success === false && outside.error.code, knowledgeDir).toBe("INVALID_PATH");
+    }
+  });
+
   it("keeps memory and the corpus source across rebuilds that share the resources", async () => {
     const root = realpathSync(project.path);
     const knowledge = createKnowledgeResources();

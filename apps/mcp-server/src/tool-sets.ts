@@ -497,6 +497,8 @@ export function buildToolSet(configuration: ToolSetConfiguration, state: ToolSet
       tools.push(
         createSearchKnowledgeTool({
           source: rootRelativeSource(corpus, folder.relative),
+          // path_prefix is root-relative here: an absolute one inside the root is accepted.
+          ...(root === undefined ? {} : { roots: [root] }),
           // Without saving, web_fetch puts nothing into the folder: the description must not say so.
           mountedTools:
             webPages === undefined
