@@ -24,7 +24,7 @@ async function list(input: Record<string, unknown>, options: Record<string, unkn
 }
 
 describe("createListDirectoryTool", () => {
-  it("lists directories first, then by name, with types and sizes", async () => {
+  it("lists directories first, then by name, with types (and sizes in the data)", async () => {
     await writeFile(join(root, "b.txt"), "12345");
     await writeFile(join(root, "A.md"), "x");
     await mkdir(join(root, "zdir"));
@@ -36,7 +36,8 @@ describe("createListDirectoryTool", () => {
       ["A.md", "file", 1],
       ["b.txt", "file", 5],
     ]);
-    expect(text).toContain("b.txt  (5 B)");
+    // A small file's size is data only: on every line it would cost tokens and teach nothing.
+    expect(text.split("\n").slice(1)).toEqual(["adir/", "zdir/", "A.md", "b.txt"]);
   });
 
   it("recurses to depth in tree order", async () => {
@@ -45,7 +46,7 @@ describe("createListDirectoryTool", () => {
     await writeFile(join(root, "src/index.ts"), "x");
     const { data, text } = await list({ depth: 2 });
     expect(data.entries.map((entry) => entry.path)).toEqual(["src", "src/lib", "src/index.ts"]);
-    expect(text.split("\n").slice(1)).toEqual(["src/", "  lib/", "  index.ts  (1 B)"]);
+    expect(text.split("\n").slice(1)).toEqual(["src/", "  lib/", "  index.ts"]);
     const deeper = await list({ path: "src", depth: 3 });
     expect(deeper.data.entries.map((entry) => entry.path)).toContain("src/lib/deep/x.ts");
   });
@@ -57,6 +58,9 @@ describe("createListDirectoryTool", () => {
     await mkdir(join(root, ".ssh"));
     const hidden = await list({});
     expect(hidden.data.entries).toEqual([]);
+    // One name for the count across the family (file_stats says skipped_hidden too).
+    expect(hidden.data.skipped_hidden).toBe(1);
+    expect(hidden.data).not.toHaveProperty("hidden_skipped");
     expect(hidden.text).toMatch(
       /1 hidden entry is not shown — call again with include_hidden=true/,
     );
@@ -96,17 +100,53 @@ describe("createListDirectoryTool", () => {
     expect(text).not.toContain("secret.txt");
   });
 
-  it("shows sizes human-readable in the text and exact in the data", async () => {
+  it("shows the sizes of files from 100 KB up, human-readable; the data has every size exact", async () => {
     await writeFile(join(root, "small.txt"), "x".repeat(4300));
+    await writeFile(join(root, "edge.txt"), "x".repeat(100 * 1024));
+    await writeFile(join(root, "below.txt"), "x".repeat(100 * 1024 - 1));
     await writeFile(join(root, "big.bin"), new Uint8Array(3 * 1024 * 1024 + 200_000));
     const { data, text } = await list({});
     expect(data.entries.map((entry) => [entry.name, entry.size])).toEqual([
+      ["below.txt", 100 * 1024 - 1],
       ["big.bin", 3 * 1024 * 1024 + 200_000],
+      ["edge.txt", 100 * 1024],
       ["small.txt", 4300],
     ]);
-    expect(text).toContain("small.txt  (4.2 KB)");
-    expect(text).toContain("big.bin  (3.2 MB)");
+    expect(text.split("\n").slice(1)).toEqual([
+      "below.txt",
+      "big.bin  (3.2 MB)",
+      "edge.txt  (100 KB)",
+      "small.txt",
+    ]);
     expect(text).not.toContain("4300");
+    // The host may show every size (0) or another threshold.
+    const every = await list({}, { sizeThresholdBytes: 0 });
+    expect(every.text).toContain("small.txt  (4.2 KB)");
+    const description = createListDirectoryTool({ workspace }).description;
+    expect(description).toContain("each entry's name and type (a file's size from 100 KB up)");
+  });
+
+  it("costs about as much as a listing without sizes: 500 entries", async () => {
+    const files: Record<string, string> = {};
+    for (let folder = 0; folder < 20; folder += 1)
+      for (let file = 0; file < 24; file += 1)
+        files[`src/module${folder}/file_${file}.ts`] = "x".repeat(
+          file % 12 === 11 ? 200_000 : 3_000,
+        );
+    const memory = createWorkspace({ fileSystem: createMemoryFileSystem(files) });
+    const render = async (sizeThresholdBytes?: number) => {
+      const tool = createListDirectoryTool({
+        workspace: memory,
+        ...(sizeThresholdBytes === undefined ? {} : { sizeThresholdBytes }),
+      });
+      return String(tool.renderResult(await tool.run({ path: "src", depth: 2 })));
+    };
+    const everySize = await render(0);
+    const bySize = await render();
+    expect(everySize.split("\n")[0]).toContain("500 entries");
+    // Sizes only on the 40 large files: about 62% of the characters of a size on every file.
+    expect(bySize.length / everySize.length).toBeLessThan(0.7);
+    expect(bySize.match(/\(195 KB\)/g)).toHaveLength(40);
   });
 
   it("pages in tree order: the marker names the exact next call, which returns the rest", async () => {
@@ -359,7 +399,7 @@ describe("list_directory's description", () => {
       mountedTools: ["glob_search", "file_stats"],
     });
     expect(withSiblings.description).toContain(
-      "Use glob_search to find files by name pattern and file_stats for line counts.",
+      "Use glob_search to find files by name pattern and file_stats for every size and line count.",
     );
     const onlyGlob = createListDirectoryTool({ workspace, mountedTools: ["glob_search"] });
     expect(onlyGlob.description).toContain("Use glob_search to find files by name pattern.");

@@ -52,6 +52,13 @@ export const DEFAULT_MAX_LIST_LIMIT = 5000;
  */
 export const DEFAULT_MAX_LIST_SCAN_ENTRIES = 20_000;
 
+/**
+ * Default size from which a file's size is shown in the listing: 100 KB (102,400 bytes). Smaller
+ * files are read in a page or two, so their sizes cost tokens and teach nothing; `data` keeps
+ * every size.
+ */
+export const DEFAULT_LIST_SIZE_THRESHOLD_BYTES = 100 * 1024;
+
 /** Options of {@link createListDirectoryTool}. */
 export interface ListDirectoryToolOptions extends WorkspaceToolOptions {
   /** Deepest `depth` allowed. Default {@link DEFAULT_MAX_LIST_DEPTH} (5). */
@@ -67,6 +74,11 @@ export interface ListDirectoryToolOptions extends WorkspaceToolOptions {
   maxScanEntries?: number;
   /** Whether entries ignored by `.gitignore` / `.ignore` are marked `(ignored)`. Default `true`. */
   markIgnored?: boolean;
+  /**
+   * Files of at least this many bytes show their size in the text (`data` has every size; `0`
+   * shows every file's). Default {@link DEFAULT_LIST_SIZE_THRESHOLD_BYTES} (100 KB).
+   */
+  sizeThresholdBytes?: number;
 }
 
 const optionsSchema = z
@@ -76,6 +88,7 @@ const optionsSchema = z
     ...pageLimitOptionsShape,
     maxScanEntries: z.number().int().min(1).max(10_000_000).optional(),
     markIgnored: z.boolean().optional(),
+    sizeThresholdBytes: z.number().int().min(0).optional(),
   })
   .refine(...limitsInOrder(DEFAULT_LIST_LIMIT, DEFAULT_MAX_LIST_LIMIT));
 
@@ -132,7 +145,10 @@ export interface ListedEntry {
   name: string;
   /** What it is; a symlink is reported as `"symlink"` (never followed). */
   type: EntryType;
-  /** Size in bytes, exact (0 for directories and symlinks); the rendered text shows it human-readable. */
+  /**
+   * Size in bytes, exact (0 for directories and symlinks); the rendered text shows it
+   * human-readable for files from the size threshold up (default 100 KB).
+   */
   size: number;
   /** 1 for the listed directory's own entries, 2 for their children, … */
   depth: number;
@@ -172,7 +188,7 @@ export interface ListDirectoryToolData {
   /** Whether entries after this page were left out. */
   truncated: boolean;
   /** Hidden entries skipped (in the directories read) because `include_hidden` was not set. */
-  hidden_skipped: number;
+  skipped_hidden: number;
 }
 
 /** The `list_directory` tool's type. */
@@ -181,15 +197,16 @@ export type ListDirectoryTool = Tool<typeof listDirectoryInputSchema, ListDirect
 function description(
   maxDepth: number,
   defaultLimit: number,
+  sizeThreshold: number,
   mounted: ReturnType<typeof mountedTools>,
 ): string {
   const finders = [
     mounted.when("glob_search", "glob_search to find files by name pattern"),
-    mounted.when("file_stats", "file_stats for line counts"),
+    mounted.when("file_stats", "file_stats for every size and line count"),
   ].filter((part) => part.length > 0);
   return joinSentences(
     [
-      "List a directory of the workspace: each entry's name, type and size, directories first, then by name.",
+      `List a directory of the workspace: each entry's name and type (${sizeThreshold === 0 ? "a file's size" : `a file's size from ${formatSize(sizeThreshold)} up`}), directories first, then by name.`,
       `Start with the root (no path) and depth 1; use depth 2–${maxDepth} for a tree view of a small directory, and list a subdirectory to go deeper in a big one.`,
       "Hidden entries (names starting with '.') are left out unless include_hidden is true.",
       "Entries ignored by .gitignore are listed but marked (ignored) and not expanded; symlinks are shown as symlinks (with their target when it is inside the workspace) and never followed.",
@@ -220,7 +237,7 @@ function join(parent: string, name: string): string {
   return parent.length === 0 ? name : `${parent}/${name}`;
 }
 
-function formatEntry(entry: ListedEntry): string {
+function formatEntry(entry: ListedEntry, sizeThreshold: number): string {
   const indent = "  ".repeat(entry.depth - 1);
   const notes: string[] = [];
   let label: string;
@@ -237,7 +254,7 @@ function formatEntry(entry: ListedEntry): string {
     label = `${entry.name}@${target}`;
     notes.push("symlink");
   } else label = entry.name;
-  if (entry.type === "file") notes.push(formatSize(entry.size));
+  if (entry.type === "file" && entry.size >= sizeThreshold) notes.push(formatSize(entry.size));
   if (entry.type === "other") notes.push("special file");
   if (entry.ignored) notes.push("ignored");
   if (entry.not_expanded === "git") notes.push("not expanded");
@@ -248,11 +265,17 @@ function formatEntry(entry: ListedEntry): string {
 export interface DirectoryListingFormatOptions {
   /** The tool's name, for the next-page call. Default `"list_directory"`. */
   toolName?: string;
+  /**
+   * Files of at least this many bytes show their size. Default
+   * {@link DEFAULT_LIST_SIZE_THRESHOLD_BYTES} (100 KB); `0` shows every file's.
+   */
+  sizeThresholdBytes?: number;
 }
 
 /**
- * Renders a listing as an indented tree (two spaces a level) with human-readable sizes, and the
- * contract's page marker naming the exact next call when more entries remain.
+ * Renders a listing as an indented tree (two spaces a level), the sizes of large files
+ * human-readable, and the contract's page marker naming the exact next call when more entries
+ * remain.
  *
  * @param data - the listing
  * @param options - the tool's name (for the next call)
@@ -276,18 +299,19 @@ export function formatDirectoryListing(
     : `entries ${formatCount(first)}–${formatCount(last)} of ${count}`;
   const lines = [`${data.path} (depth ${data.depth}; ${range}; directories first):`];
   const hidden =
-    data.hidden_skipped === 0
+    data.skipped_hidden === 0
       ? ""
-      : `${data.total === undefined ? "at least " : ""}${formatCount(data.hidden_skipped)} hidden`;
+      : `${data.total === undefined ? "at least " : ""}${formatCount(data.skipped_hidden)} hidden`;
   if (shown === 0) {
     lines.push(
-      data.hidden_skipped > 0
-        ? `No visible entries: ${hidden} ${data.hidden_skipped === 1 ? "entry is" : "entries are"} not shown — call again with include_hidden=true to see ${data.hidden_skipped === 1 ? "it" : "them"}.`
+      data.skipped_hidden > 0
+        ? `No visible entries: ${hidden} ${data.skipped_hidden === 1 ? "entry is" : "entries are"} not shown — call again with include_hidden=true to see ${data.skipped_hidden === 1 ? "it" : "them"}.`
         : "The directory is empty.",
     );
     return lines.join("\n");
   }
-  for (const entry of data.entries) lines.push(formatEntry(entry));
+  const sizeThreshold = options.sizeThresholdBytes ?? DEFAULT_LIST_SIZE_THRESHOLD_BYTES;
+  for (const entry of data.entries) lines.push(formatEntry(entry, sizeThreshold));
   if (data.next_offset !== undefined) {
     const args = nextCallArguments(
       {
@@ -314,9 +338,9 @@ export function formatDirectoryListing(
       }),
     );
   }
-  if (data.hidden_skipped > 0) {
+  if (data.skipped_hidden > 0) {
     lines.push(
-      `(${hidden} ${data.hidden_skipped === 1 ? "entry" : "entries"} not shown; include_hidden=true shows them.)`,
+      `(${hidden} ${data.skipped_hidden === 1 ? "entry" : "entries"} not shown; include_hidden=true shows them.)`,
     );
   }
   return lines.join("\n");
@@ -412,12 +436,14 @@ export function createListDirectoryTool(options: ListDirectoryToolOptions): List
   const maxScanEntries = parsed.maxScanEntries ?? DEFAULT_MAX_LIST_SCAN_ENTRIES;
   const markIgnored = parsed.markIgnored ?? true;
   const name = parsed.name ?? LIST_DIRECTORY_TOOL_NAME;
+  const sizeThresholdBytes = parsed.sizeThresholdBytes ?? DEFAULT_LIST_SIZE_THRESHOLD_BYTES;
   const input = createInputSchema(maxDepth, defaultLimit, maxLimit);
 
   return defineTool({
     name,
     description:
-      parsed.description ?? description(maxDepth, defaultLimit, mountedTools(parsed.mountedTools)),
+      parsed.description ??
+      description(maxDepth, defaultLimit, sizeThresholdBytes, mountedTools(parsed.mountedTools)),
     input,
     aliases: LIST_DIRECTORY_ALIASES,
     annotations: { title: "List directory", readOnly: true, idempotent: true },
@@ -443,7 +469,7 @@ export function createListDirectoryTool(options: ListDirectoryToolOptions): List
       const unsized: Array<[ListedEntry, string]> = [];
       let seen = 0;
       let stopped = false;
-      let hiddenSkipped = 0;
+      let skippedHidden = 0;
 
       const visit = async (path: string, real: string, level: number): Promise<void> => {
         context.signal.throwIfAborted();
@@ -461,7 +487,7 @@ export function createListDirectoryTool(options: ListDirectoryToolOptions): List
           if (workspace.isSecret(join(path, entry.name))) continue;
           if (real !== path && workspace.isSecret(join(real, entry.name))) continue;
           if (!includeHidden && entry.name.startsWith(".")) {
-            hiddenSkipped += 1;
+            skippedHidden += 1;
             continue;
           }
           visible.push(entry);
@@ -523,13 +549,13 @@ export function createListDirectoryTool(options: ListDirectoryToolOptions): List
         limit,
         entries,
         truncated: seen > end,
-        hidden_skipped: hiddenSkipped,
+        skipped_hidden: skippedHidden,
       };
       if (stopped) data.total_at_least = seen + 1;
       else data.total = seen;
       if (seen > end) data.next_offset = end + 1;
       return ok(data);
     },
-    render: (data) => formatDirectoryListing(data, { toolName: name }),
+    render: (data) => formatDirectoryListing(data, { toolName: name, sizeThresholdBytes }),
   });
 }
