@@ -462,7 +462,7 @@ describe("the knowledge family: remember and search_memory", { timeout: 60_000 }
     try {
       await withSession(["--root", project.path, "--families", "knowledge"], async (session) => {
         const empty = await call(session, "search_memory", { query: "pricing" });
-        expect(text(empty)).toContain("Nothing has been saved yet");
+        expect(text(empty)).toContain("No excerpt has been saved with remember yet");
         const saved = await call(session, "remember", {
           text: "Pro plan: $49 per month, billed yearly.",
           source: "https://example.com/pricing",
