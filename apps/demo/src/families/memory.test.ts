@@ -47,7 +47,7 @@ describe("the memory family", () => {
     expect(first.summary.toolCallsByName).toMatchObject({ memory_search: 1, memory_write: 1 });
     // Nothing saved yet: the search says so, and the write creates the key.
     expect(resultOf(first.events, "memory_search")).toContain(
-      'No memory has been saved here yet, so nothing matches "report style preference".',
+      'No memory has been saved with memory_write yet, so nothing matches "report style preference".',
     );
     const firstWrite = resultOf(first.events, "memory_write");
     expect(firstWrite).toContain(`Saved a new memory "${REPORT_PREFERENCE_KEY}"`);
