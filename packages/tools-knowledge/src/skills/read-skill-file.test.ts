@@ -54,7 +54,7 @@ describe("read_skill_file", () => {
         use_skill: { name: "deploy" },
         read_skill_file: { skill: "deploy", path: "references/checklist.md" },
       },
-      cutSamples: { read_skill_file: { skill: "deploy", path: "references/long.md" } },
+      cutSamples: { read_skill_file: { skill: "deploy", path: "references/long.md", limit: 7 } },
     });
     const alone = createReadSkillFileTool({ registry });
     await assertConformance([alone], {
@@ -78,6 +78,7 @@ describe("read_skill_file", () => {
         content: "# Checklist\n\n- tests green\n",
         start_line: 1,
         end_line: 3,
+        limit: 200,
         total: 3,
         truncated: false,
         bytes: 27,
@@ -109,7 +110,7 @@ describe("read_skill_file", () => {
     );
     const text = contentToText(read.renderResult(first));
     expect(text).toContain(
-      '…[truncated: 250 more lines — call read_skill_file again with skill="deploy", path="references/long.md", offset=201]',
+      '…[truncated: 250 more lines — call read_skill_file again with skill="deploy", path="references/long.md", limit=200, offset=201]',
     );
     const next = parseNextCall(text);
     const second = await read.run({ skill: "deploy", path: "references/long.md", ...next?.args });

@@ -76,6 +76,8 @@ export interface ReadSkillFileToolData extends PageInfo {
   start_line: number;
   /** Last line of the page (0 for an empty file). */
   end_line: number;
+  /** The page length that applied (`limit`, or the default); the page marker repeats it. */
+  limit: number;
   /** Lines in the file (exact). */
   total: number;
   /** The file's size in bytes. */
@@ -186,7 +188,7 @@ function cutMarker(cut: ReadSkillFileCutLine): string {
  * @returns model-facing text
  * @example
  * formatReadSkillFilePage(data);
- * // "deploy-service/references/checklist.md — lines 1–200 of 350\n     1\t# Checklist\n…\n…[truncated: 150 more lines — call read_skill_file again with skill=\"deploy-service\", path=\"references/checklist.md\", offset=201]"
+ * // "deploy-service/references/checklist.md — lines 1–200 of 350\n     1\t# Checklist\n…\n…[truncated: 150 more lines — call read_skill_file again with skill=\"deploy-service\", path=\"references/checklist.md\", limit=200, offset=201]"
  */
 export function formatReadSkillFilePage(
   data: ReadSkillFileToolData,
@@ -208,7 +210,7 @@ export function formatReadSkillFilePage(
           nextOffset: data.next_offset,
           omitted: data.total - data.end_line,
           unit: "lines",
-          args: { skill: data.skill, path: data.path },
+          args: { skill: data.skill, path: data.path, limit: data.limit },
         })}`;
   return `${where} — lines ${data.start_line}–${data.end_line} of ${data.total}\n${numbered.join("\n")}${marker}`;
 }
@@ -356,6 +358,7 @@ export function createReadSkillFileTool(options: ReadSkillFileToolOptions): Read
         content,
         start_line: shown === 0 ? 0 : offset,
         end_line: endLine,
+        limit,
         total,
         truncated: false,
         bytes: read.bytes,
