@@ -57,6 +57,23 @@ describe("buildToolSet", () => {
     expect(set.notes).toEqual([]);
   });
 
+  it("web_fetch's description names the allowed hosts in both modes (the saving one too)", () => {
+    for (const mode of ["read-only", "read-write"] as const) {
+      const set = buildToolSet(
+        {
+          ...everything,
+          families: ["web", "knowledge"],
+          mode,
+          knowledgeCacheDirectory: cache.path,
+        },
+        { root: project.path, elicitation: false, handler },
+      );
+      const fetch = set.tools.find((tool) => tool.name === "web_fetch");
+      expect(fetch?.description, mode).toContain("127.0.0.1");
+      expect(fetch?.description, mode).not.toContain("Only public http(s) URLs work.");
+    }
+  });
+
   it("leaves out what the state cannot serve, with a note each", () => {
     const set = buildToolSet(
       { ...everything, mode: "read-only", allowCommands: [] },

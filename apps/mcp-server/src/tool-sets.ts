@@ -481,6 +481,9 @@ export function buildToolSet(configuration: ToolSetConfiguration, state: ToolSet
           pdfExtractor: converters.extractPdf,
           save: createWebPagesSaver(root, webPages),
           mountedTools: mounted,
+          // The guarded transport holds the policy; the option makes the description name the
+          // allowed hosts (and the root entry's own literal check let them through).
+          ...allowHosts,
         }),
       );
     }
