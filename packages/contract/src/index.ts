@@ -5,6 +5,7 @@ export {
   editDistance,
   errorMessage,
   formatCount,
+  givenCallArguments,
   joinSentences,
   listWords,
   type MountedTools,

@@ -1,6 +1,7 @@
 import {
   defineTool,
   formatPageMarker,
+  givenCallArguments,
   isOffsetPastEnd,
   listWords,
   type MountedTools,
@@ -15,7 +16,6 @@ import {
 } from "@agentool/contract";
 import { z } from "zod";
 import type { GitToolOptions } from "./git-status.js";
-import { callArguments } from "./internal/call-arguments.js";
 import { guard, refuse, refuseWith } from "./internal/git-failure.js";
 import { checkRevisionText, resolveCommit } from "./internal/revisions.js";
 import {
@@ -346,7 +346,9 @@ export function createGitBranchTool(options: GitBranchToolOptions): GitBranchToo
           }
           return ok(await create(input.name, input.base, context.signal));
         }
-        return ok(await list(input.offset ?? 1, input.limit, callArguments(input), context.signal));
+        return ok(
+          await list(input.offset ?? 1, input.limit, givenCallArguments(input), context.signal),
+        );
       }),
     render: (data) => formatGitBranch(data, { toolName }),
   });

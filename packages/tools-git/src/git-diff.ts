@@ -1,6 +1,7 @@
 import {
   defineTool,
   formatCount,
+  givenCallArguments,
   joinSentences,
   type MountedTools,
   type NextCallValue,
@@ -12,7 +13,6 @@ import {
 } from "@agentool/contract";
 import { z } from "zod";
 import type { GitToolOptions } from "./git-status.js";
-import { callArguments } from "./internal/call-arguments.js";
 import {
   DEFAULT_DIFF_LINE_LIMIT,
   type DiffPage,
@@ -312,7 +312,7 @@ export function createGitDiffTool(options: GitToolOptions): GitDiffTool {
           context_lines: contextLines,
           files_only: request.files_only ?? false,
           ...page,
-          call_arguments: callArguments(request),
+          call_arguments: givenCallArguments(request),
         };
         if (page.total_files === 0) {
           const under = path === undefined || path === "." ? "" : ` under ${path}`;

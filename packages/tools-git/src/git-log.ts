@@ -3,6 +3,7 @@ import {
   formatCount,
   formatPageMarker,
   formatTruncationMarker,
+  givenCallArguments,
   isOffsetPastEnd,
   joinSentences,
   listWords,
@@ -17,7 +18,6 @@ import {
 } from "@agentool/contract";
 import { z } from "zod";
 import type { GitToolOptions } from "./git-status.js";
-import { callArguments } from "./internal/call-arguments.js";
 import { checkFilterText } from "./internal/filter-text.js";
 import { guard, refuseWith } from "./internal/git-failure.js";
 import { confinePath } from "./internal/paths.js";
@@ -287,7 +287,7 @@ export function createGitLogTool(options: GitLogToolOptions): GitLogTool {
           ...(request.until === undefined ? {} : { until: request.until }),
           ...(request.author === undefined ? {} : { author: request.author }),
           include_email: includeEmail,
-          call_arguments: callArguments(request),
+          call_arguments: givenCallArguments(request),
         };
         if (result.exitCode !== 0) {
           if (/does not have any commits yet|bad default revision 'HEAD'/.test(result.stderr)) {

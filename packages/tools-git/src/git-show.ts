@@ -1,6 +1,7 @@
 import {
   defineTool,
   formatCount,
+  givenCallArguments,
   joinSentences,
   type MountedTools,
   type NextCallValue,
@@ -12,7 +13,6 @@ import {
 } from "@agentool/contract";
 import { z } from "zod";
 import type { GitToolOptions } from "./git-status.js";
-import { callArguments } from "./internal/call-arguments.js";
 import {
   DEFAULT_DIFF_LINE_LIMIT,
   type DiffPage,
@@ -319,7 +319,7 @@ export function createGitShowTool(options: GitToolOptions): GitShowTool {
           hash,
           offset: request.offset ?? 1,
           limit: request.limit,
-          callArguments: callArguments(request),
+          callArguments: givenCallArguments(request),
         };
         if (request.file_at_revision !== undefined) {
           return ok(

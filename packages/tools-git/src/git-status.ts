@@ -4,6 +4,7 @@ import {
   defineTool,
   formatCount,
   formatPageMarker,
+  givenCallArguments,
   isOffsetPastEnd,
   joinSentences,
   listWords,
@@ -17,7 +18,6 @@ import {
   type ToolResult,
 } from "@agentool/contract";
 import { z } from "zod";
-import { callArguments } from "./internal/call-arguments.js";
 import { guard, refuse, refuseWith } from "./internal/git-failure.js";
 import { CHANGE_STATUSES, type FileChange, parsePorcelainStatus } from "./internal/parse-status.js";
 import { confinePath } from "./internal/paths.js";
@@ -410,7 +410,7 @@ export function createGitStatusTool(options: GitToolOptions): GitStatusTool {
           ...page,
           clean: sorted.length === 0,
           // path and limit: a string and a number.
-          call_arguments: callArguments(request) as Record<string, string | number>,
+          call_arguments: givenCallArguments(request) as Record<string, string | number>,
         };
         if (data.clean && data.path !== undefined) {
           data.empty_reason = await emptyReason(data.path, context.signal);

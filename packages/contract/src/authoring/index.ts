@@ -1,6 +1,6 @@
 export { type ClosestNamesOptions, closestNames, editDistance } from "./closest-names.js";
 export { type MountedTools, mountedTools, mountedToolsOption } from "./mounted-tools.js";
-export { nextCallArguments } from "./next-call-arguments.js";
+export { givenCallArguments, nextCallArguments } from "./next-call-arguments.js";
 export { errorMessage, formatCount, joinSentences, listWords } from "./text.js";
 export { type RetryOptions, raceSignal, retryWithBackoff, sleep } from "./timing.js";
 export {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { formatNextCall, parseNextCall } from "../paging.js";
-import { nextCallArguments } from "./next-call-arguments.js";
+import { givenCallArguments, nextCallArguments } from "./next-call-arguments.js";
 
 describe("nextCallArguments", () => {
   it("keeps every given value in order, drops absent ones and those equal to their default", () => {
@@ -39,5 +39,22 @@ describe("nextCallArguments", () => {
       limit: 5,
       offset: 6,
     });
+  });
+});
+
+describe("givenCallArguments", () => {
+  it("repeats the call as sent besides offset, skipping what a marker cannot carry", () => {
+    expect(
+      givenCallArguments({
+        path: "src",
+        staged: false,
+        limit: 5,
+        offset: 6,
+        files: ["a.ts", "b.ts"],
+        absent: undefined,
+        nested: { deep: 1 },
+        mixed: [1, { two: 2 }],
+      }),
+    ).toEqual({ path: "src", staged: false, limit: 5, files: ["a.ts", "b.ts"] });
   });
 });
