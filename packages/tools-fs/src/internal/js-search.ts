@@ -310,9 +310,10 @@ async function matchFile(
  * Creates the pure-JS search engine over any seam: same rules as ripgrep (gitignore, hidden
  * files, secret paths, no symlinks, binary files skipped), files visited in path order
  * ({@link comparePaths}), so a page is the same prefix window as the ripgrep engine's. It counts
- * up to the same budget as ripgrep ({@link countBudget}) and reports a lower bound past it; in
- * content mode the budget is in files, as in count mode (past the page only matches are counted),
- * so a content page's total is exact whenever the count-mode page's would be.
+ * up to the same budget as ripgrep ({@link countBudget}) and reports a lower bound past it; on a
+ * later page (`offset` > 1) of a content search the budget is in files, as in count mode (past the
+ * page only matches are counted), so that page's total is exact whenever the count-mode page's
+ * would be; the first page keeps the budget in lines, as the ripgrep engine does.
  *
  * @param options - the seam and the per-file size cap
  * @returns a {@link TextSearcher}
@@ -359,8 +360,9 @@ export function createJsSearcher(options: JsSearchOptions): TextSearcher {
         total += items;
         totalFiles += 1;
         totalMatches += found.matches.length;
-        // Content mode counts matching lines until as many files match as count mode would read.
-        if ((contentMode ? totalFiles : total) >= stopAfter) {
+        // On a later page, content mode counts matching lines until as many files match as count
+        // mode would read; the first page stops at the budget of lines, as the ripgrep engine's.
+        if ((contentMode && offset > 1 ? totalFiles : total) >= stopAfter) {
           return { files: collector.finish(), totalAtLeast: stopAfter, searchedAnyFile };
         }
       }

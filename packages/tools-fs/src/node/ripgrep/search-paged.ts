@@ -26,8 +26,10 @@ type PageWindow = ConstructorParameters<typeof PageCollector>[0];
  * a dense pattern does not wait for pass 1 to reach its budget and then pay a second start-up;
  * pass 1 finishing under budget cancels it. When pass 1 exceeds its budget, it is killed and
  * pass 2 is stopped after the page and one more item: the total is then a lower bound — except
- * in content mode, where a count pass ({@link countMatches}, `rg --count` beside pass 2) makes it
- * exact whenever count mode would know it (no more files match than its budget).
+ * on the later pages (`offset` > 1) of a content-mode search, where a count pass
+ * ({@link countMatches}, `rg --count` beside pass 2) makes it exact whenever count mode would
+ * know it (no more files match than its budget). The first page skips it: it would cost a scan
+ * of the tree on the most common call (measured: `limit: 10` on a frequent word 39 → 95 ms).
  *
  * @param context - the root, the rg binary and where it runs
  * @param request - the search
@@ -84,7 +86,11 @@ export async function searchPaged(
   if (!run.stopped) await ordered.cancelAndWait();
   checkFailure(run, request);
   if (!run.stopped) return first.page(window);
-  if (!contentMode) return ordered.finish(need);
+  // The first page of a content search stays "at least": a count pass costs a scan of the tree
+  // (and gives up anyway when more files match than count mode counts), which would make the
+  // most common call — one capped page of a frequent word — pay for a total the model rarely
+  // needs. A model that pages on gets the exact total on every later page.
+  if (!contentMode || offset === 1) return ordered.finish(need);
   const [outcome, counted] = await Promise.all([
     ordered.finish(need),
     countMatches(context, request, { scope: scopeArgs, pattern: patternArgs }, need, signal),
