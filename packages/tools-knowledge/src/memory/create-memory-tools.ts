@@ -2,6 +2,7 @@ import { mountedToolsOption, parseOptions } from "@agentool/contract";
 import { z } from "zod";
 import {
   backendOption,
+  clockOption,
   MEMORY_TOOL_NAMES,
   type MemoryNamespaceOption,
   namespaceOption,
@@ -75,11 +76,7 @@ const optionsSchema = z.object({
   maxContentCharacters: z.number().int().min(1).max(MAX_MEMORY_CONTENT_CHARACTERS).optional(),
   remember: z.boolean().optional(),
   mountedTools: mountedToolsOption,
-  now: z
-    .custom<() => Date>((value) => typeof value === "function", {
-      error: "expected a function () => Date",
-    })
-    .optional(),
+  now: clockOption,
 });
 
 /**

@@ -13,6 +13,7 @@ import { contentDocumentKey } from "../engine/content-hash.js";
 import {
   backendFailure,
   backendOption,
+  clockOption,
   MEMORY_TOOL_NAMES,
   type MemoryNamespaceOption,
   namespaceOption,
@@ -67,11 +68,7 @@ const optionsSchema = z.object({
   namespace: namespaceOption,
   maxTextCharacters: z.number().int().min(1).max(MAX_MEMORY_CONTENT_CHARACTERS).optional(),
   mountedTools: mountedToolsOption,
-  now: z
-    .custom<() => Date>((value) => typeof value === "function", {
-      error: "expected a function () => Date",
-    })
-    .optional(),
+  now: clockOption,
   timeoutMs: z.number().int().min(0).optional(),
 });
 

@@ -15,6 +15,7 @@ import { z } from "zod";
 import {
   backendFailure,
   backendOption,
+  clockOption,
   keyField,
   MEMORY_TOOL_NAMES,
   type MemoryNamespaceOption,
@@ -95,11 +96,7 @@ const optionsSchema = z.object({
   namespace: namespaceOption,
   maxContentCharacters: z.number().int().min(1).max(MAX_MEMORY_CONTENT_CHARACTERS).optional(),
   mountedTools: mountedToolsOption,
-  now: z
-    .custom<() => Date>((value) => typeof value === "function", {
-      error: "expected a function () => Date",
-    })
-    .optional(),
+  now: clockOption,
   timeoutMs: z.number().int().min(0).optional(),
 });
 

@@ -14,6 +14,7 @@ import { splitCommaList } from "../engine/comma-list.js";
 import { embeddingsSchema, vectorStoreSchema } from "../engine/option-schemas.js";
 import type { Embeddings, VectorStore } from "../engine/types.js";
 import { MIN_MAX_CHUNK_CHARACTERS } from "../search/chunk-markdown.js";
+import { clockOption } from "./internal/memory-tool-common.js";
 import { type ExcerptSaver, saveExcerpt } from "./internal/save-excerpt.js";
 import { stageTrackedStore } from "./internal/stage-tracked-store.js";
 
@@ -129,11 +130,7 @@ const optionsSchema = z.object({
     })
     .optional(),
   mountedTools: mountedToolsOption,
-  now: z
-    .custom<() => Date>((value) => typeof value === "function", {
-      error: "expected a function () => Date",
-    })
-    .optional(),
+  now: clockOption,
   timeoutMs: z.number().int().min(0).optional(),
 });
 

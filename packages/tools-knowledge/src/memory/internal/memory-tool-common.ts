@@ -53,6 +53,13 @@ export const backendOption = z.custom<MemoryBackend>(
   { error: "expected a MemoryBackend ({ read, write, delete, snapshot })" },
 );
 
+/** The clock option of the memory tools (`now`), checked once here. @internal */
+export const clockOption = z
+  .custom<() => Date>((value) => typeof value === "function", {
+    error: "expected a function () => Date",
+  })
+  .optional();
+
 /** @internal */
 export const namespaceOption = z.union([
   z
