@@ -129,7 +129,7 @@ describe("createGitTools", () => {
         cutSamples: { git_show: { revision: "HEAD~12", file_at_revision: "wide", limit: 3 } },
         alsoMounted: others("git_show"),
       });
-    });
+    }, 60_000); // the kit walks every page of each cut sample and probes foreign field names
   }
 
   it("descriptions name only what is mounted: no git_add / git_commit in read-only mode", () => {

@@ -14,6 +14,7 @@ import {
   findMarkers,
   findNonSnakeCaseKeys,
 } from "./boundary-rules.js";
+import { checkWellKnownFieldNames } from "./field-name-rules.js";
 import { walkPages } from "./paging-walk.js";
 import {
   type Provider,
@@ -322,6 +323,7 @@ async function checkTool(
       report("json-schema", "the JSON Schema contains ±2^53 bounds");
     if (schema.type !== "object") report("json-schema", 'the input schema must be type "object"');
     for (const problem of findSchemaUnions(schema)) report("no-union", problem);
+    await checkWellKnownFieldNames(tool, schema, report);
     walkProperties(schema, (key, property, path) => {
       if (!SNAKE_CASE.test(key)) report("snake-case", `field ${path} is not snake_case`);
       if (typeof property.description !== "string" || property.description.trim().length === 0) {
