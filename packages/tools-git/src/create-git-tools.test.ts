@@ -71,9 +71,9 @@ describe("createGitTools", () => {
   }
 
   const samples = {
-    git_status: {},
-    git_diff: { staged: false },
-    git_log: { limit: 5 },
+    git_status: { path: "wide" },
+    git_diff: { staged: false, path: "wide" },
+    git_log: { limit: 5, path: "log.txt" },
     git_show: { revision: "HEAD~11", file_at_revision: "README.md" },
     git_branch: { action: "list" },
   };
@@ -92,6 +92,8 @@ describe("createGitTools", () => {
         git_branch: { action: "list", limit: 3 },
       };
       await assertConformance(tools, {
+        // Each read-only sample again with its path written absolute inside the repository.
+        workspaceRoot: repo.root,
         samples:
           mode === "read-only"
             ? samples

@@ -7,6 +7,7 @@ import {
   toOpenAiStrictSchema,
 } from "../json-schema.js";
 import { fail, isToolResult, type ToolResult } from "../result.js";
+import { checkAbsolutePathSample } from "./absolute-path-rule.js";
 import {
   AGENTOOL_TOOL_NAMES,
   findAbsentToolNames,
@@ -75,6 +76,13 @@ export interface ConformanceOptions {
    * the same data and text.
    */
   nondeterministic?: readonly string[];
+  /**
+   * The workspace root (absolute) the samples' paths are relative to. With it, each read-only
+   * tool's sample whose `path` or `path_prefix` is relative runs once more with that path written
+   * absolute inside the root, and must succeed too (`absolute-path`: one path rule for every
+   * family).
+   */
+  workspaceRoot?: string;
   /** Tool names to look for in descriptions. Default {@link AGENTOOL_TOOL_NAMES}. */
   knownToolNames?: readonly string[];
   /**
@@ -448,6 +456,14 @@ async function checkTool(
       report("sample", `run(sample) must succeed, got ${describeOutcome(result)}`);
     } else {
       await checkSuccess(tool, input, result, mounted, options, false, report);
+      if (options.workspaceRoot !== undefined)
+        await checkAbsolutePathSample(
+          tool,
+          input,
+          options.workspaceRoot,
+          (absolute) => runSafely(tool, absolute),
+          report,
+        );
       if (
         tool.annotations.readOnly === true &&
         !(options.nondeterministic ?? []).includes(tool.name)

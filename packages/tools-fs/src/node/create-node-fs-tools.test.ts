@@ -203,6 +203,8 @@ describe.each([
       samples,
       cutSamples: CUT_SAMPLES,
       unpaged: ["run_command"],
+      // Each read-only sample again with its path written absolute inside the root.
+      workspaceRoot: root,
     });
     // The kit follows every cut sample's markers to the last page: many calls.
   }, 60_000);

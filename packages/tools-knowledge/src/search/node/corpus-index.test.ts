@@ -176,9 +176,11 @@ describe("search_knowledge over a corpus folder, end to end", () => {
         }),
       ],
       {
-        samples: { search_knowledge: { query: "hnsw" } },
+        samples: { search_knowledge: { query: "hnsw", path_prefix: "docs/" } },
         cutSamples: { search_knowledge: { query: "hnsw", limit: 2 } },
         alsoMounted: ["read_file"],
+        // The sample again with path_prefix written absolute inside the folder.
+        workspaceRoot: root,
       },
     );
   });
