@@ -31,12 +31,12 @@ import {
 import {
   DEFAULT_REMEMBER_TIMEOUT_MS,
   formatRememberResult,
-  MAX_REMEMBER_SOURCE_CHARACTERS,
   REMEMBER_ALIASES,
   REMEMBER_TOOL_NAME,
   type RememberTool,
   type RememberToolData,
   type rememberInputSchema,
+  rememberSourceField,
 } from "./remember.js";
 
 /** The key prefix of an excerpt `remember` keeps as a memory: `excerpt/sha256-…`. */
@@ -81,14 +81,7 @@ function createInputSchema(maxTextCharacters: number) {
       .describe(
         `The excerpt to keep, verbatim, at most ${formatCount(maxTextCharacters)} characters.`,
       ),
-    source: z
-      .string()
-      .min(1)
-      .max(MAX_REMEMBER_SOURCE_CHARACTERS)
-      .optional()
-      .describe(
-        "Where it came from: a URL, a file with lines (docs/a.md:12-40), 'user', … Default: none.",
-      ),
+    source: rememberSourceField(),
     tags: tagsField(
       `A few labels to filter on later (e.g. ["pricing", "2024"]), at most ${MAX_MEMORY_TAGS}, each one word. Default: none.`,
     ),

@@ -134,6 +134,18 @@ const optionsSchema = z.object({
   timeoutMs: z.number().int().min(0).optional(),
 });
 
+/** The `source` field of every `remember`, described once. @internal */
+export function rememberSourceField() {
+  return z
+    .string()
+    .min(1)
+    .max(MAX_REMEMBER_SOURCE_CHARACTERS)
+    .optional()
+    .describe(
+      "Where it came from: a URL, a file with lines (docs/a.md:12-40), 'user', … Default: none.",
+    );
+}
+
 function createInputSchema(maxTextCharacters: number, maxTags: number) {
   return z.object({
     text: z
@@ -143,14 +155,7 @@ function createInputSchema(maxTextCharacters: number, maxTags: number) {
       .describe(
         `The excerpt to keep, verbatim (Markdown is fine: its headings are kept as context), at most ${formatCount(maxTextCharacters)} characters.`,
       ),
-    source: z
-      .string()
-      .min(1)
-      .max(MAX_REMEMBER_SOURCE_CHARACTERS)
-      .optional()
-      .describe(
-        "Where it came from: a URL, a file with lines (docs/a.md:12-40), 'user', … Default: none.",
-      ),
+    source: rememberSourceField(),
     tags: z
       .preprocess(
         splitCommaList,
