@@ -46,6 +46,7 @@ function serverOptions(options: CommandLineOptions): AgentoolMcpServerOptions {
     ...(options.memoryDir === undefined ? {} : { memoryDir: options.memoryDir }),
     ...(options.skillsDir === undefined ? {} : { skillsDir: options.skillsDir }),
     fixedRoot: options.fixedRoot,
+    ...(options.outputSchemas ? { outputSchemas: true } : {}),
     log,
   };
 }

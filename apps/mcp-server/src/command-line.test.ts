@@ -20,6 +20,7 @@ describe("parseCommandLine", () => {
         allowHosts: [],
         knowledgeDir: undefined,
         fixedRoot: false,
+        outputSchemas: false,
         http: undefined,
       },
     });
@@ -56,6 +57,7 @@ describe("parseCommandLine", () => {
       "--token",
       "secret",
       "--fixed-root",
+      "--output-schemas",
     ]);
     expect(parsed).toEqual({
       action: "serve",
@@ -68,6 +70,7 @@ describe("parseCommandLine", () => {
         allowHosts: ["127.0.0.1", "*.corp.example"],
         knowledgeDir: "./sources",
         fixedRoot: true,
+        outputSchemas: true,
         http: {
           port: 0,
           host: "localhost",

@@ -32,6 +32,8 @@ export interface CommandLineOptions {
   skillsDir?: string;
   /** `--fixed-root`. */
   fixedRoot: boolean;
+  /** `--output-schemas`. */
+  outputSchemas: boolean;
   /** The HTTP options, when `--http` was given. */
   http:
     | {
@@ -342,6 +344,7 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
       ...(memoryDir === undefined ? {} : { memoryDir }),
       ...(skillsDir === undefined ? {} : { skillsDir }),
       fixedRoot,
+      outputSchemas: flags.hasSwitch("output-schemas"),
       http: parseHttp(flags),
     },
   };

@@ -75,6 +75,29 @@ describe("createAgentoolMcpServer", () => {
     }
   });
 
+  it("lists output schemas only with outputSchemas, and returns structuredContent either way", async () => {
+    for (const outputSchemas of [false, true]) {
+      const { agentool, client } = await connect({
+        root: project.path,
+        families: ["core", "fs"],
+        ...(outputSchemas ? { outputSchemas } : {}),
+      });
+      try {
+        const listed = await client.listTools();
+        const countWords = listed.tools.find((tool) => tool.name === "count_words");
+        expect(countWords?.outputSchema === undefined, String(outputSchemas)).toBe(!outputSchemas);
+        const called = (await client.callTool({
+          name: "count_words",
+          arguments: { path: "project-file.txt" },
+        })) as CallToolResult;
+        expect(called.isError, JSON.stringify(called.content)).not.toBe(true);
+        expect(called.structuredContent).toMatchObject({ words: 1 });
+      } finally {
+        await agentool.dispose();
+      }
+    }
+  });
+
   it("takes the client's root before its first request and logs the change", async () => {
     const { agentool, client, lines } = await connect({ root: project.path, families: ["fs"] }, [
       other.path,

@@ -120,6 +120,11 @@ export const FLAGS: readonly FlagDescription[] = [
       "Close an --http session after this many seconds with no request and no open SSE stream (default 900, 15 minutes); its client's next request gets 404 and starts a new session. A new session beyond the 64 open closes the least recently active idle one.",
   },
   {
+    name: "output-schemas",
+    description:
+      "List each tool's outputSchema in tools/list (off by default: results still carry structuredContent, and the schemas cost ~1,000 tokens of every model's context while models read the text).",
+  },
+  {
     name: "fixed-root",
     description: "Ignore the client's MCP roots: always confine to --root.",
   },

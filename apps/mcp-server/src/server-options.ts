@@ -46,6 +46,12 @@ export interface AgentoolMcpServerOptions {
   skillsDir?: string;
   /** Ignore the client's MCP roots and always confine to `root`. Default `false`. */
   fixedRoot?: boolean;
+  /**
+   * List each tool's `outputSchema` in `tools/list` (`--output-schemas`). Default `false`: results
+   * still carry `structuredContent`; the schemas (~1,000 tokens for the default families) stay out
+   * of every model's context.
+   */
+  outputSchemas?: boolean;
   /** Where log lines go (never stdout: it carries the protocol). Default: stderr, prefixed `agentool-mcp: `. */
   log?: (line: string) => void;
   /** How long to wait for the client's `roots/list` answer, in milliseconds. Default {@link DEFAULT_ROOTS_TIMEOUT_MS}. */
@@ -77,6 +83,7 @@ export const agentoolMcpServerOptionsSchema = z.object({
   memoryDir: z.string().min(1).optional(),
   skillsDir: z.string().min(1).optional(),
   fixedRoot: z.boolean().optional(),
+  outputSchemas: z.boolean().optional(),
   log: z.custom<(line: string) => void>((value) => typeof value === "function").optional(),
   rootsTimeoutMs: z.number().int().min(1).max(600_000).optional(),
   stateless: z.boolean().optional(),

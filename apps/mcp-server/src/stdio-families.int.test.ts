@@ -191,7 +191,8 @@ describe("tools per family over stdio", () => {
           ).toEqual([]);
           expect(tool.inputSchema.type).toBe("object");
           expect(tool.description?.length ?? 0, tool.name).toBeGreaterThan(40);
-          expect(typeof tool.annotations?.title, tool.name).toBe("string");
+          expect(typeof tool.title, tool.name).toBe("string");
+          expect(tool.outputSchema, tool.name).toBeUndefined();
           expect(
             findAbsentToolNames(tool.description ?? "", mounted, AGENTOOL_TOOL_NAMES),
             tool.name,

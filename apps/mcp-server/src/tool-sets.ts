@@ -95,6 +95,8 @@ export interface ToolSetConfiguration {
   memoryDirectory?: string;
   /** The skills family's folder (absolute); absent = no skills family. */
   skillsDirectory?: string;
+  /** List `outputSchema` for tools that declare output. Default `false`. */
+  outputSchemas?: boolean;
   /**
    * Each request is served by a fresh server (stateless HTTP): the tools that need a session —
    * `remember` / `search_memory` (in this process's memory) and the interact family (requests

@@ -126,6 +126,7 @@ export function resolveServerConfiguration(options: AgentoolMcpServerOptions): S
       ? {}
       : { knowledgeCacheDirectory: parsed.knowledgeCacheDirectory }),
     ...(parsed.stateless === true ? { stateless: true } : {}),
+    ...(parsed.outputSchemas === true ? { outputSchemas: true } : {}),
   };
   return {
     configuration,

@@ -67,6 +67,7 @@ export class ServedTools {
     // --mode read-write is the operator's decision to run destructive tools; read-only refuses any.
     this.#registration = registerTools(server, this.#build(this.#state), {
       allowDestructive: this.#options.configuration.mode === "read-write",
+      outputSchemas: this.#options.configuration.outputSchemas === true,
     });
   }
 

@@ -25,5 +25,6 @@ export {
   type McpToolAnnotations,
   type McpToolDefinition,
   toMcpAnnotations,
+  toMcpTitle,
   toMcpToolDefinition,
 } from "./to-mcp-tool-definition.js";

@@ -44,6 +44,14 @@ export interface RegisterToolsOptions {
    */
   structuredContent?: StructuredContentMode;
   /**
+   * List `outputSchema` in `tools/list` for tools that declare `output` (default `true`). An
+   * output schema reaches the model's context with every definition (`git_status`'s alone is
+   * ~600 tokens) while models read the text result; `false` keeps `structuredContent` on results
+   * (per `structuredContent`) and leaves the schemas out of the listing. `agentool-mcp` lists
+   * them only with `--output-schemas`.
+   */
+  outputSchemas?: boolean;
+  /**
    * The server's decision to run tools annotated `destructive: true` (MCP `destructiveHint`).
    * Default `false`: their calls are refused with `BLOCKED` and never run; the MCP client's own
    * confirmation is not a decision this server can see. `agentool-mcp --mode read-write` sets it.

@@ -69,13 +69,7 @@ describe("registerTools on SDK v2 (@modelcontextprotocol/server)", () => {
     }
     const echo = listed.tools[0];
     expect(echo?.title).toBe("Echo");
-    expect(echo?.annotations).toEqual({
-      title: "Echo",
-      readOnlyHint: true,
-      destructiveHint: false,
-      idempotentHint: true,
-      openWorldHint: false,
-    });
+    expect(echo?.annotations).toEqual({ readOnlyHint: true, openWorldHint: false });
     expect(listed.tools[2]?.outputSchema).toMatchObject({
       type: "object",
       properties: { count: { type: "integer" } },

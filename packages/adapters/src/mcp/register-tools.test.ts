@@ -146,23 +146,15 @@ describe("registerTools: tools/list", () => {
     const listed = await client.listTools();
     const byName = new Map(listed.tools.map((tool) => [tool.name, tool]));
     expect(byName.get("echo")?.title).toBe("Echo");
-    expect(byName.get("echo")?.annotations).toEqual({
-      title: "Echo",
-      readOnlyHint: true,
-      destructiveHint: false,
-      idempotentHint: true,
-      openWorldHint: false,
-    });
+    expect(byName.get("echo")?.annotations).toEqual({ readOnlyHint: true, openWorldHint: false });
     expect(byName.get("remove_note")?.title).toBe("Remove a note");
     expect(byName.get("remove_note")?.annotations).toEqual({
-      title: "Remove a note",
       readOnlyHint: false,
       destructiveHint: true,
       idempotentHint: false,
       openWorldHint: false,
     });
     expect(byName.get("show_context")?.annotations).toEqual({
-      title: "Show context",
       readOnlyHint: false,
       destructiveHint: false,
       idempotentHint: false,
@@ -185,6 +177,13 @@ describe("registerTools: tools/list", () => {
     registerTools(never, [statusTool], { structuredContent: "never" });
     const other = await connect(never);
     expect((await other.client.listTools()).tools[0]?.outputSchema).toBeUndefined();
+
+    const unlisted = newServer();
+    registerTools(unlisted, [statusTool], { outputSchemas: false });
+    const third = await connect(unlisted);
+    expect((await third.client.listTools()).tools[0]?.outputSchema).toBeUndefined();
+    const called = await third.client.callTool({ name: statusTool.name, arguments: {} });
+    expect(called.structuredContent).toBeDefined();
   });
 });
 
@@ -624,7 +623,7 @@ describe("registerTools: registrations", () => {
     ).toThrow(/registerTools: invalid options — structuredContent/);
     expect(() =>
       registerTools(server, [echoTool], { threads: true } as unknown as { threadId: never }),
-    ).toThrow(/Known options: structuredContent, threadId/);
+    ).toThrow(/Known options: structuredContent, outputSchemas, threadId/);
     expect(() => registerTools({} as McpServer, [echoTool])).toThrow(
       /expected an McpServer or a Server/,
     );

@@ -51,6 +51,8 @@ export interface RegisteredTools {
 interface Registration {
   entries: ReadonlyMap<string, Entry>;
   readonly structuredContent: StructuredContentMode;
+  /** Whether `tools/list` carries `outputSchema` for tools that declare `output`. */
+  readonly outputSchemas: boolean;
   readonly threadId: ((extra: McpRequestExtra) => string | undefined) | undefined;
   /** The server's decision to run destructive tools. */
   readonly allowDestructive: boolean;
@@ -251,7 +253,7 @@ function entriesFor(
       refused:
         approvalGateFor(owner, tool, { allowDestructive: registration.allowDestructive }) !==
         undefined,
-      definition: buildToolDefinition(tool, registration.structuredContent),
+      definition: buildToolDefinition(tool, registration),
       registration,
     });
   }
@@ -299,7 +301,7 @@ function announce(low: Server): void {
  * `threadId` option still receives v1's `extra` shape (`signal`, `requestId`, `sessionId`, …).
  *
  * - `tools/list`: `inputSchema` from the contract's `toJsonSchema`, `outputSchema` for tools that
- *   declare `output` (see `structuredContent`), a title, annotations under MCP's names.
+ *   declare `output` (see `outputSchemas` and `structuredContent`), a title, annotations under MCP's names.
  * - `tools/call`: the tool's `run` with the client's cancellation signal (child processes such as
  *   rg are killed), `toolCallId = String(requestId)`, the thread id, and progress sent as
  *   `notifications/progress` when the client gave a progress token. Results are the rendered
@@ -315,7 +317,7 @@ function announce(low: Server): void {
  *
  * @param server - the SDK's `McpServer`, or its low-level `Server` (SDK v1 or v2)
  * @param tools - tools made by `defineTool`
- * @param options - `structuredContent` mode, `threadId` and `allowDestructive` (destructive tools are refused with BLOCKED without it)
+ * @param options - `structuredContent` mode, `outputSchemas`, `threadId` and `allowDestructive` (destructive tools are refused with BLOCKED without it)
  * @returns the registration: its names, `replace` and `remove`
  * @throws AgentoolError for invalid options, an entry that is not a tool, a duplicate name (in
  *   the list or across registrations), tools registered with `McpServer.registerTool`, or a
@@ -341,6 +343,7 @@ export function registerTools(
   const registration: Registration = {
     entries: new Map(),
     structuredContent: parsed.structuredContent ?? "declared",
+    outputSchemas: parsed.outputSchemas ?? true,
     threadId: parsed.threadId,
     allowDestructive: parsed.allowDestructive === true,
   };

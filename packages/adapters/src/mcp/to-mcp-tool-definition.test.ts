@@ -3,7 +3,7 @@ import { ToolSchema } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { contextTool, echoTool, searchTool } from "../test-fixtures.js";
-import { toMcpAnnotations, toMcpToolDefinition } from "./to-mcp-tool-definition.js";
+import { toMcpAnnotations, toMcpTitle, toMcpToolDefinition } from "./to-mcp-tool-definition.js";
 
 const countTool = defineTool({
   name: "count_items",
@@ -23,17 +23,12 @@ describe("toMcpToolDefinition", () => {
       title: "Search notes",
       description: searchTool.description,
       inputSchema: toJsonSchema(searchTool),
-      annotations: {
-        title: "Search notes",
-        readOnlyHint: true,
-        destructiveHint: false,
-        idempotentHint: false,
-        openWorldHint: false,
-      },
+      annotations: { readOnlyHint: true, openWorldHint: false },
     });
   });
 
-  it("lists outputSchema for a tool with output, unless structuredContent is never", () => {
+  it("lists outputSchema for a tool with output, unless outputSchemas is false or structuredContent is never", () => {
+    expect(toMcpToolDefinition(countTool, { outputSchemas: false }).outputSchema).toBeUndefined();
     expect(toMcpToolDefinition(countTool).outputSchema).toEqual(toOutputJsonSchema(countTool));
     expect(toMcpToolDefinition(countTool, { structuredContent: "always" }).outputSchema).toEqual(
       toOutputJsonSchema(countTool),
@@ -54,21 +49,16 @@ describe("toMcpToolDefinition", () => {
 });
 
 describe("toMcpAnnotations", () => {
-  it("uses the tool's title, or one made from its name", () => {
-    expect(toMcpAnnotations(countTool).title).toBe("Count the items");
-    expect(toMcpAnnotations(contextTool).title).toBe("Show context");
+  it("titles: the tool's title, or one made from its name, at the top level only", () => {
+    expect(toMcpTitle(countTool)).toBe("Count the items");
+    expect(toMcpTitle(contextTool)).toBe("Show context");
+    expect(toMcpToolDefinition(countTool).title).toBe("Count the items");
+    expect(toMcpAnnotations(countTool).title).toBeUndefined();
   });
 
-  it("sends all four hints (a missing flag is false, unlike MCP's defaults); read-only is never destructive", () => {
-    expect(toMcpAnnotations(countTool)).toEqual({
-      title: "Count the items",
-      readOnlyHint: true,
-      destructiveHint: false,
-      idempotentHint: false,
-      openWorldHint: false,
-    });
+  it("sends every meaningful hint (a missing flag is false, unlike MCP's defaults); read-only sends readOnlyHint and openWorldHint only", () => {
+    expect(toMcpAnnotations(countTool)).toEqual({ readOnlyHint: true, openWorldHint: false });
     expect(toMcpAnnotations(contextTool)).toEqual({
-      title: "Show context",
       readOnlyHint: false,
       destructiveHint: false,
       idempotentHint: false,
@@ -82,7 +72,6 @@ describe("toMcpAnnotations", () => {
       execute: () => ok({}),
     });
     expect(toMcpAnnotations(writer)).toEqual({
-      title: "Write note",
       readOnlyHint: false,
       destructiveHint: true,
       idempotentHint: true,
@@ -96,7 +85,6 @@ describe("toMcpAnnotations", () => {
       execute: () => ok({}),
     });
     expect(toMcpAnnotations(appender)).toEqual({
-      title: "Append note",
       readOnlyHint: false,
       destructiveHint: false,
       idempotentHint: false,

@@ -10,8 +10,8 @@ import type { RegisterToolsOptions } from "./register-tools-options.js";
 
 /** MCP's hints about a tool (`annotations` of a `tools/list` entry). */
 export interface McpToolAnnotations {
-  /** A human-readable title. */
-  title: string;
+  /** A human-readable title (left out: the definition's top-level `title` carries it). */
+  title?: string;
   /** The tool does not change its environment. */
   readOnlyHint?: boolean;
   /** The tool may destroy or overwrite data (meaningful when it is not read-only). */
@@ -35,7 +35,7 @@ export interface McpToolDefinition {
   description: string;
   /** The input's JSON Schema, as `toJsonSchema` gives it. */
   inputSchema: McpObjectSchema;
-  /** The data's JSON Schema, for tools that declare `output` (unless `structuredContent: "never"`). */
+  /** The data's JSON Schema, for tools that declare `output` when `outputSchemas` is on (unless `structuredContent: "never"`). */
   outputSchema?: McpObjectSchema;
   /** The tool's annotations under MCP's names. */
   annotations: McpToolAnnotations;
@@ -54,72 +54,93 @@ function titleFromName(name: string): string {
 }
 
 /**
- * MCP's annotations of a tool: all four hints, always. The contract reads a missing flag as
- * `false` (nothing is destructive or open-world by surprise) while MCP reads a missing
- * `destructiveHint` / `openWorldHint` as `true`, so every hint is sent explicitly; a read-only
- * tool is never destructive.
+ * The human-readable title of a tool: its `annotations.title`, or one made from its name.
  *
  * @param tool - a contract tool
- * @returns the annotations, title included
+ * @returns the title (`read_file` → `Read file`)
+ */
+export function toMcpTitle(tool: AnyTool): string {
+  return tool.annotations.title ?? titleFromName(tool.name);
+}
+
+/**
+ * MCP's annotations of a tool, every hint that means something and nothing twice. The contract
+ * reads a missing flag as `false` (nothing is destructive or open-world by surprise) while MCP
+ * reads a missing `destructiveHint` / `openWorldHint` as `true`, so those are sent explicitly. A
+ * read-only tool gets `readOnlyHint` and `openWorldHint` only: MCP defines `destructiveHint` and
+ * `idempotentHint` as meaningful only when `readOnlyHint` is false. The title is the definition's
+ * top-level `title` (MCP 2025-06-18), not repeated here — these bytes reach every model's context.
+ *
+ * @param tool - a contract tool
+ * @returns the annotations
  * @example
- * toMcpAnnotations(readFile); // { title: "Read file", readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false }
+ * toMcpAnnotations(readFile); // { readOnlyHint: true, openWorldHint: false }
+ * toMcpAnnotations(deleteFile); // { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false }
  */
 export function toMcpAnnotations(tool: AnyTool): McpToolAnnotations {
   const source = tool.annotations;
-  const readOnly = source.readOnly === true;
+  const openWorldHint = source.openWorld === true;
+  if (source.readOnly === true) return { readOnlyHint: true, openWorldHint };
   return {
-    title: source.title ?? titleFromName(tool.name),
-    readOnlyHint: readOnly,
-    destructiveHint: !readOnly && source.destructive === true,
+    readOnlyHint: false,
+    destructiveHint: source.destructive === true,
     idempotentHint: source.idempotent === true,
-    openWorldHint: source.openWorld === true,
+    openWorldHint,
   };
 }
 
 /**
  * The `tools/list` entry of one tool: name, title, description, `inputSchema` (the contract's
  * `toJsonSchema`), `outputSchema` (the contract's `toOutputJsonSchema`, for a tool that declares
- * `output`, unless `structuredContent` is `"never"`) and annotations
- * `{ title, readOnlyHint, destructiveHint, idempotentHint, openWorldHint }`.
+ * `output`, unless `outputSchemas` is `false` or `structuredContent` is `"never"`) and
+ * annotations (see {@link toMcpAnnotations}).
  *
  * @param tool - a contract tool
- * @param options - `structuredContent` decides whether `outputSchema` is listed
+ * @param options - `outputSchemas` and `structuredContent` decide whether `outputSchema` is listed
  * @returns the definition, ready for a `tools/list` result
  * @throws AgentoolError for invalid options or a schema that cannot become JSON Schema
  * @example
  * toMcpToolDefinition(gitStatus);
  * // { name: "git_status", title: "Git status", description: "…", inputSchema: {…}, outputSchema: {…},
- * //   annotations: { title: "Git status", readOnlyHint: true, destructiveHint: false, idempotentHint: true } }
+ * //   annotations: { readOnlyHint: true, openWorldHint: false } }
  */
 export function toMcpToolDefinition(
   tool: AnyTool,
   options?: RegisterToolsOptions,
 ): McpToolDefinition {
   const parsed = parseOptions("toMcpToolDefinition", registerToolsOptionsSchema, options);
-  return buildToolDefinition(tool, parsed.structuredContent ?? "declared");
+  return buildToolDefinition(tool, {
+    structuredContent: parsed.structuredContent ?? "declared",
+    outputSchemas: parsed.outputSchemas ?? true,
+  });
+}
+
+/** What decides the optional parts of a definition (parsed options). @internal */
+export interface DefinitionListing {
+  /** The parsed `structuredContent` mode. */
+  structuredContent: NonNullable<RegisterToolsOptions["structuredContent"]>;
+  /** Whether `outputSchema` is listed for tools that declare `output`. */
+  outputSchemas: boolean;
 }
 
 /**
  * {@link toMcpToolDefinition} without the options check (options already parsed).
  *
  * @param tool - a contract tool
- * @param structuredContent - the parsed mode
+ * @param listing - the parsed `structuredContent` mode and `outputSchemas` switch
  * @returns the definition
  * @internal
  */
-export function buildToolDefinition(
-  tool: AnyTool,
-  structuredContent: NonNullable<RegisterToolsOptions["structuredContent"]>,
-): McpToolDefinition {
+export function buildToolDefinition(tool: AnyTool, listing: DefinitionListing): McpToolDefinition {
   const annotations = toMcpAnnotations(tool);
   const definition: McpToolDefinition = {
     name: tool.name,
-    title: annotations.title,
+    title: toMcpTitle(tool),
     description: tool.description,
     inputSchema: toJsonSchema(tool) as McpObjectSchema,
     annotations,
   };
-  if (structuredContent !== "never") {
+  if (listing.outputSchemas && listing.structuredContent !== "never") {
     const outputSchema = toOutputJsonSchema(tool);
     if (outputSchema !== undefined) definition.outputSchema = outputSchema as McpObjectSchema;
   }

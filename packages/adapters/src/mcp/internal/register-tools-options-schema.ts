@@ -8,6 +8,10 @@ export const registerToolsOptionsSchema = z.object({
     .enum(["declared", "always", "never"])
     .optional()
     .describe("When successful results carry structuredContent."),
+  outputSchemas: z
+    .boolean()
+    .optional()
+    .describe("Whether tools/list carries outputSchema for tools that declare output."),
   threadId: z
     .custom<(extra: McpRequestExtra) => string | undefined>(
       (value) => typeof value === "function",
