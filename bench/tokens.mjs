@@ -9,6 +9,10 @@
 // --memory-dir) and asked tools/list by the MCP SDK client: the whole result as it crosses the
 // wire (titles, annotations, output schemas included), and its tools as an MCP client hands them
 // to OpenAI (`{ type: "function", function: { name, description, parameters } }`).
+// "Every family mounted" mounts one memory, as the tools-knowledge README's "Which to mount
+// when" says: the memory family with `remember: true` (keyed memories and excerpts, one search);
+// the knowledge family's vector-store memory (remember + search_memory), its alternative, is
+// printed on its own row.
 // Tokens are counted on the JSON text of the array (a close, provider-neutral proxy: providers
 // wrap definitions in a few fixed tokens of their own). The MCP reference filesystem server
 // (a devDependency here) is listed and counted the same way; Claude Code's 22 built-in tools are
@@ -144,16 +148,13 @@ const FAMILIES = {
       search: { provider: createSearxngProvider({ baseUrl: "http://localhost:8080" }) },
     }),
   interact: () => createInteractTools({ handler: { ask: () => null, notify: () => undefined } }),
-  knowledge: () => [
-    createSearchKnowledgeTool({ source: createCorpusSource({ root }) }),
-    createRememberTool({ store }),
-    createSearchKnowledgeTool({
-      source: createStoreSource({ store }),
-      sourceKind: "store",
-      name: "search_memory",
+  knowledge: () => [createSearchKnowledgeTool({ source: createCorpusSource({ root }) })],
+  memory: () =>
+    createMemoryTools({
+      backend: createInMemoryMemoryBackend(),
+      namespace: ["bench"],
+      remember: true,
     }),
-  ],
-  memory: () => createMemoryTools({ backend: createInMemoryMemoryBackend(), namespace: ["bench"] }),
   skills: () => createSkillTools({ registry: new SkillRegistry(skills) }),
   preview: () => [createPreviewTool({ read: () => "" })],
 };
@@ -166,6 +167,18 @@ for (const [family, create] of Object.entries(FAMILIES)) {
 }
 const everything = measureTools(everyTool);
 rows.push({ label: "every family mounted", ...everything });
+// The other memory: remember + search_memory over a vector store (knowledge family), mounted
+// instead of the memory family when excerpts are searched by meaning (tools-knowledge README,
+// "Which to mount when"); counted here beside the set, not in it.
+const vectorMemory = [
+  createRememberTool({ store }),
+  createSearchKnowledgeTool({
+    source: createStoreSource({ store }),
+    sourceKind: "store",
+    name: "search_memory",
+  }),
+];
+rows.push({ label: "  remember + search_memory (vector store)", ...measureTools(vectorMemory) });
 const defaults = measureListed(await listTools([oursBin, "--root", root]));
 rows.push({ label: "agentool-mcp defaults, over MCP", ...defaults });
 const defaultsMemory = measureListed(
