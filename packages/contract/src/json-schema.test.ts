@@ -142,6 +142,15 @@ describe("toOpenAiStrictSchema", () => {
     expect(properties.mode?.description).toBe('The mode. (default "read")');
     expect(properties.url?.description).toContain("format uri");
     expect(properties.path?.minLength).toBeUndefined();
+    const nameTool = defineTool({
+      name: "name_probe",
+      description: "A probe whose name must not be empty.",
+      input: z.object({ name: z.string().min(1).describe("A name."), id: z.string().min(3) }),
+      execute: () => ok({}),
+    });
+    const named = toOpenAiStrictSchema(nameTool).properties as Record<string, Record<string, unknown>>;
+    expect(named.name?.description).toBe("A name. (not empty)");
+    expect(named.id?.description).toBe("(at least 3 characters)");
   });
 
   it("accepts null for optional fields and the tool maps null back to omitted", async () => {

@@ -132,6 +132,7 @@ function describeConstraints(node: JsonSchema, keys: readonly string[]): string[
   if (keys.includes("minLength") || keys.includes("maxLength")) {
     if (has("minLength") && has("maxLength"))
       notes.push(`${node.minLength}–${node.maxLength} characters`);
+    else if (node.minLength === 1) notes.push("not empty");
     else if (has("minLength")) notes.push(`at least ${node.minLength} characters`);
     else if (has("maxLength")) notes.push(`at most ${node.maxLength} characters`);
   }
