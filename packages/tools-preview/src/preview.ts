@@ -17,11 +17,9 @@ export type PreviewTool = Tool<typeof previewInputSchema, PreviewToolData> & {
 };
 
 const DEFAULT_DESCRIPTION = [
-  "Opens an HTML artifact you wrote in a sandboxed browser so you can check it works: write it, open it, act/read/eval/shot, fix, repeat.",
-  'Ops: {op:"open", path} loads a fresh session (always reloads). {op:"act", actions:[{type:"click",x,y} | {type:"click",selector} | {type:"key",key:"ArrowRight"} | {type:"type",text} | {type:"scroll",dx,dy} | {type:"wait",ms}]}. {op:"read", queries:[{css:"#score", attr?}]} (text by default). {op:"eval", code:"return game.state"}. {op:"shot"} returns a PNG of the largest canvas, or the viewport. {op:"close"}.',
-  "Every response ends with the console output and uncaught errors since the last call.",
-  "The sandbox has no network: inline scripts, styles and images (data: URLs); external files and fetches fail.",
-  "The session lasts between calls and closes after a while idle; then open again.",
+  "Runs an HTML artifact you wrote in a sandboxed browser to check it works: open, act/read/eval/shot, fix, repeat.",
+  "Responses end with the console output and errors since the last call.",
+  "No network: inline scripts, styles, images (data: URLs).",
 ].join(" ");
 
 /**

@@ -15,82 +15,48 @@ const OPS = ["open", "act", "read", "eval", "shot", "close"] as const;
 
 /** The preview tool's input schema. */
 export const previewInputSchema = z.object({
-  op: z
-    .enum(OPS)
-    .describe(
-      "open: load the HTML artifact at path in a fresh session. act: run actions. read: query the DOM. eval: run JavaScript inside the artifact. shot: PNG of the largest canvas (or the viewport). close: end the session.",
-    ),
-  path: z
-    .string()
-    .min(1)
-    .max(500)
-    .optional()
-    .describe("open only: the artifact's path in the workspace, e.g. snake.html."),
+  op: z.enum(OPS).describe("open reloads path; shot: PNG of the largest canvas or viewport."),
+  path: z.string().min(1).max(500).optional().describe("open: e.g. snake.html."),
   actions: z
     .array(
       z.object({
-        type: z.enum(ACTION_TYPES).describe("click, key, type, scroll or wait."),
-        x: z
-          .number()
-          .min(0)
-          .max(10_000)
-          .optional()
-          .describe("click: x in CSS pixels from the left."),
-        y: z
-          .number()
-          .min(0)
-          .max(10_000)
-          .optional()
-          .describe("click: y in CSS pixels from the top."),
-        selector: z
-          .string()
-          .max(500)
-          .optional()
-          .describe("click: CSS selector; clicks the centre of the first match (instead of x, y)."),
-        key: z
-          .string()
-          .min(1)
-          .max(32)
-          .optional()
-          .describe("key: a key name such as ArrowLeft, Enter, Escape, a, or a space."),
-        text: z
-          .string()
-          .max(2_000)
-          .optional()
-          .describe("type: text typed into the focused element."),
-        dx: z.number().min(-100_000).max(100_000).optional().describe("scroll: horizontal pixels."),
-        dy: z.number().min(-100_000).max(100_000).optional().describe("scroll: vertical pixels."),
-        ms: z.number().int().min(0).max(600_000).optional().describe("wait: milliseconds."),
+        type: z.enum(ACTION_TYPES).describe("Action."),
+        x: z.number().min(0).max(10_000).optional().describe("click: CSS px."),
+        y: z.number().min(0).max(10_000).optional().describe("click: CSS px."),
+        selector: z.string().max(500).optional().describe("click: or a selector."),
+        key: z.string().min(1).max(32).optional().describe("key: e.g. ArrowLeft."),
+        text: z.string().max(2_000).optional().describe("type: text."),
+        dx: z.number().min(-100_000).max(100_000).optional().describe("scroll: px."),
+        dy: z.number().min(-100_000).max(100_000).optional().describe("scroll: px."),
+        ms: z.number().int().min(0).max(600_000).optional().describe("wait: ms."),
       }),
     )
     .min(1)
     .max(MAX_PREVIEW_ACTIONS)
     .optional()
-    .describe(`act only: 1 to ${MAX_PREVIEW_ACTIONS} actions, run in order.`),
+    .describe("act: run in order."),
   queries: z
     .array(
       z.object({
-        css: z.string().min(1).max(500).describe("A CSS selector."),
+        css: z.string().min(1).max(500).describe("Selector."),
         attr: z
           .string()
           .min(1)
           .max(100)
           .optional()
-          .describe("text (default), html, value, or any attribute name."),
+          .describe("text (default), html, value or attribute."),
       }),
     )
     .min(1)
     .max(MAX_PREVIEW_QUERIES)
     .optional()
-    .describe(`read only: 1 to ${MAX_PREVIEW_QUERIES} queries.`),
+    .describe("read: DOM queries."),
   code: z
     .string()
     .min(1)
     .max(MAX_PREVIEW_CODE_CHARACTERS)
     .optional()
-    .describe(
-      "eval only: a function body run inside the artifact; `return` a JSON-safe value. May await.",
-    ),
+    .describe("eval: function body; return JSON-safe."),
 });
 
 /** The validated input of one call. */
