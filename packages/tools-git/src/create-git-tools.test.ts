@@ -167,6 +167,31 @@ describe("createGitTools", () => {
     }
   });
 
+  it("each tool's text stays within its budget (issue 28 point 9: the definitions cost too many tokens)", () => {
+    // Characters of the description and every field description, a proxy for the OpenAI token
+    // budgets of issue 28 point 9 (git_diff 450, git_show 300, git_log 300, git_branch 220,
+    // git_status 200, git_commit 200, git_add 130 tokens, measured with the o200k encoding).
+    const budgets: Record<string, number> = {
+      git_diff: 1_050,
+      git_show: 700,
+      git_log: 600,
+      git_branch: 430,
+      git_status: 510,
+      git_commit: 540,
+      git_add: 300,
+    };
+    const repo = createTemporaryRepository();
+    repositories.push(repo);
+    for (const tool of createGitTools({ root: repo.root, mode: "read-write" })) {
+      const fields = Object.values(tool.input.shape as Record<string, { description?: string }>)
+        .map((field) => field.description ?? "")
+        .join("");
+      expect(tool.description.length + fields.length, tool.name).toBeLessThanOrEqual(
+        budgets[tool.name] ?? 0,
+      );
+    }
+  });
+
   it("not a repository is NOT_CONFIGURED in every tool", async () => {
     const repo = createTemporaryRepository();
     repositories.push(repo);

@@ -42,12 +42,10 @@ export const GIT_ADD_ALIASES: Readonly<Record<string, string>> = {
 /** The add tool's input schema. */
 export const gitAddInputSchema = z.object({
   files: z
-    .array(z.string().describe("A file or directory relative to the repository root."))
+    .array(z.string())
     .min(1)
     .max(MAX_ADD_FILES)
-    .describe(
-      "Files or directories to stage, relative to the repository root (e.g. ['src/a.ts', 'docs']). Deleted files are staged as deletions.",
-    ),
+    .describe("Files or directories, relative to the repository root."),
 });
 
 /** The add tool's type. */
@@ -59,9 +57,9 @@ function defaultDescription(mounted: MountedTools): string {
     mounted.when("git_diff", "git_diff staged=true"),
   ].filter((check) => check.length > 0);
   return joinSentences([
-    "Stage files for the next commit (git add): new, modified and deleted files, or whole directories.",
+    "Stage files or directories for the next commit (new, modified or deleted).",
     `Use it after editing${checks.length > 0 ? `, then check with ${listWords(checks)}` : ""}${mounted.when("git_commit", ", then call git_commit")}.`,
-    "Files ignored by .gitignore are refused; paths must stay inside the repository. Changes only the index, never file contents, and repeating it is harmless.",
+    "Ignored files are refused. Changes only the index.",
   ]);
 }
 

@@ -94,9 +94,8 @@ function createBranchInputSchema(allowCreate: boolean, maxEntries: number) {
       units: "branches",
       defaultLimit: maxEntries,
       maxLimit: maxEntries,
-      offsetDescription:
-        "For list: 1-based position of the first branch to return (default 1). A cut list ends with a marker naming the next call's offset.",
-      limitDescription: `For list: most branches to return (default and at most ${maxEntries}).`,
+      offsetDescription: "1-based first branch (default 1).",
+      limitDescription: `Most branches (default ${maxEntries}).`,
     }),
   };
   if (!allowCreate) {
@@ -109,24 +108,14 @@ function createBranchInputSchema(allowCreate: boolean, maxEntries: number) {
             'only action "list" is available: creating branches is not enabled (the git tools are read-only)',
         })
         .optional()
-        .describe('"list" (the default): local branches and the current one.'),
+        .describe('"list" (the default): local branches.'),
       ...paging,
     });
   }
   return z.object({
-    action: z
-      .enum(["list", "create"])
-      .describe(
-        '"list": local branches and the current one. "create": a new branch (does not switch to it).',
-      ),
-    name: z
-      .string()
-      .optional()
-      .describe("The new branch's name (for create), e.g. 'fix/parser-crash'."),
-    base: z
-      .string()
-      .optional()
-      .describe("For create: the commit, branch or tag it starts from. Default HEAD."),
+    action: z.enum(["list", "create"]).describe("What to do."),
+    name: z.string().optional().describe("For create: the new branch's name."),
+    base: z.string().optional().describe("For create: the start point (default HEAD)."),
     ...paging,
   });
 }
@@ -146,15 +135,14 @@ export type GitBranchTool = Tool<typeof gitBranchInputSchema, GitBranchToolData>
 
 function defaultDescription(allowCreate: boolean, mounted: MountedTools): string {
   const list =
-    'action="list" shows local branches, which one is current, each one\'s last commit and how far it is ahead/behind its upstream (many branches come in pages: offset, limit).';
+    "list: local branches with their last commit and ahead/behind upstream; a cut list ends with a marker naming the next call.";
   const users = mounted.filter(["git_log", "git_diff"]);
-  const use = users.length > 0 ? ` Use a name from it as ref in ${listWords(users)}.` : "";
+  const use = users.length > 0 ? ` Use a name as ref in ${listWords(users)}.` : "";
   if (!allowCreate) return `List git branches (read-only). ${list}${use}`;
   return [
     "List or create git branches.",
     `${list}${use}`,
-    'action="create" with name (and optional base, default HEAD) creates a branch without',
-    "switching to it; it refuses names that exist already or that git does not allow.",
+    "create: makes branch name from base without switching to it.",
   ].join(" ");
 }
 

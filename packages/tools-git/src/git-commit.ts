@@ -83,20 +83,16 @@ export const GIT_COMMIT_ALIASES: Readonly<Record<string, string>> = {
 export const gitCommitInputSchema = z.object({
   message: z
     .string()
-    .describe(
-      "The commit message: a short summary line (≤ 72 characters), optionally a blank line and details.",
-    ),
+    .describe("A summary line (≤ 72 characters), optionally a blank line and details."),
   files: z
-    .array(z.string().describe("A file or directory relative to the repository root."))
+    .array(z.string())
     .max(1_000)
     .optional()
-    .describe(
-      "Optional: stage these files and commit only them (other staged changes stay staged, uncommitted). Omitted: every change is staged and committed.",
-    ),
+    .describe("Stage and commit only these paths, relative to the repository root."),
   staged_only: z
     .boolean()
     .optional()
-    .describe("true: commit only what is already staged, staging nothing more. Default false."),
+    .describe("Commit only what is already staged (default false)."),
 });
 
 /** The commit tool's type. */
@@ -105,10 +101,10 @@ export type GitCommitTool = Tool<typeof gitCommitInputSchema, GitCommitToolData>
 function defaultDescription(mounted: MountedTools): string {
   const checks = mounted.filter(["git_status", "git_diff"]);
   return joinSentences([
-    "Record a commit and return its hash and files.",
-    `Without files it stages every change first — edits, deletions and new files; ignored and secret paths never — and lists what it staged; files=[...] stages and commits exactly those paths; staged_only=true commits only what is already staged${mounted.when("git_add", " (git_add)")}.`,
-    checks.length > 0 ? `Check ${listWords(checks)} first so you commit what you intend.` : "",
-    "Write a concise message: a summary line, then details after a blank line. Adds history only; no file is changed.",
+    "Record a commit; returns its hash and files.",
+    `Without files it stages every change first (never ignored or secret paths) and lists what it staged; with files, only those paths (other staged changes stay uncommitted); staged_only=true commits only what is staged${mounted.when("git_add", " (git_add)")}.`,
+    checks.length > 0 ? `Check ${listWords(checks)} first.` : "",
+    "Changes no file.",
   ]);
 }
 

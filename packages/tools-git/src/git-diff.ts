@@ -1,6 +1,5 @@
 import {
   defineTool,
-  formatCount,
   givenCallArguments,
   joinSentences,
   type MountedTools,
@@ -26,7 +25,6 @@ import { parseRange, resolveCommit } from "./internal/revisions.js";
 import {
   createSettings,
   DEFAULT_MAX_ENTRIES,
-  DEFAULT_MAX_OUTPUT_BYTES,
   gitToolOptionsShape,
   pathFieldDescription,
 } from "./internal/tool-support.js";
@@ -69,63 +67,49 @@ export interface GitDiffToolData extends DiffPage {
   empty_reason?: string;
 }
 
-function createDiffInputSchema(maxFiles: number, maxOutputBytes: number) {
+function createDiffInputSchema(maxFiles: number) {
   return z.object({
     path: z
       .string()
       .optional()
-      .describe(
-        `${pathFieldDescription} When the diff then covers one file, offset and limit count that file's patch lines.`,
-      ),
+      .describe(`${pathFieldDescription} For one file, offset and limit count its patch lines.`),
     staged: z
       .boolean()
       .optional()
       .describe(
-        "true: compare the index (what the next commit would contain) instead of the working tree — with HEAD, or with ref when ref names one commit. Not with two commits (they have no index side). Default false.",
+        "Compare the index instead of the working tree; not with two commits (default false).",
       ),
     base: z
       .string()
       .optional()
-      .describe(
-        "Optional: the old side of a two-commit comparison, with ref as the new side (e.g. base='main', ref='feature'). Alone it acts as ref.",
-      ),
+      .describe("Old side of a two-commit comparison; ref is the new side."),
     ref: z
       .string()
       .optional()
-      .describe(
-        "Optional: a commit, branch or tag (e.g. 'HEAD~1', 'main'). Alone: the working tree (or, with staged, the index) compared with it. With base: the new side. 'A..B' compares commit A with commit B; 'A...B' compares B with the point where it branched off A.",
-      ),
+      .describe("A commit, branch or tag (e.g. 'HEAD~1'), or 'A..B' / 'A...B'."),
     context_lines: z
       .number()
       .int()
       .min(0)
       .max(100)
       .optional()
-      .describe(
-        `Lines of context around each change (0 to 100). Default ${DEFAULT_CONTEXT_LINES}.`,
-      ),
+      .describe(`Context lines around each change (default ${DEFAULT_CONTEXT_LINES}).`),
     files_only: z
       .boolean()
       .optional()
-      .describe(
-        "true: list the changed files with their +/− counts only, without patch text (a cheap overview of a large diff; offset and limit page the list). Default false.",
-      ),
+      .describe("List changed files with +/− counts only, no patch (default false)."),
     ...pagingInputShape({
       unit: "changed file",
       defaultLimit: maxFiles,
       maxLimit: Math.max(maxFiles, MAX_DIFF_LINE_LIMIT),
-      offsetDescription:
-        "1-based position of the first changed file to return (default 1); when the diff covers one file, the first line of its patch. A cut page ends with a marker naming the next call's offset.",
-      limitDescription: `Most files to return (default and at most ${maxFiles}); when the diff covers one file, most patch lines (default ${DEFAULT_DIFF_LINE_LIMIT}, at most ${MAX_DIFF_LINE_LIMIT}). A page also stops at about ${formatCount(maxOutputBytes)} bytes of patch text.`,
+      offsetDescription: "1-based first changed file, or patch line for one file (default 1).",
+      limitDescription: `Most files (default ${maxFiles}), or patch lines for one file (default ${DEFAULT_DIFF_LINE_LIMIT}).`,
     }),
   });
 }
 
 /** The diff tool's input schema (with the default caps). */
-export const gitDiffInputSchema = createDiffInputSchema(
-  DEFAULT_MAX_ENTRIES,
-  DEFAULT_MAX_OUTPUT_BYTES,
-);
+export const gitDiffInputSchema = createDiffInputSchema(DEFAULT_MAX_ENTRIES);
 
 /** The diff tool's type. */
 export type GitDiffTool = Tool<typeof gitDiffInputSchema, GitDiffToolData>;
@@ -143,13 +127,10 @@ export const GIT_DIFF_ALIASES: Readonly<Record<string, string>> = {
 
 function defaultDescription(mounted: MountedTools): string {
   return joinSentences([
-    "Show line-by-line changes as a unified diff, with the exact totals (files, +added −deleted).",
-    "Default: unstaged edits in the working tree. staged=true: what the next commit will contain (the index vs HEAD).",
-    "ref='main' (or a hash, 'HEAD~1'): the working tree — or, with staged, the index — compared with that commit.",
-    "Two commits: base='main' with ref='feature', or ref='main..feature' ('main...feature': only what feature added since it branched off).",
-    `Untracked files never appear${mounted.when("git_status", "; git_status lists them")}. Binary files are summarised, not dumped.`,
-    "A long diff comes in pages: offset counts changed files (when the diff covers one file, its patch lines), and a cut page ends with a marker naming the exact next call.",
-    "files_only=true lists the files without patch text. Read-only.",
+    "Show changes as a unified diff with exact totals (files, +added −deleted).",
+    "Default: unstaged edits; staged=true: the index vs HEAD (the next commit); ref: the working tree (or index) vs that commit; base with ref, or ref='A..B': two commits ('A...B': what B added since branching off A).",
+    `Untracked files never appear${mounted.when("git_status", "; git_status lists them")}. Binary files are summarised.`,
+    "A long diff comes in pages; a cut page ends with a marker naming the next call. Read-only.",
   ]);
 }
 
@@ -206,7 +187,7 @@ export function createGitDiffTool(options: GitToolOptions): GitDiffTool {
   const parsed = parseOptions("createGitDiffTool", diffOptionsSchema, options);
   const settings = createSettings(parsed, GIT_DIFF_TOOL_NAME);
   const { runner, maxEntries, maxOutputBytes, mounted, name } = settings;
-  const input = createDiffInputSchema(maxEntries, maxOutputBytes) as typeof gitDiffInputSchema;
+  const input = createDiffInputSchema(maxEntries) as typeof gitDiffInputSchema;
 
   return defineTool({
     name,

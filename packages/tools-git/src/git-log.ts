@@ -90,38 +90,23 @@ export interface GitLogToolOptions extends GitToolOptions {
 
 function createLogInputSchema(maxLimit: number) {
   return z.object({
-    path: z
-      .string()
-      .optional()
-      .describe("Optional: only commits that touched this file or directory."),
+    path: z.string().optional().describe("Only commits that touched this file or directory."),
     ...pagingInputShape({
       unit: "commit",
       defaultLimit: DEFAULT_LOG_LIMIT,
       maxLimit,
       maxOffset: 100_000_000,
-      offsetDescription:
-        "1-based position of the first commit to return among the matching ones (default 1). A cut list ends with a marker naming the next call's offset.",
+      offsetDescription: "1-based first matching commit (default 1).",
+      limitDescription: `Most commits (default ${DEFAULT_LOG_LIMIT}).`,
     }),
-    ref: z
-      .string()
-      .optional()
-      .describe("Optional: start from this branch, tag or commit instead of HEAD."),
+    ref: z.string().optional().describe("Start from this branch, tag or commit instead of HEAD."),
     since: z
       .string()
       .optional()
-      .describe("Optional: only commits after this date, e.g. '2024-05-01' or '2 weeks ago'."),
-    until: z
-      .string()
-      .optional()
-      .describe("Optional: only commits before this date, e.g. '2024-06-01' or 'yesterday'."),
-    author: z
-      .string()
-      .optional()
-      .describe("Optional: only commits whose author name or email contains this text (any case)."),
-    include_email: z
-      .boolean()
-      .optional()
-      .describe("true: also return each author's email. Default false (names only)."),
+      .describe("Only commits after this date, e.g. '2 weeks ago' or '2024-05-01'."),
+    until: z.string().optional().describe("Only commits before this date."),
+    author: z.string().optional().describe("Author name or email contains this (any case)."),
+    include_email: z.boolean().optional().describe("Also return authors' emails (default false)."),
   });
 }
 
@@ -145,10 +130,9 @@ export const GIT_LOG_ALIASES: Readonly<Record<string, string>> = {
 function defaultDescription(mounted: MountedTools): string {
   const users = mounted.filter(["git_show", "git_diff"]);
   return joinSentences([
-    "List commits, newest first: each commit's short hash, day, author and message, and how many match in all.",
-    `Use it to see recent history or find when a file changed (path)${users.length > 0 ? `, or to find a commit to pass to ${listWords(users.map((tool) => (tool === "git_diff" ? "git_diff ref" : tool)))}` : ""}.`,
-    "Filter with since/until ('2 weeks ago', '2024-05-01') and author (text in the name or email); include_email=true adds emails.",
-    `Default ${DEFAULT_LOG_LIMIT} commits; a cut list ends with a marker naming the exact next call (offset). Read-only.`,
+    "List commits, newest first, with how many match in all.",
+    `For history, when a file changed (path)${users.length > 0 ? `, or a commit for ${listWords(users.map((tool) => (tool === "git_diff" ? "git_diff ref" : tool)))}` : ""}.`,
+    "A cut list ends with a marker naming the next call. Read-only.",
   ]);
 }
 

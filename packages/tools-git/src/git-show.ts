@@ -1,6 +1,5 @@
 import {
   defineTool,
-  formatCount,
   givenCallArguments,
   joinSentences,
   type MountedTools,
@@ -32,7 +31,6 @@ import {
 import {
   createSettings,
   DEFAULT_MAX_ENTRIES,
-  DEFAULT_MAX_OUTPUT_BYTES,
   failFromGit,
   type GitToolSettings,
   gitToolOptionsShape,
@@ -78,39 +76,31 @@ export interface GitShowCommit extends DiffPage {
 /** What `git_show` returns. */
 export type GitShowToolData = GitShowCommit | GitShowFile | GitShowDirectory;
 
-function createShowInputSchema(maxEntries: number, maxOutputBytes: number) {
+function createShowInputSchema(maxEntries: number) {
   return z.object({
-    revision: z
-      .string()
-      .describe("The commit to show: a hash, branch, tag or expression such as 'HEAD~2'."),
+    revision: z.string().describe("A hash, branch, tag or expression such as 'HEAD~2'."),
     path: z
       .string()
       .optional()
       .describe(
-        "Optional: show only the commit's changes to this file or directory (as path filters in the other git tools). When they cover one file, offset and limit count that file's patch lines.",
+        "Only the commit's changes to this file or directory; for one file, offset and limit count patch lines.",
       ),
     file_at_revision: z
       .string()
       .optional()
-      .describe(
-        "Optional: instead of the commit, show this file's content as it was at revision (a directory: its entries), e.g. to compare with today's version or recover deleted text.",
-      ),
+      .describe("Show this file's content at the revision instead (a directory: its entries)."),
     ...pagingInputShape({
       unit: "item",
       defaultLimit: maxEntries,
       maxLimit: Math.max(maxEntries, MAX_DIFF_LINE_LIMIT),
-      offsetDescription:
-        "1-based position of the first item to return (default 1): the commit's changed files (its patch lines when the diff covers one file); with file_at_revision, the file's lines or the directory's entries. A cut result ends with a marker naming the next call's offset.",
-      limitDescription: `Most items to return: changed files or directory entries (default and at most ${maxEntries}), patch or file lines (default ${DEFAULT_DIFF_LINE_LIMIT}, at most ${MAX_DIFF_LINE_LIMIT}). A page also stops at about ${formatCount(maxOutputBytes)} bytes of text.`,
+      offsetDescription: "1-based first changed file, entry or line (default 1).",
+      limitDescription: `Most files or entries (default ${maxEntries}), or lines (default ${DEFAULT_DIFF_LINE_LIMIT}).`,
     }),
   });
 }
 
 /** The show tool's input schema (with the default caps). */
-export const gitShowInputSchema = createShowInputSchema(
-  DEFAULT_MAX_ENTRIES,
-  DEFAULT_MAX_OUTPUT_BYTES,
-);
+export const gitShowInputSchema = createShowInputSchema(DEFAULT_MAX_ENTRIES);
 
 /** The show tool's type. */
 export type GitShowTool = Tool<typeof gitShowInputSchema, GitShowToolData>;
@@ -128,10 +118,10 @@ export const GIT_SHOW_ALIASES: Readonly<Record<string, string>> = {
 
 function defaultDescription(mounted: MountedTools): string {
   return joinSentences([
-    "Show one commit: its author, date, full message and its diff (exact totals, then the changed files and patch; a merge shows its changes against its first parent).",
-    "path narrows the diff to one file or directory (what the commit changed there). file_at_revision shows instead that file's content as it was at the revision (e.g. to compare with today's version or recover deleted text), or a directory's entries.",
+    "Show one commit: author, date, full message and diff (a merge: against its first parent).",
+    "path narrows the diff; file_at_revision shows instead a file's content (or a directory's entries) at that revision, e.g. to recover deleted text.",
     mounted.when("git_log", "Get revisions from git_log."),
-    "Everything long comes in pages (offset, limit): a cut result ends with a marker naming the exact next call. Binary files are summarised, not dumped. Read-only.",
+    "A cut result ends with a marker naming the next call. Read-only.",
   ]);
 }
 
@@ -273,8 +263,8 @@ async function showCommit(
 export function createGitShowTool(options: GitToolOptions): GitShowTool {
   const parsed = parseOptions("createGitShowTool", showOptionsSchema, options);
   const settings = createSettings(parsed, GIT_SHOW_TOOL_NAME);
-  const { runner, maxEntries, maxOutputBytes, mounted, name } = settings;
-  const input = createShowInputSchema(maxEntries, maxOutputBytes) as typeof gitShowInputSchema;
+  const { runner, maxEntries, mounted, name } = settings;
+  const input = createShowInputSchema(maxEntries) as typeof gitShowInputSchema;
 
   return defineTool({
     name,

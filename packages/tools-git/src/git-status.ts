@@ -104,9 +104,8 @@ function createStatusInputSchema(maxEntries: number) {
       unit: "change",
       defaultLimit: maxEntries,
       maxLimit: maxEntries,
-      offsetDescription:
-        "1-based position of the first change to return (default 1). A cut list ends with a marker naming the next call's offset.",
-      limitDescription: `Most changes to return (default and at most ${maxEntries}).`,
+      offsetDescription: "1-based first change (default 1).",
+      limitDescription: `Most changes (default ${maxEntries}).`,
     }),
   });
 }
@@ -194,12 +193,12 @@ export type GitStatusTool = Tool<typeof gitStatusInputSchema, GitStatusToolData>
 function defaultDescription(mounted: MountedTools): string {
   const next = mounted.filter(["git_diff", "git_commit"]);
   return joinSentences([
-    "Show the state of the git repository: the current branch (or detached HEAD), how far it is ahead/behind its upstream, and every changed file with its status (added, modified, deleted, renamed — with the old name —, untracked, conflicted) and whether the change is staged.",
+    "Show the repository state: the current branch, ahead/behind its upstream, and each changed file with its status (added, modified, deleted, renamed, untracked, conflicted) and whether it is staged.",
     next.length > 0
       ? `Call it first, before ${listWords(next.map((tool) => (tool === "git_diff" ? "diffing" : "committing")))}.`
       : "",
     mounted.when("git_add", "Call it again after git_add to check what will be committed."),
-    "Pass path to look at one file or directory only. Many changes come in pages (offset, limit); a cut list ends with a marker naming the exact next call. Read-only: it changes nothing.",
+    "A cut list ends with a marker naming the next call. Read-only.",
   ]);
 }
 

@@ -161,5 +161,4 @@ export function looksBinary(value: Buffer): boolean {
 }
 
 /** Shared description of the `path` filter fields. */
-export const pathFieldDescription =
-  "Optional: limit to this file or directory, relative to the repository root (e.g. 'src' or 'README.md').";
+export const pathFieldDescription = "Only this file or directory, relative to the repository root.";
