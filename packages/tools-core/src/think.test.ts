@@ -24,6 +24,10 @@ describe("createThinkTool", () => {
     expect(think.tags).toEqual(["core"]);
   });
 
+  it("teaches when to think in at most 200 characters (issue 28 point 9: it was 823)", () => {
+    expect(createThinkTool().description.length).toBeLessThanOrEqual(200);
+  });
+
   it("describes its one input field in the JSON Schema", () => {
     const schema = toJsonSchema(createThinkTool());
     expect(schema.required).toEqual(["thought"]);

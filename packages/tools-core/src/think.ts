@@ -19,26 +19,16 @@ export const THINK_TOOL_NAME = "think";
  * irreversible action, when rules or policies conflict, and when a tool result is surprising.
  */
 export const DEFAULT_THINK_DESCRIPTION = [
-  "Use this tool to think. It does not fetch new information or change anything; it only records",
-  "your reasoning so you can work through a problem step by step before acting.",
-  "Think when:",
-  "- you are about to take an action that is hard or impossible to undo (deleting, overwriting,",
-  "  sending, committing): check that it is what the user asked for and that every rule allows it;",
-  "- instructions, policies or constraints seem to conflict: list them and decide which applies;",
-  "- a tool result is surprising, empty or contradicts what you expected: work out why before",
-  "  retrying or changing course;",
-  "- you have gathered several results and need to decide what to do next.",
-  "Keep each thought short and concrete. Do not use it for the final answer to the user.",
-].join("\n");
+  "Records your reasoning; fetches and changes nothing.",
+  "Think before an action that is hard to undo, when instructions conflict, or when a result is surprising or empty.",
+].join(" ");
 
 /** The think tool's input schema: one described `thought` field. */
 export const thinkInputSchema = z.object({
   thought: z
     .string()
     .min(1, { error: "the thought is empty; write what you are reasoning about" })
-    .describe(
-      "Your reasoning: what you know, what you are unsure about, and what you will do next and why.",
-    ),
+    .describe("What you know, doubt, and will do next."),
 });
 
 /** What the think tool returns: an acknowledgement, never the thought itself. */
