@@ -119,6 +119,12 @@ describe("createUpdatePlanTool", () => {
     expect(updatePlan.description).toMatch(/in_progress/);
   });
 
+  it("teaches full-plan calls in at most 300 characters, without restating its fields (issue 28 point 9)", () => {
+    const description = createUpdatePlanTool().description;
+    expect(description.length).toBeLessThanOrEqual(300);
+    expect(description).not.toMatch(/"pending"|"completed"|At most \d+/);
+  });
+
   it("advertises the statuses and the configured limits in its JSON Schema", () => {
     const schema = toJsonSchema(createUpdatePlanTool({ maxSteps: 8, maxStepCharacters: 120 }));
     expect(schema.required).toEqual(["plan"]);

@@ -102,31 +102,22 @@ const updatePlanOptionsSchema = z.object({
  */
 function createUpdatePlanInputSchema(maxSteps: number, maxStepCharacters: number) {
   return z.object({
-    explanation: z
-      .string()
-      .optional()
-      .describe("Optional: one or two sentences on what changed since the last plan and why."),
+    explanation: z.string().optional().describe("What changed and why."),
     plan: z
       .array(
         z
           .object({
             step: z
               .string()
-              .describe(
-                `One concrete, checkable step, in a few words (at most ${maxStepCharacters} characters).`,
-              ),
+              .describe(`A short, checkable step (at most ${maxStepCharacters} characters).`),
             status: z
               .enum(PLAN_STEP_STATUSES)
               .default("pending")
-              .describe(
-                'Where the step stands: "pending", "in_progress" (at most one step at a time) or "completed".',
-              ),
+              .describe("Where the step stands."),
           })
           .strict(),
       )
-      .describe(
-        `The complete plan, in order (1 to ${maxSteps} steps). Always send every step, not only the ones that changed.`,
-      ),
+      .describe(`The complete plan, in order (1 to ${maxSteps} steps).`),
   });
 }
 
@@ -164,21 +155,14 @@ export const updatePlanOutputSchema = z.object({
 /** The plan tool's type. */
 export type UpdatePlanTool = Tool<typeof updatePlanInputSchema, UpdatePlanToolData>;
 
-function defaultDescription(maxSteps: number, mounted: MountedTools): string {
+function defaultDescription(mounted: MountedTools): string {
   return [
-    "Publish or update your task list so the user can follow your progress.",
-    "Call it when you start work that takes three or more steps, then again each time a step",
-    "starts or finishes. Every call carries the complete plan (all steps, in order) and replaces",
-    "the previous one, so repeating a call is harmless.",
-    'Mark exactly one step "in_progress" while you work on it, mark finished steps "completed",',
-    `and keep the rest "pending". At most ${maxSteps} short steps. Skip it for simple one-step tasks.`,
-    mounted.when(
-      "think",
-      "It is the list the user sees; reason through a decision with think instead.",
-    ),
+    "Publishes your task list so the user can follow progress: call it when work of three or more steps starts, then as each step starts or finishes.",
+    "Send the complete plan every time; it replaces the last one. Keep one step in_progress at a time.",
+    mounted.when("think", "The user sees it; reason through a decision with think instead."),
   ]
     .filter((line) => line.length > 0)
-    .join("\n");
+    .join(" ");
 }
 
 /**
@@ -264,8 +248,7 @@ export function createUpdatePlanTool(options?: UpdatePlanToolOptions): UpdatePla
 
   return defineTool({
     name,
-    description:
-      parsed.description ?? defaultDescription(maxSteps, mountedTools(parsed.mountedTools)),
+    description: parsed.description ?? defaultDescription(mountedTools(parsed.mountedTools)),
     input,
     ...(parsed.timeoutMs === undefined ? {} : { timeoutMs: parsed.timeoutMs }),
     aliases: UPDATE_PLAN_ALIASES,
