@@ -68,7 +68,7 @@ const optionsSchema = z.object({
 
 /** The input schema of `memory_delete`. */
 export const memoryDeleteInputSchema = z.object({
-  key: keyField("The exact key of the memory to forget."),
+  key: keyField("The exact key"),
 });
 
 /** The `memory_delete` tool's type. */
@@ -111,11 +111,11 @@ export function createMemoryDeleteTool(options: MemoryDeleteToolOptions): Memory
     parsed.description ??
     joinSentences(
       [
-        "Forget one memory by its exact key, for good: when it is wrong, outdated or the user asks to forget it.",
+        "Forget one memory for good: when wrong, outdated or the user asks.",
         mounted.has(MEMORY_TOOL_NAMES.write)
-          ? `To correct a memory, overwrite it with ${MEMORY_TOOL_NAMES.write} instead.`
+          ? `To correct one, overwrite it with ${MEMORY_TOOL_NAMES.write}.`
           : undefined,
-        "An unknown key fails with the closest keys that exist; nothing is deleted then.",
+        "An unknown key fails, naming the closest keys.",
       ],
       "\n",
     );

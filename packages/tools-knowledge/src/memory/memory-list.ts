@@ -28,7 +28,7 @@ import {
   tagsField,
 } from "./internal/memory-tool-common.js";
 import type { MemoryBackend } from "./memory-backend.js";
-import { MAX_MEMORY_KEY_CHARACTERS, MAX_MEMORY_TAGS, normalizeMemoryTags } from "./memory-rules.js";
+import { MAX_MEMORY_KEY_CHARACTERS, normalizeMemoryTags } from "./memory-rules.js";
 
 /** The default name of the list tool. */
 export const MEMORY_LIST_TOOL_NAME = MEMORY_TOOL_NAMES.list;
@@ -134,6 +134,8 @@ function createInputSchema(defaultLimit: number, maxLimit: number) {
     units: "entries",
     defaultLimit,
     maxLimit,
+    offsetDescription: "1-based (default 1).",
+    limitDescription: `Page size (default ${defaultLimit}).`,
   });
   return z.object({
     prefix: z
@@ -141,12 +143,8 @@ function createInputSchema(defaultLimit: number, maxLimit: number) {
       .min(1)
       .max(MAX_MEMORY_KEY_CHARACTERS)
       .optional()
-      .describe(
-        "Only keys that start with this, exactly (case-sensitive), e.g. 'user/preferences/'. Default: every key.",
-      ),
-    tags: tagsField(
-      `Only memories carrying every one of these tags (exact), at most ${MAX_MEMORY_TAGS}. Default: no tag filter.`,
-    ),
+      .describe("Only keys starting with this ('user/')."),
+    tags: tagsField("filter"),
     offset: paging.offset,
     limit: paging.limit,
   });
@@ -263,12 +261,11 @@ export function createMemoryListTool(options: MemoryListToolOptions): MemoryList
     parsed.description ??
     joinSentences(
       [
-        "List the memories saved here by key (with tags, size and last write), to see what is remembered or find a key.",
-        "prefix keeps keys that start with it (e.g. 'user/'); tags keeps memories carrying every tag given.",
+        "List memory keys with tags, size and last write, to see what is remembered.",
         mounted.has(MEMORY_TOOL_NAMES.search)
-          ? `To find a memory by its words, use ${MEMORY_TOOL_NAMES.search} instead.`
+          ? `${MEMORY_TOOL_NAMES.search} finds one by its words.`
           : undefined,
-        `At most ${defaultLimit} entries per call (limit to change); a cut result ends with the exact call for the next page (offset).`,
+        "A cut page ends with the exact next call.",
       ],
       "\n",
     );

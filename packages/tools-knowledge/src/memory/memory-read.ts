@@ -74,7 +74,7 @@ const optionsSchema = z.object({
 
 /** The input schema of `memory_read`. */
 export const memoryReadInputSchema = z.object({
-  key: keyField("The exact key of the memory to read."),
+  key: keyField("The exact key"),
 });
 
 /** The `memory_read` tool's type. */
@@ -127,19 +127,16 @@ export function createMemoryReadTool(options: MemoryReadToolOptions): MemoryRead
     parsed.description ??
     joinSentences(
       [
-        "Read one memory saved earlier by its exact key: its whole content, tags and when it was written.",
+        "Read one memory's whole content and tags by its exact key.",
         mounted.has(MEMORY_TOOL_NAMES.search) || mounted.has(MEMORY_TOOL_NAMES.list)
-          ? `When you do not know the key, find it first with ${[
+          ? `Find keys with ${[
               mounted.when(MEMORY_TOOL_NAMES.search, `${MEMORY_TOOL_NAMES.search} (by words)`),
-              mounted.when(
-                MEMORY_TOOL_NAMES.list,
-                `${MEMORY_TOOL_NAMES.list} (by key prefix or tag)`,
-              ),
+              mounted.when(MEMORY_TOOL_NAMES.list, MEMORY_TOOL_NAMES.list),
             ]
               .filter((part) => part.length > 0)
               .join(" or ")}.`
           : undefined,
-        "An unknown key fails with the closest keys that exist.",
+        "An unknown key fails, naming the closest keys.",
       ],
       "\n",
     );

@@ -1,6 +1,5 @@
 import {
   defineTool,
-  formatCount,
   joinSentences,
   mountedTools,
   mountedToolsOption,
@@ -25,7 +24,6 @@ import type { MemoryBackend } from "./memory-backend.js";
 import {
   DEFAULT_MAX_MEMORY_CONTENT_CHARACTERS,
   MAX_MEMORY_CONTENT_CHARACTERS,
-  MAX_MEMORY_TAGS,
   normalizeMemoryTags,
 } from "./memory-rules.js";
 import {
@@ -74,17 +72,9 @@ const optionsSchema = z.object({
 
 function createInputSchema(maxTextCharacters: number) {
   return z.object({
-    text: z
-      .string()
-      .min(1)
-      .max(maxTextCharacters)
-      .describe(
-        `The excerpt to keep, verbatim, at most ${formatCount(maxTextCharacters)} characters.`,
-      ),
+    text: z.string().min(1).max(maxTextCharacters).describe("The excerpt to keep, verbatim."),
     source: rememberSourceField(),
-    tags: tagsField(
-      `A few labels to filter on later (e.g. ["pricing", "2024"]), at most ${MAX_MEMORY_TAGS}, each one word. Default: none.`,
-    ),
+    tags: tagsField("save"),
   });
 }
 
@@ -129,14 +119,13 @@ export function createMemoryRememberTool(options: MemoryRememberToolOptions): Re
     parsed.description ??
     joinSentences(
       [
-        `Save an excerpt worth keeping — a fact, a figure, a decision, a quote with its context — so it can be found again later${searchToolName === undefined ? "" : ` with ${searchToolName}`}.`,
-        "Save the text verbatim with where it came from (source: a URL or file:lines) and a few tags; it is kept as one memory under a key made from its text (excerpt/sha256-…).",
-        "Saving the same text again updates its source and tags instead of duplicating it.",
+        `Save an excerpt worth keeping (a fact, figure, decision or quote) verbatim with its source, to find it later${searchToolName === undefined ? "" : ` with ${searchToolName}`}.`,
+        "It is kept as one memory under a key made from its text (excerpt/sha256-…); saving the same text again updates its source and tags.",
         mounted.when(
           MEMORY_TOOL_NAMES.write,
-          `For a note kept under a key of your own (to update it later), use ${MEMORY_TOOL_NAMES.write}: both are one memory.`,
+          `For a note under a key of your own, use ${MEMORY_TOOL_NAMES.write}: both are one memory.`,
         ),
-        `At most ${formatCount(maxTextCharacters)} characters per call, never secrets.`,
+        "Never save secrets.",
       ],
       "\n",
     );

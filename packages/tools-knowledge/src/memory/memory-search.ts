@@ -30,7 +30,7 @@ import {
   tagsField,
 } from "./internal/memory-tool-common.js";
 import type { MemoryBackend, MemoryRecord } from "./memory-backend.js";
-import { MAX_MEMORY_TAGS, normalizeMemoryTags } from "./memory-rules.js";
+import { normalizeMemoryTags } from "./memory-rules.js";
 
 /** The default name of the search tool. */
 export const MEMORY_SEARCH_TOOL_NAME = MEMORY_TOOL_NAMES.search;
@@ -152,21 +152,21 @@ const optionsSchema = z
   );
 
 function createInputSchema(defaultLimit: number, maxLimit: number) {
-  const paging = pagingInputShape({ unit: "result", defaultLimit, maxLimit });
+  const paging = pagingInputShape({
+    unit: "result",
+    defaultLimit,
+    maxLimit,
+    offsetDescription: "1-based rank of the first result (default 1).",
+    limitDescription: `Page size (default ${defaultLimit}).`,
+  });
   return z.object({
     query: z
       .string()
       .min(1)
       .max(2_000)
-      .describe(
-        "What to look for, in the words the memory would use (e.g. 'editor key bindings'); keys and tags are searched too.",
-      ),
-    tags: tagsField(
-      `Only memories carrying every one of these tags (exact, case-sensitive), at most ${MAX_MEMORY_TAGS}. Default: no tag filter.`,
-    ),
-    offset: paging.offset.describe(
-      "1-based rank of the first result to return (default 1). Use the offset a cut result names to get the next page.",
-    ),
+      .describe("Words the memory would use; keys and tags are searched too."),
+    tags: tagsField("filter"),
+    offset: paging.offset,
     limit: paging.limit,
   });
 }
@@ -312,17 +312,12 @@ export function createMemorySearchTool(options: MemorySearchToolOptions): Memory
     parsed.description ??
     joinSentences(
       [
-        `Search memories saved earlier${savers.length > 0 ? ` with ${listWords(savers)}` : ""} (facts, preferences, decisions, excerpts) by their words, ranked by relevance (BM25 over key, tags and content), best first.`,
+        `Search memories saved earlier${savers.length > 0 ? ` with ${listWords(savers)}` : ""} by their words, best first: key, tags and content (an excerpt when long).`,
         apartSearch === undefined
           ? undefined
           : `Excerpts saved with remember are kept apart: search them with ${apartSearch}.`,
-        "Each result gives the key, the tags and the content (an excerpt when long).",
-        mounted.when(
-          MEMORY_TOOL_NAMES.read,
-          `Read a whole memory with ${MEMORY_TOOL_NAMES.read} by its key.`,
-        ),
-        "tags keeps only memories carrying every tag given (exact).",
-        `At most ${defaultLimit} results per call (limit to change); a cut result ends with the exact call for the next page (offset).`,
+        mounted.when(MEMORY_TOOL_NAMES.read, `Read a whole one with ${MEMORY_TOOL_NAMES.read}.`),
+        "A cut page ends with the exact next call.",
       ],
       "\n",
     );

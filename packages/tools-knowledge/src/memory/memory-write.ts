@@ -27,7 +27,6 @@ import type { MemoryBackend, MemoryRecord } from "./memory-backend.js";
 import {
   DEFAULT_MAX_MEMORY_CONTENT_CHARACTERS,
   MAX_MEMORY_CONTENT_CHARACTERS,
-  MAX_MEMORY_TAGS,
   normalizeMemoryTags,
 } from "./memory-rules.js";
 
@@ -103,24 +102,20 @@ const optionsSchema = z.object({
 function createInputSchema(maxContentCharacters: number) {
   const cap = formatCount(maxContentCharacters);
   return z.object({
-    key: keyField("The memory's key: a short stable name to read it back by."),
+    key: keyField("A short stable name to read it back by.", true),
     content: z
       .string()
       .min(1)
       .max(maxContentCharacters, {
         error: `at most ${cap} characters — save a shorter summary, or split it over several keys`,
       })
-      .describe(
-        `What to remember, as plain text, at most ${cap} characters. An existing key is replaced only with overwrite: true.`,
-      ),
-    tags: tagsField(
-      `A few labels to filter on later (e.g. ["preference", "editor"]), at most ${MAX_MEMORY_TAGS}, each one word of at most 32 characters. Default: none.`,
-    ),
+      .describe("What to remember, as plain text."),
+    tags: tagsField("save"),
     overwrite: z
       .boolean()
       .optional()
       .describe(
-        "true to replace the memory already saved under key, whole (read it first and send the full new content). Default false: writing an existing key fails and changes nothing.",
+        "true replaces an existing key whole (default false: writing it fails, changing nothing).",
       ),
   });
 }
@@ -234,8 +229,8 @@ export function createMemoryWriteTool(options: MemoryWriteToolOptions): MemoryWr
     parsed.description ??
     joinSentences(
       [
-        'Remember something across sessions: save a fact, a preference, a decision or a summary under a short key (e.g. "user/preferences/editor").',
-        `An existing key is replaced only with overwrite: true (${mounted.has(MEMORY_TOOL_NAMES.read) ? `read it first with ${MEMORY_TOOL_NAMES.read}` : "read it first"} to extend it); add a few tags to filter on later.`,
+        "Save a fact, preference, decision or summary under a short key, across sessions.",
+        `An existing key is replaced only with overwrite: true (${mounted.has(MEMORY_TOOL_NAMES.read) ? `read it first with ${MEMORY_TOOL_NAMES.read}` : "read it first"} to extend it).`,
         mounted.has(MEMORY_TOOL_NAMES.search) || mounted.has(MEMORY_TOOL_NAMES.read)
           ? `Find memories again with ${[
               mounted.when(MEMORY_TOOL_NAMES.search, `${MEMORY_TOOL_NAMES.search} (by words)`),
@@ -244,7 +239,7 @@ export function createMemoryWriteTool(options: MemoryWriteToolOptions): MemoryWr
               .filter((part) => part.length > 0)
               .join(" or ")}.`
           : undefined,
-        `At most ${formatCount(maxContentCharacters)} characters per memory; never save secrets.`,
+        "Never save secrets.",
       ],
       "\n",
     );

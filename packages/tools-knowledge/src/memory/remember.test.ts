@@ -1,4 +1,4 @@
-import { AgentoolError } from "@agentool/contract";
+import { AgentoolError, toJsonSchema } from "@agentool/contract";
 import { assertConformance } from "@agentool/contract/testing";
 import { describe, expect, it } from "vitest";
 import type { VectorStore } from "../engine/types.js";
@@ -159,7 +159,12 @@ describe("remember", () => {
     expect(!long.success && long.error.message).toContain("text");
     const tags = await remember.run({ text: "short", tags: ["a", "b", "c"] });
     expect(tags).toMatchObject({ success: false, error: { code: "INVALID_INPUT" } });
-    expect(remember.description).toContain("at most 50 characters");
+    // The caps reach the model through the schema (maxLength, maxItems), not the description.
+    const schema = toJsonSchema(remember) as {
+      properties: { text: { maxLength?: number }; tags: { maxItems?: number } };
+    };
+    expect(schema.properties.text.maxLength).toBe(50);
+    expect(schema.properties.tags.maxItems).toBe(2);
   });
 
   it("accepts the aliases other toolsets send", async () => {

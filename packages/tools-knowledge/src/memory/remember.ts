@@ -141,9 +141,7 @@ export function rememberSourceField() {
     .min(1)
     .max(MAX_REMEMBER_SOURCE_CHARACTERS)
     .optional()
-    .describe(
-      "Where it came from: a URL, a file with lines (docs/a.md:12-40), 'user', … Default: none.",
-    );
+    .describe("Where it came from: a URL, file:lines, 'user'…");
 }
 
 function createInputSchema(maxTextCharacters: number, maxTags: number) {
@@ -152,9 +150,7 @@ function createInputSchema(maxTextCharacters: number, maxTags: number) {
       .string()
       .min(1)
       .max(maxTextCharacters)
-      .describe(
-        `The excerpt to keep, verbatim (Markdown is fine: its headings are kept as context), at most ${formatCount(maxTextCharacters)} characters.`,
-      ),
+      .describe("The excerpt to keep, verbatim (Markdown headings are kept as context)."),
     source: rememberSourceField(),
     tags: z
       .preprocess(
@@ -162,9 +158,7 @@ function createInputSchema(maxTextCharacters: number, maxTags: number) {
         z.array(z.string().min(1).max(MAX_REMEMBER_TAG_CHARACTERS)).max(maxTags),
       )
       .optional()
-      .describe(
-        `A few short labels to filter on later (e.g. ["pricing", "2024"]), at most ${maxTags}. Default: none.`,
-      ),
+      .describe("A few labels to filter on later."),
   });
 }
 
@@ -283,10 +277,8 @@ export function createRememberTool(options: RememberToolOptions): RememberTool {
     parsed.description ??
     joinSentences(
       [
-        `Save an excerpt worth keeping — a fact, a figure, a decision, a quote with its context — so it can be found again later${namedSearch === undefined ? "" : ` with ${namedSearch}`}.`,
-        "Save the text verbatim with where it came from (source: a URL or file:lines) and a few tags; a long excerpt is split into passages on its headings.",
-        "Saving the same text again updates its source and tags instead of duplicating it.",
-        `Save only what matters (at most ${formatCount(maxTextCharacters)} characters per call), never secrets.`,
+        `Save an excerpt worth keeping (a fact, figure, decision or quote) verbatim with its source, to find it later${namedSearch === undefined ? "" : ` with ${namedSearch}`}.`,
+        "Saving the same text again updates its source and tags. Never save secrets.",
       ],
       "\n",
     );

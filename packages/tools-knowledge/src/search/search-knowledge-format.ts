@@ -73,38 +73,36 @@ export interface Wording {
  *
  * @internal
  */
-export function describeTool(wording: Wording, defaultLimit: number): string {
+export function describeTool(wording: Wording): string {
   const { name, kind, mounted } = wording;
   const readFile = mounted.has("read_file");
   if (kind === "store") {
     return joinSentences(
       [
-        `Search excerpts saved earlier${mounted.has("remember") ? " with remember" : ""} (facts, decisions, quotes worth keeping), ranked by relevance, best first.`,
-        "Each hit gives the excerpt, where it came from (source), its tags and its document key.",
-        "Filter with tags (a list, all must match) or path_prefix (document key / source prefix).",
+        `Search excerpts saved earlier${mounted.has("remember") ? " with remember" : ""}, best first: each hit gives the excerpt, its source, tags and document key.`,
         mounted.has(SEARCH_KNOWLEDGE_TOOL_NAME) && name !== SEARCH_KNOWLEDGE_TOOL_NAME
           ? `For the full fetched sources, use ${SEARCH_KNOWLEDGE_TOOL_NAME} instead.`
           : undefined,
         mounted.has(MEMORY_SEARCH_NAME)
           ? `Memories saved with ${MEMORY_WRITE_NAME} are kept apart: search them with ${MEMORY_SEARCH_NAME}.`
           : undefined,
-        `At most ${defaultLimit} hits per call (limit to change); a cut result ends with the exact call for the next page (offset).`,
+        "A cut page ends with the exact next call.",
       ],
       "\n",
     );
   }
   return joinSentences(
     [
-      `Search the knowledge folder — Markdown and text documents${mounted.has("web_fetch") ? " (pages saved by web_fetch among them)" : ""}, notes, docs — ranked by relevance (BM25 keywords with heading weight; meaning too when an embedder is configured), best first.`,
-      "Each hit is a passage with a reference file.md:12-40 (its lines), the headings it sits under and an excerpt.",
+      `Search the knowledge folder's Markdown and text documents${mounted.has("web_fetch") ? " (pages saved by web_fetch among them)" : ""} by relevance, best first.`,
+      "Each hit is a passage: reference file.md:12-40, its headings and an excerpt.",
       readFile
         ? 'Workflow: search with the words the documents would use → read the cited lines with read_file (reference file.md:12-40 → path="file.md", offset=12, limit=29) → answer citing file and lines.'
-        : "Workflow: search with the words the documents would use → answer citing file and lines from the reference.",
-      "path_prefix limits the search to a folder. The index refreshes itself on every call: new, changed and deleted files are picked up.",
+        : "Answer citing file and lines from the reference.",
+      "The index refreshes on every call.",
       mounted.has("grep_search")
         ? "For an exact string or identifier use grep_search instead."
         : undefined,
-      `At most ${defaultLimit} hits per call (limit to change); a cut result ends with the exact call for the next page (offset).`,
+      "A cut page ends with the exact next call.",
     ],
     "\n",
   );

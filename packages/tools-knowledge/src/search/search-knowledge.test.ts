@@ -237,7 +237,7 @@ describe("search_knowledge", () => {
 
     const alone = createSearchKnowledgeTool({ source });
     expect(alone.description).not.toMatch(/read_file|web_fetch|grep_search/);
-    expect(alone.description).toContain("Workflow: search with the words the documents would use");
+    expect(alone.description).toContain("Answer citing file and lines from the reference");
     const beside = createSearchKnowledgeTool({ source, mountedTools: ["read_file", "web_fetch"] });
     expect(beside.description).toContain(
       'read the cited lines with read_file (reference file.md:12-40 → path="file.md", offset=12, limit=29)',

@@ -137,7 +137,13 @@ const optionsSchema = z
   );
 
 function createInputSchema(kind: KnowledgeSourceKind, defaultLimit: number, maxLimit: number) {
-  const paging = pagingInputShape({ unit: "hit", defaultLimit, maxLimit });
+  const paging = pagingInputShape({
+    unit: "hit",
+    defaultLimit,
+    maxLimit,
+    offsetDescription: "1-based rank of the first hit (default 1).",
+    limitDescription: `Page size (default ${defaultLimit}).`,
+  });
   const base = {
     query: z
       .string()
@@ -145,8 +151,8 @@ function createInputSchema(kind: KnowledgeSourceKind, defaultLimit: number, maxL
       .max(2_000)
       .describe(
         kind === "corpus"
-          ? "What to look for, in the words the documents would use (e.g. 'HNSW index build parameters'); a few specific terms work best."
-          : "What to look for, in the words the saved excerpts would use; a few specific terms work best.",
+          ? "A few specific terms the documents would use."
+          : "A few specific terms the saved excerpts would use.",
       ),
     path_prefix: z
       .string()
@@ -155,12 +161,10 @@ function createInputSchema(kind: KnowledgeSourceKind, defaultLimit: number, maxL
       .optional()
       .describe(
         kind === "corpus"
-          ? "Only files whose path (relative to the knowledge folder) starts with this, e.g. 'docs/api/'. Default: every file."
-          : "Only excerpts whose document key or source starts with this, e.g. 'https://docs.example.com/'. Default: all.",
+          ? "Only files under this folder, e.g. 'docs/api/'."
+          : "Only excerpts whose document key or source starts with this.",
       ),
-    offset: paging.offset.describe(
-      "1-based rank of the first hit to return (default 1). Use the offset a cut result names to get the next page.",
-    ),
+    offset: paging.offset,
     limit: paging.limit,
   };
   if (kind === "corpus") return z.object(base);
@@ -174,9 +178,7 @@ function createInputSchema(kind: KnowledgeSourceKind, defaultLimit: number, maxL
           .max(MAX_SEARCH_TAGS, { error: `at most ${MAX_SEARCH_TAGS} tags` }),
       )
       .optional()
-      .describe(
-        `Only excerpts carrying every one of these tags (e.g. ["pricing", "2024"]; at most ${MAX_SEARCH_TAGS}). Default: no tag filter.`,
-      ),
+      .describe("Only excerpts carrying every one of these tags."),
   });
 }
 
@@ -267,7 +269,7 @@ export function createSearchKnowledgeTool(
 
   return defineTool({
     name,
-    description: parsed.description ?? describeTool(wording, defaultLimit),
+    description: parsed.description ?? describeTool(wording),
     input,
     aliases: SEARCH_KNOWLEDGE_ALIASES,
     annotations: {

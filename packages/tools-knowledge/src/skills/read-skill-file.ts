@@ -129,19 +129,19 @@ const optionsSchema = z.object({
 
 function createInputSchema(defaultLimit: number, maxLimit: number) {
   return z.object({
-    skill: z
-      .string()
-      .min(1)
-      .max(200)
-      .describe("The skill whose file to read, by its exact name (e.g. 'deploy-service')."),
+    skill: z.string().min(1).max(200).describe("The skill's exact name."),
     path: z
       .string()
       .min(1)
       .max(1_000)
-      .describe(
-        "The file inside that skill's folder, as the skill's file list gives it (e.g. 'references/checklist.md').",
-      ),
-    ...pagingInputShape({ unit: "line", defaultLimit, maxLimit }),
+      .describe("The file's path as the skill's file list gives it."),
+    ...pagingInputShape({
+      unit: "line",
+      defaultLimit,
+      maxLimit,
+      offsetDescription: "1-based first line (default 1).",
+      limitDescription: `Most lines (default ${defaultLimit}).`,
+    }),
   });
 }
 
@@ -253,9 +253,8 @@ export function createReadSkillFileTool(options: ReadSkillFileToolOptions): Read
     parsed.description ??
     joinSentences(
       [
-        `Read one page of a reference file of a skill${loader === undefined ? "" : ` loaded with ${loader}`}: give the skill's name and the file's path from the skill's file list.`,
-        "Read a file only when a step of the skill needs it. Only files inside that skill's own folder can be read.",
-        `A page holds up to ${defaultLimit} numbered lines or ${formatCount(maxPageCharacters)} characters; when lines remain it ends with the exact next call (offset).`,
+        `Read a reference file of a skill${loader === undefined ? "" : ` loaded with ${loader}`}, only when a step needs it; only the skill's own folder is readable.`,
+        `A page holds at most ${formatCount(maxPageCharacters)} characters; a cut page ends with the exact next call.`,
       ],
       "\n",
     );

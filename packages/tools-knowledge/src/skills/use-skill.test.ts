@@ -50,7 +50,7 @@ describe("use_skill", () => {
       useSkill: { menuInInstructions: false },
     });
     expect(bare?.description).not.toMatch(/menu|instructions/);
-    expect(bare?.description).toContain("An unknown name returns the list of skills");
+    expect(bare?.description).toContain("An unknown name lists the skills");
     // Field descriptions hold in both settings: no menu the model may never have seen.
     for (const tool of [useSkill, readSkillFile, bare, bareReader]) {
       expect(JSON.stringify(toJsonSchema(tool as UseSkillTool))).not.toContain("menu");

@@ -102,11 +102,7 @@ const optionsSchema = z.object({
 
 /** The input schema of `use_skill`. */
 export const useSkillInputSchema = z.object({
-  name: z
-    .string()
-    .min(1)
-    .max(200)
-    .describe("The skill to load, by its exact name (e.g. 'deploy-service')."),
+  name: z.string().min(1).max(200).describe("The skill's exact name."),
 });
 
 /** The `use_skill` tool's type. */
@@ -210,11 +206,11 @@ export function createUseSkillTool(options: UseSkillToolOptions): UseSkillTool {
         parsed.menuInInstructions === false
           ? "Load a skill by its name: a written procedure for one kind of task."
           : "Load a skill: a written procedure for one kind of task, listed by name in the skill menu of your instructions.",
-        "When a task matches a skill's description, call this first with the skill's name, then follow the procedure it returns step by step.",
+        "When a task matches a skill, call this first, then follow the procedure step by step.",
         reader === undefined
-          ? "The result is the procedure and the list of the skill's reference files with their line counts."
-          : `The result is the procedure and the list of the skill's reference files with their line counts; read one with ${reader} only when a step needs it.`,
-        "An unknown name returns the list of skills with their descriptions.",
+          ? "It returns the procedure and the skill's reference files."
+          : `It returns the procedure and the skill's reference files; read one with ${reader} only when a step needs it.`,
+        "An unknown name lists the skills.",
       ],
       "\n",
     );

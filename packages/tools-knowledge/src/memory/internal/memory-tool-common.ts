@@ -74,8 +74,11 @@ export const namespaceOption = z.union([
   }),
 ]);
 
-/** The key field, described the same way in every memory tool. @internal */
-export function keyField(what: string) {
+/**
+ * The key field of every memory tool: `what` it names, then the key's format when `withFormat`
+ * (the tool that chooses a key; the others are given one). @internal
+ */
+export function keyField(what: string, withFormat = false) {
   return z
     .string()
     .min(1)
@@ -87,7 +90,9 @@ export function keyField(what: string) {
       if (problem !== undefined) context.addIssue({ code: "custom", message: problem });
     })
     .describe(
-      `${what} Letters and digits, then also _ . : / - (e.g. "user/preferences/editor"), at most ${MAX_MEMORY_KEY_CHARACTERS} characters, case-sensitive.`,
+      withFormat
+        ? `${what} Letters, digits and _ . : / - (e.g. "user/editor"), case-sensitive.`
+        : `${what} (case-sensitive).`,
     );
 }
 
@@ -140,8 +145,17 @@ export function nothingSavedYet(
   return `No memory has been saved${who} yet${after}.${save}${elsewhere}`;
 }
 
-/** The tags field of `memory_write`. @internal */
-export function tagsField(description: string) {
+/**
+ * The tags field of every memory tool, described once: `"save"` for the tools that label a memory,
+ * `"filter"` for the ones that keep only memories carrying every tag given.
+ *
+ * @internal
+ */
+export function tagsField(role: "save" | "filter") {
+  const description =
+    role === "save"
+      ? "Labels to filter on later, one word each."
+      : "Only memories with all these tags (exact).";
   return z
     .preprocess(
       splitCommaList,
