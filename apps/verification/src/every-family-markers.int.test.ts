@@ -1,0 +1,360 @@
+// Issue 28, "Done when": with every family mounted together, through `toLangChainTools` (a real
+// LangGraph ToolNode) and over MCP (the built `agentool-mcp` over stdio), every paged tool's marker
+// names the whole next call, once per page; followed literally it keeps the total and returns every
+// item once (point 3). Also: what `remember` saves, `memory_search` finds (point 1), and `tags` is
+// an array wherever a tool takes it (point 2).
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { toLangChainTools } from "@agentool/adapters/langchain";
+import { parseNextCall } from "@agentool/contract";
+import { createCoreTools } from "@agentool/tools-core";
+import { createNodeFsTools } from "@agentool/tools-fs/node";
+import { createGitTools } from "@agentool/tools-git";
+import { createInteractTools } from "@agentool/tools-interact";
+import {
+  createInMemoryMemoryBackend,
+  createMemoryTools,
+  createSearchKnowledgeTool,
+  createSkillTools,
+} from "@agentool/tools-knowledge";
+import { createCorpusSource, SkillRegistry } from "@agentool/tools-knowledge/node";
+import { createPreviewTool } from "@agentool/tools-preview";
+import { createSearxngProvider, createWebTools } from "@agentool/tools-web";
+import { AIMessage, type ToolMessage } from "@langchain/core/messages";
+import { ToolNode } from "@langchain/langgraph/prebuilt";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+type Args = Record<string, unknown>;
+/** One way of calling a tool: the text the model reads back. */
+type Caller = (tool: string, args: Args) => Promise<string>;
+
+const CLI_PATH = fileURLToPath(new URL("../../mcp-server/dist/cli.js", import.meta.url));
+
+/** A workspace whose listings, searches, log, memories and knowledge all page. */
+function createWorkspace(): string {
+  const root = realpathSync(mkdtempSync(join(tmpdir(), "agentool-every-family-")));
+  const lines = Array.from({ length: 3000 }, (_, index) => `line ${index + 1} of the long file`);
+  writeFileSync(join(root, "long.txt"), `${lines.join("\n")}\n`);
+  mkdirSync(join(root, "many"));
+  for (let index = 0; index < 150; index += 1) {
+    const name = `f${String(index).padStart(3, "0")}.ts`;
+    writeFileSync(join(root, "many", name), `export const v${index} = "needle";\n`);
+  }
+  mkdirSync(join(root, "knowledge"));
+  for (let index = 0; index < 30; index += 1) {
+    writeFileSync(
+      join(root, "knowledge", `note-${index}.md`),
+      `# Deploy note ${index}\n\nStep ${index} of the deploy pipeline runs the deploy checks.\n`,
+    );
+  }
+  const git = (...args: string[]) =>
+    execFileSync(
+      "git",
+      ["-c", "user.name=Test", "-c", "user.email=test@example.invalid", ...args],
+      {
+        cwd: root,
+        stdio: "ignore",
+      },
+    );
+  git("init", "--quiet", "--initial-branch=main");
+  git("add", "--all");
+  git("commit", "--quiet", "--no-verify", "--message", "commit 1");
+  for (let index = 2; index <= 40; index += 1) {
+    writeFileSync(join(root, "counter.txt"), `${index}\n`);
+    git("add", "counter.txt");
+    git("commit", "--quiet", "--no-verify", "--message", `commit ${index}`);
+  }
+  return root;
+}
+
+/** Every family's tools over `root`, read-write, with one memory (the memory family + remember). */
+function createEveryFamily(root: string, indexDirectory: string) {
+  return [
+    ...createCoreTools(),
+    ...createNodeFsTools({ root, mode: "read-write" }),
+    ...createGitTools({ root, mode: "read-write" }),
+    ...createWebTools({
+      search: { provider: createSearxngProvider({ baseUrl: "http://localhost:8080" }) },
+    }),
+    ...createInteractTools({ handler: { ask: () => null, notify: () => undefined } }),
+    createSearchKnowledgeTool({
+      source: createCorpusSource({ root: join(root, "knowledge"), indexDirectory }),
+    }),
+    ...createMemoryTools({
+      backend: createInMemoryMemoryBackend(),
+      namespace: ["every-family"],
+      remember: true,
+    }),
+    ...createSkillTools({ registry: new SkillRegistry(root) }),
+    createPreviewTool({ read: () => "" }),
+  ];
+}
+
+/** A caller through `toLangChainTools` and a LangGraph ToolNode, one AIMessage per call. */
+function toolNodeCaller(node: ToolNode): Caller {
+  let id = 0;
+  return async (tool, args) => {
+    id += 1;
+    const request = new AIMessage({
+      content: "",
+      tool_calls: [{ id: `call-${id}`, name: tool, args, type: "tool_call" }],
+    });
+    const { messages } = (await node.invoke({ messages: [request] })) as {
+      messages: ToolMessage[];
+    };
+    const [message] = messages;
+    const content = message?.content;
+    const text = typeof content === "string" ? content : JSON.stringify(content);
+    if (message?.status === "error") throw new Error(`${tool} failed: ${text}`);
+    return text;
+  };
+}
+
+/** A caller over an MCP client. */
+function mcpCaller(client: Client): Caller {
+  return async (tool, args) => {
+    const result = (await client.callTool({ name: tool, arguments: args })) as {
+      content: Array<{ type: string; text?: string }>;
+      isError?: boolean;
+    };
+    const text = result.content.map((block) => block.text ?? "").join("\n");
+    if (result.isError === true) throw new Error(`${tool} failed: ${text}`);
+    return text;
+  };
+}
+
+/** One paged call: the first arguments, how many items there are, how to read them off a page. */
+interface PagedCase {
+  tool: string;
+  args: Args;
+  total: number;
+  /** The items of one page's text (keys that identify each item). */
+  items(page: string): string[];
+  /** First-call arguments a marker may leave out because they equal the tool's default. */
+  defaults?: Args;
+}
+
+const matchAll = (text: string, pattern: RegExp): string[] =>
+  [...text.matchAll(pattern)].map((found) => found[1] ?? "");
+
+/** The body lines of a listing page: every line but the header and the marker. */
+const listedLines = (page: string): string[] =>
+  page
+    .split("\n")
+    .slice(1)
+    .filter((line) => line.trim() !== "" && !line.startsWith("…["));
+
+function grepItems(page: string): string[] {
+  const items: string[] = [];
+  let file = "";
+  for (const line of page.split("\n").slice(1)) {
+    const hit = /^(\d+): /.exec(line);
+    if (hit !== null) items.push(`${file}:${hit[1]}`);
+    else if (line.startsWith("many/")) file = line.trim();
+  }
+  return items;
+}
+
+const PAGED_CASES: PagedCase[] = [
+  {
+    tool: "read_file",
+    args: { path: "long.txt", limit: 500 },
+    total: 3000,
+    items: (page) => matchAll(page, /^\s*(\d+)\t/gm),
+  },
+  {
+    tool: "list_directory",
+    args: { path: "many", limit: 40 },
+    total: 150,
+    items: listedLines,
+  },
+  {
+    tool: "glob_search",
+    args: { pattern: "many/*.ts", limit: 40 },
+    total: 150,
+    items: listedLines,
+  },
+  {
+    tool: "grep_search",
+    args: { pattern: "needle", path: "many", output_mode: "content", limit: 50 },
+    total: 150,
+    items: grepItems,
+    // grep_search's marker leaves out a filter at its default (grep-search-format.ts says so);
+    // "content" is output_mode's default, so the followed call still pages matching lines.
+    defaults: { output_mode: "content" },
+  },
+  {
+    tool: "git_log",
+    args: { limit: 10 },
+    total: 40,
+    items: (page) => matchAll(page, /^([0-9a-f]{7,40}) /gm),
+  },
+  {
+    tool: "memory_search",
+    args: { query: "fact", tags: ["ops"], limit: 4 },
+    total: 15,
+    items: (page) => matchAll(page, /^\d+\. (\S+) \(/gm),
+  },
+  {
+    tool: "memory_list",
+    args: { limit: 6 },
+    total: 25,
+    items: (page) => matchAll(page, /^- (\S+) \(/gm),
+  },
+  {
+    tool: "search_knowledge",
+    args: { query: "deploy", limit: 3 },
+    total: 30,
+    items: (page) => matchAll(page, /^\d+\. (\S+) — /gm),
+  },
+];
+
+const MARKER = /call [a-z][a-z0-9_]* again/g;
+/** "1–40 of 150", "Commits 11–20 of 40": the stated total of a page. */
+const TOTAL = /\d[\d,]*–\d[\d,]* of (\d[\d,]*)/;
+
+/** Saves 15 memories tagged ops and 10 tagged home. */
+async function seedMemories(call: Caller): Promise<void> {
+  for (let index = 0; index < 25; index += 1) {
+    const tag = index < 15 ? "ops" : "home";
+    await call("memory_write", {
+      key: `${tag}-${index}`,
+      content: `${tag} fact ${index}`,
+      tags: [tag],
+    });
+  }
+}
+
+/** Follows `paged`'s markers literally from its first call to the last page, checking each page. */
+async function walkPages(call: Caller, paged: PagedCase): Promise<void> {
+  const seen: string[] = [];
+  let args: Args = paged.args;
+  for (let page = 1; page <= 100; page += 1) {
+    const text = await call(paged.tool, args);
+    const where = `${paged.tool} page ${page} (${JSON.stringify(args)}):\n${text.slice(-400)}`;
+    expect(TOTAL.exec(text)?.[1]?.replaceAll(",", ""), where).toBe(String(paged.total));
+    seen.push(...paged.items(text));
+    const markers = text.match(MARKER) ?? [];
+    if (markers.length === 0) break;
+    expect(markers, where).toEqual([`call ${paged.tool} again`]);
+    const next = parseNextCall(text);
+    expect(next?.tool, where).toBe(paged.tool);
+    const nextArgs = next?.args ?? {};
+    for (const [key, value] of Object.entries(paged.args)) {
+      if (key in nextArgs || paged.defaults?.[key] !== value) {
+        expect(nextArgs[key], `${where}\n(argument ${key})`).toEqual(value);
+      }
+    }
+    expect(typeof nextArgs.offset, where).toBe("number");
+    args = nextArgs;
+  }
+  expect(new Set(seen).size, `${paged.tool}: duplicate items`).toBe(seen.length);
+  expect(seen.length, `${paged.tool}: items over all pages`).toBe(paged.total);
+}
+
+/** The checks shared by both paths, once `call` reaches a fresh server or tool list. */
+function definePathChecks(path: string, getCall: () => Caller, getTags: () => Map<string, string>) {
+  it(`${path}: tags is an array in every tool that takes it (point 2)`, () => {
+    const tags = getTags();
+    expect([...tags.keys()]).toContain("memory_search");
+    for (const [tool, type] of tags) expect(type, tool).toBe("array");
+  });
+
+  for (const paged of PAGED_CASES) {
+    it(`${path}: ${paged.tool}'s markers, followed literally, page through everything once`, async () => {
+      await walkPages(getCall(), paged);
+    });
+  }
+
+  it(`${path}: what remember saves, memory_search finds (point 1)`, async () => {
+    const call = getCall();
+    const saved = await call("remember", {
+      text: "The staging database password rotates every Monday.",
+      tags: ["ops"],
+    });
+    expect(saved).toMatch(/Saved/);
+    const found = await call("memory_search", { query: "staging password rotation" });
+    expect(found).toContain("The staging database password rotates every Monday.");
+    const tagged = await call("memory_search", { query: "staging password", tags: ["ops"] });
+    expect(tagged).toContain("The staging database password rotates every Monday.");
+  });
+}
+
+/** Tool name → the JSON Schema type of its `tags` input, for every tool that has one. */
+function tagTypes(tools: ReadonlyArray<{ name: string; schema: unknown }>): Map<string, string> {
+  const types = new Map<string, string>();
+  for (const tool of tools) {
+    const schema = tool.schema as { properties?: Record<string, { type?: string }> };
+    const tags = schema.properties?.tags;
+    if (tags !== undefined) types.set(tool.name, String(tags.type));
+  }
+  return types;
+}
+
+describe("every family mounted together: markers name the whole next call", {
+  timeout: 120_000,
+}, () => {
+  const cleanup: string[] = [];
+  const created = (path: string) => {
+    cleanup.push(path);
+    return path;
+  };
+  afterAll(() => {
+    for (const path of cleanup) rmSync(path, { recursive: true, force: true });
+  });
+
+  describe("through toLangChainTools and a LangGraph ToolNode", () => {
+    let call: Caller;
+    let tags: Map<string, string>;
+    beforeAll(async () => {
+      const root = created(createWorkspace());
+      const index = created(mkdtempSync(join(tmpdir(), "agentool-every-family-index-")));
+      const tools = toLangChainTools(createEveryFamily(root, index));
+      tags = tagTypes(tools);
+      call = toolNodeCaller(new ToolNode(tools));
+      await seedMemories(call);
+    }, 120_000);
+    definePathChecks(
+      "ToolNode",
+      () => call,
+      () => tags,
+    );
+  });
+
+  describe("over MCP (agentool-mcp, default families, read-write)", () => {
+    let client: Client;
+    let call: Caller;
+    let tags: Map<string, string>;
+    beforeAll(async () => {
+      const root = created(createWorkspace());
+      const memory = created(mkdtempSync(join(tmpdir(), "agentool-every-family-memory-")));
+      const transport = new StdioClientTransport({
+        command: process.execPath,
+        args: [CLI_PATH, "--root", root, "--mode", "read-write", "--memory-dir", memory],
+        env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: tmpdir() },
+        stderr: "pipe",
+      });
+      client = new Client({ name: "every-family-markers", version: "1.0.0" });
+      await client.connect(transport);
+      const { tools } = await client.listTools();
+      tags = tagTypes(tools.map((tool) => ({ name: tool.name, schema: tool.inputSchema })));
+      const served = new Set(tools.map((tool) => tool.name));
+      for (const paged of PAGED_CASES) expect(served, paged.tool).toContain(paged.tool);
+      call = mcpCaller(client);
+      await seedMemories(call);
+    }, 120_000);
+    afterAll(async () => {
+      await client?.close();
+    });
+    definePathChecks(
+      "MCP",
+      () => call,
+      () => tags,
+    );
+  });
+});
