@@ -100,13 +100,9 @@ const askUserOptionsSchema = z.object({
   maxOptionDescriptionCharacters: z.number().int().min(1).max(10_000).optional(),
 });
 
-function createAskUserInputSchema(maxOptions: number, limits: WaitLimits) {
+function createAskUserInputSchema(limits: WaitLimits) {
   return z.object({
-    question: z
-      .string()
-      .describe(
-        "The one question to ask, short and specific, with the context the user needs to answer it.",
-      ),
+    question: z.string().describe("The question, with the context needed to answer it."),
     // Advertised as { label, description? } only: clients that turn JSON Schema back into zod
     // (@langchain/mcp-adapters, Mastra) flatten a union and refuse input. A plain string (as other
     // toolsets send) is still accepted, silently, as { label: string }.
@@ -116,31 +112,21 @@ function createAskUserInputSchema(maxOptions: number, limits: WaitLimits) {
           (value) => (typeof value === "string" ? { label: value } : value),
           z
             .object({
-              label: z
-                .string()
-                .describe("The choice as the user will pick it: a few words, unique in this list."),
-              description: z
-                .string()
-                .optional()
-                .describe("Optional: what choosing it means or implies, in one sentence."),
+              label: z.string().describe("A few words, unique."),
+              description: z.string().optional().describe("What choosing it means."),
             })
             .strict(),
         ),
       )
       .optional()
-      .describe(
-        `Optional: 1 to ${maxOptions} likely answers, in order of preference, each { label, description? } (a plain string is taken as the label). Leave out for a free-text question; the user may always answer in their own words.`,
-      ),
-    allow_multiple: z
-      .boolean()
-      .optional()
-      .describe("Optional: true when the user may pick several options. Default false."),
+      .describe("Best first; omit for a free-text answer."),
+    allow_multiple: z.boolean().optional().describe("The user may pick several (default false)."),
     timeout_seconds: timeoutSecondsField(limits),
   });
 }
 
 /** The question tool's input schema (with the default limits in its descriptions). */
-export const askUserInputSchema = createAskUserInputSchema(DEFAULT_MAX_OPTIONS, {
+export const askUserInputSchema = createAskUserInputSchema({
   defaultMs: DEFAULT_ASK_USER_TIMEOUT_MS,
   maxMs: DEFAULT_ASK_USER_TIMEOUT_MS,
 });
@@ -164,16 +150,12 @@ export type AskUserTool = Tool<typeof askUserInputSchema, AskUserToolData>;
 
 function defaultDescription(maxOptions: number, limits: WaitLimits, mounted: MountedTools): string {
   return [
-    "Ask the user one clarifying question and wait for the answer.",
-    "Use it only when you are genuinely blocked: the request is ambiguous in a way that changes the",
-    "result, or you need a decision or a fact only the user has. Do not ask what you can find out with",
-    `other tools, and do not ask permission for routine steps${mounted.when("confirm", " (use confirm for a yes/no before a risky action)")}.`,
-    "Ask one short, specific question per call.",
-    `Offer 1 to ${maxOptions} options when the likely answers are known (the user may still answer in`,
-    "their own words); set allow_multiple when several may apply.",
-    `If the user does not answer${describeWait(limits)} you get a TIMEOUT error: then continue on`,
-    "your own judgement and tell the user which assumption you made. Do not ask the same question twice.",
-  ].join("\n");
+    "Asks the user one short, specific question and waits.",
+    "Only when blocked: an ambiguity that changes the result, or a decision or fact only the user has.",
+    `Never ask what other tools can find out, or permission for routine steps${mounted.when("confirm", " (use confirm for a yes/no before a risky action)")}.`,
+    `Offer 1 to ${maxOptions} options when the likely answers are known.`,
+    `If the user does not answer${describeWait(limits)} you get a TIMEOUT error: go on with your best assumption and say which.`,
+  ].join(" ");
 }
 
 const NO_ANSWER_NEXT_STEP =
@@ -339,7 +321,7 @@ export function createAskUserTool(options: AskUserToolOptions): AskUserTool {
     description:
       parsed.description ??
       defaultDescription(limits.maxOptions, waits, mountedTools(parsed.mountedTools)),
-    input: createAskUserInputSchema(limits.maxOptions, waits),
+    input: createAskUserInputSchema(waits),
     aliases: ASK_USER_ALIASES,
     annotations: { title: "Ask the user", readOnly: true, openWorld: true },
     tags: ["interact", "interact:ask"],

@@ -68,17 +68,11 @@ const confirmOptionsSchema = z.object({
 
 function createConfirmInputSchema(limits: WaitLimits) {
   return z.object({
-    message: z
-      .string()
-      .describe(
-        "What you are about to do and why, as a yes/no question, e.g. 'Delete the 3 files in build/?'.",
-      ),
+    message: z.string().describe("What you will do and why, as a yes/no question."),
     default: z
       .boolean()
       .optional()
-      .describe(
-        "Optional: the answer to assume when the user does not answer in time. Default false (do not go ahead).",
-      ),
+      .describe("The answer assumed when none comes in time (default false)."),
     timeout_seconds: timeoutSecondsField(limits),
   });
 }
@@ -105,14 +99,9 @@ export type ConfirmTool = Tool<typeof confirmInputSchema, ConfirmToolData>;
 
 function defaultDescription(limits: WaitLimits): string {
   return [
-    "Ask the user a yes/no question and wait for the answer; the result says whether to go ahead.",
-    "Use it before an action that is risky, costly or hard to undo (deleting data, spending money,",
-    "sending something on the user's behalf) when the user has not already asked for it explicitly.",
-    "Do not use it for routine, reversible steps. State exactly what will happen in message.",
-    `If the user does not answer${describeWait(limits)}, the result says it defaulted to no (or to`,
-    "yes when you set default: true). Do the action only when the result says go ahead; otherwise",
-    "tell the user what you skipped.",
-  ].join("\n");
+    "Asks the user yes/no before an action that is risky, costly or hard to undo (deleting, spending, sending for the user) that the user did not explicitly ask for; not for routine, reversible steps.",
+    `With no answer${describeWait(limits)} the result says it defaulted to no (or to default). Act only when the result says go ahead.`,
+  ].join(" ");
 }
 
 const YES = new Set(["y", "yes", "true", "ok", "confirm", "confirmed"]);

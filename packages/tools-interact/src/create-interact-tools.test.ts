@@ -204,3 +204,16 @@ describe("silent aliases", () => {
     expect(!result.success && result.error.message).toMatch(/did you mean "allow_multiple"/);
   });
 });
+
+describe("descriptions teach without restating the schema (issue 28 point 9)", () => {
+  it("each default description is short and no field description opens with 'Optional:'", () => {
+    const limits = { ask_user: 560, confirm: 420, notify: 300 } as Record<string, number>;
+    for (const tool of createInteractTools({ handler: createRecordingHandler() })) {
+      expect(tool.description.length, tool.name).toBeLessThanOrEqual(limits[tool.name] ?? 0);
+      for (const [field, schema] of Object.entries(tool.input.shape)) {
+        const text = (schema as { description?: string }).description ?? "";
+        expect(text, `${tool.name}.${field}`).not.toMatch(/^Optional:/);
+      }
+    }
+  });
+});

@@ -58,13 +58,8 @@ const notifyOptionsSchema = z.object({
 
 /** The notification tool's input schema. */
 export const notifyInputSchema = z.object({
-  message: z
-    .string()
-    .describe("What to tell the user, in one or two sentences (a status update, not a question)."),
-  level: z
-    .enum(NOTIFICATION_LEVELS)
-    .optional()
-    .describe('Optional: "info" (default), "warning" or "error".'),
+  message: z.string().describe("One or two sentences."),
+  level: z.enum(NOTIFICATION_LEVELS).optional().describe("Severity (default info)."),
 });
 
 /** The notification tool's type. */
@@ -83,12 +78,9 @@ function defaultDescription(mounted: MountedTools): string {
   const ask = mounted.when("ask_user", " (use ask_user)");
   const confirm = mounted.when("confirm", " (use confirm)");
   return [
-    "Send the user a short status message without waiting for a reply; it returns at once.",
-    "Use it to report progress on long work, a milestone, or a problem the user should know about",
-    `while you keep working. It is not a question${ask} and not a way to ask permission${confirm}.`,
-    'Keep it to one or two sentences; use level "warning" or "error" only when it matters, and do',
-    "not send several messages in a row.",
-  ].join("\n");
+    "Sends the user a short status message (progress, a milestone, a problem) and returns at once; no reply comes.",
+    `It is not a question${ask} and not a way to ask permission${confirm}. Use warning or error only when it matters.`,
+  ].join(" ");
 }
 
 /**

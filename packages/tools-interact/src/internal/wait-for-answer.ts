@@ -153,9 +153,7 @@ export function timeoutSecondsField(limits: WaitLimits) {
     .min(1)
     .max(maxSeconds)
     .optional()
-    .describe(
-      `Optional: how many seconds to wait for the answer (default ${fallback}, at most ${maxSeconds}).`,
-    );
+    .describe(`Seconds to wait (default ${fallback}, at most ${maxSeconds}).`);
 }
 
 /**
