@@ -19,18 +19,12 @@ const optionsSchema = z.object(workspaceToolOptionsShape);
 
 /** The input schema of `copy_file`. */
 export const copyFileInputSchema = z.object({
-  source: z.string().describe("The file or directory to copy, relative to the workspace root."),
-  destination: z
-    .string()
-    .describe(
-      "The path of the copy, including its name (e.g. 'backup/config.yaml', not just 'backup'). Missing parent directories are created.",
-    ),
+  source: z.string().describe("File or directory to copy, relative to the workspace root."),
+  destination: z.string().describe("Full path of the copy, name included (e.g. 'backup/a.yaml')."),
   overwrite: z
     .boolean()
     .optional()
-    .describe(
-      "Replace a file that already exists at destination. Default false (FILE_ALREADY_EXISTS). Never replaces a directory.",
-    ),
+    .describe("Replace an existing file (never a directory) at destination."),
 });
 
 /** The input of `copy_file`. */
@@ -45,9 +39,8 @@ export type CopyFileTool = Tool<typeof copyFileInputSchema, CopyFileToolData>;
 function description(mounted: ReturnType<typeof mountedTools>): string {
   return joinSentences(
     [
-      "Copy a file or a whole directory inside the workspace. destination is the full path of the copy (name included); missing parent directories are created.",
-      "If something already exists at destination the copy is refused with FILE_ALREADY_EXISTS unless overwrite is true (which replaces a file, never a directory).",
-      "Copying a directory into itself is refused; directories holding secret files (keys, .env) are refused.",
+      "Copy a file or a whole directory; missing parents are created.",
+      "An existing destination fails FILE_ALREADY_EXISTS unless overwrite is true. Directories holding secret files are refused.",
       mounted.when("move_file", "To rename or move instead, use move_file."),
     ],
     "\n",

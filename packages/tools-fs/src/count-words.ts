@@ -110,10 +110,8 @@ export const countWordsOutputSchema = z.object({
 export type CountWordsTool = Tool<typeof countWordsInputSchema, CountWordsToolData>;
 
 const DESCRIPTION = [
-  "Count a document's words, characters (without spaces), paragraphs, headings and lines — e.g. to check a length limit or report progress on writing.",
-  'Each Chinese, Japanese or Korean character counts as one word; other words are split by whitespace and punctuation ("don\'t" and "e-mail" are one word).',
-  "Markdown files (.md, .markdown, .mdx…) are counted as readers see them: link URLs, HTML tags, markup symbols, code fences and front matter are not counted; code inside blocks is.",
-  "Binary files are refused.",
+  "Count a document's words, characters (without spaces), paragraphs, headings and lines, e.g. to check a length limit.",
+  "Each CJK character is one word. Markdown is counted as readers see it (no URLs, tags, markup or front matter).",
 ].join("\n");
 
 /**

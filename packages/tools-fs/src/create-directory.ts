@@ -21,11 +21,7 @@ const optionsSchema = z.object(workspaceToolOptionsShape);
 
 /** The input schema of `create_directory`. */
 export const createDirectoryInputSchema = z.object({
-  path: z
-    .string()
-    .describe(
-      "The directory to create, relative to the workspace root (e.g. 'docs/guides'). Missing parents are created too.",
-    ),
+  path: z.string().describe("Directory to create, relative to the workspace root."),
 });
 
 /** The input of `create_directory`. */
@@ -56,12 +52,11 @@ function description(mounted: ReturnType<typeof mountedTools>): string {
       : `${creators.slice(0, -1).join(", ")} or ${creators[creators.length - 1]}`;
   return joinSentences(
     [
-      "Create a directory inside the workspace, with any missing parent directories (like `mkdir -p`).",
-      "Calling it for a directory that already exists is harmless and says so.",
+      "Create a directory and missing parents (mkdir -p); an existing one is fine.",
       creators.length > 0
         ? `You do not need it before ${list}: ${creators.length === 1 ? "it creates" : "they create"} parents ${creators.length === 1 ? "itself" : "themselves"}.`
         : undefined,
-      "Fails with FILE_ALREADY_EXISTS when a file (not a directory) is at the path, and INVALID_PATH when a parent is a file.",
+      "A file at the path fails FILE_ALREADY_EXISTS.",
     ],
     "\n",
   );

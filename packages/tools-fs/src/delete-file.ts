@@ -38,15 +38,11 @@ const optionsSchema = z.object(workspaceToolOptionsShape);
 export const deleteFileInputSchema = z.object({
   path: z
     .string()
-    .describe(
-      "The file, symlink or directory to delete, relative to the workspace root. The root itself cannot be deleted.",
-    ),
+    .describe("File, symlink or directory to delete, relative to the workspace root."),
   recursive: z
     .boolean()
     .optional()
-    .describe(
-      "Required (true) to delete a directory that is not empty, with everything inside it. Default false.",
-    ),
+    .describe("Delete a non-empty directory with everything inside."),
 });
 
 /** The input of `delete_file`. */
@@ -73,10 +69,8 @@ export const DELETE_FILE_ALIASES: Readonly<Record<string, string>> = Object.free
 function description(mounted: ReturnType<typeof mountedTools>): string {
   return joinSentences(
     [
-      "Delete a file, a symlink (the link only, never its target) or an empty directory from the workspace.",
-      `A directory that still has entries is refused with DIRECTORY_NOT_EMPTY (saying how many) unless you pass recursive: true, which deletes it with everything inside${mounted.when("list_directory", " — check its contents with list_directory first")}.`,
-      "The workspace root cannot be deleted, and directories that contain secret files (keys, .env) are refused.",
-      "Deletion cannot be undone.",
+      "Delete a file, a symlink (not its target) or an empty directory; this cannot be undone.",
+      `A non-empty directory fails DIRECTORY_NOT_EMPTY unless recursive is true${mounted.when("list_directory", "; check its contents with list_directory first")}. Directories holding secret files are refused.`,
     ],
     "\n",
   );

@@ -90,27 +90,19 @@ const editFileOptionsSchema = z.object(editToolOptionsShape);
 
 /** @internal */
 export function oldTextDescription(mounted: MountedTools, multi: boolean): string {
+  if (multi) return "Exact text to replace, as left by this call's earlier edits.";
   const source = mounted.has("read_file")
-    ? "copied from the file as read_file shows it, without its line-number prefix"
-    : "copied from the file exactly";
-  return multi
-    ? `The exact text to replace, as it is after the earlier edits of this call (${source}).`
-    : `The exact text to replace (${source}), with enough surrounding lines to match exactly one place.`;
+    ? "as read_file shows it, without line numbers"
+    : "exactly";
+  return `Exact text to replace (copied ${source}), with enough context to match one place.`;
 }
 
 function createEditFileInputSchema(mounted: MountedTools) {
   return z.object({
-    path: z.string().describe("The file to edit, relative to the workspace root."),
+    path: z.string().describe("File to edit, relative to the workspace root."),
     old_text: z.string().describe(oldTextDescription(mounted, false)),
-    new_text: z
-      .string()
-      .describe("The replacement text (literal; may be empty to delete old_text)."),
-    replace_all: z
-      .boolean()
-      .optional()
-      .describe(
-        "Optional: replace every occurrence of old_text instead of requiring exactly one (default false).",
-      ),
+    new_text: z.string().describe("Replacement text (literal; empty deletes)."),
+    replace_all: z.boolean().optional().describe("Replace every occurrence, not exactly one."),
     expected_sha: createExpectedShaField(mounted.first("read_file")),
   });
 }
@@ -177,10 +169,9 @@ function defaultDescription(mounted: MountedTools): string {
   const read = mounted.has("read_file");
   return joinSentences(
     [
-      `Replace one exact piece of text in a file (str_replace).${read ? " Read the file first with read_file, copy old_text exactly as it appears (without the line-number prefix)," : " Copy old_text exactly as it is in the file,"} and include enough surrounding lines that it matches exactly one place; or set replace_all to change every occurrence (e.g. a rename).`,
-      "new_text replaces it literally; an empty new_text deletes it. Returns a unified diff of the change and the file's new sha.",
-      "Errors: PATTERN_NOT_UNIQUE lists the lines of every match (add context); PATTERN_NOT_FOUND shows the closest region, or says when only indentation or whitespace differs (copy again).",
-      `The file keeps its encoding, BOM and CRLF line endings; send LF text. Pass ${read ? "the sha from read_file (or from your last edit)" : "the sha from your last edit"} as expected_sha to fail with CONFLICT if the file changed.`,
+      `Replace one exact piece of text in a file (str_replace).${read ? " Read the file first with read_file." : ""} Returns a unified diff and the new sha.`,
+      "PATTERN_NOT_UNIQUE lists every match (add context or set replace_all); PATTERN_NOT_FOUND shows the closest region (copy again).",
+      "The file keeps its encoding, BOM and CRLF; send LF text.",
       mounted.whenAll(
         ["multi_edit", "write_file"],
         "For several changes to one file use multi_edit; to rewrite a whole file use write_file.",

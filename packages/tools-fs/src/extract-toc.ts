@@ -57,11 +57,11 @@ const optionsSchema = z
   .refine(...limitsInOrder(DEFAULT_TOC_LIMIT, DEFAULT_MAX_TOC_LIMIT));
 
 function createInputSchema(defaultLimit: number, maxLimit: number) {
+  const paging = pagingInputShape({ unit: "heading", defaultLimit, maxLimit });
   return z.object({
-    path: z
-      .string()
-      .describe("The Markdown file, relative to the workspace root (e.g. 'docs/guide.md')."),
-    ...pagingInputShape({ unit: "heading", defaultLimit, maxLimit }),
+    path: z.string().describe("Markdown file, relative to the workspace root."),
+    offset: paging.offset.describe("1-based first heading (default 1)."),
+    limit: paging.limit.describe(`Most headings (default ${defaultLimit}).`),
   });
 }
 
@@ -106,16 +106,15 @@ export interface ExtractTocToolData {
 /** The `extract_toc` tool's type. */
 export type ExtractTocTool = Tool<typeof extractTocInputSchema, ExtractTocToolData>;
 
-function description(defaultLimit: number, mounted: ReturnType<typeof mountedTools>): string {
+function description(mounted: ReturnType<typeof mountedTools>): string {
   return joinSentences(
     [
-      "Get the outline of a Markdown document: every heading with its level (1–6) and line number, as an indented table of contents.",
-      "Both ATX ('# Title', '## Part ##') and Setext (a line underlined with === or ---) headings are found; '#' lines inside fenced (``` or ~~~) or indented code blocks, HTML comments and front matter are not headings.",
+      "Outline of a Markdown document: every heading (ATX or Setext, not in code blocks or comments) with its level and line number.",
       mounted.when(
         "read_file",
-        "Use it on a long document before reading it: then call read_file with offset set to a heading's line to read just that section.",
+        "Use it on a long document, then call read_file with offset at a heading's line to read that section.",
       ),
-      `A call shows up to limit headings (default ${defaultLimit}); when more remain, the result ends with the exact call for the next page (offset=…). Binary files are refused.`,
+      "A cut result ends with the exact call for the next page.",
     ],
     "\n",
   );
@@ -241,7 +240,7 @@ export function createExtractTocTool(options: ExtractTocToolOptions): ExtractToc
   const readTool = mounted.first("read_file");
   return defineTool({
     name,
-    description: parsed.description ?? description(defaultLimit, mounted),
+    description: parsed.description ?? description(mounted),
     input: createInputSchema(defaultLimit, maxLimit),
     aliases: DOCUMENT_PATH_ALIASES,
     annotations: { title: "Extract table of contents", readOnly: true, idempotent: true },

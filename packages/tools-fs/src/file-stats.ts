@@ -86,15 +86,9 @@ function createInputSchema(defaultLimit: number, maxLimit: number) {
     path: z
       .string()
       .optional()
-      .describe(
-        "A file or directory, relative to the workspace root. Default: the root ('.'), which gives per-file figures for the whole workspace.",
-      ),
-    offset: paging.offset.describe(
-      "For a directory: 1-based position (by path) of the first file to list (default 1). A cut result ends with a marker naming the next call's offset.",
-    ),
-    limit: paging.limit.describe(
-      `For a directory: most files to list (default ${defaultLimit}, at most ${maxLimit}).`,
-    ),
+      .describe("File or directory (default the root: the whole workspace)."),
+    offset: paging.offset.describe("Directory: 1-based first file, by path (default 1)."),
+    limit: paging.limit.describe(`Directory: most files (default ${defaultLimit}).`),
   });
 }
 
@@ -172,12 +166,11 @@ export type FileStatsToolData = FileStatsFileData | FileStatsDirectoryData;
 /** The `file_stats` tool's type. */
 export type FileStatsTool = Tool<typeof fileStatsInputSchema, FileStatsToolData>;
 
-function description(defaultLimit: number, mounted: ReturnType<typeof mountedTools>): string {
+function description(mounted: ReturnType<typeof mountedTools>): string {
   return joinSentences(
     [
-      "Get figures about a file or a directory without reading its content into the conversation.",
-      `For a file: size in bytes, line count, whether it is binary, text encoding, line endings (LF/CRLF) and last modification time.${mounted.when("read_file", " Use it before read_file on a file that may be huge or binary, to plan which pages to read.")}`,
-      `For a directory: how many files, subdirectories and bytes the whole tree holds, and each file's lines and size by path — up to limit files a call (default ${defaultLimit}); when more remain, the result ends with the exact call for the next page (offset=…). Hidden and .gitignored entries are not counted.`,
+      `Figures without reading content. A file: size, line count, binary or not, encoding, line endings, modification time.${mounted.when("read_file", " Use it before read_file on a file that may be huge or binary.")}`,
+      "A directory: files, subdirectories and bytes of the whole tree, and each file's lines and size (hidden and .gitignored entries not counted); a cut result ends with the exact call for the next page.",
     ],
     "\n",
   );
@@ -319,7 +312,7 @@ export function createFileStatsTool(options: FileStatsToolOptions): FileStatsToo
 
   return defineTool({
     name,
-    description: parsed.description ?? description(defaultLimit, mountedTools(parsed.mountedTools)),
+    description: parsed.description ?? description(mountedTools(parsed.mountedTools)),
     input: createInputSchema(defaultLimit, maxLimit),
     aliases: FILE_STATS_ALIASES,
     annotations: { title: "File statistics", readOnly: true, idempotent: true },

@@ -132,20 +132,17 @@ const globSearchOptionsSchema = z.object({
 });
 
 function createGlobSearchInputSchema(maxLimit: number, defaultLimit: number) {
+  const paging = pagingInputShape({ unit: "file", defaultLimit, maxLimit });
   return z.object({
     pattern: z
       .string()
       .min(1)
       .describe(
-        "Glob over paths relative to the workspace root, e.g. '**/*.ts', 'src/**/test_*.py', '*.{md,mdx}'. A glob without '/' matches file names at any depth.",
+        "Glob over paths, e.g. 'src/**/*.ts', '*.{md,mdx}'; without '/' it matches names at any depth.",
       ),
-    path: z
-      .string()
-      .optional()
-      .describe(
-        "Directory to search in, relative to the workspace root. Default: the whole workspace.",
-      ),
-    ...pagingInputShape({ unit: "file", defaultLimit, maxLimit }),
+    path: z.string().optional().describe("Directory to search in (default the whole workspace)."),
+    offset: paging.offset.describe("1-based first file (default 1)."),
+    limit: paging.limit.describe(`Most files (default ${defaultLimit}).`),
   });
 }
 
@@ -161,13 +158,11 @@ export type GlobSearchInput = z.input<typeof globSearchInputSchema>;
 /** The `glob_search` tool's type. */
 export type GlobSearchTool = Tool<typeof globSearchInputSchema, GlobSearchToolData>;
 
-function defaultDescription(defaultLimit: number, mounted: MountedTools): string {
+function defaultDescription(mounted: MountedTools): string {
   return joinSentences(
     [
-      "Find files by name or path pattern (glob), newest first. Use it to locate files before reading",
-      "them, e.g. '**/*.test.ts' or 'docs/**/*.md'; a pattern without '/' matches names at any depth.",
-      "Respects .gitignore and skips hidden and secret files. Returns paths relative to the root.",
-      `At most ${defaultLimit} paths per call (limit to change); a cut result ends with the exact call for the next page (offset), or use a more specific pattern or a path.`,
+      "Find files by name or path pattern (glob), newest first; respects .gitignore, skips hidden and secret files.",
+      "A cut result ends with the exact call for the next page; or narrow the pattern or path.",
       mounted.when("grep_search", "To search inside files use grep_search."),
     ],
     "\n",
@@ -272,7 +267,7 @@ export function createGlobSearchTool(options: GlobSearchToolOptions): GlobSearch
 
   return defineTool({
     name,
-    description: parsed.description ?? defaultDescription(defaultLimit, mounted),
+    description: parsed.description ?? defaultDescription(mounted),
     input,
     aliases: GLOB_SEARCH_ALIASES,
     annotations: { title: "Find files by glob", readOnly: true, idempotent: true },

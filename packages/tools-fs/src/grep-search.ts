@@ -198,51 +198,35 @@ function createGrepSearchInputSchema(maxLimit: number, defaultLimit: number) {
     maxLimit,
   });
   return z.object({
-    pattern: z
-      .string()
-      .min(1)
-      .describe(
-        "Regular expression (Rust/ripgrep syntax) to search file contents for; plain text when literal=true.",
-      ),
+    pattern: z.string().min(1).describe("Regex (Rust syntax); plain text when literal=true."),
     path: z
       .string()
       .optional()
-      .describe(
-        "Directory or file to search, relative to the workspace root. Default: the whole workspace.",
-      ),
+      .describe("Directory or file to search (default the whole workspace)."),
     glob: z
       .string()
       .min(1)
       .optional()
-      .describe(
-        "Only search files whose path (relative to the root) matches this glob, e.g. '*.ts', 'src/**/*.md'; '!*.min.js' excludes.",
-      ),
-    ignore_case: z.boolean().optional().describe("Match regardless of letter case. Default false."),
-    literal: z
-      .boolean()
-      .optional()
-      .describe("Treat pattern as plain text, not a regular expression. Default false."),
+      .describe("Only files matching this glob, e.g. 'src/**/*.ts'; '!*.min.js' excludes."),
+    ignore_case: z.boolean().optional().describe("Ignore letter case."),
+    literal: z.boolean().optional().describe("Pattern is plain text, e.g. for ( [ . *"),
     context_lines: z
       .number()
       .int()
       .min(0)
       .max(MAX_GREP_CONTEXT_LINES)
       .optional()
-      .describe(
-        `Lines shown before and after each match (0-${MAX_GREP_CONTEXT_LINES}, content mode). Default 0.`,
-      ),
+      .describe("Lines around each match (content mode)."),
     output_mode: z
       .enum(GREP_OUTPUT_MODES)
       .optional()
       .describe(
-        '"content" (matching lines, default), "files_with_matches" (paths only) or "count" (matching lines per file).',
+        "content: matching lines (default); files_with_matches: paths; count: matches per file.",
       ),
     offset: paging.offset.describe(
-      "1-based position of the first result to return, in path order: a matching line in content mode, a file otherwise (default 1). Use the offset a cut result names to get the next page.",
+      "1-based first result: a matching line in content mode, else a file (default 1).",
     ),
-    limit: paging.limit.describe(
-      `Most results to return: matching lines in content mode, files otherwise (1-${maxLimit}). Default ${defaultLimit}.`,
-    ),
+    limit: paging.limit.describe(`Most results (default ${defaultLimit}).`),
   });
 }
 
@@ -258,16 +242,13 @@ export type GrepSearchInput = z.input<typeof grepSearchInputSchema>;
 /** The `grep_search` tool's type. */
 export type GrepSearchTool = Tool<typeof grepSearchInputSchema, GrepSearchToolData>;
 
-function defaultDescription(defaultLimit: number, mounted: MountedTools): string {
+function defaultDescription(mounted: MountedTools): string {
   return joinSentences(
     [
-      "Search file contents in the workspace with a regular expression (ripgrep). Use it to find where",
-      "something is defined or used before reading files. Respects .gitignore; skips hidden, binary and",
-      "secret files. Results are sorted by path then line, with line numbers; the same call returns the same page.",
-      `Start broad with output_mode="files_with_matches" or "count", then narrow with glob (e.g. "src/**/*.ts") or path${mounted.when("read_file", " and read the hits with read_file")}.`,
-      "Use literal=true for text with regex characters like ( [ . *; context_lines for surrounding lines.",
-      `At most ${defaultLimit} results per call (limit to change); a cut result ends with the exact call for the next page (offset).`,
-      mounted.when("glob_search", "Find files by name with glob_search instead."),
+      "Search file contents with a regex (ripgrep); respects .gitignore, skips hidden, binary and secret files.",
+      `Results sorted by path then line. Start with output_mode="files_with_matches" or "count", then narrow with glob or path${mounted.when("read_file", " and read hits with read_file")}.`,
+      "A cut result ends with the call for the next page.",
+      mounted.when("glob_search", "Find files by name with glob_search."),
     ],
     "\n",
   );
@@ -385,7 +366,7 @@ export function createGrepSearchTool(options: GrepSearchToolOptions): GrepSearch
 
   return defineTool({
     name,
-    description: parsed.description ?? defaultDescription(defaultLimit, mounted),
+    description: parsed.description ?? defaultDescription(mounted),
     input,
     aliases: GREP_SEARCH_ALIASES,
     annotations: { title: "Search file contents", readOnly: true, idempotent: true },

@@ -91,25 +91,22 @@ const optionsSchema = z
   .refine(...limitsInOrder(DEFAULT_LIST_LIMIT, DEFAULT_MAX_LIST_LIMIT));
 
 function createInputSchema(maxDepth: number, defaultLimit: number, maxLimit: number) {
+  const paging = pagingInputShape({ unit: "entry", units: "entries", defaultLimit, maxLimit });
   return z.object({
-    path: z
-      .string()
-      .optional()
-      .describe("The directory to list, relative to the workspace root. Default: the root ('.')."),
+    path: z.string().optional().describe("Directory to list (default the root)."),
     depth: z
       .number()
       .int()
       .min(1)
       .max(maxDepth)
       .optional()
-      .describe(
-        `How many levels to list: 1 = the directory's own entries (default), 2 = also their children, … up to ${maxDepth}.`,
-      ),
+      .describe("Levels to list: 1 = own entries (default), 2 = also their children…"),
     include_hidden: z
       .boolean()
       .optional()
-      .describe("Also list hidden entries (names starting with '.'). Default false."),
-    ...pagingInputShape({ unit: "entry", units: "entries", defaultLimit, maxLimit }),
+      .describe("Also list entries whose names start with '.'."),
+    offset: paging.offset.describe("1-based first entry (default 1)."),
+    limit: paging.limit.describe(`Most entries (default ${defaultLimit}).`),
   });
 }
 
@@ -194,7 +191,6 @@ export type ListDirectoryTool = Tool<typeof listDirectoryInputSchema, ListDirect
 
 function description(
   maxDepth: number,
-  defaultLimit: number,
   sizeThreshold: number,
   mounted: ReturnType<typeof mountedTools>,
 ): string {
@@ -204,11 +200,10 @@ function description(
   ].filter((part) => part.length > 0);
   return joinSentences(
     [
-      `List a directory of the workspace: each entry's name and type (${sizeThreshold === 0 ? "a file's size" : `a file's size from ${formatSize(sizeThreshold)} up`}), directories first, then by name.`,
-      `Start with the root (no path) and depth 1; use depth 2–${maxDepth} for a tree view of a small directory, and list a subdirectory to go deeper in a big one.`,
-      "Hidden entries (names starting with '.') are left out unless include_hidden is true.",
-      "Entries ignored by .gitignore are listed but marked (ignored) and not expanded; symlinks are shown as symlinks (with their target when it is inside the workspace) and never followed.",
-      `A call shows up to limit entries (default ${defaultLimit}) in tree order; when more remain, the result ends with the exact call for the next page (offset=…).`,
+      `List a directory: each entry's name and type (${sizeThreshold === 0 ? "a file's size" : `a file's size from ${formatSize(sizeThreshold)} up`}), directories first, then by name.`,
+      `Start at the root with depth 1; depth 2–${maxDepth} gives a tree of a small directory.`,
+      "Entries ignored by .gitignore are marked (ignored) and not expanded; symlinks are never followed.",
+      "A cut result ends with the exact call for the next page.",
       finders.length > 0 ? `Use ${finders.join(" and ")}.` : undefined,
     ],
     "\n",
@@ -332,7 +327,7 @@ export function createListDirectoryTool(options: ListDirectoryToolOptions): List
     name,
     description:
       parsed.description ??
-      description(maxDepth, defaultLimit, sizeThresholdBytes, mountedTools(parsed.mountedTools)),
+      description(maxDepth, sizeThresholdBytes, mountedTools(parsed.mountedTools)),
     input,
     aliases: LIST_DIRECTORY_ALIASES,
     annotations: { title: "List directory", readOnly: true, idempotent: true },

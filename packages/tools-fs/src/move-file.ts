@@ -29,18 +29,14 @@ const optionsSchema = z.object(workspaceToolOptionsShape);
 export const moveFileInputSchema = z.object({
   source: z
     .string()
-    .describe("The file, symlink or directory to move or rename, relative to the workspace root."),
+    .describe("File, symlink or directory to move, relative to the workspace root."),
   destination: z
     .string()
-    .describe(
-      "Its new path, including the new name (e.g. 'archive/old-notes.md', not just 'archive'). Missing parent directories are created.",
-    ),
+    .describe("Full new path, name included (e.g. 'archive/notes.md', not 'archive')."),
   overwrite: z
     .boolean()
     .optional()
-    .describe(
-      "Replace a file that already exists at destination. Default false (FILE_ALREADY_EXISTS). Never replaces a directory.",
-    ),
+    .describe("Replace an existing file (never a directory) at destination."),
 });
 
 /** The input of `move_file`. */
@@ -90,9 +86,8 @@ function description(mounted: ReturnType<typeof mountedTools>): string {
   const tail = others.join("; ");
   return joinSentences(
     [
-      "Move or rename a file, symlink or directory inside the workspace. destination is the full new path (name included); missing parent directories are created.",
-      "If something already exists at destination the move is refused with FILE_ALREADY_EXISTS unless overwrite is true (which replaces a file, never a directory).",
-      "Moving a directory into itself is refused; directories holding secret files (keys, .env) are refused.",
+      "Move or rename a file, symlink or directory; missing parents are created.",
+      "An existing destination fails FILE_ALREADY_EXISTS unless overwrite is true. Directories holding secret files are refused.",
       tail.length > 0 ? `${tail.charAt(0).toUpperCase()}${tail.slice(1)}.` : undefined,
     ],
     "\n",

@@ -57,33 +57,24 @@ const multiEditOptionsSchema = z.object({
 
 function createMultiEditInputSchema(maxEdits: number, mounted: MountedTools) {
   return z.object({
-    path: z.string().describe("The file to edit, relative to the workspace root."),
+    path: z.string().describe("File to edit, relative to the workspace root."),
     edits: z
       .array(
         z
           .object({
             old_text: z.string().describe(oldTextDescription(mounted, true)),
-            new_text: z
-              .string()
-              .describe("The replacement text (literal; may be empty to delete old_text)."),
+            new_text: z.string().describe("Replacement text (literal; empty deletes)."),
             replace_all: z
               .boolean()
               .optional()
-              .describe(
-                "Optional: replace every occurrence instead of requiring exactly one (default false).",
-              ),
+              .describe("Replace every occurrence, not exactly one."),
           })
           .strict(),
       )
       .min(1)
       .max(maxEdits)
-      .describe(
-        `The replacements, applied in order (1 to ${maxEdits}); each sees the text left by the previous ones.`,
-      ),
-    dry_run: z
-      .boolean()
-      .optional()
-      .describe("Optional: when true, return the diff without writing anything (default false)."),
+      .describe("Replacements, applied in order."),
+    dry_run: z.boolean().optional().describe("Return the diff without writing."),
     expected_sha: createExpectedShaField(mounted.first("read_file")),
   });
 }
@@ -142,10 +133,9 @@ function defaultDescription(maxEdits: number, mounted: MountedTools): string {
   const read = mounted.has("read_file");
   return joinSentences(
     [
-      `Make several str_replace edits to one file in a single atomic call (1 to ${maxEdits} edits). Edits apply in order, each to the text left by the previous ones; if any edit fails, nothing is written and the error names its index (edits[i]).`,
-      `Each old_text must match exactly once (or set replace_all); copy it exactly ${read ? "from read_file without the line-number prefix" : "as it is in the file"}. An empty new_text deletes.`,
-      `Set dry_run: true to preview the unified diff without writing. Pass ${read ? "the sha from read_file (or from your last edit)" : "the sha from your last edit"} as expected_sha to fail with CONFLICT if the file changed meanwhile.`,
-      `The file keeps its encoding, BOM and CRLF line endings; send LF text.${mounted.when("edit_file", " For a single change use edit_file.")}`,
+      `Make up to ${maxEdits} str_replace edits to one file atomically, each on the text left by the previous ones; if any fails, nothing is written and the error names edits[i].`,
+      `Each old_text must match exactly once (or set replace_all); copy it exactly${read ? " from read_file without line numbers" : ""}.`,
+      `The file keeps its encoding, BOM and CRLF; send LF text.${mounted.when("edit_file", " For a single change use edit_file.")}`,
     ],
     "\n",
   );

@@ -117,9 +117,7 @@ const MAX_TAIL_LINES = 1_000_000_000;
 function createReadFileInputSchema(defaultLimit: number, maxLimit: number) {
   const paging = pagingInputShape({ unit: "line", defaultLimit, maxLimit });
   return z.object({
-    path: z
-      .string()
-      .describe("The file to read, relative to the workspace root (e.g. 'src/index.ts')."),
+    path: z.string().describe("File to read, relative to the workspace root."),
     offset: z
       .number()
       .int()
@@ -130,9 +128,9 @@ function createReadFileInputSchema(defaultLimit: number, maxLimit: number) {
       })
       .optional()
       .describe(
-        "1-based line to start at (default 1; 0 is not a line). A negative offset counts from the end: -100 starts 100 lines before the end (the tail), served without reading the whole file. A cut page ends with a marker naming the next call's offset.",
+        "1-based first line (default 1); negative counts from the end (-100: the last 100 lines).",
       ),
-    limit: paging.limit,
+    limit: paging.limit.describe(`Most lines (default ${defaultLimit}).`),
   });
 }
 
@@ -173,13 +171,12 @@ function defaultDescription(
       : `${editors.slice(0, -1).join(", ")} or ${editors[editors.length - 1]}`;
   return joinSentences(
     [
-      "Read a text file as numbered lines (cat -n style), one page at a time.",
-      `The header reads \`path — lines A–B of TOTAL (encoding, sha: …)\` (a file over 64 MB: no sha, and TOTAL may be 'at least N'); when lines remain, the page ends with the exact next call (\`call ${name} again with offset=N\`).`,
-      `Use offset (1-based line) and limit to page or jump${mounted.when("grep_search", ": after grep_search finds line 900, read with offset=880, limit=60")}; a negative offset reads the tail (offset=-50: the last 50 lines). A page holds up to ${defaultLimit} lines or ${formatCount(maxPageCharacters)} characters; lines over ${formatCount(maxLineCharacters)} characters are cut.`,
+      `Read a text file as numbered lines under a header \`path — lines A–B of TOTAL (encoding, sha)\`; a cut page ends with the exact next call to ${name}.`,
+      `A page holds up to ${defaultLimit} lines or ${formatCount(maxPageCharacters)} characters; lines over ${formatCount(maxLineCharacters)} characters are cut.${mounted.when("grep_search", " To jump: after grep_search finds line 900, read with offset=880, limit=60.")}`,
       editors.length > 0 &&
-        `Read a file before editing it, and pass the header's sha as expected_sha to ${editorList} so a concurrent change is caught.`,
-      "The line-number prefix is not part of the file: never copy it into the text you send back.",
-      `Binary files are refused${mounted.when("file_stats", " (use file_stats)")}; directories are refused${mounted.when("list_directory", " (use list_directory)")}. Very large files work: pages come without loading the whole file.`,
+        `Read before editing; pass the header's sha as expected_sha to ${editorList} to catch concurrent changes.`,
+      "The line-number prefix is not part of the file: never copy it back.",
+      `Binary files are refused${mounted.when("file_stats", " (use file_stats)")}; so are directories${mounted.when("list_directory", " (use list_directory)")}.`,
     ],
     "\n",
   );

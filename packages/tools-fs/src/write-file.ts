@@ -68,12 +68,8 @@ const writeFileOptionsSchema = z.object({
 
 function createWriteFileInputSchema(mounted: MountedTools) {
   return z.object({
-    path: z
-      .string()
-      .describe(
-        "The file to create or overwrite, relative to the workspace root. Missing parent directories are created.",
-      ),
-    content: z.string().describe("The complete new content of the file (not a diff)."),
+    path: z.string().describe("File to create or overwrite, relative to the workspace root."),
+    content: z.string().describe("The whole new content (not a diff)."),
     expected_sha: createExpectedShaField(mounted.first("read_file")),
   });
 }
@@ -120,13 +116,12 @@ function defaultDescription(mounted: MountedTools): string {
   const editors = ["edit_file", "multi_edit"].filter((tool) => mounted.has(tool));
   return joinSentences(
     [
-      "Create a file, or replace an existing file's whole content. Parent directories are created; the write is atomic (a reader never sees half a file) and keeps an existing file's permissions.",
-      editors.length > 0 &&
-        `Prefer ${editors.join(" or ")} to change part of an existing file: ${editors.length === 1 ? "it sends" : "they send"} less and cannot drop unrelated lines.`,
+      "Create a file or replace its whole content, atomically; parent directories are created.",
+      editors.length > 0 && `Prefer ${editors.join(" or ")} to change part of an existing file.`,
       mounted.has("read_file")
-        ? "Before overwriting, read the file and pass the sha from read_file's header (or from your last edit) as expected_sha: the write then fails with CONFLICT if someone changed the file meanwhile."
-        : "Before overwriting, pass the file's sha (or the one your last edit returned) as expected_sha: the write then fails with CONFLICT if someone changed the file meanwhile.",
-      "An existing file keeps its encoding (UTF-8 BOM, UTF-16) and, when it used CRLF and your content uses LF, CRLF line endings.",
+        ? "Before overwriting, pass the sha from read_file's header as expected_sha."
+        : "Before overwriting, pass the file's sha as expected_sha.",
+      "An existing file keeps its encoding and CRLF line endings.",
     ],
     "\n",
   );

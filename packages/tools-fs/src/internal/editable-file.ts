@@ -37,7 +37,7 @@ export function createExpectedShaField(readTool: string | undefined) {
     .regex(EXPECTED_SHA_PATTERN, `expected 12 to 64 hex characters (${source})`)
     .optional()
     .describe(
-      `Optional: ${source}, or the sha your last edit of the file returned (12+ hex characters). The call fails with CONFLICT if the file changed since.`,
+      `${readTool === undefined ? "The file's sha" : `The sha from ${readTool}'s header`} or your last edit's; fails with CONFLICT if the file changed.`,
     );
 }
 

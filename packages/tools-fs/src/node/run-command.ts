@@ -113,12 +113,11 @@ function describeRunCommand(settings: RunCommandSettings): string {
   );
   return joinSentences(
     [
-      `Run one program in the workspace and get its exit code and output (stdout and stderr, ANSI colours stripped; long output keeps the first and last lines, about ${formatCount(settings.maxOutputCharacters)} characters in all, and says how many lines were left out).`,
-      'Pass argv as an array, e.g. ["npm", "test"] or ["git", "diff", "--stat"]: there is no shell, so pipes, redirects, globs, $VARIABLES and && do not work; run one command per call.',
-      `Allowed programs: ${settings.allowedList}. Others are refused (BLOCKED).`,
-      `cwd defaults to the workspace root; the command is stopped after timeout_ms milliseconds (default ${settings.defaultTimeoutMs}). A non-zero exit code is reported as a result (the command ran), not as a tool error.`,
+      `Run one program in the workspace; get its exit code and output (stdout and stderr; long output keeps the first and last lines, about ${formatCount(settings.maxOutputCharacters)} characters).`,
+      "There is no shell: no pipes, redirects, globs, $VARIABLES or &&; one command per call.",
+      `Allowed programs: ${settings.allowedList}; others are refused (BLOCKED). A non-zero exit is a result, not a tool error.`,
       settings.sandboxed
-        ? `Commands run in a sandbox (bubblewrap): only the workspace is writable, secret files in it are hidden, ${network ? "the network is available" : "there is no network"}, and everything a command starts is stopped when it ends.`
+        ? `Commands run in a sandbox (bubblewrap): only the workspace is writable, secret files are hidden, ${network ? "the network is available" : "no network"}; everything a command starts is stopped when it ends.`
         : "Commands run without a sandbox: arguments naming paths outside the workspace or secret files are refused, as are options that run other programs (git -c, rg --pre, tar --to-command, sed e, find -exec).",
       fileTools.length > 0 &&
         `Prefer the file tools (${fileTools.join(", ")}) for reading and searching files.`,

@@ -22,21 +22,16 @@ export function createInputSchema(defaultTimeoutMs: number, maxTimeoutMs: number
         z.array(z.string()).min(1),
       )
       .describe(
-        'The program and its arguments as an array, e.g. ["git", "status", "--short"]. There is no shell: pipes, redirects, globs, $VARIABLES, quotes and && do not work, and each array item reaches the program as written. A plain string is accepted only without shell characters (it is split on spaces); one with quotes or operators is refused with the array to send instead.',
+        'Program and arguments as an array, e.g. ["git", "status", "--short"]; each item reaches the program as written.',
       ),
-    cwd: z
-      .string()
-      .optional()
-      .describe("The working directory, relative to the workspace root. Default: the root."),
+    cwd: z.string().optional().describe("Working directory (default the workspace root)."),
     timeout_ms: z
       .number()
       .int()
       .min(1)
       .max(maxTimeoutMs)
       .optional()
-      .describe(
-        `Stop the command (and everything it started) after this many milliseconds (60000 = one minute). Default ${defaultTimeoutMs}, at most ${maxTimeoutMs}.`,
-      ),
+      .describe(`Stop the command after this many ms (default ${defaultTimeoutMs}).`),
   });
 }
 
