@@ -93,6 +93,19 @@ describe("createWebTools", () => {
     );
   });
 
+  it("descriptions stay short and field descriptions never open with 'Optional:' (issue 28 point 9)", () => {
+    const limits: Record<string, number> = { web_search: 320, wiki_search: 360, web_fetch: 560 };
+    for (const tool of createWebTools({
+      search: { provider: createSearxngProvider({ baseUrl: server.origin }) },
+    })) {
+      expect(tool.description.length, tool.name).toBeLessThanOrEqual(limits[tool.name] ?? 0);
+      for (const [field, schema] of Object.entries(tool.input.shape)) {
+        const text = (schema as { description?: string }).description ?? "";
+        expect(text, `${tool.name}.${field}`).not.toMatch(/^Optional:/);
+      }
+    }
+  });
+
   it("with every tool mounted, each description points to its siblings", () => {
     const [search, wiki, fetch] = createWebTools({
       search: { provider: createSearxngProvider({ baseUrl: server.origin }) },

@@ -210,9 +210,7 @@ const optionsSchema = z.object({
 const RENDER_FIELD = z
   .boolean()
   .optional()
-  .describe(
-    "Optional: true runs the page's JavaScript in a browser before reading it — for pages built by JavaScript that come back nearly empty. Slower; HTML pages only.",
-  );
+  .describe("Run the page's JavaScript in a browser before reading it (slower; HTML only).");
 
 function createWebFetchInputSchema(
   defaultMaxChars: number,
@@ -220,9 +218,7 @@ function createWebFetchInputSchema(
   render?: { byDefault: boolean },
 ) {
   const schema = z.object({
-    url: z
-      .string()
-      .describe("The absolute http(s) URL to read, e.g. a link from a page or the user."),
+    url: z.string().describe("Absolute http(s) URL."),
     ...pagingInputShape({
       unit: "character",
       defaultLimit: defaultMaxChars,
@@ -231,9 +227,7 @@ function createWebFetchInputSchema(
     raw: z
       .boolean()
       .optional()
-      .describe(
-        "Optional: true returns the body as received (HTML source, XML) instead of converting it. Default false.",
-      ),
+      .describe("Return the body as received, unconverted (default false)."),
     render: RENDER_FIELD,
   });
   if (render === undefined) return schema.omit({ render: true }) as unknown as typeof schema;
@@ -351,7 +345,7 @@ export function createWebFetchTool(options?: WebFetchToolOptions): WebFetchTool 
     name,
     description:
       parsed.description ??
-      defaultDescription(defaultMaxChars, saving, mounted, renderSetting, {
+      defaultDescription(saving, mounted, renderSetting, {
         allowPrivate: parsed.allowPrivate === true,
         allowHosts: parsed.allowHosts ?? [],
       }),

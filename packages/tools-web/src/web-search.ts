@@ -132,20 +132,14 @@ const optionsSchema = z.object({
 
 /** The search tool's input schema. */
 export const webSearchInputSchema = z.object({
-  query: z
-    .string()
-    .describe(
-      "What to search for: a few precise keywords, or a question. Add a site or year to narrow it.",
-    ),
+  query: z.string().describe("A few precise keywords, or a question."),
   limit: z
     .number()
     .int()
     .min(1)
     .max(MAX_SEARCH_LIMIT)
     .optional()
-    .describe(
-      `Optional: how many results (1–${MAX_SEARCH_LIMIT}, default ${DEFAULT_SEARCH_LIMIT}).`,
-    ),
+    .describe(`How many results (default ${DEFAULT_SEARCH_LIMIT}).`),
 });
 
 /** The search tool's type. */
@@ -164,13 +158,12 @@ export const WEB_SEARCH_ALIASES: Readonly<Record<string, string>> = {
 
 function defaultDescription(mounted: MountedTools): string {
   return [
-    "Search the web and get a ranked list of results: title, URL and a snippet.",
+    "Searches the web: ranked results with title, URL and snippet.",
     mounted.has("web_fetch")
-      ? "Snippets often answer the question outright; call web_fetch on a result's URL only when you need the page's detail."
-      : "Snippets often answer the question outright.",
-    "Write focused keyword queries; search again with other words rather than asking for more results.",
-    `${mounted.has("wiki_search") ? "For definitions and encyclopedic facts, prefer wiki_search. " : ""}Results are from the open web: check important claims in more than one source.`,
-  ].join("\n");
+      ? "Snippets often answer outright; call web_fetch on a result's URL for the page's detail."
+      : "Snippets often answer outright.",
+    `${mounted.has("wiki_search") ? "For definitions and encyclopedic facts, prefer wiki_search. " : ""}Check important claims in more than one source.`,
+  ].join(" ");
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>

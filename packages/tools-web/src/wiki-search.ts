@@ -119,24 +119,15 @@ const optionsSchema = z.object({
 
 /** The Wikipedia search tool's input schema. */
 export const wikiSearchInputSchema = z.object({
-  query: z
-    .string()
-    .describe("What to look up: a concept, a name, a term (a few words, not a sentence)."),
+  query: z.string().describe("A few words naming the subject."),
   limit: z
     .number()
     .int()
     .min(1)
     .max(MAX_WIKI_LIMIT)
     .optional()
-    .describe(
-      `Optional: how many results in all (1–${MAX_WIKI_LIMIT}, default ${DEFAULT_WIKI_LIMIT}).`,
-    ),
-  language: z
-    .string()
-    .optional()
-    .describe(
-      'Optional: search only this Wikipedia language code (e.g. "en", "de", "zh") instead of the configured ones.',
-    ),
+    .describe(`How many results in all (default ${DEFAULT_WIKI_LIMIT}).`),
+  language: z.string().optional().describe('Only this language code, e.g. "de".'),
 });
 
 /** The Wikipedia search tool's type. */
@@ -155,13 +146,17 @@ export const WIKI_SEARCH_ALIASES: Readonly<Record<string, string>> = {
 
 function defaultDescription(languages: readonly string[], mounted: MountedTools): string {
   return [
-    `Search Wikipedia (${languages.join(", ")}) for articles: title, URL, an extract around the match, and the language.`,
-    "Use it first for concepts, definitions, people, places and established facts; it needs no key and is reliable.",
-    `Query with a few words naming the subject, not a full question.${mounted.has("web_fetch") ? " Read an article with web_fetch on its URL when the extract is not enough." : ""}`,
+    `Searches Wikipedia (${languages.join(", ")}): title, URL, an extract around the match.`,
+    "Use it first for concepts, definitions, people, places and established facts.",
+    mounted.has("web_fetch")
+      ? "Read an article with web_fetch on its URL when the extract is not enough."
+      : "",
     mounted.has("web_search")
       ? "For news, products or anything recent, use web_search instead."
       : "Wikipedia is not a news source: it may lag behind recent events.",
-  ].join("\n");
+  ]
+    .filter(Boolean)
+    .join(" ");
 }
 
 /**

@@ -38,7 +38,6 @@ export function reachSentence(reach: FetchReach): string {
  * The default description of `web_fetch`: what each content kind becomes, the paging, where URLs
  * come from (naming only the mounted search tools), rendering, saving.
  *
- * @param defaultMaxChars - the page size
  * @param saving - whether fetched documents are saved
  * @param mounted - the tools mounted beside it
  * @param render - whether (and by default) pages are rendered
@@ -46,7 +45,6 @@ export function reachSentence(reach: FetchReach): string {
  * @returns the description
  */
 export function defaultDescription(
-  defaultMaxChars: number,
   saving: boolean,
   mounted: MountedTools,
   render: { byDefault: boolean } | undefined,
@@ -54,11 +52,11 @@ export function defaultDescription(
 ): string {
   const sources = mounted.filter(["web_search", "wiki_search"]);
   return [
-    "Read a web page or file by URL. The response decides the treatment: HTML becomes Markdown (links absolute; the main article when one is found), JSON is pretty-printed, RSS/Atom feeds become entries (title, url, date, summary), PDFs become text, other text comes raw; binary files are refused.",
-    `Long documents come in pages of ${formatCount(defaultMaxChars)} characters: a cut page ends with the exact call for the next one (offset).`,
-    `Use it on URLs ${sources.length > 0 ? `from ${listWords(sources)} results, ` : ""}the user gives, or links from a page. ${reachSentence(reach)}`,
+    "Reads a page or file by URL: HTML becomes Markdown (the main article when found), JSON pretty-printed, RSS/Atom feeds entries, PDFs text; binary is refused.",
+    "A cut page ends with the exact call for the next one.",
+    `For URLs ${sources.length > 0 ? `from ${listWords(sources)} results, ` : ""}from the user or a page. ${reachSentence(reach)}`,
     render === undefined
-      ? "Static pages work best; pages built by JavaScript may come back nearly empty — then use another source."
+      ? "Pages built by JavaScript may come back nearly empty; then use another source."
       : render.byDefault
         ? "HTML pages are rendered in a browser (their JavaScript runs) before they are read; render=false reads a page as served, which is faster."
         : "Pages built by JavaScript may come back nearly empty or say JavaScript is needed — then call again with render=true, which runs the page's scripts in a browser first (slower; use it only then).",
@@ -67,5 +65,5 @@ export function defaultDescription(
       : "",
   ]
     .filter(Boolean)
-    .join("\n");
+    .join(" ");
 }
