@@ -53,7 +53,7 @@ export function defaultDescription(
   const sources = mounted.filter(["web_search", "wiki_search"]);
   return [
     "Reads a page or file by URL: HTML becomes Markdown (the main article when found), JSON pretty-printed, RSS/Atom feeds entries, PDFs text; binary is refused.",
-    "A cut page ends with the exact call for the next one.",
+    "A cut page ends with the exact next call.",
     `For URLs ${sources.length > 0 ? `from ${listWords(sources)} results, ` : ""}from the user or a page. ${reachSentence(reach)}`,
     render === undefined
       ? "Pages built by JavaScript may come back nearly empty; then use another source."
