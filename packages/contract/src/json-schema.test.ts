@@ -148,7 +148,10 @@ describe("toOpenAiStrictSchema", () => {
       input: z.object({ name: z.string().min(1).describe("A name."), id: z.string().min(3) }),
       execute: () => ok({}),
     });
-    const named = toOpenAiStrictSchema(nameTool).properties as Record<string, Record<string, unknown>>;
+    const named = toOpenAiStrictSchema(nameTool).properties as Record<
+      string,
+      Record<string, unknown>
+    >;
     expect(named.name?.description).toBe("A name. (not empty)");
     expect(named.id?.description).toBe("(at least 3 characters)");
   });
