@@ -8,16 +8,11 @@ import {
   parseCommandLine,
   UsageError,
 } from "./command-line.js";
-import {
-  AGENTOOL_MCP_SERVER_VERSION,
-  type AgentoolMcpServerOptions,
-  createAgentoolMcpServer,
-  resolveRoot,
-} from "./create-agentool-mcp-server.js";
-import { startHttpServer } from "./http-server.js";
-import { createKnowledgeResources } from "./knowledge-resources.js";
+import { createLazyAgentoolMcpServer } from "./internal/create-lazy-server.js";
 import { isLoopbackHost } from "./loopback.js";
 import { checkOptionalDependencies, DependencyMissingError } from "./optional-dependencies.js";
+import { AGENTOOL_MCP_SERVER_VERSION, resolveRoot } from "./resolve-root.js";
+import type { AgentoolMcpServerOptions } from "./server-options.js";
 
 // stdout carries the protocol: anything a library prints goes to stderr instead.
 console.log = console.error;
@@ -116,13 +111,21 @@ async function main(): Promise<void> {
   );
 
   if (options.http === undefined) {
-    const agentool = createAgentoolMcpServer(configuration);
+    // Over stdio a family's modules are imported when one of its tools is first listed or
+    // called: the first answer does not wait for the families it does not need.
+    const agentool = await createLazyAgentoolMcpServer(configuration);
     const transport = new StdioServerTransport();
     await agentool.connect(transport);
     onShutdown(() => agentool.dispose(), true);
     return;
   }
 
+  const [{ createAgentoolMcpServer }, { startHttpServer }, { createKnowledgeResources }] =
+    await Promise.all([
+      import("./create-agentool-mcp-server.js"),
+      import("./http-server.js"),
+      import("./knowledge-resources.js"),
+    ]);
   const http = options.http;
   let token = http.token;
   if (http.noAuth === true) {

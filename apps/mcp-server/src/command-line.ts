@@ -3,7 +3,7 @@ import { errorMessage } from "@agentool/contract";
 import { FAMILY_NAMES, type FamilyName, isFamilyName } from "./family-names.js";
 import { DEFAULT_HTTP_HOST, FLAGS, MODES, type ServerMode } from "./flags.js";
 import { FlagValues, typo } from "./internal/flag-values.js";
-import { normalizeKnowledgeDir } from "./knowledge-folder.js";
+import { normalizeKnowledgeDir } from "./internal/knowledge-folder-paths.js";
 import { isLoopbackHost } from "./loopback.js";
 import { UsageError } from "./usage-error.js";
 

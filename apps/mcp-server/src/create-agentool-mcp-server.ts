@@ -1,37 +1,10 @@
-import { createMcpInteractionHandler } from "@agentool/adapters/mcp";
-import type { InteractionHandler } from "@agentool/tools-interact";
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { resolveServerConfiguration } from "./internal/resolve-server-configuration.js";
-import { RootsGate } from "./internal/roots-gate.js";
-import { ServedTools } from "./internal/served-tools.js";
-import { createKnowledgeResources } from "./knowledge-resources.js";
-import { registerSkillPrompts } from "./prompts.js";
-import { AGENTOOL_MCP_SERVER_VERSION } from "./resolve-root.js";
+import { type AgentoolMcpServer, assembleAgentoolMcpServer } from "./internal/assemble-server.js";
+import { EAGER_FAMILY_MODULES } from "./internal/eager-family-modules.js";
 import type { AgentoolMcpServerOptions } from "./server-options.js";
-import { skillRegistryOf } from "./skill-tools.js";
 
+export type { AgentoolMcpServer } from "./internal/assemble-server.js";
 export { AGENTOOL_MCP_SERVER_VERSION, resolveRoot } from "./resolve-root.js";
 export { type AgentoolMcpServerOptions, DEFAULT_ROOTS_TIMEOUT_MS } from "./server-options.js";
-
-/** A configured server: the SDK's `McpServer` with every tool registered, and its lifecycle. */
-export interface AgentoolMcpServer {
-  /** The MCP server (tools, logging and tools/list_changed capabilities declared). */
-  readonly server: McpServer;
-  /** The current confinement root of fs and git (real path), when there is one. */
-  readonly root: string | undefined;
-  /** The names of the tools served right now. */
-  readonly toolNames: readonly string[];
-  /**
-   * Connects a transport. Use this rather than `server.connect`: it lists the client's roots
-   * before the first request after initialization (and after each
-   * `notifications/roots/list_changed`) and holds that request and the ones behind it until
-   * the roots are applied, so no call runs against a root the client replaced.
-   */
-  connect(transport: Transport): Promise<void>;
-  /** Aborts running tool calls (their child processes are killed), closes the server and waits for the calls to end. */
-  dispose(): Promise<void>;
-}
 
 /**
  * Creates an MCP server that serves agentool's families — the library behind the `agentool-mcp`
@@ -52,64 +25,5 @@ export interface AgentoolMcpServer {
  * await agentool.connect(new StdioServerTransport());
  */
 export function createAgentoolMcpServer(options: AgentoolMcpServerOptions = {}): AgentoolMcpServer {
-  const resolved = resolveServerConfiguration(options);
-  const { configuration, families, fallbackRoot, skillsDirectory, sharedKnowledge, log } = resolved;
-
-  // Skills are MCP prompts too: the prompts capability only when they are served.
-  const server = new McpServer(
-    { name: "agentool", title: "agentool", version: AGENTOOL_MCP_SERVER_VERSION },
-    {
-      capabilities: {
-        tools: { listChanged: true },
-        logging: {},
-        ...(skillsDirectory === undefined ? {} : { prompts: {} }),
-      },
-    },
-  );
-  const handler = createMcpInteractionHandler(server) as InteractionHandler;
-  const knowledge = families.includes("knowledge")
-    ? (sharedKnowledge ??
-      createKnowledgeResources({ onWarn: (message) => log(`knowledge: ${message}`) }))
-    : undefined;
-  const tools = new ServedTools({
-    configuration,
-    state: {
-      root: fallbackRoot,
-      elicitation: undefined,
-      handler,
-      ...(knowledge === undefined ? {} : { knowledge }),
-    },
-    knowledge,
-    sharedKnowledge: sharedKnowledge !== undefined,
-    log,
-  });
-  if (fallbackRoot !== undefined && (families.includes("fs") || families.includes("git"))) {
-    log(`fs and git confined to ${fallbackRoot}${resolved.fixedRoot ? " (--fixed-root)" : ""}.`);
-  }
-  tools.register(server);
-  if (skillsDirectory !== undefined) {
-    registerSkillPrompts(server.server, skillRegistryOf(configuration, skillsDirectory));
-  }
-  const gate = new RootsGate({
-    server,
-    tools,
-    families,
-    fixedRoot: resolved.fixedRoot,
-    stateless: resolved.stateless,
-    fallbackRoot,
-    rootsTimeoutMs: resolved.rootsTimeoutMs,
-    log,
-  });
-
-  return {
-    server,
-    get root() {
-      return tools.state.root;
-    },
-    get toolNames() {
-      return [...tools.names];
-    },
-    connect: (transport) => gate.connect(transport),
-    dispose: () => tools.dispose(server),
-  };
+  return assembleAgentoolMcpServer(options, { modules: EAGER_FAMILY_MODULES });
 }

@@ -2,7 +2,6 @@ import { mkdirSync } from "node:fs";
 import { resolve } from "node:path";
 import { AgentoolError, parseOptions } from "@agentool/contract";
 import { FAMILY_NAMES, type FamilyName } from "../family-names.js";
-import { normalizeKnowledgeDir, resolveKnowledgeFolder } from "../knowledge-folder.js";
 import type { KnowledgeResources } from "../knowledge-resources.js";
 import { resolveRoot } from "../resolve-root.js";
 import {
@@ -12,6 +11,7 @@ import {
 } from "../server-options.js";
 import type { ToolSetConfiguration } from "../tool-sets.js";
 import { defaultLog } from "./default-log.js";
+import { normalizeKnowledgeDir, resolveKnowledgeFolder } from "./knowledge-folder-paths.js";
 
 /** The options of `createAgentoolMcpServer`, checked as a whole and resolved. */
 export interface ServerConfiguration {

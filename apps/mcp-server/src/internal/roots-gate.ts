@@ -42,7 +42,9 @@ export interface RootsGateOptions {
  * Sits between a transport and the SDK: the client's roots are (re)listed before the first
  * request after initialization and after each roots change, and that request and every message
  * behind it wait until they are applied, so no call runs against a root the client replaced. A
- * `tools/call` of a tool not served now is answered here with a protocol error (-32602).
+ * `tools/call` of a tool not served now is answered here with a protocol error (-32602). On the
+ * lazy server, a `tools/list` or `tools/call` (and every message behind it) also waits until the
+ * families it needs are loaded.
  */
 export class RootsGate {
   readonly #options: RootsGateOptions;
@@ -118,6 +120,11 @@ export class RootsGate {
     const current = work().catch((error: unknown) => {
       this.#options.log(`could not apply the client's roots: ${errorMessage(error)}`);
     });
+    this.#holdUntil(current);
+  }
+
+  /** Holds every later message until `current` settles (it never rejects). */
+  #holdUntil(current: Promise<void>): void {
     this.#pending = current;
     void current.then(() => {
       this.#pending = undefined;
@@ -162,6 +169,18 @@ export class RootsGate {
       this.#connected.send(unknownToolError(unknown.id, unknown.name, served)).catch(() => {
         // The client may be gone.
       });
+      return;
+    }
+    // The lazy server: a tools/list or tools/call waits for the families it needs.
+    const missing = this.#options.tools.missingFamiliesFor(message);
+    if (missing.length > 0) {
+      this.#held.push([message, extra]);
+      const loading = this.#options.tools.load(missing).catch((error: unknown) => {
+        this.#options.log(
+          `could not serve the ${missing.join(", ")} tools: ${errorMessage(error)}`,
+        );
+      });
+      this.#holdUntil(loading);
       return;
     }
     this.#deliver?.(message, extra);

@@ -1,13 +1,12 @@
 import { type RegisteredTools, registerTools } from "@agentool/adapters/mcp";
 import { AgentoolError, type AnyTool } from "@agentool/contract";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import type { FamilyName } from "../family-names.js";
 import type { KnowledgeResources } from "../knowledge-resources.js";
-import {
-  buildToolSet,
-  disposePreviewTool,
-  type ToolSetConfiguration,
-  type ToolSetState,
-} from "../tool-sets.js";
+import type { ToolSetConfiguration, ToolSetState } from "../tool-sets.js";
+import { buildToolSetFrom, disposePreviewTool } from "./build-tool-set.js";
+import type { FamilyModules } from "./family-modules.js";
 import { withDeadline } from "./with-deadline.js";
 
 /** How long `dispose` waits for running tool calls to stop after aborting them. */
@@ -25,7 +24,17 @@ export interface ServedToolsOptions {
   sharedKnowledge: boolean;
   /** Where log lines go. */
   log: (line: string) => void;
+  /** The family modules at hand (the eager server: every family's). */
+  modules: FamilyModules;
+  /**
+   * Loads more family modules: the lazy server builds a family's tools when one of them is first
+   * listed or called (see {@link ServedTools.missingFamiliesFor}). Absent = `modules` is complete.
+   */
+  load?: (families: readonly FamilyName[]) => Promise<FamilyModules>;
 }
+
+/** The knowledge and memory families build `remember` together (with a memory folder): loaded together. */
+const LOADED_TOGETHER: readonly (readonly FamilyName[])[] = [["knowledge", "memory"]];
 
 /**
  * The tools one server serves right now: built from its state, registered once, swapped when the
@@ -38,6 +47,13 @@ export class ServedTools {
   #shownNotes = new Set<string>();
   #shownKnowledgeFolder = "";
   #registration: RegisteredTools | undefined;
+  #server: McpServer | undefined;
+  #modules: FamilyModules;
+  #knowledge: KnowledgeResources | undefined;
+  /** The planned families and their tool names (loaded or not). */
+  #families = new Map<FamilyName, string[]>();
+  /** Families whose modules did not load (not tried again). */
+  readonly #failed = new Set<FamilyName>();
   readonly #disposal = new AbortController();
   readonly #running = new Set<Promise<unknown>>();
   readonly #options: ServedToolsOptions;
@@ -46,6 +62,8 @@ export class ServedTools {
   constructor(options: ServedToolsOptions) {
     this.#options = options;
     this.#state = options.state;
+    this.#modules = options.modules;
+    this.#knowledge = options.knowledge;
   }
 
   /** The state the tools were last built from. */
@@ -64,6 +82,7 @@ export class ServedTools {
    * @param server - the MCP server
    */
   register(server: McpServer): void {
+    this.#server = server;
     // --mode read-write is the operator's decision to run destructive tools; read-only refuses any.
     this.#registration = registerTools(server, this.#build(this.#state), {
       allowDestructive: this.#options.configuration.mode === "read-write",
@@ -98,7 +117,8 @@ export class ServedTools {
    */
   async dispose(server: McpServer): Promise<void> {
     this.#disposal.abort(new AgentoolError("agentool-mcp is shutting down."));
-    const { knowledge, sharedKnowledge, configuration } = this.#options;
+    const { sharedKnowledge, configuration } = this.#options;
+    const knowledge = this.#knowledge;
     try {
       await server.close();
     } finally {
@@ -110,10 +130,83 @@ export class ServedTools {
     }
   }
 
+  /**
+   * The families whose modules a client message needs and that are not loaded yet: every planned
+   * family for `tools/list`, the called tool's for `tools/call`, none otherwise (and none when
+   * the server loads nothing lazily).
+   *
+   * @param message - a client message
+   * @returns the families to load before the message is handled
+   */
+  missingFamiliesFor(message: JSONRPCMessage): FamilyName[] {
+    if (this.#options.load === undefined || !("method" in message)) return [];
+    let needed: FamilyName[];
+    if (message.method === "tools/list") {
+      needed = [...this.#families.keys()];
+    } else if (message.method === "tools/call") {
+      const name = (message.params as { name?: unknown } | undefined)?.name;
+      needed = [...this.#families]
+        .filter(([, names]) => names.includes(name as string))
+        .map(([family]) => family);
+    } else {
+      return [];
+    }
+    for (const group of LOADED_TOGETHER) {
+      if (needed.some((family) => group.includes(family))) {
+        needed.push(...group.filter((family) => this.#families.has(family)));
+      }
+    }
+    return [...new Set(needed)].filter(
+      (family) => this.#modules[family] === undefined && !this.#failed.has(family),
+    );
+  }
+
+  /**
+   * Loads the modules of some families and serves their tools (the registration is replaced
+   * without `notifications/tools/list_changed`: the served names do not change, and a client
+   * that listed the tools saw them all, since `tools/list` waits for every family).
+   *
+   * @param families - families from {@link missingFamiliesFor}
+   * @returns when their tools are served (a family that fails to load is logged and left out)
+   */
+  async load(families: readonly FamilyName[]): Promise<void> {
+    const load = this.#options.load;
+    if (load === undefined || families.length === 0) return;
+    let loaded: FamilyModules;
+    try {
+      loaded = await load(families);
+    } catch (error) {
+      for (const family of families) this.#failed.add(family);
+      this.#options.log(
+        `could not load the ${families.join(", ")} famil${families.length === 1 ? "y" : "ies"}: ${error instanceof Error ? error.message : String(error)}`,
+      );
+      return;
+    }
+    this.#modules = { ...this.#modules, ...loaded };
+    if (loaded.knowledge !== undefined && this.#knowledge === undefined) {
+      const log = this.#options.log;
+      this.#knowledge = loaded.knowledge.resources.createKnowledgeResources({
+        onWarn: (message) => log(`knowledge: ${message}`),
+      });
+      this.#state = { ...this.#state, knowledge: this.#knowledge };
+    }
+    const tools = this.#build(this.#state);
+    const low = this.#server?.server as { sendToolListChanged?: () => Promise<void> } | undefined;
+    if (low === undefined) return;
+    low.sendToolListChanged = async () => {};
+    try {
+      this.#registration?.replace(tools);
+    } finally {
+      delete low.sendToolListChanged;
+    }
+  }
+
   /** The tools of a state (each note logged once while it holds). */
   #build(next: ToolSetState): AnyTool[] {
-    const { configuration, knowledge, sharedKnowledge, log } = this.#options;
-    const set = buildToolSet(configuration, next);
+    const { configuration, sharedKnowledge, log } = this.#options;
+    const knowledge = this.#knowledge;
+    const set = buildToolSetFrom(this.#modules, configuration, next);
+    this.#families = set.families;
     for (const note of set.notes) if (!this.#shownNotes.has(note)) log(note);
     this.#shownNotes = new Set(set.notes);
     const folder = set.knowledgeFolder;
@@ -125,7 +218,11 @@ export class ServedTools {
     this.#shownKnowledgeFolder = shown;
     // A roots change leaves the old folder's source behind: stop its indexing.
     if (knowledge !== undefined && !sharedKnowledge) void knowledge.release(set.corpus);
-    this.#names = set.tools.map((tool) => tool.name);
+    // Every planned family built: the tools' own order (that of tools/list); else the planned names.
+    const complete = [...set.families.keys()].every(
+      (family) => this.#modules[family] !== undefined,
+    );
+    this.#names = complete ? set.tools.map((tool) => tool.name) : [...set.families.values()].flat();
     return set.tools.map((tool) => this.#tracked(tool));
   }
 

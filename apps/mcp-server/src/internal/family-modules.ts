@@ -1,0 +1,81 @@
+import type { FamilyName } from "../family-names.js";
+
+/**
+ * The modules a family's tools are built from. The eager server holds every one (imported
+ * statically, see `eager-family-modules.ts`); the lazy server (`agentool-mcp` over stdio) holds
+ * those it has loaded with {@link loadFamilyModules}.
+ */
+export interface FamilyModules {
+  core?: typeof import("@agentool/tools-core");
+  fs?: typeof import("@agentool/tools-fs/node");
+  git?: typeof import("@agentool/tools-git");
+  web?: {
+    index: typeof import("@agentool/tools-web");
+    node: typeof import("@agentool/tools-web/node");
+    saver: typeof import("../knowledge-folder.js");
+  };
+  knowledge?: {
+    index: typeof import("@agentool/tools-knowledge");
+    resources: typeof import("../knowledge-resources.js");
+  };
+  memory?: {
+    index: typeof import("@agentool/tools-knowledge");
+    node: typeof import("@agentool/tools-knowledge/node");
+  };
+  skills?: {
+    tools: typeof import("../skill-tools.js");
+    prompts: typeof import("../prompts.js");
+  };
+  interact?: typeof import("@agentool/tools-interact");
+  preview?: typeof import("@agentool/tools-preview/node");
+}
+
+const loaders: { [Family in FamilyName]: () => Promise<FamilyModules> } = {
+  core: async () => ({ core: await import("@agentool/tools-core") }),
+  fs: async () => ({ fs: await import("@agentool/tools-fs/node") }),
+  git: async () => ({ git: await import("@agentool/tools-git") }),
+  web: async () => {
+    const [index, node, saver] = await Promise.all([
+      import("@agentool/tools-web"),
+      import("@agentool/tools-web/node"),
+      import("../knowledge-folder.js"),
+    ]);
+    return { web: { index, node, saver } };
+  },
+  knowledge: async () => {
+    const [index, resources] = await Promise.all([
+      import("@agentool/tools-knowledge"),
+      import("../knowledge-resources.js"),
+    ]);
+    return { knowledge: { index, resources } };
+  },
+  memory: async () => {
+    const [index, node] = await Promise.all([
+      import("@agentool/tools-knowledge"),
+      import("@agentool/tools-knowledge/node"),
+    ]);
+    return { memory: { index, node } };
+  },
+  skills: async () => {
+    const [tools, prompts] = await Promise.all([
+      import("../skill-tools.js"),
+      import("../prompts.js"),
+    ]);
+    return { skills: { tools, prompts } };
+  },
+  interact: async () => ({ interact: await import("@agentool/tools-interact") }),
+  preview: async () => ({ preview: await import("@agentool/tools-preview/node") }),
+};
+
+/**
+ * Imports the modules of some families (each module once; Node caches them).
+ *
+ * @param families - the families to load
+ * @returns their modules, merged
+ * @example
+ * const modules = await loadFamilyModules(["fs"]); // modules.fs.createNodeFsTools
+ */
+export async function loadFamilyModules(families: readonly FamilyName[]): Promise<FamilyModules> {
+  const loaded = await Promise.all(families.map((family) => loaders[family]()));
+  return Object.assign({}, ...loaded) as FamilyModules;
+}

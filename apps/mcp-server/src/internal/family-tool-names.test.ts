@@ -1,0 +1,65 @@
+import { THINK_TOOL_NAME, UPDATE_PLAN_TOOL_NAME } from "@agentool/tools-core";
+import { fsToolNames } from "@agentool/tools-fs";
+import { RUN_COMMAND_TOOL_NAME } from "@agentool/tools-fs/node";
+import { GIT_READ_TOOL_NAMES, GIT_WRITE_TOOL_NAMES } from "@agentool/tools-git";
+import { ASK_USER_TOOL_NAME, CONFIRM_TOOL_NAME, NOTIFY_TOOL_NAME } from "@agentool/tools-interact";
+import {
+  MEMORY_TOOL_NAME_LIST,
+  REMEMBER_TOOL_NAME,
+  SEARCH_KNOWLEDGE_TOOL_NAME,
+  SKILL_TOOL_NAMES,
+} from "@agentool/tools-knowledge";
+import { CORPUS_INDEX_FOLDER } from "@agentool/tools-knowledge/node";
+import { PREVIEW_TOOL_NAME } from "@agentool/tools-preview";
+import {
+  WEB_FETCH_TOOL_NAME,
+  WEB_SEARCH_TOOL_NAME,
+  WIKI_SEARCH_TOOL_NAME,
+} from "@agentool/tools-web";
+import { describe, expect, it } from "vitest";
+import {
+  CORE_TOOL_NAMES,
+  FS_READ_TOOL_NAMES,
+  FS_WRITE_TOOL_NAMES,
+  GIT_READ_NAMES,
+  GIT_WRITE_NAMES,
+  INTERACT_NAMES,
+  KNOWLEDGE_INDEX_FOLDER,
+  KNOWLEDGE_NAMES,
+  MEMORY_NAMES,
+  PREVIEW_NAME,
+  RUN_COMMAND_NAME,
+  SKILL_NAMES,
+  WEB_NAMES,
+} from "./family-tool-names.js";
+
+describe("family tool names written out for the lazy server", () => {
+  it("equal the names the family packages export", () => {
+    expect(CORE_TOOL_NAMES).toEqual([THINK_TOOL_NAME, UPDATE_PLAN_TOOL_NAME]);
+    expect(FS_READ_TOOL_NAMES).toEqual(fsToolNames({ mode: "read-only" }));
+    expect([...FS_READ_TOOL_NAMES, ...FS_WRITE_TOOL_NAMES]).toEqual(
+      fsToolNames({ mode: "read-write" }),
+    );
+    expect(RUN_COMMAND_NAME).toBe(RUN_COMMAND_TOOL_NAME);
+    expect(GIT_READ_NAMES).toEqual(GIT_READ_TOOL_NAMES);
+    expect(GIT_WRITE_NAMES).toEqual(GIT_WRITE_TOOL_NAMES);
+    expect(WEB_NAMES).toEqual({
+      search: WEB_SEARCH_TOOL_NAME,
+      wiki: WIKI_SEARCH_TOOL_NAME,
+      fetch: WEB_FETCH_TOOL_NAME,
+    });
+    expect(KNOWLEDGE_NAMES).toEqual({
+      searchKnowledge: SEARCH_KNOWLEDGE_TOOL_NAME,
+      remember: REMEMBER_TOOL_NAME,
+    });
+    expect(MEMORY_NAMES).toEqual(MEMORY_TOOL_NAME_LIST);
+    expect(SKILL_NAMES).toEqual(SKILL_TOOL_NAMES);
+    expect(PREVIEW_NAME).toBe(PREVIEW_TOOL_NAME);
+    expect(INTERACT_NAMES).toEqual({
+      askUser: ASK_USER_TOOL_NAME,
+      confirm: CONFIRM_TOOL_NAME,
+      notify: NOTIFY_TOOL_NAME,
+    });
+    expect(KNOWLEDGE_INDEX_FOLDER).toBe(CORPUS_INDEX_FOLDER);
+  });
+});

@@ -1,0 +1,85 @@
+// The tool names each family serves, written out so that planning a tool set (which names a
+// server serves, in which family) loads no family package: the lazy server plans at start-up and
+// imports a family only when one of its tools is first listed or called. family-tool-names.test.ts
+// holds every list equal to the constants the packages export.
+
+/** `core`: think, update_plan. */
+export const CORE_TOOL_NAMES: readonly string[] = Object.freeze(["think", "update_plan"]);
+
+/** `fs` in read-only mode (`fsToolNames({ mode: "read-only" })`). */
+export const FS_READ_TOOL_NAMES: readonly string[] = Object.freeze([
+  "read_file",
+  "list_directory",
+  "file_stats",
+  "grep_search",
+  "glob_search",
+  "extract_toc",
+  "count_words",
+]);
+
+/** What `fs` adds in read-write mode (`fsToolNames({ mode: "read-write" })` after the reads). */
+export const FS_WRITE_TOOL_NAMES: readonly string[] = Object.freeze([
+  "write_file",
+  "edit_file",
+  "multi_edit",
+  "create_directory",
+  "delete_file",
+  "move_file",
+  "copy_file",
+]);
+
+/** `run_command` (`RUN_COMMAND_TOOL_NAME`). */
+export const RUN_COMMAND_NAME = "run_command";
+
+/** `git` in read-only mode (`GIT_READ_TOOL_NAMES`). */
+export const GIT_READ_NAMES: readonly string[] = Object.freeze([
+  "git_status",
+  "git_diff",
+  "git_log",
+  "git_show",
+  "git_branch",
+]);
+
+/** What `git` adds in read-write mode (`GIT_WRITE_TOOL_NAMES`). */
+export const GIT_WRITE_NAMES: readonly string[] = Object.freeze(["git_add", "git_commit"]);
+
+/** The web tools (`WEB_SEARCH_TOOL_NAME`, `WIKI_SEARCH_TOOL_NAME`, `WEB_FETCH_TOOL_NAME`). */
+export const WEB_NAMES = Object.freeze({
+  search: "web_search",
+  wiki: "wiki_search",
+  fetch: "web_fetch",
+});
+
+/** The knowledge tools (`SEARCH_KNOWLEDGE_TOOL_NAME`, `REMEMBER_TOOL_NAME`). */
+export const KNOWLEDGE_NAMES = Object.freeze({
+  searchKnowledge: "search_knowledge",
+  remember: "remember",
+});
+
+/** `memory` (`MEMORY_TOOL_NAME_LIST`). */
+export const MEMORY_NAMES: readonly string[] = Object.freeze([
+  "memory_write",
+  "memory_read",
+  "memory_search",
+  "memory_list",
+  "memory_delete",
+]);
+
+/** `skills` (`SKILL_TOOL_NAMES`). */
+export const SKILL_NAMES: readonly string[] = Object.freeze(["use_skill", "read_skill_file"]);
+
+/** `preview` (`PREVIEW_TOOL_NAME`). */
+export const PREVIEW_NAME = "preview";
+
+/** The interact tools (`ASK_USER_TOOL_NAME`, `CONFIRM_TOOL_NAME`, `NOTIFY_TOOL_NAME`). */
+export const INTERACT_NAMES = Object.freeze({
+  askUser: "ask_user",
+  confirm: "confirm",
+  notify: "notify",
+});
+
+/** The sidecar index folder of a read-write knowledge folder (`CORPUS_INDEX_FOLDER`). */
+export const KNOWLEDGE_INDEX_FOLDER = ".knowledge";
+
+/** The name of the second `search_knowledge`, over what `remember` saved. */
+export const SEARCH_MEMORY_NAME = "search_memory";
