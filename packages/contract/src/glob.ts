@@ -416,60 +416,98 @@ const ANYWHERE_PREFIX = "^(?:.*\\/)?";
 const LINE_TERMINATOR = /[\n\r\u2028\u2029]/;
 
 /**
+ * The secret-path test: called with a workspace path, whether it is secret (itself or inside a
+ * secret directory).
+ */
+export interface SecretPathMatcher {
+  (path: string): boolean;
+  /**
+   * Whether an entry of a directory walk is secret, when the directories above it are known not
+   * to be (the walk skipped every secret one): only the path itself is checked, so a walk pays
+   * one check per entry instead of one per segment. Same answer as the call for such a path.
+   */
+  entry(path: string): boolean;
+}
+
+/**
  * Builds the secret-path test every family shares.
  *
  * @param options - the secret globs and their exceptions (defaults when omitted)
- * @returns a function telling whether a workspace path is secret (itself or inside a secret directory)
+ * @returns a function telling whether a workspace path is secret (itself or inside a secret
+ * directory), with {@link SecretPathMatcher.entry} for walks
  * @example
  * const isSecret = createSecretPathMatcher();
  * isSecret("config/.env.production"); // true
  * isSecret(".env.example"); // false
+ * isSecret.entry("src/.env"); // true ("src" known not secret)
  */
-export function createSecretPathMatcher(
-  options: SecretPathOptions = {},
-): (path: string) => boolean {
-  // Globs matched at any depth compile to `^(?:.*/)?BODY$`. Their bodies are joined into one
-  // sticky expression tried at each segment start, so a path costs one native match per
-  // segment instead of one per glob (59 by default); anchored globs keep their own expression.
-  const anywhereBodies: string[] = [];
+export function createSecretPathMatcher(options: SecretPathOptions = {}): SecretPathMatcher {
+  // Globs matched at any depth compile to `^(?:.*/)?BODY$`. Their bodies are joined into sticky
+  // expressions tried at segment starts, so a path costs one native match per segment instead
+  // of one per glob (59 by default); anchored globs keep their own expression. A body that cannot
+  // match a `/` (no `/`, `**` or `[…]` in its glob) can only match from the last segment's start,
+  // so those bodies are tried there alone; the others at every segment start.
+  const segmentBodies: string[] = [];
+  const spanningBodies: string[] = [];
   const anchored: RegExp[] = [];
   for (const pattern of options.secretPaths ?? DEFAULT_SECRET_PATHS) {
-    const source = globToRegExp(
-      pattern.startsWith("/") ? pattern : secretGlobAnywhere(pattern),
-    ).source;
+    const glob = pattern.startsWith("/") ? pattern : secretGlobAnywhere(pattern);
+    const source = globToRegExp(glob).source;
     if (source.startsWith(ANYWHERE_PREFIX) && source.endsWith("$")) {
-      anywhereBodies.push(source.slice(ANYWHERE_PREFIX.length, -1));
+      const body = source.slice(ANYWHERE_PREFIX.length, -1);
+      const globBody = glob.slice(3);
+      const withinSegment =
+        glob.startsWith("**/") &&
+        !globBody.includes("/") &&
+        !globBody.includes("[") &&
+        !globBody.includes("**");
+      (withinSegment ? segmentBodies : spanningBodies).push(body);
     } else {
       anchored.push(new RegExp(source, "i"));
     }
   }
-  const anywhere =
-    anywhereBodies.length === 0 ? undefined : new RegExp(`(?:${anywhereBodies.join("|")})$`, "iy");
+  const combined = (bodies: readonly string[]) =>
+    bodies.length === 0 ? undefined : new RegExp(`(?:${bodies.join("|")})$`, "iy");
+  const inSegment = combined(segmentBodies);
+  const spanning = combined(spanningBodies);
   const isSecretPrefix = (prefix: string): boolean => {
     for (const pattern of anchored) if (pattern.test(prefix)) return true;
-    if (anywhere === undefined) return false;
+    if (inSegment === undefined && spanning === undefined) return false;
     // `(?:.*/)?` cannot cross a line terminator, so neither may a start position.
     const terminator = prefix.search(LINE_TERMINATOR);
     const lastStart = terminator === -1 ? prefix.length : terminator;
     let start = 0;
     for (;;) {
-      anywhere.lastIndex = start;
-      if (anywhere.test(prefix)) return true;
+      if (spanning !== undefined) {
+        spanning.lastIndex = start;
+        if (spanning.test(prefix)) return true;
+      }
       const slash = prefix.indexOf("/", start);
-      if (slash === -1 || slash >= lastStart) return false;
+      if (slash === -1) {
+        // The last segment's start: the only one a body within one segment can match from.
+        if (inSegment === undefined) return false;
+        inSegment.lastIndex = start;
+        return inSegment.test(prefix);
+      }
+      if (slash >= lastStart) return false;
       start = slash + 1;
     }
   };
   const exceptions = (options.secretExceptions ?? DEFAULT_SECRET_EXCEPTIONS).map(globToRegExp);
-  return (path) => {
+  const isSecretItself = (prefix: string): boolean =>
+    isSecretPrefix(prefix) && !exceptions.some((pattern) => pattern.test(prefix));
+  const matcher = (path: string): boolean => {
     if (path.length === 0) return false;
-    const segments = path.split("/");
-    // The path itself or any directory above it; an exception frees only the prefix it names.
-    for (let length = segments.length; length > 0; length -= 1) {
-      const prefix = length === segments.length ? path : segments.slice(0, length).join("/");
-      if (!isSecretPrefix(prefix)) continue;
-      if (!exceptions.some((pattern) => pattern.test(prefix))) return true;
+    // The path itself or any directory above it (ends at each `/`, from the last; `""` before a
+    // leading one); an exception frees only the prefix it names.
+    for (let end = path.length; ; ) {
+      if (isSecretItself(end === path.length ? path : path.slice(0, end))) return true;
+      if (end === 0) return false;
+      end = path.lastIndexOf("/", end - 1);
+      if (end === -1) return false;
     }
-    return false;
   };
+  return Object.assign(matcher, {
+    entry: (path: string): boolean => path.length > 0 && isSecretItself(path),
+  });
 }

@@ -52,6 +52,7 @@ export {
   DEFAULT_SECRET_PATHS,
   globToRegExp,
   matchesAny,
+  type SecretPathMatcher,
   type SecretPathOptions,
   secretGlobAnywhere,
 } from "./glob.js";

@@ -199,6 +199,10 @@ describe("the combined secret matcher", () => {
       fc.property(fc.array(segment, { minLength: 1, maxLength: 6 }), (segments) => {
         const path = segments.join("/");
         expect(isSecret(path)).toBe(reference(path));
+        // A walk's check of an entry whose directories are not secret gives the same answer.
+        const slash = path.lastIndexOf("/");
+        if (slash === -1 || !reference(path.slice(0, slash)))
+          expect(isSecret.entry(path)).toBe(reference(path));
       }),
       { numRuns: 3000 },
     );
@@ -207,6 +211,44 @@ describe("the combined secret matcher", () => {
   it("never starts a match past a line break (an argument with newlines is not a path)", () => {
     const argument = "const f = 1;\nfs.writeFileSync('/usr/agentool-x', 'x'); // .env";
     expect(isSecret(argument)).toBe(reference(argument));
+  });
+
+  it("tries bodies that can cross a '/' at every segment start, the others at the last (random globs)", () => {
+    // `[!b]` and `**` can match a `/`; `*`, `?` and braces of plain text cannot.
+    const globs = ["a[!b]c", "d**e", "{f,g}/h", "k*", "m?n", "/p/q*", "**/r", "s{t,u}", "v/**/w"];
+    const own = createSecretPathMatcher({ secretPaths: globs, secretExceptions: ["kx"] });
+    const expressions = globs.map(
+      (pattern) =>
+        new RegExp(
+          globToRegExp(pattern.startsWith("/") ? pattern : secretGlobAnywhere(pattern)).source,
+          "i",
+        ),
+    );
+    const exception = globToRegExp("kx");
+    const slow = (path: string) => {
+      const segments = path.split("/");
+      for (let length = segments.length; length > 0; length -= 1) {
+        const prefix = segments.slice(0, length).join("/");
+        if (expressions.some((pattern) => pattern.test(prefix)) && !exception.test(prefix))
+          return true;
+      }
+      return false;
+    };
+    const piece = fc.stringMatching(/^[abcdefghkmnpqrstuvwxK/\n]{0,5}$/);
+    fc.assert(
+      fc.property(fc.array(piece, { minLength: 1, maxLength: 5 }), (pieces) => {
+        const path = pieces.join("/");
+        expect(own(path)).toBe(path.length > 0 && slow(path));
+        const slash = path.lastIndexOf("/");
+        if (slash === -1 || !slow(path.slice(0, slash)))
+          expect(own.entry(path)).toBe(path.length > 0 && slow(path));
+      }),
+      { numRuns: 5000 },
+    );
+    expect(own("x/a/c")).toBe(true);
+    expect(own("x/d/y/e")).toBe(true);
+    expect(own("x/g/h")).toBe(true);
+    expect(own("x/m/n")).toBe(false);
   });
 
   it("keeps anchored globs anchored at the root", () => {

@@ -390,6 +390,68 @@ describe("list_directory past its page", () => {
   });
 });
 
+describe("list_directory's per-folder decisions", () => {
+  it("marks ignored entries and skips secrets as a check of each entry's whole path does", async () => {
+    // Nested ignore files, a listing inside an ignored folder, secrets at several depths.
+    await mkdir(join(root, "app", "build", "deep"), { recursive: true });
+    await mkdir(join(root, "app", "src", "gen"), { recursive: true });
+    await mkdir(join(root, "app", "keys"), { recursive: true });
+    await writeFile(join(root, ".gitignore"), "build/\n*.log\n");
+    await writeFile(join(root, "app", "src", ".ignore"), "gen/\n!keep.log\n");
+    for (const file of [
+      "app/a.log",
+      "app/build/out.js",
+      "app/build/deep/x.txt",
+      "app/src/keep.log",
+      "app/src/main.ts",
+      "app/src/.env",
+      "app/src/gen/g.ts",
+      "app/keys/server.pem",
+      "app/keys/readme.md",
+      "app/.npmrc",
+    ]) {
+      await writeFile(join(root, file), "text\n");
+    }
+    const { createIgnoreMatcher } = await import("./internal/gitignore.js");
+    for (const input of [
+      { path: "app", depth: 3 },
+      { path: "app", depth: 3, include_hidden: true },
+      { path: "app/build", depth: 2 },
+      { path: "app/src", depth: 2, include_hidden: true, limit: 3, offset: 2 },
+    ]) {
+      const { data } = await list(input);
+      // Reference: every entry's whole path through the secret matcher and the ignore matcher.
+      const matcher = createIgnoreMatcher(workspace.fileSystem);
+      for (const entry of data.entries) {
+        expect(workspace.isSecret(entry.path)).toBe(false);
+        expect(entry.ignored).toBe(await matcher.isIgnored(entry.path, entry.type === "directory"));
+      }
+      // The same data over a seam without the names-only fast paths.
+      const plain = Object.create(workspace.fileSystem) as Workspace["fileSystem"];
+      plain.readDirectoryNames = undefined;
+      plain.readEntrySizes = undefined;
+      const slow = createListDirectoryTool({ workspace: createWorkspace({ fileSystem: plain }) });
+      const same = await slow.run(input);
+      if (!same.success) throw new Error(JSON.stringify(same.error));
+      expect(same.data).toEqual(data);
+    }
+    const { data } = await list({ path: "app", depth: 3, include_hidden: true });
+    expect(data.entries.map((entry) => [entry.path, entry.ignored])).toEqual([
+      ["app/build", true],
+      ["app/keys", false],
+      ["app/keys/readme.md", false],
+      ["app/src", false],
+      ["app/src/gen", true],
+      ["app/src/.ignore", false],
+      ["app/src/keep.log", false],
+      ["app/src/main.ts", false],
+      ["app/a.log", true],
+    ]);
+    const inside = await list({ path: "app/build", depth: 2 });
+    expect(inside.data.entries.every((entry) => entry.ignored)).toBe(true);
+  });
+});
+
 describe("list_directory's description", () => {
   it("names only the tools mounted beside it", () => {
     const alone = createListDirectoryTool({ workspace });

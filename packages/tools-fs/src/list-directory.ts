@@ -16,7 +16,7 @@ import {
   type FileSystem,
   FileSystemError,
 } from "./file-system.js";
-import { createIgnoreMatcher } from "./internal/gitignore.js";
+import { createIgnoreMatcher, type IgnoreRule, matchIgnoreRules } from "./internal/gitignore.js";
 import {
   fileNotDirectory,
   formatSize,
@@ -213,17 +213,20 @@ function description(
 /** How many shown files are stat'ed at once when the seam listed names only. */
 const STAT_BATCH = 64;
 
-function compareEntries(
-  left: Pick<DirectoryEntry, "name" | "type">,
-  right: Pick<DirectoryEntry, "name" | "type">,
-): number {
-  const leftDirectory = left.type === "directory" ? 0 : 1;
-  const rightDirectory = right.type === "directory" ? 0 : 1;
-  if (leftDirectory !== rightDirectory) return leftDirectory - rightDirectory;
-  const leftLower = left.name.toLowerCase();
-  const rightLower = right.name.toLowerCase();
-  if (leftLower !== rightLower) return leftLower < rightLower ? -1 : 1;
-  return left.name < right.name ? -1 : left.name > right.name ? 1 : 0;
+/** An entry of a folder being listed, with its sort key (its name in lower case). */
+interface SortableEntry {
+  entry: Pick<DirectoryEntry, "name" | "type"> & { size?: number };
+  directory: boolean;
+  lower: string;
+}
+
+/** Directories first, then by name case-insensitively, then exactly (code-unit order). */
+function compareEntries(left: SortableEntry, right: SortableEntry): number {
+  if (left.directory !== right.directory) return left.directory ? -1 : 1;
+  if (left.lower !== right.lower) return left.lower < right.lower ? -1 : 1;
+  const leftName = left.entry.name;
+  const rightName = right.entry.name;
+  return leftName < rightName ? -1 : leftName > rightName ? 1 : 0;
 }
 
 function join(parent: string, name: string): string {
@@ -357,7 +360,6 @@ export function createListDirectoryTool(options: ListDirectoryToolOptions): List
 
       const visit = async (path: string, real: string, level: number): Promise<void> => {
         context.signal.throwIfAborted();
-        const visible: Array<Pick<DirectoryEntry, "name" | "type"> & { size?: number }> = [];
         // Names first when the seam can (no stat per entry); a folder whose entries may all be
         // shown is read again with sizes (one stat each beats a confined stat per shown file).
         let read: Array<Pick<DirectoryEntry, "name" | "type"> & { size?: number }> =
@@ -367,31 +369,50 @@ export function createListDirectoryTool(options: ListDirectoryToolOptions): List
         if (read.length <= limit && fileSystem.readDirectoryNames !== undefined) {
           read = await fileSystem.readDirectory(real);
         }
+        // The folder and those above it are not secret (resolved, or a listed entry): each
+        // entry alone is checked.
+        const visible: SortableEntry[] = [];
         for (const entry of read) {
-          if (workspace.isSecret(join(path, entry.name))) continue;
-          if (real !== path && workspace.isSecret(join(real, entry.name))) continue;
+          if (workspace.isSecretEntry(join(path, entry.name))) continue;
+          if (real !== path && workspace.isSecretEntry(join(real, entry.name))) continue;
           if (!includeHidden && entry.name.startsWith(".")) {
             skippedHidden += 1;
             continue;
           }
-          visible.push(entry);
+          visible.push({
+            entry,
+            directory: entry.type === "directory",
+            lower: entry.name.toLowerCase(),
+          });
         }
         visible.sort(compareEntries);
-        for (const entry of visible) {
+        // The folder's ignore rules, and whether it is ignored itself, read once when an entry
+        // needs them (as the matcher decides each entry: parent ignored, else its rules).
+        let ignoreRules: { rules: readonly IgnoreRule[]; folderIgnored: boolean } | undefined;
+        const isIgnored = async (childReal: string, isDirectory: boolean): Promise<boolean> => {
+          if (matcher === undefined) return false;
+          ignoreRules ??= {
+            folderIgnored: real.length > 0 && (await matcher.isIgnored(real, true)),
+            rules: await matcher.rulesFor(real),
+          };
+          return (
+            ignoreRules.folderIgnored ||
+            matchIgnoreRules(ignoreRules.rules, childReal, isDirectory) === true
+          );
+        };
+        for (const { entry, directory: isDirectory } of visible) {
           if (seen >= wanted) {
             stopped = true;
             return;
           }
           seen += 1;
           const onPage = seen > start && seen <= end;
+          const expandable = isDirectory && level < depth;
+          // Past the page and not to be opened: only counted.
+          if (!onPage && !expandable) continue;
           const childPath = join(path, entry.name);
           const childReal = join(real, entry.name);
-          const isDirectory = entry.type === "directory";
-          const expandable = isDirectory && level < depth;
-          const ignored =
-            matcher !== undefined && (onPage || expandable)
-              ? await matcher.isIgnored(childReal, isDirectory)
-              : false;
+          const ignored = await isIgnored(childReal, isDirectory);
           let listed: ListedEntry | undefined;
           if (onPage) {
             listed = {

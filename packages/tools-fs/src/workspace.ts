@@ -51,6 +51,11 @@ export interface Workspace {
   /** Whether a workspace path is a secret path (the path itself or inside a secret directory). */
   isSecret(path: string): boolean;
   /**
+   * {@link Workspace.isSecret} for an entry of a directory walk whose directories are known not
+   * to be secret (the walk skips secret ones): only the path itself is checked, not each parent.
+   */
+  isSecretEntry(path: string): boolean;
+  /**
    * Runs `work` under the workspace's shared lock, after every earlier locked work on the same
    * real path has finished. Not re-entrant: never call a `with…Lock` method inside `work`.
    */
@@ -249,6 +254,7 @@ export function createWorkspace(options: WorkspaceOptions): Workspace {
     secretPaths,
     secretExceptions,
     isSecret,
+    isSecretEntry: isSecret.entry,
     display,
     async resolve(input, resolveOptions = {}) {
       const argument = resolveOptions.argument ?? "path";

@@ -425,9 +425,11 @@ export class DirectoryStatsWalk {
     for (const entry of entries) {
       const shownChild = join(shown, entry.name);
       const realChild = sameReal ? shownChild : join(real, entry.name);
+      // The directories above were checked (resolved, or walked into as entries): the entry
+      // alone is.
       if (
-        this.#workspace.isSecret(shownChild) ||
-        (!sameReal && this.#workspace.isSecret(realChild))
+        this.#workspace.isSecretEntry(shownChild) ||
+        (!sameReal && this.#workspace.isSecretEntry(realChild))
       ) {
         continue;
       }
