@@ -1,6 +1,6 @@
-// tools-fs hot paths beside their baselines (issue 15): every row is one tool call, timed as a
-// median over BENCH_FS_RUNS runs (default 9) interleaved with its baseline, so machine noise hits
-// both alike. "first page" rows build fresh tools for each run (no cached index); repeat rows
+// tools-fs hot paths beside their baselines (issues 15, 29): every row is one tool call against
+// its baseline, interleaved, by bench/lib/discipline.mjs — rounds of BENCH_FS_RUNS pairs (default
+// 9) until the ratio's spread is under 10%, refused while another process is busy. "first page" rows build fresh tools for each run (no cached index); repeat rows
 // reuse one set of tools. RSS growth is the largest rise of the resident set over one call.
 //
 // Run: pnpm bench fs           (builds first; the 1 GiB rows only with BENCH_FS_HUGE=1)
@@ -21,15 +21,27 @@ import {
   writeFileSync,
   writeSync,
 } from "node:fs";
+import { readdir } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { pathToFileURL } from "node:url";
 import { createNodeFsTools } from "@agentool/tools-fs/node";
+import { benchHeader, formatRatio, measureRatio } from "./lib/discipline.mjs";
 
 // ripgrep as tools-fs runs it (a dependency of tools-fs, resolved from there).
 const toolsFsRequire = createRequire(import.meta.url);
+// The MCP reference filesystem server's path check, as its list_directory uses it.
+const { setAllowedDirectories, validatePath } = await import(
+  pathToFileURL(
+    join(
+      dirname(toolsFsRequire.resolve("@modelcontextprotocol/server-filesystem/package.json")),
+      "dist",
+      "lib.js",
+    ),
+  ).href
+);
 const { rgPath } = await import(
   pathToFileURL(
     join(
@@ -106,7 +118,6 @@ if (HUGE) {
 }
 
 // ── measuring ────────────────────────────────────────────────────────────────────────────────
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const tools = (options = {}) =>
   new Map(
     createNodeFsTools({ root: workspace, mode: "read-write", ...options }).map((tool) => [
@@ -138,67 +149,83 @@ async function call(tool, input) {
   return result.data;
 }
 
-/** Times `ours` and `baseline` interleaved; returns medians and our largest RSS rise. */
-async function compare(ours, baseline, runs = RUNS) {
-  const oursTimes = [];
-  const baseTimes = [];
-  let growth = 0;
-  await (ours.fresh === true ? await ours() : ours)();
-  await baseline();
-  for (let run = 0; run < runs; run += 1) {
-    globalThis.gc?.();
-    const before = process.memoryUsage.rss();
-    let peak = before;
-    const sampler = setInterval(() => {
-      peak = Math.max(peak, process.memoryUsage.rss());
-    }, 5);
-    const run = ours.fresh === true ? await ours() : ours;
-    let started = performance.now();
-    await run();
-    oursTimes.push(performance.now() - started);
-    clearInterval(sampler);
-    growth = Math.max(growth, Math.max(peak, process.memoryUsage.rss()) - before);
-    started = performance.now();
-    await baseline();
-    baseTimes.push(performance.now() - started);
-  }
-  return { ours: median(oursTimes), baseline: median(baseTimes), growth };
+/** Our largest RSS rise over one call (sampled every 5 ms). */
+async function rssGrowth(ours) {
+  globalThis.gc?.();
+  const before = process.memoryUsage.rss();
+  let peak = before;
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage.rss());
+  }, 5);
+  const run = ours.fresh === true ? await ours() : ours;
+  await run();
+  clearInterval(sampler);
+  return Math.max(peak, process.memoryUsage.rss()) - before;
 }
 
 const rows = [];
-async function row(label, baselineLabel, factor, ours, baseline, runs) {
+/**
+ * One row: our call against its baseline, interleaved, by the discipline module (rounds of
+ * `runs` pairs until the ratio's spread is under 10%; refused on a busy machine).
+ */
+async function row(label, baselineLabel, factor, ours, baseline, runs = RUNS) {
   if (ONLY !== undefined && !ONLY.some((word) => label.includes(word))) return;
-  const result = await compare(ours, baseline, runs);
-  const target = factor * result.baseline;
-  rows.push({ label, baselineLabel, factor, ...result, pass: result.ours <= target });
-  const mb = (result.growth / 1_048_576).toFixed(1);
+  const result = await measureRatio({
+    ...(ours.fresh === true ? { prepare: ours } : { ours }),
+    baseline,
+    callsPerRound: runs,
+  });
+  if (result.refused) {
+    rows.push({ label, refused: true, pass: false, growth: 0 });
+    console.log(`${label.padEnd(56)} ${formatRatio(result)}`);
+    return;
+  }
+  const growth = await rssGrowth(ours);
+  const pass = result.ratio <= factor;
+  rows.push({ label, baselineLabel, factor, ...result, growth, pass });
+  const mb = (growth / 1_048_576).toFixed(1);
   console.log(
-    `${label.padEnd(52)} ${result.ours.toFixed(1).padStart(8)} ms  ${baselineLabel.padEnd(30)} ${result.baseline.toFixed(1).padStart(8)} ms  ≤${Number(factor.toFixed(2))}× ${result.ours <= target ? "ok  " : "MISS"}  +${mb} MB`,
+    `${label.padEnd(56)} ${result.ours.toFixed(1).padStart(8)} ms  ${baselineLabel.padEnd(36)} ${result.baseline.toFixed(1).padStart(8)} ms  ${formatRatio(result).padEnd(20)} ≤${Number(factor.toFixed(2))}× ${pass ? "ok  " : "MISS"}  +${mb} MB`,
   );
 }
 
+console.log(`${benchHeader("tools-fs hot paths beside their baselines")}\n`);
 console.log(
-  `Node ${process.version}, median of ${RUNS} interleaved runs; 2 cores, shared machine\n`,
-);
-console.log(
-  `${"row".padEnd(52)} ${"ours".padStart(11)}  ${"baseline".padEnd(30)} ${"".padStart(11)}  target`,
+  `${"row".padEnd(56)} ${"ours".padStart(11)}  ${"baseline".padEnd(36)} ${"".padStart(11)}  ${"ratio (min–max)".padEnd(20)} target`,
 );
 
-// list_directory: 3,000 entries, 500 shown.
+// list_directory: 3,000 entries, 500 shown, against the MCP reference filesystem server's own
+// list_directory handler run in-process (validatePath, readdir with file types, [DIR]/[FILE] lines).
+setAllowedDirectories([workspace]);
 await row(
   "list_directory wide/ (3,000 entries, 500 shown)",
-  "ls -l",
+  "MCP reference list_directory handler",
   1.5,
   fresh("list_directory", { path: "wide", limit: 500 }),
-  shell("ls", ["-l", "wide"]),
+  async () => {
+    const valid = await validatePath(join(workspace, "wide"));
+    const entries = await readdir(valid, { withFileTypes: true });
+    return entries
+      .map((entry) => `${entry.isDirectory() ? "[DIR]" : "[FILE]"} ${entry.name}`)
+      .join("\n");
+  },
 );
-// file_stats: 3,060-entry tree, 50 listed.
+// file_stats: 3,060-entry tree. The issue's peer (harpua's agent-tools) is not on the registry;
+// its figures beside this plain pipeline (50 listed: harpua 18.6 ms, plain 14.6 ms; 200 listed:
+// harpua 19.3 ms) turn the targets ≤ 1.2× / ≤ 1.5× harpua into ≤ 1.5× / ≤ 1.8× plain.
 await row(
   "file_stats tree/ (3,060 entries, 50 listed)",
-  "rg --files | sort | head + wc",
-  1.5 * (22 / 17),
+  "rg --files | sort | head -50 + wc",
+  1.5,
   fresh("file_stats", { path: "tree", limit: 50 }),
   sh(`"${rgPath}" --files tree | sort | head -50 | xargs wc -l -c > /dev/null`),
+);
+await row(
+  "file_stats tree/ (3,060 entries, 200 listed)",
+  "rg --files | sort | head -200 + wc",
+  1.8,
+  fresh("file_stats", { path: "tree" }),
+  sh(`"${rgPath}" --files tree | sort | head -200 | xargs wc -l -c > /dev/null`),
 );
 // grep_search of an absent pattern over ~150 MB.
 await row(
@@ -208,13 +235,13 @@ await row(
   fresh("grep_search", { pattern: "zebra-unicorn-absent", path: "tree" }),
   shell(rgPath, ["zebra-unicorn-absent", "tree"]),
 );
-// glob_search by name.
+// glob_search: 300 hits among 3,000 files (60 folders × part-00…part-04).
 await row(
-  "glob_search '**/part-07.txt' among 3,000 files",
-  "rg --files",
+  "glob_search '**/part-0[0-4].txt' (300 of 3,000 files)",
+  "rg --files -g",
   1.5,
-  fresh("glob_search", { pattern: "**/part-07.txt", path: "tree" }),
-  shell(rgPath, ["--files", "tree"]),
+  fresh("glob_search", { pattern: "**/part-0[0-4].txt", path: "tree", limit: 300 }),
+  shell(rgPath, ["--files", "-g", "**/part-0[0-4].txt", "tree"]),
 );
 // edit_file of one line in 10 MB, against an atomic read + replace + write.
 let editRound = 0;
@@ -277,18 +304,36 @@ if (HUGE) {
   const runs = Math.min(RUNS, 5);
   await row(
     "read_file 1 GiB, first page at the head",
-    "head -n 200",
-    2,
+    "head -n 400",
+    1.5,
     fresh("read_file", { path: "huge.txt" }),
-    sh("head -n 200 huge.txt > /dev/null"),
+    sh("head -n 400 huge.txt > /dev/null"),
     runs,
   );
   await row(
-    "read_file 1 GiB, first page at the tail",
-    "tail -n 200",
+    "read_file 1 GiB, first page at the tail (offset -100)",
+    "tail -n 100",
+    1.5,
+    fresh("read_file", { path: "huge.txt", offset: -100 }),
+    sh("tail -n 100 huge.txt > /dev/null"),
+    runs,
+  );
+  // The model read the total from an earlier call (file_stats counted the lines) and asks for
+  // the last 100 lines by a positive offset: found from the end, not by counting from the start.
+  await row(
+    "read_file 1 GiB, last page by positive offset",
+    "tail -n 100",
     2,
-    fresh("read_file", { path: "huge.txt", offset: -200 }),
-    sh("tail -n 200 huge.txt > /dev/null"),
+    Object.assign(
+      async () => {
+        const set = tools();
+        await call(set.get("file_stats"), { path: "huge.txt" });
+        return () =>
+          call(set.get("read_file"), { path: "huge.txt", offset: HUGE_LINES - 99, limit: 100 });
+      },
+      { fresh: true },
+    ),
+    sh("tail -n 100 huge.txt > /dev/null"),
     runs,
   );
   await row(
@@ -303,6 +348,7 @@ if (HUGE) {
 }
 
 const missed = rows.filter((entry) => !entry.pass);
+const refused = rows.filter((entry) => entry.refused === true);
 console.log(
-  `\n${rows.length - missed.length}/${rows.length} rows within target${HUGE ? "" : " (1 GiB rows: BENCH_FS_HUGE=1)"}; RSS growth limit 64 MB: ${rows.every((entry) => entry.growth < 64 * 1_048_576) ? "ok" : "exceeded"}`,
+  `\n${rows.length - missed.length}/${rows.length} rows within target${refused.length > 0 ? ` (${refused.length} refused: machine busy)` : ""}${HUGE ? "" : " (1 GiB rows: BENCH_FS_HUGE=1)"}; RSS growth limit 64 MB: ${rows.every((entry) => entry.growth < 64 * 1_048_576) ? "ok" : "exceeded"}`,
 );
