@@ -214,8 +214,21 @@ describe("the combined secret matcher", () => {
   });
 
   it("tries bodies that can cross a '/' at every segment start, the others at the last (random globs)", () => {
-    // `[!b]` and `**` can match a `/`; `*`, `?` and braces of plain text cannot.
-    const globs = ["a[!b]c", "d**e", "{f,g}/h", "k*", "m?n", "/p/q*", "**/r", "s{t,u}", "v/**/w"];
+    // `[!b]` and `**` can match a `/`; `*`, `?` and braces of plain text cannot. Globs that start
+    // with `*` share one scan.
+    const globs = [
+      "a[!b]c",
+      "d**e",
+      "{f,g}/h",
+      "k*",
+      "m?n",
+      "/p/q*",
+      "**/r",
+      "s{t,u}",
+      "v/**/w",
+      "*q",
+      "*{t,u}w",
+    ];
     const own = createSecretPathMatcher({ secretPaths: globs, secretExceptions: ["kx"] });
     const expressions = globs.map(
       (pattern) =>
