@@ -33,6 +33,8 @@ export interface ServedToolsOptions {
   load?: (families: readonly FamilyName[]) => Promise<FamilyModules>;
 }
 
+const noop = (): void => {};
+
 /** The knowledge and memory families build `remember` together (with a memory folder): loaded together. */
 const LOADED_TOGETHER: readonly (readonly FamilyName[])[] = [["knowledge", "memory"]];
 
@@ -229,12 +231,38 @@ export class ServedTools {
   /** The tool with a `run` that also stops on dispose and is waited for by it. */
   #tracked(tool: AnyTool): AnyTool {
     const run: AnyTool["run"] = (input, runOptions) => {
-      const signals = [this.#disposal.signal, ...(runOptions?.signal ? [runOptions.signal] : [])];
-      const call = tool.run(input, { ...runOptions, signal: AbortSignal.any(signals) });
+      const { signal, release } = this.#callSignal(runOptions?.signal);
+      const call = tool.run(input, { ...runOptions, signal });
       this.#running.add(call);
-      void call.finally(() => this.#running.delete(call));
+      void call.finally(() => {
+        this.#running.delete(call);
+        release();
+      });
       return call;
     };
     return Object.freeze({ ...tool, run });
+  }
+
+  /**
+   * A call's signal: aborted on dispose or when the request's signal aborts (with that reason),
+   * as `AbortSignal.any` would give, without its per-call cost (a composite signal kept alive by
+   * the long-lived disposal signal); `release` drops the listeners once the call ends.
+   */
+  #callSignal(request: AbortSignal | undefined): { signal: AbortSignal; release: () => void } {
+    const disposal = this.#disposal.signal;
+    if (request === undefined || disposal.aborted) return { signal: disposal, release: noop };
+    if (request.aborted) return { signal: request, release: noop };
+    const controller = new AbortController();
+    const onDisposal = () => controller.abort(disposal.reason);
+    const onRequest = () => controller.abort(request.reason);
+    disposal.addEventListener("abort", onDisposal, { once: true });
+    request.addEventListener("abort", onRequest, { once: true });
+    return {
+      signal: controller.signal,
+      release: () => {
+        disposal.removeEventListener("abort", onDisposal);
+        request.removeEventListener("abort", onRequest);
+      },
+    };
   }
 }
