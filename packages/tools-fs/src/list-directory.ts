@@ -388,18 +388,8 @@ export function createListDirectoryTool(options: ListDirectoryToolOptions): List
         visible.sort(compareEntries);
         // The folder's ignore rules, and whether it is ignored itself, read once when an entry
         // needs them (as the matcher decides each entry: parent ignored, else its rules).
-        let ignoreRules: { rules: readonly IgnoreRule[]; folderIgnored: boolean } | undefined;
-        const isIgnored = async (childReal: string, isDirectory: boolean): Promise<boolean> => {
-          if (matcher === undefined) return false;
-          ignoreRules ??= {
-            folderIgnored: real.length > 0 && (await matcher.isIgnored(real, true)),
-            rules: await matcher.rulesFor(real),
-          };
-          return (
-            ignoreRules.folderIgnored ||
-            matchIgnoreRules(ignoreRules.rules, childReal, isDirectory) === true
-          );
-        };
+        let folderRules: readonly IgnoreRule[] | undefined;
+        let folderIgnored = false;
         for (const { entry, directory: isDirectory } of visible) {
           if (seen >= wanted) {
             stopped = true;
@@ -412,7 +402,13 @@ export function createListDirectoryTool(options: ListDirectoryToolOptions): List
           if (!onPage && !expandable) continue;
           const childPath = join(path, entry.name);
           const childReal = join(real, entry.name);
-          const ignored = await isIgnored(childReal, isDirectory);
+          if (matcher !== undefined && folderRules === undefined) {
+            folderIgnored = real.length > 0 && (await matcher.isIgnored(real, true));
+            folderRules = await matcher.rulesFor(real);
+          }
+          const ignored =
+            folderRules !== undefined &&
+            (folderIgnored || matchIgnoreRules(folderRules, childReal, isDirectory) === true);
           let listed: ListedEntry | undefined;
           if (onPage) {
             listed = {
