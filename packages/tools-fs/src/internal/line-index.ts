@@ -248,6 +248,23 @@ export async function* readLines(
   maxLineBytes: number,
   chunkBytes = DEFAULT_PAGE_CHUNK_BYTES,
 ): AsyncGenerator<RawLine> {
+  for await (const batch of readLineBatches(reader, position, end, maxLineBytes, chunkBytes))
+    yield* batch;
+}
+
+/**
+ * {@link readLines} a chunk at a time: one array of the lines each read completed (a page's
+ * hundreds of lines cost one await per chunk, not one per line).
+ *
+ * @internal
+ */
+export async function* readLineBatches(
+  reader: FileReader,
+  position: number,
+  end: number,
+  maxLineBytes: number,
+  chunkBytes = DEFAULT_PAGE_CHUNK_BYTES,
+): AsyncGenerator<RawLine[]> {
   let parts: Uint8Array[] = [];
   let kept = 0;
   let length = 0;
@@ -281,18 +298,20 @@ export async function* readLines(
   while (at < end) {
     const chunk = await reader.read(at, Math.min(chunkBytes, end - at));
     if (chunk.length === 0) break;
+    const batch: RawLine[] = [];
     let from = 0;
     let index = chunk.indexOf(10);
     while (index !== -1) {
       take(chunk.subarray(from, index));
-      yield finish(true);
+      batch.push(finish(true));
       from = index + 1;
       index = chunk.indexOf(10, from);
     }
     if (from < chunk.length) take(chunk.subarray(from));
     at += chunk.length;
+    if (batch.length > 0) yield batch;
   }
-  if (length > 0 || parts.length > 0) yield finish(false);
+  if (length > 0 || parts.length > 0) yield [finish(false)];
 }
 
 /**

@@ -2,7 +2,7 @@ import { isOffsetPastEnd, type ToolContext } from "@agentool/contract";
 import type { FileReader, FileStat, FileSystem } from "../file-system.js";
 import type { ResolvedPath } from "../workspace.js";
 import { KEY_LOOKBACK_STEPS, KeyArmourTracker } from "./key-armour-tracker.js";
-import { findTailStart, LineIndex, LruCache, locateLine, readLines } from "./line-index.js";
+import { findTailStart, LineIndex, LruCache, locateLine, readLineBatches } from "./line-index.js";
 import { PageCollector, type PageLimits, type PageOutcome, utf8Length } from "./read-page.js";
 import {
   BINARY_SNIFF_BYTES,
@@ -292,29 +292,32 @@ export class StreamedPageReader {
     let full = false;
     if (window.position < index.size) {
       let line = 0;
-      for await (const raw of readLines(reader, window.position, index.size, this.#maxLineBytes)) {
+      const batches = readLineBatches(reader, window.position, index.size, this.#maxLineBytes);
+      reading: for await (const batch of batches) {
         if (signal.aborted) break;
-        const cutShort = raw.bytes.length < raw.byteLength;
-        line += 1;
-        if (line <= lookback) {
-          // Only the key scanner sees lines before the page (and those before the checkpoint's skip).
-          tracker.before(decodeUtf8Lenient(raw.bytes, cutShort).text);
+        for (const raw of batch) {
+          const cutShort = raw.bytes.length < raw.byteLength;
+          line += 1;
+          if (line <= lookback) {
+            // Only the key scanner sees lines before the page (and those before the checkpoint's skip).
+            tracker.before(decodeUtf8Lenient(raw.bytes, cutShort).text);
+            after += raw.byteLength + (raw.newline ? 1 : 0);
+            continue;
+          }
+          if (line === lookback + 1 && tracker.startPage(last)) break reading; // widen, read again
+          const decoded = decodeUtf8Lenient(raw.bytes, cutShort);
+          const hasCr = !cutShort && decoded.text.endsWith("\r");
+          const text = hasCr ? decoded.text.slice(0, -1) : decoded.text;
+          const ending = `${hasCr ? "\r" : ""}${raw.newline ? "\n" : ""}`;
+          const cutBytes = cutShort ? raw.byteLength - utf8Length(decoded.text) : 0;
+          const key = tracker.pageLine(decoded.text);
+          if (!page.add({ text, ending, cutBytes, key })) {
+            full = true;
+            break reading;
+          }
+          if (decoded.invalidBytes) invalidBytes = true;
           after += raw.byteLength + (raw.newline ? 1 : 0);
-          continue;
         }
-        if (line === lookback + 1 && tracker.startPage(last)) break; // widen and read again
-        const decoded = decodeUtf8Lenient(raw.bytes, cutShort);
-        const hasCr = !cutShort && decoded.text.endsWith("\r");
-        const text = hasCr ? decoded.text.slice(0, -1) : decoded.text;
-        const ending = `${hasCr ? "\r" : ""}${raw.newline ? "\n" : ""}`;
-        const cutBytes = cutShort ? raw.byteLength - utf8Length(decoded.text) : 0;
-        const key = tracker.pageLine(decoded.text);
-        if (!page.add({ text, ending, cutBytes, key })) {
-          full = true;
-          break;
-        }
-        if (decoded.invalidBytes) invalidBytes = true;
-        after += raw.byteLength + (raw.newline ? 1 : 0);
       }
     }
     return { page, invalidBytes, after, full, bodyBefore: tracker.bodyBefore };

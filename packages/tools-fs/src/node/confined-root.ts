@@ -2,10 +2,12 @@ import {
   closeSync,
   constants,
   type Dirent,
+  fstatSync,
   openSync,
   readlinkSync,
   realpathSync,
   type Stats,
+  statSync,
 } from "node:fs";
 import { type FileHandle, lstat, mkdir, readdir, readlink, realpath, stat } from "node:fs/promises";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
@@ -24,10 +26,12 @@ import {
   directoryRef,
   hasProcFd,
   isAt,
+  isDescriptorAt,
   locationOf,
   notRegularError,
   O_DIRECTORY,
   O_NOFOLLOW,
+  O_NONBLOCK,
   openDirectoryHandle,
   openReadHandle,
   PROC_FD,
@@ -228,6 +232,13 @@ export class ConfinedRoot {
       return name.length === 0 ? parent : parent.length === 0 ? name : `${parent}/${name}`;
     }
     let pending = this.absolute(path);
+    // The common case synchronously (a few microseconds, where the thread pool costs a hand-off
+    // each way); anything unusual (missing, dangling, a loop) takes the careful way below.
+    try {
+      return this.toWorkspacePath(realpathSync.native(pending), path);
+    } catch (error) {
+      if (FileSystemError.isInstance(error)) throw error;
+    }
     let missing: string[] = [];
     for (let hop = 0; hop < MAX_SYMLINK_HOPS * 4; hop += 1) {
       try {
@@ -262,7 +273,14 @@ export class ConfinedRoot {
 
   async statOf(path: string): Promise<FileStat | undefined> {
     try {
-      const info = await stat(this.absolute(await this.realPathOf(path)));
+      const real = this.absolute(await this.realPathOf(path));
+      // Synchronous: one statx, no thread-pool hand-off (an error takes the same way as before).
+      let info: Stats;
+      try {
+        info = statSync(real);
+      } catch {
+        info = await stat(real);
+      }
       return {
         type: typeOf(info),
         size: info.isFile() ? info.size : 0,
@@ -355,6 +373,26 @@ export class ConfinedRoot {
         : !(await isAt(directory.handle, directory.path))
     )
       throw changedError(shown);
+  }
+
+  /**
+   * {@link openRegular} made synchronously (open without following, the descriptor checked to be
+   * that path, fstat): a descriptor and its stat, or undefined when anything is unusual (the
+   * caller then takes {@link openRegular}, which gives the precise error).
+   */
+  openRegularQuick(real: string): { descriptor: number; info: Stats } | undefined {
+    const target = this.absolute(real);
+    let descriptor: number | undefined;
+    try {
+      descriptor = openSync(target, constants.O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
+      if (!isDescriptorAt(descriptor, target)) throw changedError(real);
+      const info = fstatSync(descriptor);
+      if (!info.isFile()) throw notRegularError(real, info);
+      return { descriptor, info };
+    } catch {
+      if (descriptor !== undefined) closeSync(descriptor);
+      return undefined;
+    }
   }
 
   /** Opens a regular file for reading: no symlink followed at the end, no blocking on a FIFO. */

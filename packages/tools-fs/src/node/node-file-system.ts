@@ -1,5 +1,14 @@
 import { createHash } from "node:crypto";
-import { constants, lstatSync, opendirSync, realpathSync, statSync } from "node:fs";
+import {
+  closeSync,
+  constants,
+  lstatSync,
+  opendirSync,
+  read as readCallback,
+  readSync,
+  realpathSync,
+  statSync,
+} from "node:fs";
 import { lstat, open, rename, rmdir, unlink } from "node:fs/promises";
 import { resolve } from "node:path";
 import { AgentoolError, errorMessage } from "@agentool/contract";
@@ -120,10 +129,10 @@ class NodeFileSystem {
 
   async openReader(path: string): Promise<FileReader> {
     try {
-      const { handle, info } = await this.#root.openRegular(
-        await this.#root.realPathOf(path),
-        path,
-      );
+      const real = await this.#root.realPathOf(path);
+      const quick = this.#root.openRegularQuick(real);
+      if (quick !== undefined) return descriptorReader(quick.descriptor, quick.info.size);
+      const { handle, info } = await this.#root.openRegular(real, path);
       let closed = false;
       return {
         size: info.size,
@@ -407,4 +416,52 @@ class NodeFileSystem {
       return mapErrno(error, path);
     }
   }
+}
+
+/** Reads up to this many bytes synchronously (a page's chunk); larger reads go to the thread pool. */
+const QUICK_READ_BYTES = 262_144;
+
+/** Reads `length` bytes at `position` into `target`, on the thread pool. */
+function readAsync(
+  descriptor: number,
+  target: Uint8Array,
+  length: number,
+  position: number,
+): Promise<number> {
+  return new Promise((resolvePromise, reject) => {
+    readCallback(descriptor, target, 0, length, position, (error, bytesRead) => {
+      if (error) reject(error);
+      else resolvePromise(bytesRead);
+    });
+  });
+}
+
+/**
+ * A {@link FileReader} over a descriptor opened and checked by `openRegularQuick`: a page's
+ * small reads are made synchronously (no thread-pool hand-off), large scans on the thread pool.
+ */
+function descriptorReader(descriptor: number, size: number): FileReader {
+  let closed = false;
+  const readInto = async (target: Uint8Array, position: number, length: number) => {
+    const wanted = Math.max(0, Math.min(length, target.length, size - position));
+    if (wanted === 0) return 0;
+    return wanted <= QUICK_READ_BYTES
+      ? readSync(descriptor, target, 0, wanted, position)
+      : readAsync(descriptor, target, wanted, position);
+  };
+  return {
+    size,
+    async read(position, length) {
+      const buffer = Buffer.allocUnsafe(Math.max(0, Math.min(length, size - position)));
+      if (buffer.length === 0) return new Uint8Array(0);
+      const bytesRead = await readInto(buffer, position, buffer.length);
+      return new Uint8Array(buffer.buffer, buffer.byteOffset, bytesRead);
+    },
+    readInto,
+    async close() {
+      if (closed) return;
+      closed = true;
+      closeSync(descriptor);
+    },
+  };
 }
