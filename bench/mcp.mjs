@@ -7,17 +7,23 @@
 // tools/call (median and p95 over BENCH_MCP_CALLS calls, default 50, the two servers interleaved
 // call by call so machine noise hits both alike, after a warm-up) and the characters on the wire
 // (JSON.stringify of the tools/call result), and checks that both answers carry the same
-// information. Also the size of tools/list. Not run by `pnpm test`.
+// information. Also the size of tools/list. Then the rows of issue 29 with their targets
+// (lib/mcp-target-rows.mjs, through the shared discipline: ratios inside one run, rounds until
+// the spread is under 10%, rounds refused while another process is busy). Not run by `pnpm test`.
 //
 // Run: pnpm bench mcp   (builds the server and its dependencies first)
-// Quick run: BENCH_MCP_CALLS=10 pnpm bench mcp
+// Quick run: BENCH_MCP_CALLS=10 BENCH_MCP_STARTS=3 pnpm bench mcp   (BENCH_ALLOW_LOAD=1 on a busy machine)
 import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
+import { createAgentoolMcpServer } from "@agentool/mcp-server";
+import { createNodeFsTools } from "@agentool/tools-fs/node";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { benchHeader } from "./lib/discipline.mjs";
+import { runTargetRows } from "./lib/mcp-target-rows.mjs";
 
 const CALLS = Number(process.env.BENCH_MCP_CALLS ?? 50);
 const WARM_UP = 10;
@@ -221,6 +227,11 @@ async function measure(operation) {
 
 // ── the run ──────────────────────────────────────────────────────────────────────────────────
 console.log(
+  benchHeader(
+    "agentool-mcp vs @modelcontextprotocol/server-filesystem over stdio (pnpm bench mcp)",
+  ),
+);
+console.log(
   `Node ${process.version}; ${CALLS} interleaved calls per operation after ${WARM_UP} warm-up calls; workspace ${workspace}`,
 );
 console.log(
@@ -371,6 +382,18 @@ if (variable.length > 0) {
   console.log(
     `(answers varied in size between calls: ${variable.map(({ operation }) => operation.label).join(", ")})`,
   );
+}
+
+if (ours) {
+  await runTargetRows({
+    ours,
+    reference,
+    oursBin,
+    referenceBin,
+    workspace,
+    createAgentoolMcpServer,
+    createNodeFsTools,
+  });
 }
 
 await Promise.all([ours?.client.close(), reference.client.close()]);
