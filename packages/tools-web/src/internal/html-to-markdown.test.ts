@@ -74,3 +74,36 @@ describe("htmlToMarkdown without a global process (browsers, workers)", () => {
     expect(outcome.processLeft).toBe(false);
   });
 });
+
+describe("htmlToMarkdown on hostile pages (outputs checked at two sizes, no timing)", () => {
+  it("keeps a long run of digits, spaces in <pre>, unclosed comments and a huge attribute", () => {
+    for (const size of [100_000, 200_000]) {
+      expect(htmlToMarkdown(`<p>${"1".repeat(size)}</p>`)).toBe("1".repeat(size));
+      expect(htmlToMarkdown(`<p>${"1".repeat(size)}. not a list</p>`)).toBe(
+        `${"1".repeat(size)}\\. not a list`,
+      );
+      expect(htmlToMarkdown(`<pre>x${" ".repeat(size)}y  </pre>`)).toBe(`x${" ".repeat(size)}y`);
+      const comments = htmlToMarkdown(`<p>${"<!-- x ".repeat(size / 10)}</p>`);
+      expect(comments).toBe("<!-- x ".repeat(size / 10).trim());
+      const link = htmlToMarkdown(
+        `<p><a href="/${"x".repeat(size)}">link</a></p>`,
+        "https://e.com/",
+      );
+      expect(link).toBe(`[link](https://e.com/${"x".repeat(size)})`);
+    }
+  });
+
+  it("converts deep nesting and runs of openers to their text", () => {
+    for (const depth of [20_000, 40_000]) {
+      expect(htmlToMarkdown(`${"<div>".repeat(depth)}deep${"</div>".repeat(depth)}`)).toBe("deep");
+      const lists = htmlToMarkdown(`${"<ul><li>item".repeat(depth)}${"</li></ul>".repeat(depth)}`);
+      const indents = lists.split("\n").map((line) => line.length - line.trimStart().length);
+      expect(Math.max(...indents)).toBeLessThanOrEqual(2 * 48);
+      expect(lists.split("item")).toHaveLength(depth + 1);
+      expect(htmlToMarkdown(`<p>${"<".repeat(depth)}</p>`)).toBe("<".repeat(depth));
+      // the parser reads the run as one tag up to the end: the same text at every length
+      const openers = (count: number) => `<p>${"<script<table<base ".repeat(count)}</p>`;
+      expect(htmlToMarkdown(openers(depth / 10))).toBe(htmlToMarkdown(openers(3)));
+    }
+  });
+});
