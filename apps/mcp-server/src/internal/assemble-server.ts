@@ -2,6 +2,8 @@ import { createMcpInteractionHandler } from "@agentool/adapters/mcp";
 import type { InteractionHandler } from "@agentool/tools-interact";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
+import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
 import type { FamilyName } from "../family-names.js";
 import { AGENTOOL_MCP_SERVER_VERSION } from "../resolve-root.js";
 import type { AgentoolMcpServerOptions } from "../server-options.js";
@@ -27,6 +29,20 @@ export interface AgentoolMcpServer {
   connect(transport: Transport): Promise<void>;
   /** Aborts running tool calls (their child processes are killed), closes the server and waits for the calls to end. */
   dispose(): Promise<void>;
+}
+
+/**
+ * The SDK's Ajv validator, made on first use: the server checks only elicitation answers with it
+ * (ask_user, confirm), and setting Ajv up costs about 5 ms of every start.
+ */
+function lazyJsonSchemaValidator(): jsonSchemaValidator {
+  let validator: AjvJsonSchemaValidator | undefined;
+  return {
+    getValidator: (schema) => {
+      validator ??= new AjvJsonSchemaValidator();
+      return validator.getValidator(schema);
+    },
+  };
 }
 
 /** Where a server's family modules come from. */
@@ -62,6 +78,7 @@ export function assembleAgentoolMcpServer(
         logging: {},
         ...(skillsDirectory === undefined ? {} : { prompts: {} }),
       },
+      jsonSchemaValidator: lazyJsonSchemaValidator(),
     },
   );
   const handler = createMcpInteractionHandler(server) as InteractionHandler;
