@@ -308,7 +308,7 @@ export function createFileStatsTool(options: FileStatsToolOptions): FileStatsToo
   const maxScanEntries = parsed.maxScanEntries ?? DEFAULT_MAX_SCAN_ENTRIES;
   const name = parsed.name ?? FILE_STATS_TOOL_NAME;
 
-  const analyzer = new FileAnalyzer(fileSystem, streamThreshold, chunkBytes);
+  const analyzer = new FileAnalyzer(fileSystem, streamThreshold, chunkBytes, workspace.lineTotals);
 
   return defineTool({
     name,

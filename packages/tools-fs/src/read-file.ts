@@ -229,6 +229,7 @@ export function createReadFileTool(options: ReadFileToolOptions): ReadFileTool {
     fullPassMaxBytes: parsed.fullPassMaxBytes ?? DEFAULT_FULL_PASS_MAX_BYTES,
     indexCacheEntries,
     limits,
+    lineTotals: workspace.lineTotals,
   });
 
   /** The page's data, or the failure an outcome without a page stands for. */

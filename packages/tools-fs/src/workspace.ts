@@ -5,6 +5,7 @@ import {
   normalizeRelativePath,
 } from "@agentool/contract";
 import { type FileSystem, FileSystemError } from "./file-system.js";
+import { LineTotals } from "./internal/line-totals.js";
 
 /** Options of {@link createWorkspace}. */
 export interface WorkspaceOptions {
@@ -70,6 +71,13 @@ export interface Workspace {
   withExclusiveLock<T>(work: () => Promise<T>): Promise<T>;
   /** How a workspace path is shown to the model (`.` for the root). */
   display(path: string): string;
+  /**
+   * Line counts of huge files one tool counted whole (file_stats), so another (read_file) can
+   * use them; absent on a workspace not made by {@link createWorkspace}.
+   *
+   * @internal
+   */
+  readonly lineTotals?: LineTotals;
 }
 
 /**
@@ -251,6 +259,7 @@ export function createWorkspace(options: WorkspaceOptions): Workspace {
 
   return {
     fileSystem,
+    lineTotals: new LineTotals(),
     secretPaths,
     secretExceptions,
     isSecret,

@@ -8,6 +8,7 @@ import {
   loadIgnoreRules,
   matchIgnoreRules,
 } from "./gitignore.js";
+import { fileVersionKey, type LineTotals } from "./line-totals.js";
 import {
   BINARY_SNIFF_BYTES,
   decodeText,
@@ -98,6 +99,20 @@ async function streamLines(
       signal.throwIfAborted();
       const chunk = await reader.read(position, Math.min(step, size - position));
       if (chunk.length === 0) break;
+      if (unit === 1) {
+        // UTF-8: find each newline natively instead of visiting every byte.
+        let index = chunk.indexOf(0x0a);
+        if (index === 0 && previousWasCarriageReturn) crlf += 1;
+        while (index !== -1) {
+          newlines += 1;
+          if (index > 0 && chunk[index - 1] === 0x0d) crlf += 1;
+          index = chunk.indexOf(0x0a, index + 1);
+        }
+        previousWasCarriageReturn = chunk[chunk.length - 1] === 0x0d;
+        lastUnitIsNewline = chunk[chunk.length - 1] === 0x0a;
+        position += chunk.length;
+        continue;
+      }
       for (let index = 0; index + unit - 1 < chunk.length; index += unit) {
         const low = chunk[index + newlineOffset] as number;
         const high = unit === 2 ? (chunk[index + 1 - newlineOffset] as number) : 0;
@@ -179,17 +194,27 @@ export class FileAnalyzer {
   readonly #fileSystem: FileSystem;
   readonly #streamThreshold: number;
   readonly #chunkBytes: number;
+  readonly #lineTotals: LineTotals | undefined;
 
-  constructor(fileSystem: FileSystem, streamThreshold: number, chunkBytes: number) {
+  /**
+   * @param lineTotals - where a streamed file's line count is left for read_file (see
+   *   {@link LineTotals})
+   */
+  constructor(
+    fileSystem: FileSystem,
+    streamThreshold: number,
+    chunkBytes: number,
+    lineTotals?: LineTotals,
+  ) {
     this.#fileSystem = fileSystem;
     this.#streamThreshold = streamThreshold;
     this.#chunkBytes = chunkBytes;
+    this.#lineTotals = lineTotals;
   }
 
   /** The figures of one file: read whole, or streamed in chunks above the threshold. */
   async analyze(real: string, size: number, signal: AbortSignal): Promise<Analysis> {
-    if (size > this.#streamThreshold)
-      return streamLines(this.#fileSystem, real, this.#chunkBytes, signal);
+    if (size > this.#streamThreshold) return this.#stream(real, signal);
     const bytes = await this.#fileSystem.readFile(real);
     const decoded = decodeText(bytes);
     if (decoded === undefined) {
@@ -212,6 +237,18 @@ export class FileAnalyzer {
     };
   }
 
+  /** A streamed count; its line total is remembered when the file stayed the same version. */
+  async #stream(real: string, signal: AbortSignal): Promise<Analysis> {
+    const before = this.#lineTotals === undefined ? undefined : await this.#fileSystem.stat(real);
+    const analysis = await streamLines(this.#fileSystem, real, this.#chunkBytes, signal);
+    if (before !== undefined && analysis.lines !== null) {
+      const after = await this.#fileSystem.stat(real);
+      const key = fileVersionKey(real, before);
+      if (after !== undefined && fileVersionKey(real, after) === key)
+        this.#lineTotals?.set(key, analysis.lines);
+    }
+    return analysis;
+  }
   /**
    * Analyses the page's files in order, a few at a time (never more than one file over the
    * streaming threshold's worth of bytes in memory at once).

@@ -3,6 +3,7 @@ import type { FileReader, FileStat, FileSystem } from "../file-system.js";
 import type { ResolvedPath } from "../workspace.js";
 import { KEY_LOOKBACK_STEPS, KeyArmourTracker } from "./key-armour-tracker.js";
 import { findTailStart, LineIndex, LruCache, locateLine, readLineBatches } from "./line-index.js";
+import { fileVersionKey, type LineTotals } from "./line-totals.js";
 import { PageCollector, type PageLimits, type PageOutcome, utf8Length } from "./read-page.js";
 import {
   BINARY_SNIFF_BYTES,
@@ -57,6 +58,8 @@ export interface StreamedPageReaderOptions {
   indexCacheEntries: number;
   /** The page's caps. */
   limits: PageLimits;
+  /** Line counts other tools made of whole files (a page near the end is then found from the end). */
+  lineTotals?: LineTotals | undefined;
 }
 
 /**
@@ -73,6 +76,7 @@ export class StreamedPageReader {
   readonly #fullPassMaxBytes: number;
   readonly #limits: PageLimits;
   readonly #cache: LruCache<Promise<IndexedFile>>;
+  readonly #lineTotals: LineTotals | undefined;
 
   /** @param options - the seam, the caps and the cache size */
   constructor(options: StreamedPageReaderOptions) {
@@ -81,6 +85,7 @@ export class StreamedPageReader {
     this.#fullPassMaxBytes = options.fullPassMaxBytes;
     this.#limits = options.limits;
     this.#cache = new LruCache<Promise<IndexedFile>>(options.indexCacheEntries);
+    this.#lineTotals = options.lineTotals;
   }
 
   /**
@@ -107,7 +112,7 @@ export class StreamedPageReader {
       const bom = detectBom(head);
       if (bom === "utf-16le" || bom === "utf-16be") return { kind: "utf-16" };
       const start = bom === "utf-8-bom" ? 3 : 0;
-      const key = `${resolved.real}\0${stat.size}\0${stat.modifiedMs}\0${stat.identity ?? ""}`;
+      const key = fileVersionKey(resolved.real, stat);
       const { index, sha } = await this.#indexFile(key, resolved, reader.size, start, context);
       if (index.size !== reader.size || (index.complete && index.scanned !== index.size))
         return this.#changed(key);
@@ -124,6 +129,7 @@ export class StreamedPageReader {
           lookbackLines,
           resolved,
           context,
+          this.#lineTotals?.get(key),
         );
         if (window.kind === "changed") return this.#changed(key);
         if (window.kind !== "window") return window;
@@ -215,10 +221,33 @@ export class StreamedPageReader {
     lookbackLines: number,
     resolved: ResolvedPath,
     context: ToolContext,
+    knownTotal: number | undefined,
   ): Promise<
     ReadWindow | { kind: "changed" } | { kind: "past-end"; offset: number; total: number }
   > {
     let offset = requestedOffset;
+    if (offset > 0 && knownTotal !== undefined && !index.reaches(offset)) {
+      // Another tool counted this version's lines: past the end, or near it, needs no count.
+      if (isOffsetPastEnd(offset, knownTotal))
+        return { kind: "past-end", offset, total: knownTotal };
+      const fromEnd = knownTotal - offset + 1;
+      if (fromEnd < offset - index.lines) {
+        const found = await findTailStart(reader, start, fromEnd + lookbackLines, {
+          signal: context.signal,
+        });
+        // The count must still hold: as many lines before the window as the total says.
+        if (!found.reachedStart || found.lines === knownTotal) {
+          return {
+            kind: "window",
+            offset,
+            position: found.position,
+            lookback: found.lines - fromEnd,
+            fromEnd: false,
+            tailTotal: knownTotal,
+          };
+        }
+      }
+    }
     if (offset < 0 && !index.complete) {
       // The tail of a file whose lines were not counted: found backwards from the end.
       const wanted = -offset;
