@@ -115,7 +115,16 @@ class NodeFileSystem {
 
   async readFile(path: string): Promise<Uint8Array> {
     try {
-      const { handle } = await this.#root.openRegular(await this.#root.realPathOf(path), path);
+      const real = await this.#root.realPathOf(path);
+      // A small file synchronously through the same confined open and check (no thread-pool
+      // hand-off for the open, its check, the stat, the read and the close); anything else the
+      // usual way.
+      const quick = this.#root.openRegularQuick(real);
+      if (quick !== undefined) {
+        const bytes = readWholeQuick(quick.descriptor, quick.info.size);
+        if (bytes !== undefined) return bytes;
+      }
+      const { handle } = await this.#root.openRegular(real, path);
       try {
         const buffer = await handle.readFile();
         return new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.length);
@@ -420,6 +429,32 @@ class NodeFileSystem {
 
 /** Reads up to this many bytes synchronously (a page's chunk); larger reads go to the thread pool. */
 const QUICK_READ_BYTES = 262_144;
+
+/**
+ * The whole of a small file (at most {@link QUICK_READ_BYTES}) through a descriptor from
+ * `openRegularQuick`, synchronously, and closes the descriptor; undefined when it is larger or
+ * grew while read (the caller then reads it the usual way).
+ */
+function readWholeQuick(descriptor: number, size: number): Uint8Array | undefined {
+  try {
+    if (size > QUICK_READ_BYTES) return undefined;
+    const bytes = Buffer.allocUnsafe(size);
+    let filled = 0;
+    while (filled < size) {
+      const read = readSync(descriptor, bytes, filled, size - filled, filled);
+      if (read === 0) break;
+      filled += read;
+    }
+    if (filled === size && readSync(descriptor, Buffer.allocUnsafe(1), 0, 1, size) > 0) {
+      return undefined;
+    }
+    return new Uint8Array(bytes.buffer, bytes.byteOffset, filled);
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(descriptor);
+  }
+}
 
 /** Reads `length` bytes at `position` into `target`, on the thread pool. */
 function readAsync(
