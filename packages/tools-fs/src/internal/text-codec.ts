@@ -49,13 +49,17 @@ export function isBinary(bytes: Uint8Array): boolean {
   const bom = detectBom(bytes);
   if (bom === "utf-16le" || bom === "utf-16be") return false;
   const length = Math.min(bytes.length, BINARY_SNIFF_BYTES);
+  if (length === 0) return false;
+  // A NUL found natively first; then one comparison for most bytes (this runs on every file the
+  // tools read whole: ~2x faster than testing each byte for NUL and both control ranges).
+  const head = length === bytes.length ? bytes : bytes.subarray(0, length);
+  if (head.indexOf(0) !== -1) return true;
   let control = 0;
   for (let index = 0; index < length; index += 1) {
-    const byte = bytes[index] as number;
-    if (byte === 0) return true;
-    if (byte < 8 || (byte > 13 && byte < 32 && byte !== 27)) control += 1;
+    const byte = head[index] as number;
+    if (byte < 32 && (byte < 8 || (byte > 13 && byte !== 27))) control += 1;
   }
-  return length > 0 && control / length > 0.1;
+  return control / length > 0.1;
 }
 
 /**
