@@ -6,18 +6,9 @@ import {
   findBaseHref,
   removeHiddenBlocks,
 } from "./html-scan.js";
+import { LINE_START_ESCAPE, useLinearTranslators } from "./linear-translators.js";
 import { translateHtml } from "./markdown-visitor.js";
 import { decodeEntities } from "./text.js";
-
-/**
- * node-html-markdown's line-start escape with `(?<!\d)` before its digit run: the same matches
- * (a run of digits can only match from its first digit), but a long run of digits not followed by
- * `. ` is tried once instead of from every digit (64 K digits took 4 s).
- */
-const LINE_START_ESCAPE: [RegExp, string] = [
-  /^(\s*?)((?:\+\s)|(?:[=>-])|(?:#{1,6}\s))|(?:(?<!\d)(\d+)(\.\s))/gm,
-  "$1$3\\$2$4",
-];
 
 const converter = new NodeHtmlMarkdown({
   lineStartEscape: LINE_START_ESCAPE,
@@ -28,6 +19,7 @@ const converter = new NodeHtmlMarkdown({
   ignore: ["script", "style", "noscript", "template", "iframe", "svg", "canvas", "form", "button"],
   useInlineLinks: true,
 });
+useLinearTranslators(converter);
 
 /** What node-html-markdown reads of `process`: `process.env.LOG_PERF` (undefined: no timings). */
 const PROCESS_STAND_IN = Object.freeze({ env: Object.freeze({}) });

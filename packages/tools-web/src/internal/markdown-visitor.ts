@@ -5,7 +5,8 @@
 import type { NodeHtmlMarkdown } from "node-html-markdown";
 import { PostProcessResult } from "node-html-markdown";
 import { isTranslatorConfig } from "node-html-markdown/dist/translator.js";
-import { parseHTML, trimNewLines } from "node-html-markdown/dist/utilities.js";
+import { parseHTML } from "node-html-markdown/dist/utilities.js";
+import { trimNewLines } from "./linear-translators.js";
 import { MarkdownBuffer } from "./markdown-buffer.js";
 
 /** What the walk reads of a node-html-parser node. */

@@ -1,0 +1,214 @@
+// node-html-markdown's list item, block quote and table cell translators post-process their
+// content with expressions that retry a run from each of its characters: a 100 KB word in an
+// `<li>` took 13 s, a long run of line breaks in a `<pre>` inside a `<td>` or `<blockquote>`
+// seconds. These functions give the same strings in linear time, and `useLinearTranslators`
+// swaps them into one converter's own translator tables (nothing global is changed).
+import type { NodeHtmlMarkdown } from "node-html-markdown";
+import { PostProcessResult } from "node-html-markdown";
+import { isWhitespaceCode } from "./markdown-buffer.js";
+
+const NEWLINE = 0x0a;
+const CARRIAGE_RETURN = 0x0d;
+
+/**
+ * node-html-markdown's line-start escape (a backslash before `+ `, `=`, `>`, `-`, `# ` starting a line
+ * after spaces, and before `1. ` anywhere), with the same matches in linear time: the spaces
+ * before a marker stay within one line (upstream's `\s*?` ran on across line breaks from every
+ * line start of a blank run: 40 K line breaks in a `<pre>` in a `<td>` took 2 s; the backslash
+ * lands before the same marker), and a digit run is tried from its first digit only (64 K digits
+ * took 4 s).
+ */
+export const LINE_START_ESCAPE: [RegExp, string] = [
+  /^([^\S\r\n\u2028\u2029]*?)((?:\+\s)|(?:[=>-])|(?:#{1,6}\s))|(?:(?<!\d)(\d+)(\.\s))/gm,
+  "$1$3\\$2$4",
+];
+
+/** True for the characters JavaScript's multiline `$` stops before. */
+function isLineTerminator(code: number): boolean {
+  return code === 0x0a || code === 0x0d || code === 0x2028 || code === 0x2029;
+}
+
+/**
+ * `text.replace(/^\n+|\n+$/g, "")` (node-html-markdown's `trimNewLines`) in linear time.
+ *
+ * @param text - any text
+ * @returns the text without leading and trailing `\n`
+ */
+export function trimNewLines(text: string): string {
+  let start = 0;
+  while (start < text.length && text.charCodeAt(start) === NEWLINE) start += 1;
+  let end = text.length;
+  while (end > start && text.charCodeAt(end - 1) === NEWLINE) end -= 1;
+  return start === 0 && end === text.length ? text : text.slice(start, end);
+}
+
+/** Where the next `\n` / `\r\n` run starting at `from` ends (`from` when there is none). */
+function newlineRunEnd(text: string, from: number): number {
+  let at = from;
+  for (;;) {
+    const code = text.charCodeAt(at);
+    if (code === NEWLINE) at += 1;
+    else if (code === CARRIAGE_RETURN && text.charCodeAt(at + 1) === NEWLINE) at += 2;
+    else return at;
+  }
+}
+
+/**
+ * `text.replace(/([^\r\n])(?:\r?\n)+(?!\s*[-*+]|\s*\d+\.|\s*\|)/g, "$1  \n" + indent)`: line
+ * breaks inside a list item become Markdown hard breaks, unless the next line starts a list or
+ * table. Linear: the first non-space character after a break is found once per run of spaces.
+ *
+ * @param text - the item's content
+ * @param indent - what follows each hard break
+ * @returns the content with hard breaks
+ */
+export function hardBreakListLines(text: string, indent: string): string {
+  const out: string[] = [];
+  let copied = 0;
+  // the first non-whitespace position at or after any position in [scanFrom, scanTo]
+  let scanFrom = -1;
+  let scanTo = -1;
+  let startsBlock = false;
+  for (let index = 0; index < text.length - 1; index += 1) {
+    const code = text.charCodeAt(index);
+    if (code === NEWLINE || code === CARRIAGE_RETURN) continue;
+    const runEnd = newlineRunEnd(text, index + 1);
+    if (runEnd === index + 1) continue;
+    if (runEnd < scanFrom || runEnd > scanTo) {
+      scanFrom = runEnd;
+      scanTo = runEnd;
+      while (scanTo < text.length && isWhitespaceCode(text.charCodeAt(scanTo))) scanTo += 1;
+      startsBlock = startsListOrTable(text, scanTo);
+    }
+    if (startsBlock) continue;
+    out.push(text.slice(copied, index + 1), `  \n${indent}`);
+    copied = runEnd;
+    index = runEnd - 1;
+  }
+  if (copied === 0) return text;
+  out.push(text.slice(copied));
+  return out.join("");
+}
+
+/** True when `-`, `*`, `+`, `|` or digits and a `.` start at `at`. */
+function startsListOrTable(text: string, at: number): boolean {
+  const character = text[at];
+  if (character === "-" || character === "*" || character === "+" || character === "|") {
+    return true;
+  }
+  let end = at;
+  while (end < text.length && text.charCodeAt(end) >= 0x30 && text.charCodeAt(end) <= 0x39) {
+    end += 1;
+  }
+  return end > at && text[end] === ".";
+}
+
+/**
+ * `text.replace(/(\S+?)[^\S\r\n]+$/gm, "$1  ")`: trailing spaces after a word become the two
+ * spaces of a Markdown hard break. Linear: each run of spaces is looked at once.
+ *
+ * @param text - the item's content
+ * @returns the content with its line ends marked
+ */
+export function markLineEndBreaks(text: string): string {
+  const out: string[] = [];
+  let copied = 0;
+  let index = 0;
+  while (index < text.length) {
+    const code = text.charCodeAt(index);
+    if (!isWhitespaceCode(code) || code === NEWLINE || code === CARRIAGE_RETURN || index === 0) {
+      index += 1;
+      continue;
+    }
+    const before = text.charCodeAt(index - 1);
+    let end = index;
+    while (end < text.length) {
+      const next = text.charCodeAt(end);
+      if (!isWhitespaceCode(next) || next === NEWLINE || next === CARRIAGE_RETURN) break;
+      end += 1;
+    }
+    if (!isWhitespaceCode(before)) {
+      // the longest part of the run that a line end follows: the whole run, or up to its last
+      // U+2028 / U+2029 (which `$` also stops before) when a word follows the run
+      let cut = -1;
+      if (end === text.length || isLineTerminator(text.charCodeAt(end))) cut = end;
+      else {
+        for (let at = end - 1; at > index; at -= 1) {
+          if (isLineTerminator(text.charCodeAt(at))) {
+            cut = at;
+            break;
+          }
+        }
+      }
+      if (cut !== -1) {
+        out.push(text.slice(copied, index), "  ");
+        copied = cut;
+      }
+    }
+    index = end;
+  }
+  if (copied === 0) return text;
+  out.push(text.slice(copied));
+  return out.join("");
+}
+
+type Context = Record<string, unknown> & { content: string };
+type Config = Record<string, unknown>;
+type Factory = ((context: Context) => Config) & { base?: Config };
+interface Collection {
+  get(key: string): unknown;
+  set(keys: string, config: unknown): void;
+}
+
+/** Keeps a factory's translator, with another `postprocess`, and its base. */
+function withPostprocess(
+  factory: Factory,
+  postprocess: (context: Context, config: Config) => unknown,
+): Factory {
+  const wrapped = (context: Context): Config => {
+    const config = factory(context);
+    return { ...config, postprocess: (post: Context) => postprocess(post, context) };
+  };
+  return Object.assign(wrapped, factory.base === undefined ? {} : { base: factory.base });
+}
+
+/** The table cell post-processing, linear. */
+function tableCell({ content }: Context): string {
+  return trimNewLines(content)
+    .replace("|", "\\|")
+    .replace(/(?:\r?\n)+/g, " ")
+    .trim();
+}
+
+/**
+ * Puts the linear list item, block quote and table cell post-processing into one converter's
+ * translator tables (the same Markdown as node-html-markdown's own).
+ *
+ * @param converter - the converter to change
+ */
+export function useLinearTranslators(converter: NodeHtmlMarkdown): void {
+  const translators = converter.translators as unknown as Collection;
+  const item = translators.get("LI") as Factory;
+  translators.set(
+    "LI",
+    withPostprocess(item, ({ content, options }, context) => {
+      if (!/\S/.test(content)) return PostProcessResult.RemoveNode;
+      const indent = (options as { indent: string }).indent;
+      const level = +((context.indentLevel as number | undefined) || 0);
+      return markLineEndBreaks(hardBreakListLines(content.trim(), indent.repeat(level)));
+    }),
+  );
+  const quote = translators.get("BLOCKQUOTE") as Config;
+  translators.set("BLOCKQUOTE", {
+    ...quote,
+    postprocess: ({ content }: Context) =>
+      trimNewLines(content).replace(/^(>*)[^\S\r\n]?/gm, ">$1 "),
+  });
+  for (const collection of [converter.tableTranslators, converter.tableRowTranslators]) {
+    const table = collection as unknown as Collection;
+    for (const tag of ["TD", "TH"]) {
+      const cell = table.get(tag) as Factory | undefined;
+      if (cell !== undefined) table.set(tag, withPostprocess(cell, tableCell));
+    }
+  }
+}
