@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { htmlToMarkdown } from "./html-to-markdown.js";
+import { htmlToMarkdown, trimLineEnds } from "./html-to-markdown.js";
 
 function table(rows: number): string {
   const body = Array.from(
@@ -104,6 +104,22 @@ describe("htmlToMarkdown on hostile pages (outputs checked at two sizes, no timi
       // the parser reads the run as one tag up to the end: the same text at every length
       const openers = (count: number) => `<p>${"<script<table<base ".repeat(count)}</p>`;
       expect(htmlToMarkdown(openers(depth / 10))).toBe(htmlToMarkdown(openers(3)));
+    }
+  });
+});
+
+describe("trimLineEnds", () => {
+  it('gives what text.replace(/[ \\t]+$/gm, "") gives', () => {
+    const pieces = [" ", "\t", "a", "\n", "\r", "\u2028", "\u00a0", "b "];
+    let seed = 7;
+    for (let sample = 0; sample < 5_000; sample += 1) {
+      let text = "";
+      const length = sample % 17;
+      for (let index = 0; index < length; index += 1) {
+        seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+        text += pieces[(seed >>> 16) % pieces.length];
+      }
+      expect(trimLineEnds(text)).toBe(text.replace(/[ \t]+$/gm, ""));
     }
   });
 });

@@ -238,7 +238,9 @@ export class MarkdownVisitor {
     if (!isTranslatorConfig(translatorOrFactory)) {
       const factory = translatorOrFactory as TranslatorFactory;
       context = this.#context(node, metadata, factory.base);
-      config = { ...factory.base, ...factory(context) };
+      // a factory returns a fresh object: merged only when there is a base to merge
+      config =
+        factory.base === undefined ? factory(context) : { ...factory.base, ...factory(context) };
     } else config = translatorOrFactory as TranslatorConfig;
     if (config.ignore) return;
     if (config.noEscape && !metadata?.noEscape) {
