@@ -3,13 +3,14 @@ import {
   constants,
   type Dirent,
   fstatSync,
+  lstatSync,
   openSync,
   readlinkSync,
   realpathSync,
   type Stats,
   statSync,
 } from "node:fs";
-import { type FileHandle, lstat, mkdir, readdir, readlink, realpath, stat } from "node:fs/promises";
+import { type FileHandle, lstat, mkdir, readdir, stat } from "node:fs/promises";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import {
   directoryNotFileError,
@@ -239,25 +240,28 @@ export class ConfinedRoot {
     } catch (error) {
       if (FileSystemError.isInstance(error)) throw error;
     }
+    // Each step synchronously too (a missing ignore file or a new file's path is common: four
+    // thread-pool hand-offs become four system calls).
     let missing: string[] = [];
     for (let hop = 0; hop < MAX_SYMLINK_HOPS * 4; hop += 1) {
       try {
-        const found = await realpath(pending);
+        const found = realpathSync.native(pending);
         return this.toWorkspacePath(missing.length === 0 ? found : join(found, ...missing), path);
       } catch (error) {
+        if (FileSystemError.isInstance(error)) throw error;
         const code = errorCode(error);
         if (code === "ELOOP") mapErrno(error, path);
         if (code !== "ENOENT" && code !== "ENOTDIR") mapErrno(error, path);
       }
       // Something in `pending` is missing: a dangling symlink, or a path not created yet.
-      let entry: Awaited<ReturnType<typeof lstat>> | undefined;
+      let entry: Stats | undefined;
       try {
-        entry = await lstat(pending);
+        entry = lstatSync(pending);
       } catch {
         entry = undefined;
       }
       if (entry?.isSymbolicLink()) {
-        const target = await readlink(pending);
+        const target = readlinkSync(pending);
         pending = resolve(dirname(pending), target);
         continue;
       }

@@ -61,3 +61,21 @@ describe("the Node seam's readFile: small files synchronously, the rest the usua
     expect(await readFile(join(outside, "victim.txt"), "utf8")).toBe("outside\n");
   });
 });
+
+describe("the Node seam's realPath of a missing path (taken synchronously)", () => {
+  it("follows dangling links inside the root, refuses them out of it, and keeps missing tails", async () => {
+    const seam = createNodeFileSystem({ root });
+    await mkdir(join(root, "real"));
+    await symlink("real/later.txt", join(root, "to-later"));
+    await symlink("real/not-yet", join(root, "to-folder"));
+    await symlink(join(outside, "planted.txt"), join(root, "to-outside"));
+    await symlink("loop-b", join(root, "loop-a"));
+    await symlink("loop-a", join(root, "loop-b"));
+    expect(await seam.realPath("missing/deeper/file.txt")).toBe("missing/deeper/file.txt");
+    expect(await seam.realPath("to-later")).toBe("real/later.txt");
+    expect(await seam.realPath("to-folder/inside.txt")).toBe("real/not-yet/inside.txt");
+    await expect(seam.realPath("to-outside")).rejects.toMatchObject({ code: "INVALID_PATH" });
+    await expect(seam.realPath("loop-a")).rejects.toMatchObject({ code: "INVALID_PATH" });
+    expect(await seam.stat("real/missing.txt")).toBeUndefined();
+  });
+});
