@@ -34,6 +34,33 @@ describe("text helpers", () => {
     expect(formatCount(12)).toBe("12");
   });
 
+  it("formatCount gives what Intl.NumberFormat en-US gives, integers by its own grouping", () => {
+    const reference = new Intl.NumberFormat("en-US");
+    const values = [
+      0,
+      -0,
+      1,
+      -1,
+      999,
+      1_000,
+      -1_000,
+      12_345,
+      999_999,
+      1_000_000,
+      -987_654_321,
+      Number.MAX_SAFE_INTEGER,
+      Number.MIN_SAFE_INTEGER,
+      2 ** 60,
+      1.5,
+      1234.5678,
+      -0.0004,
+      Number.NaN,
+      Number.POSITIVE_INFINITY,
+    ];
+    for (let power = 0; power < 16; power += 1) values.push(10 ** power, 10 ** power - 1);
+    for (const value of values) expect(formatCount(value)).toBe(reference.format(value));
+  });
+
   it("joinSentences drops the empty parts", () => {
     expect(joinSentences(["Reads.", "", undefined, false, "Then edits."])).toBe(
       "Reads. Then edits.",
