@@ -1,22 +1,27 @@
 // Benchmark: git_status and git_log { limit: 50 } against raw git on a generated repository
 // with 10,000 files and 2,000 commits. Build first: npx tsc -p tsconfig.build.json
+// Each row interleaves the tool and raw git call by call (bench/lib/discipline.mjs): rounds of
+// BENCH_GIT_RUNS pairs (default 15) until the ratio's spread is under 10%, refused while another
+// process uses over 20% of a core (BENCH_ALLOW_LOAD=1 keeps such rounds, marked LOADED).
+// BENCH_GIT_FILES / BENCH_GIT_COMMITS (defaults 10,000 / 2,000) shrink the repository for a check.
 import { execFile, execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { benchHeader, formatRatio, measureRatio } from "../../../bench/lib/discipline.mjs";
 import { createGitTools } from "../dist/index.js";
 
 const run = promisify(execFile);
-const FILES = 10_000;
-const COMMITS = 2_000;
-const RUNS = 15;
+const FILES = Number(process.env.BENCH_GIT_FILES ?? 10_000);
+const COMMITS = Number(process.env.BENCH_GIT_COMMITS ?? 2_000);
+const RUNS = Number(process.env.BENCH_GIT_RUNS ?? 15);
 
 function generate(root) {
   execFileSync("git", ["init", "-q", "--initial-branch=main", root]);
   const lines = [];
   const time = 1_700_000_000;
-  // One fast-import stream: the first commit adds 10,000 files, the next 1,999 each change one.
+  // One fast-import stream: the first commit adds FILES files, the next ones each change one.
   for (let commit = 0; commit < COMMITS; commit += 1) {
     lines.push("commit refs/heads/main", `mark :${commit + 1}`);
     lines.push(`committer Bench <bench@example.com> ${time + commit * 60} +0000`);
@@ -47,19 +52,9 @@ function generate(root) {
   execFileSync("git", ["status", "--porcelain"], { cwd: root });
 }
 
-function median(values) {
-  const sorted = [...values].sort((left, right) => left - right);
-  return sorted[Math.floor(sorted.length / 2)];
-}
-
-async function time(work) {
-  const start = performance.now();
-  await work();
-  return performance.now() - start;
-}
-
 const base = mkdtempSync(join(tmpdir(), "agentool-git-bench-"));
 const root = join(base, "repository");
+console.log(`${benchHeader("git tools beside raw git")}\n`);
 try {
   const started = performance.now();
   generate(root);
@@ -84,18 +79,14 @@ try {
   for (const [name, tool, raw] of cases) {
     const check = await tool();
     if (!check.success) throw new Error(`${name} failed: ${JSON.stringify(check.error)}`);
-    await raw();
-    const toolTimes = [];
-    const rawTimes = [];
     // Interleaved so that drift affects both sides equally.
-    for (let index = 0; index < RUNS; index += 1) {
-      toolTimes.push(await time(tool));
-      rawTimes.push(await time(raw));
-    }
-    const toolMedian = median(toolTimes);
-    const rawMedian = median(rawTimes);
+    const result = await measureRatio({ ours: tool, baseline: raw, callsPerRound: RUNS });
+    const times = result.refused
+      ? ""
+      : `tool ${result.ours.toFixed(1).padStart(6)} ms   raw ${result.baseline.toFixed(1).padStart(6)} ms   `;
+    const verdict = result.refused ? "" : result.ratio <= 1.3 ? " ok" : " MISS";
     console.log(
-      `${name.padEnd(22)} tool ${toolMedian.toFixed(1).padStart(6)} ms   raw ${rawMedian.toFixed(1).padStart(6)} ms   ratio ${(toolMedian / rawMedian).toFixed(2)} (target ≤ 1.30)`,
+      `${name.padEnd(22)} ${times}ratio ${formatRatio(result)} (target ≤ 1.30)${verdict}`,
     );
   }
 } finally {
