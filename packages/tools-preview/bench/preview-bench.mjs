@@ -1,11 +1,23 @@
 // pnpm bench preview — open + act + shot through the preview tool beside a bare playwright-core
 // script doing the same steps on the same Chromium (target ratio ≤ 1.3), and the memory each open
 // session adds to the browser's process tree.
+// The ratio interleaves the tool and the bare script run by run (bench/lib/discipline.mjs): rounds
+// of BENCH_PREVIEW_RUNS pairs (default 20) until its spread is under 10%, refused while another
+// process uses over 20% of a core; the memory figure is refused the same way. BENCH_ALLOW_LOAD=1
+// keeps such rounds, marked LOADED.
 import { execFileSync } from "node:child_process";
 import { chromium } from "playwright-core";
+import {
+  benchHeader,
+  describeLoad,
+  formatRatio,
+  measureRatio,
+  startLoadWatch,
+} from "../../../bench/lib/discipline.mjs";
 import { CHROMIUM_PREVIEW_ARGS, createChromiumPreviewTool } from "../dist/node/index.js";
 
-const ITERATIONS = 20;
+const ITERATIONS = Number(process.env.BENCH_PREVIEW_RUNS ?? 20);
+const ALLOW_LOAD = process.env.BENCH_ALLOW_LOAD === "1";
 const SESSIONS = 8;
 const ARTIFACT = `<!doctype html><title>bench</title><canvas id="c" width="320" height="200"></canvas><script>
 const g = document.getElementById("c").getContext("2d"); let x = 0;
@@ -13,11 +25,6 @@ function draw() { g.fillStyle = "#000"; g.fillRect(0, 0, 320, 200); g.fillStyle 
 addEventListener("keydown", () => { x += 20; draw(); }); draw(); console.log("ready");
 </script>`;
 const marker = `--agentool-bench=${process.pid}`;
-
-function median(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
-}
 
 /** RSS in KiB of the browser launched with the marker flag and all its descendants. */
 function browserTreeRss() {
@@ -81,12 +88,7 @@ function bareSteps(browser) {
   };
 }
 
-async function timed(work) {
-  const started = performance.now();
-  await work();
-  return performance.now() - started;
-}
-
+console.log(`${benchHeader("preview tool beside a bare playwright-core script")}\n`);
 const browser = await chromium.launch({
   executablePath: "/usr/bin/chromium",
   args: [...CHROMIUM_PREVIEW_ARGS],
@@ -102,15 +104,15 @@ for (let index = 0; index < 3; index++) {
   await viaTool("bench");
 }
 // Interleaved, so a busy machine slows both sides alike.
-const bareTimes = [];
-const toolTimes = [];
-for (let index = 0; index < ITERATIONS; index++) {
-  bareTimes.push(await timed(bare));
-  toolTimes.push(await timed(() => viaTool("bench")));
-}
+const result = await measureRatio({
+  ours: () => viaTool("bench"),
+  baseline: bare,
+  callsPerRound: ITERATIONS,
+});
 await browser.close();
 await tool.run({ op: "close" }, { threadId: "bench" });
 await new Promise((resolve) => setTimeout(resolve, 500));
+const watch = startLoadWatch();
 const before = browserTreeRss();
 for (let index = 0; index < SESSIONS; index++) {
   const result = await tool.run(
@@ -121,19 +123,23 @@ for (let index = 0; index < SESSIONS; index++) {
 }
 await new Promise((resolve) => setTimeout(resolve, 500));
 const after = browserTreeRss();
+const load = watch.stop();
 await tool.dispose();
 
-const bareMedian = median(bareTimes);
-const toolMedian = median(toolTimes);
-const ratio = toolMedian / bareMedian;
 console.log(
-  `open + act (2 keys) + shot, median of ${ITERATIONS} interleaved runs, a fresh session each time`,
+  `open + act (2 keys) + shot, medians of ${ITERATIONS}-run interleaved rounds, a fresh session each time`,
 );
-console.log(`  bare playwright-core script     ${bareMedian.toFixed(1).padStart(8)} ms`);
+if (result.refused) {
+  console.log(`  preview tool / bare playwright-core script: ${formatRatio(result)}`);
+} else {
+  console.log(`  bare playwright-core script     ${result.baseline.toFixed(1).padStart(8)} ms`);
+  console.log(
+    `  preview tool (open, act, shot)  ${result.ours.toFixed(1).padStart(8)} ms   ratio ${formatRatio(result)} (target ≤ 1.3) ${result.ratio <= 1.3 ? "ok" : "MISS"}`,
+  );
+}
+const busy = load.share > 0.2;
+const memory = `${((after - before) / SESSIONS / 1024).toFixed(1)} MiB (browser with no session open: ${(before / 1024).toFixed(1)} MiB)`;
 console.log(
-  `  preview tool (open, act, shot)  ${toolMedian.toFixed(1).padStart(8)} ms   ratio ${ratio.toFixed(2)} (target ≤ 1.3)`,
+  `memory per open session (browser process tree RSS, ${SESSIONS} sessions): ${busy && !ALLOW_LOAD ? `REFUSED: machine busy — ${describeLoad(load)}` : `${memory}${busy ? ` LOADED: ${describeLoad(load)}` : ""}`}`,
 );
-console.log(
-  `memory per open session (browser process tree RSS, ${SESSIONS} sessions): ${((after - before) / SESSIONS / 1024).toFixed(1)} MiB (browser with no session open: ${(before / 1024).toFixed(1)} MiB)`,
-);
-if (ratio > 1.3) process.exitCode = 1;
+if (result.refused || result.ratio > 1.3) process.exitCode = 1;
