@@ -92,16 +92,23 @@ describe("linear translator helpers give upstream's strings", () => {
 });
 
 describe("useLinearTranslators", () => {
-  it("converts lists, quotes and tables to upstream's Markdown", () => {
-    const plain = new NodeHtmlMarkdown({ bulletMarker: "-" });
-    const linear = new NodeHtmlMarkdown({ bulletMarker: "-" });
-    useLinearTranslators(linear);
-    const pages = [
-      "<ul><li>one  \n two<br>three</li><li>a<ul><li>b\n- c</li></ul></li><li> </li><li>x<pre>p\n\n1. q\n|t</pre></li></ul>",
-      "<ol><li>first</li><li><p>para</p><p>two</p></li></ol><blockquote>\n\n<p>q</p><blockquote>deep\n</blockquote>\n</blockquote>",
-      "<table><caption>c</caption><tr><th>a|b</th><th>\n\nx\n</th></tr><tr><td><pre>\n1\n\n2\n</pre></td><td>| y |</td></tr></table>",
-    ];
-    for (const html of pages) expect(translateHtml(linear, html)).toBe(plain.translate(html));
+  it("converts lists, quotes, tables and links to upstream's Markdown", () => {
+    for (const options of [
+      { bulletMarker: "-" },
+      { useLinkReferenceDefinitions: true, useInlineLinks: false },
+    ]) {
+      const plain = new NodeHtmlMarkdown(options);
+      const linear = new NodeHtmlMarkdown(options);
+      useLinearTranslators(linear);
+      const pages = [
+        "<ul><li>one  \n two<br>three</li><li>a<ul><li>b\n- c</li></ul></li><li> </li><li>x<pre>p\n\n1. q\n|t</pre></li></ul>",
+        "<ol><li>first</li><li><p>para</p><p>two</p></li></ol><blockquote>\n\n<p>q</p><blockquote>deep\n</blockquote>\n</blockquote>",
+        '<p><a href="/a_(b)*c" title="T">x<br>y</a> <a href="https://e.com/">https://e.com/</a> <a href="">e</a> <a>n</a></p>',
+        '<table><tr><td><a href="/t_1">cell <b>link</b></a></td></tr></table><a href="/\u{1F600}_x">emoji</a>',
+        "<table><caption>c</caption><tr><th>a|b</th><th>\n\nx\n</th></tr><tr><td><pre>\n1\n\n2\n</pre></td><td>| y |</td></tr></table>",
+      ];
+      for (const html of pages) expect(translateHtml(linear, html)).toBe(plain.translate(html));
+    }
   });
 
   it("keeps a 200 KB word in a list item and line breaks in cells (outputs checked at two sizes)", () => {

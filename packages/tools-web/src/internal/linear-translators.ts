@@ -1,8 +1,9 @@
 // node-html-markdown's list item, block quote and table cell translators post-process their
 // content with expressions that retry a run from each of its characters: a 100 KB word in an
 // `<li>` took 13 s, a long run of line breaks in a `<pre>` inside a `<td>` or `<blockquote>`
-// seconds. These functions give the same strings in linear time, and `useLinearTranslators`
-// swaps them into one converter's own translator tables (nothing global is changed).
+// seconds; a 1 MB link target was built a character at a time. These functions give the same
+// strings in linear time, and `useLinearTranslators` swaps them into one converter's own
+// translator tables (nothing global is changed).
 import type { NodeHtmlMarkdown } from "node-html-markdown";
 import { PostProcessResult } from "node-html-markdown";
 import { isWhitespaceCode } from "./markdown-buffer.js";
@@ -180,9 +181,46 @@ function tableCell({ content }: Context): string {
     .trim();
 }
 
+/** What node-html-markdown writes for the characters that can break a Markdown link target. */
+const LINK_ESCAPES: Record<string, string> = { "(": "%28", ")": "%29", _: "%5F", "*": "%2A" };
+
+/** A link's node, as the link translator reads it. */
+interface LinkNode {
+  getAttribute(name: string): string | undefined | null;
+  textContent: string;
+}
+
 /**
- * Puts the linear list item, block quote and table cell post-processing into one converter's
- * translator tables (the same Markdown as node-html-markdown's own).
+ * node-html-markdown's link translator, with the target escaped by one `replace` instead of a
+ * string built a character at a time (a 1 MB `href` left a million-piece rope to the collector).
+ */
+function linkTranslator({ node, options, visitor }: Context): Config {
+  const link = node as LinkNode;
+  const href = link.getAttribute("href");
+  if (!href) return {};
+  const encodedHref = href.replace(/[()_*]/g, (character) => LINK_ESCAPES[character] as string);
+  const title = link.getAttribute("title");
+  const settings = options as { useInlineLinks?: boolean; useLinkReferenceDefinitions?: boolean };
+  if (link.textContent === href && settings.useInlineLinks) return { content: `<${encodedHref}>` };
+  const walker = visitor as {
+    instance: NodeHtmlMarkdown;
+    addOrGetUrlDefinition(url: string): number;
+  };
+  return {
+    postprocess: ({ content }: Context) => content.replace(/(?:\r?\n)+/g, " "),
+    childTranslators: walker.instance.aTagTranslators,
+    prefix: "[",
+    postfix: `]${
+      !settings.useLinkReferenceDefinitions
+        ? `(${encodedHref}${title ? ` "${title}"` : ""})`
+        : `[${walker.addOrGetUrlDefinition(encodedHref)}]`
+    }`,
+  };
+}
+
+/**
+ * Puts the linear list item, block quote and table cell post-processing and the link translator
+ * into one converter's translator tables (the same Markdown as node-html-markdown's own).
  *
  * @param converter - the converter to change
  */
@@ -198,6 +236,8 @@ export function useLinearTranslators(converter: NodeHtmlMarkdown): void {
       return markLineEndBreaks(hardBreakListLines(content.trim(), indent.repeat(level)));
     }),
   );
+  translators.set("A", linkTranslator);
+  (converter.tableCellTranslators as unknown as Collection).set("A", linkTranslator);
   const quote = translators.get("BLOCKQUOTE") as Config;
   translators.set("BLOCKQUOTE", {
     ...quote,
