@@ -70,21 +70,23 @@ export function hardBreakListLines(text: string, indent: string): string {
   let scanFrom = -1;
   let scanTo = -1;
   let startsBlock = false;
-  for (let index = 0; index < text.length - 1; index += 1) {
-    const code = text.charCodeAt(index);
+  const breaks = /(?:\r?\n)+/g;
+  const nonSpace = /\S/g;
+  for (let match = breaks.exec(text); match !== null; match = breaks.exec(text)) {
+    const before = match.index - 1;
+    if (before < 0) continue;
+    const code = text.charCodeAt(before);
     if (code === NEWLINE || code === CARRIAGE_RETURN) continue;
-    const runEnd = newlineRunEnd(text, index + 1);
-    if (runEnd === index + 1) continue;
+    const runEnd = breaks.lastIndex;
     if (runEnd < scanFrom || runEnd > scanTo) {
       scanFrom = runEnd;
-      scanTo = runEnd;
-      while (scanTo < text.length && isWhitespaceCode(text.charCodeAt(scanTo))) scanTo += 1;
+      nonSpace.lastIndex = runEnd;
+      scanTo = nonSpace.exec(text)?.index ?? text.length;
       startsBlock = startsListOrTable(text, scanTo);
     }
     if (startsBlock) continue;
-    out.push(text.slice(copied, index + 1), `  \n${indent}`);
+    out.push(text.slice(copied, match.index), `  \n${indent}`);
     copied = runEnd;
-    index = runEnd - 1;
   }
   if (copied === 0) return text;
   out.push(text.slice(copied));
@@ -114,43 +116,48 @@ function startsListOrTable(text: string, at: number): boolean {
 export function markLineEndBreaks(text: string): string {
   const out: string[] = [];
   let copied = 0;
-  let index = 0;
-  while (index < text.length) {
-    const code = text.charCodeAt(index);
-    if (!isWhitespaceCode(code) || code === NEWLINE || code === CARRIAGE_RETURN || index === 0) {
-      index += 1;
-      continue;
-    }
-    const before = text.charCodeAt(index - 1);
-    let end = index;
-    while (end < text.length) {
-      const next = text.charCodeAt(end);
-      if (!isWhitespaceCode(next) || next === NEWLINE || next === CARRIAGE_RETURN) break;
-      end += 1;
-    }
-    if (!isWhitespaceCode(before)) {
-      // the longest part of the run that a line end follows: the whole run, or up to its last
-      // U+2028 / U+2029 (which `$` also stops before) when a word follows the run
-      let cut = -1;
-      if (end === text.length || isLineTerminator(text.charCodeAt(end))) cut = end;
-      else {
-        for (let at = end - 1; at > index; at -= 1) {
-          if (isLineTerminator(text.charCodeAt(at))) {
-            cut = at;
-            break;
-          }
-        }
-      }
-      if (cut !== -1) {
-        out.push(text.slice(copied, index), "  ");
-        copied = cut;
-      }
-    }
-    index = end;
+  let done = 0;
+  const lineEnds = /[\n\r\u2028\u2029]/g;
+  for (let end = 0; end !== text.length; ) {
+    const match = lineEnds.exec(text);
+    end = match === null ? text.length : match.index;
+    if (end < done) continue;
+    // the whole run of spaces (line breaks other than \r \n count as spaces) around this line end
+    let runStart = end;
+    while (runStart > done && isSpace(text.charCodeAt(runStart - 1))) runStart -= 1;
+    let runEnd = end;
+    while (runEnd < text.length && isSpace(text.charCodeAt(runEnd))) runEnd += 1;
+    done = runEnd;
+    if (runStart === runEnd || runStart === 0) continue;
+    if (isWhitespaceCode(text.charCodeAt(runStart - 1))) continue;
+    const cut = lineEndCut(text, runStart, runEnd);
+    if (cut === -1) continue;
+    out.push(text.slice(copied, runStart), "  ");
+    copied = cut;
   }
   if (copied === 0) return text;
   out.push(text.slice(copied));
   return out.join("");
+}
+
+/** Whitespace other than `\r` and `\n` (`[^\S\r\n]`). */
+function isSpace(code: number): boolean {
+  return code !== NEWLINE && code !== CARRIAGE_RETURN && isWhitespaceCode(code);
+}
+
+/**
+ * Where the longest part of a run of spaces that a line end follows stops: the run's end when
+ * `\r`, `\n` or the end of the text follows it, else its last U+2028 / U+2029 (which `$` also
+ * stops before), else -1.
+ */
+function lineEndCut(text: string, runStart: number, runEnd: number): number {
+  if (runEnd === text.length) return runEnd;
+  const next = text.charCodeAt(runEnd);
+  if (next === NEWLINE || next === CARRIAGE_RETURN) return runEnd;
+  for (let at = runEnd - 1; at > runStart; at -= 1) {
+    if (isLineTerminator(text.charCodeAt(at))) return at;
+  }
+  return -1;
 }
 
 type Context = Record<string, unknown> & { content: string };
