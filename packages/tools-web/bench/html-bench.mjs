@@ -1,15 +1,24 @@
-// HTML → Markdown throughput of web_fetch's converter (node-html-markdown, links made absolute)
-// side by side with turndown, on generated pages of ≥ 1 MB each; then peak memory (RSS growth)
-// when a 100 MB endless body from a local server hits web_fetch's byte cap, side by side with a
-// plain `await response.text()`.
-// Build first: npx tsc -p tsconfig.build.json   Run: node bench/html-bench.mjs
+// HTML → Markdown with web_fetch's converter (htmlToMarkdown, links made absolute, as web_fetch
+// calls it) beside turndown 7 (atx headings, fenced code, "-" bullets), on generated pages of
+// 1–1.5 MB; then linearity on hostile pages (the time of a 1 MB page over the time of a 0.5 MB
+// one: linear is about 2×, over 3× fails); then peak memory (RSS growth) when a 100 MB endless
+// body from a local server hits web_fetch's byte cap, beside a plain `await response.text()`.
+// Every ratio is measured inside one run with bench/lib/discipline.mjs (interleaved calls,
+// rounds until the spread is under 10%, rounds refused while another process is busy).
+//
+// Run: pnpm bench html        (builds first)
+//      node bench/html-bench.mjs   (after `npx tsc -p tsconfig.build.json`)
+//      BENCH_ALLOW_LOAD=1 …    (report on a busy machine, rows marked LOADED)
 import { createServer } from "node:http";
 import TurndownService from "turndown";
+import { benchHeader, formatRatio, measureRatio } from "../../../bench/lib/discipline.mjs";
 import { htmlToMarkdown } from "../dist/index.js";
 import { createNodeWebFetchTool } from "../dist/node/index.js";
 
 const MB = 1_048_576;
-const RUNS = Number(process.env.BENCH_RUNS ?? 1);
+const BASE_URL = "https://example.com/docs/page";
+const TARGET_SPEED_UP = 1.5;
+const LINEAR_LIMIT = 3;
 
 function articlePage(targetBytes) {
   const parts = [
@@ -36,7 +45,7 @@ function tablePage(targetBytes) {
   return `<html><body><h1>Data</h1><table><thead><tr><th>#</th><th>Name</th><th>Link</th><th>Value</th></tr></thead><tbody>${rows.join("")}</tbody></table></body></html>`;
 }
 
-function nestedPage(targetBytes) {
+function cardsPage(targetBytes) {
   const parts = ["<html><body>"];
   let size = 0;
   for (let index = 0; size < targetBytes; index += 1) {
@@ -48,10 +57,39 @@ function nestedPage(targetBytes) {
   return parts.join("");
 }
 
-const pages = [
-  ["article (headings, lists, code)", articlePage(1.5 * MB)],
-  ["table (one 1 MB table)", tablePage(1 * MB)],
-  ["nested cards, quotes, images", nestedPage(1.5 * MB)],
+/** `unit` repeated to about `bytes` characters. */
+const fill = (unit, bytes) => unit.repeat(Math.max(1, Math.floor(bytes / unit.length)));
+
+/** Pages built to break a converter: each takes a size in bytes. */
+const HOSTILE = [
+  [
+    "deep <div> nesting",
+    (bytes) => {
+      const depth = Math.floor(bytes / 12);
+      return `<html><body>${"<div>".repeat(depth)}deep${"</div>".repeat(depth)}</body></html>`;
+    },
+  ],
+  [
+    "nested lists",
+    (bytes) => {
+      const depth = Math.floor(bytes / 18);
+      return `${"<ul><li>item".repeat(depth)}${"</li></ul>".repeat(depth)}`;
+    },
+  ],
+  ["unclosed tables", (bytes) => `<html><body>${fill("<table><tr><td>x", bytes)}</body></html>`],
+  ["unclosed <span>", (bytes) => `<html><body>${fill("<span>x", bytes)}</body></html>`],
+  ["huge attribute", (bytes) => `<p>before <a href="/${"x".repeat(bytes)}">link</a> after</p>`],
+  ["run of <", (bytes) => `<p>${"<".repeat(bytes)}</p>`],
+  ["run of <script / <table", (bytes) => `<p>${fill("<script<table<base ", bytes)}</p>`],
+  ["unclosed comments", (bytes) => `<p>${fill("<!-- x ", bytes)}</p>`],
+  ["run of entities", (bytes) => `<p>${fill("&amp;&lt;&#x41;&bogus;&", bytes)}</p>`],
+  ["run of digits", (bytes) => `<p>${"1".repeat(bytes)}</p>`],
+  ["spaces in <pre>", (bytes) => `<pre>x${" ".repeat(bytes)}y</pre>`],
+  ["long word in <li>", (bytes) => `<ul><li>${"x".repeat(bytes)}  </li></ul>`],
+  [
+    "line breaks in <td><pre>",
+    (bytes) => `<table><tr><td><pre>a${"\n".repeat(bytes)}b</pre></td></tr></table>`,
+  ],
 ];
 
 const turndown = new TurndownService({
@@ -66,28 +104,71 @@ try {
   // tables stay HTML in turndown without the gfm plugin; it is not installed here
 }
 
-function measure(convert, html) {
-  const times = [];
-  let output = "";
-  for (let run = 0; run < RUNS; run += 1) {
-    const started = performance.now();
-    output = convert(html);
-    times.push(performance.now() - started);
-  }
-  times.sort((a, b) => a - b);
-  return { ms: times[Math.floor(times.length / 2)], outputBytes: output.length };
+/** formatRatio's "1.12× (1.08–1.15) noisy, LOADED: …" as the ratio cell and its marks. */
+function splitMarks(formatted) {
+  const end = formatted.indexOf(")") + 1;
+  const marks = formatted.slice(end).trim();
+  return [formatted.slice(0, end), marks ? ` ${marks}` : ""];
 }
 
-console.log(`HTML → Markdown throughput (median of ${RUNS} run(s); BENCH_RUNS=3 for more)\n`);
+const ms = (value) => `${value.toFixed(value < 10 ? 1 : 0)} ms`;
+
+console.log(benchHeader("HTML → Markdown: web_fetch's converter beside turndown 7"));
 console.log(
-  `${"page".padEnd(34)}${"size".padStart(9)}  ${"web_fetch (node-html-markdown)".padStart(32)}  ${"turndown 7.2".padStart(22)}  speed-up`,
+  `\n${"page".padEnd(32)}${"size".padStart(9)}${"web_fetch".padStart(11)}${"turndown".padStart(11)}  ${"speed-up (min–max)".padEnd(20)}target`,
 );
-for (const [label, html] of pages) {
-  const ours = measure((input) => htmlToMarkdown(input, "https://example.com/docs/page"), html);
-  const theirs = measure((input) => turndown.turndown(input), html);
-  const mbps = (result) => (html.length / MB / (result.ms / 1000)).toFixed(1);
+const shapes = [
+  ["article (headings, lists, code)", articlePage(1.5 * MB)],
+  ["table (one 1 MB table)", tablePage(1 * MB)],
+  ["cards (quotes, images)", cardsPage(1.5 * MB)],
+];
+let failed = false;
+for (const [label, html] of shapes) {
+  const result = await measureRatio({
+    ours: () => htmlToMarkdown(html, BASE_URL),
+    baseline: () => turndown.turndown(html),
+    callsPerRound: 5,
+  });
+  const size = `${(html.length / MB).toFixed(2)} MB`;
+  if (result.refused) {
+    console.log(`${label.padEnd(32)}${size.padStart(9)}  ${formatRatio(result)}`);
+    failed = true;
+    continue;
+  }
+  const speedUp = 1 / result.ratio;
+  const range = `${(1 / result.ratioMax).toFixed(2)}–${(1 / result.ratioMin).toFixed(2)}`;
+  const [, marks] = splitMarks(formatRatio(result));
+  const met = speedUp >= TARGET_SPEED_UP;
+  if (!met) failed = true;
   console.log(
-    `${label.padEnd(34)}${`${(html.length / MB).toFixed(2)} MB`.padStart(9)}  ${`${ours.ms.toFixed(0)} ms · ${mbps(ours)} MB/s`.padStart(32)}  ${`${theirs.ms.toFixed(0)} ms · ${mbps(theirs)} MB/s`.padStart(22)}  ${(theirs.ms / ours.ms).toFixed(2)}×`,
+    `${label.padEnd(32)}${size.padStart(9)}${ms(result.ours).padStart(11)}${ms(result.baseline).padStart(11)}  ${`${speedUp.toFixed(2)}× (${range})`.padEnd(20)}≥ ${TARGET_SPEED_UP}× ${met ? "ok" : "MISS"}${marks}`,
+  );
+}
+
+console.log(
+  `\nLinearity on hostile pages: web_fetch's converter on 1 MB beside 0.5 MB (linear ≈ 2×; over ${LINEAR_LIMIT}× fails)\n`,
+);
+console.log(
+  `${"page".padEnd(26)}${"0.5 MB".padStart(10)}${"1 MB".padStart(10)}  ${"1 MB / 0.5 MB (min–max)".padEnd(26)}target`,
+);
+for (const [label, build] of HOSTILE) {
+  const small = build(0.5 * MB);
+  const large = build(1 * MB);
+  const result = await measureRatio({
+    ours: () => htmlToMarkdown(large, BASE_URL),
+    baseline: () => htmlToMarkdown(small, BASE_URL),
+    callsPerRound: 3,
+  });
+  if (result.refused) {
+    console.log(`${label.padEnd(26)}  ${formatRatio(result)}`);
+    failed = true;
+    continue;
+  }
+  const met = result.ratio <= LINEAR_LIMIT;
+  if (!met) failed = true;
+  const [cell, marks] = splitMarks(formatRatio(result));
+  console.log(
+    `${label.padEnd(26)}${ms(result.baseline).padStart(10)}${ms(result.ours).padStart(10)}  ${cell.padEnd(26)}≤ ${LINEAR_LIMIT}× ${met ? "ok" : "FAIL"}${marks}`,
   );
 }
 
@@ -126,10 +207,10 @@ async function peakRssGrowth(action) {
   }, 5);
   const started = performance.now();
   const detail = await action();
-  const ms = performance.now() - started;
+  const elapsed = performance.now() - started;
   clearInterval(timer);
   peak = Math.max(peak, process.memoryUsage().rss);
-  return { growth: (peak - base) / MB, ms, detail };
+  return { growth: (peak - base) / MB, ms: elapsed, detail };
 }
 
 const tool = createNodeWebFetchTool({ allowHosts: ["127.0.0.1"], cacheTtlMs: 0 });
@@ -155,3 +236,4 @@ console.log(
 console.log(
   `${"fetch(url).then(r => r.text()) (no cap)".padEnd(44)}${`${naive.growth.toFixed(1)} MB`.padStart(16)}${`${naive.ms.toFixed(0)} ms`.padStart(10)}  ${naive.detail}`,
 );
+if (failed) process.exitCode = 1;
