@@ -7,8 +7,11 @@
 // node_modules into it (so tools-fs at that revision runs against this checkout's built
 // @agentool/contract, the package whose hot paths it measures being tools-fs), builds
 // @agentool/tools-fs there with tsc, then
-// times three calls on one generated tree (2,000 files of ~47 kB), the builds taking turns call
-// by call, 21 rounds, medians: `limit: 10` on a frequent word, an absent pattern, a rare pattern.
+// times three calls on one generated tree (2,000 files of ~47 kB): `limit: 10` on a frequent word,
+// an absent pattern, a rare pattern. Each revision is compared with this checkout by
+// bench/lib/discipline.mjs: the two builds take turns call by call, BENCH_GREP_ROUNDS pairs a round
+// (default 21), rounds repeating until the ratio's spread is under 10%; a round during which
+// another process used over 20% of a core is refused (BENCH_ALLOW_LOAD=1 keeps it, marked LOADED).
 // The worktrees are removed at the end. Not run by `pnpm test`.
 //
 // Run (after `pnpm turbo run build --filter=@agentool/tools-fs...`):
@@ -18,6 +21,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync 
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
+import { benchHeader, formatRatio, measureRatio } from "./lib/discipline.mjs";
 
 const repositoryRoot = resolve(import.meta.dirname, "..");
 const revisions = process.argv.slice(2).filter((word) => word !== "--");
@@ -25,7 +29,8 @@ if (revisions.length === 0) {
   console.error("usage: node bench/grep-across-commits.mjs <revision> [<revision> …]");
   process.exit(2);
 }
-const ROUNDS = 21;
+const ROUNDS = Number(process.env.BENCH_GREP_ROUNDS ?? 21);
+console.log(`${benchHeader("grep_search at other commits beside this checkout")}\n`);
 const scratch = mkdtempSync(join(tmpdir(), "agentool-grep-commits-"));
 const worktrees = [];
 process.on("exit", () => {
@@ -105,37 +110,33 @@ for (let directory = 0; directory < 40; directory += 1) {
 const builds = [];
 for (const revision of revisions)
   builds.push({ label: revision, tool: await grepOf(buildAt(revision), root) });
-builds.push({
-  label: "this checkout",
-  tool: await grepOf(join(repositoryRoot, "packages", "tools-fs"), root),
-});
+const current = await grepOf(join(repositoryRoot, "packages", "tools-fs"), root);
 
 const calls = {
   "limit 10, frequent word": { pattern: "lorem", limit: 10 },
   "absent pattern": { pattern: "ABSENT_PATTERN" },
   "rare pattern": { pattern: "fox jumps over the lazy dog 77\\b", limit: 1000 },
 };
-const samples = new Map();
-for (let round = 0; round < ROUNDS; round += 1) {
-  for (const [call, input] of Object.entries(calls)) {
-    const order = round % 2 === 0 ? builds : [...builds].reverse();
-    for (const { label, tool } of order) {
-      const started = performance.now();
-      const result = await tool.run(input, { timeoutMs: 0 });
-      if (!result.success) throw new Error(`${label}: ${JSON.stringify(result.error)}`);
-      const key = `${call}|${label}`;
-      samples.set(key, [...(samples.get(key) ?? []), performance.now() - started]);
-    }
+const runOf = (label, tool, input) => async () => {
+  const result = await tool.run(input, { timeoutMs: 0 });
+  if (!result.success) throw new Error(`${label}: ${JSON.stringify(result.error)}`);
+};
+console.log(
+  `grep_search, 2,000 files: this checkout against each revision, ${ROUNDS} interleaved pairs a round (ms, medians of the last three rounds)`,
+);
+console.log(
+  `${"call".padEnd(26)}${"revision".padEnd(16)}${"revision ms".padStart(12)}${"this ms".padStart(12)}  this / revision (min–max)`,
+);
+for (const [call, input] of Object.entries(calls)) {
+  for (const { label, tool } of builds) {
+    const result = await measureRatio({
+      ours: runOf("this checkout", current, input),
+      baseline: runOf(label, tool, input),
+      callsPerRound: ROUNDS,
+    });
+    const times = result.refused
+      ? `${"—".padStart(12)}${"—".padStart(12)}`
+      : `${result.baseline.toFixed(1).padStart(12)}${result.ours.toFixed(1).padStart(12)}`;
+    console.log(`${call.padEnd(26)}${label.padEnd(16)}${times}  ${formatRatio(result)}`);
   }
-}
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-console.log(`grep_search, median of ${ROUNDS} interleaved rounds, 2,000 files (ms)`);
-console.log(`${"call".padEnd(26)}${builds.map(({ label }) => label.padStart(16)).join("")}`);
-for (const call of Object.keys(calls)) {
-  const cells = builds.map(({ label }) =>
-    median(samples.get(`${call}|${label}`))
-      .toFixed(1)
-      .padStart(16),
-  );
-  console.log(`${call.padEnd(26)}${cells.join("")}`);
 }
