@@ -52,6 +52,8 @@ const SIZES = (process.env.BENCH_MEMORY_SIZES ?? "1000,10000").split(",").map(Nu
 const SIDES = (process.env.BENCH_MEMORY_SIDES ?? "file,postgres,baseline").split(",");
 const SAMPLES = Number(process.env.BENCH_MEMORY_SAMPLES ?? 200);
 const ALLOW_LOAD = process.env.BENCH_ALLOW_LOAD === "1";
+// the discipline module's threshold (BENCH_LOAD_THRESHOLD, default 20% of a core)
+const LOAD_LIMIT = Number(process.env.BENCH_LOAD_THRESHOLD ?? 0.2);
 const PAGE_SIZE =
   process.env.BENCH_MEMORY_PAGE_SIZE === undefined
     ? undefined
@@ -273,7 +275,7 @@ async function measure(label, size, operations) {
   }
   await reopened.close?.();
   const load = watch.stop();
-  const busy = load.share > 0.2;
+  const busy = load.share > LOAD_LIMIT;
   if (busy && !ALLOW_LOAD) {
     rows.push({ label, size, refused: `REFUSED: machine busy — ${describeLoad(load)}` });
     console.log(`${label.padEnd(20)} ${String(size).padStart(6)}  ${rows.at(-1).refused}`);
