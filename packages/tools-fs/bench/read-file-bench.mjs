@@ -31,6 +31,8 @@ const LINE_BYTES = 64;
 const PAGE = 100;
 const RUNS = Number(process.env.BENCH_READ_RUNS ?? 3);
 const ALLOW_LOAD = process.env.BENCH_ALLOW_LOAD === "1";
+// the discipline module's threshold (BENCH_LOAD_THRESHOLD, default 20% of a core)
+const LOAD_LIMIT = Number(process.env.BENCH_LOAD_THRESHOLD ?? 0.2);
 
 /** Fixed-width numbered lines (64 bytes each), written in 1 MiB chunks. */
 async function writeNumberedFile(path, bytes) {
@@ -65,7 +67,7 @@ async function measure(work) {
   const watch = startLoadWatch();
   const measured = await measureOnce(work);
   const load = watch.stop();
-  if (load.share <= 0.2) return `${measured.rssGrowthMiB.toFixed(1)}`;
+  if (load.share <= LOAD_LIMIT) return `${measured.rssGrowthMiB.toFixed(1)}`;
   if (!ALLOW_LOAD) return { refused: `REFUSED: machine busy — ${describeLoad(load)}` };
   return `${measured.rssGrowthMiB.toFixed(1)} LOADED: ${describeLoad(load)}`;
 }
@@ -168,7 +170,7 @@ try {
   const quitWatch = startLoadWatch();
   const quit = await sedQuit(file, middle, middle + PAGE - 1);
   const quitLoad = quitWatch.stop();
-  const quitBusy = quitLoad.share > 0.2;
+  const quitBusy = quitLoad.share > LOAD_LIMIT;
   console.log(
     `for reference: sed -n '${middle},${middle + PAGE - 1}p;${middle + PAGE - 1}q' (stops early) ${quitBusy && !ALLOW_LOAD ? `REFUSED: machine busy — ${describeLoad(quitLoad)}` : `${quit.milliseconds.toFixed(1)} ms${quitBusy ? ` LOADED: ${describeLoad(quitLoad)}` : ""}`}`,
   );
