@@ -1,7 +1,7 @@
-import { type Dirent, readdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { SearchScope } from "../../internal/search-types.js";
 import { CollectedIgnoreRules, IGNORE_FILES } from "./collected-ignore-rules.js";
+import { listDirectory } from "./directory-listings.js";
 import { readIgnoreFileSafely } from "./read-ignore-file.js";
 
 /** Directories below the searched one whose ignore files are checked before rg starts. */
@@ -28,6 +28,12 @@ export interface IgnoreInspection {
   /** Whether the walk stopped at {@link MAX_CHECKED_DIRECTORIES} with directories left. */
   readonly cut: boolean;
 }
+
+/** The names a directory listing reports: the ignore files, and `.git` (for its exclude file). */
+const LOOKED_FOR: ReadonlySet<string> = new Set([
+  ".git",
+  ...IGNORE_FILES.filter(({ rank }) => rank > 0).map(({ name }) => name),
+]);
 
 const NOTHING_UNSAFE: IgnoreInspection = { unsafe: [], rules: [], cut: false };
 
@@ -141,23 +147,15 @@ class IgnoreWalk {
   }
 
   /** Reads a directory's ignore files; returns its subdirectories' names (none if unreadable). */
-  async visit(visit: Visit): Promise<string[]> {
+  async visit(visit: Visit): Promise<readonly string[]> {
     if (this.signal.aborted) throw this.signal.reason;
-    let entries: Dirent[];
-    try {
-      entries = readdirSync(visit.absolute, { withFileTypes: true });
-    } catch {
-      return [];
-    }
-    const present = new Set(entries.map((entry) => entry.name));
-    const hasGitDirectory = entries.some((entry) => entry.name === ".git" && entry.isDirectory());
+    const listing = listDirectory(visit.absolute, LOOKED_FOR);
+    if (listing === undefined) return [];
     for (const { name, rank } of IGNORE_FILES) {
-      if (rank === 0 ? !hasGitDirectory : !present.has(name)) continue;
+      if (!listing.present.has(rank === 0 ? ".git" : name)) continue;
       this.#read(visit, name, rank);
     }
-    return entries
-      .filter((entry) => entry.isDirectory() && !entry.name.startsWith("."))
-      .map((entry) => entry.name);
+    return listing.subdirectories;
   }
 
   #read(visit: Visit, name: string, rank: number): void {
