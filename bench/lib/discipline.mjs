@@ -57,7 +57,8 @@ export function startLoadWatch() {
       const seconds = Math.max((performance.now() - started) / 1000, 0.001);
       let busiest = { pid: 0, command: "none", share: 0 };
       for (const [pid, entry] of after) {
-        if (isOurs(pid, after)) continue;
+        // Kernel threads (children of kthreadd, pid 2) flush our own writes: not another load.
+        if (isOurs(pid, after) || pid === 2 || entry.parent === 2) continue;
         const previous = before.get(pid)?.ticks ?? 0;
         const share = (entry.ticks - previous) / TICKS_PER_SECOND / seconds;
         if (share > busiest.share) busiest = { pid, command: entry.command, share };
