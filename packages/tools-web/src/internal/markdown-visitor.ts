@@ -238,9 +238,15 @@ export class MarkdownVisitor {
     if (!isTranslatorConfig(translatorOrFactory)) {
       const factory = translatorOrFactory as TranslatorFactory;
       context = this.#context(node, metadata, factory.base);
-      // a factory returns a fresh object: merged only when there is a base to merge
-      config =
-        factory.base === undefined ? factory(context) : { ...factory.base, ...factory(context) };
+      // a factory returns a fresh object: the base's keys it lacks are added to it (the same
+      // settings as upstream's `{ ...base, ...factory(context) }`, without a copy)
+      config = factory(context);
+      const base = factory.base;
+      if (base !== undefined) {
+        for (const key of Object.keys(base) as (keyof TranslatorConfig)[]) {
+          if (!(key in config)) (config as Record<string, unknown>)[key] = base[key];
+        }
+      }
     } else config = translatorOrFactory as TranslatorConfig;
     if (config.ignore) return;
     if (config.noEscape && !metadata?.noEscape) {
