@@ -40,7 +40,8 @@ export const OPTIONAL_END = new Set([
 export const MAX_NESTING_DEPTH = 48;
 /** Optional-end elements closed by a sibling of the same name near the top of the stack. */
 const SIBLING_WINDOW = 3;
-const TAG_NAME = /^[a-zA-Z][\w:-]*/;
+/** A tag name, at most 40 characters of it. */
+const TAG_NAME = /[a-zA-Z][\w:-]{0,39}/y;
 
 /**
  * Drops the tags (not their text) of elements nested deeper than {@link MAX_NESTING_DEPTH}, in
@@ -63,7 +64,8 @@ export function capNesting(html: string): string {
     if (close === -1) break;
     const closing = html[index + 1] === "/";
     const start = closing ? index + 2 : index + 1;
-    const name = TAG_NAME.exec(html.slice(start, start + 40))?.[0]?.toLowerCase();
+    TAG_NAME.lastIndex = start;
+    const name = TAG_NAME.exec(html)?.[0]?.toLowerCase();
     if (name === undefined || VOID_ELEMENTS.has(name) || html[close - 1] === "/") {
       index = html.indexOf("<", index + 1);
       continue;

@@ -21,6 +21,13 @@ const converter = new NodeHtmlMarkdown({
 });
 useLinearTranslators(converter);
 
+/**
+ * The characters the converter's escapes act on: backslash, backtick, `*`, `_`, `~`, `[`, `]`
+ * (global escape), `+`, `=`, `>`, `-`, `#`, `.` (line-start escape) and `<` (the `<!DOCTYPE`
+ * cleanup). The escapes leave a text with none of them as it is, so they are skipped for it.
+ */
+export const ESCAPE_TRIGGER = /[\\`*_~[\]+=>#.<-]/;
+
 /** What node-html-markdown reads of `process`: `process.env.LOG_PERF` (undefined: no timings). */
 const PROCESS_STAND_IN = Object.freeze({ env: Object.freeze({}) });
 
@@ -34,7 +41,7 @@ const PROCESS_STAND_IN = Object.freeze({ env: Object.freeze({}) });
 function translate(piece: string): string {
   const html = escapeUnclosedComments(piece);
   const scope = globalThis as { process?: unknown };
-  if (scope.process !== undefined) return translateHtml(converter, html);
+  if (scope.process !== undefined) return translateHtml(converter, html, ESCAPE_TRIGGER);
   Object.defineProperty(globalThis, "process", {
     value: PROCESS_STAND_IN,
     configurable: true,
@@ -42,7 +49,7 @@ function translate(piece: string): string {
     writable: false,
   });
   try {
-    return translateHtml(converter, html);
+    return translateHtml(converter, html, ESCAPE_TRIGGER);
   } finally {
     delete scope.process;
   }

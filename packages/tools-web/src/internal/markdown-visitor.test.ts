@@ -1,6 +1,8 @@
 import { NodeHtmlMarkdown } from "node-html-markdown";
 import { describe, expect, it } from "vitest";
 import { ARTICLE_HTML } from "../test-support/fixtures.js";
+import { ESCAPE_TRIGGER } from "./html-to-markdown.js";
+import { LINE_START_ESCAPE } from "./linear-translators.js";
 import { translateHtml } from "./markdown-visitor.js";
 
 /** Real-looking HTML: every element kind node-html-markdown translates, and its odd corners. */
@@ -68,5 +70,45 @@ describe("translateHtml (node-html-markdown's walk over a MarkdownBuffer)", () =
     expect(lines).toHaveLength(items);
     expect(lines[0]).toBe("- item 0");
     expect(lines.at(-1)).toBe(`- item ${items - 1}`);
+  });
+});
+
+describe("the escape trigger", () => {
+  it("skips escapes only where they change nothing", () => {
+    const characters = [
+      "a",
+      " ",
+      "\\",
+      "`",
+      "*",
+      "_",
+      "~",
+      "[",
+      "]",
+      "+",
+      "=",
+      ">",
+      "-",
+      "#",
+      ".",
+      "<",
+      "1",
+      "!",
+      "\n",
+    ];
+    const texts: string[] = [];
+    for (const first of characters) {
+      for (const second of characters) {
+        for (const third of characters) texts.push(`${first}${second}${third}`);
+      }
+    }
+    for (const options of [{}, { lineStartEscape: LINE_START_ESCAPE }]) {
+      const converter = new NodeHtmlMarkdown(options);
+      for (const text of [...texts, ...SAMPLES]) {
+        const html =
+          text.includes("<") && text.length > 3 ? text : `<p>${text.replaceAll("<", "&lt;")}</p>`;
+        expect(translateHtml(converter, html, ESCAPE_TRIGGER)).toBe(translateHtml(converter, html));
+      }
+    }
   });
 });

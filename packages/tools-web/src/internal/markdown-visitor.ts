@@ -94,10 +94,18 @@ export class MarkdownVisitor {
   readonly urlDefinitions: string[] = [];
   readonly buffer = new MarkdownBuffer();
   readonly #options: NodeHtmlMarkdown["options"];
+  readonly #escapeTrigger: RegExp | undefined;
   readonly #translators: { get(tag: string): unknown };
 
-  constructor(instance: NodeHtmlMarkdown, root: ParsedNode) {
+  /**
+   * @param instance - the converter whose options and translators are used
+   * @param root - the parsed document
+   * @param escapeTrigger - a character class every text the escapes could change contains (a
+   *   text without any skips them); `undefined` runs them on every text
+   */
+  constructor(instance: NodeHtmlMarkdown, root: ParsedNode, escapeTrigger?: RegExp) {
     this.instance = instance;
+    this.#escapeTrigger = escapeTrigger;
     this.#options = instance.options;
     this.#translators = instance.translators as unknown as { get(tag: string): unknown };
     this.#markContent(root);
@@ -159,6 +167,7 @@ export class MarkdownVisitor {
     let result = text;
     if (!metadata?.preserveWhitespace) result = result.replace(WHITESPACE_RUN, " ");
     if (metadata?.noEscape) return result;
+    if (this.#escapeTrigger !== undefined && !this.#escapeTrigger.test(result)) return result;
     const { lineStartEscape, globalEscape, textReplace } = this.#options;
     result = result
       .replace(globalEscape[0], globalEscape[1])
@@ -317,11 +326,16 @@ export class MarkdownVisitor {
  *
  * @param instance - the configured converter
  * @param html - the document
+ * @param escapeTrigger - see {@link MarkdownVisitor}'s constructor
  * @returns Markdown
  */
-export function translateHtml(instance: NodeHtmlMarkdown, html: string): string {
+export function translateHtml(
+  instance: NodeHtmlMarkdown,
+  html: string,
+  escapeTrigger?: RegExp,
+): string {
   const root = parseHTML(html, instance.options) as unknown as ParsedNode;
-  const visitor = new MarkdownVisitor(instance, root);
+  const visitor = new MarkdownVisitor(instance, root, escapeTrigger);
   let result = visitor.buffer.toString();
   if (instance.options.useLinkReferenceDefinitions) {
     if (/[^\r\n]/.test(result.slice(-1))) result += "\n";
