@@ -298,6 +298,14 @@ await row(
   fresh("grep_search", { pattern: "quick", path: "tree" }),
   sh(`"${rgPath}" -n quick tree | head -100 > /dev/null`),
 );
+// The same page against the floor of any deterministic page: rg in path order (single-threaded).
+await row(
+  "grep_search capped, against a page in path order",
+  "rg --sort=path | head -100",
+  1.5,
+  fresh("grep_search", { pattern: "quick", path: "tree" }),
+  sh(`"${rgPath}" --sort=path -n quick tree | head -100 > /dev/null`),
+);
 
 if (HUGE) {
   const start = 5_000_000;
