@@ -3,8 +3,11 @@ import {
   capNesting,
   escapeUnclosedComments,
   findBaseHref,
+  findOpenGraphTitle,
+  firstElementInner,
   MAX_NESTING_DEPTH,
   removeHiddenBlocks,
+  removeTags,
 } from "./html-scan.js";
 
 const HIDDEN_BLOCKS = /<(script|style|noscript|template|svg|head)\b[\s\S]*?<\/\1\s*>/gi;
@@ -24,6 +27,14 @@ const DOCUMENTS = [
   "<!-- a --><!-- b <!-- c --> <!-- open <!-- open2",
   "<!--> <!---> <!----> x",
   "<p>plain</p>",
+  "<TITLE lang=en>A &amp; <b>B</b></Title><title>second</title>",
+  "<titles>x</title><h1 class=a>Head <i>line</i></H1><h1>two</h1>",
+  "<title>no end <h1>open",
+  "<title <h1>x</h1>",
+  '<meta name="x"><meta property="og:title" content="OG &amp; title"><meta property=og:title content=bare>',
+  "<meta <meta property='og:title' x content='deep'>",
+  "<meta property='og:title'> content='after the end'",
+  "<p>a < b > c <<i>>d</p>",
 ];
 
 describe("linear HTML scans", () => {
@@ -35,6 +46,18 @@ describe("linear HTML scans", () => {
 
   it("findBaseHref finds what the expression captures", () => {
     for (const html of DOCUMENTS) expect(findBaseHref(html)).toBe(BASE_HREF.exec(html)?.[1]);
+  });
+
+  it("firstElementInner, findOpenGraphTitle and removeTags give what their expressions give", () => {
+    const og = /<meta\s[^>]*property\s*=\s*["']og:title["'][^>]*content\s*=\s*["']([^"']*)["']/i;
+    for (const html of DOCUMENTS) {
+      expect(firstElementInner(html, "title")).toBe(
+        /<title[^>]*>([\s\S]*?)<\/title>/i.exec(html)?.[1],
+      );
+      expect(firstElementInner(html, "h1")).toBe(/<h1[^>]*>([\s\S]*?)<\/h1>/i.exec(html)?.[1]);
+      expect(findOpenGraphTitle(html)).toBe(og.exec(html)?.[1]);
+      expect(removeTags(html)).toBe(html.replace(/<[^>]*>/g, ""));
+    }
   });
 
   it("escapeUnclosedComments escapes exactly the openers no --> follows", () => {
@@ -63,6 +86,9 @@ describe("linear HTML scans", () => {
       expect(findBaseHref(openers)).toBeUndefined();
       const scripts = `${"<script>x".repeat(count / 10)}</script>`;
       expect(removeHiddenBlocks(scripts)).toBe("");
+      expect(firstElementInner("<title>".repeat(count / 7), "title")).toBeUndefined();
+      expect(findOpenGraphTitle("<meta ".repeat(count / 6))).toBeUndefined();
+      expect(removeTags(`a${"<".repeat(count)}`)).toBe(`a${"<".repeat(count)}`);
       const comments = "<!-- x ".repeat(count / 10);
       expect(escapeUnclosedComments(comments)).toBe("&lt;!-- x ".repeat(count / 10));
     }

@@ -211,3 +211,60 @@ export function escapeUnclosedComments(html: string): string {
   if (first === -1) return html;
   return html.slice(0, first) + html.slice(first).replaceAll("<!--", "&lt;!--");
 }
+
+/**
+ * The inner HTML of the first `<name …>…</name>`: what `/<name[^>]*>([\s\S]*?)<\/name>/i`
+ * captures, in linear time (only the first opener can match: a later one sees the same or a
+ * later `>` and no closer after it).
+ *
+ * @param html - the document
+ * @param name - a lowercase tag name (letters and digits)
+ * @returns the inner HTML, or `undefined`
+ */
+export function firstElementInner(html: string, name: string): string | undefined {
+  const opener = new RegExp(`<${name}`, "i").exec(html);
+  if (opener === null) return undefined;
+  const openEnd = html.indexOf(">", opener.index + opener[0].length);
+  if (openEnd === -1) return undefined;
+  const closer = new RegExp(`</${name}>`, "gi");
+  closer.lastIndex = openEnd + 1;
+  const end = closer.exec(html);
+  return end === null ? undefined : html.slice(openEnd + 1, end.index);
+}
+
+const META_OPENER = /<meta\s/gi;
+const OG_TITLE = /[^>]*property\s*=\s*["']og:title["'][^>]*content\s*=\s*["']([^"']*)["']/iy;
+
+/**
+ * The `content` of the first `<meta property="og:title" content="…">`: what
+ * `/<meta\s[^>]*property\s*=\s*["']og:title["'][^>]*content\s*=\s*["']([^"']*)["']/i` captures, in
+ * linear time (after a `<meta` without it, the other `<meta` before the same `>` are skipped).
+ *
+ * @param html - the document
+ * @returns the title, or `undefined`
+ */
+export function findOpenGraphTitle(html: string): string | undefined {
+  META_OPENER.lastIndex = 0;
+  for (let match = META_OPENER.exec(html); match !== null; match = META_OPENER.exec(html)) {
+    OG_TITLE.lastIndex = match.index + match[0].length;
+    const found = OG_TITLE.exec(html);
+    if (found !== null) return found[1];
+    const end = html.indexOf(">", match.index);
+    if (end === -1) return undefined;
+    META_OPENER.lastIndex = end;
+  }
+  return undefined;
+}
+
+/**
+ * `text.replace(/<[^>]*>/g, "")` in linear time: no `<` after the last `>` can close, so the
+ * expression only runs before it.
+ *
+ * @param text - a fragment of HTML
+ * @returns the text without tags
+ */
+export function removeTags(text: string): string {
+  const lastEnd = text.lastIndexOf(">");
+  if (lastEnd === -1) return text;
+  return text.slice(0, lastEnd + 1).replace(/<[^>]*>/g, "") + text.slice(lastEnd + 1);
+}

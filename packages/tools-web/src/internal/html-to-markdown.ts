@@ -4,7 +4,10 @@ import {
   capNesting,
   escapeUnclosedComments,
   findBaseHref,
+  findOpenGraphTitle,
+  firstElementInner,
   removeHiddenBlocks,
+  removeTags,
 } from "./html-scan.js";
 import { LINE_START_ESCAPE, useLinearTranslators } from "./linear-translators.js";
 import { translateHtml } from "./markdown-visitor.js";
@@ -97,17 +100,13 @@ export function absolutizeLinks(html: string, baseUrl: string): string {
 export function extractHtmlTitle(html: string): string | undefined {
   const head = html.length > 200_000 ? html.slice(0, 200_000) : html;
   const candidates = [
-    /<title[^>]*>([\s\S]*?)<\/title>/i.exec(head)?.[1],
-    /<meta\s[^>]*property\s*=\s*["']og:title["'][^>]*content\s*=\s*["']([^"']*)["']/i.exec(
-      head,
-    )?.[1],
-    /<h1[^>]*>([\s\S]*?)<\/h1>/i.exec(head)?.[1],
+    firstElementInner(head, "title"),
+    findOpenGraphTitle(head),
+    firstElementInner(head, "h1"),
   ];
   for (const candidate of candidates) {
     if (candidate === undefined) continue;
-    const text = decodeEntities(candidate.replace(/<[^>]*>/g, ""))
-      .replace(/\s+/g, " ")
-      .trim();
+    const text = decodeEntities(removeTags(candidate)).replace(/\s+/g, " ").trim();
     if (text.length > 0) return text.length > 300 ? `${text.slice(0, 299)}…` : text;
   }
   return undefined;
