@@ -43,17 +43,6 @@ export function trimNewLines(text: string): string {
   return start === 0 && end === text.length ? text : text.slice(start, end);
 }
 
-/** Where the next `\n` / `\r\n` run starting at `from` ends (`from` when there is none). */
-function newlineRunEnd(text: string, from: number): number {
-  let at = from;
-  for (;;) {
-    const code = text.charCodeAt(at);
-    if (code === NEWLINE) at += 1;
-    else if (code === CARRIAGE_RETURN && text.charCodeAt(at + 1) === NEWLINE) at += 2;
-    else return at;
-  }
-}
-
 /**
  * `text.replace(/([^\r\n])(?:\r?\n)+(?!\s*[-*+]|\s*\d+\.|\s*\|)/g, "$1  \n" + indent)`: line
  * breaks inside a list item become Markdown hard breaks, unless the next line starts a list or
