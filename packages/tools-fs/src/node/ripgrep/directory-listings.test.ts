@@ -10,6 +10,7 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import type { SearchScope } from "../../internal/search-types.js";
 import { listDirectory } from "./directory-listings.js";
 import { inspectIgnoreFiles } from "./inspect-ignore-files.js";
 
@@ -75,7 +76,14 @@ describe("the ignore-file check with remembered listings", () => {
     writeFileSync(join(module, ".gitignore"), "out/\n");
     settle(module);
     settle(root);
-    const scope = { path: "", pathType: "directory", includeHiddenAndIgnored: false } as const;
+    const scope: SearchScope = {
+      path: "",
+      pathType: "directory",
+      glob: undefined,
+      includeHiddenAndIgnored: false,
+      isSecret: () => false,
+      secretGlobs: [],
+    };
     const signal = new AbortController().signal;
     expect((await inspectIgnoreFiles(root, scope, signal)).unsafe).toEqual([]);
     rmSync(join(module, ".gitignore"));
