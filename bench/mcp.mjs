@@ -28,7 +28,7 @@ import { runTargetRows } from "./lib/mcp-target-rows.mjs";
 const CALLS = Number(process.env.BENCH_MCP_CALLS ?? 50);
 const WARM_UP = 10;
 const repositoryRoot = resolve(import.meta.dirname, "..");
-const oursBin = join(repositoryRoot, "apps", "mcp-server", "dist", "cli.js");
+const oursBin = join(repositoryRoot, "apps", "mcp-server", "dist", "bin", "agentool-mcp.js");
 const require = createRequire(import.meta.url);
 const referenceBin = join(
   dirname(require.resolve("@modelcontextprotocol/server-filesystem/package.json")),

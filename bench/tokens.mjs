@@ -59,7 +59,7 @@ const encoder = new Tiktoken(o200k);
 const tokens = (value) => encoder.encode(JSON.stringify(value)).length;
 
 const repositoryRoot = resolve(import.meta.dirname, "..");
-const oursBin = join(repositoryRoot, "apps", "mcp-server", "dist", "cli.js");
+const oursBin = join(repositoryRoot, "apps", "mcp-server", "dist", "bin", "agentool-mcp.js");
 const require = createRequire(import.meta.url);
 const referenceBin = join(
   dirname(require.resolve("@modelcontextprotocol/server-filesystem/package.json")),

@@ -1,15 +1,24 @@
 import { readFileSync, realpathSync, statSync } from "node:fs";
 import { AgentoolError } from "@agentool/contract";
 
+/**
+ * The package's version from its package.json: one folder up from the compiled module
+ * (dist/), two from the bundled bin (dist/bin/).
+ */
 function packageVersion(): string {
-  try {
-    const manifest = JSON.parse(
-      readFileSync(new URL("../package.json", import.meta.url), "utf8"),
-    ) as { version?: unknown };
-    return typeof manifest.version === "string" ? manifest.version : "0.0.0";
-  } catch {
-    return "0.0.0";
+  for (const relative of ["../package.json", "../../package.json"]) {
+    try {
+      const manifest = JSON.parse(readFileSync(new URL(relative, import.meta.url), "utf8")) as {
+        name?: unknown;
+        version?: unknown;
+      };
+      if (manifest.name === "@agentool/mcp-server" && typeof manifest.version === "string")
+        return manifest.version;
+    } catch {
+      // not this folder
+    }
   }
+  return "0.0.0";
 }
 
 /** The version of `@agentool/mcp-server` (from its package.json). */

@@ -33,7 +33,9 @@ type Args = Record<string, unknown>;
 /** One way of calling a tool: the text the model reads back. */
 type Caller = (tool: string, args: Args) => Promise<string>;
 
-const CLI_PATH = fileURLToPath(new URL("../../mcp-server/dist/cli.js", import.meta.url));
+const CLI_PATH = fileURLToPath(
+  new URL("../../mcp-server/dist/bin/agentool-mcp.js", import.meta.url),
+);
 
 /** A workspace whose listings, searches, log, memories and knowledge all page. */
 function createWorkspace(): string {

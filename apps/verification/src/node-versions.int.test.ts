@@ -15,7 +15,7 @@ import { type PublishedEntry, publishedEntries } from "./node-versions/published
 const repository = resolve(import.meta.dirname, "../../..");
 const RUNTIMES_MODULE = join(repository, "scripts", "node-runtimes.mjs");
 const CHECK_SCRIPT = fileURLToPath(new URL("./node-versions/runtime-check.mjs", import.meta.url));
-const CLI = join(repository, "apps", "mcp-server", "dist", "cli.js");
+const CLI = join(repository, "apps", "mcp-server", "dist", "bin", "agentool-mcp.js");
 /** A first run downloads two Node binaries from npm (~60 MB each). */
 const INSTALL_TIMEOUT_MS = 15 * 60_000;
 /** The packages whose entries must be among those checked (a new package adds itself). */
@@ -283,7 +283,9 @@ describe.each(["the suite's Node", "Node 22", "Node 24"])("%s", (label) => {
 
   it("serves MCP over stdio from the CLI: initialize, tools/list, tools/call", () => {
     const server = stepValue(report().mcpServer, "mcp-server CLI");
-    const manifest = JSON.parse(readFileSync(join(CLI, "..", "..", "package.json"), "utf8")) as {
+    const manifest = JSON.parse(
+      readFileSync(join(CLI, "..", "..", "..", "package.json"), "utf8"),
+    ) as {
       version: string;
     };
     expect(server.initialize.result).toMatchObject({

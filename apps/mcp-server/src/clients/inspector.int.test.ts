@@ -55,7 +55,7 @@ function inspect(target: readonly string[], args: readonly string[]): Promise<No
   });
 }
 
-/** Over stdio: the Inspector spawns `node dist/cli.js <serverArgs>`. */
+/** Over stdio: the Inspector spawns `node dist/bin/agentool-mcp.js <serverArgs>`. */
 async function inspectStdio(args: readonly string[]): Promise<unknown> {
   const run = await inspect([process.execPath, CLI_PATH, ...serverArgs], args);
   if (run.code !== 0)

@@ -6,11 +6,17 @@ import { fileURLToPath } from "node:url";
 import { Client, type ClientOptions } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 
-/** The built bin the tests spawn (`node dist/cli.js`). */
-export const CLI_PATH = fileURLToPath(new URL("../../dist/cli.js", import.meta.url));
+/**
+ * The bin the tests spawn, as published (`bin` in package.json): the bundle of `dist/cli.js`
+ * and the families (`node dist/bin/agentool-mcp.js`).
+ */
+export const CLI_PATH = fileURLToPath(new URL("../../dist/bin/agentool-mcp.js", import.meta.url));
 
 /** The package directory (the spawned server's working directory). */
-export const PACKAGE_DIRECTORY = dirname(dirname(CLI_PATH));
+export const PACKAGE_DIRECTORY = fileURLToPath(new URL("../..", import.meta.url)).replace(
+  /\/$/,
+  "",
+);
 
 /**
  * Fails with a clear message when the bin has not been built: the tests run the real bin.

@@ -5,7 +5,7 @@
 //
 //   <node> runtime-check.mjs '{"entries":[{"packageName":…,"subpath":…,"file":…}],"cli":…}'
 //
-// `file` is an entry's `exports` target and `cli` the MCP server's `dist/cli.js`, both absolute.
+// `file` is an entry's `exports` target and `cli` the MCP server's bin (`dist/bin/agentool-mcp.js`), both absolute.
 import { execFileSync, spawn } from "node:child_process";
 import { once } from "node:events";
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";

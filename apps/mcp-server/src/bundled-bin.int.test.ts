@@ -1,0 +1,113 @@
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  CLI_PATH,
+  PACKAGE_DIRECTORY,
+  requireBuiltCli,
+  temporaryDirectory,
+} from "./test-support/spawn-server.js";
+
+/** A loader hook that appends every module URL the process resolves to a log file. */
+const HOOKS = `import { appendFileSync } from "node:fs";
+let log;
+export function initialize(data) { log = data.log; }
+export async function resolve(specifier, context, next) {
+  const result = await next(specifier, context);
+  appendFileSync(log, result.url + "\\n");
+  return result;
+}
+`;
+
+const BIN_DIRECTORY = join(PACKAGE_DIRECTORY, "dist", "bin");
+const binURL = pathToFileURL(`${BIN_DIRECTORY}/`).href;
+
+let folder: ReturnType<typeof temporaryDirectory>;
+let log: string;
+
+beforeAll(() => {
+  requireBuiltCli();
+  folder = temporaryDirectory({ "notes.md": "# Notes\n\nThe staging password rotates monthly.\n" });
+  log = join(folder.path, "resolved.log");
+  writeFileSync(join(folder.path, "hooks.mjs"), HOOKS);
+  writeFileSync(
+    join(folder.path, "register.mjs"),
+    `import { register } from "node:module";\nregister(new URL("./hooks.mjs", import.meta.url), { data: { log: ${JSON.stringify(log)} } });\n`,
+  );
+});
+
+afterAll(() => folder?.cleanup());
+
+/** The module URLs resolved so far (the process's own loads; the hook file excluded). */
+function resolvedSoFar(): string[] {
+  return readFileSync(log, "utf8")
+    .split("\n")
+    .filter((url) => url.length > 0 && !url.startsWith("node:") && !url.includes("hooks.mjs"));
+}
+
+describe("the published bin is one bundle with a chunk per family", () => {
+  it("package.json's bin is the bundle the tests spawn", () => {
+    const manifest = JSON.parse(readFileSync(join(PACKAGE_DIRECTORY, "package.json"), "utf8"));
+    expect(join(PACKAGE_DIRECTORY, manifest.bin["agentool-mcp"])).toBe(CLI_PATH);
+    expect(readFileSync(CLI_PATH, "utf8").startsWith("#!/usr/bin/env node\n")).toBe(true);
+  });
+
+  it("answers a first call from bundled files only, and loads the other families' chunks when listed", async () => {
+    writeFileSync(log, "");
+    const client = new Client({ name: "bundle-test", version: "1.0.0" });
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: ["--import", join(folder.path, "register.mjs"), CLI_PATH, "--root", folder.path],
+        cwd: folder.path,
+        stderr: "ignore",
+        env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: folder.path },
+      }),
+    );
+    try {
+      const thought = await client.callTool({ name: "think", arguments: { thought: "first" } });
+      expect(thought.isError).not.toBe(true);
+      const atFirstAnswer = resolvedSoFar();
+      expect(atFirstAnswer).toContain(pathToFileURL(CLI_PATH).href);
+      // Nothing from node_modules: zod, the SDK and the families are inside the bundle.
+      expect(atFirstAnswer.filter((url) => !url.startsWith(binURL))).toEqual([]);
+
+      const names = (await client.listTools()).tools.map((tool) => tool.name);
+      expect(names).toEqual(expect.arrayContaining(["think", "read_file", "search_knowledge"]));
+      const found = await client.callTool({
+        name: "search_knowledge",
+        arguments: { query: "staging password rotates" },
+      });
+      expect(found.isError).not.toBe(true);
+      expect(JSON.stringify(found.content)).toContain("notes.md");
+      const afterListing = resolvedSoFar();
+      const chunks = (urls: string[]) => new Set(urls.filter((url) => url.startsWith(binURL)));
+      // The families not called before the listing were not loaded before it.
+      expect(chunks(afterListing).size).toBeGreaterThan(chunks(atFirstAnswer).size);
+      // Outside the bundle only rg's binary package (a file on disk beside its module).
+      const outside = afterListing.filter((url) => !url.startsWith(binURL));
+      for (const url of outside) expect(url).toMatch(/\/@vscode\/ripgrep\//);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("THIRD-PARTY-NOTICES.md carries the licence of every package the bundle holds code of", () => {
+    const notices = readFileSync(join(BIN_DIRECTORY, "THIRD-PARTY-NOTICES.md"), "utf8");
+    const bundled = new Set<string>();
+    for (const file of readdirSync(BIN_DIRECTORY).filter((name) => name.endsWith(".js"))) {
+      const text = readFileSync(join(BIN_DIRECTORY, file), "utf8");
+      // rolldown heads each module's code with a `// <path>` comment.
+      for (const match of text.matchAll(/^\/\/ \S*node_modules\/((?:@[^/]+\/)?[^/]+)\//gm)) {
+        bundled.add(match[1] as string);
+      }
+    }
+    const theirs = [...bundled].filter((name) => !name.startsWith("@agentool/"));
+    expect(theirs).toEqual(expect.arrayContaining(["zod", "@modelcontextprotocol/sdk"]));
+    for (const name of theirs) expect(notices).toContain(`## ${name} `);
+    expect(notices).toContain("MIT License");
+  });
+});
