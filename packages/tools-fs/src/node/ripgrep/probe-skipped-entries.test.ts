@@ -36,6 +36,23 @@ const probe = (entries: string[], overrides: Partial<SearchRequest> = {}) =>
   probeSkippedEntries({ path: root, workspacePath: "" }, request(overrides), entries, signal);
 
 describe("probeSkippedEntries", () => {
+  it("applies each call's own secret globs (matchers are kept per glob list, never mixed up)", async () => {
+    await write({ "build/keys.txt": "needle_text\n", "build/zz.log": "needle_text\n" });
+    expect(await probe(["build"], { secretGlobs: ["*.txt"] })).toEqual({
+      decided: true,
+      example: "build/zz.log",
+    });
+    expect(await probe(["build"], { secretGlobs: [] })).toEqual({
+      decided: true,
+      example: "build/keys.txt",
+    });
+    expect(await probe(["build"], { secretGlobs: ["*.log", "*.txt"] })).toEqual({ decided: true });
+    expect(await probe(["build"], { secretGlobs: ["*.txt"] })).toEqual({
+      decided: true,
+      example: "build/zz.log",
+    });
+  });
+
   it("finds plain text in skipped files and directories, the first file in path order", async () => {
     await write({
       ".cache/b/second.txt": "a needle_text here\n",

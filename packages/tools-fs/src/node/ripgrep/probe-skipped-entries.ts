@@ -115,13 +115,28 @@ export async function probeSkippedEntries(
   }
   // Secrets are kept out twice, as with rg: the workspace's test, and the secret globs matched
   // without regard to case and without exceptions (rg's `--iglob '!…'`).
-  const secretByGlob = createSecretPathMatcher({
-    secretPaths: request.secretGlobs.map((glob) => glob.toLowerCase()),
-    secretExceptions: [],
-  });
+  const secretByGlob = secretGlobMatcher(request.secretGlobs);
   const isSecret = (path: string): boolean =>
     request.isSecret(path) || secretByGlob(path.toLowerCase());
   return new SkippedEntryWalk(base.path, below, matches, isSecret, signal).run(entries);
+}
+
+/** Matchers of secret-glob lists, kept: building one costs ~0.2 ms and the list rarely changes. */
+const secretGlobMatchers = new Map<string, (path: string) => boolean>();
+
+/** The matcher of a secret-glob list (lower-cased), built once per list. */
+function secretGlobMatcher(globs: readonly string[]): (path: string) => boolean {
+  const key = JSON.stringify(globs);
+  let matcher = secretGlobMatchers.get(key);
+  if (matcher === undefined) {
+    matcher = createSecretPathMatcher({
+      secretPaths: globs.map((glob) => glob.toLowerCase()),
+      secretExceptions: [],
+    });
+    if (secretGlobMatchers.size >= 16) secretGlobMatchers.clear();
+    secretGlobMatchers.set(key, matcher);
+  }
+  return matcher;
 }
 
 /** A walk of the skipped entries, by descriptor, in path order; every descriptor closed at its end. */
