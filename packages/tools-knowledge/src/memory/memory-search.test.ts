@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { assertConformance } from "@agentool/contract/testing";
 import { describe, expect, it } from "vitest";
 import { createInMemoryMemoryBackend } from "./in-memory-memory-backend.js";
@@ -61,6 +62,26 @@ describe("memory_search", () => {
     expect(hit?.content).toContain("The boiler code is 7731.");
     expect(hit?.content.startsWith("…")).toBe(true);
     expect(search.renderResult(boiler)).toContain('read a whole memory with memory_read key="…"');
+  });
+
+  it("excerpts a long memory where the query's words are densest, not at their first mention", async () => {
+    const backend = createInMemoryMemoryBackend();
+    // A real text nobody here wrote (Debian's Apache-2.0 licence), with one line of ours inside it:
+    // "license" occurs all over; "staging license rotation" together only in our line.
+    const licence = readFileSync("/usr/share/common-licenses/Apache-2.0", "utf8");
+    const middle = Math.floor(licence.length / 2);
+    const content = `${licence.slice(0, middle)}\nThe staging license rotation runs every Tuesday.\n${licence.slice(middle)}`;
+    await backend.write(["test"], { key: "docs/licence", content, tags: [], now: NOW });
+    const search = createMemorySearchTool({
+      backend,
+      namespace: ["test"],
+      maxExcerptCharacters: 200,
+    });
+    const result = await search.run({ query: "staging license rotation" });
+    if (!result.success) throw new Error(JSON.stringify(result));
+    const hit = result.data.results[0];
+    expect(hit?.content_truncated).toBe(true);
+    expect(hit?.content).toContain("The staging license rotation runs every Tuesday.");
   });
 
   it("filters on every tag given and tells filtered_out from no_match", async () => {

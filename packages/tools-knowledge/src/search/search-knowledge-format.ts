@@ -28,7 +28,11 @@ export type KnowledgeSourceKind = "corpus" | "store";
 
 /** One hit as `search_knowledge` returns it. */
 export interface SearchKnowledgeHit extends KnowledgeHit {
-  /** Whether the excerpt was cut to the tool's excerpt cap (the reference opens the whole span). */
+  /**
+   * Whether the passage held more than the excerpt shows: lines of it left out (the excerpt is the
+   * run of lines where the query's terms are densest, and the reference names exactly those) or a
+   * line cut at the cap.
+   */
   excerpt_truncated: boolean;
 }
 

@@ -15,7 +15,9 @@ import {
 } from "@agentool/contract";
 import { z } from "zod";
 import { splitCommaList } from "../engine/comma-list.js";
+import { tokenize } from "../engine/tokenize.js";
 import type { KnowledgeSearchRequest, KnowledgeSource } from "../engine/types.js";
+import { focusExcerpt } from "./densest-lines.js";
 import {
   describeTool,
   formatSearchKnowledgeResult,
@@ -197,22 +199,6 @@ export type SearchKnowledgeInput = z.output<typeof searchKnowledgeInputSchema> &
 /** The `search_knowledge` tool's type. */
 export type SearchKnowledgeTool = Tool<typeof searchKnowledgeInputSchema, SearchKnowledgeToolData>;
 
-/**
- * Cuts an excerpt to `max` characters, at a line end when one falls in the last third, never
- * inside a surrogate pair.
- */
-function capExcerpt(text: string, max: number): { excerpt: string; truncated: boolean } {
-  if (text.length <= max) return { excerpt: text, truncated: false };
-  let end = max;
-  const lineEnd = text.lastIndexOf("\n", max);
-  if (lineEnd >= Math.floor((max * 2) / 3)) end = lineEnd;
-  else {
-    const code = text.charCodeAt(end - 1);
-    if (code >= 0xd800 && code <= 0xdbff) end -= 1;
-  }
-  return { excerpt: text.slice(0, end), truncated: true };
-}
-
 function normalizeTags(raw: readonly string[] | undefined): string[] | undefined {
   if (raw === undefined) return undefined;
   const tags = [...new Set(raw.map((tag) => tag.trim()).filter((tag) => tag.length > 0))];
@@ -322,12 +308,22 @@ export function createSearchKnowledgeTool(
       if (isOffsetPastEnd(offset, result.total)) {
         return offsetPastEnd({ tool: name, offset, total: result.total, unit: "hits" });
       }
+      // A long passage shows the lines where the query's terms are densest, not its start.
+      const queryTerms = new Set(tokenize(query, { mode: "query" }));
       const hits = result.hits.slice(0, limit).map((hit): SearchKnowledgeHit => {
-        const { excerpt, truncated } = capExcerpt(
-          redactPrivateKeys(hit.excerpt),
+        const focused = focusExcerpt(
+          { ...hit, excerpt: redactPrivateKeys(hit.excerpt) },
+          queryTerms,
           maxExcerptCharacters,
         );
-        return { ...hit, excerpt, excerpt_truncated: truncated };
+        return {
+          ...hit,
+          start_line: focused.start_line,
+          end_line: focused.end_line,
+          reference: focused.reference,
+          excerpt: focused.excerpt,
+          excerpt_truncated: focused.truncated,
+        };
       });
       const end = offset - 1 + hits.length;
       const data: SearchKnowledgeToolData = {

@@ -166,10 +166,67 @@ export function recordsByKey(snapshot: MemorySnapshot): MemoryRecord[] {
   return sorted;
 }
 
+/** Occurrences of one query word a memory's excerpt considers at most. */
+const MAX_OCCURRENCES_PER_WORD = 256;
+
+/**
+ * Where the excerpt of a long memory should start showing: the first occurrence in the stretch of
+ * `max` characters holding the most distinct query words (then the most occurrences, then the
+ * earliest); -1 when no query word occurs.
+ */
+function densestOccurrence(lower: string, query: string, max: number): number {
+  const words = [
+    ...new Set(
+      query
+        .toLowerCase()
+        .split(/[^\p{L}\p{N}]+/u)
+        .filter((word) => word.length >= 2),
+    ),
+  ];
+  const occurrences: Array<{ at: number; word: number; end: number }> = [];
+  for (const [index, word] of words.entries()) {
+    for (
+      let at = lower.indexOf(word), count = 0;
+      at !== -1 && count < MAX_OCCURRENCES_PER_WORD;
+      at = lower.indexOf(word, at + word.length), count += 1
+    ) {
+      occurrences.push({ at, word: index, end: at + word.length });
+    }
+  }
+  if (occurrences.length === 0) return -1;
+  occurrences.sort((left, right) => left.at - right.at);
+  // The stretch shown runs from a little before its first occurrence: keep the rest inside it.
+  const span = Math.max(1, max - Math.floor(max / 5));
+  const counts = new Array<number>(words.length).fill(0);
+  let distinct = 0;
+  let best = { at: -1, distinct: 0, count: 0 };
+  let right = 0;
+  for (let left = 0; left < occurrences.length; left += 1) {
+    const start = (occurrences[left] as { at: number }).at;
+    while (
+      right < occurrences.length &&
+      (occurrences[right] as { end: number }).end - start <= span
+    ) {
+      const word = (occurrences[right] as { word: number }).word;
+      if (counts[word] === 0) distinct += 1;
+      counts[word] = (counts[word] ?? 0) + 1;
+      right += 1;
+    }
+    const count = right - left;
+    if (distinct > best.distinct || (distinct === best.distinct && count > best.count)) {
+      best = { at: start, distinct, count };
+    }
+    const word = (occurrences[left] as { word: number }).word;
+    counts[word] = (counts[word] ?? 1) - 1;
+    if (counts[word] === 0) distinct -= 1;
+  }
+  return best.at;
+}
+
 /**
  * Cuts a memory's content to `max` characters for a search hit: the whole content when it fits,
- * else a window that starts a little before the first query word found (at a word boundary), never
- * inside a surrogate pair.
+ * else a window that starts a little before the stretch where the query's words are densest (at a
+ * word boundary), never inside a surrogate pair.
  *
  * @internal
  */
@@ -179,13 +236,7 @@ export function memoryExcerpt(
   max: number,
 ): { excerpt: string; truncated: boolean } {
   if (content.length <= max) return { excerpt: content, truncated: false };
-  const lower = content.toLowerCase();
-  let first = -1;
-  for (const word of query.toLowerCase().split(/[^\p{L}\p{N}]+/u)) {
-    if (word.length < 2) continue;
-    const at = lower.indexOf(word);
-    if (at !== -1 && (first === -1 || at < first)) first = at;
-  }
+  const first = densestOccurrence(content.toLowerCase(), query, max);
   let start = first <= max / 3 ? 0 : first - Math.floor(max / 5);
   if (start > 0) {
     const space = content.lastIndexOf(" ", start);
