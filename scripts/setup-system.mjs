@@ -93,7 +93,40 @@ export const SYSTEM_PACKAGES = [
     usedBy: "the PostgresStore memory suite (a real PostgreSQL server on 127.0.0.1)",
     purposes: ["test"],
   },
+  {
+    name: "manpages",
+    find: () => findFile("/usr/share/man/man7/signal.7.gz"),
+    usedBy: "search_knowledge's real relevance set (the Linux man-pages)",
+    purposes: ["test"],
+  },
+  {
+    name: "manpages-dev",
+    find: () => findFile("/usr/share/man/man2/open.2.gz"),
+    usedBy: "search_knowledge's real relevance set (the Linux man-pages)",
+    purposes: ["test"],
+  },
+  {
+    name: "groff-base",
+    find: () => findProgram("groff"),
+    usedBy: "rendering the man-pages of search_knowledge's real relevance set",
+    purposes: ["test"],
+  },
 ];
+
+/**
+ * A file's path when it exists.
+ *
+ * @param {string} path - the file
+ * @returns {string | undefined} the path, or undefined
+ */
+function findFile(path) {
+  try {
+    accessSync(path, constants.R_OK);
+    return path;
+  } catch {
+    return undefined;
+  }
+}
 
 /**
  * Why packages cannot be installed here, or undefined when they can (root with apt-get on Linux).
