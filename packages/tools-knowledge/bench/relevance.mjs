@@ -24,8 +24,12 @@ import { buildDebianReadmeSet, buildManPageSet } from "../scripts/relevance-sets
 const cacheDirectory = join(resolve(import.meta.dirname, "..", "..", ".."), ".cache", "relevance");
 const every = Number(process.env.BENCH_RELEVANCE_EVERY ?? 4);
 
+const commit = spawnSync("git", ["rev-parse", "--short", "HEAD"], {
+  encoding: "utf8",
+}).stdout.trim();
+// Quality, not time: no load discipline applies (the figures do not depend on the machine's load).
 console.log(
-  `${benchHeader("search_knowledge on real text: document retrieval, one known item per query")}\n`,
+  `search_knowledge on real text: document retrieval, one known item per query\n${new Date().toISOString().slice(0, 10)}, commit ${commit || "unknown"}, Node ${process.version}\n`,
 );
 const sets = [buildManPageSet({ cacheDirectory, every }), buildDebianReadmeSet({ cacheDirectory })];
 const rows = [];
