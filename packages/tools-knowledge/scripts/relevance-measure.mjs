@@ -181,11 +181,15 @@ export async function corpusSourceRanker(folder, { embeddings } = {}) {
   await source.refresh(context);
   return {
     async rank(query) {
-      const result = await source.search({ query, offset: 1, limit: 60 }, context);
+      // The first ten distinct files of the hit list, paging on as a user would.
       const files = [];
-      for (const hit of result.hits) {
-        if (!files.includes(hit.file)) files.push(hit.file);
-        if (files.length >= 10) break;
+      for (let offset = 1; files.length < 10 && offset <= 500; offset += 50) {
+        const result = await source.search({ query, offset, limit: 50 }, context);
+        for (const hit of result.hits) {
+          if (!files.includes(hit.file)) files.push(hit.file);
+          if (files.length >= 10) break;
+        }
+        if (offset + 50 > result.total) break;
       }
       return files.map((file, index) => ({ file, score: -index }));
     },

@@ -238,3 +238,19 @@ export function buildDebianReadmeSet({ cacheDirectory, minimumCharacters = 400 }
   });
   return { name: "debian-readmes", folder: join(folder, "corpus"), queries };
 }
+
+// ── the hand-written set ─────────────────────────────────────────────────────────────────────
+/**
+ * The set written for the relevance test (src/test-support/relevance: 48 Markdown files, 74
+ * queries), read from its files: the queries from `queries.ts` (each `query` with its `file`).
+ *
+ * @returns {RelevanceSet} the set
+ */
+export function readHandWrittenSet() {
+  const folder = new URL("../src/test-support/relevance/", import.meta.url);
+  const source = readFileSync(new URL("queries.ts", folder), "utf8");
+  const queries = [
+    ...source.matchAll(/query: ("(?:[^"\\]|\\.)*"),\s*file: ("(?:[^"\\]|\\.)*")/g),
+  ].map((match) => ({ query: JSON.parse(match[1]), file: JSON.parse(match[2]) }));
+  return { name: "hand-written", folder: new URL("corpus/", folder).pathname, queries };
+}

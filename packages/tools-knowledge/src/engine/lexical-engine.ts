@@ -607,6 +607,44 @@ export class LexicalEngine {
     }
   }
 
+  /** The query's terms, as a search reads them (for scores computed outside, see `lexical-group-scores`). */
+  queryTerms(query: string): string[] {
+    return this.scoring.tokenize(query).filter((term) => term.length > 0);
+  }
+
+  /** Calls `visit` for each live document, with its length summed over the fields. */
+  forEachDocument(visit: (id: string, length: number) => void): void {
+    for (let document = 0; document < this.ids.length; document += 1) {
+      const id = this.ids[document];
+      if (id === undefined) continue;
+      let length = 0;
+      for (const lengths of this.lengths) length += lengths[document] as number;
+      visit(id, length);
+    }
+  }
+
+  /** Calls `visit` for each posting of exactly `term` (once per field holding it) of a live document. */
+  forEachPosting(term: string, visit: (id: string, frequency: number) => void): void {
+    const number = this.termNumbers.get(term);
+    if (number === undefined) return;
+    for (let field = 0; field < this.fieldCount; field += 1) {
+      const sealed = this.sealed[field] as SealedField;
+      if (number < this.sealedTerms) {
+        const end = sealed.offsets[number + 1] as number;
+        for (let at = sealed.offsets[number] as number; at < end; at += 1) {
+          const id = this.ids[sealed.documents[at] as number];
+          if (id !== undefined) visit(id, sealed.frequencies[at] as number);
+        }
+      }
+      const list = (this.fresh[field] as Array<number[] | undefined>)[number];
+      if (list === undefined) continue;
+      for (let at = 0; at < list.length; at += 2) {
+        const id = this.ids[list[at] as number];
+        if (id !== undefined) visit(id, list[at + 1] as number);
+      }
+    }
+  }
+
   /**
    * The index as a snapshot (see `lexical-snapshot`). Discarded documents keep their numbers and
    * postings until a compaction, so a term's postings change only when documents are added to

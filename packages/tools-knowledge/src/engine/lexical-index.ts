@@ -1,5 +1,6 @@
 import { decodeBase64, encodeBase64 } from "./base64.js";
 import { LexicalEngine, LexicalSnapshotError, type RawLexicalEngine } from "./lexical-engine.js";
+import { groupScores } from "./lexical-group-scores.js";
 import { TOKENIZER_VERSION, tokenize } from "./tokenize.js";
 
 /** One searchable unit of a {@link LexicalIndex} — usually a chunk. */
@@ -41,6 +42,12 @@ export interface LexicalIndex {
   remove(ids: readonly string[]): void;
   /** Best matches first. An empty or stop-word-only query matches nothing. */
   search(query: string, options?: LexicalSearchOptions): LexicalMatch[];
+  /**
+   * BM25 (k1 1.2, b 0.75) of groups of documents — e.g. each file's chunks as one file — for a
+   * query: frequencies and lengths summed over a group's documents, rarity counted in groups.
+   * Documents `groupOf` maps to `undefined` are left out.
+   */
+  groupScores<G>(query: string, groupOf: (id: string) => G | undefined): Map<G, number>;
   /** Whether a document with this id is indexed. */
   has(id: string): boolean;
   /** How many documents are indexed. */
@@ -356,6 +363,10 @@ class FlatLexicalIndex implements LexicalIndex {
     let discarded = false;
     for (const id of ids) if (this.engine.discard(id)) discarded = true;
     if (discarded) this.maybeCompact();
+  }
+
+  groupScores<G>(query: string, groupOf: (id: string) => G | undefined): Map<G, number> {
+    return groupScores(this.engine, query, groupOf);
   }
 
   search(query: string, options: LexicalSearchOptions = {}): LexicalMatch[] {
