@@ -607,20 +607,9 @@ export class LexicalEngine {
     }
   }
 
-  /** The query's terms, as a search reads them (for scores computed outside, see `lexical-group-scores`). */
+  /** The query's terms, as a search reads them (for evidence computed outside the engine). */
   queryTerms(query: string): string[] {
     return this.scoring.tokenize(query).filter((term) => term.length > 0);
-  }
-
-  /** Calls `visit` for each live document, with its length summed over the fields. */
-  forEachDocument(visit: (id: string, length: number) => void): void {
-    for (let document = 0; document < this.ids.length; document += 1) {
-      const id = this.ids[document];
-      if (id === undefined) continue;
-      let length = 0;
-      for (const lengths of this.lengths) length += lengths[document] as number;
-      visit(id, length);
-    }
   }
 
   /** Calls `visit` for each posting of exactly `term` (once per field holding it) of a live document. */

@@ -1,6 +1,5 @@
 import { decodeBase64, encodeBase64 } from "./base64.js";
 import { LexicalEngine, LexicalSnapshotError, type RawLexicalEngine } from "./lexical-engine.js";
-import { groupScores } from "./lexical-group-scores.js";
 import { TOKENIZER_VERSION, tokenize } from "./tokenize.js";
 
 /** One searchable unit of a {@link LexicalIndex} — usually a chunk. */
@@ -43,11 +42,12 @@ export interface LexicalIndex {
   /** Best matches first. An empty or stop-word-only query matches nothing. */
   search(query: string, options?: LexicalSearchOptions): LexicalMatch[];
   /**
-   * BM25 (k1 1.2, b 0.75) of groups of documents — e.g. each file's chunks as one file — for a
-   * query: frequencies and lengths summed over a group's documents, rarity counted in groups.
-   * Documents `groupOf` maps to `undefined` are left out.
+   * The distinct terms of a query as a search reads them (for evidence computed outside, e.g.
+   * BM25 over whole files from their chunks' postings).
    */
-  groupScores<G>(query: string, groupOf: (id: string) => G | undefined): Map<G, number>;
+  queryTerms(query: string): string[];
+  /** Calls `visit` for each posting of exactly `term` in a live document (once per field holding it). */
+  forEachPosting(term: string, visit: (id: string, frequency: number) => void): void;
   /** Whether a document with this id is indexed. */
   has(id: string): boolean;
   /** How many documents are indexed. */
@@ -365,8 +365,12 @@ class FlatLexicalIndex implements LexicalIndex {
     if (discarded) this.maybeCompact();
   }
 
-  groupScores<G>(query: string, groupOf: (id: string) => G | undefined): Map<G, number> {
-    return groupScores(this.engine, query, groupOf);
+  queryTerms(query: string): string[] {
+    return [...new Set(this.engine.queryTerms(query))];
+  }
+
+  forEachPosting(term: string, visit: (id: string, frequency: number) => void): void {
+    this.engine.forEachPosting(term, visit);
   }
 
   search(query: string, options: LexicalSearchOptions = {}): LexicalMatch[] {

@@ -3,6 +3,7 @@ import { fuseReciprocalRanks, RECIPROCAL_RANK_K } from "../../internal/rank-fusi
 import { compareText } from "./compare-text.js";
 import type { ChunkReference, CorpusState, FileEntry } from "./corpus-state.js";
 import { type DenseCandidate, scanNearest, scanNearestByFile } from "./dense-scan.js";
+import { fileEvidence, OPENING_LINES } from "./file-evidence.js";
 
 /** A ranked chunk: its id and its fused score. */
 export interface RankedChunk {
@@ -138,8 +139,6 @@ const OPENING_WEIGHT = 0.5;
  * overlap): at 1 it pulled the hybrid order below BM25 alone; a real model may deserve more.
  */
 const DENSE_FILE_WEIGHT = 0.2;
-/** Lines counted as a file's opening (chunks starting within them). */
-const OPENING_LINES = 40;
 /** Weight of the file's best chunk's score in the file's evidence. */
 const BEST_WEIGHT = 0.09;
 
@@ -153,17 +152,7 @@ function rankFiles(
   lexical: ReadonlyArray<{ reference: ChunkReference; score: number }>,
   allowed: (entry: FileEntry) => boolean,
 ): Map<FileEntry, number> {
-  const scores = state.lexical.groupScores(query, (id) => {
-    const reference = state.chunks.get(Number(id));
-    return reference !== undefined && allowed(reference.file) ? reference.file : undefined;
-  });
-  // The opening: the chunks that start within the file's first lines, as one text per file.
-  const opening = state.lexical.groupScores(query, (id) => {
-    const reference = state.chunks.get(Number(id));
-    if (reference === undefined || !allowed(reference.file)) return undefined;
-    const chunk = reference.file.chunks[reference.index];
-    return chunk !== undefined && chunk.start_line <= OPENING_LINES ? reference.file : undefined;
-  });
+  const evidence = fileEvidence(state.lexical, state.chunks, state.files.values(), query, allowed);
   const best = new Map<FileEntry, number>();
   for (const { reference, score } of lexical) {
     if (!best.has(reference.file)) best.set(reference.file, score);
@@ -172,7 +161,9 @@ function rankFiles(
   for (const [file, chunk] of best) {
     total.set(
       file,
-      (scores.get(file) ?? 0) + OPENING_WEIGHT * (opening.get(file) ?? 0) + BEST_WEIGHT * chunk,
+      (evidence.get(file)?.whole ?? 0) +
+        OPENING_WEIGHT * (evidence.get(file)?.opening ?? 0) +
+        BEST_WEIGHT * chunk,
     );
   }
   const order = [...total].sort(
