@@ -38,3 +38,11 @@ export function corpusSourceRanker(
   folder: string,
   options?: { embeddings?: FeatureHashingEmbeddings },
 ): Promise<{ rank: (query: string) => Promise<ScoredFile[]>; close: () => Promise<void> }>;
+
+export function manPageNotes(folder: string, max?: number): Array<{ file: string; text: string }>;
+export function memorySearchRanker(
+  notes: Array<{ file: string; text: string }>,
+): Promise<(query: string) => Promise<ScoredFile[]>>;
+export function searchMemoryRanker(
+  notes: Array<{ file: string; text: string }>,
+): Promise<(query: string) => Promise<ScoredFile[]>>;

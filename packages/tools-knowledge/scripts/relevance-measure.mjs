@@ -10,6 +10,14 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import {
+  createInMemoryMemoryBackend,
+  createInMemoryVectorStore,
+  createMemorySearchTool,
+  createSearchKnowledgeTool,
+  createStoreSource,
+  ingest,
+} from "../dist/index.js";
 import { createCorpusSource } from "../dist/node/index.js";
 
 /** @typedef {{ query: string, file: string }} LabelledQuery */
@@ -197,5 +205,75 @@ export async function corpusSourceRanker(folder, { embeddings } = {}) {
       await source.close();
       rmSync(indexDirectory, { recursive: true, force: true });
     },
+  };
+}
+
+// ── memory search on short real notes (issue 30 point 4) ─────────────────────────────────────
+/**
+ * Short notes from a man-pages set: each page's first DESCRIPTION paragraph (at most `max`
+ * characters, cut at a word), keyed by the page's file — what an agent might have saved as a
+ * memory. The set's queries (the NAME descriptions) find them.
+ *
+ * @param {string} folder - the man-pages set's corpus folder
+ * @param {number} [max] - longest note (600)
+ * @returns {Array<{ file: string, text: string }>} one note per page that has a DESCRIPTION
+ */
+export function manPageNotes(folder, max = 600) {
+  const notes = [];
+  for (const { file, text } of readCorpus(folder)) {
+    const section = /\n## DESCRIPTION\n+([\s\S]*?)(?:\n\s*\n|\n## |$)/.exec(text);
+    const paragraph = section?.[1]?.replace(/\s+/g, " ").trim();
+    if (paragraph === undefined || paragraph.length < 40) continue;
+    const cut =
+      paragraph.length <= max ? paragraph : paragraph.slice(0, paragraph.lastIndexOf(" ", max));
+    notes.push({ file, text: cut });
+  }
+  return notes;
+}
+
+/**
+ * `memory_search` (the memory family, in-memory backend) over the notes, as a ranker of keys.
+ *
+ * @param {Array<{ file: string, text: string }>} notes - key and content of each memory
+ * @returns {Promise<(query: string) => Promise<ScoredFile[]>>} the ranker
+ */
+export async function memorySearchRanker(notes) {
+  const backend = createInMemoryMemoryBackend();
+  const now = new Date("2026-01-01T00:00:00Z");
+  for (const note of notes) {
+    await backend.write(["relevance"], { key: note.file, content: note.text, tags: [], now });
+  }
+  const tool = createMemorySearchTool({ backend, namespace: ["relevance"] });
+  return async (query) => {
+    const result = await tool.run({ query, limit: 10 });
+    if (!result.success) throw new Error(`memory_search failed: ${result.error.message}`);
+    return result.data.results.map((hit, index) => ({ file: hit.key, score: -index }));
+  };
+}
+
+/**
+ * `search_memory` (search_knowledge over an in-memory vector store filled by `ingest`, BM25
+ * without an embedder) over the notes, as a ranker of keys.
+ *
+ * @param {Array<{ file: string, text: string }>} notes - document key and text of each excerpt
+ * @returns {Promise<(query: string) => Promise<ScoredFile[]>>} the ranker
+ */
+export async function searchMemoryRanker(notes) {
+  const store = createInMemoryVectorStore();
+  await ingest(
+    notes.map((note) => ({ id: note.file, text: note.text })),
+    { store },
+  );
+  const tool = createSearchKnowledgeTool({
+    source: createStoreSource({ store }),
+    sourceKind: "store",
+    name: "search_memory",
+  });
+  return async (query) => {
+    const result = await tool.run({ query, limit: 10 });
+    if (!result.success) throw new Error(`search_memory failed: ${result.error.message}`);
+    const files = [];
+    for (const hit of result.data.hits) if (!files.includes(hit.file)) files.push(hit.file);
+    return files.map((file, index) => ({ file, score: -index }));
   };
 }
