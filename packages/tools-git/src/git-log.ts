@@ -263,6 +263,20 @@ export function createGitLogTool(options: GitLogToolOptions): GitLogTool {
           `--format=%H${FIELD}%h${FIELD}%an${FIELD}${includeEmail ? "%ae" : ""}${FIELD}%aI${FIELD}%B`,
         ];
         if (offset > 1) args.push(`--skip=${offset - 1}`);
+        // The exact total, the same on every page: the same walk, counted (no formatting, no
+        // skip) — by a second git process running beside the log, not after it.
+        const counting = runner.run(
+          [
+            "rev-list",
+            "--count",
+            ...filters,
+            ...(request.ref === undefined ? ["HEAD"] : []),
+            ...pathspecs,
+          ],
+          { signal },
+        );
+        // Awaited below; marked handled so a log that fails first leaves no unhandled rejection.
+        counting.catch(() => undefined);
         const result = await runner.run([...args, ...filters, ...pathspecs], { signal });
         const echo = {
           ...(path === undefined ? {} : { path }),
@@ -308,17 +322,7 @@ export function createGitLogTool(options: GitLogToolOptions): GitLogTool {
           if (includeEmail) commit.author_email = email;
           commits.push(commit);
         }
-        // The exact total, the same on every page: the same walk, counted (no formatting, no skip).
-        const counted = await runner.run(
-          [
-            "rev-list",
-            "--count",
-            ...filters,
-            ...(request.ref === undefined ? ["HEAD"] : []),
-            ...pathspecs,
-          ],
-          { signal },
-        );
+        const counted = await counting;
         if (counted.exitCode !== 0) failFromGit(counted, "git rev-list", mounted);
         const total = Number(counted.stdout.trim());
         if (isOffsetPastEnd(offset, total)) {
