@@ -25,7 +25,6 @@ import { readdir } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { performance } from "node:perf_hooks";
 import { pathToFileURL } from "node:url";
 import { createNodeFsTools } from "@agentool/tools-fs/node";
 import { benchHeader, formatRatio, measureRatio } from "./lib/discipline.mjs";

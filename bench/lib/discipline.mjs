@@ -11,8 +11,10 @@ import { performance } from "node:perf_hooks";
 
 /** Linux clock ticks per second for /proc/<pid>/stat times (USER_HZ is 100 on every arch). */
 const TICKS_PER_SECOND = 100;
-const LOAD_THRESHOLD = Number(process.env.BENCH_LOAD_THRESHOLD ?? 0.2);
-const ALLOW_LOAD = process.env.BENCH_ALLOW_LOAD === "1";
+/** Share of a core another process may use before a round is refused (BENCH_LOAD_THRESHOLD, default 0.2). */
+export const LOAD_THRESHOLD = Number(process.env.BENCH_LOAD_THRESHOLD ?? 0.2);
+/** Whether loaded rounds are kept and marked instead of refused (BENCH_ALLOW_LOAD=1). */
+export const ALLOW_LOAD = process.env.BENCH_ALLOW_LOAD === "1";
 
 /** One /proc snapshot: pid → { parent, ticks, command }. */
 function processSnapshot() {

@@ -14,9 +14,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import {
+  ALLOW_LOAD,
   benchHeader,
   describeLoad,
   formatRatio,
+  LOAD_THRESHOLD as LOAD_LIMIT,
   measureRatio,
   startLoadWatch,
 } from "../../../bench/lib/discipline.mjs";
@@ -30,9 +32,6 @@ const size = sizeMiB * 1_048_576;
 const LINE_BYTES = 64;
 const PAGE = 100;
 const RUNS = Number(process.env.BENCH_READ_RUNS ?? 3);
-const ALLOW_LOAD = process.env.BENCH_ALLOW_LOAD === "1";
-// the discipline module's threshold (BENCH_LOAD_THRESHOLD, default 20% of a core)
-const LOAD_LIMIT = Number(process.env.BENCH_LOAD_THRESHOLD ?? 0.2);
 
 /** Fixed-width numbered lines (64 bytes each), written in 1 MiB chunks. */
 async function writeNumberedFile(path, bytes) {

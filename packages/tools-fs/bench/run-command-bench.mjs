@@ -10,18 +10,17 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
+  ALLOW_LOAD,
   benchHeader,
   describeLoad,
   formatRatio,
+  LOAD_THRESHOLD as LOAD_LIMIT,
   measureRatio,
   startLoadWatch,
 } from "../../../bench/lib/discipline.mjs";
 import { bubblewrapStatus, createRunCommandTool } from "../dist/node/index.js";
 
 const RUNS = Number(process.env.BENCH_RUN_RUNS ?? 40);
-const ALLOW_LOAD = process.env.BENCH_ALLOW_LOAD === "1";
-// the discipline module's threshold (BENCH_LOAD_THRESHOLD, default 20% of a core)
-const LOAD_LIMIT = Number(process.env.BENCH_LOAD_THRESHOLD ?? 0.2);
 console.log(`${benchHeader("run_command start-up beside a bare spawn")}\n`);
 const root = await mkdtemp(join(tmpdir(), "agentool-run-bench-"));
 // A small project: 200 files in 20 directories, two secret files to hide.

@@ -48,9 +48,11 @@ import { join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
 import { similarity } from "ml-distance";
 import {
+  ALLOW_LOAD,
   benchHeader,
   describeLoad,
   formatRatio,
+  LOAD_THRESHOLD as LOAD_LIMIT,
   measureRatio,
   startLoadWatch,
 } from "../../../bench/lib/discipline.mjs";
@@ -72,9 +74,6 @@ const ROUNDS = Number(process.env.BENCH_KNOWLEDGE_ROUNDS ?? 3);
 const RUNS = Number(process.env.BENCH_KNOWLEDGE_RUNS ?? 5);
 const COLD_RUNS = Number(process.env.BENCH_KNOWLEDGE_COLD_RUNS ?? 2);
 const RATIO_CALLS = Number(process.env.BENCH_KNOWLEDGE_RATIO_CALLS ?? 9);
-const ALLOW_LOAD = process.env.BENCH_ALLOW_LOAD === "1";
-// the discipline module's threshold (BENCH_LOAD_THRESHOLD, default 20% of a core)
-const LOAD_LIMIT = Number(process.env.BENCH_LOAD_THRESHOLD ?? 0.2);
 const DIMENSIONS = 256;
 const FEATURES_PER_WORD = Number(process.env.BENCH_KNOWLEDGE_FEATURES_PER_WORD ?? 8);
 const LIMIT = 10;

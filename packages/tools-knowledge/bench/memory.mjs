@@ -39,9 +39,11 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { PostgresStore } from "@langchain/langgraph-checkpoint-postgres/store";
 import {
+  ALLOW_LOAD,
   benchHeader,
   describeLoad,
   formatRatio,
+  LOAD_THRESHOLD as LOAD_LIMIT,
   measureRatio,
   startLoadWatch,
 } from "../../../bench/lib/discipline.mjs";
@@ -51,9 +53,6 @@ import { createFileMemoryBackend } from "../dist/node/index.js";
 const SIZES = (process.env.BENCH_MEMORY_SIZES ?? "1000,10000").split(",").map(Number);
 const SIDES = (process.env.BENCH_MEMORY_SIDES ?? "file,postgres,baseline").split(",");
 const SAMPLES = Number(process.env.BENCH_MEMORY_SAMPLES ?? 200);
-const ALLOW_LOAD = process.env.BENCH_ALLOW_LOAD === "1";
-// the discipline module's threshold (BENCH_LOAD_THRESHOLD, default 20% of a core)
-const LOAD_LIMIT = Number(process.env.BENCH_LOAD_THRESHOLD ?? 0.2);
 const PAGE_SIZE =
   process.env.BENCH_MEMORY_PAGE_SIZE === undefined
     ? undefined

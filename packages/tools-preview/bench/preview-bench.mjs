@@ -8,18 +8,17 @@
 import { execFileSync } from "node:child_process";
 import { chromium } from "playwright-core";
 import {
+  ALLOW_LOAD,
   benchHeader,
   describeLoad,
   formatRatio,
+  LOAD_THRESHOLD as LOAD_LIMIT,
   measureRatio,
   startLoadWatch,
 } from "../../../bench/lib/discipline.mjs";
 import { CHROMIUM_PREVIEW_ARGS, createChromiumPreviewTool } from "../dist/node/index.js";
 
 const ITERATIONS = Number(process.env.BENCH_PREVIEW_RUNS ?? 20);
-const ALLOW_LOAD = process.env.BENCH_ALLOW_LOAD === "1";
-// the discipline module's threshold (BENCH_LOAD_THRESHOLD, default 20% of a core)
-const LOAD_LIMIT = Number(process.env.BENCH_LOAD_THRESHOLD ?? 0.2);
 const SESSIONS = 8;
 const ARTIFACT = `<!doctype html><title>bench</title><canvas id="c" width="320" height="200"></canvas><script>
 const g = document.getElementById("c").getContext("2d"); let x = 0;
