@@ -42,12 +42,13 @@ export function readCorpus(folder) {
  * @returns {(query: string) => ScoredFile[]} every file sharing a word with the query, scored
  */
 export function plainBm25(documents, { k1 = 1.2, b = 0.75 } = {}) {
-  const frequencies = documents.map((document) => {
+  const words = documents.map((document) => plainWords(document.text));
+  const frequencies = words.map((list) => {
     const counts = new Map();
-    for (const word of plainWords(document.text)) counts.set(word, (counts.get(word) ?? 0) + 1);
+    for (const word of list) counts.set(word, (counts.get(word) ?? 0) + 1);
     return counts;
   });
-  const lengths = documents.map((document) => plainWords(document.text).length);
+  const lengths = words.map((list) => list.length);
   const average = lengths.reduce((sum, length) => sum + length, 0) / Math.max(1, lengths.length);
   const documentFrequency = new Map();
   for (const counts of frequencies)
