@@ -4,6 +4,7 @@ import { compareText } from "./compare-text.js";
 import type { ChunkReference, CorpusState, FileEntry } from "./corpus-state.js";
 import { type DenseCandidate, scanNearest, scanNearestByFile } from "./dense-scan.js";
 import { fileEvidence, OPENING_LINES } from "./file-evidence.js";
+import { PAIR_CANDIDATES, pairEvidence, queryPairs } from "./pair-evidence.js";
 
 /** A ranked chunk: its id and its fused score. */
 export interface RankedChunk {
@@ -20,6 +21,14 @@ export interface CorpusRanking {
   prefix: string | undefined;
   /** Nearest chunks that join the fusion. */
   denseCandidates: number;
+  /**
+   * Reads the lines of the best files for the query's word pairs ({@link pairEvidence});
+   * `undefined`: no pair evidence. The search passes its excerpt reader, so the files it reads
+   * for the page are read once.
+   */
+  readTexts?: (
+    files: readonly FileEntry[],
+  ) => Promise<ReadonlyMap<FileEntry, readonly string[] | undefined>>;
 }
 
 /**
@@ -27,14 +36,18 @@ export interface CorpusRanking {
  * the chunk's file and — with a query vector — with the cosine rank of the nearest chunks; then
  * documents first ({@link documentsFirst}): each file's best passage, files in the order of their
  * evidence, then the other passages. A file's rank comes from the whole file, its opening and its
- * best chunk ({@link rankFiles}: what beat whole-file BM25 on real text, issue 30). Ties go by
+ * best chunk, and for the best {@link PAIR_CANDIDATES} files the query's words side by side in
+ * their text ({@link rankFiles}: what beat whole-file BM25 on real text, issue 30). Ties go by
  * path, then chunk index.
  *
  * @param state - the index
- * @param ranking - query, vector, path prefix, dense candidates
+ * @param ranking - query, vector, path prefix, dense candidates, the pair texts' reader
  * @returns every matching chunk, best first
  */
-export function rankCorpus(state: CorpusState, ranking: CorpusRanking): RankedChunk[] {
+export async function rankCorpus(
+  state: CorpusState,
+  ranking: CorpusRanking,
+): Promise<RankedChunk[]> {
   const { prefix } = ranking;
   const allowed = (entry: FileEntry) => prefix === undefined || entry.path.startsWith(prefix);
   const compareKeys = (left: number, right: number) => {
@@ -60,7 +73,7 @@ export function rankCorpus(state: CorpusState, ranking: CorpusRanking): RankedCh
     if (reference !== undefined) lexical.push({ key, reference, score: hit.score });
   }
   lexical.sort((left, right) => right.score - left.score || compareKeys(left.key, right.key));
-  const fileRanks = rankFiles(state, ranking.query, lexical, allowed);
+  const fileRanks = await rankFiles(state, ranking, lexical, allowed);
   const dense =
     ranking.vector === undefined
       ? []
@@ -130,7 +143,8 @@ function documentsFirst(
  * A file's evidence, fitted on the real relevance sets (issue 30; `pnpm bench relevance`): whole-
  * file BM25, plus half of its opening's (the chunks starting within its first
  * {@link OPENING_LINES} lines, as one text), plus its best chunk's score (BM25+ with field boosts
- * and MiniSearch's quality factor, a scale about three times larger) at {@link BEST_WEIGHT}.
+ * and MiniSearch's quality factor, a scale about three times larger) at {@link BEST_WEIGHT}, plus
+ * for the best {@link PAIR_CANDIDATES} files their word-pair evidence at weight 1.
  */
 const OPENING_WEIGHT = 0.5;
 /**
@@ -144,14 +158,17 @@ const BEST_WEIGHT = 0.09;
 
 /**
  * The rank of each matching file (1 = best): whole-file BM25 (the chunk index's postings summed
- * per file), plus its opening chunks' and its best chunk's BM25.
+ * per file), plus its opening chunks' and its best chunk's BM25; then the best
+ * {@link PAIR_CANDIDATES} files gain their word-pair evidence ({@link pairEvidence}), read from
+ * their text (positions are not in the index: reading 20 files costs less than an index of pairs).
  */
-function rankFiles(
+async function rankFiles(
   state: CorpusState,
-  query: string,
+  ranking: CorpusRanking,
   lexical: ReadonlyArray<{ reference: ChunkReference; score: number }>,
   allowed: (entry: FileEntry) => boolean,
-): Map<FileEntry, number> {
+): Promise<Map<FileEntry, number>> {
+  const { query } = ranking;
   const evidence = fileEvidence(state.lexical, state.chunks, state.files.values(), query, allowed);
   const best = new Map<FileEntry, number>();
   for (const { reference, score } of lexical) {
@@ -166,9 +183,16 @@ function rankFiles(
         BEST_WEIGHT * chunk,
     );
   }
-  const order = [...total].sort(
-    (left, right) => right[1] - left[1] || compareText(left[0].path, right[0].path),
-  );
+  const byEvidence = (left: [FileEntry, number], right: [FileEntry, number]) =>
+    right[1] - left[1] || compareText(left[0].path, right[0].path);
+  let order = [...total].sort(byEvidence);
+  const pairs = queryPairs(query);
+  if (ranking.readTexts !== undefined && pairs.size > 0 && order.length > 1) {
+    const candidates = order.slice(0, PAIR_CANDIDATES).map(([file]) => file);
+    const pairScores = pairEvidence(pairs, await ranking.readTexts(candidates));
+    for (const [file, score] of pairScores) total.set(file, (total.get(file) ?? 0) + score);
+    order = [...total].sort(byEvidence);
+  }
   return new Map(order.map(([file], index) => [file, index + 1]));
 }
 

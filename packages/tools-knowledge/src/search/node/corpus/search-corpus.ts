@@ -66,11 +66,19 @@ export async function searchCorpus(
     result.empty_reason = "empty_corpus";
     return result;
   }
-  const ranked = rankCorpus(current, {
+  // Files read for the ranking's word pairs are kept for the page's excerpts.
+  const texts = new Map<FileEntry, string[] | undefined>();
+  const readText = async (file: FileEntry) => {
+    if (!texts.has(file)) texts.set(file, await readLines(host.realRoot ?? settings.root, file));
+    return texts.get(file);
+  };
+  const ranked = await rankCorpus(current, {
     query: request.query,
     vector,
     prefix,
     denseCandidates: settings.denseCandidates,
+    readTexts: async (files) =>
+      new Map(await Promise.all(files.map(async (file) => [file, await readText(file)] as const))),
   });
   result.total = ranked.length;
   if (ranked.length === 0) {
@@ -83,11 +91,7 @@ export async function searchCorpus(
     return result;
   }
   const page = ranked.slice(request.offset - 1, request.offset - 1 + request.limit);
-  const texts = new Map<FileEntry, string[] | undefined>();
-  for (const { key } of page) {
-    const { file } = current.chunks.get(key) as ChunkReference;
-    if (!texts.has(file)) texts.set(file, await readLines(host.realRoot ?? settings.root, file));
-  }
+  for (const { key } of page) await readText((current.chunks.get(key) as ChunkReference).file);
   for (const { key, score } of page) {
     const { file, index } = current.chunks.get(key) as ChunkReference;
     const lines = texts.get(file);
