@@ -1,5 +1,8 @@
 export { createPreviewTool, type PreviewToolOptions } from "./create-preview-tool.js";
-export { ARTIFACT_CONTENT_SECURITY_POLICY } from "./engine/artifact-document.js";
+export {
+  ARTIFACT_CONTENT_SECURITY_POLICY,
+  artifactContentSecurityPolicy,
+} from "./engine/artifact-document.js";
 export {
   type PreviewEngineOptions,
   type PreviewFileSource,

@@ -103,12 +103,24 @@ export interface PreviewOpenRequest {
   viewport: { width: number; height: number };
   /** Aborted at the call's deadline or when the caller aborts. */
   signal: AbortSignal;
+  /**
+   * Reads one of the artifact's own files for the page (a script, stylesheet, image, font or
+   * fetched JSON), by its workspace path: confined and capped by the tool's reader, secret paths
+   * refused; given to backends with an {@link PreviewBackend.assetOrigin}.
+   */
+  readAsset?: (path: string, signal: AbortSignal) => Promise<Uint8Array>;
 }
 
 /** A place artifacts run: headless Chromium on Node, a sandboxed iframe in browsers. */
 export interface PreviewBackend {
   /** `"chromium"`, `"iframe"`, … (shown in the session line). */
   readonly kind: string;
+  /**
+   * The origin the backend serves the artifact's folder from (the document at
+   * `<origin>/<path>`, its files beside it through {@link PreviewOpenRequest.readAsset}), when it
+   * serves files at all; the artifact's policy then allows that origin and nothing else.
+   */
+  readonly assetOrigin?: string;
   /** Why the backend cannot run here (no `document`, no browser), or `undefined` when it can. */
   unavailable(): { code: ErrorCode; message: string; hint: string } | undefined;
   /** Creates a session (page or frame) for one artifact; `load` then loads it. */

@@ -2,26 +2,37 @@ import { DRIVER_SOURCE } from "./driver-source.generated.js";
 import { WEBRTC_WALL_SOURCE } from "./webrtc-wall.js";
 
 /**
- * The Content-Security-Policy every artifact runs under (both backends): nothing from the
- * network, inline scripts and styles only, `data:` / `blob:` for media, fonts and fetches of
- * the artifact's own blobs; no forms, frames, workers or base URL.
+ * The Content-Security-Policy an artifact runs under: nothing from the network, inline scripts
+ * and styles, `data:` / `blob:` for media, fonts and fetches of the artifact's own blobs, and —
+ * when the backend serves the artifact's own files ({@link PreviewBackend.assetOrigin}) — that
+ * one origin for scripts, styles, images, fonts, media and fetches; no forms, frames, workers or
+ * base URL.
+ *
+ * @param assetOrigin - the origin the backend serves the artifact's files from, if any
+ * @returns the policy
  */
-export const ARTIFACT_CONTENT_SECURITY_POLICY = [
-  "default-src 'none'",
-  "script-src 'unsafe-inline' 'unsafe-eval' data: blob:",
-  "style-src 'unsafe-inline' data: blob:",
-  "img-src data: blob:",
-  "font-src data: blob:",
-  "media-src data: blob:",
-  "connect-src data: blob:",
-  "worker-src 'none'",
-  "frame-src 'none'",
-  "child-src 'none'",
-  "object-src 'none'",
-  "manifest-src 'none'",
-  "form-action 'none'",
-  "base-uri 'none'",
-].join("; ");
+export function artifactContentSecurityPolicy(assetOrigin?: string): string {
+  const own = assetOrigin === undefined ? "" : ` ${assetOrigin}`;
+  return [
+    "default-src 'none'",
+    `script-src 'unsafe-inline' 'unsafe-eval' data: blob:${own}`,
+    `style-src 'unsafe-inline' data: blob:${own}`,
+    `img-src data: blob:${own}`,
+    `font-src data: blob:${own}`,
+    `media-src data: blob:${own}`,
+    `connect-src data: blob:${own}`,
+    "worker-src 'none'",
+    "frame-src 'none'",
+    "child-src 'none'",
+    "object-src 'none'",
+    "manifest-src 'none'",
+    "form-action 'none'",
+    "base-uri 'none'",
+  ].join("; ");
+}
+
+/** The policy of a backend that serves no files (the iframe backend): nothing but inline and `data:`. */
+export const ARTIFACT_CONTENT_SECURITY_POLICY = artifactContentSecurityPolicy();
 
 /** Options of {@link prepareArtifactDocument}. */
 export interface ArtifactDocumentOptions {
@@ -31,13 +42,28 @@ export interface ArtifactDocumentOptions {
   maxEntries: number;
   /** Longest console entry kept, in characters. */
   maxEntryCharacters: number;
+  /** The artifact's workspace path (error locations name it). */
+  path?: string;
+  /** Where the backend serves the artifact's folder (`origin/`), if it does. */
+  assetBase?: string;
+  /** The policy to put in the document's `<meta>`. Default {@link ARTIFACT_CONTENT_SECURITY_POLICY}. */
+  contentSecurityPolicy?: string;
 }
+
+/**
+ * A `<script` tag with a `src` and no `crossorigin` attribute. The document's origin is opaque,
+ * so its classic scripts are cross-origin: without `crossorigin` their errors reach the page as
+ * "Script error." with no file or line.
+ */
+const CLASSIC_SCRIPT_TAG = /<script\b(?=[^>]*\bsrc\s*=)(?![^>]*\bcrossorigin\b)/gi;
 
 const LEADING = /^(?:\uFEFF|\s|<!--[\s\S]*?-->)*(?:<!doctype[^>]*>)?/i;
 
 /**
  * The artifact's HTML with the CSP `<meta>`, the WebRTC wall and the driver placed ahead of
  * everything the artifact declares (after its doctype, so the document keeps its standards mode).
+ * The driver comes as one `data:` URL script on the doctype's line, so the artifact's own lines
+ * keep their numbers: an error on line 5 of the artifact is reported on line 5.
  *
  * @param html - the artifact as written
  * @param options - channel and console caps
@@ -48,9 +74,19 @@ export function prepareArtifactDocument(html: string, options: ArtifactDocumentO
     channel: options.channel,
     maxEntries: options.maxEntries,
     maxEntryCharacters: options.maxEntryCharacters,
+    ...(options.path === undefined ? {} : { path: options.path }),
+    ...(options.assetBase === undefined ? {} : { assetBase: options.assetBase }),
   });
-  const driver = DRIVER_SOURCE.replace("__CONFIG__", config).replace(/<\/script/gi, "<\\/script");
-  const head = `<meta http-equiv="Content-Security-Policy" content="${ARTIFACT_CONTENT_SECURITY_POLICY.replace(/"/g, "&quot;")}"><script>${WEBRTC_WALL_SOURCE}\n${driver}</script>`;
-  const leading = LEADING.exec(html)?.[0] ?? "";
-  return `${leading}${head}${html.slice(leading.length)}`;
+  const driver = DRIVER_SOURCE.replace("__CONFIG__", () => config);
+  const policy = options.contentSecurityPolicy ?? ARTIFACT_CONTENT_SECURITY_POLICY;
+  const source = `data:text/javascript;charset=utf-8,${encodeURIComponent(`${WEBRTC_WALL_SOURCE}\n${driver}`)}`;
+  const head = `<meta http-equiv="Content-Security-Policy" content="${policy.replace(/"/g, "&quot;")}"><script src="${source}"></script>`;
+  // With served files, scripts load with CORS (the backend answers `*`) so their errors keep
+  // their file and line; the tag is rewritten in place, on its line.
+  const body =
+    options.assetBase === undefined
+      ? html
+      : html.replace(CLASSIC_SCRIPT_TAG, "<script crossorigin");
+  const leading = LEADING.exec(body)?.[0] ?? "";
+  return `${leading}${head}${body.slice(leading.length)}`;
 }

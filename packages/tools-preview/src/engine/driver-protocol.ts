@@ -10,6 +10,13 @@ export interface DriverConfig {
   maxEntries: number;
   /** Longest console entry kept, in characters. */
   maxEntryCharacters: number;
+  /** The artifact's workspace path, named in error locations instead of the document's URL. */
+  path?: string;
+  /**
+   * Where the artifact's own files are served (Node backend), so an error in `app.js` is
+   * reported as `app.js`; absent when nothing is served from a URL.
+   */
+  assetBase?: string;
 }
 
 /** Console output as the driver hands it out: numbered, so a lost batch is handed out again. */

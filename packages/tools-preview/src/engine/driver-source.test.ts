@@ -26,7 +26,7 @@ describe("the embedded page driver", () => {
     expect(() => new Function(DRIVER_SOURCE.replace("__CONFIG__", "{}"))).not.toThrow();
   });
 
-  it("goes into the document after the doctype with its config and the CSP, script ends escaped", () => {
+  it("goes into the document after the doctype as one data: URL script with its config and the CSP", () => {
     const html = "<!doctype html><title>t</title><p>x</p>";
     const prepared = prepareArtifactDocument(html, {
       channel: "c1",
@@ -36,14 +36,43 @@ describe("the embedded page driver", () => {
     expect(prepared.startsWith('<!doctype html><meta http-equiv="Content-Security-Policy"')).toBe(
       true,
     );
-    expect(prepared).toContain(
+    const source = /<script src="data:text\/javascript;charset=utf-8,([^"]*)"><\/script>/.exec(
+      prepared,
+    )?.[1];
+    expect(source).toBeDefined();
+    // URL-encoded: no quote, angle bracket or line break can leave the attribute.
+    expect(source).not.toMatch(/["<>\n]/);
+    expect(decodeURIComponent(source as string)).toContain(
       'installPreviewDriver({"channel":"c1","maxEntries":200,"maxEntryCharacters":500});',
     );
     expect(prepared.endsWith("</script><title>t</title><p>x</p>")).toBe(true);
-    const script = prepared.slice(
-      prepared.indexOf("<script>") + 8,
-      prepared.lastIndexOf("</script>"),
+  });
+
+  it("keeps the artifact's line numbers, and marks classic scripts crossorigin when files are served", () => {
+    const html =
+      '<!doctype html>\n<html>\n<script src="a.js"></script>\n<script>\n  boom();\n</script>\n<script crossorigin="use-credentials" src="b.js"></script>\n<script type="module" src="c.js"></script>';
+    const alone = prepareArtifactDocument(html, {
+      channel: "",
+      maxEntries: 200,
+      maxEntryCharacters: 500,
+    });
+    const served = prepareArtifactDocument(html, {
+      channel: "",
+      maxEntries: 200,
+      maxEntryCharacters: 500,
+      path: "app/index.html",
+      assetBase: "http://artifact.preview.invalid/",
+    });
+    for (const prepared of [alone, served]) {
+      expect(prepared.split("\n")).toHaveLength(html.split("\n").length);
+      expect(prepared.split("\n")[4]).toBe("  boom();");
+    }
+    expect(alone).toContain('<script src="a.js">');
+    expect(served).toContain('<script crossorigin src="a.js">');
+    expect(served).toContain('<script crossorigin="use-credentials" src="b.js">');
+    expect(served).toContain('<script crossorigin type="module" src="c.js">');
+    expect(decodeURIComponent(served)).toContain(
+      '"path":"app/index.html","assetBase":"http://artifact.preview.invalid/"',
     );
-    expect(script).not.toMatch(/<\/script/i);
   });
 });

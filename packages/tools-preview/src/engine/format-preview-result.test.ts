@@ -108,7 +108,7 @@ describe("formatPreviewResult", () => {
         .slice(0, 2);
     expect(first({ value_json: "42", value_type: "number" })[0]).toBe("Returned (number): 42");
     expect(first({ value_json: null, value_type: "undefined" })[0]).toBe(
-      "Returned undefined (use return to yield a value).",
+      "Returned undefined (an expression answers its value; a body, what it returns).",
     );
     expect(first({ value_json: null, value_type: "function" })[0]).toBe("Returned function.");
     expect(

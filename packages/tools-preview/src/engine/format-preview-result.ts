@@ -48,7 +48,7 @@ function evalLines(data: PreviewToolData): string[] {
   if (data.thrown !== undefined) return [`The code threw: ${data.thrown}`];
   const lines = [
     data.value_json === null
-      ? `Returned ${data.value_type === "undefined" ? "undefined (use return to yield a value)" : data.value_type}.`
+      ? `Returned ${data.value_type === "undefined" ? "undefined (an expression answers its value; a body, what it returns)" : data.value_type}.`
       : `Returned (${data.value_type}): ${data.value_json}`,
   ];
   if (data.value_truncated)

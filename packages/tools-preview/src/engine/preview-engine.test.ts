@@ -81,6 +81,7 @@ describe("open", () => {
       channel: request?.channel,
       maxEntries: 200,
       maxEntryCharacters: 500,
+      path: "game.html",
     });
   });
 

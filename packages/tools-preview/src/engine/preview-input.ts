@@ -56,7 +56,7 @@ export const previewInputSchema = z.object({
     .min(1)
     .max(MAX_PREVIEW_CODE_CHARACTERS)
     .optional()
-    .describe("eval: function body; return JSON-safe."),
+    .describe("eval: an expression, or a function body with return; JSON-safe."),
 });
 
 /** The validated input of one call. */

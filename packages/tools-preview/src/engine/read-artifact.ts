@@ -1,4 +1,4 @@
-import { formatCount, raceSignal } from "@agentool/contract";
+import { createSecretPathMatcher, formatCount, raceSignal } from "@agentool/contract";
 import { PreviewError } from "../preview-backend.js";
 import type { PreviewEngineOptions } from "./engine-options.js";
 
@@ -36,6 +36,46 @@ export async function readArtifact(
   signal: AbortSignal,
   maxBytes: number,
 ): Promise<string> {
+  const content = await readArtifactContent(source, path, signal, maxBytes);
+  return typeof content === "string" ? content : textDecoder.decode(content);
+}
+
+/**
+ * Reads one of the artifact's own files (a script, stylesheet, image…) as bytes, through the same
+ * source and cap as the artifact; a secret path is refused before the source is asked.
+ *
+ * @param source - the engine options holding `read` or `fileSystem`
+ * @param path - the normalized workspace path
+ * @param signal - the page request's signal
+ * @param maxBytes - the size cap
+ * @returns the file's bytes
+ * @throws PreviewError `BLOCKED` for a secret path, `TOO_LARGE` over the cap, the source's errors
+ */
+export async function readArtifactBytes(
+  source: Pick<PreviewEngineOptions, "read" | "fileSystem">,
+  path: string,
+  signal: AbortSignal,
+  maxBytes: number,
+): Promise<Uint8Array> {
+  if (isSecretPath(path))
+    throw new PreviewError(
+      "BLOCKED",
+      `${path} is a secret path; preview does not serve it.`,
+      "This is policy: keep secrets out of the artifact's files.",
+    );
+  const content = await readArtifactContent(source, path, signal, maxBytes);
+  return typeof content === "string" ? textEncoder.encode(content) : content;
+}
+
+const isSecretPath = createSecretPathMatcher();
+const textEncoder = new TextEncoder();
+
+async function readArtifactContent(
+  source: Pick<PreviewEngineOptions, "read" | "fileSystem">,
+  path: string,
+  signal: AbortSignal,
+  maxBytes: number,
+): Promise<string | Uint8Array> {
   let content: string | Uint8Array;
   // Raced against the call's signal: a read that ignores it (a FIFO, a stuck share) is left
   // behind at the deadline instead of holding the call past it.
@@ -51,5 +91,5 @@ export async function readArtifact(
     );
   const size = typeof content === "string" ? content.length : content.byteLength;
   if (size > maxBytes) throw tooLargeArtifact(path, size, maxBytes);
-  return typeof content === "string" ? content : textDecoder.decode(content);
+  return content;
 }

@@ -73,6 +73,7 @@ const DISPOSED = {
 /** The Node backend's state: the browser lease and the open sessions. */
 class ChromiumBackend implements PreviewBackend {
   readonly kind = "chromium";
+  readonly assetOrigin = ARTIFACT_ORIGIN;
   readonly #lease: SharedBrowserLease;
   readonly #open = new Set<PreviewBackendSession>();
   #released = false;

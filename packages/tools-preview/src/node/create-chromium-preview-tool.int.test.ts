@@ -160,9 +160,14 @@ describe("preview on Chromium", () => {
     expect(
       await call({ op: "eval", code: "await new Promise(r => setTimeout(r, 20)); return 6 * 7" }),
     ).toMatchObject({ value_json: "42", value_type: "number" });
-    expect(await call({ op: "eval", code: "game.x = 1" })).toMatchObject({
+    // A statement answers undefined; an expression its value, as a developer console does.
+    expect(await call({ op: "eval", code: "game.x = 1;" })).toMatchObject({
       value_json: null,
       value_type: "undefined",
+    });
+    expect(await call({ op: "eval", code: "game.x = 2" })).toMatchObject({
+      value_json: "2",
+      value_type: "number",
     });
     const big = await call({ op: "eval", code: "return 'y'.repeat(20000)" });
     expect(big).toMatchObject({ value_truncated: true, value_characters: 20002 });

@@ -51,7 +51,11 @@ const DEFAULT_DRIVER: FakeDriver = {
 
 /** The driver's config, read back from the prepared document. */
 function driverConfig(document: string): DriverConfig {
-  const match = /installPreviewDriver\((\{"channel"[^}]*\})\);/.exec(document);
+  const source = /<script src="data:text\/javascript;charset=utf-8,([^"]*)"><\/script>/.exec(
+    document,
+  );
+  const script = decodeURIComponent(source?.[1] ?? "");
+  const match = /installPreviewDriver\((\{"channel"[^}]*\})\);/.exec(script);
   if (match?.[1] === undefined) throw new Error("the document carries no driver config");
   return JSON.parse(match[1]) as DriverConfig;
 }

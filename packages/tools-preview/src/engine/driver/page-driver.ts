@@ -165,7 +165,31 @@ function hookConsole(recorder: ConsoleRecorder): void {
   }
 }
 
-function hookErrors(recorder: ConsoleRecorder): void {
+/**
+ * Where an error happened, as the model wrote it: the artifact's own path for the document (its
+ * inline scripts), a served file's workspace path for an external script, the URL otherwise.
+ */
+function sourceName(filename: string, config: DriverConfig): string {
+  const path = config.path ?? "";
+  if (!filename || filename === "about:srcdoc" || filename === String(location.href).split("#")[0])
+    return path;
+  const base = config.assetBase;
+  if (base && filename.indexOf(base) === 0) {
+    try {
+      return decodeURIComponent(filename.slice(base.length).split(/[?#]/)[0] as string);
+    } catch {
+      return filename.slice(base.length);
+    }
+  }
+  return filename;
+}
+
+/** A served file's URL as its workspace path (other URLs as they are). */
+function shortUrl(url: string, config: DriverConfig): string {
+  return config.assetBase && url.indexOf(config.assetBase) === 0 ? sourceName(url, config) : url;
+}
+
+function hookErrors(recorder: ConsoleRecorder, config: DriverConfig): void {
   addEventListener(
     "error",
     (event) => {
@@ -173,12 +197,13 @@ function hookErrors(recorder: ConsoleRecorder): void {
       if (target && target !== (window as unknown) && target.tagName) {
         recorder.record(
           "error",
-          `failed to load <${target.tagName.toLowerCase()}> ${target.src || target.href || ""}`,
+          `failed to load <${target.tagName.toLowerCase()}> ${shortUrl(target.src || target.href || "", config)}`,
         );
         return;
       }
+      const file = sourceName(event.filename || "", config);
       const where = event.lineno
-        ? ` (line ${event.lineno}${event.colno ? `:${event.colno}` : ""})`
+        ? ` (${file ? `${file} ` : ""}line ${event.lineno}${event.colno ? `:${event.colno}` : ""})`
         : "";
       recorder.record(
         "uncaught",
@@ -193,7 +218,7 @@ function hookErrors(recorder: ConsoleRecorder): void {
   document.addEventListener("securitypolicyviolation", (event) => {
     recorder.record(
       "blocked",
-      `no network in preview: ${event.effectiveDirective} refused ${event.blockedURI || "(inline)"} — inline the content or use a data: URL`,
+      `no network in preview: ${event.effectiveDirective} refused ${shortUrl(event.blockedURI || "(inline)", config)} — ${config.assetBase ? "only the artifact's own files (paths beside it in the workspace) load; inline anything else" : "inline the content or use a data: URL"}`,
     );
   });
 }
@@ -381,10 +406,22 @@ function safeJson(value: unknown, limit: number): { json: string | undefined; to
     : { json, total: json.length };
 }
 
+/**
+ * The code as a function: a bare expression (`document.title`) answers its value, as a developer
+ * console does; anything that is not one expression runs as a function body (`return` answers).
+ */
+function compileEval(code: string): () => Promise<unknown> {
+  try {
+    return new AsyncFunction(`return (\n${code}\n);`);
+  } catch {
+    return new AsyncFunction(code);
+  }
+}
+
 function evaluate(code: string, limit: number): Promise<DriverEvalResult> {
   let run: () => Promise<unknown>;
   try {
-    run = new AsyncFunction(code);
+    run = compileEval(code);
   } catch (error) {
     return Promise.resolve({ error: `SyntaxError: ${(error as Error).message}` });
   }
@@ -703,7 +740,7 @@ export function installPreviewDriver(config: DriverConfig): void {
   if ((globalThis as Record<symbol, unknown>)[DRIVER_KEY]) return;
   const recorder = new ConsoleRecorder(config);
   hookConsole(recorder);
-  hookErrors(recorder);
+  hookErrors(recorder, config);
   shimStorage();
   keepWebglBuffers();
   cancelNavigation(recorder);

@@ -21,9 +21,10 @@ export function toEvalFields(result: DriverEvalResult): Partial<PreviewToolData>
 }
 
 /**
- * `eval`: the driver runs the code as an async function body inside the artifact.
+ * `eval`: the driver runs the code inside the artifact — a bare expression answers its value, as a
+ * developer console does; anything else runs as an async function body (`return` answers).
  *
- * @param code - the function body
+ * @param code - an expression or a function body
  * @returns the op's work
  */
 export function evalWork(code: string): SessionWork {

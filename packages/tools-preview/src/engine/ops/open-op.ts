@@ -7,7 +7,8 @@ import {
   type ToolResult,
 } from "@agentool/contract";
 import { PreviewError } from "../../preview-backend.js";
-import { ARTIFACT_CONTENT_SECURITY_POLICY, prepareArtifactDocument } from "../artifact-document.js";
+import { artifactContentSecurityPolicy, prepareArtifactDocument } from "../artifact-document.js";
+import { AssetBudget } from "../asset-budget.js";
 import { CallDeadline } from "../call-deadline.js";
 import { callFailure, cutOffFailure } from "../call-failures.js";
 import { checkSummary } from "../driver-answers.js";
@@ -15,7 +16,7 @@ import type { EngineScope } from "../engine-scope.js";
 import { MAX_CONSOLE_ENTRY_CHARACTERS, MAX_DRIVER_CONSOLE_ENTRIES } from "../limits.js";
 import type { PreviewToolData } from "../preview-data.js";
 import { PreviewSession } from "../preview-session.js";
-import { readArtifact } from "../read-artifact.js";
+import { readArtifact, readArtifactBytes } from "../read-artifact.js";
 
 /**
  * A fresh postMessage channel token (the iframe backend's driver answers only on it).
@@ -28,6 +29,25 @@ export function randomChannel(): string {
   return `agentool-preview-${Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("")}`;
 }
 
+/**
+ * The reader of one page's own files: the tool's source and cap, secrets refused, within the
+ * page's {@link AssetBudget}.
+ */
+function assetReader(scope: EngineScope) {
+  const budget = new AssetBudget(scope.settings.maxArtifactBytes);
+  return async (path: string, signal: AbortSignal): Promise<Uint8Array> => {
+    budget.admit();
+    const bytes = await readArtifactBytes(
+      scope.source,
+      path,
+      signal,
+      scope.settings.maxArtifactBytes,
+    );
+    budget.served(bytes.byteLength);
+    return bytes;
+  };
+}
+
 /** Opens the backend's session for the artifact and adds it to the pool (busy with this call). */
 async function startSession(
   scope: EngineScope,
@@ -37,17 +57,27 @@ async function startSession(
   signal: AbortSignal,
 ): Promise<PreviewSession> {
   const channel = randomChannel();
+  const { assetOrigin } = scope.backend;
+  const contentSecurityPolicy = artifactContentSecurityPolicy(assetOrigin);
   const backendSession = await scope.backend.open({
     path,
     document: prepareArtifactDocument(html, {
       channel,
       maxEntries: MAX_DRIVER_CONSOLE_ENTRIES,
       maxEntryCharacters: MAX_CONSOLE_ENTRY_CHARACTERS,
+      path,
+      ...(assetOrigin === undefined ? {} : { assetBase: `${assetOrigin}/` }),
+      contentSecurityPolicy,
     }),
     channel,
-    contentSecurityPolicy: ARTIFACT_CONTENT_SECURITY_POLICY,
+    contentSecurityPolicy,
     viewport: scope.settings.viewport,
     signal,
+    ...(assetOrigin === undefined
+      ? {}
+      : {
+          readAsset: assetReader(scope),
+        }),
   });
   const session = new PreviewSession(thread, path, backendSession);
   scope.pool.add(session);
