@@ -294,17 +294,22 @@ describe("web_fetch: paging, cache, redirects, caps, time", () => {
     const result = await tool.run({ uri: at("/long.txt"), max_chars: 500 });
     expect(result.success && result.data).toMatchObject({ limit: 500, url: at("/long.txt") });
     expect((await tool.run({ link: at("/notes.txt") })).success).toBe(true);
-    expect(Object.keys(tool.input.shape)).toEqual(["url", "offset", "limit", "raw"]);
+    expect(Object.keys(tool.input.shape)).toEqual(["url", "offset", "limit", "raw", "max_entries"]);
   });
 
-  it("a repeated call returns the same data except cached: true (same call, same output)", async () => {
+  it("a repeated call returns the same data (same call, same output); a later page differs only in cached", async () => {
     const tool = localTool({ now: () => new Date("2025-06-01T10:00:00Z") });
     const first = await tool.run({ url: at("/article") });
     const second = await tool.run({ url: at("/article") });
     expect(first.success && second.success).toBe(true);
     if (!first.success || !second.success) return;
     expect(first.data.cached).toBe(false);
-    expect(second.data).toEqual({ ...first.data, cached: true });
+    expect(second.data).toEqual(first.data);
+    const later = await tool.run({ url: at("/long.txt"), offset: 101 });
+    const again = await tool.run({ url: at("/long.txt"), offset: 101 });
+    expect(later.success && again.success).toBe(true);
+    if (!later.success || !again.success) return;
+    expect(again.data).toEqual({ ...later.data, cached: true });
   });
 
   it("every data key is snake_case, nested ones too", async () => {
@@ -322,25 +327,29 @@ describe("web_fetch: paging, cache, redirects, caps, time", () => {
     );
   });
 
-  it("a feed over the host's entry cap says how many it kept, with no marker baked into the content", async () => {
+  it("a feed over the entry default says how many it kept and how to list all, with no marker baked into the content", async () => {
     const { data, text } = await fetchData("/feed.rss", { maxFeedEntries: 1 });
     expect(data.entries).toHaveLength(1);
     expect(data.entries_total).toBe(2);
+    expect(data.max_entries).toBe(1);
     expect(data.content).not.toContain("truncated");
-    expect(text).toContain("feed, the first 1 of 2 entries (the host keeps no more)");
+    expect(text).toContain("feed, the first 1 of 2 entries (max_entries=2 lists all)");
   });
 
-  it("caches per URL for the TTL; 0 disables", async () => {
+  it("caches per URL for the later pages of a walk; the first page fetches afresh; 0 disables", async () => {
     const count = () => pages.requests.filter((request) => request.url === "/notes.txt").length;
     const before = count();
     const cached = localTool();
     await cached.run({ url: at("/notes.txt") });
-    await cached.run({ url: at("/notes.txt") });
+    await cached.run({ url: at("/notes.txt"), offset: 5 });
+    await cached.run({ url: at("/notes.txt"), offset: 9 });
     expect(count() - before).toBe(1);
+    await cached.run({ url: at("/notes.txt") });
+    expect(count() - before).toBe(2);
     const uncached = localTool({ cacheTtlMs: 0 });
     await uncached.run({ url: at("/notes.txt") });
-    await uncached.run({ url: at("/notes.txt") });
-    expect(count() - before).toBe(3);
+    await uncached.run({ url: at("/notes.txt"), offset: 5 });
+    expect(count() - before).toBe(4);
   });
 
   it("follows a redirect chain and reports the final URL", async () => {

@@ -1,15 +1,20 @@
 import {
   defineTool,
   isOffsetPastEnd,
+  mountedTools,
   offsetPastEnd,
   ok,
-  pagingInputShape,
   parseOptions,
   type Tool,
-  type ToolContext,
-  toolOverridesShape,
 } from "@agentool/contract";
-import { z } from "zod";
+import type { ContentExtractor } from "./internal/content-extractor.js";
+import type { HtmlConverter } from "./internal/converter.js";
+import type { ForwardOption } from "./internal/forward.js";
+import type { HttpTransport } from "./internal/http-transport.js";
+import type { OriginHeaders } from "./internal/options.js";
+import type { PdfTextExtractor } from "./internal/pdf.js";
+import type { PageRenderer } from "./internal/render.js";
+import { TtlCache } from "./internal/ttl-cache.js";
 import { cleanUrl } from "./web-fetch/clean-url.js";
 import { cutPage } from "./web-fetch/cut-page.js";
 import { defaultDescription } from "./web-fetch/default-description.js";
@@ -17,16 +22,21 @@ import {
   DEFAULT_FETCH_CACHE_ENTRIES,
   DEFAULT_FETCH_CACHE_TTL_MS,
   DEFAULT_FETCH_MAX_CHARS,
-  DEFAULT_FETCH_MAX_PDF_BYTES,
-  DEFAULT_FETCH_MAX_RESPONSE_BYTES,
-  DEFAULT_FETCH_TIMEOUT_MS,
   DEFAULT_MAX_FEED_ENTRIES,
+  MAX_FEED_ENTRIES_PER_CALL,
   MAX_FETCH_MAX_CHARS,
-  WEB_FETCH_TOOL_NAME,
 } from "./web-fetch/defaults.js";
-import { type FetchSettings, fetchDocument } from "./web-fetch/fetch-document.js";
-import type { FetchedDocument, WebFetchToolData } from "./web-fetch/fetched-document.js";
+import { limitFeedEntries } from "./web-fetch/feed-converter.js";
+import { fetchDocument } from "./web-fetch/fetch-document.js";
+import type { FetchedDocument, PageSaver, WebFetchToolData } from "./web-fetch/fetched-document.js";
 import { formatFetchedPage } from "./web-fetch/format-fetched-page.js";
+import { createWebFetchInputSchema } from "./web-fetch/input-schema.js";
+import { pageData } from "./web-fetch/page-data.js";
+import {
+  feedEntryLimits,
+  resolveFetchSettings,
+  webFetchOptionsSchema,
+} from "./web-fetch/settings.js";
 
 export {
   DEFAULT_FETCH_CACHE_ENTRIES,
@@ -36,46 +46,18 @@ export {
   DEFAULT_FETCH_MAX_RESPONSE_BYTES,
   DEFAULT_FETCH_TIMEOUT_MS,
   DEFAULT_MAX_FEED_ENTRIES,
+  MAX_FEED_ENTRIES_PER_CALL,
   MAX_FETCH_MAX_CHARS,
   WEB_FETCH_TOOL_NAME,
 } from "./web-fetch/defaults.js";
 export type {
   FetchedDocument,
+  PageSaver,
   WebFetchKind,
   WebFetchToolData,
 } from "./web-fetch/fetched-document.js";
 export { formatFetchedPage } from "./web-fetch/format-fetched-page.js";
-
-import { mountedTools, mountedToolsOption } from "@agentool/contract";
-import { createUrlPolicy } from "./internal/address-policy.js";
-import { type ContentExtractor, createReadabilityExtractor } from "./internal/content-extractor.js";
-import type { HtmlConverter } from "./internal/converter.js";
-import type { ForwardOption } from "./internal/forward.js";
-import { createFetchTransport, type HttpTransport } from "./internal/http-transport.js";
-import {
-  createOriginHeaders,
-  type OriginHeaders,
-  originHeadersOption,
-  transportOption,
-  userAgentOption,
-  warnUnguardedOnNode,
-} from "./internal/options.js";
-import { extractPdfWithUnpdf, type PdfTextExtractor } from "./internal/pdf.js";
-import {
-  DEFAULT_RENDER_MAX_BYTES,
-  DEFAULT_RENDER_MAX_REQUESTS,
-  DEFAULT_RENDER_TIMEOUT_MS,
-  type PageRenderer,
-  renderOptionsShape,
-} from "./internal/render.js";
-import { DEFAULT_USER_AGENT } from "./internal/request.js";
-import { TtlCache } from "./internal/ttl-cache.js";
-
-/** Saves a fetched document and returns its file name (host hook; `./node` writes Markdown files). */
-export type PageSaver = (
-  document: FetchedDocument,
-  context: ToolContext,
-) => Promise<string> | string;
+export { ROBOTS_CACHE_TTL_MS, ROBOTS_MAX_BYTES } from "./web-fetch/robots-gate.js";
 
 /** Options of {@link createWebFetchTool}. */
 export interface WebFetchToolOptions {
@@ -128,6 +110,16 @@ export interface WebFetchToolOptions {
   htmlConverter?: HtmlConverter;
   /** Turns PDF bytes into text. Default `unpdf` (optional peer; `DEPENDENCY_MISSING` with an install hint when absent). */
   pdfExtractor?: PdfTextExtractor;
+  /** Convert PDFs to text. Default `true`; `false` answers a PDF with `UNSUPPORTED` (and reads at most `maxResponseBytes` of it). */
+  pdf?: boolean;
+  /**
+   * `"obey"`: before fetching a model's URL, read its origin's `/robots.txt` (same transport,
+   * kept per origin for an hour) and refuse a disallowed URL with `BLOCKED` naming the rule and
+   * its user-agent group; the group is picked by the User-Agent's product token. A 4xx or
+   * unreachable robots.txt allows everything; a 5xx disallows the whole site (RFC 9309). Default
+   * `"ignore"`.
+   */
+  robots?: "obey" | "ignore";
   /** Characters per page when the model sends no `limit`. Default {@link DEFAULT_FETCH_MAX_CHARS} (20,000). */
   defaultMaxChars?: number;
   /** Largest `limit` accepted. Default {@link MAX_FETCH_MAX_CHARS} (100,000). */
@@ -136,9 +128,13 @@ export interface WebFetchToolOptions {
   maxResponseBytes?: number;
   /** Cap on a PDF body. Default {@link DEFAULT_FETCH_MAX_PDF_BYTES} (20 MiB). */
   maxPdfBytes?: number;
-  /** Feed entries kept. Default {@link DEFAULT_MAX_FEED_ENTRIES} (30). */
+  /** Feed entries listed when the model sends no `max_entries`. Default {@link DEFAULT_MAX_FEED_ENTRIES} (30); the model may ask for up to {@link MAX_FEED_ENTRIES_PER_CALL} (100), or this when larger. */
   maxFeedEntries?: number;
-  /** How long a fetched document is reused for the same URL, ms (`0` disables). Default {@link DEFAULT_FETCH_CACHE_TTL_MS} (15 min). */
+  /**
+   * How long a fetched document serves the later pages of one page walk (the same URL with
+   * `offset` > 1), ms; a call for the first page always fetches afresh. `0` disables. Default
+   * {@link DEFAULT_FETCH_CACHE_TTL_MS} (15 min).
+   */
   cacheTtlMs?: number;
   /** Most documents cached. Default {@link DEFAULT_FETCH_CACHE_ENTRIES} (64). */
   maxCacheEntries?: number;
@@ -167,82 +163,13 @@ export interface WebFetchToolOptions {
   renderMaxBytes?: number;
 }
 
-const optionsSchema = z.object({
-  ...toolOverridesShape,
-  transport: transportOption,
-  forward: z
-    .union([
-      z.string().min(1),
-      z.custom<(url: string) => string>((value) => typeof value === "function"),
-    ])
-    .optional(),
-  headers: originHeadersOption,
-  userAgent: userAgentOption,
-  allowPrivate: z.boolean().optional(),
-  allowHosts: z.array(z.string().min(1)).readonly().optional(),
-  onWarn: z.custom<(message: string) => void>((value) => typeof value === "function").optional(),
-  extractor: z
-    .custom<ContentExtractor>((value) => typeof value === "function", {
-      error: "expected a function (html, url) => content",
-    })
-    .optional(),
-  save: z
-    .custom<PageSaver>((value) => typeof value === "function", {
-      error: "expected a function (document, context) => file name",
-    })
-    .optional(),
-  readability: z.boolean().optional(),
-  mountedTools: mountedToolsOption,
-  pdfExtractor: z.custom<PdfTextExtractor>((value) => typeof value === "function").optional(),
-  htmlConverter: z.custom<HtmlConverter>((value) => typeof value === "function").optional(),
-  defaultMaxChars: z.number().int().min(500).max(1_000_000).optional(),
-  maxMaxChars: z.number().int().min(500).max(1_000_000).optional(),
-  maxResponseBytes: z.number().int().min(1_024).max(1_073_741_824).optional(),
-  maxPdfBytes: z.number().int().min(1_024).max(1_073_741_824).optional(),
-  maxFeedEntries: z.number().int().min(1).max(1_000).optional(),
-  cacheTtlMs: z.number().int().min(0).max(86_400_000).optional(),
-  maxCacheEntries: z.number().int().min(0).max(10_000).optional(),
-  timeoutMs: z.number().int().min(0).max(3_600_000).optional(),
-  now: z.custom<() => Date>((value) => typeof value === "function").optional(),
-  ...renderOptionsShape,
-});
-
-const RENDER_FIELD = z
-  .boolean()
-  .optional()
-  .describe("Run the page's JavaScript in a browser before reading it (slower; HTML only).");
-
-function createWebFetchInputSchema(
-  defaultMaxChars: number,
-  maxMaxChars: number,
-  render?: { byDefault: boolean },
-) {
-  const schema = z.object({
-    url: z.string().describe("Absolute http(s) URL."),
-    ...pagingInputShape({
-      unit: "character",
-      defaultLimit: defaultMaxChars,
-      maxLimit: maxMaxChars,
-    }),
-    raw: z
-      .boolean()
-      .optional()
-      .describe("Return the body as received, unconverted (default false)."),
-    render: RENDER_FIELD,
-  });
-  if (render === undefined) return schema.omit({ render: true }) as unknown as typeof schema;
-  return schema.extend({
-    render: RENDER_FIELD.describe(
-      `${RENDER_FIELD.description ?? ""} Default ${render.byDefault ? "true: false reads the page as served, faster" : "false"}.`,
-    ),
-  });
-}
-
 /** The fetch tool's input schema (with the default limits in its descriptions). */
-export const webFetchInputSchema = createWebFetchInputSchema(
-  DEFAULT_FETCH_MAX_CHARS,
-  MAX_FETCH_MAX_CHARS,
-);
+export const webFetchInputSchema = createWebFetchInputSchema({
+  defaultMaxChars: DEFAULT_FETCH_MAX_CHARS,
+  maxMaxChars: MAX_FETCH_MAX_CHARS,
+  defaultFeedEntries: DEFAULT_MAX_FEED_ENTRIES,
+  maxFeedEntries: MAX_FEED_ENTRIES_PER_CALL,
+});
 
 /** The fetch tool's type. */
 export type WebFetchTool = Tool<typeof webFetchInputSchema, WebFetchToolData>;
@@ -259,66 +186,20 @@ export const WEB_FETCH_ALIASES: Readonly<Record<string, string>> = {
   max_characters: "limit",
 };
 
-const ACCEPT =
-  "text/html,application/xhtml+xml,application/json;q=0.9,application/rss+xml,application/atom+xml,application/pdf,text/*;q=0.8,*/*;q=0.5";
-
-/** The settings of every fetch, from the tool's options. */
-function resolveFetchSettings(parsed: z.output<typeof optionsSchema>): FetchSettings {
-  const maxResponseBytes = parsed.maxResponseBytes ?? DEFAULT_FETCH_MAX_RESPONSE_BYTES;
-  const forward = parsed.forward as ForwardOption | undefined;
-  // Without a host transport, the model's URL (and, without a proxy, every redirect hop) is
-  // checked by address literal and name; a guarded transport checks the connected address.
-  const urlPolicy =
-    parsed.transport === undefined
-      ? createUrlPolicy({
-          ...(parsed.allowPrivate === undefined ? {} : { allowPrivate: parsed.allowPrivate }),
-          ...(parsed.allowHosts === undefined ? {} : { allowHosts: parsed.allowHosts }),
-        })
-      : undefined;
-  if (parsed.transport === undefined && forward === undefined) warnUnguardedOnNode(parsed.onWarn);
-  const transport =
-    parsed.transport ??
-    createFetchTransport(
-      forward === undefined && urlPolicy !== undefined ? { checkUrl: urlPolicy } : {},
-    );
-  const userAgent = parsed.userAgent ?? DEFAULT_USER_AGENT;
-  return {
-    name: parsed.name ?? WEB_FETCH_TOOL_NAME,
-    maxPdfBytes: parsed.maxPdfBytes ?? DEFAULT_FETCH_MAX_PDF_BYTES,
-    maxFeedEntries: parsed.maxFeedEntries ?? DEFAULT_MAX_FEED_ENTRIES,
-    pdfExtractor: parsed.pdfExtractor ?? extractPdfWithUnpdf,
-    htmlConverter: parsed.htmlConverter,
-    hostExtractor: parsed.extractor,
-    extractor:
-      parsed.extractor ?? (parsed.readability === false ? undefined : createReadabilityExtractor()),
-    readability: parsed.readability !== false,
-    transport,
-    urlPolicy,
-    forward,
-    headersFor: createOriginHeaders(parsed.headers, { "user-agent": userAgent, accept: ACCEPT }),
-    userAgent,
-    maxResponseBytes,
-    renderer: parsed.render,
-    renderMaxRequests: parsed.renderMaxRequests ?? DEFAULT_RENDER_MAX_REQUESTS,
-    renderMaxBytes: parsed.renderMaxBytes ?? DEFAULT_RENDER_MAX_BYTES,
-    renderTimeoutMs: parsed.renderTimeoutMs ?? DEFAULT_RENDER_TIMEOUT_MS,
-    toolTimeoutMs: parsed.timeoutMs ?? DEFAULT_FETCH_TIMEOUT_MS,
-    now: parsed.now ?? (() => new Date()),
-  };
-}
-
 /**
  * Creates `web_fetch`: one tool that reads a URL and lets the response decide the treatment —
  * HTML → Markdown (node-html-markdown; optional main-content extractor with full-page fallback),
  * JSON pretty-printed, RSS/Atom → entries, PDF → text (`unpdf`, optional peer), other text raw,
- * binary refused. Long output is paged by `offset` / `limit` (characters, 1-based); documents
- * are cached per URL for a TTL. Readability keeps the main article by default when its optional
- * peers are installed (`readability: false` converts whole pages).
+ * binary refused. Long output is paged by `offset` / `limit` (characters, 1-based); a call for
+ * the first page fetches afresh and keeps the document for a TTL, so the later pages of that walk
+ * (`offset` > 1) read the same copy. Readability keeps the main article by default when its
+ * optional peers are installed (`readability: false` converts whole pages). Opt-in: robots.txt
+ * (`robots: "obey"`); opt-out: PDF conversion (`pdf: false`).
  *
  * This root factory uses the global `fetch` and does **not** check addresses: on Node, use
  * `createNodeWebFetchTool` from `@agentool/tools-web/node` (SSRF-guarded, saving to a folder).
  *
- * @param options - transport, forward, caps, cache, extractor, saver
+ * @param options - transport, forward, caps, cache, extractor, saver, robots, pdf
  * @returns the tool
  * @throws AgentoolError for invalid options
  * @example
@@ -326,9 +207,10 @@ function resolveFetchSettings(parsed: z.output<typeof optionsSchema>): FetchSett
  * await webFetch.run({ url: "https://example.com/" });
  */
 export function createWebFetchTool(options?: WebFetchToolOptions): WebFetchTool {
-  const parsed = parseOptions("createWebFetchTool", optionsSchema, options);
+  const parsed = parseOptions("createWebFetchTool", webFetchOptionsSchema, options);
   const defaultMaxChars = parsed.defaultMaxChars ?? DEFAULT_FETCH_MAX_CHARS;
   const maxMaxChars = Math.max(parsed.maxMaxChars ?? MAX_FETCH_MAX_CHARS, defaultMaxChars);
+  const feedEntries = feedEntryLimits(parsed);
   const settings = resolveFetchSettings(parsed);
   const { name, renderer } = settings;
   const mounted = mountedTools(parsed.mountedTools, name);
@@ -340,16 +222,25 @@ export function createWebFetchTool(options?: WebFetchToolOptions): WebFetchTool 
   );
   const renderByDefault = parsed.renderByDefault === true;
   const renderSetting = renderer === undefined ? undefined : { byDefault: renderByDefault };
+  const inputLimits = {
+    defaultMaxChars,
+    maxMaxChars,
+    defaultFeedEntries: feedEntries.byDefault,
+    maxFeedEntries: feedEntries.most,
+  };
 
   return defineTool({
     name,
     description:
       parsed.description ??
-      defaultDescription(saving, mounted, renderSetting, {
-        allowPrivate: parsed.allowPrivate === true,
-        allowHosts: parsed.allowHosts ?? [],
-      }),
-    input: createWebFetchInputSchema(defaultMaxChars, maxMaxChars, renderSetting),
+      defaultDescription(
+        saving,
+        mounted,
+        renderSetting,
+        { allowPrivate: parsed.allowPrivate === true, allowHosts: parsed.allowHosts ?? [] },
+        settings.pdf,
+      ),
+    input: createWebFetchInputSchema(inputLimits, renderSetting),
     aliases: WEB_FETCH_ALIASES,
     // Saving writes files, so the tool is no longer read-only; it stays non-destructive because a
     // saver only adds files and refreshes its own copy of the same URL (see `save`).
@@ -368,10 +259,14 @@ export function createWebFetchTool(options?: WebFetchToolOptions): WebFetchTool 
       const url = cleaned.url;
       const raw = input.raw ?? false;
       const wantsRender = renderer !== undefined && (input.render ?? renderByDefault);
+      const offset = input.offset ?? 1;
+      const limit = input.limit ?? defaultMaxChars;
+      const maxEntries = input.max_entries ?? feedEntries.byDefault;
       const cacheKey = `${raw ? "raw" : "doc"}${wantsRender ? " rendered" : ""} ${url}`;
-      let document = cache.get(cacheKey);
-      const cached = document !== undefined;
-      if (document === undefined) {
+      // The cache serves the later pages of one walk; asking for the first page fetches afresh.
+      let whole = offset > 1 ? cache.get(cacheKey) : undefined;
+      const cached = whole !== undefined;
+      if (whole === undefined) {
         const fetched = await fetchDocument(settings, {
           url,
           raw,
@@ -380,38 +275,16 @@ export function createWebFetchTool(options?: WebFetchToolOptions): WebFetchTool 
           startedAt,
         });
         if (!fetched.success) return fetched;
-        document = fetched.data;
-        cache.set(cacheKey, document);
+        whole = fetched.data;
+        cache.set(cacheKey, whole);
       }
-      const offset = input.offset ?? 1;
-      const limit = input.limit ?? defaultMaxChars;
+      const document = limitFeedEntries(whole, maxEntries);
       const total = document.text.length;
       if (isOffsetPastEnd(offset, total)) {
         return offsetPastEnd({ tool: name, offset, total, unit: "characters" });
       }
       const page = cutPage(document.text, offset - 1, limit);
-      const data: WebFetchToolData = {
-        url: document.url,
-        final_url: document.final_url,
-        title: document.title,
-        content_type: document.content_type,
-        kind: document.kind,
-        raw,
-        content: page.content,
-        offset,
-        limit,
-        total,
-        truncated: page.end < total,
-        main_content: document.main_content,
-        body_truncated: document.body_truncated,
-        cached,
-        fetched: document.fetched,
-      };
-      if (page.end < total) data.next_offset = page.end + 1;
-      if (document.entries !== undefined) data.entries = document.entries;
-      if (document.entries_total !== undefined) data.entries_total = document.entries_total;
-      if (document.pages !== undefined) data.pages = document.pages;
-      if (document.rendered !== undefined) data.rendered = document.rendered;
+      const data = pageData(document, { ...page, offset, limit, raw, cached, maxEntries });
       if (save !== undefined && !raw) {
         try {
           data.saved_as = await save(document, context);
@@ -421,6 +294,10 @@ export function createWebFetchTool(options?: WebFetchToolOptions): WebFetchTool 
       }
       return ok(data);
     },
-    render: (data) => formatFetchedPage(data, name, defaultMaxChars, renderByDefault),
+    render: (data) =>
+      formatFetchedPage(data, name, defaultMaxChars, renderByDefault, {
+        defaultEntries: feedEntries.byDefault,
+        maxEntries: feedEntries.most,
+      }),
   });
 }

@@ -12,8 +12,10 @@ export interface ConverterSettings {
   name: string;
   /** The PDF byte cap (for the message of a cut PDF). */
   maxPdfBytes: number;
-  /** Feed entries kept at most. */
+  /** Feed entries kept at most (the largest `max_entries` a call may send). */
   maxFeedEntries: number;
+  /** Whether PDFs are converted to text (the `pdf` option); `false` refuses them. */
+  pdf: boolean;
   /** Reads a PDF's text. */
   pdfExtractor: PdfTextExtractor;
   /** Converts HTML somewhere that can be stopped (the `./node` worker), when there is one. */

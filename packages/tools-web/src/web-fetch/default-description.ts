@@ -42,6 +42,7 @@ export function reachSentence(reach: FetchReach): string {
  * @param mounted - the tools mounted beside it
  * @param render - whether (and by default) pages are rendered
  * @param reach - what the host allowed besides public addresses
+ * @param pdf - whether PDFs are converted (the `pdf` option)
  * @returns the description
  */
 export function defaultDescription(
@@ -49,11 +50,14 @@ export function defaultDescription(
   mounted: MountedTools,
   render: { byDefault: boolean } | undefined,
   reach: FetchReach = {},
+  pdf = true,
 ): string {
   const sources = mounted.filter(["web_search", "wiki_search"]);
   return [
-    "Reads a page or file by URL: HTML becomes Markdown (the main article when found), JSON pretty-printed, RSS/Atom feeds entries, PDFs text; binary is refused.",
-    "A cut page ends with the exact next call.",
+    pdf
+      ? "Reads a page or file by URL: HTML becomes Markdown (the main article when found), JSON pretty-printed, RSS/Atom feeds entries, PDFs text; binary is refused."
+      : "Reads a page or file by URL: HTML becomes Markdown (the main article when found), JSON pretty-printed, RSS/Atom feeds entries; PDFs and binary are refused.",
+    "A cut page ends with the exact next call; later pages reuse the first page's fetch.",
     `For URLs ${sources.length > 0 ? `from ${listWords(sources)} results, ` : ""}from the user or a page. ${reachSentence(reach)}`,
     render === undefined
       ? "Pages built by JavaScript may come back nearly empty; then use another source."

@@ -12,6 +12,7 @@ import { performRequest, statusFailure } from "../internal/request.js";
 import { isHtmlResponse } from "./content-kind.js";
 import type { ConverterSettings } from "./conversion-job.js";
 import type { FetchedDocument } from "./fetched-document.js";
+import type { RobotsGate } from "./robots-gate.js";
 import { toDocument } from "./to-document.js";
 
 /** What fetching one document needs from the tool's options, resolved once. */
@@ -38,6 +39,8 @@ export interface FetchSettings extends ConverterSettings {
   renderTimeoutMs: number;
   /** The tool's time limit (a render stays inside it). */
   toolTimeoutMs: number;
+  /** Checks the model's URL against its origin's robots.txt (the `robots: "obey"` option). */
+  robots: RobotsGate | undefined;
   /** The clock. */
   now: () => Date;
 }
@@ -57,7 +60,8 @@ export interface FetchRequest {
 }
 
 /**
- * Fetches a URL (through the forward proxy when set), renders an HTML page when asked, and
+ * Fetches a URL (through the forward proxy when set; after its robots.txt when the host obeys
+ * it), renders an HTML page when asked, and
  * converts the response into a whole document.
  *
  * @param settings - the tool's settings
@@ -72,6 +76,8 @@ export async function fetchDocument(
   const { forward, urlPolicy, maxResponseBytes, maxPdfBytes } = settings;
   // A refused address throws a BLOCKED WebRequestError; the tool's run reports it as it is.
   urlPolicy?.(new URL(url));
+  const refusal = await settings.robots?.check(url, signal);
+  if (refusal !== undefined) return refusal;
   let target: string;
   try {
     target = forwardUrl(forward, url);
@@ -90,7 +96,9 @@ export async function fetchDocument(
       signal,
       maxBytes: maxResponseBytes,
       maxBytesForType: (contentType) =>
-        contentType.toLowerCase().includes("application/pdf") ? maxPdfBytes : maxResponseBytes,
+        settings.pdf && contentType.toLowerCase().includes("application/pdf")
+          ? maxPdfBytes
+          : maxResponseBytes,
     },
     url,
   );

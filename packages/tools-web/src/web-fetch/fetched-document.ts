@@ -1,3 +1,4 @@
+import type { ToolContext } from "@agentool/contract";
 import type { FeedEntry } from "../internal/feed.js";
 
 /** How the response was treated. */
@@ -23,7 +24,7 @@ export interface FetchedDocument {
   body_truncated: boolean;
   /** When it was fetched (ISO 8601). */
   fetched: string;
-  /** Feed entries kept (for `kind: "feed"`; at most `maxFeedEntries`). */
+  /** Feed entries kept (for `kind: "feed"`; at most the largest `max_entries` a call may send). */
   entries?: FeedEntry[];
   /** Entries in the whole feed (for `kind: "feed"`); more than `entries.length` when the host cap kept only the first ones. */
   entries_total?: number;
@@ -71,6 +72,8 @@ export interface WebFetchToolData {
   entries?: FeedEntry[];
   /** Entries in the whole feed (for feeds). */
   entries_total?: number;
+  /** The most entries this call lists (for feeds): `max_entries`, or the host's default. */
+  max_entries?: number;
   /** PDF pages (for PDFs). */
   pages?: number;
   /** Whether the page was rendered (its JavaScript ran) before it was read; present when the host configured a renderer. */
@@ -80,3 +83,9 @@ export interface WebFetchToolData {
   /** Why saving failed, when it did (the content is still returned). */
   save_error?: string;
 }
+
+/** Saves a fetched document and returns its file name (host hook; `./node` writes Markdown files). */
+export type PageSaver = (
+  document: FetchedDocument,
+  context: ToolContext,
+) => Promise<string> | string;

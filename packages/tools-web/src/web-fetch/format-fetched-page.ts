@@ -1,19 +1,50 @@
 import { formatCount, formatPageMarker, type NextCallValue } from "@agentool/contract";
-import { DEFAULT_FETCH_MAX_CHARS, WEB_FETCH_TOOL_NAME } from "./defaults.js";
+import {
+  DEFAULT_FETCH_MAX_CHARS,
+  DEFAULT_MAX_FEED_ENTRIES,
+  MAX_FEED_ENTRIES_PER_CALL,
+  WEB_FETCH_TOOL_NAME,
+} from "./defaults.js";
 import type { WebFetchKind, WebFetchToolData } from "./fetched-document.js";
 
-/** The arguments the next call must repeat besides `offset`: the url, `raw`, and a non-default `limit`. */
+/** The tool's feed entry limits, for the header and the next call. */
+export interface FeedEntryLimits {
+  /** Entries listed when the model sends no `max_entries`. */
+  defaultEntries: number;
+  /** The largest `max_entries`. */
+  maxEntries: number;
+}
+
+/**
+ * The arguments the next call must repeat besides `offset`: the url, `raw`, and a non-default
+ * `limit`, `render` or `max_entries`.
+ */
 function nextCallArgs(
   data: WebFetchToolData,
   defaultLimit: number,
   renderByDefault: boolean,
+  feed: FeedEntryLimits,
 ): Record<string, NextCallValue> {
   const args: Record<string, NextCallValue> = { url: data.url };
   if (data.raw) args.raw = true;
   if (data.rendered === true && !renderByDefault) args.render = true;
   if (data.rendered === false && renderByDefault && data.kind === "html") args.render = false;
   if (data.limit !== defaultLimit) args.limit = data.limit;
+  if (data.max_entries !== undefined && data.max_entries !== feed.defaultEntries)
+    args.max_entries = data.max_entries;
   return args;
+}
+
+/** The header's feed treatment: how many entries, and how to list more when some were left out. */
+function describeFeed(data: WebFetchToolData, feed: FeedEntryLimits): string {
+  const shown = data.entries?.length ?? 0;
+  const total = data.entries_total ?? shown;
+  if (total <= shown) return `feed, ${shown} entries`;
+  const more =
+    (data.max_entries ?? shown) >= feed.maxEntries
+      ? "no more can be listed"
+      : `max_entries=${Math.min(total, feed.maxEntries)} lists ${total <= feed.maxEntries ? "all" : "more"}`;
+  return `feed, the first ${shown} of ${total} entries (${more})`;
 }
 
 /**
@@ -25,6 +56,7 @@ function nextCallArgs(
  * @param toolName - the tool's name, for the marker
  * @param defaultLimit - the tool's default page size (a different `limit` is repeated in the next call)
  * @param renderByDefault - whether the tool renders pages when `render` is not sent (the next call repeats a different choice)
+ * @param feed - the tool's feed entry limits (a different `max_entries` is repeated in the next call)
  * @returns model-facing text
  */
 export function formatFetchedPage(
@@ -32,6 +64,10 @@ export function formatFetchedPage(
   toolName = WEB_FETCH_TOOL_NAME,
   defaultLimit = DEFAULT_FETCH_MAX_CHARS,
   renderByDefault = false,
+  feed: FeedEntryLimits = {
+    defaultEntries: DEFAULT_MAX_FEED_ENTRIES,
+    maxEntries: MAX_FEED_ENTRIES_PER_CALL,
+  },
 ): string {
   const rendered = data.rendered === true ? ", rendered" : "";
   const lines: string[] = [];
@@ -39,16 +75,12 @@ export function formatFetchedPage(
   lines.push(
     `URL: ${data.final_url}${data.final_url !== data.url ? ` (redirected from ${data.url})` : ""}`,
   );
-  const feedEntries =
-    data.entries_total !== undefined && data.entries_total > (data.entries?.length ?? 0)
-      ? `feed, the first ${data.entries?.length ?? 0} of ${data.entries_total} entries (the host keeps no more)`
-      : `feed, ${data.entries?.length ?? 0} entries`;
   const treatment: Record<WebFetchKind, string> = {
     html: data.main_content
       ? `HTML → Markdown (main content${rendered})`
       : `HTML → Markdown${rendered ? " (rendered)" : ""}`,
     json: "JSON",
-    feed: feedEntries,
+    feed: describeFeed(data, feed),
     pdf: `PDF → text, ${data.pages ?? 0} pages`,
     text: data.raw
       ? data.rendered === true
@@ -83,7 +115,7 @@ export function formatFetchedPage(
           nextOffset: data.next_offset,
           omitted: data.total - data.next_offset + 1,
           unit: "characters",
-          args: nextCallArgs(data, defaultLimit, renderByDefault),
+          args: nextCallArgs(data, defaultLimit, renderByDefault, feed),
         }),
       );
     }

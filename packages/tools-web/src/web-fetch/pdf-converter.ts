@@ -4,14 +4,24 @@ import { isPdf } from "./content-kind.js";
 import type { Converter } from "./conversion-job.js";
 
 /**
- * PDF → its text and page count (refused when the PDF was cut by the byte cap).
+ * PDF → its text and page count (refused when the PDF was cut by the byte cap, or when the host
+ * turned PDF conversion off).
  *
  * @param job - the response
- * @param settings - the PDF cap and extractor
+ * @param settings - the PDF switch, cap and extractor
  * @returns the document, a failure, or `undefined` when the body is not a PDF
  */
 export const convertPdf: Converter = async (job, settings) => {
   if (!isPdf(job.response.body, job.contentType)) return undefined;
+  if (!settings.pdf) {
+    return fail(
+      "UNSUPPORTED",
+      `${job.finalUrl} is a PDF (${job.contentType || "no content type"}), and this host does not convert PDFs to text.`,
+      {
+        hint: "Look for an HTML version of the document (often the page that links to it), or ask the user for its text.",
+      },
+    );
+  }
   if (job.response.truncated) {
     return fail(
       "TOO_LARGE",
