@@ -46,6 +46,7 @@ export {
   type BraveProviderOptions,
   createBraveProvider,
 } from "./search-providers/brave.js";
+export { MAX_SEARCH_DOMAINS } from "./search-providers/domains.js";
 export { createSearxngProvider, type SearxngProviderOptions } from "./search-providers/searxng.js";
 export {
   createSerperProvider,

@@ -184,7 +184,12 @@ describe("web_search over keyed providers", () => {
     if (result.success) return;
     expect(result.error.code).toBe("NOT_CONFIGURED");
     expect(JSON.stringify(result)).not.toContain("wrong-secret-key");
-    expect(Object.keys(tool.input.shape)).toEqual(["query", "limit"]);
+    expect(Object.keys(tool.input.shape)).toEqual([
+      "query",
+      "limit",
+      "allowed_domains",
+      "blocked_domains",
+    ]);
   });
 
   it("Brave: GET /res/v1/web/search with X-Subscription-Token and count; tags stripped", async () => {
@@ -374,6 +379,9 @@ describe("the provider contract", () => {
         answers: [],
         suggestions: [],
         dropped: 1,
+        allowed_domains: [],
+        blocked_domains: [],
+        filtered_out: 0,
       },
     });
   });

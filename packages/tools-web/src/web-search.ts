@@ -16,6 +16,12 @@ import { createFetchTransport, type HttpTransport } from "./internal/http-transp
 import { buildHeaders, headersOption, transportOption } from "./internal/options.js";
 import { DEFAULT_USER_AGENT } from "./internal/request.js";
 import {
+  checkDomainLimits,
+  describeDomainLimits,
+  filterByDomain,
+  MAX_SEARCH_DOMAINS,
+} from "./search-providers/domains.js";
+import {
   normalizeResult,
   type SearchProvider,
   type SearchResponse,
@@ -73,6 +79,12 @@ export interface WebSearchToolData {
   suggestions: string[];
   /** Malformed items the provider returned and the tool dropped. */
   dropped: number;
+  /** The `allowed_domains` searched within (normalised); empty for any site. */
+  allowed_domains: string[];
+  /** The `blocked_domains` left out (normalised); empty for none. */
+  blocked_domains: string[];
+  /** Results the provider returned from sites outside the domain limits, left out. */
+  filtered_out: number;
 }
 
 /**
@@ -103,6 +115,17 @@ export const webSearchOutputSchema = z.object({
     .int()
     .min(0)
     .describe("Malformed items the provider returned and the tool dropped."),
+  allowed_domains: z
+    .array(z.string())
+    .describe("The allowed_domains searched within (normalised); empty for any site."),
+  blocked_domains: z
+    .array(z.string())
+    .describe("The blocked_domains left out (normalised); empty for none."),
+  filtered_out: z
+    .number()
+    .int()
+    .min(0)
+    .describe("Results from sites outside the domain limits, left out."),
 });
 
 const optionsSchema = z.object({
@@ -140,6 +163,16 @@ export const webSearchInputSchema = z.object({
     .max(MAX_SEARCH_LIMIT)
     .optional()
     .describe(`How many results (default ${DEFAULT_SEARCH_LIMIT}).`),
+  allowed_domains: z
+    .array(z.string())
+    .max(MAX_SEARCH_DOMAINS)
+    .optional()
+    .describe("Only results from these sites (host names, subdomains included)."),
+  blocked_domains: z
+    .array(z.string())
+    .max(MAX_SEARCH_DOMAINS)
+    .optional()
+    .describe("Never results from these sites."),
 });
 
 /** The search tool's type. */
@@ -147,13 +180,16 @@ export type WebSearchTool = Tool<typeof webSearchInputSchema, WebSearchToolData>
 
 /**
  * Field names other toolsets use for `web_search`'s fields, accepted silently: `q`,
- * `search_query` → `query`; `max_results`, `num_results` → `limit`.
+ * `search_query` → `query`; `max_results`, `num_results` → `limit`; `include_domains`,
+ * `exclude_domains` (Tavily's, Exa's) → `allowed_domains`, `blocked_domains`.
  */
 export const WEB_SEARCH_ALIASES: Readonly<Record<string, string>> = {
   q: "query",
   search_query: "query",
   max_results: "limit",
   num_results: "limit",
+  include_domains: "allowed_domains",
+  exclude_domains: "blocked_domains",
 };
 
 function defaultDescription(mounted: MountedTools): string {
@@ -234,12 +270,15 @@ export function formatSearchResults(data: WebSearchToolData): string {
     for (const answer of data.answers) lines.push(`- ${answer}`);
     lines.push("");
   }
+  const within = describeDomainLimits(data);
   if (data.results.length === 0) {
     lines.push(
-      `No results for "${data.query}" (${data.provider}): the engine found no pages. Try broader or different keywords${data.suggestions.length > 0 ? ", or one of the suggestions below" : ""}.`,
+      within === ""
+        ? `No results for "${data.query}" (${data.provider}): the engine found no pages. Try broader or different keywords${data.suggestions.length > 0 ? ", or one of the suggestions below" : ""}.`
+        : `No results for "${data.query}" (${data.provider}${within}). Try other keywords or fewer domain limits.`,
     );
   } else {
-    lines.push(`Results for "${data.query}" (${data.provider}):`);
+    lines.push(`Results for "${data.query}" (${data.provider}${within}):`);
     data.results.forEach((result, index) => {
       lines.push(
         `${index + 1}. ${result.title}\n   ${result.url}${result.snippet ? `\n   ${result.snippet}` : ""}`,
@@ -290,6 +329,8 @@ export function createWebSearchTool(options: WebSearchToolOptions): WebSearchToo
         });
       }
       const limit = input.limit ?? defaultLimit;
+      const limits = checkDomainLimits(input.allowed_domains, input.blocked_domains);
+      if ("success" in limits) return limits;
       let outcome: unknown;
       try {
         outcome = await provider.search({
@@ -299,6 +340,8 @@ export function createWebSearchTool(options: WebSearchToolOptions): WebSearchToo
           transport,
           headers,
           maxBytes,
+          ...(limits.allowed.length > 0 ? { allowedDomains: limits.allowed } : {}),
+          ...(limits.blocked.length > 0 ? { blockedDomains: limits.blocked } : {}),
         });
       } catch (error) {
         return fail(
@@ -314,13 +357,17 @@ export function createWebSearchTool(options: WebSearchToolOptions): WebSearchToo
       }
       const checked = readProviderOutcome(provider.name, outcome);
       if (!checked.success) return checked;
+      const kept = filterByDomain(checked.data.results, limits);
       return ok({
         query,
         provider: provider.name,
-        results: checked.data.results.slice(0, limit),
+        results: kept.results.slice(0, limit),
         answers: checked.data.answers,
         suggestions: checked.data.suggestions,
         dropped: checked.data.dropped,
+        allowed_domains: limits.allowed,
+        blocked_domains: limits.blocked,
+        filtered_out: kept.leftOut,
       });
     },
     render: formatSearchResults,

@@ -1,9 +1,13 @@
 import { ok } from "@agentool/contract";
+import { domainLimitsOf, withSiteOperators } from "./domains.js";
 import { checkKeyedOptions } from "./keyed.js";
 import { collectResults, requestProviderJson, type SearchProvider } from "./types.js";
 
 /** Brave Search's web endpoint. */
 export const BRAVE_ENDPOINT = "https://api.search.brave.com/res/v1/web/search";
+
+/** The longest `q` Brave's API accepts. */
+const BRAVE_MAX_QUERY_CHARACTERS = 400;
 
 /** Options of {@link createBraveProvider}. */
 export interface BraveProviderOptions {
@@ -26,7 +30,8 @@ export interface BraveProviderOptions {
 
 /**
  * A Brave Search provider: `GET {endpoint}?q=…&count=N` with `X-Subscription-Token`; reads
- * `web.results[]` (highlight tags stripped from descriptions).
+ * `web.results[]` (highlight tags stripped from descriptions). Domain limits become Brave's
+ * `site:` / `-site:` search operators in `q` (as many as fit its 400 characters).
  *
  * @param options - the key and search settings
  * @returns the provider
@@ -46,7 +51,11 @@ export function createBraveProvider(options: BraveProviderOptions): SearchProvid
       const target = endpoint();
       if ("failure" in target) return target.failure;
       const url = new URL(target.url);
-      url.searchParams.set("q", request.query);
+      const limits = domainLimitsOf(request);
+      url.searchParams.set(
+        "q",
+        withSiteOperators(request.query, limits, BRAVE_MAX_QUERY_CHARACTERS),
+      );
       url.searchParams.set("count", String(request.limit));
       if (options.country) url.searchParams.set("country", options.country);
       if (options.language) url.searchParams.set("search_lang", options.language);

@@ -1,5 +1,6 @@
 import { AgentoolError, ok } from "@agentool/contract";
 import { clip, httpUrl, stripTags } from "../internal/text.js";
+import { domainLimitsOf, withSiteOperators } from "./domains.js";
 import {
   collectResults,
   MAX_SNIPPET_CHARACTERS,
@@ -28,7 +29,8 @@ function text(value: unknown): string {
 
 /**
  * A SearXNG provider: `GET {baseUrl}/search?q=…&format=json`. When the engines return no
- * results it falls back to the instance's answers, infoboxes and suggestions.
+ * results it falls back to the instance's answers, infoboxes and suggestions. Domain limits
+ * become `site:` / `-site:` operators in `q` (read by the web engines it queries).
  *
  * @param options - the instance and query settings
  * @returns the provider
@@ -47,7 +49,8 @@ export function createSearxngProvider(options: SearxngProviderOptions): SearchPr
     name: "searxng",
     async search(request) {
       const url = new URL(searchUrl);
-      url.searchParams.set("q", request.query);
+      // SearXNG passes the query on to its engines; its web engines read `site:` / `-site:`.
+      url.searchParams.set("q", withSiteOperators(request.query, domainLimitsOf(request)));
       url.searchParams.set("format", "json");
       if (options.engines) url.searchParams.set("engines", options.engines);
       if (options.categories) url.searchParams.set("categories", options.categories);

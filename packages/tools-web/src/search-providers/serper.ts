@@ -1,5 +1,6 @@
 import { ok } from "@agentool/contract";
 import { clip, stripTags } from "../internal/text.js";
+import { domainLimitsOf, withSiteOperators } from "./domains.js";
 import { checkKeyedOptions } from "./keyed.js";
 import {
   collectResults,
@@ -30,7 +31,8 @@ export interface SerperProviderOptions {
 
 /**
  * A Serper (Google results) provider: `POST {endpoint}` with `{ q, num }` and an `x-api-key`
- * header; reads `organic[]`, and the answer box as an answer.
+ * header; reads `organic[]`, and the answer box as an answer. Domain limits become Google's
+ * `site:` / `-site:` operators in `q`.
  *
  * @param options - the key and an optional gateway endpoint
  * @returns the provider
@@ -49,7 +51,10 @@ export function createSerperProvider(options: SerperProviderOptions): SearchProv
   return {
     name: "serper",
     async search(request) {
-      const body: Record<string, unknown> = { q: request.query, num: request.limit };
+      const body: Record<string, unknown> = {
+        q: withSiteOperators(request.query, domainLimitsOf(request)),
+        num: request.limit,
+      };
       if (options.country) body.gl = options.country;
       if (options.language) body.hl = options.language;
       const target = endpoint();

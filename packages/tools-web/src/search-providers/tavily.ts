@@ -30,7 +30,8 @@ export interface TavilyProviderOptions {
 
 /**
  * A Tavily provider: `POST {endpoint}` with `{ query, max_results }`, the key as a Bearer token
- * (and `api_key`); reads `results[]` and `answer`.
+ * (and `api_key`); reads `results[]` and `answer`. Domain limits go as Tavily's own
+ * `include_domains` / `exclude_domains`.
  *
  * @param options - the key and search settings
  * @returns the provider
@@ -49,17 +50,20 @@ export function createTavilyProvider(options: TavilyProviderOptions): SearchProv
     async search(request) {
       const target = endpoint();
       if ("failure" in target) return target.failure;
+      const body: Record<string, unknown> = {
+        api_key: apiKey,
+        query: request.query,
+        max_results: request.limit,
+        search_depth: options.searchDepth ?? "basic",
+        include_answer: options.includeAnswer ?? false,
+      };
+      if (request.allowedDomains?.length) body.include_domains = request.allowedDomains;
+      if (request.blockedDomains?.length) body.exclude_domains = request.blockedDomains;
       const answer = await requestProviderJson("Tavily", request, {
         url: target.url,
         method: "POST",
         headers: { "content-type": "application/json", authorization: `Bearer ${apiKey}` },
-        body: JSON.stringify({
-          api_key: apiKey,
-          query: request.query,
-          max_results: request.limit,
-          search_depth: options.searchDepth ?? "basic",
-          include_answer: options.includeAnswer ?? false,
-        }),
+        body: JSON.stringify(body),
       });
       if (!answer.success) return answer;
       const json = answer.data as Record<string, unknown>;

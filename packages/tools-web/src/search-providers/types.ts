@@ -39,6 +39,14 @@ export interface SearchRequest {
   headers: Record<string, string>;
   /** Cap on the response body, bytes. */
   maxBytes: number;
+  /**
+   * Only results from these hosts or their subdomains (bare, lower-case host names; absent for
+   * any). A provider maps them to its engine's syntax where it has one; `web_search` filters the
+   * results afterwards either way.
+   */
+  allowedDomains?: readonly string[];
+  /** Never results from these hosts or their subdomains (mapped and filtered like `allowedDomains`). */
+  blockedDomains?: readonly string[];
 }
 
 /** A search engine behind `web_search`. Keys live in the provider (host configuration). */
