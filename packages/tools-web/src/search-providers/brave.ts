@@ -51,11 +51,12 @@ export function createBraveProvider(options: BraveProviderOptions): SearchProvid
       const target = endpoint();
       if ("failure" in target) return target.failure;
       const url = new URL(target.url);
-      const limits = domainLimitsOf(request);
-      url.searchParams.set(
-        "q",
-        withSiteOperators(request.query, limits, BRAVE_MAX_QUERY_CHARACTERS),
+      const query = withSiteOperators(
+        request.query,
+        domainLimitsOf(request),
+        BRAVE_MAX_QUERY_CHARACTERS,
       );
+      url.searchParams.set("q", query);
       url.searchParams.set("count", String(request.limit));
       if (options.country) url.searchParams.set("country", options.country);
       if (options.language) url.searchParams.set("search_lang", options.language);
