@@ -14,6 +14,7 @@ import {
   FileSystemError,
   parentNotDirectoryError,
 } from "./file-system.js";
+import { listedEntry } from "./internal/listed-entry.js";
 import {
   pathNotFound,
   type WorkspaceToolOptions,
@@ -178,8 +179,7 @@ export function createDeleteFileTool(options: DeleteFileToolOptions): DeleteFile
         });
       }
       return workspace.withLock(location, async () => {
-        const siblings = await fileSystem.readDirectory(parentReal).catch(() => []);
-        const entry = siblings.find((candidate) => candidate.name === nameOf(resolved.path));
+        const entry = await listedEntry(fileSystem, parentReal, nameOf(resolved.path));
         if (entry === undefined) return pathNotFound(resolved.display);
         let removedEntries = 0;
         if (entry.type === "directory") {

@@ -21,6 +21,7 @@ import {
   fileNotDirectory,
   pageLimitOptionsShape,
   pathNotFound,
+  unlistableOr,
   workspaceOption,
 } from "./internal/tool-support.js";
 import type { Workspace } from "./workspace.js";
@@ -276,7 +277,13 @@ export function createGlobSearchTool(options: GlobSearchToolOptions): GlobSearch
     execute: async (request, context) => {
       const resolved = await workspace.resolve(request.path, { argument: "path" });
       const stat = await workspace.fileSystem.stat(resolved.real);
-      if (stat === undefined) return pathNotFound(`path ${resolved.display}`);
+      if (stat === undefined) {
+        return unlistableOr(
+          workspace.fileSystem,
+          resolved.real,
+          pathNotFound(`path ${resolved.display}`),
+        );
+      }
       if (stat.type !== "directory")
         return fileNotDirectory(resolved.display, "glob_search needs a directory to search in");
       const pattern = request.pattern.trim();

@@ -28,7 +28,12 @@ import type {
   SearchScope,
   TextSearcher,
 } from "./internal/search-types.js";
-import { echoPattern, pageLimitOptionsShape, workspaceOption } from "./internal/tool-support.js";
+import {
+  echoPattern,
+  pageLimitOptionsShape,
+  unlistableOr,
+  workspaceOption,
+} from "./internal/tool-support.js";
 import type { Workspace } from "./workspace.js";
 
 export {
@@ -376,9 +381,13 @@ export function createGrepSearchTool(options: GrepSearchToolOptions): GrepSearch
       const resolved = await workspace.resolve(request.path, { argument: "path" });
       const stat = await workspace.fileSystem.stat(resolved.real);
       if (stat === undefined) {
-        return fail("FILE_NOT_FOUND", `path ${resolved.display} does not exist.`, {
-          hint: `${findPath.length > 0 ? `Call ${findPath} to find the right path, or omit` : "Omit"} path to search the whole workspace.`,
-        });
+        return unlistableOr(
+          workspace.fileSystem,
+          resolved.real,
+          fail("FILE_NOT_FOUND", `path ${resolved.display} does not exist.`, {
+            hint: `${findPath.length > 0 ? `Call ${findPath} to find the right path, or omit` : "Omit"} path to search the whole workspace.`,
+          }),
+        );
       }
       const glob = request.glob?.trim() || undefined;
       const scope: SearchScope = {

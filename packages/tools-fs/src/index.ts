@@ -138,6 +138,14 @@ export {
   grepSearchInputSchema,
   MAX_GREP_CONTEXT_LINES,
 } from "./grep-search.js";
+export {
+  createHandlerFileSystem,
+  DEFAULT_HANDLER_TIMEOUT_MS,
+  type FileSystemHandler,
+  type HandlerFileSystemOptions,
+  type HandlerListEntry,
+  type HandlerReadResult,
+} from "./handler-file-system.js";
 export type {
   FileLister,
   ListOutcome,

@@ -23,6 +23,7 @@ import {
   limitsInOrder,
   pageLimitOptionsShape,
   pathNotFound,
+  unlistableOr,
   type WorkspaceToolOptions,
   workspaceToolOptionsShape,
 } from "./internal/tool-support.js";
@@ -338,7 +339,9 @@ export function createListDirectoryTool(options: ListDirectoryToolOptions): List
     execute: async (request, context) => {
       const resolved = await workspace.resolve(request.path);
       const stat = await fileSystem.stat(resolved.real);
-      if (stat === undefined) return pathNotFound(resolved.display);
+      if (stat === undefined) {
+        return unlistableOr(fileSystem, resolved.real, pathNotFound(resolved.display));
+      }
       if (stat.type !== "directory") {
         return fileNotDirectory(resolved.display, `${name} lists directories`);
       }

@@ -10,6 +10,7 @@ import {
 } from "@agentool/contract";
 import { z } from "zod";
 import { type EntryType, type FileSystem, parentNotDirectoryError } from "./file-system.js";
+import { listedEntry } from "./internal/listed-entry.js";
 import {
   pathNotFound,
   type WorkspaceToolOptions,
@@ -105,11 +106,6 @@ function nameOf(path: string): string {
 
 function join(parent: string, name: string): string {
   return parent.length === 0 ? name : `${parent}/${name}`;
-}
-
-async function entryAt(fileSystem: FileSystem, parentReal: string, name: string) {
-  const entries = await fileSystem.readDirectory(parentReal).catch(() => []);
-  return entries.find((entry) => entry.name === name);
 }
 
 async function countSecrets(
@@ -211,7 +207,7 @@ async function transferChecked(
   }
   let type: EntryType;
   if (request.operation === "move") {
-    const entry = await entryAt(fileSystem, sourceParent, nameOf(source.path));
+    const entry = await listedEntry(fileSystem, sourceParent, nameOf(source.path));
     if (entry === undefined) return pathNotFound(source.display, `source ${source.display}`);
     type = entry.type;
   } else {
@@ -270,7 +266,7 @@ async function transferChecked(
         }
         entries = survey.entries;
       }
-      const existing = await entryAt(fileSystem, destinationParent, nameOf(destination.path));
+      const existing = await listedEntry(fileSystem, destinationParent, nameOf(destination.path));
       let overwritten = false;
       if (existing !== undefined) {
         if (existing.type === "directory") {

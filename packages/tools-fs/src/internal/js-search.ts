@@ -28,6 +28,14 @@ export interface JsSearchOptions {
   maxFileBytes?: number;
 }
 
+/** Failures of a directory read that end a walk (anything else skips the directory). */
+const SEAM_FAILURES: ReadonlySet<string> = new Set([
+  "UNSUPPORTED",
+  "TIMEOUT",
+  "ABORTED",
+  "INTERNAL",
+]);
+
 interface WalkedFile {
   path: string;
   size: number;
@@ -88,7 +96,9 @@ async function* walkFiles(
     try {
       entries = await fileSystem.readDirectory(directory);
     } catch (error) {
-      if (FileSystemError.isInstance(error)) return;
+      // A folder that vanished or is refused is skipped; a seam that cannot list, timed out or
+      // failed fails the search instead of answering as if the folder were empty.
+      if (FileSystemError.isInstance(error) && !SEAM_FAILURES.has(error.code)) return;
       throw error;
     }
     entries.sort((left, right) => comparePaths(left.name, right.name));

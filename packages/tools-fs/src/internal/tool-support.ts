@@ -6,6 +6,7 @@ import {
   toolOverridesShape,
 } from "@agentool/contract";
 import { z } from "zod";
+import { type FileSystem, FileSystemError } from "../file-system.js";
 import type { Workspace } from "../workspace.js";
 
 function isWorkspace(value: unknown): value is Workspace {
@@ -132,6 +133,30 @@ export function pathNotFound(display: string, what = display): ToolFailure {
   return fail("FILE_NOT_FOUND", `${what} does not exist.`, {
     hint: `Check the path with list_directory (its parent directory) or glob_search (a name pattern).`,
   });
+}
+
+/**
+ * The failure of a listing or search tool for a path `stat` did not find: a seam that cannot
+ * list at all (its `readDirectory` answers `UNSUPPORTED`, e.g. a host's storage opened without
+ * `list`) may hold a folder there it cannot show, so it answers that; else `missing`.
+ *
+ * @param fileSystem - the seam
+ * @param real - the real workspace path that was not found
+ * @param missing - the tool's not-found failure
+ * @returns the failure to answer
+ * @internal
+ */
+export async function unlistableOr(
+  fileSystem: FileSystem,
+  real: string,
+  missing: ToolFailure,
+): Promise<ToolFailure> {
+  try {
+    await fileSystem.readDirectory(real);
+  } catch (error) {
+    if (FileSystemError.isInstance(error) && error.code === "UNSUPPORTED") return error.toFailure();
+  }
+  return missing;
 }
 
 const BYTE_UNITS = ["KB", "MB", "GB", "TB", "PB"] as const;

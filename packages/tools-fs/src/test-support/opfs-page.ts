@@ -1,9 +1,4 @@
-import { existsSync } from "node:fs";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { fileURLToPath } from "node:url";
-import { type Browser, chromium, type Page } from "playwright-core";
-import { rolldown } from "rolldown";
+import type { Page } from "playwright-core";
 import {
   type DirectoryEntry,
   type FileReader,
@@ -11,23 +6,9 @@ import {
   type FileSystem,
   FileSystemError,
 } from "../file-system.js";
+import { openBundledPage } from "./bundled-page.js";
 import type { HostOutcome, OpfsHost, Wire } from "./opfs-host.js";
 import type { SeamFiles } from "./seams.js";
-
-/** Where the Chromium the tests drive lives (Debian's package; the root test script installs it). */
-export const CHROMIUM_PATH = "/usr/bin/chromium";
-
-/** The launch flags from CONVENTIONS.md. */
-const CHROMIUM_ARGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
 
 /** A page in headless Chromium with the root entry loaded as `globalThis.opfsHost`. */
 export interface OpfsPage {
@@ -51,68 +32,20 @@ export interface OpfsPage {
  * @returns the page and helpers
  */
 export async function openOpfsPage(): Promise<OpfsPage> {
-  if (!existsSync(CHROMIUM_PATH)) {
-    throw new Error(
-      `The OPFS tests need Chromium at ${CHROMIUM_PATH}; install it with \`apt-get install -y chromium\` (the root test script does).`,
-    );
-  }
-  const bundle = await rolldown({
-    input: fileURLToPath(new URL("./opfs-host.ts", import.meta.url)),
-    platform: "browser",
-    logLevel: "silent",
-  });
-  const { output } = await bundle.generate({ format: "esm" });
-  await bundle.close();
-  const code = (output[0] as { code: string }).code;
-  if (/from\s*["']node:/.test(code)) throw new Error("the browser bundle imports node: modules");
-  const server: Server = createServer((request, response) => {
-    if (request.url === "/bundle.js") {
-      response.writeHead(200, { "content-type": "text/javascript" });
-      response.end(code);
-      return;
-    }
-    response.writeHead(200, { "content-type": "text/html" });
-    response.end(
-      '<!doctype html><html><body><script type="module" src="/bundle.js"></script></body></html>',
-    );
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  let browser: Browser | undefined;
-  try {
-    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
-    const page = await browser.newPage();
-    const errors: string[] = [];
-    page.on("pageerror", (error) => errors.push(error.message));
-    await page.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
-    await page
-      .waitForFunction(() => "opfsHost" in globalThis, undefined, { timeout: 15_000 })
-      .catch((error: unknown) => {
-        throw new Error(`the OPFS host did not load: ${errors.join("; ") || String(error)}`);
-      });
-    const opened = browser;
-    const host = ((name: string, ...args: unknown[]) =>
-      page.evaluate(
-        ([method, values]) =>
-          (
-            (globalThis as unknown as { opfsHost: Record<string, (...a: unknown[]) => unknown> })
-              .opfsHost[method as string] as (...a: unknown[]) => unknown
-          )(...(values as unknown[])),
-        [name, args] as const,
-      )) as OpfsPage["host"];
-    return {
-      page,
-      host,
-      seam: (id) => proxySeam(host, id),
-      async close() {
-        await opened.close();
-        await new Promise((resolve) => server.close(resolve));
-      },
-    };
-  } catch (error) {
-    await browser?.close();
-    await new Promise((resolve) => server.close(resolve));
-    throw error;
-  }
+  const { page, close } = await openBundledPage(
+    new URL("./opfs-host.ts", import.meta.url),
+    "opfsHost",
+  );
+  const host = ((name: string, ...args: unknown[]) =>
+    page.evaluate(
+      ([method, values]) =>
+        (
+          (globalThis as unknown as { opfsHost: Record<string, (...a: unknown[]) => unknown> })
+            .opfsHost[method as string] as (...a: unknown[]) => unknown
+        )(...(values as unknown[])),
+      [name, args] as const,
+    )) as OpfsPage["host"];
+  return { page, host, seam: (id) => proxySeam(host, id), close };
 }
 
 /** The page's outcome as a value, or the {@link FileSystemError} it carried, thrown again. */
