@@ -7,6 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PreviewToolData } from "./preview.js";
 import {
   egressHtml,
+  FOLDER_APP,
+  FOLDER_APP_STATE,
   FORM_HTML,
   GAME_HTML,
   LOOP_ON_KEY_HTML,
@@ -44,7 +46,17 @@ beforeAll(async () => {
     "navigate.html": egressHtml(target.url),
     // The prelude's stubs are the iframe backend's only WebRTC wall: a child frame is out of reach.
     "webrtc.html": webrtcHtml(stun.port, { childFrame: false }),
+    ...Object.fromEntries(
+      Object.entries(FOLDER_APP).filter(
+        (entry): entry is [string, string] => typeof entry[1] === "string",
+      ),
+    ),
   };
+  const binaryArtifacts = Object.fromEntries(
+    Object.entries(FOLDER_APP)
+      .filter((entry): entry is [string, Uint8Array] => typeof entry[1] !== "string")
+      .map(([path, bytes]) => [path, Buffer.from(bytes).toString("base64")]),
+  );
   host = createServer((request, response) => {
     if (request.url === "/bundle.js") {
       response.writeHead(200, { "content-type": "text/javascript" });
@@ -53,7 +65,7 @@ beforeAll(async () => {
     }
     response.writeHead(200, { "content-type": "text/html" });
     response.end(
-      `<!doctype html><html><body><script>window.ARTIFACTS = ${JSON.stringify(artifacts).replace(/</g, "\\u003c")};</script><script type="module" src="/bundle.js"></script></body></html>`,
+      `<!doctype html><html><body><script>window.ARTIFACTS = ${JSON.stringify(artifacts).replace(/</g, "\\u003c")}; window.BINARY_ARTIFACTS = ${JSON.stringify(binaryArtifacts)};</script><script type="module" src="/bundle.js"></script></body></html>`,
     );
   });
   await new Promise<void>((resolve) => host.listen(0, "127.0.0.1", resolve));
@@ -237,6 +249,61 @@ describe("preview in a sandboxed iframe (bundled page in Chromium)", () => {
       "webkit: NotSupportedError",
       "window: NotSupportedError",
     ]);
+  });
+
+  it("runs a folder app: inlined scripts (classic, module graph), stylesheet, images, and fetched JSON over the bridge", async () => {
+    const requestsBefore = target.requests.length;
+    const opened = await run({ op: "open", path: "app/index.html" }, "folder");
+    expect(opened, JSON.stringify(opened.error)).toMatchObject({
+      success: true,
+      data: { title: "Folder app" },
+    });
+    const state = await run({ op: "eval", code: FOLDER_APP_STATE }, "folder");
+    expect(JSON.parse(state.data?.value_json ?? "null")).toMatchObject({
+      out: "alpha + beta",
+      classic: true,
+      color: "rgb(0, 128, 0)",
+      logo: 1,
+    });
+    expect(JSON.parse(state.data?.value_json ?? "null").background).toMatch(
+      /^url\("data:image\/png/,
+    );
+    await run({ op: "act", actions: [{ type: "click", selector: "#go" }] }, "folder");
+    const clicked = await run({ op: "read", queries: [{ css: "#out" }] }, "folder");
+    expect(clicked.data?.answers?.[0]?.values).toEqual(["clicked"]);
+    const consoleText = JSON.stringify(
+      [opened, state, clicked].map((result) => result.data?.console),
+    );
+    expect(consoleText).not.toContain("blocked");
+    expect(consoleText).not.toContain("could not");
+    const probe = await run(
+      {
+        op: "eval",
+        code: `(async () => {
+          const status = async (url, init) => { try { return (await fetch(url, init)).status; } catch { return 'refused'; } };
+          return { env: await status('.env'), missing: await status('nope.json'), post: await status('data.json', { method: 'POST', body: 'x' }), other: await status('${target.url}') };
+        })()`,
+      },
+      "folder",
+    );
+    expect(JSON.parse(probe.data?.value_json ?? "null")).toEqual({
+      env: 403,
+      missing: 404,
+      post: 403,
+      other: "refused",
+    });
+    const texts = JSON.stringify(probe.data?.console);
+    expect(texts).toContain("preview could not serve app/.env");
+    expect(texts).toContain("preview could not serve app/nope.json");
+    expect(texts).not.toContain("hunter2");
+    expect(target.requests.length).toBe(requestsBefore);
+  });
+
+  it("reports errors at the artifact's own line and by the inlined script's file", async () => {
+    const opened = await run({ op: "open", path: "app/errors.html" }, "errors");
+    const texts = JSON.stringify(opened.data?.console);
+    expect(texts).toContain("missingFunction is not defined (app/errors.html line 5:3)");
+    expect(texts).toContain("notDefinedAnywhere is not defined (app/broken.js line 2:1)");
   });
 
   it("an infinite loop ends in a timeout; the session then says whether it must be reopened", async () => {

@@ -21,6 +21,7 @@ export interface IframeBackendOptions {
 /** The browser backend's state: its options and the open sessions. */
 class IframeBackend implements PreviewBackend {
   readonly kind = "iframe";
+  readonly inlinesFiles = true;
   readonly #options: IframeBackendOptions;
   readonly #open = new Set<PreviewBackendSession>();
   #disposed = false;

@@ -121,6 +121,12 @@ export interface PreviewBackend {
    * serves files at all; the artifact's policy then allows that origin and nothing else.
    */
   readonly assetOrigin?: string;
+  /**
+   * Whether the backend has no server for the artifact's files and wants them inlined into the
+   * document instead (`data:` URLs and an import map), with the page's `fetch` of them answered
+   * over its channel through {@link PreviewOpenRequest.readAsset} (the iframe backend).
+   */
+  readonly inlinesFiles?: boolean;
   /** Why the backend cannot run here (no `document`, no browser), or `undefined` when it can. */
   unavailable(): { code: ErrorCode; message: string; hint: string } | undefined;
   /** Creates a session (page or frame) for one artifact; `load` then loads it. */

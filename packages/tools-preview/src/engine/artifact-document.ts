@@ -48,6 +48,12 @@ export interface ArtifactDocumentOptions {
   assetBase?: string;
   /** The policy to put in the document's `<meta>`. Default {@link ARTIFACT_CONTENT_SECURITY_POLICY}. */
   contentSecurityPolicy?: string;
+  /** Whether the page's `fetch` of its own files goes to the host over the channel (iframe). */
+  fetchBridge?: boolean;
+  /** Problems met while preparing the document, shown as console errors. */
+  notes?: string[];
+  /** A one-line `<script type="importmap">` placed after the driver (inlined modules). */
+  importMap?: string;
 }
 
 /**
@@ -76,11 +82,13 @@ export function prepareArtifactDocument(html: string, options: ArtifactDocumentO
     maxEntryCharacters: options.maxEntryCharacters,
     ...(options.path === undefined ? {} : { path: options.path }),
     ...(options.assetBase === undefined ? {} : { assetBase: options.assetBase }),
+    ...(options.fetchBridge === true ? { fetchBridge: true } : {}),
+    ...(options.notes === undefined || options.notes.length === 0 ? {} : { notes: options.notes }),
   });
   const driver = DRIVER_SOURCE.replace("__CONFIG__", () => config);
   const policy = options.contentSecurityPolicy ?? ARTIFACT_CONTENT_SECURITY_POLICY;
   const source = `data:text/javascript;charset=utf-8,${encodeURIComponent(`${WEBRTC_WALL_SOURCE}\n${driver}`)}`;
-  const head = `<meta http-equiv="Content-Security-Policy" content="${policy.replace(/"/g, "&quot;")}"><script src="${source}"></script>`;
+  const head = `<meta http-equiv="Content-Security-Policy" content="${policy.replace(/"/g, "&quot;")}"><script src="${source}"></script>${(options.importMap ?? "").replace(/\n/g, " ")}`;
   // With served files, scripts load with CORS (the backend answers `*`) so their errors keep
   // their file and line; the tag is rewritten in place, on its line.
   const body =

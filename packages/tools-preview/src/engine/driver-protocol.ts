@@ -17,6 +17,13 @@ export interface DriverConfig {
    * reported as `app.js`; absent when nothing is served from a URL.
    */
   assetBase?: string;
+  /**
+   * Whether the page's `fetch` of its own files is answered by the host over the channel (the
+   * iframe backend, which has no server to answer a request).
+   */
+  fetchBridge?: boolean;
+  /** Problems met while preparing the document (files that could not be inlined), as errors. */
+  notes?: string[];
 }
 
 /** Console output as the driver hands it out: numbered, so a lost batch is handed out again. */

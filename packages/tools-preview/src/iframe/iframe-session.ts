@@ -1,4 +1,5 @@
-import { raceSignal } from "@agentool/contract";
+import { errorMessage, raceSignal } from "@agentool/contract";
+import { mediaTypeOf, statusOfFailure } from "../engine/media-types.js";
 import {
   type PreviewAction,
   type PreviewActOutcome,
@@ -7,6 +8,9 @@ import {
   type PreviewOpenRequest,
 } from "../preview-backend.js";
 import { PREVIEW_FRAME_SANDBOX, shellDocument } from "./shell-document.js";
+
+/** Longest the page waits for one of its files. */
+const FETCH_TIMEOUT_MS = 10_000;
 
 interface Pending {
   resolve: (value: unknown) => void;
@@ -150,6 +154,37 @@ export class IframeSession implements PreviewBackendSession {
     this.#frame.remove();
   }
 
+  /**
+   * Answers the page's `fetch` of one of its own files (the driver's bridge) through the
+   * request's reader: confined, capped, secrets refused — what the Node backend serves.
+   */
+  async #answerFetch(target: Window, id: number, path: string): Promise<void> {
+    const channel = this.#request.channel;
+    const reader = this.#request.readAsset;
+    try {
+      if (reader === undefined) throw new Error("this preview serves no files");
+      const bytes = await reader(path, AbortSignal.timeout(FETCH_TIMEOUT_MS));
+      const copy = bytes.slice().buffer;
+      if (!this.#closed)
+        target.postMessage(
+          { channel, fetch_answer: id, bytes: copy, type: mediaTypeOf(path) },
+          "*",
+          [copy],
+        );
+    } catch (error) {
+      if (!this.#closed)
+        target.postMessage(
+          {
+            channel,
+            fetch_answer: id,
+            status: statusOfFailure(error),
+            error: errorMessage(error),
+          },
+          "*",
+        );
+    }
+  }
+
   /** The artifact's frame inside the shell, once it exists. */
   #inner(): Window | null {
     try {
@@ -165,15 +200,23 @@ export class IframeSession implements PreviewBackendSession {
       id?: unknown;
       value?: unknown;
       error?: unknown;
+      fetch?: unknown;
+      path?: unknown;
     } | null;
+    const source = this.#inner();
     if (
       event.source === null ||
-      event.source !== this.#inner() ||
+      event.source !== source ||
       message === null ||
       typeof message !== "object"
     )
       return;
-    if (message.channel !== this.#request.channel || typeof message.id !== "number") return;
+    if (message.channel !== this.#request.channel) return;
+    if (typeof message.fetch === "number" && typeof message.path === "string") {
+      void this.#answerFetch(source, message.fetch, message.path);
+      return;
+    }
+    if (typeof message.id !== "number") return;
     const waiting = this.#pending.get(message.id);
     if (waiting === undefined) return;
     this.#pending.delete(message.id);

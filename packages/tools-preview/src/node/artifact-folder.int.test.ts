@@ -5,70 +5,20 @@
 // own file and line.
 import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { PreviewTool } from "../preview.js";
+import { FOLDER_APP, FOLDER_APP_STATE } from "../test-support/artifacts.js";
 import { createChromiumPreviewTool } from "./create-chromium-preview-tool.js";
-
-// A 1×1 red PNG.
-const PNG = Buffer.from(
-  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==",
-  "base64",
-);
 
 const root = mkdtempSync(join(tmpdir(), "preview-folder-"));
 const outside = mkdtempSync(join(tmpdir(), "preview-folder-outside-"));
-mkdirSync(join(root, "app", "lib"), { recursive: true });
+for (const [path, content] of Object.entries(FOLDER_APP)) {
+  mkdirSync(dirname(join(root, path)), { recursive: true });
+  writeFileSync(join(root, path), content);
+}
 writeFileSync(join(outside, "secret.txt"), "outside the root");
 symlinkSync(join(outside, "secret.txt"), join(root, "app", "escape.txt"));
-writeFileSync(join(root, "app", ".env"), "TOKEN=hunter2\n");
-writeFileSync(join(root, "app", "logo.png"), PNG);
-writeFileSync(join(root, "app", "data.json"), JSON.stringify({ items: ["alpha", "beta"] }));
-writeFileSync(
-  join(root, "app", "style.css"),
-  "#out { color: rgb(0, 128, 0); }\n#box { width: 10px; height: 10px; background: url(logo.png); }\n",
-);
-writeFileSync(join(root, "app", "classic.js"), "window.classicLoaded = true;\n");
-writeFileSync(
-  join(root, "app", "lib", "format.js"),
-  "export const format = (items) => items.join(' + ');\n",
-);
-writeFileSync(
-  join(root, "app", "app.js"),
-  [
-    'import { format } from "./lib/format.js";',
-    "const response = await fetch('data.json');",
-    "const data = await response.json();",
-    "document.querySelector('#out').textContent = format(data.items);",
-    "document.querySelector('#go').addEventListener('click', () => { document.querySelector('#out').textContent = 'clicked'; });",
-    "window.appReady = true;",
-  ].join("\n"),
-);
-writeFileSync(
-  join(root, "app", "index.html"),
-  `<!doctype html>
-<html><head><title>Folder app</title>
-<link rel="stylesheet" href="style.css">
-<script src="classic.js"></script>
-<script type="module" src="app.js"></script>
-</head><body><p id="out">loading</p><div id="box"></div><img id="logo" src="logo.png">
-<button id="go">Go</button>
-</body></html>`,
-);
-// An error on line 5 of a 9-line document, and one on line 2 of an external script.
-writeFileSync(join(root, "app", "broken.js"), "const fine = 1;\nnotDefinedAnywhere();\n");
-writeFileSync(
-  join(root, "app", "errors.html"),
-  `<!doctype html>
-<html><head><title>Errors</title></head>
-<body>
-<script>
-  missingFunction();
-</script>
-<script src="broken.js"></script>
-</body>
-</html>`,
-);
 
 const tools: PreviewTool[] = [];
 afterAll(async () => {
@@ -89,22 +39,7 @@ describe("preview on Chromium: an artifact is a folder", () => {
     tools.push(preview);
     const opened = await preview.run({ op: "open", path: "app/index.html" }, thread);
     expect(opened).toMatchObject({ success: true, data: { title: "Folder app" } });
-    const state = await preview.run(
-      {
-        op: "eval",
-        code: `(async () => {
-          for (let tries = 0; tries < 100 && !window.appReady; tries++) await new Promise((done) => setTimeout(done, 20));
-          return {
-            out: document.querySelector('#out').textContent,
-            classic: window.classicLoaded === true,
-            color: getComputedStyle(document.querySelector('#out')).color,
-            background: getComputedStyle(document.querySelector('#box')).backgroundImage,
-            logo: document.querySelector('#logo').naturalWidth,
-          };
-        })()`,
-      },
-      thread,
-    );
+    const state = await preview.run({ op: "eval", code: FOLDER_APP_STATE }, thread);
     const value = evalValue(state) as Record<string, unknown>;
     expect(value).toMatchObject({
       out: "alpha + beta",

@@ -1,5 +1,6 @@
 import { raceSignal } from "@agentool/contract";
 import type { BrowserContext, CDPSession, LaunchOptions, Page } from "playwright-core";
+import { ARTIFACT_ORIGIN } from "../engine/inline-files.js";
 import { WEBRTC_WALL_SOURCE } from "../engine/webrtc-wall.js";
 import {
   type PreviewBackend,
@@ -54,7 +55,7 @@ export const CHROMIUM_PREVIEW_ARGS: readonly string[] = [
 ];
 
 /** Where the artifact's document is served from inside the browser (never resolved: `.invalid`). */
-export const ARTIFACT_ORIGIN = "http://artifact.preview.invalid";
+export { ARTIFACT_ORIGIN } from "../engine/inline-files.js";
 
 /** Options of the Chromium backend. */
 export interface ChromiumBackendOptions {

@@ -140,3 +140,64 @@ export function webrtcHtml(port: number, options: { childFrame?: boolean } = {})
 ${options.childFrame === false ? "" : `<iframe srcdoc="${child.replace(/&/g, "&amp;").replace(/"/g, "&quot;")}"></iframe>`}
 </body></html>`;
 }
+
+/** A 1×1 red PNG. */
+export const ONE_PIXEL_PNG = Uint8Array.from(
+  atob(
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==",
+  ),
+  (character) => character.charCodeAt(0),
+);
+
+/**
+ * A small web app as agents write it (issue 31): a document with a stylesheet (and its `url()`
+ * image), a classic script, a module script importing a module and fetching JSON, an image; a
+ * secret beside it; and a page with an error on line 5 of 9 and a script with one on line 2.
+ */
+export const FOLDER_APP: Readonly<Record<string, string | Uint8Array>> = {
+  "app/index.html": `<!doctype html>
+<html><head><title>Folder app</title>
+<link rel="stylesheet" href="style.css">
+<script src="classic.js"></script>
+<script type="module" src="app.js"></script>
+</head><body><p id="out">loading</p><div id="box"></div><img id="logo" src="logo.png">
+<button id="go">Go</button>
+</body></html>`,
+  "app/style.css":
+    "#out { color: rgb(0, 128, 0); }\n#box { width: 10px; height: 10px; background: url(logo.png); }\n",
+  "app/classic.js": "window.classicLoaded = true;\n",
+  "app/lib/format.js": "export const format = (items) => items.join(' + ');\n",
+  "app/app.js": [
+    'import { format } from "./lib/format.js";',
+    "const response = await fetch('data.json');",
+    "const data = await response.json();",
+    "document.querySelector('#out').textContent = format(data.items);",
+    "document.querySelector('#go').addEventListener('click', () => { document.querySelector('#out').textContent = 'clicked'; });",
+    "window.appReady = true;",
+  ].join("\n"),
+  "app/data.json": JSON.stringify({ items: ["alpha", "beta"] }),
+  "app/logo.png": ONE_PIXEL_PNG,
+  "app/.env": "TOKEN=hunter2\n",
+  "app/broken.js": "const fine = 1;\nnotDefinedAnywhere();\n",
+  "app/errors.html": `<!doctype html>
+<html><head><title>Errors</title></head>
+<body>
+<script>
+  missingFunction();
+</script>
+<script src="broken.js"></script>
+</body>
+</html>`,
+};
+
+/** Waits for the folder app's module to finish, then reports what loaded (an eval's code). */
+export const FOLDER_APP_STATE = `(async () => {
+  for (let tries = 0; tries < 100 && !window.appReady; tries++) await new Promise((done) => setTimeout(done, 20));
+  return {
+    out: document.querySelector('#out').textContent,
+    classic: window.classicLoaded === true,
+    color: getComputedStyle(document.querySelector('#out')).color,
+    background: getComputedStyle(document.querySelector('#box')).backgroundImage.slice(0, 60),
+    logo: document.querySelector('#logo').naturalWidth,
+  };
+})()`;

@@ -6,11 +6,18 @@ declare global {
   interface Window {
     previewHost: { run(input: unknown, threadId: string): Promise<unknown>; frames(): string[] };
     ARTIFACTS: Record<string, string>;
+    /** Binary files, base64. */
+    BINARY_ARTIFACTS?: Record<string, string>;
   }
 }
 
 const tool = createPreviewTool({
   read: async (path) => {
+    const binary = window.BINARY_ARTIFACTS?.[path];
+    if (binary !== undefined)
+      return Uint8Array.from(atob(binary), (character) => character.charCodeAt(0));
+    if (/(^|\/)\.env$/.test(path))
+      throw Object.assign(new Error(`${path} is a secret`), { code: "BLOCKED" });
     const html = window.ARTIFACTS[path];
     if (html === undefined)
       throw Object.assign(new Error(`${path} is missing`), { code: "FILE_NOT_FOUND" });

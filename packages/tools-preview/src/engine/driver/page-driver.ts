@@ -21,6 +21,7 @@ import type {
   DriverShot,
   DriverSummary,
 } from "../driver-protocol.js";
+import { bridgeFetch, shortUrl, sourceName } from "./artifact-files.js";
 
 type Entry = { level: string; text: string; count: number };
 type Action = {
@@ -163,30 +164,6 @@ function hookConsole(recorder: ConsoleRecorder): void {
       }
     };
   }
-}
-
-/**
- * Where an error happened, as the model wrote it: the artifact's own path for the document (its
- * inline scripts), a served file's workspace path for an external script, the URL otherwise.
- */
-function sourceName(filename: string, config: DriverConfig): string {
-  const path = config.path ?? "";
-  if (!filename || filename === "about:srcdoc" || filename === String(location.href).split("#")[0])
-    return path;
-  const base = config.assetBase;
-  if (base && filename.indexOf(base) === 0) {
-    try {
-      return decodeURIComponent(filename.slice(base.length).split(/[?#]/)[0] as string);
-    } catch {
-      return filename.slice(base.length);
-    }
-  }
-  return filename;
-}
-
-/** A served file's URL as its workspace path (other URLs as they are). */
-function shortUrl(url: string, config: DriverConfig): string {
-  return config.assetBase && url.indexOf(config.assetBase) === 0 ? sourceName(url, config) : url;
 }
 
 function hookErrors(recorder: ConsoleRecorder, config: DriverConfig): void {
@@ -756,4 +733,6 @@ export function installPreviewDriver(config: DriverConfig): void {
     writable: false,
   });
   listenOnChannel(config, api);
+  bridgeFetch(config, recorder);
+  for (const note of config.notes || []) recorder.record("error", note);
 }

@@ -13,6 +13,7 @@ import { CallDeadline } from "../call-deadline.js";
 import { callFailure, cutOffFailure } from "../call-failures.js";
 import { checkSummary } from "../driver-answers.js";
 import type { EngineScope } from "../engine-scope.js";
+import { ARTIFACT_ORIGIN, FileInliner } from "../inline-files.js";
 import { MAX_CONSOLE_ENTRY_CHARACTERS, MAX_DRIVER_CONSOLE_ENTRIES } from "../limits.js";
 import type { PreviewToolData } from "../preview-data.js";
 import { PreviewSession } from "../preview-session.js";
@@ -57,27 +58,41 @@ async function startSession(
   signal: AbortSignal,
 ): Promise<PreviewSession> {
   const channel = randomChannel();
-  const { assetOrigin } = scope.backend;
+  const { assetOrigin, inlinesFiles } = scope.backend;
   const contentSecurityPolicy = artifactContentSecurityPolicy(assetOrigin);
+  const readAsset =
+    assetOrigin !== undefined || inlinesFiles === true ? assetReader(scope) : undefined;
+  let document = html;
+  let importMap = "";
+  const notes: string[] = [];
+  if (inlinesFiles === true && readAsset !== undefined) {
+    const inlined = await new FileInliner((file) => readAsset(file, signal)).inline(html, path);
+    document = inlined.html;
+    importMap = inlined.importMap;
+    notes.push(...inlined.problems);
+  }
+  const assetBase =
+    assetOrigin !== undefined
+      ? `${assetOrigin}/`
+      : inlinesFiles === true
+        ? `${ARTIFACT_ORIGIN}/`
+        : undefined;
   const backendSession = await scope.backend.open({
     path,
-    document: prepareArtifactDocument(html, {
+    document: prepareArtifactDocument(document, {
       channel,
       maxEntries: MAX_DRIVER_CONSOLE_ENTRIES,
       maxEntryCharacters: MAX_CONSOLE_ENTRY_CHARACTERS,
       path,
-      ...(assetOrigin === undefined ? {} : { assetBase: `${assetOrigin}/` }),
+      ...(assetBase === undefined ? {} : { assetBase }),
+      ...(inlinesFiles === true ? { fetchBridge: true, importMap, notes } : {}),
       contentSecurityPolicy,
     }),
     channel,
     contentSecurityPolicy,
     viewport: scope.settings.viewport,
     signal,
-    ...(assetOrigin === undefined
-      ? {}
-      : {
-          readAsset: assetReader(scope),
-        }),
+    ...(readAsset === undefined ? {} : { readAsset }),
   });
   const session = new PreviewSession(thread, path, backendSession);
   scope.pool.add(session);
