@@ -97,15 +97,24 @@ afterAll(async () => {
 async function run(
   input: unknown,
   threadId = "t",
+  host: Page = page,
 ): Promise<{
   success: boolean;
   data?: PreviewToolData;
-  error?: { code: string; message: string };
+  error?: { code: string; message: string; retryable?: boolean };
 }> {
-  return page.evaluate(([value, thread]) => window.previewHost.run(value, thread as string), [
+  return host.evaluate(([value, thread]) => window.previewHost.run(value, thread as string), [
     input,
     threadId,
   ] as const) as never;
+}
+
+/** Another tab with the host page: its own browsing instance, so its own preview process. */
+async function freshHostPage(): Promise<Page> {
+  const fresh = await browser.newPage();
+  await fresh.goto(page.url());
+  await fresh.waitForFunction(() => "previewHost" in window);
+  return fresh;
 }
 
 describe("preview in a sandboxed iframe (bundled page in Chromium)", () => {
@@ -176,7 +185,7 @@ describe("preview in a sandboxed iframe (bundled page in Chromium)", () => {
     });
     const plain = await run({ op: "open", path: "plain.html" });
     expect(plain.data?.console).toEqual([
-      { level: "uncaught", text: expect.stringContaining("boom at load"), count: 1 },
+      { level: "uncaught", text: "Error: boom at load (plain.html line 1:113)", count: 1 },
     ]);
     expect(await run({ op: "shot" })).toMatchObject({
       success: false,
@@ -319,5 +328,69 @@ describe("preview in a sandboxed iframe (bundled page in Chromium)", () => {
       });
     // A frame spinning in a loop cannot be stopped from the page: the session is closed and says so.
     expect(stuck.error?.message).toContain("the session had to be closed");
+  });
+
+  it("one conversation's runaway artifact does not hang the others: they are refused at once, saying why", async () => {
+    // A tab of its own: after a runaway the browser may keep the page's preview process held.
+    const tab = await freshHostPage();
+    const timed = async (input: unknown, thread: string) => {
+      const started = Date.now();
+      const result = await run(input, thread, tab);
+      return { result, ms: Date.now() - started };
+    };
+    try {
+      expect(await run({ op: "open", path: "game.html" }, "calm", tab)).toMatchObject({
+        success: true,
+      });
+      await run({ op: "open", path: "loop.html" }, "runaway", tab);
+      const stuck = run({ op: "act", actions: [{ type: "key", key: "a" }] }, "runaway", tab);
+      await new Promise((resolve) => setTimeout(resolve, 1_300));
+      // Held up by the other frame's loop (one renderer process): refused in a ping's time.
+      const calm = await timed({ op: "eval", code: "game.x" }, "calm");
+      expect(calm.ms).toBeLessThan(1_000);
+      expect(calm.result).toMatchObject({
+        success: false,
+        error: {
+          code: "TIMEOUT",
+          message: expect.stringContaining("Another conversation's artifact (loop.html)"),
+          retryable: true,
+        },
+      });
+      const opened = await timed({ op: "open", path: "plain.html" }, "third");
+      expect(opened.ms).toBeLessThan(2_000);
+      expect(opened.result).toMatchObject({
+        success: false,
+        error: {
+          code: "TIMEOUT",
+          message: expect.stringContaining("(loop.html)"),
+          retryable: true,
+        },
+      });
+      expect(await stuck).toMatchObject({
+        success: false,
+        error: {
+          code: "TIMEOUT",
+          message: expect.stringContaining("the session had to be closed"),
+        },
+      });
+      // Afterwards: the calm conversation answers, or says at once that the browser ended it too;
+      // a new open loads, or is refused at once while the browser still holds the process.
+      const after = await timed({ op: "eval", code: "game.x" }, "calm");
+      expect(after.ms).toBeLessThan(1_500);
+      if (!after.result.success)
+        expect(after.result.error?.message).toMatch(
+          /the browser ended it together with loop\.html|\(loop\.html\) stopped answering .* no preview can load here until it ends/,
+        );
+      const reopened = await timed({ op: "open", path: "game.html" }, "calm");
+      expect(reopened.ms).toBeLessThan(2_000);
+      if (!reopened.result.success)
+        expect(reopened.result.error).toMatchObject({
+          code: "TIMEOUT",
+          message: expect.stringContaining("no preview can load here until it ends"),
+          retryable: true,
+        });
+    } finally {
+      await tab.close();
+    }
   });
 });

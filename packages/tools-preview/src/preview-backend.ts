@@ -149,9 +149,13 @@ export class PreviewError extends ToolFailureError {
    * @param code - a shared error code
    * @param message - what went wrong
    * @param hint - what to do next
+   * @param retryable - whether the same call may pass when repeated unchanged
    */
-  constructor(code: ErrorCode, message: string, hint?: string) {
-    super(code, message, hint === undefined ? {} : { hint });
+  constructor(code: ErrorCode, message: string, hint?: string, retryable?: boolean) {
+    super(code, message, {
+      ...(hint === undefined ? {} : { hint }),
+      ...(retryable === undefined ? {} : { retryable }),
+    });
     this.name = "PreviewError";
   }
 

@@ -63,6 +63,9 @@ export interface ArtifactDocumentOptions {
  */
 const CLASSIC_SCRIPT_TAG = /<script\b(?=[^>]*\bsrc\s*=)(?![^>]*\bcrossorigin\b)/gi;
 
+/** Stands for the inserted text's length in the driver's config until that length is known. */
+const INSERTED_LENGTH_PLACEHOLDER = "__LENGTH__";
+
 const LEADING = /^(?:\uFEFF|\s|<!--[\s\S]*?-->)*(?:<!doctype[^>]*>)?/i;
 
 /**
@@ -76,6 +79,14 @@ const LEADING = /^(?:\uFEFF|\s|<!--[\s\S]*?-->)*(?:<!doctype[^>]*>)?/i;
  * @returns the document to load
  */
 export function prepareArtifactDocument(html: string, options: ArtifactDocumentOptions): string {
+  // With served files, classic scripts load with CORS (the backend answers `*`) so their errors
+  // keep their file and line; the tag is rewritten in place, on its line.
+  const body =
+    options.assetBase === undefined || options.fetchBridge === true
+      ? html
+      : html.replace(CLASSIC_SCRIPT_TAG, "<script crossorigin");
+  const leading = LEADING.exec(body)?.[0] ?? "";
+  const leadingLines = leading.split("\n");
   const config = JSON.stringify({
     channel: options.channel,
     maxEntries: options.maxEntries,
@@ -84,17 +95,18 @@ export function prepareArtifactDocument(html: string, options: ArtifactDocumentO
     ...(options.assetBase === undefined ? {} : { assetBase: options.assetBase }),
     ...(options.fetchBridge === true ? { fetchBridge: true } : {}),
     ...(options.notes === undefined || options.notes.length === 0 ? {} : { notes: options.notes }),
+    inserted: {
+      line: leadingLines.length,
+      column: leadingLines[leadingLines.length - 1]?.length ?? 0,
+      length: INSERTED_LENGTH_PLACEHOLDER,
+    },
   });
   const driver = DRIVER_SOURCE.replace("__CONFIG__", () => config);
   const policy = options.contentSecurityPolicy ?? ARTIFACT_CONTENT_SECURITY_POLICY;
   const source = `data:text/javascript;charset=utf-8,${encodeURIComponent(`${WEBRTC_WALL_SOURCE}\n${driver}`)}`;
   const head = `<meta http-equiv="Content-Security-Policy" content="${policy.replace(/"/g, "&quot;")}"><script src="${source}"></script>${(options.importMap ?? "").replace(/\n/g, " ")}`;
-  // With served files, scripts load with CORS (the backend answers `*`) so their errors keep
-  // their file and line; the tag is rewritten in place, on its line.
-  const body =
-    options.assetBase === undefined
-      ? html
-      : html.replace(CLASSIC_SCRIPT_TAG, "<script crossorigin");
-  const leading = LEADING.exec(body)?.[0] ?? "";
-  return `${leading}${head}${body.slice(leading.length)}`;
+  // The inserted text's length, written into its own config without changing that length.
+  const length = String(head.length).padStart(INSERTED_LENGTH_PLACEHOLDER.length, "0");
+  const filled = head.replace(INSERTED_LENGTH_PLACEHOLDER, length);
+  return `${leading}${filled}${body.slice(leading.length)}`;
 }

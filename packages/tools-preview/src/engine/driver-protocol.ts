@@ -24,6 +24,11 @@ export interface DriverConfig {
   fetchBridge?: boolean;
   /** Problems met while preparing the document (files that could not be inlined), as errors. */
   notes?: string[];
+  /**
+   * Where the driver was inserted in the artifact's text (1-based line, 0-based column) and the
+   * inserted text's length (ten digits, a string: it is filled in after the text is built).
+   */
+  inserted?: { line: number; column: number; length: string };
 }
 
 /** Console output as the driver hands it out: numbered, so a lost batch is handed out again. */

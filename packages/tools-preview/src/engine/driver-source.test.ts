@@ -43,7 +43,7 @@ describe("the embedded page driver", () => {
     // URL-encoded: no quote, angle bracket or line break can leave the attribute.
     expect(source).not.toMatch(/["<>\n]/);
     expect(decodeURIComponent(source as string)).toContain(
-      'installPreviewDriver({"channel":"c1","maxEntries":200,"maxEntryCharacters":500});',
+      'installPreviewDriver({"channel":"c1","maxEntries":200,"maxEntryCharacters":500,',
     );
     expect(prepared.endsWith("</script><title>t</title><p>x</p>")).toBe(true);
   });
@@ -74,5 +74,17 @@ describe("the embedded page driver", () => {
     expect(decodeURIComponent(served)).toContain(
       '"path":"app/index.html","assetBase":"http://artifact.preview.invalid/"',
     );
+    // The driver knows where it was inserted and how long the insertion is, to give columns of
+    // the artifact's own first line back.
+    for (const prepared of [alone, served]) {
+      const config = decodeURIComponent(prepared);
+      const inserted = JSON.parse(/"inserted":(\{[^}]*\})/.exec(config)?.[1] ?? "{}");
+      expect(inserted).toMatchObject({ line: 1, column: "<!doctype html>".length });
+      const insertion = prepared.slice(15, 15 + Number(inserted.length));
+      expect(insertion).toMatch(/^<meta http-equiv="Content-Security-Policy"[^]*<\/script>$/);
+      expect(prepared.slice(15 + Number(inserted.length), 15 + Number(inserted.length) + 8)).toBe(
+        "\n<html>\n",
+      );
+    }
   });
 });

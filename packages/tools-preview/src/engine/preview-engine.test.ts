@@ -82,6 +82,7 @@ describe("open", () => {
       maxEntries: 200,
       maxEntryCharacters: 500,
       path: "game.html",
+      inserted: { line: 1, column: 15, length: expect.stringMatching(/^\d{10}$/) },
     });
   });
 

@@ -55,7 +55,7 @@ function driverConfig(document: string): DriverConfig {
     document,
   );
   const script = decodeURIComponent(source?.[1] ?? "");
-  const match = /installPreviewDriver\((\{"channel"[^}]*\})\);/.exec(script);
+  const match = /installPreviewDriver\((\{"channel".*\})\);\s*\}\)\(\);\s*$/s.exec(script);
   if (match?.[1] === undefined) throw new Error("the document carries no driver config");
   return JSON.parse(match[1]) as DriverConfig;
 }

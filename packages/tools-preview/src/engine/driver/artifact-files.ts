@@ -25,6 +25,23 @@ export function sourceName(filename: string, config: DriverConfig): string {
   return filename;
 }
 
+/**
+ * A column of the artifact's own text: on the line where the driver was inserted, columns after
+ * it are shifted by the inserted text's length, which is taken back here.
+ */
+export function artifactColumn(
+  filename: string,
+  line: number,
+  column: number,
+  config: DriverConfig,
+): number {
+  const inserted = config.inserted;
+  if (!inserted || line !== inserted.line || column <= inserted.column) return column;
+  if (filename && filename !== "about:srcdoc" && filename !== String(location.href).split("#")[0])
+    return column;
+  return Math.max(1, column - Number(inserted.length));
+}
+
 /** A served file's URL as its workspace path (other URLs as they are). */
 export function shortUrl(url: string, config: DriverConfig): string {
   return config.assetBase && url.indexOf(config.assetBase) === 0 ? sourceName(url, config) : url;

@@ -21,7 +21,7 @@ import type {
   DriverShot,
   DriverSummary,
 } from "../driver-protocol.js";
-import { bridgeFetch, shortUrl, sourceName } from "./artifact-files.js";
+import { artifactColumn, bridgeFetch, shortUrl, sourceName } from "./artifact-files.js";
 
 type Entry = { level: string; text: string; count: number };
 type Action = {
@@ -179,8 +179,9 @@ function hookErrors(recorder: ConsoleRecorder, config: DriverConfig): void {
         return;
       }
       const file = sourceName(event.filename || "", config);
+      const column = artifactColumn(event.filename || "", event.lineno, event.colno, config);
       const where = event.lineno
-        ? ` (${file ? `${file} ` : ""}line ${event.lineno}${event.colno ? `:${event.colno}` : ""})`
+        ? ` (${file ? `${file} ` : ""}line ${event.lineno}${column ? `:${column}` : ""})`
         : "";
       recorder.record(
         "uncaught",
