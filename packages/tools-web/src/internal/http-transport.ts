@@ -16,6 +16,12 @@ export interface HttpRequest {
   maxBytes: number;
   /** A tighter or looser cap by content type, decided once the headers arrive (e.g. PDFs). */
   maxBytesForType?: (contentType: string) => number;
+  /**
+   * `"follow"` (default): redirects are followed, each hop checked. `"manual"`: a redirect is
+   * returned as it came (status, `location`, `set-cookie`), for a caller that follows hops itself
+   * (a browser keeping cookies per hop). Transports that cannot do `"manual"` may follow.
+   */
+  redirect?: "follow" | "manual";
 }
 
 /** What a {@link HttpTransport} returns. */

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { startServer } from "../test-support/http-server.js";
 import { judgeAddress } from "./address-policy.js";
 import { createNodeWebFetchTool } from "./create-node-web-tools.js";
-import type { Resolver } from "./guarded-transport.js";
+import { createGuardedTransport, type Resolver } from "./guarded-transport.js";
 
 let hits = 0;
 const target = await startServer({
@@ -277,5 +277,50 @@ describe("judgeAddress", () => {
     expect(judgeAddress("fc00::1", { allowPrivate: true }).allowed).toBe(true);
     expect(judgeAddress("224.0.0.1", { allowPrivate: true }).allowed).toBe(false);
     expect(judgeAddress("169.254.169.254", { allowPrivate: true }).allowed).toBe(false);
+  });
+});
+
+describe("redirect: manual", () => {
+  it("returns a redirect as it came, its cookies one per line, for a caller that follows hops itself", async () => {
+    const site = await startServer({
+      "/login": (_request, response) => {
+        response.writeHead(302, {
+          location: "/home",
+          "set-cookie": [
+            "sid=abc; Path=/; Expires=Wed, 21 Oct 2037 07:28:00 GMT",
+            "theme=dark; Path=/",
+          ],
+        });
+        response.end();
+      },
+      "/home": (_request, response) => {
+        response.writeHead(200, { "content-type": "text/plain" });
+        response.end("home");
+      },
+    });
+    const transport = createGuardedTransport({ allowHosts: [`127.0.0.1:${site.port}`] });
+    try {
+      const manual = await transport({
+        url: `${site.origin}/login`,
+        maxBytes: 1_000,
+        redirect: "manual",
+      });
+      expect(manual.status).toBe(302);
+      expect(manual.headers.location).toBe("/home");
+      expect(manual.headers["set-cookie"]?.split("\n")).toEqual([
+        "sid=abc; Path=/; Expires=Wed, 21 Oct 2037 07:28:00 GMT",
+        "theme=dark; Path=/",
+      ]);
+      const followed = await transport({ url: `${site.origin}/login`, maxBytes: 1_000 });
+      expect(followed.status).toBe(200);
+      expect(followed.url).toBe(`${site.origin}/home`);
+      // A manual redirect to a blocked address is returned, never followed: the caller's next hop
+      // goes through the guard again.
+      await expect(
+        transport({ url: `http://127.0.0.1:${port}/`, maxBytes: 1_000, redirect: "manual" }),
+      ).rejects.toMatchObject({ code: "BLOCKED" });
+    } finally {
+      await transport.close();
+    }
   });
 });

@@ -133,7 +133,9 @@ function headerRecord(
   const out: Record<string, string> = {};
   for (const [key, value] of Object.entries(headers)) {
     if (value === undefined) continue;
-    out[key.toLowerCase()] = Array.isArray(value) ? value.join(", ") : value;
+    // Cookies keep one per line: their Expires dates have commas.
+    const separator = key.toLowerCase() === "set-cookie" ? "\n" : ", ";
+    out[key.toLowerCase()] = Array.isArray(value) ? value.join(separator) : value;
   }
   return out;
 }
@@ -234,7 +236,12 @@ export function createGuardedTransport(
       });
       const responseHeaders = headerRecord(response.headers);
       const location = responseHeaders.location;
-      if (response.statusCode >= 300 && response.statusCode < 400 && location !== undefined) {
+      if (
+        response.statusCode >= 300 &&
+        response.statusCode < 400 &&
+        location !== undefined &&
+        request.redirect !== "manual"
+      ) {
         response.body.on("error", () => {});
         response.body.destroy();
         state = nextRedirectHop(state, response.statusCode, location, hop, maxRedirects);
