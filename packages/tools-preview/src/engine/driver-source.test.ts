@@ -81,7 +81,7 @@ describe("the embedded page driver", () => {
       const inserted = JSON.parse(/"inserted":(\{[^}]*\})/.exec(config)?.[1] ?? "{}");
       expect(inserted).toMatchObject({ line: 1, column: "<!doctype html>".length });
       const insertion = prepared.slice(15, 15 + Number(inserted.length));
-      expect(insertion).toMatch(/^<meta http-equiv="Content-Security-Policy"[^]*<\/script>$/);
+      expect(insertion).toMatch(/^<meta http-equiv="Content-Security-Policy"[\s\S]*<\/script>$/);
       expect(prepared.slice(15 + Number(inserted.length), 15 + Number(inserted.length) + 8)).toBe(
         "\n<html>\n",
       );

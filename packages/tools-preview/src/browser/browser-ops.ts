@@ -1,0 +1,422 @@
+import { fail, ok, type ToolResult } from "@agentool/contract";
+import type { Locator, Page } from "playwright-core";
+import { PreviewError } from "../preview-backend.js";
+import type { BrowserToolData } from "./browser-data.js";
+import { type BrowserAction, type BrowserInput, DEFAULT_SNAPSHOT_LINES } from "./browser-input.js";
+import type { BrowserSession } from "./browser-session.js";
+import { compactSnapshot, snapshotChanges } from "./compact-snapshot.js";
+
+/** Time one action may take. */
+const ACTION_TIMEOUT_MS = 8_000;
+
+/** Longest a navigation waits for its page (and its redirects) to settle. */
+const SETTLE_MS = 8_000;
+
+/** Longest value of a read answer. */
+const MAX_READ_CHARACTERS = 2_000;
+
+/** Largest screenshot kept. */
+const MAX_SHOT_BYTES = 8 * 1_048_576;
+
+/** Converts a page's HTML to Markdown (web_fetch's converter: `htmlToMarkdown` of `@agentool/tools-web`). */
+export type HtmlToMarkdown = (html: string, baseUrl: string) => string | Promise<string>;
+
+/** What the ops need besides the session. */
+export interface BrowserOpsSettings {
+  toMarkdown: HtmlToMarkdown | undefined;
+}
+
+/** The page's URL, title and tab figures, shared by every answer. */
+async function pageFacts(
+  session: BrowserSession,
+): Promise<Pick<BrowserToolData, "url" | "title" | "tab" | "tabs">> {
+  const page = session.page();
+  return {
+    url: page.url(),
+    title: await page.title().catch(() => ""),
+    tab: session.current + 1,
+    tabs: session.tabs.filter((tab) => !tab.isClosed()).length,
+  };
+}
+
+/**
+ * Waits until the tab's redirect hops are done and its address stops changing, then for its load,
+ * within a budget.
+ */
+async function settlePage(session: BrowserSession, page: Page): Promise<void> {
+  const until = Date.now() + SETTLE_MS;
+  let last = "";
+  while (Date.now() < until) {
+    if (session.network.navigating()) {
+      await page.waitForTimeout(50).catch(() => {});
+      continue;
+    }
+    await page
+      .waitForLoadState("domcontentloaded", { timeout: Math.max(1, until - Date.now()) })
+      .catch(() => {});
+    const url = page.url();
+    if (url === last) break;
+    last = url;
+    await page.waitForTimeout(150).catch(() => {});
+  }
+  await page
+    .waitForLoadState("load", { timeout: Math.max(1, Math.min(2_000, until - Date.now())) })
+    .catch(() => {});
+}
+
+/** The compact snapshot of the current tab; it becomes the tab's last one. */
+async function takeSnapshot(session: BrowserSession): Promise<string[]> {
+  const page = session.page();
+  const text = await page
+    .locator("body")
+    .ariaSnapshot({ mode: "ai", timeout: ACTION_TIMEOUT_MS } as never);
+  return compactSnapshot(text);
+}
+
+/** A page of snapshot lines. */
+function pageOf(lines: readonly string[], offset: number, limit: number): Partial<BrowserToolData> {
+  const shown = lines.slice(offset - 1, offset - 1 + limit);
+  const end = offset - 1 + shown.length;
+  return {
+    lines: shown,
+    offset,
+    total_lines: lines.length,
+    truncated: end < lines.length,
+    ...(end < lines.length ? { next_offset: end + 1 } : {}),
+  };
+}
+
+/**
+ * `navigate`: to a URL (http or https only) or back / forward / reload; answers with the first
+ * page of the new snapshot.
+ */
+export async function navigate(
+  session: BrowserSession,
+  input: BrowserInput,
+): Promise<ToolResult<BrowserToolData>> {
+  const page = session.page();
+  session.network.newNavigation();
+  if (input.url !== undefined) {
+    let url: URL;
+    try {
+      url = new URL(input.url);
+    } catch {
+      return fail("INVALID_INPUT", `${input.url} is not a URL.`, {
+        hint: "Give an absolute http(s) URL, e.g. https://example.com/.",
+      });
+    }
+    if (url.protocol !== "http:" && url.protocol !== "https:")
+      return fail(
+        "BLOCKED",
+        `Only http(s) pages are opened, not ${url.protocol} (file:, chrome: and others are refused).`,
+        { hint: "Give an http(s) URL." },
+      );
+    await page.goto(url.href, { waitUntil: "commit", timeout: ACTION_TIMEOUT_MS * 2 });
+  } else if (input.go === "back")
+    await page.goBack({ waitUntil: "commit", timeout: ACTION_TIMEOUT_MS });
+  else if (input.go === "forward")
+    await page.goForward({ waitUntil: "commit", timeout: ACTION_TIMEOUT_MS });
+  else if (input.go === "reload")
+    await page.reload({ waitUntil: "commit", timeout: ACTION_TIMEOUT_MS });
+  else
+    return fail("INVALID_INPUT", "navigate needs url or go.", {
+      hint: 'Send { op: "navigate", url: "https://…" } or go: "back".',
+    });
+  await settlePage(session, page);
+  const refused = session.network.takePageRefusal();
+  if (refused !== undefined)
+    return fail("BLOCKED", `The page was not loaded: ${refused}`, {
+      hint: "The address is refused by the network policy (private or metadata address, blocked origin, caps); use another URL.",
+    });
+  const lines = await takeSnapshot(session);
+  session.snapshots.set(page, lines);
+  return ok({
+    op: "navigate",
+    ...(await pageFacts(session)),
+    ...pageOf(lines, 1, DEFAULT_SNAPSHOT_LINES),
+    events: [],
+    events_omitted: 0,
+  });
+}
+
+/** `snapshot`: the current tab as a compact accessibility tree (or Markdown), paged; or its changes. */
+export async function snapshot(
+  session: BrowserSession,
+  input: BrowserInput,
+  settings: BrowserOpsSettings,
+): Promise<ToolResult<BrowserToolData>> {
+  const page = session.page();
+  const offset = input.offset ?? 1;
+  const limit = input.limit ?? DEFAULT_SNAPSHOT_LINES;
+  if (input.markdown === true) {
+    if (settings.toMarkdown === undefined)
+      return fail("NOT_CONFIGURED", "This browser tool has no Markdown converter.", {
+        hint: "The host passes toMarkdown: htmlToMarkdown from @agentool/tools-web; meanwhile use the tree (markdown: false).",
+      });
+    const markdown = await settings.toMarkdown(await page.content(), page.url());
+    return ok({
+      op: "snapshot",
+      ...(await pageFacts(session)),
+      ...pageOf(markdown.split("\n"), offset, limit),
+      format: "markdown",
+      events: [],
+      events_omitted: 0,
+    });
+  }
+  const lines = await takeSnapshot(session);
+  const previous = session.snapshots.get(page);
+  session.snapshots.set(page, lines);
+  if (input.changes === true && previous !== undefined) {
+    const { added, removed } = snapshotChanges(previous, lines);
+    return ok({
+      op: "snapshot",
+      ...(await pageFacts(session)),
+      ...pageOf(added, offset, limit),
+      changes: { added: added.length, removed },
+      events: [],
+      events_omitted: 0,
+    });
+  }
+  return ok({
+    op: "snapshot",
+    ...(await pageFacts(session)),
+    ...pageOf(lines, offset, limit),
+    events: [],
+    events_omitted: 0,
+  });
+}
+
+/** The element an action targets: by ref from the last snapshot, or by CSS selector. */
+function locate(
+  page: Page,
+  action: { ref?: string | undefined; selector?: string | undefined },
+): Locator | undefined {
+  if (action.ref !== undefined) return page.locator(`aria-ref=${action.ref}`);
+  if (action.selector !== undefined) return page.locator(action.selector).first();
+  return undefined;
+}
+
+async function perform(page: Page, action: BrowserAction): Promise<string | undefined> {
+  const target = locate(page, action);
+  const options = { timeout: ACTION_TIMEOUT_MS };
+  const needTarget = () => `${action.type} needs ref (from the snapshot) or selector`;
+  switch (action.type) {
+    case "click":
+      if (target === undefined) return needTarget();
+      await target.click(options);
+      return undefined;
+    case "hover":
+      if (target === undefined) return needTarget();
+      await target.hover(options);
+      return undefined;
+    case "fill":
+      if (target === undefined) return needTarget();
+      await target.fill(action.value ?? "", options);
+      return undefined;
+    case "select":
+      if (target === undefined) return needTarget();
+      await target.selectOption(action.value ?? "", options);
+      return undefined;
+    case "type":
+      if (target !== undefined) await target.pressSequentially(action.text ?? "", options);
+      else await page.keyboard.type(action.text ?? "");
+      return undefined;
+    case "key":
+      if (target !== undefined) await target.press(action.key ?? "", options);
+      else await page.keyboard.press(action.key ?? "");
+      return undefined;
+    case "scroll":
+      if (target !== undefined) await target.scrollIntoViewIfNeeded(options);
+      else await page.mouse.wheel(action.dx ?? 0, action.dy ?? 0);
+      return undefined;
+    case "wait":
+      await page.waitForTimeout(action.ms ?? 0);
+      return undefined;
+  }
+}
+
+/** `act`: the actions in order, stopping at the first that fails; answers with what changed. */
+export async function act(
+  session: BrowserSession,
+  input: BrowserInput,
+): Promise<ToolResult<BrowserToolData>> {
+  const actions = input.actions;
+  if (actions === undefined)
+    return fail("INVALID_INPUT", "act needs actions.", {
+      hint: 'Send { op: "act", actions: [{ type: "click", ref: "e12" }] }.',
+    });
+  const page = session.page();
+  const before = page.url();
+  // Each call has its own request and byte budget (a click may navigate).
+  session.network.newNavigation();
+  let completed = 0;
+  let failed: BrowserToolData["failed"];
+  for (const action of actions) {
+    try {
+      const refused = await perform(page, action);
+      if (refused !== undefined) {
+        failed = { index: completed, type: action.type, message: refused };
+        break;
+      }
+      completed += 1;
+    } catch (error) {
+      if (PreviewError.isInstance(error)) throw error;
+      failed = {
+        index: completed,
+        type: action.type,
+        message:
+          String((error as Error).message ?? error)
+            .split("\n")[0]
+            ?.slice(0, 300) ?? "failed",
+      };
+      break;
+    }
+  }
+  // A click may start a navigation a moment later (a form's submit): give it that moment.
+  await page.waitForTimeout(100).catch(() => {});
+  if (page.url() !== before || session.network.navigating()) await settlePage(session, page);
+  const current = session.page();
+  const lines = await takeSnapshot(session);
+  const previous = session.snapshots.get(current);
+  session.snapshots.set(current, lines);
+  const changed = previous !== undefined && current.url() === before;
+  const shown = changed ? snapshotChanges(previous, lines) : undefined;
+  return ok({
+    op: "act",
+    ...(await pageFacts(session)),
+    requested: actions.length,
+    completed,
+    ...(failed === undefined ? {} : { failed }),
+    ...(shown === undefined
+      ? pageOf(lines, 1, DEFAULT_SNAPSHOT_LINES)
+      : {
+          ...pageOf(shown.added, 1, DEFAULT_SNAPSHOT_LINES),
+          changes: { added: shown.added.length, removed: shown.removed },
+        }),
+    events: [],
+    events_omitted: 0,
+  });
+}
+
+/** `read`: DOM queries (text or an attribute of the first five matches), capped. */
+export async function read(
+  session: BrowserSession,
+  input: BrowserInput,
+): Promise<ToolResult<BrowserToolData>> {
+  const queries = input.queries;
+  if (queries === undefined)
+    return fail("INVALID_INPUT", "read needs queries.", {
+      hint: 'Send { op: "read", queries: [{ css: "h1" }] }.',
+    });
+  const page = session.page();
+  const answers: NonNullable<BrowserToolData["answers"]> = [];
+  for (const query of queries) {
+    try {
+      const found = await page.locator(query.css).evaluateAll(
+        (elements, [attr, cap]) => ({
+          count: elements.length,
+          values: elements.slice(0, 5).map((element) => {
+            const value =
+              attr === undefined
+                ? // biome-ignore lint/performance/useDomNodeTextContent: the text as the page shows it (no script or hidden text), as a reader sees it
+                  ((element as HTMLElement).innerText ?? element.textContent)
+                : element.getAttribute(attr);
+            return value === null ? null : String(value).slice(0, cap as number);
+          }),
+        }),
+        [query.attr, MAX_READ_CHARACTERS] as const,
+      );
+      answers.push({ css: query.css, attr: query.attr ?? "text", ...found });
+    } catch (error) {
+      answers.push({
+        css: query.css,
+        attr: query.attr ?? "text",
+        count: 0,
+        values: [],
+        error: String((error as Error).message).split("\n")[0] ?? "failed",
+      });
+    }
+  }
+  return ok({ op: "read", ...(await pageFacts(session)), answers, events: [], events_omitted: 0 });
+}
+
+/** `shot`: a PNG of the viewport, the whole page or one element. */
+export async function shot(
+  session: BrowserSession,
+  input: BrowserInput,
+): Promise<ToolResult<BrowserToolData>> {
+  const page = session.page();
+  const target = locate(page, input);
+  const bytes =
+    target !== undefined
+      ? await target.screenshot({ type: "png", timeout: ACTION_TIMEOUT_MS })
+      : await page.screenshot({
+          type: "png",
+          fullPage: input.full_page === true,
+          timeout: ACTION_TIMEOUT_MS,
+        });
+  if (bytes.byteLength > MAX_SHOT_BYTES)
+    return fail(
+      "TOO_LARGE",
+      `The screenshot is ${bytes.byteLength} bytes (at most ${MAX_SHOT_BYTES}).`,
+      { hint: "Shoot the viewport or one element instead of the whole page." },
+    );
+  return ok({
+    op: "shot",
+    ...(await pageFacts(session)),
+    image_base64: bytes.toString("base64"),
+    mime_type: "image/png",
+    events: [],
+    events_omitted: 0,
+  });
+}
+
+/** `tabs`: list them, switch to one or close one (1-based). */
+export async function tabs(
+  session: BrowserSession,
+  input: BrowserInput,
+): Promise<ToolResult<BrowserToolData>> {
+  const action = input.tab_action ?? "list";
+  if (action !== "list") {
+    const index = (input.tab ?? 0) - 1;
+    const page = session.tabs[index];
+    if (page === undefined || page.isClosed())
+      return fail("INVALID_INPUT", `There is no open tab ${input.tab ?? "(none given)"}.`, {
+        hint: 'List the tabs with { op: "tabs" }.',
+      });
+    if (action === "switch") {
+      session.current = index;
+      await page.bringToFront().catch(() => {});
+    } else {
+      await page.close().catch(() => {});
+      if (session.current === index) {
+        const open = session.tabs.findIndex((tab) => !tab.isClosed());
+        session.current = open === -1 ? 0 : open;
+      }
+    }
+  }
+  const open = session.tabs.filter((tab) => !tab.isClosed());
+  if (open.length === 0)
+    return fail("INVALID_INPUT", "Every tab is closed.", {
+      hint: 'Navigate again: { op: "navigate", url: "https://…" } opens a new session.',
+    });
+  const tabList = await Promise.all(
+    session.tabs.map(async (tab, index) =>
+      tab.isClosed()
+        ? undefined
+        : {
+            tab: index + 1,
+            url: tab.url(),
+            title: await tab.title().catch(() => ""),
+            current: index === session.current,
+          },
+    ),
+  );
+  return ok({
+    op: "tabs",
+    ...(await pageFacts(session)),
+    tab_list: tabList.filter((entry) => entry !== undefined),
+    events: [],
+    events_omitted: 0,
+  });
+}
