@@ -17,6 +17,7 @@ import {
 } from "@agentool/tools-knowledge";
 import { createCorpusSource, SkillRegistry } from "@agentool/tools-knowledge/node";
 import { createPreviewTool } from "@agentool/tools-preview";
+import { createBrowserTool } from "@agentool/tools-preview/browser";
 import { createSearxngProvider, createWebTools } from "@agentool/tools-web";
 
 /** The tools a family's factories create, by factory. */
@@ -91,7 +92,11 @@ export function createFamilyTools(): FamilyTools[] {
     },
     {
       packageName: "@agentool/tools-preview",
-      groups: [[createPreviewTool({ read: () => "" }).name]],
+      groups: [
+        [createPreviewTool({ read: () => "" }).name],
+        // The browser starts no Chromium until its first navigation.
+        [createBrowserTool({ transport: async () => Promise.reject(new Error("unused")) }).name],
+      ],
     },
   ];
   return families.map((family) => ({ ...family, all: family.groups.flat() }));

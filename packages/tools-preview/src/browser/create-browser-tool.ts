@@ -107,11 +107,15 @@ export type BrowserTool = Tool<typeof browserInputSchema, BrowserToolData> & {
   sessionCount(): number;
 };
 
-const DESCRIPTION = [
-  "A real browser on the live web for pages that need interaction: navigate (answers a compact accessibility tree whose [ref=eN] name elements), act by ref (click, fill, type, select, key, scroll), read DOM text, shot, tabs, close.",
-  "act answers only what changed; snapshot pages the tree (changes: true, markdown: true).",
-  "Cookies last for this conversation. Private and metadata addresses are refused; for one page's text use web_fetch instead.",
-].join(" ");
+/** The description, naming web_fetch only when it is mounted beside this tool. */
+function describeTool(mounted: readonly string[]): string {
+  return [
+    "A real browser on the live web for pages that need interaction: navigate (answers a compact accessibility tree whose [ref=eN] name elements), act by ref (click, fill, type, select, key, scroll), read DOM text, shot, tabs, close.",
+    "act answers only what changed; snapshot pages the tree (changes: true, markdown: true).",
+    "Cookies last for this conversation. Private and metadata addresses are refused.",
+    ...(mounted.includes("web_fetch") ? ["For one page's text use web_fetch instead."] : []),
+  ].join(" ");
+}
 
 /**
  * The `browser` tool (Node): headless Chromium whose every request goes through the host's
@@ -191,7 +195,7 @@ export function createBrowserTool(options: BrowserToolOptions): BrowserTool {
   };
   const tool = defineTool({
     name,
-    description: parsed.description ?? DESCRIPTION,
+    description: parsed.description ?? describeTool(parsed.mountedTools ?? []),
     input: browserInputSchema,
     annotations: {
       title: "Browse the live web",
