@@ -1,3 +1,4 @@
+import { browserFamily } from "./browser.js";
 import { coreFamily } from "./core.js";
 import type { DemoFamily } from "./demo-family.js";
 import { filesFamily } from "./files.js";
@@ -20,4 +21,5 @@ export const DEMO_FAMILIES: readonly DemoFamily[] = [
   knowledgeFamily,
   skillsFamily,
   previewFamily,
+  browserFamily,
 ];
