@@ -9,6 +9,9 @@ import { compactSnapshot, snapshotChanges } from "./compact-snapshot.js";
 /** Time one action may take. */
 const ACTION_TIMEOUT_MS = 8_000;
 
+/** Time a snapshot may take (a page whose script never yields cannot give one). */
+const SNAPSHOT_TIMEOUT_MS = 5_000;
+
 /** Longest a navigation waits for its page (and its redirects) to settle. */
 const SETTLE_MS = 8_000;
 

@@ -1,4 +1,4 @@
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Browser, BrowserContext, CDPSession, Page } from "playwright-core";
 import { WEBRTC_WALL_SOURCE } from "../engine/webrtc-wall.js";
 import { settle } from "../node/internal/settle.js";
 import { PreviewError } from "../preview-backend.js";
@@ -32,6 +32,8 @@ export class BrowserSession {
   current = 0;
   lastUsed = Date.now();
   #context: BrowserContext | undefined;
+  /** Each tab's CDP session, attached when the tab opens (a hung page cannot be attached to later). */
+  readonly #cdp = new WeakMap<Page, Promise<CDPSession>>();
   #dialogs = 0;
 
   /** @param settings - network and viewport */
@@ -87,6 +89,23 @@ export class BrowserSession {
     return page;
   }
 
+  /**
+   * Stops the script running in every tab (a page that never yields blocks every call on it):
+   * CDP `Runtime.terminateExecution`, as the preview does on Node. Never rejects.
+   */
+  async stopScripts(): Promise<void> {
+    const context = this.#context;
+    if (context === undefined) return;
+    await Promise.all(
+      this.tabs
+        .filter((tab) => !tab.isClosed())
+        .map(async (tab) => {
+          const cdp = await settle(this.#cdp.get(tab) ?? context.newCDPSession(tab), 1_000);
+          if (cdp !== undefined) await settle(cdp.send("Runtime.terminateExecution"), 1_000);
+        }),
+    );
+  }
+
   /** Closes the context (every tab); never rejects. */
   async close(): Promise<void> {
     const context = this.#context;
@@ -112,6 +131,11 @@ export class BrowserSession {
       return;
     }
     this.tabs.push(page);
+    const cdp = this.#context?.newCDPSession(page);
+    if (cdp !== undefined) {
+      cdp.catch(() => {});
+      this.#cdp.set(page, cdp);
+    }
     if (this.tabs.length > 1) {
       this.events.record(
         "popup",

@@ -81,9 +81,24 @@ export class BrowserSessions {
       this.#startSweeper();
     }
     const { session } = entry;
-    const result = entry.queue.then(() => {
+    const result = entry.queue.then(async () => {
       session.beginCall();
-      return work(session);
+      try {
+        return await work(session);
+      } catch (error) {
+        if ((error as { name?: unknown } | null)?.name !== "TimeoutError") throw error;
+        // The page did not answer in time — usually a script that never yields: stop it, so the
+        // session stays usable, and say so.
+        await session.stopScripts();
+        return fail(
+          "TIMEOUT",
+          `The page did not answer in time (${String((error as Error).message).split("\n")[0]}); its running script was stopped.`,
+          {
+            hint: "Take a snapshot to see where it is, or navigate elsewhere; a page that loops at load stays stopped.",
+            retryable: true,
+          },
+        );
+      }
     });
     entry.queue = result.catch(() => {});
     const answer = await result;

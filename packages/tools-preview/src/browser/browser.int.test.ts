@@ -122,6 +122,7 @@ beforeAll(async () => {
       response.writeHead(302, { location: `/loop?n=${n + 1}` });
       response.end();
     },
+    "/spin": (_request, response) => html(response, "<h1>Spin</h1><script>for (;;) {}</script>"),
     "/list": (_request, response) =>
       html(
         response,
@@ -277,6 +278,26 @@ describe("browser: the hostile-site battery", () => {
     const text = JSON.stringify(storm.data?.events);
     expect(text).toContain("alert dismissed: storm 0");
     expect(text).toContain("more dialogs dismissed");
+  });
+
+  it("stops a page whose script never yields: the call times out, the session stays usable, other conversations never wait", async () => {
+    const started = Date.now();
+    const spin = call({ op: "navigate", url: `${site.origin}/spin` }, "h5");
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const other = await call({ op: "navigate", url: `${site.origin}/list` }, "h6");
+    expect(other).toMatchObject({ success: true, data: { title: "List" } });
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(await spin).toMatchObject({
+      success: false,
+      error: {
+        code: "TIMEOUT",
+        message: expect.stringContaining("its running script was stopped"),
+      },
+    });
+    expect(await call({ op: "navigate", url: `${site.origin}/list` }, "h5")).toMatchObject({
+      success: true,
+      data: { title: "List" },
+    });
   });
 
   it("refuses a tool without a transport, and calls before a navigation", async () => {
