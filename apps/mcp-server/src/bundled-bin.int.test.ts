@@ -1,6 +1,8 @@
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -23,6 +25,8 @@ export async function resolve(specifier, context, next) {
 `;
 
 const BIN_DIRECTORY = join(PACKAGE_DIRECTORY, "dist", "bin");
+/** rolldown heads each bundled module with its path: this one marks the browser family's code. */
+const BROWSER_MODULE = "// ../../packages/tools-preview/dist/browser/create-browser-tool.js";
 const binURL = pathToFileURL(`${BIN_DIRECTORY}/`).href;
 
 let folder: ReturnType<typeof temporaryDirectory>;
@@ -90,10 +94,67 @@ describe("the published bin is one bundle with a chunk per family", () => {
       // Outside the bundle only rg's binary package (a file on disk beside its module).
       const outside = afterListing.filter((url) => !url.startsWith(binURL));
       for (const url of outside) expect(url).toMatch(/\/@vscode\/ripgrep\//);
+      // The opt-in browser family is not served by default: its chunk never loads.
+      for (const url of chunks(afterListing)) {
+        expect(readFileSync(fileURLToPath(url), "utf8"), url).not.toContain(BROWSER_MODULE);
+      }
     } finally {
       await client.close();
     }
   });
+
+  it("loads the browser family's chunk at its first call, with playwright-core from node_modules", async () => {
+    const page = createServer((_request, response) => {
+      response.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+      response.end("<!doctype html><title>Chunk</title><h1>Loaded lazily</h1>");
+    });
+    await new Promise<void>((resolve) => page.listen(0, "127.0.0.1", resolve));
+    const host = `127.0.0.1:${(page.address() as AddressInfo).port}`;
+    writeFileSync(log, "");
+    const client = new Client({ name: "bundle-test", version: "1.0.0" });
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [
+          "--import",
+          join(folder.path, "register.mjs"),
+          CLI_PATH,
+          "--families",
+          "browser",
+          "--mode",
+          "read-write",
+          "--allow-host",
+          host,
+        ],
+        cwd: folder.path,
+        stderr: "ignore",
+        env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: folder.path },
+      }),
+    );
+    try {
+      const browserChunks = () =>
+        resolvedSoFar().filter(
+          (url) =>
+            url.startsWith(binURL) &&
+            readFileSync(fileURLToPath(url), "utf8").includes(BROWSER_MODULE),
+        );
+      expect(browserChunks()).toEqual([]);
+      const navigated = await client.callTool({
+        name: "browser",
+        arguments: { op: "navigate", url: `http://${host}/` },
+      });
+      expect(navigated.isError).not.toBe(true);
+      expect(JSON.stringify(navigated.content)).toContain("Loaded lazily");
+      expect(browserChunks()).toHaveLength(1);
+      // playwright-core stays outside the bundle (an optional peer), and nothing else does.
+      const outside = resolvedSoFar().filter((url) => !url.startsWith(binURL));
+      expect(outside.some((url) => /\/playwright-core\//.test(url))).toBe(true);
+      for (const url of outside) expect(url).toMatch(/\/playwright-core\//);
+    } finally {
+      await client.close();
+      await new Promise<void>((resolve) => page.close(() => resolve()));
+    }
+  }, 60_000);
 
   it("THIRD-PARTY-NOTICES.md carries the licence of every package the bundle holds code of", () => {
     const notices = readFileSync(join(BIN_DIRECTORY, "THIRD-PARTY-NOTICES.md"), "utf8");

@@ -12,7 +12,8 @@ describe("parseCommandLine", () => {
       options: {
         root: ".",
         families: FAMILY_NAMES.filter(
-          (name) => name !== "memory" && name !== "skills" && name !== "preview",
+          (name) =>
+            name !== "memory" && name !== "skills" && name !== "preview" && name !== "browser",
         ),
         mode: "read-only",
         allowCommands: [],
@@ -137,8 +138,8 @@ describe("parseCommandLine", () => {
     expect(usageError(["--families", "fs", "--searxng", "http://127.0.0.1:8888"])).toContain(
       "--searxng configures the web family",
     );
-    expect(usageError(["--families", "fs", "--allow-host", "127.0.0.1"])).toContain(
-      "--allow-host configures the web family",
+    expect(usageError(["--families", "fs", "--allow-host", "127.0.0.1"])).toBe(
+      "--allow-host configures the web and browser families: add web or browser to --families or drop --allow-host.",
     );
     expect(usageError(["--families", "fs", "--knowledge-dir", "docs"])).toBe(
       "--knowledge-dir configures the knowledge family: add knowledge to --families or drop --knowledge-dir.",
@@ -148,6 +149,29 @@ describe("parseCommandLine", () => {
       "--token applies to the HTTP server: add --http <port> or drop --token.",
     );
     expect(usageError(["--host", "0.0.0.0"])).toContain("add --http <port>");
+  });
+
+  it("mounts browser only when named, in read-write mode; --allow-host opens hosts to it too", () => {
+    const serve = (argv: string[]) => {
+      const parsed = parseCommandLine(argv);
+      if (parsed.action !== "serve") throw new Error(`${argv.join(" ")} did not serve`);
+      return parsed.options;
+    };
+    expect(serve(["--mode", "read-write"]).families).not.toContain("browser");
+    expect(
+      serve(["--families", "browser", "--mode", "read-write", "--allow-host", "127.0.0.1:8080"]),
+    ).toMatchObject({ families: ["browser"], allowHosts: ["127.0.0.1:8080"] });
+    expect(serve(["--families", "web,browser", "--mode", "read-write"]).families).toEqual([
+      "web",
+      "browser",
+    ]);
+    expect(usageError(["--families", "browser"])).toBe(
+      "--families browser mounts a browser that acts on the live web (fills forms, clicks, posts), which needs --mode read-write: add --mode read-write or drop browser from --families.",
+    );
+    expect(usageError(["--families", "core,browser", "--mode", "read-only"])).toContain(
+      "needs --mode read-write",
+    );
+    expect(usageError(["--families", "browsr"])).toContain("Did you mean browser?");
   });
 
   it("lists every flag in the help text", () => {

@@ -145,10 +145,12 @@ function checkNoAuth(host: string, hasToken: boolean): void {
   }
 }
 
-/** A flag that configures one family: refused without it; `needed` when the family cannot run without the flag. */
+/** A flag that configures a family: refused without it; `needed` when the family cannot run without the flag. */
 interface FamilyFlag {
   flag: string;
   family: FamilyName;
+  /** Another family the flag configures too (refused only when neither is served). */
+  alsoFamily?: FamilyName;
   /** The message when the family was chosen with --families but the flag is missing. */
   needed?: string;
   /** A further check of the value once its family is there. */
@@ -158,7 +160,8 @@ interface FamilyFlag {
 /** Flags that configure a family, checked in this order. */
 const FAMILY_FLAGS: readonly FamilyFlag[] = [
   { flag: "searxng", family: "web" },
-  { flag: "allow-host", family: "web" },
+  // One guarded transport policy: --allow-host opens the same hosts to web_fetch and the browser.
+  { flag: "allow-host", family: "web", alsoFamily: "browser" },
   {
     flag: "knowledge-dir",
     family: "knowledge",
@@ -222,16 +225,29 @@ function parseMode(flags: FlagValues): ServerMode {
   return modeValue as ServerMode;
 }
 
-/** By default every family but preview (it starts a Chromium); memory only with --memory-dir and skills only with --skills-dir. */
+/**
+ * By default every family but preview and browser (each starts a Chromium; browser reaches the
+ * live web): memory only with --memory-dir and skills only with --skills-dir.
+ */
 function chooseFamilies(flags: FlagValues): FamilyName[] {
   return flags.hasValue("families")
     ? parseFamilies(flags.many("families"))
     : FAMILY_NAMES.filter(
         (name) =>
           name !== "preview" &&
+          name !== "browser" &&
           (name !== "memory" || flags.hasValue("memory-dir")) &&
           (name !== "skills" || flags.hasValue("skills-dir")),
       );
+}
+
+/** The browser acts on the live web (forms, clicks, posts): only read-write mode mounts it. */
+function checkBrowserMode(mode: ServerMode, families: readonly FamilyName[]): void {
+  if (families.includes("browser") && mode !== "read-write") {
+    throw new UsageError(
+      "--families browser mounts a browser that acts on the live web (fills forms, clicks, posts), which needs --mode read-write: add --mode read-write or drop browser from --families.",
+    );
+  }
 }
 
 function checkAllowCommands(
@@ -254,11 +270,15 @@ function checkAllowCommands(
 
 /** Each flag of {@link FAMILY_FLAGS} needs its family; a family chosen with --families may need its flag. */
 function checkFamilyFlags(flags: FlagValues, families: readonly FamilyName[]): void {
-  for (const { flag, family, needed, check } of FAMILY_FLAGS) {
+  for (const { flag, family, alsoFamily, needed, check } of FAMILY_FLAGS) {
     const value = flags.one(flag);
-    if (value !== undefined && !families.includes(family)) {
+    const served =
+      families.includes(family) || (alsoFamily !== undefined && families.includes(alsoFamily));
+    if (value !== undefined && !served) {
       throw new UsageError(
-        `--${flag} configures the ${family} family: add ${family} to --families or drop --${flag}.`,
+        alsoFamily === undefined
+          ? `--${flag} configures the ${family} family: add ${family} to --families or drop --${flag}.`
+          : `--${flag} configures the ${family} and ${alsoFamily} families: add ${family} or ${alsoFamily} to --families or drop --${flag}.`,
       );
     }
     if (value !== undefined) check?.(value);
@@ -321,6 +341,7 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
   const families = chooseFamilies(flags);
   const allowCommands = flags.many("allow-command");
   checkAllowCommands(allowCommands, mode, families);
+  checkBrowserMode(mode, families);
   const searxngValue = flags.one("searxng");
   const searxng = searxngValue === undefined ? undefined : parseSearxng(searxngValue);
   checkFamilyFlags(flags, families);

@@ -9,6 +9,7 @@ export const FAMILY_NAMES = [
   "skills",
   "interact",
   "preview",
+  "browser",
 ] as const;
 
 /**
@@ -16,8 +17,10 @@ export const FAMILY_NAMES = [
  * `web` (web_fetch, wiki_search, web_search), `knowledge` (search_knowledge, remember,
  * search_memory), `memory` (memory_write, memory_read, memory_search, memory_list, memory_delete
  * over the file store in `--memory-dir`), `skills` (use_skill, read_skill_file over the skills
- * folder in `--skills-dir`), `interact` (ask_user, confirm, notify) or `preview` (preview: HTML
- * artifacts under the root in headless Chromium; only when asked for with `--families`).
+ * folder in `--skills-dir`), `interact` (ask_user, confirm, notify), `preview` (preview: HTML
+ * artifacts under the root in headless Chromium; only when asked for with `--families`) or
+ * `browser` (browser: the live web in headless Chromium, every request through the SSRF-guarded
+ * transport; only when asked for with `--families`, and only in read-write mode).
  */
 export type FamilyName = (typeof FAMILY_NAMES)[number];
 

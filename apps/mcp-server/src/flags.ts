@@ -34,13 +34,13 @@ export const FLAGS: readonly FlagDescription[] = [
   {
     name: "families",
     value: "<list>",
-    description: `Comma-separated families to serve: ${FAMILY_NAMES.join(",")} (default: all).`,
+    description: `Comma-separated families to serve: ${FAMILY_NAMES.join(",")} (default: all but preview and browser; memory with --memory-dir, skills with --skills-dir). browser needs --mode read-write.`,
   },
   {
     name: "mode",
     value: "read-only|read-write",
     description:
-      "read-only (default): look, list, search, read; nothing is written inside the root. read-write adds the fs and git tools that change files, stage and commit, keeps the knowledge index in the knowledge folder and lets web_fetch save pages there.",
+      "read-only (default): look, list, search, read; nothing is written inside the root. read-write adds the fs and git tools that change files, stage and commit, keeps the knowledge index in the knowledge folder, lets web_fetch save pages there and allows the browser family.",
   },
   {
     name: "allow-command",
@@ -59,7 +59,7 @@ export const FLAGS: readonly FlagDescription[] = [
     value: "<host>",
     repeatable: true,
     description:
-      "Let web_fetch reach this host although it is private or loopback (127.0.0.1, intranet.example, *.corp.example, host:port). Repeat for each host.",
+      "Let web_fetch and the browser reach this host although it is private or loopback (127.0.0.1, intranet.example, *.corp.example, host:port). Repeat for each host.",
   },
   {
     name: "knowledge-dir",

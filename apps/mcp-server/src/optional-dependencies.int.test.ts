@@ -107,6 +107,16 @@ describe("playwright-core, an optional peer", () => {
     expect(readFileSync(attempts, "utf8")).toContain("playwright-core from file://");
   });
 
+  it("--families browser without it exits 1 with DEPENDENCY_MISSING naming the browser family", async () => {
+    writeFileSync(attempts, "");
+    const run = await runToExit(["--families", "web,browser", "--mode", "read-write"]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(
+      "agentool-mcp: Error [DEPENDENCY_MISSING]: the browser family needs playwright-core, which is not installed. Install it next to @agentool/mcp-server: npm install playwright-core (and a Chromium, e.g. apt-get install -y chromium), or drop browser from --families.",
+    );
+    expect(readFileSync(attempts, "utf8")).toContain("playwright-core from file://");
+  });
+
   it("--families preview with it installed starts (the check passes without the hook)", async () => {
     const server = await startHttpProcess([
       "--http",
@@ -126,7 +136,7 @@ describe("playwright-core, an optional peer", () => {
 });
 
 describe("checkOptionalDependencies", () => {
-  it("loads nothing unless preview is asked for", async () => {
+  it("loads nothing unless preview or browser is asked for", async () => {
     const asked: string[] = [];
     const load = async (specifier: string) => {
       asked.push(specifier);
@@ -135,6 +145,8 @@ describe("checkOptionalDependencies", () => {
     expect(asked).toEqual([]);
     await checkOptionalDependencies(["preview"], load);
     expect(asked).toEqual(["playwright-core"]);
+    await checkOptionalDependencies(["web", "browser"], load);
+    expect(asked).toEqual(["playwright-core", "playwright-core"]);
   });
 
   it("turns a failed import into DependencyMissingError naming the install line", async () => {
@@ -152,5 +164,10 @@ describe("checkOptionalDependencies", () => {
     await expect(
       checkOptionalDependencies(["preview"], () => Promise.reject(new Error("bad build"))),
     ).rejects.toThrow("which does not load (bad build)");
+    await expect(
+      checkOptionalDependencies(["preview", "browser"], () => Promise.reject(missing)),
+    ).rejects.toThrow(
+      "the preview and browser families need playwright-core, which is not installed. Install it next to @agentool/mcp-server: npm install playwright-core (and a Chromium, e.g. apt-get install -y chromium), or drop preview and browser from --families.",
+    );
   });
 });

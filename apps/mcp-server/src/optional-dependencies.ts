@@ -4,7 +4,7 @@ import type { FamilyName } from "./family-names.js";
 /** Loads a module by specifier (`(specifier) => import(specifier)`); a seam for tests. */
 export type ModuleImporter = (specifier: string) => Promise<unknown>;
 
-/** The optional peer dependency the preview family drives Chromium with. */
+/** The optional peer dependency the preview and browser families drive Chromium with. */
 export const PREVIEW_DEPENDENCY = "playwright-core";
 
 /** The line that installs it. */
@@ -30,11 +30,14 @@ export class DependencyMissingError extends AgentoolError {
 
 const importModule: ModuleImporter = (specifier) => import(specifier);
 
+/** The families that drive Chromium with {@link PREVIEW_DEPENDENCY}. */
+const CHROMIUM_FAMILIES: readonly FamilyName[] = ["preview", "browser"];
+
 /**
  * Checks, before serving, that the optional dependencies of the requested families load: the
- * preview family needs `playwright-core` (an optional peer of `@agentool/mcp-server`, so the
- * default install stays small). Nothing is imported unless such a family is requested — the
- * other families never load `playwright-core`.
+ * preview and browser families need `playwright-core` (an optional peer of
+ * `@agentool/mcp-server`, so the default install stays small). Nothing is imported unless such a
+ * family is requested — the other families never load `playwright-core`.
  *
  * @param families - the families to serve
  * @param load - how modules are loaded (default: dynamic `import`)
@@ -47,7 +50,8 @@ export async function checkOptionalDependencies(
   families: readonly FamilyName[],
   load: ModuleImporter = importModule,
 ): Promise<void> {
-  if (!families.includes("preview")) return;
+  const needing = CHROMIUM_FAMILIES.filter((family) => families.includes(family));
+  if (needing.length === 0) return;
   try {
     await load(PREVIEW_DEPENDENCY);
   } catch (error) {
@@ -56,8 +60,11 @@ export async function checkOptionalDependencies(
     const reason = missing
       ? "which is not installed"
       : `which does not load (${error instanceof Error ? error.message : String(error)})`;
+    const named = needing.join(" and ");
+    const subject =
+      needing.length === 1 ? `the ${named} family needs` : `the ${named} families need`;
     throw new DependencyMissingError(
-      `Error [DEPENDENCY_MISSING]: the preview family needs ${PREVIEW_DEPENDENCY}, ${reason}. Install it next to @agentool/mcp-server: ${PREVIEW_DEPENDENCY_INSTALL} (and a Chromium, e.g. apt-get install -y chromium), or drop preview from --families.`,
+      `Error [DEPENDENCY_MISSING]: ${subject} ${PREVIEW_DEPENDENCY}, ${reason}. Install it next to @agentool/mcp-server: ${PREVIEW_DEPENDENCY_INSTALL} (and a Chromium, e.g. apt-get install -y chromium), or drop ${named} from --families.`,
       { cause: error },
     );
   }

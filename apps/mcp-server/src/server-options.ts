@@ -13,7 +13,10 @@ export interface AgentoolMcpServerOptions {
    * always, with `fixedRoot`). Without it and without client roots, fs and git are left out.
    */
   root?: string;
-  /** The families to serve. Default: all of {@link FAMILY_NAMES}. */
+  /**
+   * The families to serve. Default: all of {@link FAMILY_NAMES} but `browser` (opt-in, and only
+   * with `mode: "read-write"`), `memory` without `memoryDir` and `skills` without `skillsDir`.
+   */
   families?: readonly FamilyName[];
   /** `"read-only"` (default) or `"read-write"` (fs and git tools that change things). */
   mode?: ServerMode;
@@ -21,7 +24,10 @@ export interface AgentoolMcpServerOptions {
   allowCommands?: readonly string[];
   /** SearXNG base URL: mounts `web_search`. Default: no `web_search`. */
   searxng?: string;
-  /** Hosts `web_fetch` may reach although private or loopback (`"127.0.0.1"`, `"*.corp.example"`). Default none. */
+  /**
+   * Hosts `web_fetch` and the `browser`'s pages may reach although private or loopback
+   * (`"127.0.0.1"`, `"*.corp.example"`, `"host:port"`). Default none.
+   */
   allowHosts?: readonly string[];
   /**
    * The folder `search_knowledge` searches, relative to the root (or absolute inside `root`); it

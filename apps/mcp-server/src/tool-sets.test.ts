@@ -9,7 +9,12 @@ import type { InteractionHandler } from "@agentool/tools-interact";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createKnowledgeResources } from "./knowledge-resources.js";
 import { temporaryDirectory } from "./test-support/spawn-server.js";
-import { buildToolSet, isGitRepositoryRoot, type ToolSetConfiguration } from "./tool-sets.js";
+import {
+  buildToolSet,
+  disposeBrowserTool,
+  isGitRepositoryRoot,
+  type ToolSetConfiguration,
+} from "./tool-sets.js";
 
 const handler: InteractionHandler = { ask: () => "yes", notify: () => {} };
 let project: ReturnType<typeof temporaryDirectory>;
@@ -245,6 +250,62 @@ describe("knowledge and memory together (--memory-dir)", () => {
     } finally {
       memories.cleanup();
     }
+  });
+});
+
+describe("buildToolSet: the browser family", () => {
+  const browserOnly = (overrides: Partial<ToolSetConfiguration>): ToolSetConfiguration => ({
+    families: ["web", "browser"],
+    mode: "read-write",
+    allowCommands: [],
+    searxng: undefined,
+    allowHosts: ["127.0.0.1:8080"],
+    ...overrides,
+  });
+
+  it("read-write: one browser tool per configuration, kept across rebuilds, openWorld, naming web_fetch beside it", async () => {
+    const configuration = browserOnly({});
+    try {
+      const first = buildToolSet(configuration, { root: undefined, elicitation: false, handler });
+      expect(first.tools.map((tool) => tool.name)).toEqual(["wiki_search", "web_fetch", "browser"]);
+      expect(first.families.get("browser")).toEqual(["browser"]);
+      expect(first.notes).toEqual([]);
+      const browser = first.tools.find((tool) => tool.name === "browser");
+      expect(browser?.annotations).toMatchObject({ openWorld: true, readOnly: false });
+      expect(browser?.description).toContain("web_fetch");
+      // A rebuild (a roots change) keeps the conversations' pages: the same tool.
+      const again = buildToolSet(configuration, {
+        root: project.path,
+        elicitation: false,
+        handler,
+      });
+      expect(again.tools.find((tool) => tool.name === "browser")).toBe(browser);
+      const report = await checkConformance(first.tools);
+      expect(report.violations).toEqual([]);
+    } finally {
+      await disposeBrowserTool(configuration);
+    }
+  });
+
+  it("is left out, with a note, in read-only mode and in a stateless server", async () => {
+    const readOnly = buildToolSet(browserOnly({ mode: "read-only" }), {
+      root: undefined,
+      elicitation: false,
+      handler,
+    });
+    expect(readOnly.tools.map((tool) => tool.name)).toEqual(["wiki_search", "web_fetch"]);
+    expect(readOnly.notes).toEqual([
+      "browser left out: it acts on the live web (fills forms, clicks, posts), which only read-write mode allows; use --mode read-write.",
+    ]);
+    const stateless = buildToolSet(browserOnly({ stateless: true }), {
+      root: undefined,
+      elicitation: false,
+      handler,
+    });
+    expect(stateless.tools.map((tool) => tool.name)).toEqual(["wiki_search", "web_fetch"]);
+    expect(stateless.notes).toEqual([
+      "browser left out: a stateless server has no session to keep a browser's pages, cookies and refs in between calls.",
+    ]);
   });
 });
 

@@ -9,7 +9,11 @@ import { SEARCH_MEMORY_NAME } from "./internal/family-tool-names.js";
 import type { KnowledgeFolder } from "./internal/knowledge-folder-paths.js";
 import type { KnowledgeResources } from "./knowledge-resources.js";
 
-export { disposePreviewTool, MCP_MEMORY_NAMESPACE } from "./internal/build-tool-set.js";
+export {
+  disposeBrowserTool,
+  disposePreviewTool,
+  MCP_MEMORY_NAMESPACE,
+} from "./internal/build-tool-set.js";
 export { isGitRepositoryRoot } from "./internal/tool-set-plan.js";
 
 /** The name of the second `search_knowledge`, over what `remember` saved. */
@@ -25,7 +29,7 @@ export interface ToolSetConfiguration {
   allowCommands: readonly string[];
   /** SearXNG base URL for `web_search`; absent = no `web_search`. */
   searxng: string | undefined;
-  /** Hosts `web_fetch` may reach although private or loopback. */
+  /** Hosts `web_fetch` and the browser's pages may reach although private or loopback. */
   allowHosts: readonly string[];
   /**
    * The knowledge folder `search_knowledge` searches, relative to the root (normalised, see
@@ -104,6 +108,9 @@ export interface ToolSet {
  * - web: `wiki_search` and the SSRF-guarded `web_fetch` (`allowHosts`); `web_search` over
  *   SearXNG when `searxng` is set.
  * - interact: `notify` always; `ask_user` and `confirm` only when the client supports elicitation.
+ * - preview: the `preview` tool over the root (headless Chromium).
+ * - browser: the `browser` tool (the live web in headless Chromium, every request through the
+ *   guarded transport opened by `allowHosts`), only in read-write mode and not when stateless.
  *
  * @param configuration - families, mode, commands, SearXNG, allowed hosts
  * @param state - root, elicitation support, interaction handler

@@ -1,6 +1,7 @@
 import type { AnyTool } from "@agentool/contract";
 import type { FileMemoryBackend } from "@agentool/tools-knowledge/node";
 import type { PreviewTool } from "@agentool/tools-preview";
+import type { BrowserTool } from "@agentool/tools-preview/browser";
 import type { FamilyName } from "../family-names.js";
 import type { KnowledgeResources } from "../knowledge-resources.js";
 import type { ToolSet, ToolSetConfiguration, ToolSetState } from "../tool-sets.js";
@@ -33,6 +34,30 @@ export async function disposePreviewTool(configuration: ToolSetConfiguration): P
   const entry = previewTools.get(configuration);
   previewTools.delete(configuration);
   await entry?.tool.dispose();
+}
+
+/** One browser tool per configuration (its sessions are the conversations' pages), kept across rebuilds. */
+const browserTools = new WeakMap<
+  ToolSetConfiguration,
+  { tool: BrowserTool; transport: { close(): Promise<void> } }
+>();
+
+/**
+ * Closes the browser tool a configuration's tool sets made (its sessions, the shared Chromium
+ * when no other tool uses it) and the guarded transport its pages' requests went through.
+ *
+ * @param configuration - the configuration the tool sets were built from
+ * @returns when both are closed
+ */
+export async function disposeBrowserTool(configuration: ToolSetConfiguration): Promise<void> {
+  const entry = browserTools.get(configuration);
+  browserTools.delete(configuration);
+  if (entry === undefined) return;
+  try {
+    await entry.tool.dispose();
+  } finally {
+    await entry.transport.close();
+  }
 }
 
 /** What one family's builder reads. */
@@ -176,6 +201,32 @@ function buildPreviewTool(
 }
 
 /**
+ * The browser tool: every request of its pages through the SSRF-guarded transport of the web
+ * family, opened by the same `--allow-host` hosts as `web_fetch`. Built once per configuration
+ * (not per root: it touches no files), so a rebuild keeps the conversations' pages.
+ */
+function buildBrowserTool(
+  browser: NonNullable<FamilyModules["browser"]>,
+  configuration: ToolSetConfiguration,
+  mounted: readonly string[],
+): AnyTool {
+  let entry = browserTools.get(configuration);
+  if (entry === undefined) {
+    const transport = browser.webNode.createGuardedTransport(
+      configuration.allowHosts.length === 0 ? {} : { allowHosts: [...configuration.allowHosts] },
+    );
+    const tool = browser.index.createBrowserTool({
+      transport,
+      toMarkdown: browser.web.htmlToMarkdown,
+      mountedTools: mounted,
+    });
+    entry = { tool, transport };
+    browserTools.set(configuration, entry);
+  }
+  return entry.tool;
+}
+
+/**
  * {@link buildToolSet} over the family modules at hand: a family whose modules are absent is
  * planned (its names are in `families`, and every built tool's description names them) but not
  * built — the lazy server builds it once its modules are loaded.
@@ -254,6 +305,9 @@ export function buildToolSetFrom(
   }
   if (planned.preview && root !== undefined && modules.preview !== undefined) {
     tools.push(buildPreviewTool(modules.preview, configuration, root));
+  }
+  if (planned.browser && modules.browser !== undefined) {
+    tools.push(buildBrowserTool(modules.browser, configuration, mounted));
   }
   checkBuilt(tools, families, modules);
   return {

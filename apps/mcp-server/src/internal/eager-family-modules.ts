@@ -4,6 +4,7 @@ import * as git from "@agentool/tools-git";
 import * as interact from "@agentool/tools-interact";
 import * as knowledgeIndex from "@agentool/tools-knowledge";
 import * as knowledgeNode from "@agentool/tools-knowledge/node";
+import * as browser from "@agentool/tools-preview/browser";
 import * as preview from "@agentool/tools-preview/node";
 import * as webIndex from "@agentool/tools-web";
 import * as webNode from "@agentool/tools-web/node";
@@ -27,4 +28,5 @@ export const EAGER_FAMILY_MODULES: Required<FamilyModules> = Object.freeze({
   skills: { tools: skillTools, prompts },
   interact,
   preview,
+  browser: { index: browser, web: webIndex, webNode },
 });

@@ -28,6 +28,13 @@ export interface FamilyModules {
   };
   interact?: typeof import("@agentool/tools-interact");
   preview?: typeof import("@agentool/tools-preview/node");
+  browser?: {
+    index: typeof import("@agentool/tools-preview/browser");
+    /** `htmlToMarkdown`, for `snapshot { markdown: true }`. */
+    web: typeof import("@agentool/tools-web");
+    /** `createGuardedTransport`, every request of the browser's pages. */
+    webNode: typeof import("@agentool/tools-web/node");
+  };
 }
 
 const loaders: { [Family in FamilyName]: () => Promise<FamilyModules> } = {
@@ -65,6 +72,14 @@ const loaders: { [Family in FamilyName]: () => Promise<FamilyModules> } = {
   },
   interact: async () => ({ interact: await import("@agentool/tools-interact") }),
   preview: async () => ({ preview: await import("@agentool/tools-preview/node") }),
+  browser: async () => {
+    const [index, web, webNode] = await Promise.all([
+      import("@agentool/tools-preview/browser"),
+      import("@agentool/tools-web"),
+      import("@agentool/tools-web/node"),
+    ]);
+    return { browser: { index, web, webNode } };
+  },
 };
 
 /**

@@ -11,6 +11,7 @@ import {
 } from "@agentool/tools-knowledge";
 import { CORPUS_INDEX_FOLDER } from "@agentool/tools-knowledge/node";
 import { PREVIEW_TOOL_NAME } from "@agentool/tools-preview";
+import { BROWSER_TOOL_NAME } from "@agentool/tools-preview/browser";
 import {
   WEB_FETCH_TOOL_NAME,
   WEB_SEARCH_TOOL_NAME,
@@ -18,6 +19,7 @@ import {
 } from "@agentool/tools-web";
 import { describe, expect, it } from "vitest";
 import {
+  BROWSER_NAME,
   CORE_TOOL_NAMES,
   FS_READ_TOOL_NAMES,
   FS_WRITE_TOOL_NAMES,
@@ -55,6 +57,7 @@ describe("family tool names written out for the lazy server", () => {
     expect(MEMORY_NAMES).toEqual(MEMORY_TOOL_NAME_LIST);
     expect(SKILL_NAMES).toEqual(SKILL_TOOL_NAMES);
     expect(PREVIEW_NAME).toBe(PREVIEW_TOOL_NAME);
+    expect(BROWSER_NAME).toBe(BROWSER_TOOL_NAME);
     expect(INTERACT_NAMES).toEqual({
       askUser: ASK_USER_TOOL_NAME,
       confirm: CONFIRM_TOOL_NAME,

@@ -71,6 +71,9 @@ export const SKILL_NAMES: readonly string[] = Object.freeze(["use_skill", "read_
 /** `preview` (`PREVIEW_TOOL_NAME`). */
 export const PREVIEW_NAME = "preview";
 
+/** `browser` (`BROWSER_TOOL_NAME` of `@agentool/tools-preview/browser`). */
+export const BROWSER_NAME = "browser";
+
 /** The interact tools (`ASK_USER_TOOL_NAME`, `CONFIRM_TOOL_NAME`, `NOTIFY_TOOL_NAME`). */
 export const INTERACT_NAMES = Object.freeze({
   askUser: "ask_user",

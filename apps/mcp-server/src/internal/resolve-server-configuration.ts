@@ -39,7 +39,10 @@ function refuse(message: string): never {
   throw new AgentoolError(`createAgentoolMcpServer: ${message}`);
 }
 
-/** By default every family, memory and skills only when they have a folder; each folder needs its family. */
+/**
+ * By default every family but browser (opt-in: the live web), memory and skills only when they
+ * have a folder; each folder needs its family.
+ */
 function chooseFamilies(parsed: AgentoolMcpServerOptions): readonly FamilyName[] {
   if (parsed.memoryDir === undefined && parsed.families?.includes("memory") === true) {
     refuse("the memory family keeps its memories in a folder: pass memoryDir.");
@@ -51,6 +54,7 @@ function chooseFamilies(parsed: AgentoolMcpServerOptions): readonly FamilyName[]
     parsed.families ??
     FAMILY_NAMES.filter(
       (name) =>
+        name !== "browser" &&
         (name !== "memory" || parsed.memoryDir !== undefined) &&
         (name !== "skills" || parsed.skillsDir !== undefined),
     );
@@ -107,6 +111,11 @@ export function resolveServerConfiguration(options: AgentoolMcpServerOptions): S
   const allowCommands = parsed.allowCommands ?? [];
   if (allowCommands.length > 0 && (mode !== "read-write" || !families.includes("fs"))) {
     refuse('allowCommands mounts run_command, which needs mode: "read-write" and the fs family.');
+  }
+  if (families.includes("browser") && mode !== "read-write") {
+    refuse(
+      'the browser family acts on the live web (fills forms, clicks, posts): it needs mode: "read-write".',
+    );
   }
   if (parsed.fixedRoot === true && parsed.root === undefined) {
     refuse("fixedRoot needs a root to confine to.");

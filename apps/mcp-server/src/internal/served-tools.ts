@@ -5,7 +5,7 @@ import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import type { FamilyName } from "../family-names.js";
 import type { KnowledgeResources } from "../knowledge-resources.js";
 import type { ToolSetConfiguration, ToolSetState } from "../tool-sets.js";
-import { buildToolSetFrom, disposePreviewTool } from "./build-tool-set.js";
+import { buildToolSetFrom, disposeBrowserTool, disposePreviewTool } from "./build-tool-set.js";
 import type { FamilyModules } from "./family-modules.js";
 import { withDeadline } from "./with-deadline.js";
 
@@ -113,7 +113,7 @@ export class ServedTools {
   /**
    * Aborts the running calls (their child processes are killed), closes the server, then waits
    * (each step at most ten seconds) for the calls, the knowledge index's last save and the preview
-   * browser.
+   * and browser tools' Chromium.
    *
    * @param server - the MCP server to close
    */
@@ -128,7 +128,10 @@ export class ServedTools {
       const closing = sharedKnowledge ? undefined : knowledge?.close();
       await withDeadline(Promise.allSettled([...this.#running]), DISPOSE_GRACE_MS);
       if (closing !== undefined) await withDeadline(closing, DISPOSE_GRACE_MS);
-      await withDeadline(disposePreviewTool(configuration), DISPOSE_GRACE_MS);
+      await withDeadline(
+        Promise.all([disposePreviewTool(configuration), disposeBrowserTool(configuration)]),
+        DISPOSE_GRACE_MS,
+      );
     }
   }
 

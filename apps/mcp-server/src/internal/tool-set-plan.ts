@@ -3,6 +3,7 @@ import { isAbsolute, join, relative } from "node:path";
 import type { FamilyName } from "../family-names.js";
 import type { ServedKnowledgeFolder, ToolSetConfiguration, ToolSetState } from "../tool-sets.js";
 import {
+  BROWSER_NAME,
   CORE_TOOL_NAMES,
   FS_READ_TOOL_NAMES,
   FS_WRITE_TOOL_NAMES,
@@ -63,6 +64,8 @@ export interface Plan {
   webSearch: boolean;
   interact: boolean;
   preview: boolean;
+  /** `browser`: asked for, read-write mode, a server that keeps sessions. */
+  browser: boolean;
   elicitation: boolean;
   knowledge: boolean;
   /** `remember` and `search_memory` (not in a stateless server). */
@@ -155,6 +158,16 @@ export function plan(configuration: ToolSetConfiguration, state: ToolSetState): 
     );
   }
   const stateless = configuration.stateless === true;
+  const browser = has("browser") && configuration.mode === "read-write" && !stateless;
+  if (has("browser") && configuration.mode !== "read-write") {
+    notes.push(
+      "browser left out: it acts on the live web (fills forms, clicks, posts), which only read-write mode allows; use --mode read-write.",
+    );
+  } else if (has("browser") && stateless) {
+    notes.push(
+      "browser left out: a stateless server has no session to keep a browser's pages, cookies and refs in between calls.",
+    );
+  }
   const interact = has("interact") && !stateless;
   if (has("interact") && stateless) {
     notes.push(
@@ -185,6 +198,7 @@ export function plan(configuration: ToolSetConfiguration, state: ToolSetState): 
     webSearch: has("web") && configuration.searxng !== undefined,
     interact,
     preview,
+    browser,
     elicitation: state.elicitation === true,
     knowledge,
     excerpts: knowledge && !stateless,
@@ -234,6 +248,7 @@ export function plannedNames(
     names.set("skills", [...SKILL_NAMES]);
   }
   if (planned.preview) names.set("preview", [PREVIEW_NAME]);
+  if (planned.browser) names.set("browser", [BROWSER_NAME]);
   if (planned.interact) {
     names.set("interact", [
       ...(planned.elicitation ? [INTERACT_NAMES.askUser, INTERACT_NAMES.confirm] : []),
