@@ -45,6 +45,7 @@ import {
 } from "@agentool/tools-knowledge";
 import { createCorpusSource, SkillRegistry } from "@agentool/tools-knowledge/node";
 import { createPreviewTool } from "@agentool/tools-preview";
+import { createBrowserTool } from "@agentool/tools-preview/browser";
 import { createSearxngProvider, createWebTools } from "@agentool/tools-web";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -179,6 +180,14 @@ const vectorMemory = [
   }),
 ];
 rows.push({ label: "  remember + search_memory (vector store)", ...measureTools(vectorMemory) });
+// The live-web browser (@agentool/tools-preview/browser, issue 31): a separate opt-in entry that
+// needs the host's guarded transport, mounted for agents that must log in or fill forms; counted
+// beside the set (its own row and the set with it), not in issue 28's "every family" budget.
+const browserTools = [
+  createBrowserTool({ transport: async () => Promise.reject(new Error("unused")) }),
+];
+rows.push({ label: "  browser (./browser, opt-in)", ...measureTools(browserTools) });
+rows.push({ label: "  every family + browser", ...measureTools([...everyTool, ...browserTools]) });
 const defaults = measureListed(await listTools([oursBin, "--root", root]));
 rows.push({ label: "agentool-mcp defaults, over MCP", ...defaults });
 const defaultsMemory = measureListed(

@@ -15,33 +15,24 @@ export const MAX_BROWSER_WAIT_MS = 5_000;
 const target = {
   ref: z
     .string()
-    .regex(/^[a-z0-9]{1,24}$/i)
+    .max(24)
     .optional()
-    .describe("Element ref from the last snapshot, e.g. e12."),
-  selector: z.string().min(1).max(500).optional().describe("CSS selector, when there is no ref."),
+    .describe("Ref from the snapshot (e12)."),
+  selector: z.string().max(500).optional().describe("CSS selector."),
 };
 
 const action = z
   .object({
     type: z
       .enum(["click", "type", "fill", "select", "key", "scroll", "hover", "wait"])
-      .describe("What to do."),
+      .describe("Action."),
     ...target,
-    text: z.string().max(10_000).optional().describe("type: text typed key by key."),
-    value: z
-      .string()
-      .max(10_000)
-      .optional()
-      .describe("fill: the field's new value; select: the option."),
-    key: z
-      .string()
-      .min(1)
-      .max(50)
-      .optional()
-      .describe("key: e.g. Enter, Tab, ArrowDown, Control+a."),
-    dx: z.number().int().min(-20_000).max(20_000).optional().describe("scroll: pixels right."),
-    dy: z.number().int().min(-20_000).max(20_000).optional().describe("scroll: pixels down."),
-    ms: z.number().int().min(0).max(MAX_BROWSER_WAIT_MS).optional().describe("wait: milliseconds."),
+    text: z.string().optional().describe("type: text."),
+    value: z.string().optional().describe("fill, select: value."),
+    key: z.string().max(50).optional().describe("key: e.g. Enter."),
+    dx: z.number().int().optional().describe("scroll: px."),
+    dy: z.number().int().optional().describe("scroll: px."),
+    ms: z.number().int().min(0).max(MAX_BROWSER_WAIT_MS).optional().describe("wait: ms."),
   })
   .strict();
 
@@ -51,41 +42,29 @@ export const browserInputSchema = z
     op: z
       .enum(["navigate", "snapshot", "act", "read", "shot", "tabs", "close"])
       .describe("What to do."),
-    url: z.string().min(1).max(4_000).optional().describe("navigate: an http(s) URL."),
+    url: z.string().max(4_000).optional().describe("navigate: http(s) URL."),
     go: z.enum(["back", "forward", "reload"]).optional().describe("navigate: instead of url."),
-    changes: z
-      .boolean()
-      .optional()
-      .describe("snapshot: only the lines changed since the last snapshot of this tab."),
-    markdown: z
-      .boolean()
-      .optional()
-      .describe("snapshot: the page as Markdown instead of the tree."),
-    offset: z.number().int().min(1).optional().describe("snapshot: first line (1-based)."),
-    limit: z
-      .number()
-      .int()
-      .min(1)
-      .max(1_000)
-      .optional()
-      .describe(`snapshot: lines per page (default ${DEFAULT_SNAPSHOT_LINES}).`),
+    changes: z.boolean().optional().describe("snapshot: only new lines."),
+    markdown: z.boolean().optional().describe("snapshot: as Markdown."),
+    offset: z.number().int().min(1).optional().describe("snapshot: first line."),
+    limit: z.number().int().min(1).max(1_000).optional().describe("snapshot: lines."),
     actions: z.array(action).min(1).max(MAX_BROWSER_ACTIONS).optional().describe("act: in order."),
     queries: z
       .array(
         z
           .object({
-            css: z.string().min(1).max(500).describe("CSS selector."),
-            attr: z.string().min(1).max(100).optional().describe("Attribute; default its text."),
+            css: z.string().max(500).describe("CSS selector."),
+            attr: z.string().max(100).optional().describe("Default: text."),
           })
           .strict(),
       )
       .min(1)
       .max(MAX_BROWSER_QUERIES)
       .optional()
-      .describe("read: DOM queries."),
+      .describe("read."),
     ...target,
-    full_page: z.boolean().optional().describe("shot: the whole page, not the viewport."),
-    tab: z.number().int().min(1).optional().describe("tabs: the tab to switch to or close."),
+    full_page: z.boolean().optional().describe("shot: whole page."),
+    tab: z.number().int().min(1).optional().describe("tabs: number."),
     tab_action: z.enum(["list", "switch", "close"]).optional().describe("tabs: default list."),
   })
   .strict();

@@ -110,9 +110,8 @@ export type BrowserTool = Tool<typeof browserInputSchema, BrowserToolData> & {
 /** The description, naming web_fetch only when it is mounted beside this tool. */
 function describeTool(mounted: readonly string[]): string {
   return [
-    "A real browser on the live web for pages that need interaction: navigate (answers a compact accessibility tree whose [ref=eN] name elements), act by ref (click, fill, type, select, key, scroll), read DOM text, shot, tabs, close.",
-    "act answers only what changed; snapshot pages the tree (changes: true, markdown: true).",
-    "Cookies last for this conversation. Private and metadata addresses are refused.",
+    "A browser on the live web, for pages that need interaction (logins, forms, flows): navigate answers an accessibility tree whose [ref=eN] name elements; act by ref; act answers what changed.",
+    "Cookies last for this conversation; private addresses are refused.",
     ...(mounted.includes("web_fetch") ? ["For one page's text use web_fetch instead."] : []),
   ].join(" ");
 }
