@@ -13,11 +13,7 @@ export const DEFAULT_SNAPSHOT_LINES = 150;
 export const MAX_BROWSER_WAIT_MS = 5_000;
 
 const target = {
-  ref: z
-    .string()
-    .max(24)
-    .optional()
-    .describe("Ref from the snapshot (e12)."),
+  ref: z.string().max(24).optional().describe("Ref from the snapshot (e12)."),
   selector: z.string().max(500).optional().describe("CSS selector."),
 };
 
