@@ -72,7 +72,7 @@ async function takeSnapshot(session: BrowserSession): Promise<string[]> {
   const page = session.page();
   const text = await page
     .locator("body")
-    .ariaSnapshot({ mode: "ai", timeout: ACTION_TIMEOUT_MS } as never);
+    .ariaSnapshot({ mode: "ai", timeout: SNAPSHOT_TIMEOUT_MS } as never);
   return compactSnapshot(text);
 }
 
