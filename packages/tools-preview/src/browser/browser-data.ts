@@ -24,6 +24,8 @@ export interface BrowserToolData {
   truncated?: boolean;
   /** With `changes` (and after `act`): the lines are the new ones; how many were added and removed. */
   changes?: { added: number; removed: number };
+  /** With `find`: the text looked for (the lines are those that hold it, any letter case). */
+  find?: string;
   /** `markdown` when the lines are the page as Markdown. */
   format?: "markdown";
   /** act: actions asked and done. */

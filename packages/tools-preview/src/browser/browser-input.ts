@@ -42,6 +42,7 @@ export const browserInputSchema = z
     go: z.enum(["back", "forward", "reload"]).optional().describe("navigate: instead of url."),
     changes: z.boolean().optional().describe("snapshot: only new lines."),
     markdown: z.boolean().optional().describe("snapshot: as Markdown."),
+    find: z.string().max(200).optional().describe("navigate, snapshot: only lines with this text."),
     offset: z.number().int().min(1).optional().describe("snapshot: first line."),
     limit: z.number().int().min(1).max(1_000).optional().describe("snapshot: lines."),
     actions: z.array(action).min(1).max(MAX_BROWSER_ACTIONS).optional().describe("act: in order."),

@@ -12,6 +12,9 @@ const ACTION_TIMEOUT_MS = 8_000;
 /** Time a snapshot may take (a page whose script never yields cannot give one). */
 const SNAPSHOT_TIMEOUT_MS = 5_000;
 
+/** How long a settled page is given to reach its load event (images and the like). */
+const LOAD_GRACE_MS = 250;
+
 /** Longest a navigation waits for its page (and its redirects) to settle. */
 const SETTLE_MS = 8_000;
 
@@ -48,22 +51,20 @@ async function pageFacts(
  */
 async function settlePage(session: BrowserSession, page: Page): Promise<void> {
   const until = Date.now() + SETTLE_MS;
-  let last = "";
+  // The network knows when a tab's navigation or a redirect hop it handed back is in flight.
   while (Date.now() < until) {
     if (session.network.navigating()) {
-      await page.waitForTimeout(50).catch(() => {});
+      await page.waitForTimeout(20).catch(() => {});
       continue;
     }
     await page
       .waitForLoadState("domcontentloaded", { timeout: Math.max(1, until - Date.now()) })
       .catch(() => {});
-    const url = page.url();
-    if (url === last) break;
-    last = url;
-    await page.waitForTimeout(150).catch(() => {});
+    if (!session.network.navigating()) break;
   }
+  // The tree needs the document, not every image: a short grace for the load event, no more.
   await page
-    .waitForLoadState("load", { timeout: Math.max(1, Math.min(2_000, until - Date.now())) })
+    .waitForLoadState("load", { timeout: Math.max(1, Math.min(LOAD_GRACE_MS, until - Date.now())) })
     .catch(() => {});
 }
 
@@ -74,6 +75,13 @@ async function takeSnapshot(session: BrowserSession): Promise<string[]> {
     .locator("body")
     .ariaSnapshot({ mode: "ai", timeout: SNAPSHOT_TIMEOUT_MS } as never);
   return compactSnapshot(text);
+}
+
+/** The lines holding `find` (any letter case), or all of them. */
+function found(lines: readonly string[], find: string | undefined): readonly string[] {
+  if (find === undefined || find.length === 0) return lines;
+  const wanted = find.toLowerCase();
+  return lines.filter((line) => line.toLowerCase().includes(wanted));
 }
 
 /** A page of snapshot lines. */
@@ -134,9 +142,10 @@ export async function navigate(
   const lines = await takeSnapshot(session);
   session.snapshots.set(page, lines);
   return ok({
+    ...(input.find === undefined ? {} : { find: input.find }),
     op: "navigate",
     ...(await pageFacts(session)),
-    ...pageOf(lines, 1, DEFAULT_SNAPSHOT_LINES),
+    ...pageOf(found(lines, input.find), 1, DEFAULT_SNAPSHOT_LINES),
     events: [],
     events_omitted: 0,
   });
@@ -160,7 +169,8 @@ export async function snapshot(
     return ok({
       op: "snapshot",
       ...(await pageFacts(session)),
-      ...pageOf(markdown.split("\n"), offset, limit),
+      ...pageOf(found(markdown.split("\n"), input.find), offset, limit),
+      ...(input.find === undefined ? {} : { find: input.find }),
       format: "markdown",
       events: [],
       events_omitted: 0,
@@ -174,7 +184,8 @@ export async function snapshot(
     return ok({
       op: "snapshot",
       ...(await pageFacts(session)),
-      ...pageOf(added, offset, limit),
+      ...pageOf(found(added, input.find), offset, limit),
+      ...(input.find === undefined ? {} : { find: input.find }),
       changes: { added: added.length, removed },
       events: [],
       events_omitted: 0,
@@ -183,7 +194,8 @@ export async function snapshot(
   return ok({
     op: "snapshot",
     ...(await pageFacts(session)),
-    ...pageOf(lines, offset, limit),
+    ...pageOf(found(lines, input.find), offset, limit),
+    ...(input.find === undefined ? {} : { find: input.find }),
     events: [],
     events_omitted: 0,
   });
@@ -276,7 +288,7 @@ export async function act(
     }
   }
   // A click may start a navigation a moment later (a form's submit): give it that moment.
-  await page.waitForTimeout(100).catch(() => {});
+  await page.waitForTimeout(30).catch(() => {});
   if (page.url() !== before || session.network.navigating()) await settlePage(session, page);
   const current = session.page();
   const lines = await takeSnapshot(session);

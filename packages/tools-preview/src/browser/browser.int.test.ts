@@ -207,6 +207,17 @@ describe("browser on local sites", () => {
     );
     const second = await call({ op: "snapshot", offset: 151, limit: 300 }, "t3");
     expect(second.data?.lines?.some((line) => line.includes("item 400"))).toBe(true);
+    const item = await call({ op: "snapshot", find: "ITEM 337" }, "t3");
+    expect(item.data).toMatchObject({ find: "ITEM 337", total_lines: 1, truncated: false });
+    expect(item.data?.lines?.[0]).toMatch(/^\s*- listitem \[ref=\w+\]: item 337$/);
+    const direct = await call(
+      { op: "navigate", url: `${site.origin}/list`, find: "item 39" },
+      "t3",
+    );
+    expect(direct.data?.lines?.map((line) => line.trim().replace(/ \[ref=\w+\]/, ""))).toEqual([
+      "- listitem: item 39",
+      ...Array.from({ length: 10 }, (_, index) => `- listitem: item ${390 + index}`),
+    ]);
     const unchanged = await call({ op: "snapshot", changes: true }, "t3");
     expect(unchanged.data).toMatchObject({ changes: { added: 0, removed: 0 }, lines: [] });
   });

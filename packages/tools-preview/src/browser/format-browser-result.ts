@@ -21,6 +21,8 @@ export function formatBrowserResult(data: BrowserToolData, toolName = "browser")
     lines.push(
       `Changed since the last snapshot: ${data.changes.added} new lines, ${data.changes.removed} gone.`,
     );
+  if (data.find !== undefined)
+    lines.push(`Lines with ${JSON.stringify(data.find)}: ${data.total_lines ?? 0}.`);
   if (data.lines !== undefined) {
     lines.push(...data.lines);
     if (data.next_offset !== undefined)
@@ -34,6 +36,7 @@ export function formatBrowserResult(data: BrowserToolData, toolName = "browser")
             op: "snapshot",
             ...(data.changes === undefined || data.op === "act" ? {} : { changes: true }),
             ...(data.format === "markdown" ? { markdown: true } : {}),
+            ...(data.find === undefined ? {} : { find: data.find }),
           },
         }),
       );
