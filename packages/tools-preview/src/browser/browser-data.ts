@@ -31,6 +31,8 @@ export interface BrowserToolData {
   /** act: actions asked and done. */
   requested?: number;
   completed?: number;
+  /** act: the actions took the tab to another page (the lines are its tree). */
+  navigated?: boolean;
   /** act: the first action that could not be done (the rest were not run). */
   failed?: { index: number; type: string; message: string };
   /** read: one answer per query. */

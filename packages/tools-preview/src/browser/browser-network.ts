@@ -56,6 +56,25 @@ export interface BrowserNetworkSettings {
   maxResponseBytes: number;
   /** Redirect hops of one navigation. */
   maxRedirects: number;
+  /** Headers the host sends to one origin only (web_fetch's `headers` shape), never elsewhere. */
+  originHeaders: ReadonlyArray<{ origin: string; headers: Readonly<Record<string, string>> }>;
+}
+
+/** Why a tab's navigation was not loaded, and its error code. */
+export interface PageRefusal {
+  text: string;
+  code: "BLOCKED" | "NETWORK_ERROR" | "TOO_LARGE" | "TIMEOUT";
+}
+
+/** Transport requests of one session at once: the rest wait (each may hold a response in memory). */
+const MAX_REQUESTS_IN_FLIGHT = 6;
+
+/** The code a failed request is reported with. */
+function failureCode(error: unknown): PageRefusal["code"] {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (code === "BLOCKED" || code === "TOO_LARGE" || code === "TIMEOUT") return code;
+  if ((error as { name?: unknown } | null)?.name === "TimeoutError") return "TIMEOUT";
+  return "NETWORK_ERROR";
 }
 
 const DROPPED_REQUEST_HEADERS = new Set([
@@ -94,7 +113,10 @@ export class BrowserNetwork {
   #requests = 0;
   #bytes = 0;
   #redirects = 0;
-  #pageRefusal: string | undefined;
+  #pageRefusal: PageRefusal | undefined;
+  /** Transport requests in flight, and those waiting for a slot (memory stays bounded). */
+  #inFlight = 0;
+  readonly #waiting: Array<() => void> = [];
   /** Tab navigations being answered, and redirect hops handed to the browser but not yet asked for. */
   #navigating = 0;
   #hopsAhead = 0;
@@ -123,7 +145,7 @@ export class BrowserNetwork {
   }
 
   /** Why the last navigation of a tab was refused, if it was (once). */
-  takePageRefusal(): string | undefined {
+  takePageRefusal(): PageRefusal | undefined {
     const refusal = this.#pageRefusal;
     this.#pageRefusal = undefined;
     return refusal;
@@ -136,17 +158,22 @@ export class BrowserNetwork {
    * @param pageNavigation - whether it is the navigation of a tab's top frame
    */
   async handle(route: Route, pageNavigation: boolean): Promise<void> {
-    if (!pageNavigation) return this.#answer(route, false);
+    if (!pageNavigation) return this.#answer(route, false, route.request().isNavigationRequest());
     this.#navigating += 1;
     if (this.#hopsAhead > 0) this.#hopsAhead -= 1;
     try {
-      await this.#answer(route, true);
+      await this.#answer(route, true, true);
     } finally {
       this.#navigating -= 1;
     }
   }
 
-  async #answer(route: Route, pageNavigation: boolean): Promise<void> {
+  /**
+   * @param pageNavigation - a tab's top-frame navigation (refused with a page that says why)
+   * @param navigation - any frame's navigation (its redirects go back to the browser hop by hop,
+   *   so the document's origin is the last hop's)
+   */
+  async #answer(route: Route, pageNavigation: boolean, navigation: boolean): Promise<void> {
     const request = route.request();
     let url: URL;
     try {
@@ -167,31 +194,87 @@ export class BrowserNetwork {
         if (!DROPPED_REQUEST_HEADERS.has(name) && !name.startsWith(":")) headers[name] = value;
       }
       const body = request.postData();
-      const response = await this.#settings.transport({
-        url: url.href,
-        method: request.method() === "POST" ? "POST" : "GET",
-        headers,
-        ...(body === null || request.method() !== "POST" ? {} : { body }),
-        maxBytes: Math.min(this.#settings.maxResponseBytes, this.#settings.maxBytes - this.#bytes),
-        redirect: pageNavigation ? "manual" : "follow",
-        signal: AbortSignal.timeout(30_000),
-      });
+      const response = await this.#slot(() =>
+        this.#send(url, headers, request.method(), body, navigation),
+      );
       this.#bytes += response.body.byteLength;
       if (response.truncated) {
         await this.#refuse(
           route,
           pageNavigation,
           `${url.href.slice(0, 300)} was cut: it is larger than this navigation's ${formatCount(Math.min(this.#settings.maxResponseBytes, this.#settings.maxBytes))}-byte budget`,
+          "TOO_LARGE",
         );
         return;
       }
-      await this.#fulfill(route, url, response, pageNavigation);
+      await this.#fulfill(route, url, response, pageNavigation, navigation);
     } catch (error) {
       await this.#refuse(
         route,
         pageNavigation,
         `${url.href.slice(0, 300)}: ${errorMessage(error)}`,
       );
+    }
+  }
+
+  /** The host's headers for one origin (none for any other). */
+  #hostHeaders(url: URL): Readonly<Record<string, string>> | undefined {
+    return this.#settings.originHeaders.find((entry) => entry.origin === url.origin)?.headers;
+  }
+
+  /**
+   * Sends one request through the transport. A navigation's redirect comes back as it came (the
+   * browser follows it); a subresource's is followed by the transport — by hand, hop by hop,
+   * when the host's headers ride on it, so they reach their own origin only.
+   */
+  async #send(
+    url: URL,
+    pageHeaders: Record<string, string>,
+    method: string,
+    body: string | null,
+    navigation: boolean,
+  ): Promise<BrowserHttpResponse> {
+    const send = (target: URL, verb: "GET" | "POST", payload: string | null, manual: boolean) => {
+      const host = this.#hostHeaders(target);
+      return this.#settings.transport({
+        url: target.href,
+        method: verb,
+        headers: host === undefined ? pageHeaders : { ...pageHeaders, ...host },
+        ...(payload === null || verb !== "POST" ? {} : { body: payload }),
+        maxBytes: Math.min(this.#settings.maxResponseBytes, this.#settings.maxBytes - this.#bytes),
+        redirect: manual ? "manual" : "follow",
+        signal: AbortSignal.timeout(30_000),
+      });
+    };
+    const verb = method === "POST" ? "POST" : "GET";
+    if (navigation) return send(url, verb, body, true);
+    // A subresource's redirects are followed here, each hop checked against the origin lists
+    // and budgets (the transport checks its address), the host's headers to their origin only.
+    let target = url;
+    let response = await send(target, verb, body, true);
+    for (let hop = 0; hop < this.#settings.maxRedirects; hop += 1) {
+      const location = response.headers.location;
+      if (response.status < 300 || response.status >= 400 || location === undefined)
+        return response;
+      target = new URL(location, target);
+      const refusal = this.#refusal(target, "GET");
+      if (refusal !== undefined)
+        throw new Error(`a redirect to ${target.href.slice(0, 300)} refused: ${refusal}`);
+      response = await send(target, "GET", null, true);
+    }
+    throw new Error(`stopped after ${this.#settings.maxRedirects} redirects`);
+  }
+
+  /** Runs one transport request when a slot is free (at most {@link MAX_REQUESTS_IN_FLIGHT}). */
+  async #slot<T>(work: () => Promise<T>): Promise<T> {
+    while (this.#inFlight >= MAX_REQUESTS_IN_FLIGHT)
+      await new Promise<void>((resolve) => this.#waiting.push(resolve));
+    this.#inFlight += 1;
+    try {
+      return await work();
+    } finally {
+      this.#inFlight -= 1;
+      this.#waiting.shift()?.();
     }
   }
 
@@ -217,18 +300,30 @@ export class BrowserNetwork {
     url: URL,
     response: BrowserHttpResponse,
     pageNavigation: boolean,
+    navigation: boolean,
   ): Promise<void> {
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(response.headers))
       if (!DROPPED_RESPONSE_HEADERS.has(name)) headers[name] = value;
     const location = response.headers.location;
-    if (pageNavigation && response.status >= 300 && response.status < 400 && location) {
+    if (navigation && response.status >= 300 && response.status < 400 && location) {
       this.#redirects += 1;
       let next: URL;
       try {
         next = new URL(location, url);
       } catch {
-        await this.#refuse(route, true, `${url.href} redirected to an invalid address`);
+        await this.#refuse(route, pageNavigation, `${url.href} redirected to an invalid address`);
+        return;
+      }
+      // The next hop is judged before the browser is sent there (a javascript: or data: hop, or an
+      // origin refused, would never come back as a routed request).
+      const hopRefusal = this.#refusal(next, "GET");
+      if (hopRefusal !== undefined) {
+        await this.#refuse(
+          route,
+          pageNavigation,
+          `${url.href.slice(0, 300)} redirected to ${next.href.slice(0, 300)}: ${hopRefusal}`,
+        );
         return;
       }
       if (this.#redirects > this.#settings.maxRedirects) {
@@ -241,7 +336,7 @@ export class BrowserNetwork {
       }
       // The browser follows the hop itself as a new navigation (routed, guarded, with its cookies).
       const cookies = headers["set-cookie"];
-      this.#hopsAhead += 1;
+      if (pageNavigation) this.#hopsAhead += 1;
       await route
         .fulfill({
           status: 200,
@@ -260,10 +355,15 @@ export class BrowserNetwork {
       .catch(() => {});
   }
 
-  async #refuse(route: Route, pageNavigation: boolean, text: string): Promise<void> {
-    this.#events.record("blocked", text);
+  async #refuse(
+    route: Route,
+    pageNavigation: boolean,
+    text: string,
+    code: PageRefusal["code"] = "BLOCKED",
+  ): Promise<void> {
+    this.#events.record(code === "BLOCKED" ? "blocked" : "failed", text);
     if (pageNavigation) {
-      this.#pageRefusal = text;
+      this.#pageRefusal = { text, code };
       await route
         .fulfill({
           status: 502,

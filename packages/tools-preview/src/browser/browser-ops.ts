@@ -39,7 +39,7 @@ async function pageFacts(
   const page = session.page();
   return {
     url: page.url(),
-    title: await page.title().catch(() => ""),
+    title: (await page.title().catch(() => "")).slice(0, 200),
     tab: session.current + 1,
     tabs: session.tabs.filter((tab) => !tab.isClosed()).length,
   };
@@ -105,7 +105,7 @@ export async function navigate(
   session: BrowserSession,
   input: BrowserInput,
 ): Promise<ToolResult<BrowserToolData>> {
-  const page = session.page();
+  const page = await session.openPage();
   session.network.newNavigation();
   if (input.url !== undefined) {
     let url: URL;
@@ -136,8 +136,14 @@ export async function navigate(
   await settlePage(session, page);
   const refused = session.network.takePageRefusal();
   if (refused !== undefined)
-    return fail("BLOCKED", `The page was not loaded: ${refused}`, {
-      hint: "The address is refused by the network policy (private or metadata address, blocked origin, caps); use another URL.",
+    return fail(refused.code, `The page was not loaded: ${refused.text}`, {
+      hint:
+        refused.code === "BLOCKED"
+          ? "The address is refused by the network policy (a private or metadata address, a blocked origin, a scheme other than http(s)); use another URL."
+          : refused.code === "TOO_LARGE"
+            ? "The page is larger than the browser's budget; read it with web_fetch, or another page."
+            : "The site did not answer as expected; retry, or try another URL.",
+      retryable: refused.code !== "BLOCKED",
     });
   const lines = await takeSnapshot(session);
   session.snapshots.set(page, lines);
@@ -302,6 +308,7 @@ export async function act(
     requested: actions.length,
     completed,
     ...(failed === undefined ? {} : { failed }),
+    ...(current.url() === before ? {} : { navigated: true }),
     ...(shown === undefined
       ? pageOf(lines, 1, DEFAULT_SNAPSHOT_LINES)
       : {

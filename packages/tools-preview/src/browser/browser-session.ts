@@ -77,6 +77,23 @@ export class BrowserSession {
     if (!this.tabs.includes(first)) this.#adopt(first);
   }
 
+  /** The current tab, or a new one when every tab was closed (a page may close itself). */
+  async openPage(): Promise<Page> {
+    const current = this.tabs[this.current];
+    if (current !== undefined && !current.isClosed()) return current;
+    const open = this.tabs.findIndex((tab) => !tab.isClosed());
+    if (open !== -1) {
+      this.current = open;
+      return this.tabs[open] as Page;
+    }
+    const context = this.#context;
+    if (context === undefined) return this.page();
+    const page = await context.newPage();
+    this.#adopt(page);
+    this.current = this.tabs.indexOf(page);
+    return page;
+  }
+
   /** The current tab. */
   page(): Page {
     const page = this.tabs[this.current];
@@ -150,7 +167,8 @@ export class BrowserSession {
           `${dialog.type()} dismissed: ${dialog.message().slice(0, 200)}`,
         );
       else this.events.record("dialog", "more dialogs dismissed");
-      void dialog.dismiss().catch(() => {});
+      // "Leave this page?" is answered yes: dismissing it would keep the tab from navigating.
+      void (dialog.type() === "beforeunload" ? dialog.accept() : dialog.dismiss()).catch(() => {});
     });
     page.on("download", (download) => {
       this.events.record("download", `download of ${download.url().slice(0, 200)} refused`);

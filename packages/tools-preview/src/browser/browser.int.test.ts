@@ -47,10 +47,25 @@ const html = (
 
 let site: Awaited<ReturnType<typeof serve>>;
 let forbidden: Awaited<ReturnType<typeof serve>>;
+/** Another origin the transport allows: it records the host header it is sent, if any. */
+let echo: Awaited<ReturnType<typeof serve>>;
+const echoed: string[] = [];
 let tool: BrowserTool;
 const transport = () => createGuardedTransport({ allowHosts: [new URL(site.origin).host] });
 
 beforeAll(async () => {
+  echo = await serve({
+    "/pixel": (request, response) => {
+      echoed.push(`pixel ${request.headers["x-api-key"] ?? "-"}`);
+      response.writeHead(204);
+      response.end();
+    },
+    "/redirected": (request, response) => {
+      echoed.push(`redirected ${request.headers["x-api-key"] ?? "-"}`);
+      response.writeHead(204);
+      response.end();
+    },
+  });
   forbidden = await serve({
     "/": (_request, response) => html(response, "<h1>Internal admin</h1>"),
   });
@@ -92,7 +107,9 @@ beforeAll(async () => {
     "/fetch-private": (_request, response) =>
       html(
         response,
-        `<h1>Fetcher</h1><p id=out>waiting</p><script>fetch(${JSON.stringify(`${forbidden.origin}/`)}).then(() => out.textContent = "reached", () => out.textContent = "refused"); new WebSocket(${JSON.stringify(`ws://${new URL(forbidden.origin).host}/`)});</script>`,
+        // Every way out: preconnect, prefetch, speculation rules, an iframe redirected there,
+        // fetch and a WebSocket.
+        `<h1>Fetcher</h1><link rel=preconnect href="${forbidden.origin}"><link rel=prefetch href="${forbidden.origin}/prefetch"><script type=speculationrules>${JSON.stringify({ prefetch: [{ source: "list", urls: [`${forbidden.origin}/speculation`] }] })}</script><iframe src=/to-private></iframe><p id=out>waiting</p><script>fetch(${JSON.stringify(`${forbidden.origin}/`)}).then(() => out.textContent = "reached", () => out.textContent = "refused"); new WebSocket(${JSON.stringify(`ws://${new URL(forbidden.origin).host}/`)});</script>`,
       ),
     "/popup": (_request, response) =>
       html(
@@ -123,6 +140,20 @@ beforeAll(async () => {
       response.end();
     },
     "/spin": (_request, response) => html(response, "<h1>Spin</h1><script>for (;;) {}</script>"),
+    "/scroll": (_request, response) =>
+      html(
+        response,
+        `<h1>Feed</h1><ul id=feed></ul><script>let n = 0; const more = () => { for (let i = 0; i < 50; i++) { const li = document.createElement("li"); li.textContent = "post " + (++n); feed.append(li); } }; more(); addEventListener("scroll", more);</script>`,
+      ),
+    "/headers": (request, response) =>
+      html(
+        response,
+        `<h1>Headers</h1><p id=token>${request.headers["x-api-key"] ?? "none"}</p><img src="${echo.origin}/pixel"><img src="/to-echo">`,
+      ),
+    "/to-echo": (_request, response) => {
+      response.writeHead(302, { location: `${echo.origin}/redirected` });
+      response.end();
+    },
     "/list": (_request, response) =>
       html(
         response,
@@ -140,6 +171,7 @@ afterAll(async () => {
   await tool?.dispose();
   await new Promise((resolve) => site?.server.close(resolve));
   await new Promise((resolve) => forbidden?.server.close(resolve));
+  await new Promise((resolve) => echo?.server.close(resolve));
 });
 
 async function call(
@@ -262,7 +294,7 @@ describe("browser: the hostile-site battery", () => {
     const huge = await call({ op: "navigate", url: `${site.origin}/huge` }, "h2");
     expect(huge).toMatchObject({
       success: false,
-      error: { code: "BLOCKED", message: expect.stringContaining("budget") },
+      error: { code: "TOO_LARGE", message: expect.stringContaining("budget") },
     });
   });
 
@@ -309,6 +341,58 @@ describe("browser: the hostile-site battery", () => {
       success: true,
       data: { title: "List" },
     });
+  });
+
+  it("refuses a name that resolves to a private address, and keeps an endless feed's answers bounded", async () => {
+    const rebinding = createBrowserTool({
+      transport: createGuardedTransport({
+        allowHosts: [new URL(site.origin).host],
+        // A public-looking name whose DNS answer is the forbidden server's address.
+        resolver: async () => [{ address: "127.0.0.1", family: 4 }],
+      }),
+    });
+    try {
+      const named = await rebinding.run(
+        { op: "navigate", url: `http://internal.example:${new URL(forbidden.origin).port}/` },
+        { threadId: "dns" },
+      );
+      expect(named).toMatchObject({ success: false, error: { code: "BLOCKED" } });
+    } finally {
+      await rebinding.dispose();
+    }
+    expect(forbidden.hits).toEqual([]);
+    await call({ op: "navigate", url: `${site.origin}/scroll` }, "h7");
+    const scrolled = await call(
+      { op: "act", actions: Array.from({ length: 5 }, () => ({ type: "scroll", dy: 20_000 })) },
+      "h7",
+    );
+    expect(scrolled.success).toBe(true);
+    expect(scrolled.data?.lines?.length ?? 0).toBeLessThanOrEqual(150);
+    expect(String(tool.renderResult(scrolled as never)).length).toBeLessThan(20_000);
+  });
+
+  it("sends the host's headers to their origin only", async () => {
+    const withHeaders = createBrowserTool({
+      transport: createGuardedTransport({
+        allowHosts: [new URL(site.origin).host, new URL(echo.origin).host],
+      }),
+      headers: [{ origin: site.origin, headers: { "X-Api-Key": "host-secret" } }],
+    });
+    try {
+      const page = await withHeaders.run(
+        { op: "navigate", url: `${site.origin}/headers` },
+        { threadId: "headers" },
+      );
+      expect(JSON.stringify(page)).toContain("host-secret");
+      await withHeaders.run(
+        { op: "act", actions: [{ type: "wait", ms: 500 }] },
+        { threadId: "headers" },
+      );
+      // The page's image on another origin, and a redirect there, arrive without the header.
+      expect(echoed.sort()).toEqual(["pixel -", "redirected -"]);
+    } finally {
+      await withHeaders.dispose();
+    }
   });
 
   it("refuses a tool without a transport, and calls before a navigation", async () => {

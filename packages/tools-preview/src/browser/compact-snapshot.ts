@@ -1,3 +1,6 @@
+/** Longest line kept (a long text node is cut: read it with `read`). */
+export const MAX_LINE_CHARACTERS = 500;
+
 /**
  * Makes Playwright's accessibility snapshot (`ariaSnapshot({ mode: "ai" })`, YAML lines with
  * `[ref=eN]`) leaner for a model: unnamed `generic` wrappers are dropped and their children moved
@@ -22,7 +25,8 @@ export function compactSnapshot(snapshot: string): string[] {
       continue;
     }
     const shift = dropped.length * 2;
-    out.push(`${" ".repeat(Math.max(0, indent - shift))}${body}`);
+    const line = `${" ".repeat(Math.max(0, indent - shift))}${body}`;
+    out.push(line.length > MAX_LINE_CHARACTERS ? `${line.slice(0, MAX_LINE_CHARACTERS)}…` : line);
   }
   return out;
 }

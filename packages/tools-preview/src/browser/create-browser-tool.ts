@@ -11,8 +11,7 @@ import {
 } from "@agentool/contract";
 import type { LaunchOptions } from "playwright-core";
 import { z } from "zod";
-import { DEFAULT_CHROMIUM_PATH } from "../node/chromium-backend.js";
-import { CHROMIUM_RENDER_ARGS } from "../node/chromium-renderer.js";
+import { CHROMIUM_NO_EGRESS_ARGS, DEFAULT_CHROMIUM_PATH } from "../node/chromium-backend.js";
 import { leaseSharedBrowser } from "../node/shared-browser.js";
 import { PreviewError } from "../preview-backend.js";
 import type { BrowserToolData } from "./browser-data.js";
@@ -43,6 +42,12 @@ export interface BrowserToolOptions {
   allowOrigins?: readonly string[];
   /** Never these origins. */
   blockOrigins?: readonly string[];
+  /**
+   * Headers the host sends to one origin only (`[{ origin: "https://intranet.example", headers:
+   * { authorization: "Bearer …" } }]`, web_fetch's `headers` shape): added to that origin's
+   * requests, never to another's — not on a redirect, not to a page's subresource elsewhere.
+   */
+  headers?: ReadonlyArray<{ origin: string; headers: Readonly<Record<string, string>> }>;
   /** Turns a page into Markdown for `snapshot { markdown: true }` (`htmlToMarkdown` of `@agentool/tools-web`). */
   toMarkdown?: HtmlToMarkdown;
   /** The Chromium binary. Default `/usr/bin/chromium`. */
@@ -82,6 +87,9 @@ const optionsSchema = z
     }),
     allowOrigins: z.array(origin).optional(),
     blockOrigins: z.array(origin).optional(),
+    headers: z
+      .array(z.object({ origin, headers: z.record(z.string(), z.string()) }).strict())
+      .optional(),
     toMarkdown: z.custom<HtmlToMarkdown>((value) => typeof value === "function").optional(),
     executablePath: z.string().min(1).optional(),
     launchOptions: z.record(z.string(), z.unknown()).optional(),
@@ -136,7 +144,9 @@ export function createBrowserTool(options: BrowserToolOptions): BrowserTool {
   const lease = leaseSharedBrowser({
     executablePath: parsed.executablePath ?? DEFAULT_CHROMIUM_PATH,
     launchOptions: parsed.launchOptions ?? {},
-    args: [...CHROMIUM_RENDER_ARGS, ...(parsed.launchOptions?.args ?? [])],
+    // No network of its own: a dead proxy, no host resolves, no QUIC, no background traffic,
+    // WebRTC UDP off — whatever the interception does not see (preconnect, prefetch) goes nowhere.
+    args: [...CHROMIUM_NO_EGRESS_ARGS, ...(parsed.launchOptions?.args ?? [])],
   });
   const sessions = new BrowserSessions(lease, {
     maxSessions: parsed.maxSessions ?? DEFAULT_MAX_BROWSER_SESSIONS,
@@ -151,6 +161,12 @@ export function createBrowserTool(options: BrowserToolOptions): BrowserTool {
         maxBytes: parsed.maxBytes ?? 50 * 1_048_576,
         maxResponseBytes: parsed.maxResponseBytes ?? 10 * 1_048_576,
         maxRedirects: 10,
+        originHeaders: (parsed.headers ?? []).map((entry) => ({
+          origin: new URL(entry.origin).origin,
+          headers: Object.fromEntries(
+            Object.entries(entry.headers).map(([name, value]) => [name.toLowerCase(), value]),
+          ),
+        })),
       },
     },
   });

@@ -17,6 +17,7 @@ export function formatBrowserResult(data: BrowserToolData, toolName = "browser")
     );
   else if (data.requested !== undefined)
     lines.push(`Done ${data.completed} of ${data.requested} actions.`);
+  if (data.navigated === true) lines.push("The actions opened another page; its tree:");
   if (data.changes !== undefined)
     lines.push(
       `Changed since the last snapshot: ${data.changes.added} new lines, ${data.changes.removed} gone.`,
@@ -29,7 +30,8 @@ export function formatBrowserResult(data: BrowserToolData, toolName = "browser")
       lines.push(
         formatPageMarker({
           tool: toolName,
-          nextOffset: data.op === "act" ? 1 : data.next_offset,
+          // After act, changed lines are paged by a fresh snapshot; a whole tree, by its next page.
+          nextOffset: data.op === "act" && data.changes !== undefined ? 1 : data.next_offset,
           omitted: (data.total_lines ?? 0) - (data.offset ?? 1) + 1 - data.lines.length,
           unit: "lines",
           args: {
