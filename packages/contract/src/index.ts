@@ -12,6 +12,8 @@ export {
   mountedTools,
   mountedToolsOption,
   nextCallArguments,
+  PROXIED_REQUEST_DROPPED_HEADERS,
+  PROXIED_RESPONSE_DROPPED_HEADERS,
   type RetryOptions,
   raceSignal,
   retryWithBackoff,

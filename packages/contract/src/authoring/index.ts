@@ -1,6 +1,10 @@
 export { type ClosestNamesOptions, closestNames, editDistance } from "./closest-names.js";
 export { type MountedTools, mountedTools, mountedToolsOption } from "./mounted-tools.js";
 export { givenCallArguments, nextCallArguments } from "./next-call-arguments.js";
+export {
+  PROXIED_REQUEST_DROPPED_HEADERS,
+  PROXIED_RESPONSE_DROPPED_HEADERS,
+} from "./proxied-headers.js";
 export { errorMessage, formatCount, joinSentences, listWords } from "./text.js";
 export { type RetryOptions, raceSignal, retryWithBackoff, sleep } from "./timing.js";
 export {

@@ -1,4 +1,9 @@
-import { errorMessage, formatCount } from "@agentool/contract";
+import {
+  errorMessage,
+  formatCount,
+  PROXIED_REQUEST_DROPPED_HEADERS,
+  PROXIED_RESPONSE_DROPPED_HEADERS,
+} from "@agentool/contract";
 import type { Route } from "playwright-core";
 import type { BrowserEvents } from "./browser-events.js";
 
@@ -77,26 +82,12 @@ function failureCode(error: unknown): PageRefusal["code"] {
   return "NETWORK_ERROR";
 }
 
-const DROPPED_REQUEST_HEADERS = new Set([
-  "host",
-  "connection",
-  "keep-alive",
-  "content-length",
-  "transfer-encoding",
-  "te",
-  "trailer",
-  "upgrade",
-  "accept-encoding",
-  "proxy-authorization",
-  "proxy-connection",
-]);
+/** A page's request headers not passed on (the shared list of the contract). */
+const DROPPED_REQUEST_HEADERS = PROXIED_REQUEST_DROPPED_HEADERS;
 
-const DROPPED_RESPONSE_HEADERS = new Set([
-  "content-encoding",
-  "content-length",
-  "transfer-encoding",
-  "connection",
-  "keep-alive",
+/** Response headers not handed back: the shared list, and Alt-Svc (no other protocol exists here). */
+const DROPPED_RESPONSE_HEADERS: ReadonlySet<string> = new Set([
+  ...PROXIED_RESPONSE_DROPPED_HEADERS,
   "alt-svc",
 ]);
 

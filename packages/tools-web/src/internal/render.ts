@@ -1,4 +1,12 @@
-import { fail, formatCount, isErrorCode, raceSignal, type ToolFailure } from "@agentool/contract";
+import {
+  fail,
+  formatCount,
+  isErrorCode,
+  PROXIED_REQUEST_DROPPED_HEADERS,
+  PROXIED_RESPONSE_DROPPED_HEADERS,
+  raceSignal,
+  type ToolFailure,
+} from "@agentool/contract";
 import { z } from "zod";
 import { type ForwardOption, forwardUrl } from "./forward.js";
 import { type HttpTransport, WebRequestError } from "./http-transport.js";
@@ -93,28 +101,13 @@ export const renderOptionsShape = {
   renderMaxBytes: z.number().int().min(1_024).max(1_073_741_824).optional(),
 };
 
-const DROPPED_REQUEST_HEADERS = new Set([
-  "host",
-  "connection",
-  "keep-alive",
-  "content-length",
-  "transfer-encoding",
-  "te",
-  "trailer",
-  "upgrade",
-  "accept-encoding",
+/** A rendered page's request headers not passed on: the shared list, and its user agent (ours). */
+const DROPPED_REQUEST_HEADERS: ReadonlySet<string> = new Set([
+  ...PROXIED_REQUEST_DROPPED_HEADERS,
   "user-agent",
-  "proxy-authorization",
-  "proxy-connection",
 ]);
 
-const DROPPED_RESPONSE_HEADERS = new Set([
-  "content-encoding",
-  "content-length",
-  "transfer-encoding",
-  "connection",
-  "keep-alive",
-]);
+const DROPPED_RESPONSE_HEADERS = PROXIED_RESPONSE_DROPPED_HEADERS;
 
 /**
  * Strips a transport response's headers to those a browser may see for a decoded body.
