@@ -13,26 +13,13 @@ import {
   fileNotDirectoryError,
   parentNotDirectoryError,
 } from "../file-system.js";
+import { notFound, shownOf } from "./path-failures.js";
 
 /** The handler functions a host gives, by the name the messages use. */
 export type HandlerOperation = "read" | "write" | "list" | "remove";
 
 /** Longest quote of a host's error message in a model-facing message. */
 const MAX_QUOTED_CHARACTERS = 300;
-
-/** How a workspace path is shown (`.` for the root). */
-export function shownOf(path: string): string {
-  return path.length === 0 ? "." : path;
-}
-
-/** The failure for a missing path. */
-export function notFound(path: string): FileSystemError {
-  return new FileSystemError(
-    "FILE_NOT_FOUND",
-    `${shownOf(path)} does not exist.`,
-    "Check the path with list_directory or glob_search.",
-  );
-}
 
 const VERBS: Record<HandlerOperation, string> = {
   read: "read",
@@ -268,3 +255,5 @@ export function handlerMissing(missing: "list" | "remove", what: string): FileSy
         "Leave the file where it is (write_file can replace its content), or ask the user. To delete and move, the host passes remove to createHandlerFileSystem.",
       );
 }
+
+export { notFound, shownOf } from "./path-failures.js";

@@ -6,6 +6,7 @@
  */
 
 import { FileSystemError, parentNotDirectoryError } from "../file-system.js";
+import { notFound, shownOf } from "./path-failures.js";
 
 /**
  * The part of the browser's `FileSystemWritableFileStream` the OPFS seam uses. A real
@@ -60,18 +61,6 @@ export interface OpfsDirectoryHandleLike {
 }
 
 export type Handle = OpfsFileHandleLike | OpfsDirectoryHandleLike;
-
-export function shownOf(path: string): string {
-  return path.length === 0 ? "." : path;
-}
-
-export function notFound(path: string): FileSystemError {
-  return new FileSystemError(
-    "FILE_NOT_FOUND",
-    `${shownOf(path)} does not exist.`,
-    "Check the path with list_directory or glob_search.",
-  );
-}
 
 export function nameOfError(error: unknown): string | undefined {
   return typeof error === "object" && error !== null && "name" in error
@@ -214,3 +203,5 @@ export async function sizeAndTime(handle: Handle): Promise<{ size: number; modif
   const file = await handle.getFile();
   return { size: file.size, modifiedMs: file.lastModified };
 }
+
+export { notFound, shownOf } from "./path-failures.js";
