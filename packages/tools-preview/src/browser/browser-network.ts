@@ -107,6 +107,8 @@ export class BrowserNetwork {
   #pageRefusal: PageRefusal | undefined;
   /** Transport requests in flight, and those waiting for a slot (memory stays bounded). */
   #inFlight = 0;
+  /** Requests of the session's pages being answered, from interception to fulfilment. */
+  #handling = 0;
   readonly #waiting: Array<() => void> = [];
   /** Tab navigations being answered, and redirect hops handed to the browser but not yet asked for. */
   #navigating = 0;
@@ -135,6 +137,11 @@ export class BrowserNetwork {
     return this.#navigating > 0 || this.#hopsAhead > 0;
   }
 
+  /** Whether any request of the session's pages is being answered (a page still updating). */
+  busy(): boolean {
+    return this.#handling > 0;
+  }
+
   /** Why the last navigation of a tab was refused, if it was (once). */
   takePageRefusal(): PageRefusal | undefined {
     const refusal = this.#pageRefusal;
@@ -149,6 +156,15 @@ export class BrowserNetwork {
    * @param pageNavigation - whether it is the navigation of a tab's top frame
    */
   async handle(route: Route, pageNavigation: boolean): Promise<void> {
+    this.#handling += 1;
+    try {
+      await this.#handle(route, pageNavigation);
+    } finally {
+      this.#handling -= 1;
+    }
+  }
+
+  async #handle(route: Route, pageNavigation: boolean): Promise<void> {
     if (!pageNavigation) return this.#answer(route, false, route.request().isNavigationRequest());
     this.#navigating += 1;
     if (this.#hopsAhead > 0) this.#hopsAhead -= 1;

@@ -12,6 +12,9 @@ const ACTION_TIMEOUT_MS = 8_000;
 /** Time a snapshot may take (a page whose script never yields cannot give one). */
 const SNAPSHOT_TIMEOUT_MS = 5_000;
 
+/** How long an action's requests (a fetch that updates the page) are waited for. */
+const REQUESTS_GRACE_MS = 1_000;
+
 /** How long a settled page is given to reach its load event (images and the like). */
 const LOAD_GRACE_MS = 250;
 
@@ -296,6 +299,17 @@ export async function act(
   // A click may start a navigation a moment later (a form's submit): give it that moment.
   await page.waitForTimeout(30).catch(() => {});
   if (page.url() !== before || session.network.navigating()) await settlePage(session, page);
+  else {
+    // Requests the actions started (a fetch that updates the page): let them land, briefly.
+    const until = Date.now() + REQUESTS_GRACE_MS;
+    let waited = false;
+    while (session.network.busy() && Date.now() < until) {
+      waited = true;
+      await page.waitForTimeout(20).catch(() => {});
+    }
+    // The page's own code runs once an answer lands (a promise's then): a moment for it.
+    if (waited) await page.waitForTimeout(50).catch(() => {});
+  }
   const current = session.page();
   const lines = await takeSnapshot(session);
   const previous = session.snapshots.get(current);

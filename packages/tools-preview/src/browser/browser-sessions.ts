@@ -92,7 +92,7 @@ export class BrowserSessions {
         await session.stopScripts();
         return fail(
           "TIMEOUT",
-          `The page did not answer in time (${String((error as Error).message).split("\n")[0]}); its running script was stopped.`,
+          `The page did not answer in time (${String((error as Error).message).split("\n")[0]}); any script still running on it was stopped.`,
           {
             hint: "Take a snapshot to see where it is, or navigate elsewhere; a page that loops at load stays stopped.",
             retryable: true,
