@@ -33,8 +33,9 @@ it("writes an app with the fs tools into IndexedDB, previews it, edits it and pr
   const run = await runEntryInPage(browser, server.origin, "artifact-workspace");
   const value = run.value as Record<string, { success?: boolean; data?: Record<string, unknown> }>;
   expect(run.pageErrors).toEqual([]);
-  for (const step of (value.written as unknown as Array<{ success: boolean }>) ?? [])
-    expect(step).toMatchObject({ success: true });
+  const written = value.written as unknown as Array<{ success: boolean }>;
+  expect(written).toHaveLength(4);
+  for (const step of written) expect(step).toMatchObject({ success: true });
   expect(value.opened).toMatchObject({ success: true, data: { title: "Todo" } });
   expect(JSON.parse(String(value.first?.data?.value_json))).toEqual({
     items: ["milk", "eggs"],

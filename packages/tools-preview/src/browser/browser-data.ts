@@ -1,3 +1,4 @@
+import type { PreviewReadAnswer } from "../engine/preview-data.js";
 import type { BrowserEvent } from "./browser-events.js";
 
 /** What the `browser` tool returns (every key snake_case). */
@@ -36,13 +37,7 @@ export interface BrowserToolData {
   /** act: the first action that could not be done (the rest were not run). */
   failed?: { index: number; type: string; message: string };
   /** read: one answer per query. */
-  answers?: Array<{
-    css: string;
-    attr: string;
-    count: number;
-    values: Array<string | null>;
-    error?: string;
-  }>;
+  answers?: PreviewReadAnswer[];
   /** shot: the PNG, base64. */
   image_base64?: string;
   mime_type?: string;

@@ -82,9 +82,6 @@ function failureCode(error: unknown): PageRefusal["code"] {
   return "NETWORK_ERROR";
 }
 
-/** A page's request headers not passed on (the shared list of the contract). */
-const DROPPED_REQUEST_HEADERS = PROXIED_REQUEST_DROPPED_HEADERS;
-
 /** Response headers not handed back: the shared list, and Alt-Svc (no other protocol exists here). */
 const DROPPED_RESPONSE_HEADERS: ReadonlySet<string> = new Set([
   ...PROXIED_RESPONSE_DROPPED_HEADERS,
@@ -198,7 +195,8 @@ export class BrowserNetwork {
     try {
       const headers: Record<string, string> = {};
       for (const [name, value] of Object.entries(await request.allHeaders())) {
-        if (!DROPPED_REQUEST_HEADERS.has(name) && !name.startsWith(":")) headers[name] = value;
+        if (!PROXIED_REQUEST_DROPPED_HEADERS.has(name) && !name.startsWith(":"))
+          headers[name] = value;
       }
       const body = request.postData();
       const response = await this.#slot(() =>

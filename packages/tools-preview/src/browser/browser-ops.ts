@@ -351,24 +351,42 @@ export async function read(
       const found = await page.locator(query.css).evaluateAll(
         (elements, [attr, cap]) => ({
           count: elements.length,
+          // Cut in the page (a huge text never crosses over), its whole length kept.
           values: elements.slice(0, 5).map((element) => {
             const value =
               attr === undefined
                 ? // biome-ignore lint/performance/useDomNodeTextContent: the text as the page shows it (no script or hidden text), as a reader sees it
                   ((element as HTMLElement).innerText ?? element.textContent)
                 : element.getAttribute(attr);
-            return value === null ? null : String(value).slice(0, cap as number);
+            if (value === null) return null;
+            const text = String(value);
+            return { text: text.slice(0, cap as number), length: text.length };
           }),
         }),
         [query.attr, MAX_READ_CHARACTERS] as const,
       );
-      answers.push({ css: query.css, attr: query.attr ?? "text", ...found });
+      // The answer says when a value was cut, and how much was left out.
+      let omitted = 0;
+      const values = found.values.map((value) => {
+        if (value === null) return null;
+        omitted += value.length - value.text.length;
+        return value.text;
+      });
+      answers.push({
+        css: query.css,
+        attr: query.attr ?? "text",
+        count: found.count,
+        values,
+        truncated: omitted > 0,
+        ...(omitted > 0 ? { omitted_characters: omitted } : {}),
+      });
     } catch (error) {
       answers.push({
         css: query.css,
         attr: query.attr ?? "text",
         count: 0,
         values: [],
+        truncated: false,
         error: String((error as Error).message).split("\n")[0] ?? "failed",
       });
     }

@@ -234,9 +234,10 @@ describe("browser on local sites", () => {
     expect(other.data?.title).toBe("Login");
     const read = await call({ op: "read", queries: [{ css: "h1" }, { css: "a", attr: "href" }] });
     expect(read.data?.answers).toEqual([
-      { css: "h1", attr: "text", count: 1, values: ["Home"] },
-      { css: "a", attr: "href", count: 1, values: ["/home#more"] },
+      { css: "h1", attr: "text", count: 1, values: ["Home"], truncated: false },
+      { css: "a", attr: "href", count: 1, values: ["/home#more"], truncated: false },
     ]);
+
     const shot = await tool.run({ op: "shot" }, { threadId: "t1" });
     const content = tool.renderResult(shot);
     expect(Array.isArray(content) && content.map((block) => block.type)).toEqual(["text", "image"]);
@@ -250,6 +251,12 @@ describe("browser on local sites", () => {
     );
     const second = await call({ op: "snapshot", offset: 151, limit: 300 }, "t3");
     expect(second.data?.lines?.some((line) => line.includes("item 400"))).toBe(true);
+    // A value past the read cap (2,000 characters) is cut, and the answer says how much is left.
+    const whole = await call({ op: "read", queries: [{ css: "ul" }] }, "t3");
+    expect(whole.data?.answers?.[0]).toMatchObject({ count: 1, truncated: true });
+    expect(whole.data?.answers?.[0]?.values[0]).toHaveLength(2_000);
+    expect(whole.data?.answers?.[0]?.omitted_characters).toBeGreaterThan(1_000);
+    expect(String(tool.renderResult(whole as never))).toMatch(/truncated: [\d,]+ more characters/);
     const item = await call({ op: "snapshot", find: "ITEM 337" }, "t3");
     expect(item.data).toMatchObject({ find: "ITEM 337", total_lines: 1, truncated: false });
     expect(item.data?.lines?.[0]).toMatch(/^\s*- listitem \[ref=\w+\]: item 337$/);

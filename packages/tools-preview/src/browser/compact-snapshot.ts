@@ -12,16 +12,15 @@ export const MAX_LINE_CHARACTERS = 500;
  */
 export function compactSnapshot(snapshot: string): string[] {
   const out: string[] = [];
-  // Indentation (in levels) removed for the lines under each dropped wrapper.
-  const dropped: Array<{ indent: number }> = [];
+  // The indentation of each dropped wrapper still open: the lines under it move up a level each.
+  const dropped: number[] = [];
   for (const raw of snapshot.split("\n")) {
     if (raw.trim().length === 0) continue;
     const indent = raw.length - raw.trimStart().length;
-    while (dropped.length > 0 && (dropped[dropped.length - 1]?.indent ?? 0) >= indent)
-      dropped.pop();
+    while (dropped.length > 0 && (dropped[dropped.length - 1] ?? 0) >= indent) dropped.pop();
     const body = raw.trimStart().replace(/ \[cursor=pointer\]/g, "");
     if (/^- generic(?: \[[^\]]*\])*:?$/.test(body)) {
-      dropped.push({ indent });
+      dropped.push(indent);
       continue;
     }
     const shift = dropped.length * 2;

@@ -1,4 +1,5 @@
 import { type ContentBlock, formatPageMarker, type ToolContent } from "@agentool/contract";
+import { readLines } from "../engine/format-preview-result.js";
 import type { BrowserToolData } from "./browser-data.js";
 
 /**
@@ -43,15 +44,7 @@ export function formatBrowserResult(data: BrowserToolData, toolName = "browser")
         }),
       );
   }
-  for (const answer of data.answers ?? []) {
-    const head = `${answer.css}${answer.attr === "text" ? "" : ` [${answer.attr}]`}`;
-    if (answer.error !== undefined) lines.push(`${head}: ${answer.error}`);
-    else if (answer.count === 0) lines.push(`${head}: no element matches`);
-    else
-      lines.push(
-        `${head}${answer.count > answer.values.length ? ` (first ${answer.values.length} of ${answer.count})` : ""}: ${answer.values.map((value) => (value === null ? "(absent)" : JSON.stringify(value))).join(", ")}`,
-      );
-  }
+  lines.push(...readLines(data.answers ?? []));
   for (const tab of data.tab_list ?? [])
     lines.push(
       `${tab.current ? "*" : " "} tab ${tab.tab}: ${tab.title || "(no title)"} · ${tab.url}`,

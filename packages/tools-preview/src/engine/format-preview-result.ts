@@ -10,7 +10,14 @@ function sessionLine(session: PreviewSessionData): string {
   return `session: ${session.path} · ${session.state} · ${session.calls} call${session.calls === 1 ? "" : "s"} · ${session.backend} · closes after ${formatCount(Math.round(session.idle_timeout_ms / 1000))} s idle`;
 }
 
-function readLines(answers: readonly PreviewReadAnswer[]): string[] {
+/**
+ * The lines of DOM read answers (preview's `read` and the browser's): each query, its match
+ * count and values, a bad selector's error, and the contract's marker when a value was cut.
+ *
+ * @param answers - the answers
+ * @returns one line per answer (and a marker line after a cut one)
+ */
+export function readLines(answers: readonly PreviewReadAnswer[]): string[] {
   const lines: string[] = [];
   for (const answer of answers) {
     const head = `${answer.css}${answer.attr === "text" ? "" : ` [${answer.attr}]`}`;
