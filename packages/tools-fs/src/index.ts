@@ -1,5 +1,19 @@
 export { DEFAULT_SECRET_EXCEPTIONS, DEFAULT_SECRET_PATHS } from "@agentool/contract";
 export {
+  type ChangeSetCommit,
+  type ChangeSetDiff,
+  type ChangeSetPlan,
+  type CommitChangeSetOptions,
+  type CommittedFile,
+  commitChangeSet,
+  type FileChange,
+  type FileEditFailure,
+  type FileEditResult,
+  type PlanChangeSetOptions,
+  type PlannedFile,
+  planChangeSet,
+} from "./change-set.js";
+export {
   COPY_FILE_TOOL_NAME,
   type CopyFileInput,
   type CopyFileTool,
