@@ -1,0 +1,165 @@
+import { type HeuristicFlavour, heuristicOutline } from "./heuristic-outline.js";
+import { type CodeLanguage, isParsedLanguage, type ParsedLanguage } from "./languages.js";
+import { C_FAMILY_RULES, CSHARP_RULES, JAVA_RULES } from "./rules/c-family-rules.js";
+import { JAVASCRIPT_RULES } from "./rules/javascript-rules.js";
+import { PYTHON_RULES } from "./rules/python-rules.js";
+import { BASH_RULES, CSS_RULES, PHP_RULES, RUBY_RULES } from "./rules/scripting-rules.js";
+import { GO_RULES, RUST_RULES } from "./rules/systems-rules.js";
+import { ParseFailure, withTree } from "./runtime.js";
+import type { EngineSymbol } from "./symbol.js";
+import { type LanguageRules, walkSymbols } from "./walk-rules.js";
+
+/** The rule table of each parsed language. */
+export const LANGUAGE_RULES: Readonly<Record<ParsedLanguage, LanguageRules>> = {
+  typescript: JAVASCRIPT_RULES,
+  tsx: JAVASCRIPT_RULES,
+  javascript: JAVASCRIPT_RULES,
+  python: PYTHON_RULES,
+  go: GO_RULES,
+  rust: RUST_RULES,
+  java: JAVA_RULES,
+  c: C_FAMILY_RULES,
+  cpp: C_FAMILY_RULES,
+  csharp: CSHARP_RULES,
+  ruby: RUBY_RULES,
+  php: PHP_RULES,
+  bash: BASH_RULES,
+  css: CSS_RULES,
+};
+
+/** Default largest text parsed with a grammar (larger ones get a heuristic outline): 2 MB. */
+export const DEFAULT_MAX_PARSE_BYTES = 2_000_000;
+
+/** How the symbols were found. */
+export type ExtractionMethod = "tree-sitter" | "heuristic";
+
+/** Why a file of a parsed language was outlined heuristically. */
+export type HeuristicReason = "no_grammar" | "too_large" | "parse_timeout" | "grammar_unavailable";
+
+/** What {@link extractSymbols} found. */
+export interface Extraction {
+  /** The symbols, in document order (a container before its members). */
+  symbols: EngineSymbol[];
+  /** `tree-sitter`: from the syntax tree; `heuristic`: from line patterns (approximate). */
+  method: ExtractionMethod;
+  /** Why the outline is heuristic, when it is. */
+  heuristicReason?: HeuristicReason;
+  /** Syntax errors the parser recovered from (0 for heuristic outlines). */
+  errorCount: number;
+}
+
+/** Options of {@link extractSymbols}. */
+export interface ExtractSymbolsOptions {
+  /** Largest text (UTF-8 bytes, estimated) parsed with a grammar. Default {@link DEFAULT_MAX_PARSE_BYTES}. */
+  maxParseBytes?: number;
+  /** Parse time limit in milliseconds. Default 5,000. */
+  timeoutMs?: number;
+}
+
+const FLAVOURS: Readonly<Record<string, HeuristicFlavour>> = {
+  json: "json",
+  yaml: "yaml",
+  markdown: "markdown",
+  toml: "toml",
+  ini: "ini",
+};
+
+/**
+ * Counts the syntax errors of a tree (ERROR and MISSING nodes), stopping at `limit`.
+ *
+ * @param root - a tree's root node
+ * @param limit - the most to count
+ * @returns how many were found (at most `limit`)
+ */
+export function countSyntaxErrors(root: import("web-tree-sitter").Node, limit = 1_000): number {
+  if (!root.hasError) return 0;
+  let count = 0;
+  const cursor = root.walk();
+  try {
+    let descend = true;
+    for (;;) {
+      const node = cursor.currentNode;
+      if (descend && (node.isError || node.isMissing)) {
+        count += 1;
+        if (count >= limit) return count;
+        descend = false;
+      }
+      if (descend && node.hasError && cursor.gotoFirstChild()) continue;
+      if (cursor.gotoNextSibling()) {
+        descend = true;
+        continue;
+      }
+      let climbed = false;
+      while (cursor.gotoParent()) {
+        if (cursor.gotoNextSibling()) {
+          climbed = true;
+          break;
+        }
+      }
+      if (!climbed) return count;
+      descend = true;
+    }
+  } finally {
+    cursor.delete();
+  }
+}
+
+/**
+ * The symbols of one text: with the language's grammar when it has one and the text is within
+ * the size and time limits, else with a heuristic outline (said in `method` and
+ * `heuristicReason`). No tree is kept.
+ *
+ * @param language - the text's language
+ * @param text - the text
+ * @param options - size and time limits
+ * @returns the symbols and how they were found
+ * @example
+ * const { symbols } = await extractSymbols("typescript", "export class A { m() {} }");
+ * symbols.map((symbol) => symbol.qualified_name); // ["A", "A.m"]
+ */
+export async function extractSymbols(
+  language: CodeLanguage,
+  text: string,
+  options: ExtractSymbolsOptions = {},
+): Promise<Extraction> {
+  if (!isParsedLanguage(language)) {
+    return {
+      symbols: heuristicOutline(text, FLAVOURS[language] ?? "code"),
+      method: "heuristic",
+      heuristicReason: "no_grammar",
+      errorCount: 0,
+    };
+  }
+  const maxBytes = options.maxParseBytes ?? DEFAULT_MAX_PARSE_BYTES;
+  // UTF-16 length is at most the UTF-8 length; estimate without encoding huge texts.
+  if (text.length > maxBytes || Buffer.byteLength(text, "utf8") > maxBytes) {
+    return heuristic(text, "too_large");
+  }
+  const rules = LANGUAGE_RULES[language];
+  try {
+    return await withTree(
+      language,
+      text,
+      (tree) => ({
+        symbols: walkSymbols(tree.rootNode, text, rules),
+        method: "tree-sitter" as const,
+        errorCount: countSyntaxErrors(tree.rootNode),
+      }),
+      options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs },
+    );
+  } catch (error) {
+    if (error instanceof ParseFailure) {
+      return heuristic(text, error.reason === "timeout" ? "parse_timeout" : "grammar_unavailable");
+    }
+    throw error;
+  }
+}
+
+function heuristic(text: string, reason: HeuristicReason): Extraction {
+  return {
+    symbols: heuristicOutline(text, "code"),
+    method: "heuristic",
+    heuristicReason: reason,
+    errorCount: 0,
+  };
+}
