@@ -1,0 +1,180 @@
+import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createWorkspace, type FileSystem, FileSystemError } from "@agentool/tools-fs";
+import { createNodeFileSystem } from "@agentool/tools-fs/node";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  type AstRewriteToolData,
+  createAstRewriteTool,
+  formatAstRewriteResult,
+} from "./ast-rewrite.js";
+
+let base: string;
+let counter = 0;
+beforeAll(async () => {
+  base = await realpath(await mkdtemp(join(tmpdir(), "agentool-ast-rewrite-")));
+});
+afterAll(async () => {
+  await rm(base, { recursive: true, force: true });
+});
+
+async function makeTree(files: Record<string, string | Uint8Array>): Promise<string> {
+  counter += 1;
+  const root = join(base, `tree-${counter}`);
+  for (const [path, content] of Object.entries(files)) {
+    await mkdir(join(root, path, ".."), { recursive: true });
+    await writeFile(join(root, path), content);
+  }
+  return root;
+}
+
+function rewriteTool(root: string, fileSystem?: FileSystem) {
+  const workspace = createWorkspace({ fileSystem: fileSystem ?? createNodeFileSystem({ root }) });
+  return createAstRewriteTool({ workspace });
+}
+
+async function rewrite(root: string, input: Record<string, unknown>, fileSystem?: FileSystem) {
+  const result = await rewriteTool(root, fileSystem).run(input);
+  if (!result.success) throw new Error(`${result.error.code}: ${result.error.message}`);
+  return result.data as AstRewriteToolData;
+}
+
+async function codeOf(root: string, input: Record<string, unknown>) {
+  const result = await rewriteTool(root).run(input);
+  return result.success ? "ok" : result.error.code;
+}
+
+const read = (root: string, path: string) => readFile(join(root, path), "utf8");
+
+describe("ast_rewrite", () => {
+  it("rewrites every match across files with the captures, returns a diff per file, and a dry run writes nothing", async () => {
+    const root = await makeTree({
+      "src/a.ts": "console.log(a, b);\nconsole.error(x);\n",
+      "src/b.tsx":
+        "export const B = () => {\n  console.log('b');\n  return <i>{console.log()}</i>;\n};\n",
+      ".env.ts": "console.log(secret);\n",
+    });
+    const input = {
+      pattern: "console.log($$$ARGS)",
+      rewrite: "logger.info($$$ARGS)",
+      language: "typescript",
+    };
+    const preview = await rewrite(root, { ...input, dry_run: true });
+    expect(preview).toMatchObject({ dry_run: true, applied: false, total_replacements: 3 });
+    expect(await read(root, "src/a.ts")).toBe("console.log(a, b);\nconsole.error(x);\n");
+    const data = await rewrite(root, input);
+    expect(data).toMatchObject({ applied: true, total_replacements: 3, added: 3, removed: 3 });
+    expect(data.files.map((file) => [file.path, file.replacements])).toEqual([
+      ["src/a.ts", 1],
+      ["src/b.tsx", 2],
+    ]);
+    expect(data.files[0]?.diff).toContain("-console.log(a, b);\n+logger.info(a, b);");
+    expect(data.files[0]?.sha).toBe(preview.files[0]?.sha);
+    expect(await read(root, "src/a.ts")).toBe("logger.info(a, b);\nconsole.error(x);\n");
+    expect(await read(root, "src/b.tsx")).toContain("return <i>{logger.info()}</i>;");
+    expect(await read(root, ".env.ts")).toBe("console.log(secret);\n");
+    expect(formatAstRewriteResult(data)).toMatch(/^Rewrote 3 matches in 2 files \(\+3 −3 lines\)/);
+    const again = await rewrite(root, input);
+    expect(again.files).toEqual([]);
+    expect(again.message).toMatch(/nothing to rewrite/);
+  });
+
+  it("keeps CRLF line endings and a BOM", async () => {
+    const bom = "\uFEFF";
+    const root = await makeTree({
+      "crlf.ts": `${bom}function f() {\r\n  var x = 1;\r\n  var y = g(x);\r\n}\r\n`,
+    });
+    await rewrite(root, { pattern: "var $A = $B", rewrite: "let $A = $B", language: "ts" });
+    expect(await readFile(join(root, "crlf.ts"), "utf8")).toBe(
+      `${bom}function f() {\r\n  let x = 1;\r\n  let y = g(x);\r\n}\r\n`,
+    );
+  });
+
+  it("indents a multi-line rewrite like the match and keeps the captures' inner indentation", async () => {
+    const root = await makeTree({
+      "a.ts": "class A {\n  run() {\n    if (ready) {\n      go(1);\n      go(2);\n    }\n  }\n}\n",
+    });
+    await rewrite(root, {
+      pattern: "if ($C) { $$$BODY }",
+      rewrite: "if (!($C)) {\n  return;\n}\n$$$BODY",
+      language: "ts",
+    });
+    expect(await read(root, "a.ts")).toBe(
+      "class A {\n  run() {\n    if (!(ready)) {\n      return;\n    }\n    go(1);\n    go(2);\n  }\n}\n",
+    );
+  });
+
+  it("refuses a rewrite that would not parse, naming the file, and writes nothing anywhere", async () => {
+    const root = await makeTree({ "a.ts": "foo(1);\n", "b.ts": "foo(2);\n" });
+    const result = await rewriteTool(root).run({
+      pattern: "foo($A)",
+      rewrite: "foo($A",
+      language: "ts",
+    });
+    expect(result.success).toBe(false);
+    if (!result.success) {
+      expect(result.error.code).toBe("INVALID_INPUT");
+      expect(result.error.message).toMatch(
+        /would break a\.ts: the result does not parse at line 1/,
+      );
+    }
+    expect(await read(root, "a.ts")).toBe("foo(1);\n");
+    expect(await read(root, "b.ts")).toBe("foo(2);\n");
+  });
+
+  it("refuses unknown template names, a stale expected sha, paths outside the root and secrets", async () => {
+    const root = await makeTree({ "a.ts": "foo(1);\n", ".env": "x" });
+    expect(await codeOf(root, { pattern: "foo($A)", rewrite: "bar($B)", language: "ts" })).toBe(
+      "INVALID_INPUT",
+    );
+    const stale = await rewriteTool(root).run({
+      pattern: "foo($A)",
+      rewrite: "bar($A)",
+      language: "ts",
+      expected_shas: [{ path: "a.ts", sha: "0".repeat(64) }],
+    });
+    expect(stale.success ? "ok" : stale.error.code).toBe("CONFLICT");
+    expect(await read(root, "a.ts")).toBe("foo(1);\n");
+    const common = { pattern: "foo($A)", rewrite: "bar($A)", language: "ts" };
+    expect(await codeOf(root, { ...common, path: "../" })).toBe("INVALID_PATH");
+    expect(await codeOf(root, { ...common, path: ".env" })).toBe("BLOCKED");
+    const preview = await rewrite(root, { ...common, dry_run: true });
+    const ok = await rewrite(root, {
+      ...common,
+      expected_shas: [{ path: "a.ts", sha: preview.files[0]?.previous_sha }],
+    });
+    expect(ok.applied).toBe(true);
+    expect(await read(root, "a.ts")).toBe("bar(1);\n");
+  });
+
+  it("writes all files or none when a write fails part-way (injected failure)", async () => {
+    const files = { "a.ts": "foo(1);\n", "b.ts": "foo(2);\n", "c.ts": "foo(3);\n" };
+    const root = await makeTree(files);
+    const node = createNodeFileSystem({ root });
+    for (const failAt of [1, 2, 3]) {
+      let renames = 0;
+      const failing = new Proxy(node, {
+        get(target, key) {
+          if (key === "rename") {
+            return async (source: string, destination: string) => {
+              renames += 1;
+              if (renames === failAt)
+                throw new FileSystemError("PERMISSION_DENIED", `cannot rename to ${destination}.`);
+              return target.rename(source, destination);
+            };
+          }
+          const value = Reflect.get(target, key) as unknown;
+          return typeof value === "function" ? value.bind(target) : value;
+        },
+      }) as FileSystem;
+      const result = await rewriteTool(root, failing).run({
+        pattern: "foo($A)",
+        rewrite: "bar($A)",
+        language: "ts",
+      });
+      expect(result).toMatchObject({ success: false, error: { code: "PERMISSION_DENIED" } });
+      for (const [path, text] of Object.entries(files)) expect(await read(root, path)).toBe(text);
+    }
+  });
+});

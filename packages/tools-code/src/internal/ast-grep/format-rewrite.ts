@@ -1,0 +1,53 @@
+import { formatCount, formatTruncationMarker, truncateText } from "@agentool/contract";
+import type { AstRewriteToolData } from "../../ast-rewrite.js";
+
+/** The default name of the structural rewrite tool. */
+export const AST_REWRITE_TOOL_NAME = "ast_rewrite";
+
+/** Default cap on the rendered result, in characters. */
+export const DEFAULT_AST_REWRITE_MAX_OUTPUT_CHARACTERS = 40_000;
+
+const plural = (value: number, one: string, many = `${one}s`) =>
+  `${formatCount(value)} ${value === 1 ? one : many}`;
+
+/**
+ * Renders an `ast_rewrite` result for the model: what was (or, on a dry run, would be) replaced
+ * and where, each file's unified diff with its new sha (a cut diff ends with the contract's
+ * marker), and the whole text capped with the marker saying the change itself is whole.
+ *
+ * @param data - the tool's data
+ * @param maxOutputCharacters - cap on the text
+ * @returns model-facing text
+ * @example
+ * formatAstRewriteResult(data);
+ * // "Rewrote 3 matches in 2 files (+3 −3 lines); every file was written.\n--- a/src/a.ts\n+++ b/src/a.ts\n…"
+ */
+export function formatAstRewriteResult(
+  data: AstRewriteToolData,
+  maxOutputCharacters: number = DEFAULT_AST_REWRITE_MAX_OUTPUT_CHARACTERS,
+): string {
+  if (data.files.length === 0)
+    return data.message ?? `No match for ${JSON.stringify(data.pattern)}; nothing to rewrite.`;
+  const counts = `${plural(data.total_replacements, "match", "matches")} in ${plural(data.files.length, "file")} (+${formatCount(data.added)} −${formatCount(data.removed)} lines)`;
+  const head = data.dry_run
+    ? `Dry run: would rewrite ${counts}; nothing was written. Call again without dry_run to apply.`
+    : `Rewrote ${counts}; every file was written.`;
+  const sections = data.files.map((file) => {
+    const title = `${file.path}: ${plural(file.replacements, "replacement")}, sha ${file.sha.slice(0, 12)}${data.dry_run ? " (after applying)" : ""}`;
+    const marker = file.diff_truncated
+      ? `\n${formatTruncationMarker({
+          omitted: file.diff_omitted_lines,
+          unit: "diff lines",
+          next: `the change to ${file.path} is whole; read the file to see the rest`,
+        })}`
+      : "";
+    return `${title}\n${file.diff}${marker}`;
+  });
+  const text = truncateText(`${head}\n\n${sections.join("\n\n")}`, {
+    maxCharacters: maxOutputCharacters,
+    next: data.dry_run
+      ? "narrow path to preview fewer files"
+      : "every file was written in full; read the files to see the rest",
+  }).text;
+  return data.message === undefined ? text : `${text}\n${data.message}`;
+}
