@@ -31,6 +31,7 @@ const WRITE_FS = [
   "write_file",
   "edit_file",
   "multi_edit",
+  "apply_patch",
   "create_directory",
   "delete_file",
   "move_file",

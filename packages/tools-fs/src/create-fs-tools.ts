@@ -1,5 +1,10 @@
 import { type AnyTool, parseOptions } from "@agentool/contract";
 import { z } from "zod";
+import {
+  APPLY_PATCH_TOOL_NAME,
+  type ApplyPatchToolOptions,
+  createApplyPatchTool,
+} from "./apply-patch.js";
 import { COPY_FILE_TOOL_NAME, type CopyFileToolOptions, createCopyFileTool } from "./copy-file.js";
 import {
   COUNT_WORDS_TOOL_NAME,
@@ -85,6 +90,8 @@ export interface FsToolsTuning {
   editFile?: Tuning<EditFileToolOptions>;
   /** Options of `multi_edit` (read-write mode). */
   multiEdit?: Tuning<MultiEditToolOptions>;
+  /** Options of `apply_patch` (read-write mode). */
+  applyPatch?: Tuning<ApplyPatchToolOptions>;
   /** Options of `create_directory` (read-write mode). */
   createDirectory?: Tuning<CreateDirectoryToolOptions>;
   /** Options of `delete_file` (read-write mode). */
@@ -99,7 +106,7 @@ export interface FsToolsTuning {
 export interface FsToolsOptions extends FsToolsTuning {
   /** The seam: `createMemoryFileSystem(…)`, or use `createNodeFsTools({ root })` from `./node`. */
   fileSystem: FileSystem;
-  /** `"read-only"` (default): read, list, stats, search, toc, count. `"read-write"` adds write, edit, multi_edit, create, delete, move, copy. */
+  /** `"read-only"` (default): read, list, stats, search, toc, count. `"read-write"` adds write, edit, multi_edit, apply_patch, create, delete, move, copy. */
   mode?: FsToolsMode;
   /** Globs no tool touches. Default `DEFAULT_SECRET_PATHS`. */
   secretPaths?: readonly string[];
@@ -147,6 +154,7 @@ const optionsSchema = z.object({
   writeFile: tuning,
   editFile: tuning,
   multiEdit: tuning,
+  applyPatch: tuning,
   createDirectory: tuning,
   deleteFile: tuning,
   moveFile: tuning,
@@ -169,6 +177,7 @@ const WRITE_TOOLS = [
   ["writeFile", WRITE_FILE_TOOL_NAME],
   ["editFile", EDIT_FILE_TOOL_NAME],
   ["multiEdit", MULTI_EDIT_TOOL_NAME],
+  ["applyPatch", APPLY_PATCH_TOOL_NAME],
   ["createDirectory", CREATE_DIRECTORY_TOOL_NAME],
   ["deleteFile", DELETE_FILE_TOOL_NAME],
   ["moveFile", MOVE_FILE_TOOL_NAME],
@@ -197,7 +206,7 @@ export function fsToolNames(
  * Creates the file tools over a seam, confined to its root with secret paths refused.
  * Read-only by default (`read_file`, `list_directory`, `file_stats`, `grep_search`,
  * `glob_search`, `extract_toc`, `count_words`); `mode: "read-write"` adds `write_file`,
- * `edit_file`, `multi_edit`, `create_directory`, `delete_file`, `move_file`, `copy_file`.
+ * `edit_file`, `multi_edit`, `apply_patch`, `create_directory`, `delete_file`, `move_file`, `copy_file`.
  * `run_command` is never included: create it with `createRunCommandTool` from `./node` and an
  * allowlist (and list it in `alsoMounted`). Each tool's caps are options under its camelCase
  * name (`readFile: { … }`).
@@ -245,6 +254,7 @@ export function createFsTools(options: FsToolsOptions): AnyTool[] {
       createWriteFileTool({ ...typed.writeFile, ...shared }),
       createEditFileTool({ ...typed.editFile, ...shared }),
       createMultiEditTool({ ...typed.multiEdit, ...shared }),
+      createApplyPatchTool({ ...typed.applyPatch, ...shared }),
       createCreateDirectoryTool({ ...typed.createDirectory, ...shared }),
       createDeleteFileTool({ ...typed.deleteFile, ...shared }),
       createMoveFileTool({ ...typed.moveFile, ...shared }),

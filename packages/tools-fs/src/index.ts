@@ -1,5 +1,20 @@
 export { DEFAULT_SECRET_EXCEPTIONS, DEFAULT_SECRET_PATHS } from "@agentool/contract";
 export {
+  APPLY_PATCH_ALIASES,
+  APPLY_PATCH_TOOL_NAME,
+  type ApplyPatchFile,
+  type ApplyPatchTool,
+  type ApplyPatchToolData,
+  type ApplyPatchToolInput,
+  type ApplyPatchToolOptions,
+  applyPatchInputSchema,
+  createApplyPatchTool,
+  DEFAULT_MAX_HUNK_LINES,
+  DEFAULT_MAX_PATCH_BYTES,
+  DEFAULT_MAX_PATCH_FILES,
+  formatApplyPatchResult,
+} from "./apply-patch.js";
+export {
   type ChangeSetCommit,
   type ChangeSetDiff,
   type ChangeSetPlan,

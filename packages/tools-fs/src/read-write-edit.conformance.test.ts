@@ -1,5 +1,6 @@
 import { assertConformance } from "@agentool/contract/testing";
 import { describe, expect, it } from "vitest";
+import { createApplyPatchTool } from "./apply-patch.js";
 import { createEditFileTool } from "./edit-file.js";
 import { createMemoryFileSystem } from "./memory-file-system.js";
 import { createMultiEditTool } from "./multi-edit.js";
@@ -22,12 +23,13 @@ function fixture() {
 describe("read_file, write_file, edit_file and multi_edit at the tool boundary", () => {
   it("pass the conformance kit mounted together, read_file's cut sample paging on", async () => {
     const workspace = createWorkspace({ fileSystem: fixture() });
-    const mounted = ["read_file", "write_file", "edit_file", "multi_edit"];
+    const mounted = ["read_file", "write_file", "edit_file", "multi_edit", "apply_patch"];
     const tools = [
       createReadFileTool({ workspace, mountedTools: mounted }),
       createWriteFileTool({ workspace, mountedTools: mounted }),
       createEditFileTool({ workspace, mountedTools: mounted }),
       createMultiEditTool({ workspace, mountedTools: mounted }),
+      createApplyPatchTool({ workspace, mountedTools: mounted }),
     ];
     await assertConformance(tools, {
       samples: {
@@ -35,6 +37,10 @@ describe("read_file, write_file, edit_file and multi_edit at the tool boundary",
         write_file: { path: "out/new.txt", content: "hello\n" },
         edit_file: { path: "edit.txt", old_text: "two", new_text: "TWO" },
         multi_edit: { path: "multi.txt", edits: [{ old_text: "green", new_text: "GREEN" }] },
+        apply_patch: {
+          patch:
+            "*** Begin Patch\n*** Update File: long.txt\n@@\n line 2\n-line 3\n+line three\n*** Add File: added.txt\n+new\n*** End Patch",
+        },
       },
       cutSamples: { read_file: { path: "long.txt", limit: 10 } },
     });
@@ -47,6 +53,7 @@ describe("read_file, write_file, edit_file and multi_edit at the tool boundary",
       createWriteFileTool({ workspace }),
       createEditFileTool({ workspace }),
       createMultiEditTool({ workspace }),
+      createApplyPatchTool({ workspace }),
     ]) {
       await assertConformance([tool]);
     }

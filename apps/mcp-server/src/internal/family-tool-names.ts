@@ -22,6 +22,7 @@ export const FS_WRITE_TOOL_NAMES: readonly string[] = Object.freeze([
   "write_file",
   "edit_file",
   "multi_edit",
+  "apply_patch",
   "create_directory",
   "delete_file",
   "move_file",

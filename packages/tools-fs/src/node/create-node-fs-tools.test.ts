@@ -51,6 +51,7 @@ describe("createNodeFsTools", () => {
       "write_file",
       "edit_file",
       "multi_edit",
+      "apply_patch",
       "create_directory",
       "delete_file",
       "move_file",
@@ -138,6 +139,10 @@ const WRITE_SAMPLES = {
   write_file: { path: "out/new.txt", content: "hello\n" },
   edit_file: { path: "notes.txt", old_text: "beta", new_text: "BETA" },
   multi_edit: { path: "notes.txt", edits: [{ old_text: "gamma", new_text: "GAMMA" }] },
+  apply_patch: {
+    patch: "*** Begin Patch\n*** Update File: trash.txt\n@@\n+first line\n*** End Patch",
+    dry_run: true,
+  },
   create_directory: { path: "made/deep" },
   delete_file: { path: "trash.txt" },
   move_file: { source: "old.txt", destination: "moved/old.txt" },
@@ -198,7 +203,7 @@ describe.each([
       ...createNodeFsTools({ root, mode, alsoMounted: ["run_command"] }),
       runCommand(root, mode),
     ];
-    expect(tools).toHaveLength(mode === "read-only" ? 8 : 15);
+    expect(tools).toHaveLength(mode === "read-only" ? 8 : 16);
     await assertConformance(tools, {
       samples,
       cutSamples: CUT_SAMPLES,
@@ -228,6 +233,7 @@ describe("descriptions speak of what is mounted", () => {
     "write_file",
     "edit_file",
     "multi_edit",
+    "apply_patch",
     "create_directory",
     "delete_file",
     "move_file",
