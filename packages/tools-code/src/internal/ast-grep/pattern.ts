@@ -76,7 +76,7 @@ export function checkPattern(napi: AstGrepModule, language: AstLanguage, pattern
       const range = broken.range();
       throw invalidPattern(
         `pattern ${JSON.stringify(pattern)} is not complete ${language.name} syntax: it does not parse at line ${range.start.line + 1}, column ${range.start.column + 1} (${JSON.stringify(broken.text().slice(0, 60))}), so it would match nothing.`,
-        `${PATTERN_HINT} Close every bracket; a class member needs its class around it ('class $C { $$$ $NAME() { $$$ } $$$ }').`,
+        `${PATTERN_HINT} Close every bracket. A class member or an object property cannot stand alone: search a call to it ('$OBJ.run($$$ARGS)') or the expression it holds instead.`,
       );
     }
   }
