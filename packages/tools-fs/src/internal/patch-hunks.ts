@@ -11,7 +11,7 @@
 import type { FileEditResult } from "./change-set-plan.js";
 import { explainNotFound } from "./edit-diagnosis.js";
 import { analyzeLinePrefixes, listLines, type MatchKind } from "./edit-match.js";
-import type { PatchHunk } from "./patch-parse.js";
+import type { HunkLine, PatchHunk } from "./patch-parse.js";
 
 /** What applying one file's hunks found, for the result. */
 export interface HunkOutcome {
@@ -75,15 +75,38 @@ function failure(code: HunkFailure["code"], error: string, hint: string): HunkFa
   return { code, error, hint };
 }
 
-/** The hunk's old and new lines, without read_file's prefixes when `strip`. */
-function sides(hunk: PatchHunk, strip: boolean): { old: string[]; new: string[] } {
+/** The hunk's lines, old and new sides, without read_file's prefixes when `strip`. */
+function sides(
+  hunk: PatchHunk,
+  strip: boolean,
+): { lines: HunkLine[]; old: string[]; new: string[] } {
   const lines = strip
     ? hunk.lines.map((line) => ({ ...line, text: line.text.replace(/^ *\d+(?:\t|→)/, "") }))
     : hunk.lines;
   return {
+    lines,
     old: lines.filter((line) => line.kind !== "+").map((line) => line.text),
     new: lines.filter((line) => line.kind !== "-").map((line) => line.text),
   };
+}
+
+/**
+ * The lines replacing a match: context lines as the file has them (a tolerant match keeps the
+ * file's whitespace), added lines as sent — with a CR when the matched lines all end with one.
+ */
+function replacementLines(
+  lines: readonly HunkLine[],
+  matched: readonly string[],
+  carriage: boolean,
+): string[] {
+  const result: string[] = [];
+  let old = 0;
+  for (const line of lines) {
+    if (line.kind === " ") result.push(matched[old] ?? line.text);
+    if (line.kind === "+") result.push(carriage ? `${line.text}\r` : line.text);
+    if (line.kind !== "+") old += 1;
+  }
+  return result;
 }
 
 /** Where a hunk goes: its position, or the failure. */
@@ -139,7 +162,7 @@ function applyHunk(
   outcome: HunkOutcome,
   index: number,
 ): HunkFailure | undefined {
-  let { old, new: added } = sides(hunk, false);
+  let { lines: hunkLines, old } = sides(hunk, false);
   let located = locate(state, hunk, old, label);
   if ("positions" in located && located.positions.length === 0) {
     const prefixes = analyzeLinePrefixes(`${old.join("\n")}\n`);
@@ -147,7 +170,7 @@ function applyHunk(
       const stripped = sides(hunk, true);
       const retry = locate(state, hunk, stripped.old, label);
       if (!("positions" in retry && retry.positions.length === 0)) {
-        ({ old, new: added } = stripped);
+        ({ lines: hunkLines, old } = stripped);
         located = retry;
         outcome.strippedLineNumbers.push(index + 1);
       }
@@ -181,7 +204,7 @@ function applyHunk(
   // A tolerant match in a file with mixed endings keeps the matched lines' CR.
   const carriage =
     matchKind !== "exact" && matched.length > 0 && matched.every((line) => line.endsWith("\r"));
-  const replacement = carriage ? added.map((line) => `${line}\r`) : added;
+  const replacement = replacementLines(hunkLines, matched, carriage);
   if (matchKind !== "exact") outcome.tolerant.push({ hunk: index + 1, matchKind });
   state.lines.splice(position, old.length, ...replacement);
   if (position + replacement.length === state.lines.length) {
