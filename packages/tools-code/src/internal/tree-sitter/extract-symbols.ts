@@ -1,3 +1,4 @@
+import type { Node } from "web-tree-sitter";
 import { type HeuristicFlavour, heuristicOutline } from "./heuristic-outline.js";
 import { type CodeLanguage, isParsedLanguage, type ParsedLanguage } from "./languages.js";
 import { C_FAMILY_RULES, CSHARP_RULES, JAVA_RULES } from "./rules/c-family-rules.js";
@@ -46,6 +47,8 @@ export interface Extraction {
   heuristicReason?: HeuristicReason;
   /** Syntax errors the parser recovered from (0 for heuristic outlines). */
   errorCount: number;
+  /** The lines of the first syntax errors (at most 20). */
+  errorLines: number[];
 }
 
 /** Options of {@link extractSymbols}. */
@@ -65,23 +68,24 @@ const FLAVOURS: Readonly<Record<string, HeuristicFlavour>> = {
 };
 
 /**
- * Counts the syntax errors of a tree (ERROR and MISSING nodes), stopping at `limit`.
+ * The lines (1-based) of a tree's syntax errors — ERROR and MISSING nodes, in document order,
+ * at most `limit` of them.
  *
  * @param root - a tree's root node
- * @param limit - the most to count
- * @returns how many were found (at most `limit`)
+ * @param limit - the most to report
+ * @returns one line per error (a line may repeat)
  */
-export function countSyntaxErrors(root: import("web-tree-sitter").Node, limit = 1_000): number {
-  if (!root.hasError) return 0;
-  let count = 0;
+export function syntaxErrorLines(root: Node, limit = 1_000): number[] {
+  const lines: number[] = [];
+  if (!root.hasError) return lines;
   const cursor = root.walk();
   try {
     let descend = true;
     for (;;) {
       const node = cursor.currentNode;
       if (descend && (node.isError || node.isMissing)) {
-        count += 1;
-        if (count >= limit) return count;
+        lines.push(node.startPosition.row + 1);
+        if (lines.length >= limit) return lines;
         descend = false;
       }
       if (descend && node.hasError && cursor.gotoFirstChild()) continue;
@@ -96,7 +100,7 @@ export function countSyntaxErrors(root: import("web-tree-sitter").Node, limit = 
           break;
         }
       }
-      if (!climbed) return count;
+      if (!climbed) return lines;
       descend = true;
     }
   } finally {
@@ -105,11 +109,22 @@ export function countSyntaxErrors(root: import("web-tree-sitter").Node, limit = 
 }
 
 /**
+ * Counts the syntax errors of a tree (ERROR and MISSING nodes), stopping at `limit`.
+ *
+ * @param root - a tree's root node
+ * @param limit - the most to count
+ * @returns how many were found (at most `limit`)
+ */
+export function countSyntaxErrors(root: Node, limit = 1_000): number {
+  return syntaxErrorLines(root, limit).length;
+}
+
+/**
  * The symbols of one text: with the language's grammar when it has one and the text is within
  * the size and time limits, else with a heuristic outline (said in `method` and
  * `heuristicReason`). No tree is kept.
  *
- * @param language - the text's language
+ * @param language - the text's language (`undefined`: unknown, outlined by keyword lines)
  * @param text - the text
  * @param options - size and time limits
  * @returns the symbols and how they were found
@@ -118,16 +133,17 @@ export function countSyntaxErrors(root: import("web-tree-sitter").Node, limit = 
  * symbols.map((symbol) => symbol.qualified_name); // ["A", "A.m"]
  */
 export async function extractSymbols(
-  language: CodeLanguage,
+  language: CodeLanguage | undefined,
   text: string,
   options: ExtractSymbolsOptions = {},
 ): Promise<Extraction> {
-  if (!isParsedLanguage(language)) {
+  if (language === undefined || !isParsedLanguage(language)) {
     return {
-      symbols: heuristicOutline(text, FLAVOURS[language] ?? "code"),
+      symbols: heuristicOutline(text, (language && FLAVOURS[language]) ?? "code"),
       method: "heuristic",
       heuristicReason: "no_grammar",
       errorCount: 0,
+      errorLines: [],
     };
   }
   const maxBytes = options.maxParseBytes ?? DEFAULT_MAX_PARSE_BYTES;
@@ -143,7 +159,7 @@ export async function extractSymbols(
       (tree) => ({
         symbols: walkSymbols(tree.rootNode, text, rules),
         method: "tree-sitter" as const,
-        errorCount: countSyntaxErrors(tree.rootNode),
+        ...errorSummary(tree.rootNode),
       }),
       options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs },
     );
@@ -161,5 +177,11 @@ function heuristic(text: string, reason: HeuristicReason): Extraction {
     method: "heuristic",
     heuristicReason: reason,
     errorCount: 0,
+    errorLines: [],
   };
+}
+
+function errorSummary(root: Node): { errorCount: number; errorLines: number[] } {
+  const lines = syntaxErrorLines(root);
+  return { errorCount: lines.length, errorLines: lines.slice(0, 20) };
 }
