@@ -31,7 +31,9 @@ export {
   formatAstSearchResult,
 } from "./internal/ast-grep/format-search.js";
 export {
+  type AstGrammar,
   type AstGrepLanguageRegistration,
+  type AstLanguage,
   BUILT_IN_AST_LANGUAGES,
   registerAstGrepLanguages,
   supportedAstLanguages,
