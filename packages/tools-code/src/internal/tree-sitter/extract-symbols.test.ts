@@ -9,6 +9,26 @@ const names = async (language: Parameters<typeof extractSymbols>[0], text: strin
   );
 
 describe("extractSymbols", () => {
+  it("signatures read as one line: no space inside brackets, no dangling comma or '='", async () => {
+    const text = [
+      "class Client {",
+      "  batches: Batches = new Batches(this);",
+      "  create(",
+      "    params: Params,",
+      "    options?: { stream: true },",
+      "  ): Promise<Message> {",
+      "    return send(params);",
+      "  }",
+      "}",
+    ].join("\n");
+    const { symbols } = await extractSymbols("typescript", text);
+    const signatures = Object.fromEntries(symbols.map((symbol) => [symbol.name, symbol.signature]));
+    expect(signatures.batches).toBe("batches: Batches");
+    expect(signatures.create).toBe(
+      "create(params: Params, options?: {stream: true}): Promise<Message>",
+    );
+  });
+
   it("TypeScript: exported flags, members, namespaces, signatures without bodies", async () => {
     const text = [
       "export class Parser<T> extends Base {",

@@ -64,7 +64,14 @@ export const MAX_SIGNATURE_CHARACTERS = 200;
  * @returns the signature
  */
 export function oneLine(text: string): string {
-  const collapsed = text.replace(/\s+/g, " ").trim();
+  // Multi-line parameter lists read as one line: no space inside brackets, no dangling comma,
+  // and no `=` left where a value was cut off.
+  const collapsed = text
+    .replace(/\s+/g, " ")
+    .trim()
+    .replace(/([([{<]) /g, "$1")
+    .replace(/,? ([)\]}>])/g, "$1")
+    .replace(/ ?=$/, "");
   return collapsed.length > MAX_SIGNATURE_CHARACTERS
     ? `${collapsed.slice(0, MAX_SIGNATURE_CHARACTERS - 1)}…`
     : collapsed;
