@@ -71,25 +71,19 @@ const optionsSchema = z.object({
 function createInputSchema(mounted: MountedTools, maxFiles: number) {
   const read = mounted.first("read_file");
   return z.object({
-    patch: z
-      .string()
-      .describe("The patch: Codex format (*** Begin Patch …) or a unified diff (git diff)."),
-    dry_run: z.boolean().optional().describe("Return the diffs without writing."),
+    patch: z.string().describe("Codex format (*** Begin Patch …) or a unified diff."),
+    dry_run: z.boolean().optional().describe("Return the diff without writing."),
     expected_shas: z
       .array(
         z
-          .object({
-            path: z.string().describe("A file the patch updates or deletes."),
-            sha: z
-              .string()
-              .regex(EXPECTED_SHA_PATTERN, "expected 12 to 64 hex characters")
-              .describe(read === undefined ? "Its sha." : `Its sha from ${read}'s header.`),
-          })
+          .object({ path: z.string().describe("File path."), sha: z.string().describe("Its sha.") })
           .strict(),
       )
       .max(maxFiles)
       .optional()
-      .describe("Fail with CONFLICT if any of these files changed."),
+      .describe(
+        `Files${read === undefined ? "' shas" : ` with the sha from ${read}`}; CONFLICT if one changed.`,
+      ),
   });
 }
 
@@ -114,11 +108,11 @@ export type ApplyPatchTool = Tool<typeof applyPatchInputSchema, ApplyPatchToolDa
 function defaultDescription(mounted: MountedTools): string {
   return joinSentences(
     [
-      "Apply a patch changing one or more files, all or nothing: Codex format (*** Begin Patch, *** Update File: p, @@ with ' '/'-'/'+' lines, *** Add File: p with '+' lines, *** Delete File: p, *** Move to: q, *** End Patch) or a unified diff.",
-      "Hunks are found by their context, so keep 3 lines of it; a missing or ambiguous hunk is refused showing the file's lines.",
-      mounted.when("edit_file", "For one change to one file edit_file is simpler."),
+      "Apply a patch to one or more files, all or nothing: Codex format (*** Begin Patch, *** Update/Add/Delete File: p, *** Move to: q, @@ hunks) or a unified diff.",
+      "Hunks are found by context lines; keep 3.",
+      mounted.when("edit_file", "For one change edit_file is simpler."),
     ],
-    "\n",
+    " ",
   );
 }
 
@@ -240,6 +234,15 @@ export function createApplyPatchTool(options: ApplyPatchToolOptions): ApplyPatch
       const changed = new Set(operations.map((operation) => pathKey(workspace, operation.path)));
       const shas = new Map<string, string>();
       for (const entry of request.expected_shas ?? []) {
+        if (!EXPECTED_SHA_PATTERN.test(entry.sha)) {
+          return fail(
+            "INVALID_INPUT",
+            `expected_shas: the sha of ${entry.path} must be 12 to 64 hex characters.`,
+            {
+              hint: "Copy the sha from read_file's header or your last edit's result.",
+            },
+          );
+        }
         const key = pathKey(workspace, entry.path);
         if (!changed.has(key)) {
           return fail(
