@@ -5,9 +5,11 @@ import { z } from "zod";
 import { createAstRewriteTool } from "./ast-rewrite.js";
 import { createAstSearchTool } from "./ast-search.js";
 import { createCodeOutlineTool } from "./code-outline.js";
+import { createFindReferencesTool } from "./find-references.js";
 import { createFindSymbolTool } from "./find-symbol.js";
 import { codeToolOptionsShape, workspaceOf } from "./internal/code-support.js";
 import { createReplaceSymbolTool } from "./replace-symbol.js";
+import { createRepoMapTool } from "./repo-map.js";
 
 /** What the code tools may do: only look, or also rewrite code. */
 export type CodeToolsMode = "read-only" | "read-write";
@@ -20,7 +22,7 @@ export interface CodeToolsOptions {
   workspace?: Workspace;
   /** The text search `find_symbol` shortlists with. Default: ripgrep over `root`. */
   searcher?: TextSearcher;
-  /** `"read-only"` (default): `code_outline`, `find_symbol`, `ast_search`. `"read-write"` adds `replace_symbol`, `ast_rewrite`. */
+  /** `"read-only"` (default): `repo_map`, `code_outline`, `find_symbol`, `find_references`, `ast_search`. `"read-write"` adds `replace_symbol`, `ast_rewrite`. */
   mode?: CodeToolsMode;
   /** Secret-path globs (with `root`). Default: the contract's `DEFAULT_SECRET_PATHS`. */
   secretPaths?: readonly string[];
@@ -36,8 +38,10 @@ export interface CodeToolsOptions {
 
 /** The tools every mode mounts. */
 export const CODE_READ_TOOL_NAMES: readonly string[] = [
+  "repo_map",
   "code_outline",
   "find_symbol",
+  "find_references",
   "ast_search",
 ];
 
@@ -93,8 +97,13 @@ export function createCodeTools(options: CodeToolsOptions): AnyTool[] {
     );
   }
   const tools: AnyTool[] = [
+    createRepoMapTool({
+      ...common,
+      ...(shared.root === undefined ? {} : { lister: createRipgrepLister({ root: shared.root }) }),
+    }),
     createCodeOutlineTool(common),
     createFindSymbolTool({ ...common, searcher }),
+    createFindReferencesTool({ ...common, searcher }),
   ];
   // The ast-grep tools take only what they accept (their options are strict).
   const astCommon = {

@@ -1,0 +1,301 @@
+import {
+  AgentoolError,
+  defineTool,
+  fail,
+  givenCallArguments,
+  isOffsetPastEnd,
+  joinSentences,
+  type MountedTools,
+  mountedTools,
+  offsetPastEnd,
+  ok,
+  pagingInputShape,
+  parseOptions,
+  type Tool,
+} from "@agentool/contract";
+import type { SearchRequest, TextSearcher } from "@agentool/tools-fs";
+import { createRipgrepSearcher } from "@agentool/tools-fs/node";
+import { z } from "zod";
+import {
+  type CodeToolOptions,
+  codeToolOptionsShape,
+  DEFAULT_CODE_TIMEOUT_MS,
+  DEFAULT_MAX_FILE_BYTES,
+  decodeSource,
+  workspaceOf,
+} from "./internal/code-support.js";
+import {
+  FIND_REFERENCES_TOOL_NAME,
+  type FindReferencesToolData,
+  formatFindReferences,
+  type ReferenceFile,
+  type ReferenceOccurrence,
+} from "./internal/references/format-references.js";
+import { isParsedLanguage, languageForPath } from "./internal/tree-sitter/languages.js";
+import { findNameOccurrences } from "./internal/tree-sitter/name-occurrences.js";
+import { ParseFailure } from "./internal/tree-sitter/runtime.js";
+
+export {
+  FIND_REFERENCES_TOOL_NAME,
+  type FindReferencesFormatOptions,
+  type FindReferencesToolData,
+  formatFindReferences,
+  type ReferenceFile,
+  type ReferenceOccurrence,
+  SYNTACTIC_NOTE,
+} from "./internal/references/format-references.js";
+
+/** Default occurrences per page. */
+export const DEFAULT_FIND_REFERENCES_LIMIT = 100;
+/** Most occurrences one page may hold. */
+export const MAX_FIND_REFERENCES_LIMIT = 1_000;
+/** Default most files parsed per call; past it the total is a lower bound. */
+export const DEFAULT_FIND_REFERENCES_MAX_FILES = 5_000;
+/** Longest line text shown per occurrence. */
+export const MAX_REFERENCE_LINE_CHARACTERS = 200;
+
+/** Options of {@link createFindReferencesTool}. */
+export interface FindReferencesToolOptions extends CodeToolOptions {
+  /** The text search that shortlists files. Default: ripgrep over `root`; required with `workspace`. */
+  searcher?: TextSearcher;
+  /** Most shortlisted files parsed per call. Default {@link DEFAULT_FIND_REFERENCES_MAX_FILES}. */
+  maxFiles?: number;
+}
+
+const optionsSchema = z.object({
+  ...codeToolOptionsShape,
+  searcher: z
+    .custom<TextSearcher>(
+      (value) =>
+        typeof value === "object" &&
+        value !== null &&
+        typeof (value as TextSearcher).search === "function",
+      { error: "expected a TextSearcher (createRipgrepSearcher from @agentool/tools-fs/node)" },
+    )
+    .optional(),
+  maxFiles: z.number().int().min(1).max(1_000_000).optional(),
+});
+
+const IDENTIFIER = /^[\p{L}_$][\p{L}\p{N}_$]*$/u;
+
+/** The input schema of `find_references`. */
+export const findReferencesInputSchema = z.object({
+  name: z
+    .string()
+    .min(1)
+    .max(300)
+    .describe("The identifier, e.g. parse; a qualified Parser.parse searches its last part."),
+  path: z.string().optional().describe("Only under this directory or file (default: all)."),
+  ...pagingInputShape({
+    unit: "occurrence",
+    defaultLimit: DEFAULT_FIND_REFERENCES_LIMIT,
+    maxLimit: MAX_FIND_REFERENCES_LIMIT,
+    offsetDescription: "1-based first occurrence (default 1).",
+    limitDescription: `Most occurrences (default ${DEFAULT_FIND_REFERENCES_LIMIT}).`,
+  }),
+});
+
+/** The input of `find_references`. */
+export type FindReferencesInput = z.input<typeof findReferencesInputSchema>;
+
+/** The `find_references` tool's type. */
+export type FindReferencesTool = Tool<typeof findReferencesInputSchema, FindReferencesToolData>;
+
+function defaultDescription(mounted: MountedTools): string {
+  return joinSentences([
+    "Where a name is used: every identifier occurrence of it in code (not in strings or comments), grouped by file, each with line:column, its line, whether it declares or imports the name, and the function or class it sits in.",
+    "Syntactic, not type-resolved: same-name identifiers of unrelated scopes are included; narrow with path.",
+    mounted.when("find_symbol", "For the definition alone use find_symbol."),
+    mounted.when("grep_search", "For text in strings or comments use grep_search."),
+    "A cut list ends with the call for the next page.",
+  ]);
+}
+
+function lineAround(text: string, index: number, length: number): { text: string; cut?: number } {
+  const start = text.lastIndexOf("\n", index - 1) + 1;
+  let end = text.indexOf("\n", index);
+  if (end === -1) end = text.length;
+  if (text.charCodeAt(end - 1) === 13) end -= 1;
+  const line = text.slice(start, end);
+  if (line.length <= MAX_REFERENCE_LINE_CHARACTERS) return { text: line };
+  const focus = index - start;
+  const from = Math.max(0, Math.min(focus - 60, line.length - MAX_REFERENCE_LINE_CHARACTERS));
+  const kept = line.slice(from, from + Math.max(MAX_REFERENCE_LINE_CHARACTERS, length));
+  return { text: kept, cut: line.length - kept.length };
+}
+
+/**
+ * Creates the `find_references` tool: the identifier occurrences of a name across the workspace
+ * — ripgrep shortlists the files whose text holds the word, tree-sitter confirms each hit is an
+ * identifier (strings, comments and longer names drop out), marks declarations and imports, and
+ * names the enclosing symbol. Paged in path, line, column order with exact totals (a lower bound
+ * past `maxFiles` parsed files). Syntactic: the answer says so every time.
+ *
+ * @param options - `root` (or `workspace` + `searcher`), caps and overrides
+ * @returns the tool
+ * @throws AgentoolError when the options are invalid
+ * @example
+ * const references = createFindReferencesTool({ root: "/work/repo" });
+ * await references.run({ name: "parseConfig", path: "src" });
+ */
+export function createFindReferencesTool(options: FindReferencesToolOptions): FindReferencesTool {
+  const parsed = parseOptions("createFindReferencesTool", optionsSchema, options);
+  const workspace = workspaceOf("createFindReferencesTool", parsed);
+  if (parsed.searcher === undefined && parsed.root === undefined) {
+    throw new AgentoolError(
+      "createFindReferencesTool: with a workspace, also give searcher (createRipgrepSearcher({ root }) from @agentool/tools-fs/node).",
+    );
+  }
+  const searcher = parsed.searcher ?? createRipgrepSearcher({ root: parsed.root as string });
+  const name = parsed.name ?? FIND_REFERENCES_TOOL_NAME;
+  const mounted = mountedTools(parsed.mountedTools);
+  const maxFileBytes = parsed.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+  const maxFiles = parsed.maxFiles ?? DEFAULT_FIND_REFERENCES_MAX_FILES;
+  return defineTool({
+    name,
+    description: parsed.description ?? defaultDescription(mounted),
+    input: findReferencesInputSchema,
+    annotations: { title: "Find references", readOnly: true, idempotent: true },
+    tags: ["code", "code:read"],
+    timeoutMs: parsed.timeoutMs ?? DEFAULT_CODE_TIMEOUT_MS,
+    execute: async (request, context) => {
+      const identifier =
+        request.name
+          .trim()
+          .split(/\.|::|->|#/)
+          .pop() ?? "";
+      if (!IDENTIFIER.test(identifier)) {
+        return fail("INVALID_INPUT", `name ${JSON.stringify(request.name)} is not an identifier.`, {
+          hint:
+            "Give one name such as parseConfig (letters, digits, _ or $)." +
+            (mounted.has("grep_search") ? " For any other text use grep_search." : ""),
+        });
+      }
+      const resolved = await workspace.resolve(request.path, { argument: "path" });
+      const stat = await workspace.fileSystem.stat(resolved.real);
+      if (stat === undefined) {
+        return fail("FILE_NOT_FOUND", `path ${resolved.display} does not exist.`, {
+          hint: "Omit path to search the whole workspace.",
+        });
+      }
+      const word = /^\w.*\w$|^\w$/.test(identifier);
+      const searchRequest: SearchRequest = {
+        path: resolved.real,
+        pathType: stat.type === "directory" ? "directory" : "file",
+        glob: undefined,
+        includeHiddenAndIgnored: false,
+        isSecret: (path) => workspace.isSecret(path),
+        secretGlobs: workspace.secretPaths,
+        pattern: word ? `\\b${identifier}\\b` : identifier,
+        literal: !word,
+        ignoreCase: false,
+        contextLines: 0,
+        outputMode: "files_with_matches",
+        offset: 1,
+        limit: maxFiles + 1,
+        maxLineCharacters: 300,
+      };
+      const shortlist = await searcher.search(searchRequest, context.signal);
+      const found: Array<{ file: ReferenceFile; occurrences: ReferenceOccurrence[] }> = [];
+      let parsedFiles = 0;
+      let skipped = 0;
+      let declarations = 0;
+      let imports = 0;
+      const files = shortlist.files.slice(0, maxFiles);
+      for (const [position, listed] of files.entries()) {
+        context.signal.throwIfAborted();
+        const language = languageForPath(listed.path);
+        const fileStat = await workspace.fileSystem.stat(listed.path);
+        if (
+          language === undefined ||
+          !isParsedLanguage(language) ||
+          workspace.isSecret(listed.path) ||
+          fileStat === undefined ||
+          fileStat.size > maxFileBytes
+        ) {
+          skipped += 1;
+          continue;
+        }
+        const text = decodeSource(await workspace.fileSystem.readFile(listed.path));
+        if (text === undefined) {
+          skipped += 1;
+          continue;
+        }
+        let hits: Awaited<ReturnType<typeof findNameOccurrences>>;
+        try {
+          hits = await findNameOccurrences(language, text, identifier);
+        } catch (error) {
+          if (!(error instanceof ParseFailure)) throw error;
+          skipped += 1;
+          continue;
+        }
+        parsedFiles += 1;
+        if (hits.length === 0) continue;
+        const occurrences = hits.map((hit): ReferenceOccurrence => {
+          if (hit.role === "declaration") declarations += 1;
+          else if (hit.role === "import") imports += 1;
+          return {
+            line: hit.line,
+            column: hit.column,
+            role: hit.role,
+            ...lineAround(text, hit.index, identifier.length),
+            enclosing: hit.enclosing,
+          };
+        });
+        found.push({ file: { path: listed.path, language, occurrences: [] }, occurrences });
+        if (position % 200 === 199) {
+          await context.progress?.({
+            message: `parsed ${position + 1} of ${files.length} files`,
+            completed: position + 1,
+            total: files.length,
+          });
+        }
+      }
+      const total = found.reduce((sum, entry) => sum + entry.occurrences.length, 0);
+      const offset = request.offset ?? 1;
+      if (isOffsetPastEnd(offset, total)) {
+        return offsetPastEnd({ tool: name, offset, total, unit: "occurrences" });
+      }
+      const limit = request.limit ?? DEFAULT_FIND_REFERENCES_LIMIT;
+      const page: ReferenceFile[] = [];
+      let seen = 0;
+      for (const entry of found) {
+        const first = Math.max(0, offset - 1 - seen);
+        const last = Math.min(entry.occurrences.length, offset - 1 + limit - seen);
+        if (first < last)
+          page.push({ ...entry.file, occurrences: entry.occurrences.slice(first, last) });
+        seen += entry.occurrences.length;
+      }
+      const end = Math.min(total, offset - 1 + limit);
+      const cappedShortlist = shortlist.files.length > maxFiles || shortlist.total === undefined;
+      const data: FindReferencesToolData = {
+        name: request.name,
+        identifier,
+        path: resolved.display,
+        offset,
+        limit,
+        files: page,
+        total,
+        total_files: found.length,
+        declarations,
+        imports,
+        truncated: end < total,
+        files_mentioning: shortlist.total ?? shortlist.files.length,
+        files_parsed: parsedFiles,
+        files_skipped: skipped,
+        syntactic: true,
+        call_arguments: givenCallArguments(request),
+      };
+      if (cappedShortlist) data.total_at_least = total;
+      if (end < total) data.next_offset = end + 1;
+      if (total === 0) {
+        data.message =
+          shortlist.files.length === 0
+            ? `no file under ${resolved.display} contains the word ${identifier}; check the spelling or widen path.`
+            : `${shortlist.files.length} files contain the word, but only in strings, comments, longer names or files without a grammar.${mounted.has("grep_search") ? " grep_search shows those lines." : ""}`;
+      }
+      return ok(data);
+    },
+    render: (data) => formatFindReferences(data, { toolName: name }),
+  });
+}

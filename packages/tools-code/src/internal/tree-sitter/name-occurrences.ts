@@ -1,0 +1,189 @@
+import type { Node } from "web-tree-sitter";
+import { LANGUAGE_RULES } from "./extract-symbols.js";
+import { IDENTIFIER_NODE_TYPES } from "./identifiers.js";
+import type { ParsedLanguage } from "./languages.js";
+import { withTree } from "./runtime.js";
+import type { EngineSymbol } from "./symbol.js";
+import { walkSymbols } from "./walk-rules.js";
+
+/**
+ * Identifier occurrences of one name in one text, confirmed by the syntax tree (for
+ * `find_references`): the text is searched for the name between identifier boundaries, and each
+ * hit is kept only when the tree's smallest node there is an identifier of exactly that span — so
+ * hits inside strings, comments and longer names drop out. Each kept hit says whether it declares
+ * the name, imports it or uses it, and names its innermost enclosing symbol (the engine's
+ * symbols, from the same tree). Unlike `collectIdentifiers` (which walks every node), it visits
+ * only the textual hits — a large file with three uses costs a parse and three lookups. Added
+ * beside the engine for `find_references`; the tree is deleted before returning.
+ *
+ * @internal
+ */
+
+/** What an occurrence does with the name. */
+export type OccurrenceRole = "declaration" | "import" | "reference";
+
+/** One confirmed occurrence. */
+export interface NameOccurrence {
+  /** Offset in the text (UTF-16 code units). */
+  index: number;
+  /** 1-based line. */
+  line: number;
+  /** 1-based column (UTF-16 code units). */
+  column: number;
+  /** Declaration, import or plain use. */
+  role: OccurrenceRole;
+  /** Qualified name of the innermost enclosing symbol, or `null` at the top of the file. */
+  enclosing: string | null;
+}
+
+/** Parents whose name-like child declares it, besides a `name` field. */
+const DECLARING_PARENTS = new Set([
+  "variable_declarator",
+  "required_parameter",
+  "optional_parameter",
+  "rest_pattern",
+  "formal_parameters",
+  "parameters",
+  "default_parameter",
+  "typed_parameter",
+  "typed_default_parameter",
+  "lambda_parameters",
+  "parameter_declaration",
+  "formal_parameter",
+  "shorthand_property_identifier_pattern",
+  "object_pattern",
+  "array_pattern",
+  "catch_clause",
+  "type_parameter",
+  "enum_assignment",
+  "enum_body",
+]);
+
+/** Ancestors that make an occurrence an import. */
+const IMPORTING = new Set([
+  "import_specifier",
+  "import_clause",
+  "namespace_import",
+  "import_statement",
+  "import_from_statement",
+  "import_declaration",
+  "import_spec",
+  "use_declaration",
+  "using_directive",
+  "named_imports",
+  "aliased_import",
+  "dotted_name",
+]);
+
+/** Parents whose `name` field is a use (JSX tags, calls by name), not a declaration. */
+const USING_PARENTS = new Set([
+  "jsx_opening_element",
+  "jsx_closing_element",
+  "jsx_self_closing_element",
+  "decorator",
+  "call",
+]);
+
+function isWordCharacter(code: number): boolean {
+  return (
+    (code >= 97 && code <= 122) ||
+    (code >= 65 && code <= 90) ||
+    (code >= 48 && code <= 57) ||
+    code === 95 ||
+    code === 36 ||
+    code >= 0x80
+  );
+}
+
+/** Offsets where `name` stands between identifier boundaries in `text`. */
+function textualHits(text: string, name: string): number[] {
+  const hits: number[] = [];
+  for (let at = text.indexOf(name); at !== -1; at = text.indexOf(name, at + 1)) {
+    const before = at === 0 ? 0 : text.charCodeAt(at - 1);
+    const after = text.charCodeAt(at + name.length);
+    if (!isWordCharacter(before) && (Number.isNaN(after) || !isWordCharacter(after))) hits.push(at);
+  }
+  return hits;
+}
+
+function roleOf(node: Node, index: number, declared: ReadonlySet<number>): OccurrenceRole {
+  if (declared.has(index)) return "declaration";
+  let ancestor = node.parent;
+  for (let depth = 0; ancestor !== null && depth < 4; depth += 1) {
+    if (IMPORTING.has(ancestor.type)) {
+      // `import x from` / `import { x as y }`: both sides are imports.
+      if (ancestor.type !== "dotted_name" || ancestor.parent?.type.startsWith("import"))
+        return "import";
+    }
+    ancestor = ancestor.parent;
+  }
+  const parent = node.parent;
+  if (parent === null) return "reference";
+  if (DECLARING_PARENTS.has(parent.type)) {
+    // The value side of `x = y`, a default value, a type annotation are uses.
+    const value = parent.childForFieldName("value") ?? parent.childForFieldName("right");
+    if (value === null || value.startIndex > index) return "declaration";
+    return "reference";
+  }
+  const nameField = parent.childForFieldName("name");
+  if (nameField !== null && nameField.startIndex === index && !USING_PARENTS.has(parent.type)) {
+    return "declaration";
+  }
+  return "reference";
+}
+
+/** The innermost symbol containing `index`, other than the one `index` names. */
+function enclosingOf(symbols: readonly EngineSymbol[], index: number): string | null {
+  let best: EngineSymbol | undefined;
+  for (const symbol of symbols) {
+    if (symbol.startIndex > index) break;
+    if (index >= symbol.endIndex || symbol.nameIndex === index) continue;
+    if (best === undefined || symbol.startIndex >= best.startIndex) best = symbol;
+  }
+  return best?.qualified_name ?? null;
+}
+
+/**
+ * Finds the identifier occurrences of `name` in a text (see the module comment).
+ *
+ * @param language - a parsed language
+ * @param text - the file's text
+ * @param name - an identifier
+ * @param options - the parse time limit
+ * @returns the occurrences in text order (empty when the name only appears in strings, comments
+ *   or longer words)
+ * @throws ParseFailure when the parse times out or the grammar cannot be loaded
+ */
+export async function findNameOccurrences(
+  language: ParsedLanguage,
+  text: string,
+  name: string,
+  options: { timeoutMs?: number } = {},
+): Promise<NameOccurrence[]> {
+  const hits = textualHits(text, name);
+  if (hits.length === 0) return [];
+  return withTree(
+    language,
+    text,
+    (tree) => {
+      const symbols = walkSymbols(tree.rootNode, text, LANGUAGE_RULES[language]);
+      const declared = new Set(symbols.map((symbol) => symbol.nameIndex));
+      const found: NameOccurrence[] = [];
+      for (const index of hits) {
+        const node = tree.rootNode.descendantForIndex(index, index + name.length);
+        if (node === null || node.startIndex !== index || node.endIndex !== index + name.length)
+          continue;
+        if (!IDENTIFIER_NODE_TYPES.has(node.type)) continue;
+        found.push({
+          index,
+          line: node.startPosition.row + 1,
+          column: node.startPosition.column + 1,
+          role: roleOf(node, index, declared),
+          enclosing: enclosingOf(symbols, index),
+        });
+      }
+      return found;
+    },
+    options,
+  );
+}

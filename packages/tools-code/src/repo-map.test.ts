@@ -1,0 +1,156 @@
+import { utimesSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { assertConformance } from "@agentool/contract/testing";
+import { afterAll, describe, expect, it } from "vitest";
+import { scanNames } from "./internal/repo-map/scan-names.js";
+import { createRepoMapTool, estimateTokens, formatRepoMap } from "./repo-map.js";
+import { workspaceFolder } from "./test-support/workspace-folder.js";
+
+const files: Record<string, string> = {
+  "src/core/parser.ts":
+    "import { Token } from './lexer';\n// Lexer is named in a comment only\nexport class Parser {\n  constructor(private tokens: Token[]) {}\n  parseExpression(): Node {\n    return this.parsePrimary();\n  }\n  private parsePrimary(): Node {\n    return {} as Node;\n  }\n}\nexport interface Node {\n  kind: string;\n}\n",
+  "src/core/lexer.ts":
+    "export interface Token {\n  text: string;\n}\nexport function tokenize(input: string): Token[] {\n  return [];\n}\n",
+  "src/unused.ts": "export function lonelyHelper(): void {}\n",
+  "ignored/gen.ts": "export class Generated {}\n",
+  ".gitignore": "ignored/\n",
+  ".env": "SECRET=1\n",
+  "README.md": "# Title\n",
+};
+for (let index = 0; index < 6; index += 1) {
+  files[`src/app/use${index}.ts`] =
+    `import { Parser } from '../core/parser';\nimport { tokenize } from '../core/lexer';\nexport function run${index}(text: string) {\n  return new Parser(tokenize(text)).parseExpression();\n}\n`;
+}
+files["scripts/tool.py"] =
+  "import os\n\nLIMIT = 3\n\nclass Runner:\n    def start(self):\n        return '''tokenize Parser'''\n\ndef main():\n    return Runner().start()\n";
+const folder = workspaceFolder(files);
+afterAll(() => folder.remove());
+
+const mounted = ["repo_map", "read_file", "find_symbol", "code_outline"];
+
+describe("repo_map", () => {
+  it("ranks the files other files use first, with signatures and line ranges, skipping ignored, secret and non-code files", async () => {
+    const repoMap = createRepoMapTool({ root: folder.root, mountedTools: mounted });
+    const result = await repoMap.run({});
+    if (!result.success) throw new Error(result.error.message);
+    const paths = result.data.files.map((file) => file.path);
+    expect(paths.slice(0, 2).sort()).toEqual(["src/core/lexer.ts", "src/core/parser.ts"]);
+    expect(paths).not.toContain("ignored/gen.ts");
+    expect(result.data.source_files).toBe(10);
+    expect(result.data.truncated).toBe(false);
+    const parser = result.data.files.find((file) => file.path === "src/core/parser.ts");
+    const parse = parser?.symbols.find((symbol) => symbol.name === "parseExpression");
+    expect(parse).toMatchObject({
+      start_line: 5,
+      end_line: 7,
+      references: 6,
+      referencing_files: 6,
+    });
+    const text = formatRepoMap(result.data, { readTool: "read_file" });
+    expect(text).toContain("src/core/parser.ts\n  3-11 export class Parser");
+    expect(text).toContain("    5-7 parseExpression(): Node");
+    expect(result.data.estimated_tokens).toBe(estimateTokens(text));
+  });
+
+  it("fits the budget and names the call with a larger one", async () => {
+    const repoMap = createRepoMapTool({ root: folder.root, mountedTools: mounted });
+    const result = await repoMap.run({ budget_tokens: 128, path: "src" });
+    if (!result.success) throw new Error(result.error.message);
+    const text = formatRepoMap(result.data);
+    expect(estimateTokens(text)).toBeLessThanOrEqual(128);
+    expect(result.data.truncated).toBe(true);
+    expect(text).toMatch(
+      /…\[truncated: \d+ more (files|symbols) — call repo_map again with path="src", budget_tokens=512\]$/,
+    );
+  });
+
+  it("leans towards the focus", async () => {
+    const repoMap = createRepoMapTool({ root: folder.root, mountedTools: mounted });
+    const plain = await repoMap.run({ budget_tokens: 128 });
+    const focused = await repoMap.run({
+      budget_tokens: 128,
+      focus: ["scripts/tool.py", "nowhere/x.ts"],
+    });
+    if (!plain.success || !focused.success) throw new Error("failed");
+    expect(plain.data.files[0]?.path).not.toBe("scripts/tool.py");
+    expect(focused.data.files.map((file) => file.path)).toContain("scripts/tool.py");
+    expect(focused.data.unmatched_focus).toEqual(["nowhere/x.ts"]);
+  });
+
+  it("serves unchanged files (same size and mtime) from its cache on a warm call", async () => {
+    const repoMap = createRepoMapTool({ root: folder.root, mountedTools: mounted });
+    const path = join(folder.root, "src/unused.ts");
+    const mtime = new Date(Math.floor(Date.now() / 1000) * 1000 - 60_000);
+    utimesSync(path, mtime, mtime);
+    const cold = await repoMap.run({});
+    if (!cold.success) throw new Error(cold.error.message);
+    expect(formatRepoMap(cold.data)).toContain("export function lonelyHelper(): void");
+    // Same size, mtime put back: the cache cannot tell, so the warm map shows the old signature.
+    writeFileSync(path, "export function lonelyHelper(): null {}\n");
+    utimesSync(path, mtime, mtime);
+    const warm = await repoMap.run({});
+    expect(warm.success && formatRepoMap(warm.data)).toBe(formatRepoMap(cold.data));
+    utimesSync(path, new Date(), new Date(mtime.getTime() + 5_000));
+    const changed = await repoMap.run({});
+    expect(changed.success && formatRepoMap(changed.data)).toContain(
+      "export function lonelyHelper(): null",
+    );
+  });
+
+  it("answers a missing path and an empty folder with what to do", async () => {
+    const repoMap = createRepoMapTool({ root: folder.root, mountedTools: mounted });
+    const missing = await repoMap.run({ path: "nope" });
+    expect(!missing.success && missing.error.code).toBe("FILE_NOT_FOUND");
+    const secret = await repoMap.run({ path: ".env" });
+    expect(!secret.success && secret.error.code).toBe("BLOCKED");
+  });
+
+  it("passes the conformance kit", async () => {
+    await assertConformance(
+      [createRepoMapTool({ root: folder.root, mountedTools: ["repo_map"] })],
+      {
+        workspaceRoot: folder.root,
+        samples: { repo_map: { path: "src" } },
+      },
+    );
+  });
+});
+
+describe("the lexical scan", () => {
+  const names = new Map<string, number>();
+  const idOf = (name: string) => {
+    if (!names.has(name)) names.set(name, names.size);
+    return names.get(name) as number;
+  };
+  const nameOf = (id: number) => [...names].find(([, value]) => value === id)?.[0];
+
+  it("skips strings, comments and templates' text, and finds definitions", () => {
+    const scan = scanNames(
+      "// commentWord\nconst topLevel = `text $" +
+        "{insideTemplate} more`;\nfunction helper() { const local = 'stringWord'; }\nclass Widget {\n  render(): void {\n    helper();\n  }\n}\n",
+      "c",
+      idOf,
+    );
+    const defined = [...scan.definitions].map(nameOf).sort();
+    expect(defined).toEqual(["Widget", "helper", "render", "topLevel"]);
+    const used = [...scan.names].map(nameOf);
+    expect(used).toContain("insideTemplate");
+    expect(used).toContain("helper");
+    expect(used).not.toContain("commentWord");
+    expect(used).not.toContain("stringWord");
+    expect(used).not.toContain("local");
+  });
+
+  it("reads Python's comments, triple-quoted strings and module assignments", () => {
+    const scan = scanNames(
+      "# hashWord\nLIMIT = 3\ndef run():\n    '''docWord'''\n    return LIMIT\n",
+      "hash",
+      idOf,
+    );
+    expect([...scan.definitions].map(nameOf).sort()).toEqual(["LIMIT", "run"]);
+    const used = [...scan.names].map(nameOf);
+    expect(used).toEqual(expect.arrayContaining(["LIMIT"]));
+    expect(used).not.toContain("hashWord");
+    expect(used).not.toContain("docWord");
+  });
+});
