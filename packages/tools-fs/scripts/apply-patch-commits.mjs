@@ -10,7 +10,7 @@
 // Commits whose diff holds binary files, submodules or only mode changes are counted apart
 // (a text patch cannot carry them). Everything else must come out identical.
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { createNodeFsTools } from "../dist/node/index.js";
