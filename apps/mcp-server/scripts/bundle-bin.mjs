@@ -4,8 +4,12 @@
 // per lazily loaded family (each family still loads only when one of its tools is first called or
 // listed), and the two worker threads the families start by file (tools-web's converter,
 // tools-knowledge's index builder) written beside the chunks under the names the families look
-// for. Left outside: Node's own modules, rg's binary package (found on disk beside its module)
-// and playwright-core (an optional peer, checked at run time).
+// for. Left outside: Node's own modules, rg's binary package (found on disk beside its module),
+// playwright-core (an optional peer, checked at run time) and the code family's engines:
+// @ast-grep/napi (a native .node binary, required at run time), web-tree-sitter (it loads its
+// own web-tree-sitter.wasm from beside its module) and @vscode/tree-sitter-wasm (the grammars,
+// .wasm files resolved by path at run time) — dependencies of this package, so they resolve from
+// dist/bin/ as rg does.
 //
 // Run after `tsc` (the package's build script): node scripts/bundle-bin.mjs
 // Writes dist/bin/ (agentool-mcp.js, its chunks and workers) and dist/bin/THIRD-PARTY-NOTICES.md,
@@ -40,7 +44,13 @@ for (const file of Object.values(input)) {
 
 const builtins = new Set([...builtinModules, ...builtinModules.map((name) => `node:${name}`)]);
 /** Imported at run time from node_modules, never bundled. */
-const OUTSIDE = [/^@vscode\/ripgrep(\/|$)/, /^playwright-core(\/|$)/];
+const OUTSIDE = [
+  /^@vscode\/ripgrep(\/|$)/,
+  /^playwright-core(\/|$)/,
+  /^@ast-grep\/napi(\/|$)/,
+  /^web-tree-sitter(\/|$)/,
+  /^@vscode\/tree-sitter-wasm(\/|$)/,
+];
 const isOutside = (id) => builtins.has(id) || OUTSIDE.some((pattern) => pattern.test(id));
 
 const unresolved = [];

@@ -27,6 +27,10 @@ export async function resolve(specifier, context, next) {
 const BIN_DIRECTORY = join(PACKAGE_DIRECTORY, "dist", "bin");
 /** rolldown heads each bundled module with its path: this one marks the browser family's code. */
 const BROWSER_MODULE = "// ../../packages/tools-preview/dist/browser/create-browser-tool.js";
+/** The same for the code family's code. */
+const CODE_MODULE = "// ../../packages/tools-code/dist/create-code-tools.js";
+/** What the code family loads from node_modules at run time: tree-sitter's runtime and grammars, ast-grep. */
+const CODE_OUTSIDE = /\/(web-tree-sitter|@vscode\/tree-sitter-wasm|@ast-grep\/napi[^/]*)\//;
 const binURL = pathToFileURL(`${BIN_DIRECTORY}/`).href;
 
 let folder: ReturnType<typeof temporaryDirectory>;
@@ -94,9 +98,11 @@ describe("the published bin is one bundle with a chunk per family", () => {
       // Outside the bundle only rg's binary package (a file on disk beside its module).
       const outside = afterListing.filter((url) => !url.startsWith(binURL));
       for (const url of outside) expect(url).toMatch(/\/@vscode\/ripgrep\//);
-      // The opt-in browser family is not served by default: its chunk never loads.
+      // The opt-in browser and code families are not served by default: their chunks never load.
       for (const url of chunks(afterListing)) {
-        expect(readFileSync(fileURLToPath(url), "utf8"), url).not.toContain(BROWSER_MODULE);
+        const chunk = readFileSync(fileURLToPath(url), "utf8");
+        expect(chunk, url).not.toContain(BROWSER_MODULE);
+        expect(chunk, url).not.toContain(CODE_MODULE);
       }
     } finally {
       await client.close();
@@ -153,6 +159,60 @@ describe("the published bin is one bundle with a chunk per family", () => {
     } finally {
       await client.close();
       await new Promise<void>((resolve) => page.close(() => resolve()));
+    }
+  }, 60_000);
+
+  it("loads the code family's chunk at its first call; tree-sitter and ast-grep stay outside the bundle", async () => {
+    writeFileSync(log, "");
+    writeFileSync(
+      join(folder.path, "count.ts"),
+      "export function count(items: string[]): number {\n  return items.length;\n}\n",
+    );
+    const client = new Client({ name: "bundle-test", version: "1.0.0" });
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [
+          "--import",
+          join(folder.path, "register.mjs"),
+          CLI_PATH,
+          "--root",
+          folder.path,
+          "--families",
+          "core,code",
+        ],
+        cwd: folder.path,
+        stderr: "ignore",
+        env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: folder.path },
+      }),
+    );
+    try {
+      const codeChunks = () =>
+        resolvedSoFar().filter(
+          (url) =>
+            url.startsWith(binURL) &&
+            readFileSync(fileURLToPath(url), "utf8").includes(CODE_MODULE),
+        );
+      const thought = await client.callTool({ name: "think", arguments: { thought: "first" } });
+      expect(thought.isError).not.toBe(true);
+      expect(codeChunks()).toEqual([]);
+      const found = await client.callTool({ name: "find_symbol", arguments: { name: "count" } });
+      expect(found.isError).not.toBe(true);
+      expect(JSON.stringify(found.content)).toContain("count.ts:1-3");
+      const matched = await client.callTool({
+        name: "ast_search",
+        arguments: { pattern: "$X.length", language: "typescript" },
+      });
+      expect(matched.isError).not.toBe(true);
+      expect(JSON.stringify(matched.content)).toContain("items.length");
+      expect(codeChunks()).toHaveLength(1);
+      // web-tree-sitter (with its own .wasm beside it) from node_modules, not from the bundle.
+      const outside = resolvedSoFar().filter((url) => !url.startsWith(binURL));
+      expect(outside.some((url) => /\/web-tree-sitter\//.test(url))).toBe(true);
+      for (const url of outside)
+        expect(url).toMatch(new RegExp(`${CODE_OUTSIDE.source}|/@vscode/ripgrep/`));
+    } finally {
+      await client.close();
     }
   }, 60_000);
 

@@ -13,7 +13,11 @@ describe("parseCommandLine", () => {
         root: ".",
         families: FAMILY_NAMES.filter(
           (name) =>
-            name !== "memory" && name !== "skills" && name !== "preview" && name !== "browser",
+            name !== "memory" &&
+            name !== "skills" &&
+            name !== "code" &&
+            name !== "preview" &&
+            name !== "browser",
         ),
         mode: "read-only",
         allowCommands: [],
@@ -174,6 +178,24 @@ describe("parseCommandLine", () => {
     expect(usageError(["--families", "browsr"])).toContain("Did you mean browser?");
   });
 
+  it("mounts code only when named, in either mode", () => {
+    const serve = (argv: string[]) => {
+      const parsed = parseCommandLine(argv);
+      if (parsed.action !== "serve") throw new Error(`${argv.join(" ")} did not serve`);
+      return parsed.options;
+    };
+    expect(serve(["--root", "."]).families).not.toContain("code");
+    expect(serve(["--root", ".", "--mode", "read-write"]).families).not.toContain("code");
+    expect(serve(["--root", ".", "--families", "code"])).toMatchObject({
+      families: ["code"],
+      mode: "read-only",
+    });
+    expect(
+      serve(["--root", ".", "--families", "fs,git,code", "--mode", "read-write"]),
+    ).toMatchObject({ families: ["fs", "git", "code"], mode: "read-write" });
+    expect(usageError(["--families", "cod"])).toContain("Did you mean code?");
+  });
+
   it("lists every flag in the help text", () => {
     const help = formatHelp("9.9.9");
     for (const flag of FLAGS) {
@@ -182,7 +204,7 @@ describe("parseCommandLine", () => {
     }
     expect(help).toContain("AGENTOOL_MCP_TOKEN");
     expect(help).toContain("XDG_CACHE_HOME");
-    expect(help).toContain("core,fs,git,web,knowledge,memory,skills,interact");
+    expect(help).toContain("core,fs,git,code,web,knowledge,memory,skills,interact");
   });
 });
 

@@ -226,14 +226,17 @@ function parseMode(flags: FlagValues): ServerMode {
 }
 
 /**
- * By default every family but preview and browser (each starts a Chromium; browser reaches the
- * live web): memory only with --memory-dir and skills only with --skills-dir.
+ * By default every family but code, preview and browser (code's seven tools would take the
+ * default set past its token budget, and grep_search already finds text; preview and browser
+ * each start a Chromium, browser reaches the live web): memory only with --memory-dir and skills
+ * only with --skills-dir.
  */
 function chooseFamilies(flags: FlagValues): FamilyName[] {
   return flags.hasValue("families")
     ? parseFamilies(flags.many("families"))
     : FAMILY_NAMES.filter(
         (name) =>
+          name !== "code" &&
           name !== "preview" &&
           name !== "browser" &&
           (name !== "memory" || flags.hasValue("memory-dir")) &&

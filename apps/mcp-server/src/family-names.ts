@@ -3,6 +3,7 @@ export const FAMILY_NAMES = [
   "core",
   "fs",
   "git",
+  "code",
   "web",
   "knowledge",
   "memory",
@@ -14,7 +15,9 @@ export const FAMILY_NAMES = [
 
 /**
  * One tool family: `core` (think, update_plan), `fs` (files, search, run_command), `git`,
- * `web` (web_fetch, wiki_search, web_search), `knowledge` (search_knowledge, remember,
+ * `code` (repo_map, code_outline, find_symbol, find_references, ast_search; replace_symbol and
+ * ast_rewrite in read-write mode — tree-sitter and ast-grep over the root; only when asked for
+ * with `--families`), `web` (web_fetch, wiki_search, web_search), `knowledge` (search_knowledge, remember,
  * search_memory), `memory` (memory_write, memory_read, memory_search, memory_list, memory_delete
  * over the file store in `--memory-dir`), `skills` (use_skill, read_skill_file over the skills
  * folder in `--skills-dir`), `interact` (ask_user, confirm, notify), `preview` (preview: HTML

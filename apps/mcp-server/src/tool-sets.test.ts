@@ -309,6 +309,60 @@ describe("buildToolSet: the browser family", () => {
   });
 });
 
+describe("buildToolSet: the code family", () => {
+  const codeOnly = (overrides: Partial<ToolSetConfiguration>): ToolSetConfiguration => ({
+    families: ["fs", "code"],
+    mode: "read-only",
+    allowCommands: [],
+    searxng: undefined,
+    allowHosts: [],
+    ...overrides,
+  });
+  const READ_CODE = ["repo_map", "code_outline", "find_symbol", "find_references", "ast_search"];
+
+  it("read-only: the read tools only, each annotated read-only, naming only mounted tools", async () => {
+    const set = buildToolSet(codeOnly({}), { root: project.path, elicitation: false, handler });
+    expect(set.families.get("code")).toEqual(READ_CODE);
+    const code = set.tools.filter((tool) => READ_CODE.includes(tool.name));
+    expect(code.map((tool) => tool.name)).toEqual(READ_CODE);
+    for (const tool of code) expect(tool.annotations?.readOnly, tool.name).toBe(true);
+    const mounted = new Set(set.tools.map((tool) => tool.name));
+    expect(mounted.has("replace_symbol")).toBe(false);
+    expect(mounted.has("ast_rewrite")).toBe(false);
+    for (const tool of set.tools) {
+      expect(
+        findAbsentToolNames(tool.description, mounted, AGENTOOL_TOOL_NAMES),
+        tool.name,
+      ).toEqual([]);
+    }
+    expect(set.notes).toEqual([]);
+    const report = await checkConformance(set.tools);
+    expect(report.violations).toEqual([]);
+  });
+
+  it("read-write adds replace_symbol and ast_rewrite; without a root the family is left out with a note", () => {
+    const set = buildToolSet(codeOnly({ families: ["code"], mode: "read-write" }), {
+      root: project.path,
+      elicitation: false,
+      handler,
+    });
+    expect(set.tools.map((tool) => tool.name)).toEqual([
+      ...READ_CODE,
+      "replace_symbol",
+      "ast_rewrite",
+    ]);
+    const rootless = buildToolSet(codeOnly({ families: ["core", "code"] }), {
+      root: undefined,
+      elicitation: false,
+      handler,
+    });
+    expect(rootless.tools.map((tool) => tool.name)).toEqual(["think", "update_plan"]);
+    expect(rootless.notes).toEqual([
+      "code tools left out: no root (pass --root <dir>, or use a client that sends MCP roots); they read and rewrite the code under the root.",
+    ]);
+  });
+});
+
 describe("isGitRepositoryRoot", () => {
   it("is true only for a directory with its own .git directory", () => {
     const plain = temporaryDirectory({ "x.txt": "x", "nested/.git": "gitdir: /elsewhere" });

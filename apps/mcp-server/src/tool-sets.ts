@@ -105,6 +105,9 @@ export interface ToolSet {
  * - fs: `createNodeFsTools({ root, mode })`; with `allowCommands` in read-write mode also
  *   `run_command` (`allowedCommands`, sandboxed where bubblewrap works). Needs a root.
  * - git: `createGitTools({ root, mode })`, only when the root has its own `.git` directory.
+ * - code: `createCodeTools({ root, mode })` — the read tools (repo_map, code_outline, find_symbol,
+ *   find_references, ast_search), plus replace_symbol and ast_rewrite in read-write mode. Needs a
+ *   root.
  * - web: `wiki_search` and the SSRF-guarded `web_fetch` (`allowHosts`); `web_search` over
  *   SearXNG when `searxng` is set.
  * - interact: `notify` always; `ask_user` and `confirm` only when the client supports elicitation.

@@ -275,6 +275,13 @@ export function buildToolSetFrom(
       ...modules.git.createGitTools({ root, mode: configuration.mode, mountedTools: mounted }),
     );
   }
+  if (planned.code && root !== undefined && modules.code !== undefined) {
+    // Confined to the root like fs and git; the write tools (replace_symbol, ast_rewrite) only in
+    // read-write mode, through tools-fs's change set (all files or none).
+    tools.push(
+      ...modules.code.createCodeTools({ root, mode: configuration.mode, mountedTools: mounted }),
+    );
+  }
   if (planned.web && modules.web !== undefined) tools.push(...buildWebTools(modules.web, context));
   let corpus: ToolSet["corpus"];
   if (planned.knowledge && modules.knowledge !== undefined) {

@@ -1,3 +1,4 @@
+import * as code from "@agentool/tools-code";
 import * as core from "@agentool/tools-core";
 import * as fs from "@agentool/tools-fs/node";
 import * as git from "@agentool/tools-git";
@@ -22,6 +23,7 @@ export const EAGER_FAMILY_MODULES: Required<FamilyModules> = Object.freeze({
   core,
   fs,
   git,
+  code,
   web: { index: webIndex, node: webNode, saver },
   knowledge: { index: knowledgeIndex, resources },
   memory: { index: knowledgeIndex, node: knowledgeNode },

@@ -9,6 +9,7 @@ export interface FamilyModules {
   core?: typeof import("@agentool/tools-core");
   fs?: typeof import("@agentool/tools-fs/node");
   git?: typeof import("@agentool/tools-git");
+  code?: typeof import("@agentool/tools-code");
   web?: {
     index: typeof import("@agentool/tools-web");
     node: typeof import("@agentool/tools-web/node");
@@ -41,6 +42,7 @@ const loaders: { [Family in FamilyName]: () => Promise<FamilyModules> } = {
   core: async () => ({ core: await import("@agentool/tools-core") }),
   fs: async () => ({ fs: await import("@agentool/tools-fs/node") }),
   git: async () => ({ git: await import("@agentool/tools-git") }),
+  code: async () => ({ code: await import("@agentool/tools-code") }),
   web: async () => {
     const [index, node, saver] = await Promise.all([
       import("@agentool/tools-web"),

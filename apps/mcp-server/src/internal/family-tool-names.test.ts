@@ -1,3 +1,4 @@
+import { CODE_READ_TOOL_NAMES, CODE_WRITE_TOOL_NAMES } from "@agentool/tools-code";
 import { THINK_TOOL_NAME, UPDATE_PLAN_TOOL_NAME } from "@agentool/tools-core";
 import { fsToolNames } from "@agentool/tools-fs";
 import { RUN_COMMAND_TOOL_NAME } from "@agentool/tools-fs/node";
@@ -20,6 +21,8 @@ import {
 import { describe, expect, it } from "vitest";
 import {
   BROWSER_NAME,
+  CODE_READ_NAMES,
+  CODE_WRITE_NAMES,
   CORE_TOOL_NAMES,
   FS_READ_TOOL_NAMES,
   FS_WRITE_TOOL_NAMES,
@@ -45,6 +48,8 @@ describe("family tool names written out for the lazy server", () => {
     expect(RUN_COMMAND_NAME).toBe(RUN_COMMAND_TOOL_NAME);
     expect(GIT_READ_NAMES).toEqual(GIT_READ_TOOL_NAMES);
     expect(GIT_WRITE_NAMES).toEqual(GIT_WRITE_TOOL_NAMES);
+    expect(CODE_READ_NAMES).toEqual(CODE_READ_TOOL_NAMES);
+    expect(CODE_WRITE_NAMES).toEqual(CODE_WRITE_TOOL_NAMES);
     expect(WEB_NAMES).toEqual({
       search: WEB_SEARCH_TOOL_NAME,
       wiki: WIKI_SEARCH_TOOL_NAME,

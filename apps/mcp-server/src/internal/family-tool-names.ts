@@ -44,6 +44,18 @@ export const GIT_READ_NAMES: readonly string[] = Object.freeze([
 /** What `git` adds in read-write mode (`GIT_WRITE_TOOL_NAMES`). */
 export const GIT_WRITE_NAMES: readonly string[] = Object.freeze(["git_add", "git_commit"]);
 
+/** `code` in read-only mode (`CODE_READ_TOOL_NAMES` of `@agentool/tools-code`). */
+export const CODE_READ_NAMES: readonly string[] = Object.freeze([
+  "repo_map",
+  "code_outline",
+  "find_symbol",
+  "find_references",
+  "ast_search",
+]);
+
+/** What `code` adds in read-write mode (`CODE_WRITE_TOOL_NAMES`). */
+export const CODE_WRITE_NAMES: readonly string[] = Object.freeze(["replace_symbol", "ast_rewrite"]);
+
 /** The web tools (`WEB_SEARCH_TOOL_NAME`, `WIKI_SEARCH_TOOL_NAME`, `WEB_FETCH_TOOL_NAME`). */
 export const WEB_NAMES = Object.freeze({
   search: "web_search",

@@ -40,8 +40,9 @@ function refuse(message: string): never {
 }
 
 /**
- * By default every family but browser (opt-in: the live web), memory and skills only when they
- * have a folder; each folder needs its family.
+ * By default every family but code (opt-in: its tools cost tokens every conversation pays) and
+ * browser (opt-in: the live web), memory and skills only when they have a folder; each folder
+ * needs its family.
  */
 function chooseFamilies(parsed: AgentoolMcpServerOptions): readonly FamilyName[] {
   if (parsed.memoryDir === undefined && parsed.families?.includes("memory") === true) {
@@ -54,6 +55,7 @@ function chooseFamilies(parsed: AgentoolMcpServerOptions): readonly FamilyName[]
     parsed.families ??
     FAMILY_NAMES.filter(
       (name) =>
+        name !== "code" &&
         name !== "browser" &&
         (name !== "memory" || parsed.memoryDir !== undefined) &&
         (name !== "skills" || parsed.skillsDir !== undefined),

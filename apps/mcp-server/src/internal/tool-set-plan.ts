@@ -4,6 +4,8 @@ import type { FamilyName } from "../family-names.js";
 import type { ServedKnowledgeFolder, ToolSetConfiguration, ToolSetState } from "../tool-sets.js";
 import {
   BROWSER_NAME,
+  CODE_READ_NAMES,
+  CODE_WRITE_NAMES,
   CORE_TOOL_NAMES,
   FS_READ_TOOL_NAMES,
   FS_WRITE_TOOL_NAMES,
@@ -60,6 +62,8 @@ export interface Plan {
   fs: boolean;
   runCommand: boolean;
   git: boolean;
+  /** `code`: asked for, with a root to confine it to. */
+  code: boolean;
   web: boolean;
   webSearch: boolean;
   interact: boolean;
@@ -136,6 +140,12 @@ export function plan(configuration: ToolSetConfiguration, state: ToolSetState): 
       `git tools left out: ${root} is not the top level of a git work tree (no .git directory).`,
     );
   }
+  const code = has("code") && root !== undefined;
+  if (has("code") && root === undefined) {
+    notes.push(
+      "code tools left out: no root (pass --root <dir>, or use a client that sends MCP roots); they read and rewrite the code under the root.",
+    );
+  }
   const knowledge = has("knowledge");
   const knowledgeFolder = knowledge ? planKnowledgeFolder(configuration, root, notes) : undefined;
   let memoryDirectory =
@@ -194,6 +204,7 @@ export function plan(configuration: ToolSetConfiguration, state: ToolSetState): 
     fs,
     runCommand: fs && configuration.mode === "read-write" && configuration.allowCommands.length > 0,
     git,
+    code,
     web: has("web"),
     webSearch: has("web") && configuration.searxng !== undefined,
     interact,
@@ -226,6 +237,12 @@ export function plannedNames(
     names.set("git", [
       ...GIT_READ_NAMES,
       ...(configuration.mode === "read-write" ? GIT_WRITE_NAMES : []),
+    ]);
+  }
+  if (planned.code) {
+    names.set("code", [
+      ...CODE_READ_NAMES,
+      ...(configuration.mode === "read-write" ? CODE_WRITE_NAMES : []),
     ]);
   }
   if (planned.web) {
