@@ -97,6 +97,25 @@ describe("repo_map", () => {
     );
   });
 
+  it("sees a file added since the last call (its directory changed)", async () => {
+    const scratch = workspaceFolder({
+      "src/a.ts": "export function alpha() {}\n",
+      "src/b.ts": "import { alpha } from './a';\nalpha();\n",
+    });
+    try {
+      const old = new Date(Date.now() - 3_600_000);
+      for (const directory of ["", "src"]) utimesSync(join(scratch.root, directory), old, old);
+      const repoMap = createRepoMapTool({ root: scratch.root });
+      const before = await repoMap.run({});
+      expect(before.success && before.data.ranked_files).toBe(2);
+      writeFileSync(join(scratch.root, "src/c.ts"), "export function gamma() {}\n");
+      const after = await repoMap.run({});
+      expect(after.success && after.data.ranked_files).toBe(3);
+    } finally {
+      scratch.remove();
+    }
+  });
+
   it("answers a missing path and an empty folder with what to do", async () => {
     const repoMap = createRepoMapTool({ root: folder.root, mountedTools: mounted });
     const missing = await repoMap.run({ path: "nope" });

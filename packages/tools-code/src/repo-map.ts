@@ -215,6 +215,7 @@ export function createRepoMapTool(options: RepoMapToolOptions): RepoMapTool {
         workspace,
         lister,
         cache: state.cache,
+        listing: state.listing,
         path: resolved.real,
         pathType: stat.type === "directory" ? "directory" : "file",
         maxFiles,

@@ -4,6 +4,7 @@ import type { FileLister, Workspace } from "@agentool/tools-fs";
 import { readSourceText } from "../ast-grep/source-file.js";
 import { type CodeLanguage, isParsedLanguage, languageForPath } from "../tree-sitter/languages.js";
 import type { FileFacts, FileFactsCache } from "./file-facts-cache.js";
+import type { ListingCache } from "./listing-cache.js";
 import { type LexicalStyle, scanNames } from "./scan-names.js";
 
 /**
@@ -49,6 +50,8 @@ export interface CollectRequest {
   workspace: Workspace;
   lister: FileLister;
   cache: FileFactsCache;
+  /** The last listing, reused while its directories are unchanged (workspaces on disk only). */
+  listing: ListingCache;
   /** The real workspace path of the scope (`""` for the root). */
   path: string;
   pathType: "directory" | "file";
@@ -99,15 +102,9 @@ async function statFile(
   return info?.type === "file" ? { size: info.size, mtimeMs: info.modifiedMs ?? 0 } : undefined;
 }
 
-/**
- * Lists the scope's source files and brings each one's facts up to date.
- *
- * @param request - the workspace, lister, cache, scope and caps
- * @returns the mapped files in path order and what was left out
- */
-export async function collectFiles(request: CollectRequest): Promise<CollectedFiles> {
-  const { workspace, cache } = request;
-  cache.makeRoom();
+/** The scope's files, newest first, as the workspace's lister sees them. */
+async function listPaths(request: CollectRequest): Promise<string[]> {
+  const { workspace } = request;
   const listed = await request.lister.list(
     {
       path: request.path,
@@ -120,15 +117,32 @@ export async function collectFiles(request: CollectRequest): Promise<CollectedFi
     },
     request.signal,
   );
-  const candidates = listed.files
-    .map((file) => file.path)
-    .filter((path) => mappedLanguage(path) !== undefined);
+  return listed.files.map((file) => file.path);
+}
+
+/**
+ * Lists the scope's source files and brings each one's facts up to date.
+ *
+ * @param request - the workspace, lister, cache, scope and caps
+ * @returns the mapped files in path order and what was left out
+ */
+export async function collectFiles(request: CollectRequest): Promise<CollectedFiles> {
+  const { workspace, cache } = request;
+  cache.makeRoom();
+  const root = workspace.fileSystem.kind === "node" ? workspace.fileSystem.displayRoot : undefined;
+  const scopeKey = `${request.pathType}:${request.path}`;
+  let paths = root === undefined ? undefined : request.listing.get(root, scopeKey);
+  if (paths === undefined) {
+    const takenAt = Date.now();
+    paths = await listPaths(request);
+    if (root !== undefined) request.listing.set(root, scopeKey, request.path, paths, takenAt);
+  }
+  const candidates = paths.filter((path) => mappedLanguage(path) !== undefined);
   const skipped: MapSkipped = { too_large: 0, unreadable: 0, over_file_cap: 0 };
   // The lister answers newest first: past the cap, the newest files are kept.
   const kept = candidates.slice(0, request.maxFiles);
   skipped.over_file_cap = candidates.length - kept.length;
   kept.sort((left, right) => (left < right ? -1 : left > right ? 1 : 0));
-  const root = workspace.fileSystem.kind === "node" ? workspace.fileSystem.displayRoot : undefined;
   const files: MappedFile[] = [];
   const misses: Array<{ path: string; size: number; mtimeMs: number; slot: number }> = [];
   const keyParts: string[] = [];

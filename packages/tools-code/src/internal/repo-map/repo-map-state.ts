@@ -1,5 +1,6 @@
 import type { MappedFile } from "./collect-files.js";
 import { FileFactsCache } from "./file-facts-cache.js";
+import { ListingCache } from "./listing-cache.js";
 import { FileRanking, type RankFocus, ReferenceIndex } from "./reference-graph.js";
 
 /**
@@ -17,6 +18,8 @@ const MAX_RANKINGS = 8;
 export class RepoMapState {
   /** The per-file facts. */
   readonly cache: FileFactsCache;
+  /** The last listing. */
+  readonly listing = new ListingCache();
   #fingerprint: string | undefined;
   #index: ReferenceIndex | undefined;
   readonly #rankings = new Map<string, FileRanking>();
