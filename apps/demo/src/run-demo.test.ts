@@ -2,6 +2,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { codeFamily, PERCENT_COMMIT_MESSAGE } from "./families/code.js";
 import { coreFamily } from "./families/core.js";
 import type { DemoFamily } from "./families/demo-family.js";
 import { filesFamily } from "./families/files.js";
@@ -82,7 +83,7 @@ describe("runDemo (scripted)", () => {
       ].join("\n"),
     );
     expect(text).toContain("← update_plan ✓ plan (3/3 done)");
-    expect(text).toContain('→ think {"thought":"Three items are open');
+    expect(text).toContain('→ think {"thought":"Four items are open');
     expect(text).toContain("← think ✓\n    Thought recorded.");
     expect(text).toContain("assistant (final) ›\n  Here is where things stand:");
     expect(text).toMatch(/tool calls: {2}6 \(update_plan ×4, think ×2\)/);
@@ -156,6 +157,47 @@ describe("runDemo (scripted)", () => {
     );
   });
 
+  it("runs the code family: find_symbol and find_references find the swapped calls, apply_patch fixes both, find_references re-checks, git_commit", async () => {
+    const run = await runDemo({ families: [coreFamily, filesFamily, gitFamily, codeFamily] });
+    expect(run.summary.toolErrors).toBe(0);
+    const calls = toolCalls(run.events);
+    const codeCalls = calls.filter((call) =>
+      ["find_symbol", "find_references", "apply_patch"].includes(call.name),
+    );
+    expect(codeCalls.map((call) => call.name)).toEqual([
+      "find_symbol",
+      "find_references",
+      "apply_patch",
+      "find_references",
+    ]);
+    const resultOf = (id: string | undefined) =>
+      toolResults(run.events).find((result) => result.toolCallId === id)?.content ?? "";
+    const [symbol, before, patch, after] = codeCalls.map((call) => resultOf(call.toolCallId));
+    expect(symbol).toContain(
+      "src/percent.ts:6-8  function percent — export function percent(part: number, whole: number): number",
+    );
+    expect(before).toContain("6 occurrences of percent in 3 files");
+    expect(before).toContain(
+      "in dailyShares │ return days.map((day) => ({ day: day.day, share: percent(total, day.hits) }));",
+    );
+    expect(before).toMatch(/in reportLine │ return .*percent\(week, today\)/);
+    expect(before).toContain("in limitUsed │ return percent(count, limit);");
+    expect(patch).toContain("Applied the patch to 2 files (+2 −2 lines).");
+    expect(after).toContain("share: percent(day.hits, total)");
+    expect(after).toContain("percent(today, week)}% of the week");
+    expect(after).not.toContain("percent(total, day.hits)");
+    const commits = calls.filter((call) => call.name === "git_commit");
+    expect(commits).toHaveLength(2);
+    expect(resultOf(commits[1]?.toolCallId)).toMatch(
+      new RegExp(
+        `Committed [0-9a-f]{7,} on main: ${PERCENT_COMMIT_MESSAGE.replace(/[()]/g, "\\$&")}`,
+      ),
+    );
+    expect(run.summary.finalAnswer).toContain(
+      "percent(part, whole) was called with the whole first",
+    );
+  });
+
   it("runs the web family: web_fetch reads the docs page through the forward option", async () => {
     const run = await runDemo({ families: [coreFamily, webFamily] });
     expect(run.summary.toolErrors).toBe(0);
@@ -219,6 +261,9 @@ describe("runDemo (scripted)", () => {
       join("notes", "todo.md"),
       "src",
       join("src", "app.ts"),
+      join("src", "percent.ts"),
+      join("src", "report.ts"),
+      join("src", "stats.ts"),
     ]);
     const start = run.events[0];
     expect(start?.type).toBe("start");

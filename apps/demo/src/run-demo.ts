@@ -14,9 +14,10 @@ import { createTemporaryWorkspace } from "./workspace.js";
 
 /** The task the agent is given. */
 export const DEMO_TASK =
-  "Tally's todo list (notes/todo.md) has three open items: the README and src/app.ts disagree " +
-  "on the default port (8080 vs 3000), GET /count does not send a JSON content type, and " +
-  "POST /reset is missing. Plan the work, decide what to fix first and why, and report back.";
+  "Tally's todo list (notes/todo.md) has four open items: the README and src/app.ts disagree " +
+  "on the default port (8080 vs 3000), GET /count does not send a JSON content type, " +
+  "POST /reset is missing, and the daily report shows shares over 100%. Plan the work, decide " +
+  "what to fix first and why, and report back.";
 
 /** The system prompt of the demo agent. */
 export const DEMO_SYSTEM_PROMPT = [
@@ -46,7 +47,10 @@ export interface RunDemoOptions {
    * the first saved). Default {@link DEFAULT_DEMO_MEMORY_DIRECTORY} (`apps/demo/.memory`).
    */
   memoryDirectory?: string;
-  /** Most graph steps before LangGraph stops the run. Default 100. */
+  /**
+   * Most graph steps before LangGraph stops the run (two per model turn: the model, then its
+   * tools). Default 200: the scripted run takes 55 turns, a live model may take more.
+   */
   recursionLimit?: number;
   /** Cancels the run. */
   signal?: AbortSignal;
@@ -202,7 +206,7 @@ export async function runDemo(options: RunDemoOptions = {}): Promise<DemoRun> {
         { messages: [new HumanMessage(options.task ?? DEMO_TASK)] },
         {
           streamMode: "values",
-          recursionLimit: options.recursionLimit ?? 100,
+          recursionLimit: options.recursionLimit ?? 200,
           configurable: { thread_id: threadId },
           signal: options.signal,
         },

@@ -25,11 +25,12 @@ export const coreFamily: DemoFamily = {
               name: "think",
               arguments: {
                 thought:
-                  "Three items are open: the default port (README says 8080, src/app.ts uses 3000), " +
-                  "the missing JSON content type on GET /count, and a new POST /reset endpoint. " +
-                  "The port mismatch is the only one that breaks users who follow the README, and it " +
-                  "is a one-line change, so it goes first; the content type is second; /reset is a " +
-                  "feature and comes last.",
+                  "Four items are open: the default port (README says 8080, src/app.ts uses 3000), " +
+                  "the missing JSON content type on GET /count, a new POST /reset endpoint, and " +
+                  "report shares over 100%. The port mismatch is the only one that breaks users who " +
+                  "follow the README, and it is a one-line change, so it goes first; the wrong " +
+                  "shares are a bug in our own numbers, second; the content type third; /reset is " +
+                  "a feature and comes last.",
               },
             },
           ],

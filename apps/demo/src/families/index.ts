@@ -1,4 +1,5 @@
 import { browserFamily } from "./browser.js";
+import { codeFamily } from "./code.js";
 import { coreFamily } from "./core.js";
 import type { DemoFamily } from "./demo-family.js";
 import { filesFamily } from "./files.js";
@@ -17,6 +18,7 @@ export const DEMO_FAMILIES: readonly DemoFamily[] = [
   interactFamily,
   filesFamily,
   gitFamily,
+  codeFamily,
   webFamily,
   knowledgeFamily,
   skillsFamily,
