@@ -1,7 +1,7 @@
 // Issue 28, "Done when": with every family mounted together, through `toLangChainTools` (a real
 // LangGraph ToolNode) and over MCP (the built `agentool-mcp` over stdio), every paged tool's marker
-// names the whole next call, once per page; followed literally it keeps the total and returns every
-// item once (point 3). Also: what `remember` saves, `memory_search` finds (point 1), and `tags` is
+// names the whole next call, once per page (the opt-in code family's ast_search too); followed
+// literally it keeps the total and returns every item once (point 3). Also: what `remember` saves, `memory_search` finds (point 1), and `tags` is
 // an array wherever a tool takes it (point 2).
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { toLangChainTools } from "@agentool/adapters/langchain";
 import { parseNextCall } from "@agentool/contract";
+import { createCodeTools } from "@agentool/tools-code";
 import { createCoreTools } from "@agentool/tools-core";
 import { createNodeFsTools } from "@agentool/tools-fs/node";
 import { createGitTools } from "@agentool/tools-git";
@@ -80,6 +81,7 @@ function createEveryFamily(root: string, indexDirectory: string) {
     ...createCoreTools(),
     ...createNodeFsTools({ root, mode: "read-write" }),
     ...createGitTools({ root, mode: "read-write" }),
+    ...createCodeTools({ root, mode: "read-write" }),
     ...createWebTools({
       search: { provider: createSearxngProvider({ baseUrl: "http://localhost:8080" }) },
     }),
@@ -189,6 +191,17 @@ const PAGED_CASES: PagedCase[] = [
     // grep_search's marker leaves out a filter at its default (grep-search-format.ts says so);
     // "content" is output_mode's default, so the followed call still pages matching lines.
     defaults: { output_mode: "content" },
+  },
+  {
+    tool: "ast_search",
+    args: {
+      pattern: 'export const $N = "needle"',
+      language: "typescript",
+      path: "many",
+      limit: 40,
+    },
+    total: 150,
+    items: (page) => matchAll(page, /^(many\/f\d+\.ts:\d+)$/gm),
   },
   {
     tool: "git_log",
@@ -328,7 +341,7 @@ describe("every family mounted together: markers name the whole next call", {
     );
   });
 
-  describe("over MCP (agentool-mcp, default families, read-write)", () => {
+  describe("over MCP (agentool-mcp, the default families and code, read-write)", () => {
     let client: Client;
     let call: Caller;
     let tags: Map<string, string>;
@@ -337,7 +350,18 @@ describe("every family mounted together: markers name the whole next call", {
       const memory = created(mkdtempSync(join(tmpdir(), "agentool-every-family-memory-")));
       const transport = new StdioClientTransport({
         command: process.execPath,
-        args: [CLI_PATH, "--root", root, "--mode", "read-write", "--memory-dir", memory],
+        args: [
+          CLI_PATH,
+          "--root",
+          root,
+          "--mode",
+          "read-write",
+          "--memory-dir",
+          memory,
+          // The defaults with --memory-dir, and the opt-in code family.
+          "--families",
+          "core,fs,git,code,web,knowledge,memory,interact",
+        ],
         env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: tmpdir() },
         stderr: "pipe",
       });

@@ -2,6 +2,7 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { createCodeTools } from "@agentool/tools-code";
 import { createCoreTools } from "@agentool/tools-core";
 import { createNodeFsTools, createRunCommandTool } from "@agentool/tools-fs/node";
 import { createGitTools } from "@agentool/tools-git";
@@ -56,6 +57,10 @@ export function createFamilyTools(): FamilyTools[] {
     {
       packageName: "@agentool/tools-git",
       groups: [names(createGitTools({ root, mode: "read-write" }))],
+    },
+    {
+      packageName: "@agentool/tools-code",
+      groups: [names(createCodeTools({ root, mode: "read-write" }))],
     },
     {
       packageName: "@agentool/tools-web",

@@ -2,8 +2,9 @@
 // come from npm on first use (scripts/node-runtimes.mjs, into the git-ignored .cache), and each —
 // like the Node running the suite — runs ./node-versions/runtime-check.mjs, which imports every
 // `exports` subpath of every published package from the built workspace, makes one real call per
-// family (read_file, git_status, search_knowledge over /usr/share/doc, web_fetch from 127.0.0.1,
-// update_plan, ask_user, a contract tool, an adapter) and drives the MCP server's CLI over stdio.
+// family (read_file, git_status, find_symbol and ast_search, search_knowledge over
+// /usr/share/doc, web_fetch from 127.0.0.1, update_plan, ask_user, a contract tool, an adapter)
+// and drives the MCP server's CLI over stdio.
 // The test asserts the binary's version, every entry's exports, and each call's real output.
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -22,6 +23,7 @@ const INSTALL_TIMEOUT_MS = 15 * 60_000;
 const PUBLISHED_PACKAGES = [
   "@agentool/adapters",
   "@agentool/contract",
+  "@agentool/tools-code",
   "@agentool/tools-core",
   "@agentool/tools-fs",
   "@agentool/tools-git",
@@ -65,6 +67,7 @@ interface RuntimeReport {
   entries: Array<PublishedEntry & Step<{ names: string[]; packageName?: string }>>;
   readFile: Step<ToolCall>;
   gitStatus: Step<ToolCall>;
+  codeTools: Step<{ symbol: ToolCall; search: ToolCall }>;
   searchKnowledge: Step<{ git: ToolCall; mount: ToolCall }>;
   webFetch: Step<ToolCall & { port: number }>;
   basicCalls: Step<{
@@ -223,6 +226,17 @@ describe.each(["the suite's Node", "Node 22", "Node 24"])("%s", (label) => {
       changes: [{ file: "notes.md", status: "untracked", staged: false }],
     });
     expect(text).toBe("On branch main — no commits yet.\nUntracked:\n  notes.md");
+  });
+
+  it("finds a method and a pattern with tools-code (tree-sitter's wasm, ast-grep's native binary)", () => {
+    const { symbol, search } = stepValue(report().codeTools, "tools-code");
+    expect(symbol.result.success).toBe(true);
+    expect(symbol.text).toBe(
+      "1 definition of Counter.add:\ncount.ts:2-4  method Counter.add — add(items: string[]): number",
+    );
+    expect(search.result.success).toBe(true);
+    expect(search.text).toContain("count.ts:3");
+    expect(search.text).toContain("$X = items");
   });
 
   it("searches two documents from /usr/share/doc with tools-knowledge", () => {

@@ -116,6 +116,24 @@ async function gitStatus() {
   return call(tools, "git_status", {});
 }
 
+/**
+ * tools-code: find_symbol (ripgrep shortlists, a tree-sitter grammar's .wasm confirms) and
+ * ast_search (@ast-grep/napi's native binary) on one TypeScript file.
+ */
+async function codeTools() {
+  const root = join(workspace, "code");
+  mkdirSync(root);
+  writeFileSync(
+    join(root, "count.ts"),
+    "export class Counter {\n  add(items: string[]): number {\n    return items.length;\n  }\n}\n",
+  );
+  const tools = exported("@agentool/tools-code", "createCodeTools")({ root });
+  return {
+    symbol: await call(tools, "find_symbol", { name: "Counter.add" }),
+    search: await call(tools, "ast_search", { pattern: "$X.length", language: "typescript" }),
+  };
+}
+
 /** tools-knowledge: search_knowledge over two documents from /usr/share/doc. */
 async function searchKnowledge() {
   const root = join(workspace, "corpus");
@@ -252,6 +270,7 @@ try {
     report.entries.push({ ...entry, ...(await attempt(() => importEntry(entry))) });
   report.readFile = await attempt(readFile);
   report.gitStatus = await attempt(gitStatus);
+  report.codeTools = await attempt(codeTools);
   report.searchKnowledge = await attempt(searchKnowledge);
   report.webFetch = await attempt(webFetch);
   report.basicCalls = await attempt(basicCalls);
