@@ -30,6 +30,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { toAnthropicTools } from "@agentool/adapters/anthropic";
 import { toOpenAiTools } from "@agentool/adapters/openai";
+import { createCodeTools } from "@agentool/tools-code";
 import { createCoreTools } from "@agentool/tools-core";
 import { createNodeFsTools, createRunCommandTool } from "@agentool/tools-fs/node";
 import { createGitTools } from "@agentool/tools-git";
@@ -188,12 +189,26 @@ const browserTools = [
 ];
 rows.push({ label: "  browser (./browser, opt-in)", ...measureTools(browserTools) });
 rows.push({ label: "  every family + browser", ...measureTools([...everyTool, ...browserTools]) });
+// The code family (@agentool/tools-code, issue 32): seven tools for agents that navigate and
+// refactor code by structure, opt-in in agentool-mcp (--families code) as in a host. Counted
+// beside the set (its own row and the set with it), not in issue 28's "every family" budget:
+// that budget was set for the 40 tools of the families that existed then, and these seven alone
+// cost about a quarter of it — a host that mounts them has chosen structure over a lean prompt.
+const codeTools = createCodeTools({ root, mode: "read-write" });
+rows.push({ label: "  family code (opt-in, read-write)", ...measureTools(codeTools) });
+rows.push({
+  label: "  family code, read-only",
+  ...measureTools(createCodeTools({ root, mode: "read-only" })),
+});
+rows.push({ label: "  every family + code", ...measureTools([...everyTool, ...codeTools]) });
 const defaults = measureListed(await listTools([oursBin, "--root", root]));
 rows.push({ label: "agentool-mcp defaults, over MCP", ...defaults });
 const defaultsMemory = measureListed(
   await listTools([oursBin, "--root", root, "--memory-dir", memory]),
 );
 rows.push({ label: "agentool-mcp defaults + --memory-dir", ...defaultsMemory });
+const codeOverMcp = measureListed(await listTools([oursBin, "--root", root, "--families", "code"]));
+rows.push({ label: "  agentool-mcp --families code", ...codeOverMcp });
 const reference = measureListed(await listTools([referenceBin, root]));
 rows.push({ label: "MCP reference filesystem server", ...reference });
 
