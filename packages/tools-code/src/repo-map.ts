@@ -165,7 +165,7 @@ function resolveFocus(
  * for the names they define and use; PageRank over "file uses a name another file defines"
  * (personalised towards `focus`) ranks files; the best files' symbols come from tree-sitter and
  * are scored by the rank flowing to their names; the best symbols that fit `budget_tokens`
- * (estimated as characters ÷ 3.5) are shown. Each file's scan and symbols are cached by size +
+ * (estimated as characters ÷ 3) are shown. Each file's scan and symbols are cached by size +
  * mtime in this instance (bounded), so a warm call reads only changed files; no tree is kept.
  *
  * @param options - the workspace, the lister, budgets, caps and overrides

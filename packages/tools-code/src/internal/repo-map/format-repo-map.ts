@@ -12,9 +12,9 @@ export const REPO_MAP_TOOL_NAME = "repo_map";
 
 /**
  * Characters per token of the estimate (a map is mostly identifiers, paths and punctuation; the
- * o200k tokenizer gives about 3.5–4.2 characters per token on such text, so budgets hold).
+ * o200k tokenizer gives 3.0–3.3 characters per token on maps of real code, so budgets hold).
  */
-export const CHARACTERS_PER_TOKEN = 3.5;
+export const CHARACTERS_PER_TOKEN = 3;
 
 /**
  * The cheap token estimate `repo_map` fits its budget with: characters ÷ {@link CHARACTERS_PER_TOKEN}, rounded up.
@@ -36,7 +36,7 @@ export interface RepoMapToolData {
   unmatched_focus?: string[];
   /** The token budget that applied. */
   budget_tokens: number;
-  /** This map's rendered size in estimated tokens (characters ÷ 3.5, rounded up). */
+  /** This map's rendered size in estimated tokens (characters ÷ 3, rounded up). */
   estimated_tokens: number;
   /** Source files in scope (languages with a grammar, CSS aside; not hidden, ignored or secret). */
   source_files: number;
