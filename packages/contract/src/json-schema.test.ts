@@ -156,6 +156,35 @@ describe("toOpenAiStrictSchema", () => {
     expect(named.id?.description).toBe("(at least 3 characters)");
   });
 
+  it("leaves out string caps of 500 characters or more (a model meets them only by mistake)", () => {
+    const capTool = defineTool({
+      name: "cap_probe",
+      description: "A probe of length notes.",
+      input: z.object({
+        key: z.string().min(1).max(128).describe("A key."),
+        code: z.string().min(1).max(8_000).describe("Some code."),
+        note: z.string().max(2_000).describe("A note."),
+        label: z.string().max(499).describe("A label."),
+        word: z.string().min(3).max(10_000).describe("A word."),
+      }),
+      execute: () => ok({}),
+    });
+    const strict = toOpenAiStrictSchema(capTool).properties as Record<
+      string,
+      Record<string, unknown>
+    >;
+    expect(strict.key?.description).toBe("A key. (1–128 characters)");
+    expect(strict.code?.description).toBe("Some code.");
+    expect(strict.note?.description).toBe("A note.");
+    expect(strict.label?.description).toBe("A label. (at most 499 characters)");
+    expect(strict.word?.description).toBe("A word. (at least 3 characters)");
+    // The cap itself still holds: the tool refuses a longer value.
+    expect(
+      capTool.parseInput({ key: "k", code: "x".repeat(8_001), note: "", label: "", word: "abc" })
+        .success,
+    ).toBe(false);
+  });
+
   it("accepts null for optional fields and the tool maps null back to omitted", async () => {
     const validate = new Ajv({ strict: false, logger: false }).compile(schema);
     const input = {

@@ -126,15 +126,27 @@ function convertSchema(name: string, io: "input" | "output", source: z.ZodType):
   });
 }
 
+/**
+ * String length caps from this many characters up are not written into descriptions (where a
+ * provider's schema cannot carry them): only caps a model could plausibly meet are worth tokens.
+ */
+const LENGTH_NOTE_LIMIT = 500;
+
 function describeConstraints(node: JsonSchema, keys: readonly string[]): string[] {
   const notes: string[] = [];
   const has = (key: string) => node[key] !== undefined;
   if (keys.includes("minLength") || keys.includes("maxLength")) {
-    if (has("minLength") && has("maxLength"))
-      notes.push(`${node.minLength}–${node.maxLength} characters`);
-    else if (node.minLength === 1) notes.push("not empty");
-    else if (has("minLength")) notes.push(`at least ${node.minLength} characters`);
-    else if (has("maxLength")) notes.push(`at most ${node.maxLength} characters`);
+    // A cap of LENGTH_NOTE_LIMIT characters or more is left out: a model meets it only by
+    // mistake, the refusal names it, and its note would cost tokens on every call.
+    const max =
+      typeof node.maxLength === "number" && node.maxLength < LENGTH_NOTE_LIMIT
+        ? node.maxLength
+        : undefined;
+    if (has("minLength") && max !== undefined) notes.push(`${node.minLength}–${max} characters`);
+    else if (node.minLength === 1) {
+      if (!has("maxLength")) notes.push("not empty");
+    } else if (has("minLength")) notes.push(`at least ${node.minLength} characters`);
+    else if (max !== undefined) notes.push(`at most ${max} characters`);
   }
   for (const key of keys) {
     if (key === "minLength" || key === "maxLength" || !has(key)) continue;

@@ -1,5 +1,6 @@
 import { readFile, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { toJsonSchema } from "@agentool/contract";
 import { describe, expect, it } from "vitest";
 import {
   type ApplyPatchToolData,
@@ -14,8 +15,13 @@ useNodeWorkspace("agentool-apply-patch-", (created) => {
   fixture = created;
 });
 
+let withShas = false;
 const tool = () =>
-  createApplyPatchTool({ workspace: fixture.workspace, mountedTools: ["read_file", "edit_file"] });
+  createApplyPatchTool({
+    workspace: fixture.workspace,
+    mountedTools: ["read_file", "edit_file"],
+    ...(withShas ? { expectedShas: true } : {}),
+  });
 const text = (path: string) => readFile(join(fixture.root, path), "utf8");
 
 async function applied(input: Record<string, unknown>): Promise<ApplyPatchToolData> {
@@ -205,15 +211,21 @@ describe("apply_patch", () => {
     }
   });
 
-  it("checks expected_shas", async () => {
+  it("offers expected_shas only when the host asks for it (expectedShas: true), and checks them", async () => {
     await writeFiles(fixture.root, { "a.txt": "a\n" });
     const patch = "*** Begin Patch\n*** Update File: a.txt\n@@\n-a\n+b\n*** End Patch";
+    expect(Object.keys(toJsonSchema(tool()).properties ?? {})).toEqual(["patch", "dry_run"]);
+    await refused(patch, "INVALID_INPUT", {
+      expected_shas: [{ path: "a.txt", sha: "0123456789ab" }],
+    });
+    withShas = true;
     await refused(patch, "CONFLICT", { expected_shas: [{ path: "a.txt", sha: "0123456789ab" }] });
     await refused(patch, "INVALID_INPUT", {
       expected_shas: [{ path: "b.txt", sha: "0123456789ab" }],
     });
     const sha = await fixture.workspace.fileSystem.digest("a.txt");
     await applied({ patch, expected_shas: [{ path: "./a.txt", sha: sha.slice(0, 16) }] });
+    withShas = false;
     expect(await text("a.txt")).toBe("b\n");
   });
 });

@@ -59,6 +59,12 @@ export interface ApplyPatchToolOptions extends EditToolOptions {
   maxHunkLines?: number;
   /** Most files in one patch. Default {@link DEFAULT_MAX_PATCH_FILES}. */
   maxFiles?: number;
+  /**
+   * Offer the `expected_shas` field (each changed file's sha from read_file; `CONFLICT` if one
+   * changed since). Default `false`: a hunk already has to match the file as it is now, and the
+   * field costs ~80 tokens of definition on every call.
+   */
+  expectedShas?: boolean;
 }
 
 const optionsSchema = z.object({
@@ -66,12 +72,13 @@ const optionsSchema = z.object({
   maxPatchBytes: z.number().int().min(1_024).max(268_435_456).optional(),
   maxHunkLines: z.number().int().min(10).max(10_000_000).optional(),
   maxFiles: z.number().int().min(1).max(10_000).optional(),
+  expectedShas: z.boolean().optional(),
 });
 
 function createInputSchema(mounted: MountedTools, maxFiles: number) {
   const read = mounted.first("read_file");
   return z.object({
-    patch: z.string().describe("Codex format (*** Begin Patch …) or a unified diff."),
+    patch: z.string().describe("The patch."),
     dry_run: z.boolean().optional().describe("Return the diff without writing."),
     expected_shas: z
       .array(
@@ -84,6 +91,14 @@ function createInputSchema(mounted: MountedTools, maxFiles: number) {
       .describe(
         `Files${read === undefined ? "' shas" : ` with the sha from ${read}`}; CONFLICT if one changed.`,
       ),
+  });
+}
+
+/** The input without `expected_shas` (the default: see {@link ApplyPatchToolOptions.expectedShas}). */
+function createPlainInputSchema() {
+  return z.object({
+    patch: z.string().describe("The patch."),
+    dry_run: z.boolean().optional().describe("Return the diff without writing."),
   });
 }
 
@@ -196,7 +211,11 @@ export function createApplyPatchTool(options: ApplyPatchToolOptions): ApplyPatch
   return defineTool({
     name,
     description: parsed.description ?? defaultDescription(mounted),
-    input: createInputSchema(mounted, maxFiles),
+    // Both shapes parse to the same request; without the field, expected_shas is never sent.
+    input:
+      parsed.expectedShas === true
+        ? createInputSchema(mounted, maxFiles)
+        : (createPlainInputSchema() as unknown as ReturnType<typeof createInputSchema>),
     aliases: APPLY_PATCH_ALIASES,
     annotations: { title: "Apply patch", destructive: true },
     tags: ["fs:write"],
