@@ -1,5 +1,9 @@
+import { utimesSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { createCodeTools } from "./create-code-tools.js";
 import { createFindSymbolTool, formatFindSymbol } from "./find-symbol.js";
+import { formatRepoMap, type RepoMapToolData } from "./repo-map.js";
 import { workspaceFolder } from "./test-support/workspace-folder.js";
 
 const folder = workspaceFolder({
@@ -58,5 +62,67 @@ describe("find_symbol", () => {
     expect(formatFindSymbol(none.data)).toMatch(/find_references.*grep_search/s);
     const absent = await findSymbol.run({ name: "NoSuchName" });
     expect(absent.success && absent.data.message).toContain("no file in the workspace contains");
+  });
+});
+
+describe("find_symbol's symbol cache", () => {
+  // Two texts of the same size that declare `settle` on different lines.
+  const first = "export function settle(): number { return 1; }\n// padding\n";
+  const second = "// padding\nexport function settle(): number { return 1; }\n";
+  const old = new Date(Math.floor(Date.now() / 1000) * 1000 - 60_000);
+
+  it("parses a file once per version (size, mtime and inode), and again when it changes", async () => {
+    const scratch = workspaceFolder({ "src/settle.ts": first });
+    try {
+      const path = join(scratch.root, "src/settle.ts");
+      utimesSync(path, old, old);
+      const tool = createFindSymbolTool({ root: scratch.root });
+      const lines = async (): Promise<number[]> => {
+        const result = await tool.run({ name: "settle" });
+        if (!result.success) throw new Error(result.error.message);
+        return result.data.hits.map((hit) => hit.start_line);
+      };
+      expect(await lines()).toEqual([1]);
+      // Same size, mtime put back: the cache cannot tell, so the warm call answers as before.
+      writeFileSync(path, second);
+      utimesSync(path, old, old);
+      expect(await lines()).toEqual([1]);
+      // A new mtime: parsed again.
+      utimesSync(path, old, new Date(old.getTime() + 5_000));
+      expect(await lines()).toEqual([2]);
+      // A file changed in the last two seconds is never remembered (its stamp may hide a rewrite).
+      writeFileSync(path, first);
+      expect(await lines()).toEqual([1]);
+      writeFileSync(path, second);
+      expect(await lines()).toEqual([2]);
+    } finally {
+      scratch.remove();
+    }
+  });
+
+  it("is one cache for the tools of one createCodeTools: repo_map reuses what find_symbol parsed", async () => {
+    const scratch = workspaceFolder({
+      "src/settle.ts": first,
+      "src/use.ts": "import { settle } from './settle';\nsettle();\n",
+    });
+    try {
+      const path = join(scratch.root, "src/settle.ts");
+      utimesSync(path, old, old);
+      const tools = new Map(
+        createCodeTools({ root: scratch.root }).map((tool) => [tool.name, tool]),
+      );
+      const found = await tools.get("find_symbol")?.run({ name: "settle" });
+      expect(found?.success).toBe(true);
+      writeFileSync(path, second);
+      utimesSync(path, old, old);
+      const map = await tools.get("repo_map")?.run({});
+      if (map?.success !== true) throw new Error("repo_map failed");
+      // The symbols come from find_symbol's parse (line 1), not from a second parse (line 2).
+      expect(formatRepoMap(map.data as RepoMapToolData)).toContain(
+        "src/settle.ts\n  1-1 export function settle(): number",
+      );
+    } finally {
+      scratch.remove();
+    }
   });
 });

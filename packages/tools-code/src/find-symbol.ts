@@ -24,13 +24,12 @@ import {
   codeToolOptionsShape,
   DEFAULT_CODE_TIMEOUT_MS,
   DEFAULT_MAX_FILE_BYTES,
-  decodeSource,
   workspaceOf,
 } from "./internal/code-support.js";
+import { definitionsIn } from "./internal/definitions-in.js";
+import { symbolCacheOf } from "./internal/symbol-cache.js";
 import { matchesSymbol, parseSymbolQuery } from "./internal/symbol-query.js";
-import { extractSymbols } from "./internal/tree-sitter/extract-symbols.js";
-import { isParsedLanguage, languageForPath } from "./internal/tree-sitter/languages.js";
-import { type CodeSymbol, SYMBOL_KINDS, toCodeSymbol } from "./internal/tree-sitter/symbol.js";
+import { type CodeSymbol, SYMBOL_KINDS } from "./internal/tree-sitter/symbol.js";
 
 /** The default name of the symbol search tool. */
 export const FIND_SYMBOL_TOOL_NAME = "find_symbol";
@@ -217,7 +216,10 @@ const optionsSchema = z
  * Creates the `find_symbol` tool: definitions of a name across the workspace. A literal text
  * search (ripgrep: `.gitignore`, hidden and secret files skipped) shortlists the files that
  * contain the name; tree-sitter parses each and keeps the declarations whose name (or qualified
- * name) matches. Every shortlisted file is read, so totals are exact. Read-only.
+ * name) matches. Every shortlisted file is stat'ed, so totals are exact; a file's symbols are
+ * parsed once per version (size, mtime and inode) and kept in the workspace's symbol cache
+ * (bounded, shared with `repo_map` of the same workspace), so a warm call reads only changed
+ * files. Read-only.
  *
  * @param options - `root` (or `workspace` + `searcher`), caps and overrides
  * @returns the tool
@@ -238,6 +240,7 @@ export function createFindSymbolTool(options: FindSymbolToolOptions): FindSymbol
   const name = parsed.name ?? FIND_SYMBOL_TOOL_NAME;
   const mounted = mountedTools(parsed.mountedTools, name);
   const maxFileBytes = parsed.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+  const cache = symbolCacheOf(workspace);
   return defineTool({
     name,
     description: parsed.description ?? defaultDescription(mounted),
@@ -272,37 +275,13 @@ export function createFindSymbolTool(options: FindSymbolToolOptions): FindSymbol
         maxLineCharacters: 300,
       };
       const shortlist = await searcher.search(searchRequest, context.signal);
-      const hits: SymbolHit[] = [];
-      let parsedFiles = 0;
-      for (const [index, file] of shortlist.files.entries()) {
-        context.signal.throwIfAborted();
-        const language = languageForPath(file.path);
-        if (language === undefined || !isParsedLanguage(language) || workspace.isSecret(file.path))
-          continue;
-        const fileStat = await workspace.fileSystem.stat(file.path);
-        if (fileStat === undefined || fileStat.size > maxFileBytes) continue;
-        const text = decodeSource(await workspace.fileSystem.readFile(file.path));
-        if (text === undefined) continue;
-        parsedFiles += 1;
-        const extraction = await extractSymbols(language, text);
-        for (const symbol of extraction.symbols) {
-          if (request.kind !== undefined && symbol.kind !== request.kind) continue;
-          if (!matchesSymbol(symbol, query, file.path)) continue;
-          hits.push({
-            path: file.path,
-            language,
-            ...toCodeSymbol(symbol),
-            ...(extraction.method === "heuristic" ? { heuristic: true as const } : {}),
-          });
-        }
-        if (index % 200 === 199) {
-          await context.progress?.({
-            message: `parsed ${index + 1} of ${shortlist.files.length} files`,
-            completed: index + 1,
-            total: shortlist.files.length,
-          });
-        }
-      }
+      const { hits, parsedFiles } = await definitionsIn(
+        { workspace, cache, maxFileBytes, signal: context.signal, progress: context.progress },
+        shortlist.files.map((file) => file.path),
+        (symbol, path) =>
+          (request.kind === undefined || symbol.kind === request.kind) &&
+          matchesSymbol(symbol, query, path),
+      );
       const offset = request.offset ?? 1;
       if (hits.length > 0 && isOffsetPastEnd(offset, hits.length)) {
         return offsetPastEnd({ tool: name, offset, total: hits.length, unit: "definitions" });

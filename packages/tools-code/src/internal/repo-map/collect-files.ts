@@ -79,14 +79,16 @@ export function lexicalStyle(language: CodeLanguage): LexicalStyle {
   return "c";
 }
 
-function statOnDisk(
-  root: string | undefined,
-  path: string,
-): { size: number; mtimeMs: number } | undefined {
+/** A file's size, mtime and identity (the form the workspace's stat gives: device and inode). */
+type FileStamp = { size: number; mtimeMs: number; identity?: string };
+
+function statOnDisk(root: string | undefined, path: string): FileStamp | undefined {
   if (root === undefined) return undefined;
   try {
     const info = lstatSync(join(root, path), { throwIfNoEntry: false });
-    return info?.isFile() ? { size: info.size, mtimeMs: info.mtimeMs } : undefined;
+    return info?.isFile()
+      ? { size: info.size, mtimeMs: info.mtimeMs, identity: `${info.dev}:${info.ino}` }
+      : undefined;
   } catch {
     return undefined;
   }
@@ -96,10 +98,13 @@ async function statFile(
   request: CollectRequest,
   root: string | undefined,
   path: string,
-): Promise<{ size: number; mtimeMs: number } | undefined> {
+): Promise<FileStamp | undefined> {
   if (root !== undefined) return statOnDisk(root, path);
   const info = await request.workspace.fileSystem.stat(path).catch(() => undefined);
-  return info?.type === "file" ? { size: info.size, mtimeMs: info.modifiedMs ?? 0 } : undefined;
+  if (info?.type !== "file") return undefined;
+  const stamp: FileStamp = { size: info.size, mtimeMs: info.modifiedMs ?? 0 };
+  if (info.identity !== undefined) stamp.identity = info.identity;
+  return stamp;
 }
 
 /** The scope's files, newest first, as the workspace's lister sees them. */
@@ -144,7 +149,7 @@ export async function collectFiles(request: CollectRequest): Promise<CollectedFi
   skipped.over_file_cap = candidates.length - kept.length;
   kept.sort((left, right) => (left < right ? -1 : left > right ? 1 : 0));
   const files: MappedFile[] = [];
-  const misses: Array<{ path: string; size: number; mtimeMs: number; slot: number }> = [];
+  const misses: Array<FileStamp & { path: string; slot: number }> = [];
   const keyParts: string[] = [];
   for (const path of kept) {
     const stat = await statFile(request, root, path);
@@ -156,8 +161,8 @@ export async function collectFiles(request: CollectRequest): Promise<CollectedFi
       skipped.too_large += 1;
       continue;
     }
-    keyParts.push(`${path}\u0000${stat.size}\u0000${stat.mtimeMs}`);
-    const facts = cache.get(path, stat.size, stat.mtimeMs);
+    keyParts.push(`${path}\u0000${stat.size}\u0000${stat.mtimeMs}\u0000${stat.identity ?? ""}`);
+    const facts = cache.get(path, stat.size, stat.mtimeMs, stat.identity);
     if (facts === undefined) misses.push({ path, ...stat, slot: files.length });
     files.push({ path, facts: facts as FileFacts });
   }
@@ -179,6 +184,7 @@ export async function collectFiles(request: CollectRequest): Promise<CollectedFi
       const facts: FileFacts = {
         size: miss.size,
         mtimeMs: miss.mtimeMs,
+        ...(miss.identity === undefined ? {} : { identity: miss.identity }),
         language,
         scan: scanNames(source.text, lexicalStyle(language), cache.idOf),
       };

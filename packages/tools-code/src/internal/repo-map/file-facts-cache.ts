@@ -2,8 +2,9 @@ import type { CodeLanguage } from "../tree-sitter/languages.js";
 import type { NameScan } from "./scan-names.js";
 
 /**
- * What `repo_map` remembers about one file between calls, recognised by size + mtime: the lexical
- * scan always, the tree-sitter symbols once the file has been shown. No text and no tree is kept.
+ * What `repo_map` remembers about one file between calls, recognised by size + mtime: its lexical
+ * scan. (The tree-sitter symbols of the files shown live in the workspace's symbol cache, shared
+ * with `find_symbol`: `../symbol-cache.ts`.) No text and no tree is kept.
  * One cache per tool instance, bounded by entries (least recently used evicted) and holding every
  * name once ({@link FileFactsCache.idOf}).
  *
@@ -28,14 +29,12 @@ export interface FileFacts {
   size: number;
   /** Modification time (ms) when scanned. */
   mtimeMs: number;
+  /** The file's identity (device and inode) when scanned, when known. */
+  identity?: string;
   /** Its language. */
   language: CodeLanguage;
   /** The lexical scan (definitions, referenced names). */
   scan: NameScan;
-  /** The tree-sitter symbols, once extracted. */
-  symbols?: MapSymbol[];
-  /** `heuristic` when the symbols are not from a grammar (too large, parse timeout). */
-  method?: "tree-sitter" | "heuristic";
 }
 
 /** Default most files remembered by one tool instance. */
@@ -73,12 +72,13 @@ export class FileFactsCache {
    * @param path - workspace path
    * @param size - current size in bytes
    * @param mtimeMs - current modification time
+   * @param identity - current identity (device and inode), when known
    * @returns the facts, or `undefined` when unknown or stale
    */
-  get(path: string, size: number, mtimeMs: number): FileFacts | undefined {
+  get(path: string, size: number, mtimeMs: number, identity?: string): FileFacts | undefined {
     const entry = this.#entries.get(path);
     if (entry === undefined) return undefined;
-    if (entry.size !== size || entry.mtimeMs !== mtimeMs) {
+    if (entry.size !== size || entry.mtimeMs !== mtimeMs || entry.identity !== identity) {
       this.#entries.delete(path);
       return undefined;
     }

@@ -1,13 +1,15 @@
 import type { Workspace } from "@agentool/tools-fs";
 import { readSourceText } from "../ast-grep/source-file.js";
+import { symbolCacheOf } from "../symbol-cache.js";
 import { extractSymbols } from "../tree-sitter/extract-symbols.js";
+import { toCodeSymbol } from "../tree-sitter/symbol.js";
 import type { MappedFile } from "./collect-files.js";
 import type { MapSymbol } from "./file-facts-cache.js";
 import type { FileRanking, RankFocus } from "./reference-graph.js";
 
 /**
  * The last step of `repo_map`: the best-ranked files get their tree-sitter symbols (extracted
- * once per file version, cached), every symbol of those files is scored by the rank flowing to
+ * once per file version, in the workspace's symbol cache shared with `find_symbol`), every symbol of those files is scored by the rank flowing to
  * its name, and the largest prefix of the symbols in score order whose rendering fits the token
  * budget is kept (a binary search; a member brings its container's line along).
  *
@@ -58,27 +60,41 @@ export interface FitRequest {
 /** Most files whose symbols are extracted for one map. */
 const MAX_CANDIDATE_FILES = 300;
 
-async function ensureSymbols(request: FitRequest, file: MappedFile): Promise<MapSymbol[]> {
+/** A file's symbols as the map shows them, from the workspace's symbol cache or parsed now. */
+async function ensureSymbols(
+  request: FitRequest,
+  file: MappedFile,
+): Promise<{ symbols: MapSymbol[]; heuristic: boolean }> {
   const facts = file.facts;
-  if (facts.symbols !== undefined) return facts.symbols;
-  const source = await readSourceText(request.workspace, file.path, request.maxFileBytes);
-  if (!("text" in source)) {
-    facts.symbols = [];
-    return facts.symbols;
+  const stamp = {
+    size: facts.size,
+    mtimeMs: facts.mtimeMs,
+    ...(facts.identity === undefined ? {} : { identity: facts.identity }),
+  };
+  const cache = symbolCacheOf(request.workspace);
+  let found = cache.get(file.path, stamp);
+  if (found === undefined) {
+    const source = await readSourceText(request.workspace, file.path, request.maxFileBytes);
+    if (!("text" in source)) return { symbols: [], heuristic: false };
+    const extraction = await extractSymbols(facts.language, source.text);
+    found = cache.set(file.path, stamp, {
+      symbols: extraction.symbols.map(toCodeSymbol),
+      method: extraction.method,
+    });
   }
-  const extraction = await extractSymbols(facts.language, source.text);
-  facts.symbols = extraction.symbols.map((symbol) => ({
-    kind: symbol.kind,
-    name: symbol.name,
-    qualified_name: symbol.qualified_name,
-    signature: symbol.signature,
-    start_line: symbol.start_line,
-    end_line: symbol.end_line,
-    parent: symbol.parent,
-    depth: symbol.depth,
-  }));
-  facts.method = extraction.method;
-  return facts.symbols;
+  return {
+    symbols: found.symbols.map((symbol) => ({
+      kind: symbol.kind,
+      name: symbol.name,
+      qualified_name: symbol.qualified_name,
+      signature: symbol.signature,
+      start_line: symbol.start_line,
+      end_line: symbol.end_line,
+      parent: symbol.parent,
+      depth: symbol.depth,
+    })),
+    heuristic: found.method === "heuristic",
+  };
 }
 
 interface Item {
@@ -112,7 +128,7 @@ export async function fitMap(request: FitRequest): Promise<RepoMapFile[]> {
     if (candidates.length >= 5 && fullCharacters >= enoughCharacters) break;
     request.signal.throwIfAborted();
     const mapped = files[file] as MappedFile;
-    const symbols = await ensureSymbols(request, mapped);
+    const { symbols, heuristic } = await ensureSymbols(request, mapped);
     if (symbols.length === 0) continue;
     for (const symbol of symbols) fullCharacters += symbol.signature.length + 12 + 2 * symbol.depth;
     const view: RepoMapFile = {
@@ -122,7 +138,7 @@ export async function fitMap(request: FitRequest): Promise<RepoMapFile[]> {
       symbols: [],
       total_symbols: symbols.length,
     };
-    if (mapped.facts.method === "heuristic") view.heuristic = true;
+    if (heuristic) view.heuristic = true;
     candidates.push({ file, symbols, view });
   }
   const items: Item[] = [];
