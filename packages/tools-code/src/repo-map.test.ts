@@ -1,6 +1,8 @@
-import { utimesSync, writeFileSync } from "node:fs";
+import { mkdirSync, renameSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { assertConformance } from "@agentool/contract/testing";
+import type { FileLister } from "@agentool/tools-fs";
+import { createRipgrepLister } from "@agentool/tools-fs/node";
 import { afterAll, describe, expect, it } from "vitest";
 import { scanNames } from "./internal/repo-map/scan-names.js";
 import { createRepoMapTool, estimateTokens, formatRepoMap } from "./repo-map.js";
@@ -111,6 +113,79 @@ describe("repo_map", () => {
       writeFileSync(join(scratch.root, "src/c.ts"), "export function gamma() {}\n");
       const after = await repoMap.run({});
       expect(after.success && after.data.ranked_files).toBe(3);
+    } finally {
+      scratch.remove();
+    }
+  });
+
+  it("never misses a file added where no listed file was, nor a deleted or renamed one", async () => {
+    const scratch = workspaceFolder({
+      "src/a.ts": "export function alpha() {}\n",
+      "src/b.ts": "import { alpha } from './a';\nalpha();\n",
+      // A directory that holds only an ignored file, one re-included by a negation, one ignored.
+      "gen/out.log": "log\n",
+      ".gitignore": "*.log\nvendor/\ncache/\n!cache/\n",
+      "vendor/pkg/index.ts": "export const vendored = 1;\n",
+    });
+    try {
+      // An empty directory two levels down, and one inside a re-included directory.
+      mkdirSync(join(scratch.root, "deep/empty"), { recursive: true });
+      mkdirSync(join(scratch.root, "cache/sub"), { recursive: true });
+      // Every change is dated an hour back (each a second later than the last), so the listing
+      // is remembered after each call: what is tested is that the remembered one is checked.
+      let clock = Date.now() - 3_600_000;
+      const settle = (...paths: string[]) => {
+        clock += 1_000;
+        for (const path of paths) utimesSync(join(scratch.root, path), clock / 1000, clock / 1000);
+      };
+      settle("", ".gitignore", "src", "gen", "deep", "deep/empty", "cache", "cache/sub", "vendor");
+      const rg = createRipgrepLister({ root: scratch.root });
+      let listings = 0;
+      const lister: FileLister = {
+        kind: rg.kind,
+        list: (request, signal) => {
+          listings += 1;
+          return rg.list(request, signal);
+        },
+      };
+      const repoMap = createRepoMapTool({ root: scratch.root, lister });
+      const ranked = async (): Promise<string[]> => {
+        const result = await repoMap.run({});
+        if (!result.success) throw new Error(result.error.message);
+        return result.data.files.map((file) => file.path).sort();
+      };
+      expect(await ranked()).toEqual(["src/a.ts"]);
+      expect(await ranked()).toEqual(["src/a.ts"]);
+      // Nothing changed: the second call reused the listing.
+      expect(listings).toBe(1);
+      writeFileSync(join(scratch.root, "gen/new.ts"), "export function fresh() {}\n");
+      settle("gen");
+      expect(await ranked()).toEqual(["gen/new.ts", "src/a.ts"]);
+      writeFileSync(join(scratch.root, "deep/empty/x.ts"), "export function deepest() {}\n");
+      settle("deep/empty");
+      expect(await ranked()).toEqual(["deep/empty/x.ts", "gen/new.ts", "src/a.ts"]);
+      writeFileSync(join(scratch.root, "cache/sub/n.ts"), "export function cached() {}\n");
+      settle("cache/sub");
+      expect(await ranked()).toContain("cache/sub/n.ts");
+      renameSync(join(scratch.root, "deep/empty/x.ts"), join(scratch.root, "deep/empty/y.ts"));
+      settle("deep/empty");
+      expect(await ranked()).toContain("deep/empty/y.ts");
+      renameSync(join(scratch.root, "deep/empty/y.ts"), join(scratch.root, "deep/z.ts"));
+      settle("deep", "deep/empty");
+      const afterMove = await ranked();
+      expect(afterMove).toContain("deep/z.ts");
+      expect(afterMove).not.toContain("deep/empty/y.ts");
+      // A new tree in a directory that holds only an ignored file.
+      mkdirSync(join(scratch.root, "gen/new/tree"), { recursive: true });
+      writeFileSync(join(scratch.root, "gen/new/tree/t.ts"), "export function grown() {}\n");
+      settle("gen/new/tree", "gen/new", "gen");
+      expect(await ranked()).toContain("gen/new/tree/t.ts");
+      // The ignored directory stays out, and a change inside it is not watched (no new listing).
+      const before = listings;
+      writeFileSync(join(scratch.root, "vendor/pkg/more.ts"), "export const more = 1;\n");
+      settle("vendor/pkg");
+      expect(await ranked()).not.toContain("vendor/pkg/more.ts");
+      expect(listings).toBe(before);
     } finally {
       scratch.remove();
     }

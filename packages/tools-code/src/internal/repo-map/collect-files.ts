@@ -140,7 +140,8 @@ export async function collectFiles(request: CollectRequest): Promise<CollectedFi
   if (paths === undefined) {
     const takenAt = Date.now();
     paths = await listPaths(request);
-    if (root !== undefined) request.listing.set(root, scopeKey, request.path, paths, takenAt);
+    if (root !== undefined)
+      request.listing.set(root, scopeKey, request.path, request.pathType, paths, takenAt);
   }
   const candidates = paths.filter((path) => mappedLanguage(path) !== undefined);
   const skipped: MapSkipped = { too_large: 0, unreadable: 0, over_file_cap: 0 };
