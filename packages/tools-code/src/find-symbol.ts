@@ -29,6 +29,7 @@ import {
 import { definitionsIn } from "./internal/definitions-in.js";
 import { symbolCacheOf } from "./internal/symbol-cache.js";
 import { matchesSymbol, parseSymbolQuery } from "./internal/symbol-query.js";
+import { preloadLanguages } from "./internal/tree-sitter/runtime.js";
 import { type CodeSymbol, SYMBOL_KINDS } from "./internal/tree-sitter/symbol.js";
 
 /** The default name of the symbol search tool. */
@@ -250,6 +251,8 @@ export function createFindSymbolTool(options: FindSymbolToolOptions): FindSymbol
     tags: ["code", "code:read"],
     timeoutMs: parsed.timeoutMs ?? DEFAULT_CODE_TIMEOUT_MS,
     execute: async (request, context) => {
+      // A fresh process compiles the WebAssembly runtime while rg shortlists.
+      preloadLanguages();
       const query = parseSymbolQuery(request.name);
       const resolved = await workspace.resolve(request.path, { argument: "path" });
       const stat = await workspace.fileSystem.stat(resolved.real);

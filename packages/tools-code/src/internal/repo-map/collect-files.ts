@@ -2,7 +2,13 @@ import { lstatSync } from "node:fs";
 import { join } from "node:path";
 import type { FileLister, Workspace } from "@agentool/tools-fs";
 import { readSourceText } from "../ast-grep/source-file.js";
-import { type CodeLanguage, isParsedLanguage, languageForPath } from "../tree-sitter/languages.js";
+import {
+  type CodeLanguage,
+  isParsedLanguage,
+  languageForPath,
+  type ParsedLanguage,
+} from "../tree-sitter/languages.js";
+import { preloadLanguages } from "../tree-sitter/runtime.js";
 import type { FileFacts, FileFactsCache } from "./file-facts-cache.js";
 import type { ListingCache } from "./listing-cache.js";
 import { type LexicalStyle, scanNames } from "./scan-names.js";
@@ -61,7 +67,7 @@ export interface CollectRequest {
 }
 
 /** Languages a map covers (CSS and the heuristic-only formats are not code to rank). */
-function mappedLanguage(path: string): CodeLanguage | undefined {
+function mappedLanguage(path: string): ParsedLanguage | undefined {
   const language = languageForPath(path);
   if (language === undefined || !isParsedLanguage(language) || language === "css") return undefined;
   return language;
@@ -135,6 +141,8 @@ export async function collectFiles(request: CollectRequest): Promise<CollectedFi
   const { workspace, cache } = request;
   cache.makeRoom();
   const root = workspace.fileSystem.kind === "node" ? workspace.fileSystem.displayRoot : undefined;
+  // The WebAssembly runtime compiles while rg lists (its grammars once the languages are known).
+  preloadLanguages();
   const scopeKey = `${request.pathType}:${request.path}`;
   let paths = root === undefined ? undefined : request.listing.get(root, scopeKey);
   if (paths === undefined) {
@@ -143,7 +151,13 @@ export async function collectFiles(request: CollectRequest): Promise<CollectedFi
     if (root !== undefined)
       request.listing.set(root, scopeKey, request.path, request.pathType, paths, takenAt);
   }
-  const candidates = paths.filter((path) => mappedLanguage(path) !== undefined);
+  const languages = new Set<ParsedLanguage>();
+  const candidates = paths.filter((path) => {
+    const language = mappedLanguage(path);
+    if (language !== undefined) languages.add(language);
+    return language !== undefined;
+  });
+  preloadLanguages(languages);
   const skipped: MapSkipped = { too_large: 0, unreadable: 0, over_file_cap: 0 };
   // The lister answers newest first: past the cap, the newest files are kept.
   const kept = candidates.slice(0, request.maxFiles);

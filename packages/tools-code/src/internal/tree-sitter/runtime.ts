@@ -79,6 +79,19 @@ function parserFor(language: ParsedLanguage): Promise<Parser> {
   return parser;
 }
 
+/**
+ * Starts loading the runtime and the given grammars without waiting, so that a caller who will
+ * parse soon overlaps the WebAssembly compilation (asynchronous, off the main thread) with its
+ * own work (a listing, a scan). Only the grammars named are loaded; a failure is left to the
+ * parse that needs the grammar (which tries again).
+ *
+ * @param languages - the languages about to be parsed
+ */
+export function preloadLanguages(languages: Iterable<ParsedLanguage> = []): void {
+  loadRuntime().catch(() => undefined);
+  for (const language of languages) parserFor(language).catch(() => undefined);
+}
+
 /** Options of {@link parseText} and {@link withTree}. */
 export interface ParseTextOptions {
   /** Most milliseconds parsing may take; past it the parse stops with a `timeout` failure. Default 5,000. */
