@@ -4,7 +4,8 @@
 // without root or apt-get, says why not and the line that installs it.
 //
 //   node scripts/setup-system.mjs demo    what `pnpm demo` needs (Chromium, bubblewrap)
-//   node scripts/setup-system.mjs test    what `pnpm test` needs (+ PostgreSQL)
+//   node scripts/setup-system.mjs test    what `pnpm test` needs (+ PostgreSQL, man-pages, and the
+//                                         office converters: pandoc, LibreOffice, python-docx, openpyxl)
 //
 // Exit code 0 when everything the purpose needs is there afterwards, 1 when something is still
 // missing (the lines above say what and how to install it).
@@ -21,6 +22,9 @@ import { pathToFileURL } from "node:url";
  * @property {() => string | undefined} find - the installed program's path, or undefined
  * @property {string} usedBy - what needs it, shown to the user
  * @property {ReadonlyArray<"demo" | "test">} purposes - which README command needs it
+ * @property {boolean} [recommends] - false: installed with `--no-install-recommends` (a package
+ *   whose recommended packages the project does not use, e.g. LibreOffice's spell checker and
+ *   AppArmor profile); absent or true: with them, as apt-get does by default
  */
 
 /**
@@ -111,6 +115,54 @@ export const SYSTEM_PACKAGES = [
     usedBy: "rendering the man-pages of search_knowledge's real relevance set",
     purposes: ["test"],
   },
+  // tools-office: the fidelity corpus is real text converted by other people's tools (pandoc to
+  // .docx/.odt/.epub/.pptx, LibreOffice headless to .pdf/.docx/.xlsx/.ods), pandoc is also a peer
+  // the reader is measured beside, and write_document's output is read back by python-docx and
+  // openpyxl. LibreOffice without its GUI and without recommends (no spell checker, Math, UNO
+  // bridge or AppArmor). Measured here: 81 packages, 128 MB of archives, 505 MB installed (pandoc
+  // alone 168 MB), 66 s with apt-get (tools-office's README, "Fidelity and speed, measured").
+  {
+    name: "pandoc",
+    find: () => findProgram("pandoc"),
+    usedBy: "tools-office's fidelity corpus and its pandoc peer (Markdown/RST → docx/odt/epub/pptx)",
+    purposes: ["test"],
+    recommends: false,
+  },
+  {
+    name: "libreoffice-writer-nogui",
+    find: () => findFile("/usr/lib/libreoffice/program/libswlo.so"),
+    usedBy: "tools-office's fidelity corpus and round trips (soffice --headless: docx/odt → pdf)",
+    purposes: ["test"],
+    recommends: false,
+  },
+  {
+    name: "libreoffice-calc-nogui",
+    find: () => findFile("/usr/lib/libreoffice/program/libsclo.so"),
+    usedBy: "tools-office's fidelity corpus (soffice --headless: csv → xlsx/ods)",
+    purposes: ["test"],
+    recommends: false,
+  },
+  {
+    name: "libreoffice-impress-nogui",
+    find: () => findFile("/usr/lib/libreoffice/program/libslideshowlo.so"),
+    usedBy: "tools-office's benchmark (soffice --headless: pptx → pdf, odp)",
+    purposes: ["test"],
+    recommends: false,
+  },
+  {
+    name: "python3-docx",
+    find: () => findFile("/usr/lib/python3/dist-packages/docx/__init__.py"),
+    usedBy: "tools-office's round trips (write_document's .docx read back by Debian's python3)",
+    purposes: ["test"],
+    recommends: false,
+  },
+  {
+    name: "python3-openpyxl",
+    find: () => findFile("/usr/lib/python3/dist-packages/openpyxl/__init__.py"),
+    usedBy: "tools-office's round trips (write_document's .xlsx read back by Debian's python3)",
+    purposes: ["test"],
+    recommends: false,
+  },
 ];
 
 /**
@@ -178,7 +230,17 @@ export function ensureSystemPackages(purpose, options = {}) {
   }
   if (absent.length === 0) return { found, installed: [], missing: [] };
   const names = absent.map((entry) => entry.name);
-  const line = `apt-get install -y ${names.join(" ")}`;
+  // One apt-get line per way of installing: with recommended packages (apt-get's default), and
+  // without them for the packages that say so.
+  const groups = [
+    absent.filter((entry) => entry.recommends !== false).map((entry) => entry.name),
+    absent.filter((entry) => entry.recommends === false).map((entry) => entry.name),
+  ];
+  const commands = [
+    groups[0].length > 0 ? ["install", "-y", ...groups[0]] : undefined,
+    groups[1].length > 0 ? ["install", "-y", "--no-install-recommends", ...groups[1]] : undefined,
+  ].filter((command) => command !== undefined);
+  const line = commands.map((command) => `apt-get ${command.join(" ")}`).join(" && ");
   for (const entry of absent) log(`${entry.name} is missing — needed by ${entry.usedBy}`);
   const reason = cannotInstall();
   if (reason !== undefined) {
@@ -186,10 +248,10 @@ export function ensureSystemPackages(purpose, options = {}) {
     return { found, installed: [], missing: names };
   }
   log(`installing with Debian's packages: ${line}`);
-  if (!aptGet(["install", "-y", ...names])) {
+  if (!commands.every((command) => aptGet(command))) {
     log("apt-get install failed; running apt-get update first, then trying again");
     aptGet(["update"]);
-    aptGet(["install", "-y", ...names]);
+    for (const command of commands) aptGet(command);
   }
   const installed = [];
   const missing = [];
