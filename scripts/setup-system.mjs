@@ -124,7 +124,8 @@ export const SYSTEM_PACKAGES = [
   {
     name: "pandoc",
     find: () => findProgram("pandoc"),
-    usedBy: "tools-office's fidelity corpus and its pandoc peer (Markdown/RST → docx/odt/epub/pptx)",
+    usedBy:
+      "tools-office's fidelity corpus and its pandoc peer (Markdown/RST → docx/odt/epub/pptx)",
     purposes: ["test"],
     recommends: false,
   },
