@@ -147,7 +147,7 @@ export function rewriteZip(
     const change = entry === undefined ? undefined : changes.get(entry.name);
     if (entry !== undefined && change === null) continue;
     newOffset.set(offset, position);
-    if (entry !== undefined && change !== undefined) {
+    if (entry !== undefined && change !== undefined && change !== null) {
       const encoded = encodeChanged(entry, record, change);
       parts.push(encoded.local);
       centrals.set(entry, encoded.central);
