@@ -1,0 +1,407 @@
+import { randomBytes } from "node:crypto";
+import {
+  defineTool,
+  joinSentences,
+  type MountedTools,
+  mountedTools,
+  ok,
+  parseOptions,
+  type Tool,
+  ToolFailureError,
+} from "@agentool/contract";
+import { commitChangeSet, type FileEditResult, planChangeSet } from "@agentool/tools-fs";
+import { z } from "zod";
+import {
+  type CellLayout,
+  cellLayout,
+  serializeCell,
+  sourceLines,
+} from "./internal/notebook/notebook-json.js";
+import {
+  DEFAULT_WRITE_TIMEOUT_MS,
+  expectedShaField,
+  type OfficeWriteToolOptions,
+  officeWriteOptionsShape,
+  writeWorkspaceOf,
+} from "./internal/write-support.js";
+
+/** The default name of the notebook edit tool. */
+export const EDIT_NOTEBOOK_TOOL_NAME = "edit_notebook";
+
+/** Options of {@link createEditNotebookTool}. */
+export type EditNotebookToolOptions = OfficeWriteToolOptions;
+
+/** A notebook cell's type. */
+export type NotebookCellType = "code" | "markdown" | "raw";
+
+/** What `edit_notebook` returns. */
+export interface EditNotebookToolData {
+  /** The notebook, relative to the root. */
+  path: string;
+  /** What happened: `replaced`, `inserted` or `deleted`. */
+  action: "replaced" | "inserted" | "deleted";
+  /** Position of the cell replaced or inserted (1-based), or of the one deleted. */
+  cell_number: number;
+  /** Its id (nbformat 4.5+), or null. */
+  cell_id: string | null;
+  /** Its type. */
+  cell_type: NotebookCellType;
+  /** Whether a code cell's outputs and execution count were cleared. */
+  outputs_cleared: boolean;
+  /** Cells in the notebook now. */
+  total_cells: number;
+  /** The file's sha-256 before. */
+  previous_sha: string;
+  /** The file's sha-256 now: what `expected_sha` takes next. */
+  sha: string;
+}
+
+/** The notebook edit tool's input schema. */
+export const editNotebookInputSchema = z.object({
+  path: z.string().min(1).describe("The .ipynb notebook, relative to the workspace root."),
+  cell: z
+    .string()
+    .min(1)
+    .max(100)
+    .describe('The cell: its id, or its position ("1" is the first cell).'),
+  new_source: z
+    .string()
+    .optional()
+    .describe("The cell's new source (replace), or the inserted cell's source."),
+  insert: z
+    .enum(["before", "after"])
+    .optional()
+    .describe("Insert a new cell with new_source before or after `cell` instead of replacing it."),
+  delete: z.boolean().optional().describe("Delete `cell`."),
+  cell_type: z
+    .enum(["code", "markdown", "raw"])
+    .optional()
+    .describe("Type of the inserted cell (default code), or a new type for the replaced one."),
+  expected_sha: expectedShaField,
+});
+
+/** The notebook edit tool's input. */
+export type EditNotebookInput = z.infer<typeof editNotebookInputSchema>;
+
+/** The notebook edit tool's type. */
+export type EditNotebookTool = Tool<typeof editNotebookInputSchema, EditNotebookToolData>;
+
+/** Field aliases `edit_notebook` accepts silently (alias → field). */
+export const EDIT_NOTEBOOK_ALIASES: Readonly<Record<string, string>> = {
+  notebook_path: "path",
+  file_path: "path",
+  cell_id: "cell",
+};
+
+function defaultDescription(mounted: MountedTools): string {
+  return joinSentences([
+    "Edit a Jupyter notebook (.ipynb) cell by cell: replace a cell's source (new_source), insert a new cell before or after one (insert + new_source + cell_type), or delete one (delete: true).",
+    "A cell is named by its id or its position (1 = first). An edited code cell's outputs are cleared; the rest of the file — other cells, outputs, metadata, Jupyter's formatting — is kept byte for byte.",
+    mounted.when("read_document", "read_document shows the cells with their ids."),
+  ]);
+}
+
+/**
+ * Renders the result for a model.
+ *
+ * @param data - the tool's data
+ * @returns model-facing text
+ * @example
+ * formatEditNotebook(result.data); // "Replaced code cell 3 (id a1b2) of analysis.ipynb; outputs cleared. 12 cells. sha …"
+ */
+export function formatEditNotebook(data: EditNotebookToolData): string {
+  const verb = data.action[0]?.toUpperCase() + data.action.slice(1);
+  const id = data.cell_id === null ? "" : ` (id ${data.cell_id})`;
+  return `${verb} ${data.cell_type} cell ${data.cell_number}${id} of ${data.path}${data.outputs_cleared ? "; outputs cleared" : ""}. ${data.total_cells} cell${data.total_cells === 1 ? "" : "s"} now. sha ${data.sha}`;
+}
+
+const optionsSchema = z.object(officeWriteOptionsShape).strict();
+
+type Cell = Record<string, unknown> & { cell_type?: string; id?: string; source?: unknown };
+
+function refusal(
+  code: "INVALID_INPUT" | "PATTERN_NOT_FOUND" | "UNSUPPORTED",
+  error: string,
+  hint?: string,
+): FileEditResult {
+  return { code, error, ...(hint === undefined ? {} : { hint }) };
+}
+
+function findCell(cells: readonly Cell[], wanted: string): number | undefined {
+  const byId = cells.findIndex((cell) => cell.id === wanted);
+  if (byId !== -1) return byId;
+  const position = /^#?(\d+)$/.exec(wanted.trim());
+  if (position !== null) {
+    const index = Number(position[1]) - 1;
+    if (index >= 0 && index < cells.length) return index;
+  }
+  return undefined;
+}
+
+function newCell(
+  type: NotebookCellType,
+  source: string,
+  id: string | undefined,
+  asList: boolean,
+): Cell {
+  const body = asList ? sourceLines(source) : source;
+  // nbformat writes keys sorted.
+  return type === "code"
+    ? {
+        cell_type: "code",
+        execution_count: null,
+        ...(id === undefined ? {} : { id }),
+        metadata: {},
+        outputs: [],
+        source: body,
+      }
+    : { cell_type: type, ...(id === undefined ? {} : { id }), metadata: {}, source: body };
+}
+
+function freshId(cells: readonly Cell[]): string {
+  const taken = new Set(cells.map((cell) => cell.id));
+  for (;;) {
+    const id = randomBytes(4).toString("hex");
+    if (!taken.has(id)) return id;
+  }
+}
+
+function replaced(
+  cell: Cell,
+  source: string,
+  type: NotebookCellType | undefined,
+): { cell: Cell; cleared: boolean } {
+  const targetType = type ?? (cell.cell_type as NotebookCellType);
+  const body = Array.isArray(cell.source) ? sourceLines(source) : source;
+  if (targetType === cell.cell_type) {
+    const cleared =
+      targetType === "code" &&
+      ((cell.outputs as unknown[] | undefined)?.length ?? 0) +
+        (cell.execution_count == null ? 0 : 1) >
+        0;
+    const next: Cell = { ...cell, source: body };
+    if (targetType === "code") Object.assign(next, { outputs: [], execution_count: null });
+    return { cell: next, cleared };
+  }
+  const { outputs: _outputs, execution_count: _count, attachments: _attachments, ...rest } = cell;
+  const converted = newCell(
+    targetType,
+    source,
+    typeof cell.id === "string" ? cell.id : undefined,
+    Array.isArray(cell.source),
+  );
+  return {
+    cell: { ...converted, metadata: rest.metadata ?? {} },
+    cleared: cell.cell_type === "code",
+  };
+}
+
+/**
+ * Creates the `edit_notebook` tool (Claude Code's NotebookEdit): replace, insert or delete one
+ * cell of a Jupyter notebook. The edited cell is spliced into the file's text at Jupyter's
+ * indentation, so every other cell and output keeps its bytes; an edited code cell's outputs and
+ * execution count are cleared; new cells get an id when the notebook uses ids (nbformat 4.5+).
+ * Written through tools-fs's change set: confined, secrets and `.git` refused, `expected_sha`
+ * checked, encoding and line endings kept, atomic.
+ *
+ * @param options - `root` (or a tools-fs `workspace`) and overrides
+ * @returns the tool
+ * @throws AgentoolError when the options are invalid
+ * @example
+ * const editNotebook = createEditNotebookTool({ root: "/work/nb" });
+ * await editNotebook.run({ path: "analysis.ipynb", cell: "3", new_source: "df.describe()" });
+ */
+export function createEditNotebookTool(options: EditNotebookToolOptions): EditNotebookTool {
+  const parsed = parseOptions("createEditNotebookTool", optionsSchema, options);
+  const workspace = writeWorkspaceOf("createEditNotebookTool", parsed);
+  const name = parsed.name ?? EDIT_NOTEBOOK_TOOL_NAME;
+  const mounted = mountedTools(parsed.mountedTools, name);
+  return defineTool({
+    name,
+    description: parsed.description ?? defaultDescription(mounted),
+    input: editNotebookInputSchema,
+    aliases: EDIT_NOTEBOOK_ALIASES,
+    annotations: { title: "Edit a notebook cell", destructive: true },
+    tags: ["office", "office:write"],
+    timeoutMs: parsed.timeoutMs ?? DEFAULT_WRITE_TIMEOUT_MS,
+    execute: async (request, context) => {
+      if (!request.path.toLowerCase().endsWith(".ipynb")) {
+        throw new ToolFailureError(
+          "UNSUPPORTED",
+          `${request.path} is not a Jupyter notebook (.ipynb).`,
+          {
+            hint: mounted.has("edit_file")
+              ? "Edit other text files with edit_file."
+              : "Name an .ipynb file.",
+          },
+        );
+      }
+      const action =
+        request.delete === true
+          ? "deleted"
+          : request.insert !== undefined
+            ? "inserted"
+            : "replaced";
+      if (
+        request.delete === true &&
+        (request.insert !== undefined || request.new_source !== undefined)
+      ) {
+        throw new ToolFailureError(
+          "INVALID_INPUT",
+          "delete cannot be combined with insert or new_source.",
+          { hint: "Send one action per call." },
+        );
+      }
+      if (action !== "deleted" && request.new_source === undefined) {
+        throw new ToolFailureError(
+          "INVALID_INPUT",
+          `${action === "inserted" ? "insert" : "Replacing a cell"} needs new_source.`,
+          {
+            hint: "Give new_source (or delete: true to remove the cell).",
+          },
+        );
+      }
+      let summary: Omit<EditNotebookToolData, "path" | "previous_sha" | "sha"> | undefined;
+      const edit = (text: string): FileEditResult => {
+        let notebook: { cells?: Cell[]; nbformat?: number; nbformat_minor?: number };
+        try {
+          notebook = JSON.parse(text) as typeof notebook;
+        } catch (error) {
+          return refusal(
+            "UNSUPPORTED",
+            `${request.path} is not valid JSON (${(error as Error).message}).`,
+            "Repair the file before editing cells.",
+          );
+        }
+        const cells = notebook.cells;
+        const layout = Array.isArray(cells) ? cellLayout(text) : undefined;
+        if (!Array.isArray(cells) || layout === undefined || layout.cells.length !== cells.length) {
+          return refusal(
+            "UNSUPPORTED",
+            `${request.path} has no cells list (nbformat 4 notebooks only).`,
+          );
+        }
+        const index = findCell(cells, request.cell);
+        if (index === undefined) {
+          const ids = cells
+            .slice(0, 10)
+            .map((cell, at) => `${at + 1}${typeof cell.id === "string" ? ` (${cell.id})` : ""}`);
+          return refusal(
+            "PATTERN_NOT_FOUND",
+            `${request.path} has no cell ${JSON.stringify(request.cell)}; it has ${cells.length} cell${cells.length === 1 ? "" : "s"}: ${ids.join(", ")}${cells.length > 10 ? ", …" : ""}.`,
+            "Name a cell by its id or its position (1 = first).",
+          );
+        }
+        const result = applyAction(
+          text,
+          cells,
+          index,
+          layout,
+          request,
+          (notebook.nbformat ?? 4) * 100 + (notebook.nbformat_minor ?? 0) >= 405,
+        );
+        summary = { action, ...result.summary };
+        return result.text;
+      };
+      const planned = await planChangeSet(
+        workspace,
+        [
+          {
+            kind: "update",
+            path: request.path,
+            ...(request.expected_sha === undefined ? {} : { expectedSha: request.expected_sha }),
+            edit,
+          },
+        ],
+        { signal: context.signal },
+      );
+      if (!planned.success) return planned;
+      const committed = await commitChangeSet(workspace, planned.data, {
+        signal: context.signal,
+        tool: name,
+      });
+      if (!committed.success) return committed;
+      const written = committed.data.files[0];
+      if (summary === undefined || written === undefined)
+        throw new Error("edit_notebook: the change set returned no file.");
+      return ok({
+        path: written.path,
+        ...summary,
+        previous_sha: written.previousSha ?? "",
+        sha: written.sha ?? "",
+      });
+    },
+    render: formatEditNotebook,
+  });
+}
+
+function applyAction(
+  text: string,
+  cells: Cell[],
+  index: number,
+  layout: CellLayout,
+  request: EditNotebookInput,
+  usesIds: boolean,
+): {
+  text: string;
+  summary: Omit<EditNotebookToolData, "path" | "previous_sha" | "sha" | "action">;
+} {
+  const span = layout.cells[index] as { start: number; end: number };
+  const target = cells[index] as Cell;
+  const separator = `,\n${layout.cellIndent}`;
+  if (request.delete === true) {
+    const next = layout.cells[index + 1];
+    const previous = layout.cells[index - 1];
+    const cut =
+      next !== undefined
+        ? { start: span.start, end: next.start }
+        : previous !== undefined
+          ? { start: previous.end, end: span.end }
+          : { start: layout.open + 1, end: layout.close };
+    return {
+      text: text.slice(0, cut.start) + text.slice(cut.end),
+      summary: {
+        cell_number: index + 1,
+        cell_id: typeof target.id === "string" ? target.id : null,
+        cell_type: target.cell_type as NotebookCellType,
+        outputs_cleared: false,
+        total_cells: cells.length - 1,
+      },
+    };
+  }
+  const source = request.new_source ?? "";
+  if (request.insert !== undefined) {
+    const ids = usesIds || cells.some((cell) => typeof cell.id === "string");
+    const id = ids ? freshId(cells) : undefined;
+    const type = request.cell_type ?? "code";
+    const cell = serializeCell(
+      newCell(type, source, id, Array.isArray(target.source) || !("source" in target)),
+      layout,
+    );
+    const spliced =
+      request.insert === "before"
+        ? text.slice(0, span.start) + cell + separator + text.slice(span.start)
+        : text.slice(0, span.end) + separator + cell + text.slice(span.end);
+    return {
+      text: spliced,
+      summary: {
+        cell_number: request.insert === "before" ? index + 1 : index + 2,
+        cell_id: id ?? null,
+        cell_type: type,
+        outputs_cleared: false,
+        total_cells: cells.length + 1,
+      },
+    };
+  }
+  const { cell, cleared } = replaced(target, source, request.cell_type);
+  return {
+    text: text.slice(0, span.start) + serializeCell(cell, layout) + text.slice(span.end),
+    summary: {
+      cell_number: index + 1,
+      cell_id: typeof cell.id === "string" ? cell.id : null,
+      cell_type: cell.cell_type as NotebookCellType,
+      outputs_cleared: cleared,
+      total_cells: cells.length,
+    },
+  };
+}
