@@ -131,7 +131,7 @@ export class ZipArchive {
    */
   async stream(
     name: string,
-    onChunk: (chunk: Uint8Array) => boolean | undefined | void,
+    onChunk: (chunk: Uint8Array) => unknown,
     yielder: Yielder = NEVER_YIELD,
   ): Promise<void> {
     const entry = this.#byName.get(name);

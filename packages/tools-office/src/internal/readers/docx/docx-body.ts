@@ -1,0 +1,220 @@
+import { attribute, childElement, childElements, type XmlElement } from "../../container/xml.js";
+import type { Yielder } from "../../container/yielder.js";
+import { escapeBlockStart, markdownTable, renderInline, tableCell } from "../markdown.js";
+import { MarkdownWriter } from "../markdown-writer.js";
+import { type InlineContext, paragraphSegments } from "./docx-inline.js";
+import { type DocxParts, headingLevel, styleNames, styleNumbering } from "./docx-parts.js";
+
+/**
+ * A .docx body → Markdown: headings by style (`heading N`, `Title`, outline level), lists by
+ * numbering with nesting and real numbers, code blocks from code styles, quotes, GFM tables
+ * (spans padded, continued vertical merges empty), then footnotes, endnotes and comments.
+ *
+ * @internal
+ */
+
+const QUOTE_STYLES = /^(block text|quote|intense quote)$/;
+const CODE_STYLES = /source code|html preformatted|preformatted|^code$/;
+
+class BodyWriter {
+  readonly writer = new MarkdownWriter();
+  readonly context: InlineContext;
+  readonly #counters = new Map<string, number[]>();
+  #code: string[] | undefined;
+
+  constructor(parts: DocxParts) {
+    this.context = { parts, footnotes: [], endnotes: [], comments: [], images: [] };
+  }
+
+  async blocks(container: XmlElement, yielder: Yielder): Promise<void> {
+    for (const node of container.children) {
+      if (typeof node === "string") continue;
+      if (node.local === "p") this.paragraph(node);
+      else if (node.local === "tbl") this.table(node);
+      else if (node.local === "sdt" || node.local === "customXml") {
+        const content = childElement(node, "sdtContent") ?? node;
+        await this.blocks(content, yielder);
+      }
+      await yielder.tick();
+    }
+    this.flushCode();
+  }
+
+  flushCode(): void {
+    if (this.#code === undefined) return;
+    this.writer.code(this.#code);
+    this.#code = undefined;
+  }
+
+  paragraph(paragraph: XmlElement): void {
+    const properties = childElement(paragraph, "pPr");
+    const styleElement = properties === undefined ? undefined : childElement(properties, "pStyle");
+    const styleId = styleElement === undefined ? undefined : attribute(styleElement, "val");
+    const names = styleNames(this.context.parts, styleId);
+    const segments = paragraphSegments(paragraph, this.context);
+    if (names.some((name) => CODE_STYLES.test(name))) {
+      const text = segments.map((segment) => segment.text).join("");
+      this.#code ??= [];
+      this.#code.push(...text.split("\n"));
+      return;
+    }
+    this.flushCode();
+    const text = renderInline(segments).replace(/\t/g, " ").trim();
+    if (text === "") return;
+    const level = headingLevel(this.context.parts, styleId);
+    const outline = properties === undefined ? undefined : childElement(properties, "outlineLvl");
+    const outlineLevel = outline === undefined ? 0 : Number(attribute(outline, "val") ?? 9) + 1;
+    const heading = level > 0 ? level : outlineLevel > 0 && outlineLevel < 10 ? outlineLevel : 0;
+    if (heading > 0) {
+      this.writer.block(`${"#".repeat(Math.min(heading, 6))} ${text.replace(/\n/g, " ")}`);
+      return;
+    }
+    const list = this.#listOf(properties, styleId);
+    if (list !== undefined) {
+      this.writer.listItem(list.depth, list.marker, text.replace(/\n/g, "\\\n"));
+      return;
+    }
+    const body = escapeBlockStart(text).replace(/\n/g, "\\\n");
+    if (names.some((name) => QUOTE_STYLES.test(name))) {
+      this.writer.block(body.split("\n").map((line) => `> ${line}`));
+    } else {
+      this.writer.block(body);
+    }
+  }
+
+  #listOf(
+    properties: XmlElement | undefined,
+    styleId: string | undefined,
+  ): { depth: number; marker: string } | undefined {
+    const numPr = properties === undefined ? undefined : childElement(properties, "numPr");
+    const fromStyle = styleNumbering(this.context.parts, styleId);
+    const numIdElement = numPr === undefined ? undefined : childElement(numPr, "numId");
+    const ilvlElement = numPr === undefined ? undefined : childElement(numPr, "ilvl");
+    const numId = (numIdElement && attribute(numIdElement, "val")) ?? fromStyle?.numId;
+    if (numId === undefined || numId === "0") return undefined;
+    const depth = Number((ilvlElement && attribute(ilvlElement, "val")) ?? fromStyle?.ilvl ?? 0);
+    const level = this.context.parts.numbering.get(numId)?.get(depth);
+    if (level === undefined || !level.ordered) {
+      this.#count(numId, depth, 1);
+      return { depth, marker: "-" };
+    }
+    return { depth, marker: `${this.#count(numId, depth, level.start)}.` };
+  }
+
+  #count(numId: string, depth: number, start: number): number {
+    const counters = this.#counters.get(numId) ?? [];
+    this.#counters.set(numId, counters);
+    counters.length = Math.min(counters.length, depth + 1);
+    const next = (counters[depth] ?? start - 1) + 1;
+    counters[depth] = next;
+    return next;
+  }
+
+  table(table: XmlElement): void {
+    this.flushCode();
+    const rows: string[][] = [];
+    for (const row of childElements(table, "tr")) {
+      const cells: string[] = [];
+      for (const cell of cellsOf(row)) {
+        const properties = childElement(cell, "tcPr");
+        const span = properties === undefined ? undefined : childElement(properties, "gridSpan");
+        const merge = properties === undefined ? undefined : childElement(properties, "vMerge");
+        const continued = merge !== undefined && attribute(merge, "val") !== "restart";
+        cells.push(continued ? "" : this.#cellText(cell));
+        const extra = Number((span && attribute(span, "val")) ?? 1) - 1;
+        for (let index = 0; index < Math.min(extra, 64); index += 1) cells.push("");
+      }
+      rows.push(cells);
+    }
+    if (rows.length > 0) this.writer.block(markdownTable(rows));
+  }
+
+  #cellText(cell: XmlElement): string {
+    const parts: string[] = [];
+    const collect = (container: XmlElement) => {
+      for (const node of container.children) {
+        if (typeof node === "string") continue;
+        if (node.local === "p") {
+          const text = renderInline(paragraphSegments(node, this.context))
+            .replace(/\t/g, " ")
+            .trim();
+          if (text !== "") parts.push(text);
+        } else if (node.local === "tbl") {
+          for (const row of childElements(node, "tr"))
+            for (const inner of cellsOf(row)) collect(inner);
+        } else if (
+          node.local === "sdt" ||
+          node.local === "sdtContent" ||
+          node.local === "customXml"
+        ) {
+          collect(childElement(node, "sdtContent") ?? node);
+        }
+      }
+    };
+    collect(cell);
+    return tableCell(parts.join("\n"));
+  }
+
+  notes(): void {
+    const { parts } = this.context;
+    const render = (ids: string[], map: Map<string, XmlElement>, prefix: string) => {
+      for (const id of new Set(ids)) {
+        const note = map.get(id);
+        if (note === undefined) continue;
+        const text = childElements(note, "p")
+          .map((p) => renderInline(paragraphSegments(p, this.context)).trim())
+          .filter((line) => line !== "")
+          .join(" ");
+        this.writer.block(`[^${prefix}${id}]: ${text}`);
+      }
+    };
+    render(this.context.footnotes, parts.footnotes, "");
+    render(this.context.endnotes, parts.endnotes, "e");
+    const ids = [...new Set(this.context.comments)];
+    if (ids.length === 0) return;
+    this.writer.block("Comments:");
+    for (const id of ids) {
+      const comment = parts.comments.get(id);
+      if (comment === undefined) continue;
+      const text = childElements(comment.body, "p")
+        .map((p) => renderInline(paragraphSegments(p, this.context)).trim())
+        .join(" ");
+      this.writer.listItem(
+        0,
+        "-",
+        `[comment ${id}]${comment.author === "" ? "" : ` ${comment.author}:`} ${text}`,
+      );
+    }
+  }
+}
+
+function cellsOf(row: XmlElement): XmlElement[] {
+  const out: XmlElement[] = [];
+  for (const node of row.children) {
+    if (typeof node === "string") continue;
+    if (node.local === "tc") out.push(node);
+    else if (node.local === "sdt" || node.local === "customXml") {
+      out.push(...cellsOf(childElement(node, "sdtContent") ?? node));
+    }
+  }
+  return out;
+}
+
+/**
+ * Converts a document body to Markdown.
+ *
+ * @param body - the `w:body` element
+ * @param parts - styles, numbering, relationships, notes and comments
+ * @param yielder - yields between blocks
+ * @returns the Markdown and the images it names
+ */
+export async function docxBodyToMarkdown(
+  body: XmlElement,
+  parts: DocxParts,
+  yielder: Yielder,
+): Promise<{ markdown: string; images: string[] }> {
+  const writer = new BodyWriter(parts);
+  await writer.blocks(body, yielder);
+  writer.notes();
+  return { markdown: writer.writer.toString(), images: writer.context.images };
+}

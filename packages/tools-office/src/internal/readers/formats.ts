@@ -1,0 +1,36 @@
+import type { DocumentReader } from "./types.js";
+
+/**
+ * The formats `read_document` reads, by extension: their display name, the unit a page counts
+ * and the reader (loaded on first use, so a host that never reads a PDF never loads pdf.js).
+ *
+ * @internal
+ */
+
+/** One readable format. */
+export interface DocumentFormat {
+  /** Display name (`Word document`). */
+  name: string;
+  /** What `offset`/`limit` count. */
+  unit: "lines" | "rows" | "pages" | "slides" | "cells";
+  /** Loads the reader. */
+  load: () => Promise<DocumentReader>;
+}
+
+const docx = async () => (await import("./docx/read-docx.js")).readDocx;
+const sheet = async () => (await import("./sheet/read-xlsx.js")).readXlsx;
+const csv = async () => (await import("./sheet/read-csv.js")).readCsv;
+
+/** Readable formats by lower-case extension. */
+export const DOCUMENT_FORMATS: Readonly<Record<string, DocumentFormat>> = {
+  docx: { name: "Word document", unit: "lines", load: docx },
+  docm: { name: "Word document with macros", unit: "lines", load: docx },
+  dotx: { name: "Word template", unit: "lines", load: docx },
+  xlsx: { name: "Excel workbook", unit: "rows", load: sheet },
+  xlsm: { name: "Excel workbook with macros", unit: "rows", load: sheet },
+  csv: { name: "CSV table", unit: "rows", load: csv },
+  tsv: { name: "TSV table", unit: "rows", load: csv },
+};
+
+/** The extensions read, for messages. */
+export const DOCUMENT_EXTENSIONS: readonly string[] = Object.keys(DOCUMENT_FORMATS);

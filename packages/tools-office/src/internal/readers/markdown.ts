@@ -1,0 +1,160 @@
+/**
+ * Markdown building blocks every reader shares: inline runs with formatting merged and wrapped,
+ * GFM tables, list markers, escaping, spreadsheet column letters.
+ *
+ * @internal
+ */
+
+/** A run of inline text with its formatting. */
+export interface InlineSegment {
+  /** The text (already Markdown where `raw`, plain otherwise). */
+  text: string;
+  bold?: boolean;
+  italic?: boolean;
+  strike?: boolean;
+  code?: boolean;
+  /** The text is ready Markdown (a link, an image, a marker): never escaped or wrapped. */
+  raw?: boolean;
+}
+
+/** Escapes characters that would start Markdown inline syntax in plain text. */
+export function escapeInline(text: string): string {
+  return text
+    .replace(/[\\`*[\]]/g, "\\$&")
+    .replace(/<(?=[A-Za-z/!?])/g, "\\<")
+    .replace(/_/g, (underscore, at: number, whole: string) =>
+      /\w/.test(whole[at - 1] ?? "") && /\w/.test(whole[at + 1] ?? "") ? underscore : "\\_",
+    );
+}
+
+function sameFormat(a: InlineSegment, b: InlineSegment): boolean {
+  return (
+    !a.raw &&
+    !b.raw &&
+    !!a.bold === !!b.bold &&
+    !!a.italic === !!b.italic &&
+    !!a.strike === !!b.strike &&
+    !!a.code === !!b.code
+  );
+}
+
+function wrap(segment: InlineSegment): string {
+  if (segment.raw) return segment.text;
+  if (segment.code) {
+    const ticks = segment.text.includes("`") ? "``" : "`";
+    return segment.text.trim() === "" ? segment.text : `${ticks}${segment.text}${ticks}`;
+  }
+  const escaped = escapeInline(segment.text);
+  const match = /^(\s*)([\s\S]*?)(\s*)$/.exec(escaped);
+  const [lead, core, trail] = [match?.[1] ?? "", match?.[2] ?? "", match?.[3] ?? ""];
+  if (core === "") return escaped;
+  let marked = core;
+  if (segment.strike) marked = `~~${marked}~~`;
+  if (segment.italic) marked = `*${marked}*`;
+  if (segment.bold) marked = `**${marked}**`;
+  return `${lead}${marked}${trail}`;
+}
+
+/**
+ * Joins inline segments into Markdown: neighbours with the same formatting are merged first, so
+ * `**Hello world**` comes out whole however many runs the document split it into.
+ *
+ * @param segments - the runs in order
+ * @returns one line (or several, where the runs hold line breaks)
+ */
+export function renderInline(segments: readonly InlineSegment[]): string {
+  const merged: InlineSegment[] = [];
+  for (const segment of segments) {
+    if (segment.text === "") continue;
+    const last = merged[merged.length - 1];
+    if (last !== undefined && sameFormat(last, segment)) last.text += segment.text;
+    else merged.push({ ...segment });
+  }
+  return merged.map(wrap).join("");
+}
+
+/** Escapes a paragraph's start where it would read as a block marker (`# `, `- `, `1. `, `> `). */
+export function escapeBlockStart(line: string): string {
+  return line.replace(/^(\s*)(#{1,6}\s|[-+]\s|>|\d+[.)]\s)/, "$1\\$2");
+}
+
+/** Makes cell text fit one table cell: pipes escaped, line breaks as `<br>`, capped. */
+export function tableCell(text: string, maxChars = 2_000): string {
+  let cell = text.replace(/\r?\n/g, "<br>").replace(/\|/g, "\\|").trim();
+  if (cell.length > maxChars) cell = `${cell.slice(0, maxChars)}…`;
+  return cell;
+}
+
+/**
+ * A GFM table: the first row is the header (GFM needs one); rows are padded to one width.
+ *
+ * @param rows - cell texts (already cell-safe: see {@link tableCell})
+ * @returns the table's lines
+ */
+export function markdownTable(rows: readonly (readonly string[])[]): string[] {
+  const width = Math.max(1, ...rows.map((row) => row.length));
+  const line = (row: readonly string[]) =>
+    `| ${Array.from({ length: width }, (_, index) => row[index] ?? "").join(" | ")} |`;
+  const [header, ...body] = rows;
+  return [line(header ?? []), `|${" --- |".repeat(width)}`, ...body.map(line)];
+}
+
+/** The spreadsheet letters of a 1-based column: 1 → A, 27 → AA. */
+export function columnLetters(column: number): string {
+  let out = "";
+  for (let rest = column; rest > 0; rest = Math.floor((rest - 1) / 26)) {
+    out = String.fromCharCode(65 + ((rest - 1) % 26)) + out;
+  }
+  return out;
+}
+
+/** The 1-based column of spreadsheet letters: A → 1, AA → 27 (0 when not letters). */
+export function columnNumber(letters: string): number {
+  let out = 0;
+  for (const character of letters.toUpperCase()) {
+    const code = character.charCodeAt(0);
+    if (code < 65 || code > 90) return 0;
+    out = out * 26 + (code - 64);
+  }
+  return out;
+}
+
+/** A cell reference split: `B12` → `{ column: 2, row: 12 }`. */
+export function parseCellReference(reference: string): { column: number; row: number } | undefined {
+  const match = /^\$?([A-Za-z]{1,3})\$?(\d{1,7})$/.exec(reference.trim());
+  if (match === null) return undefined;
+  return { column: columnNumber(match[1] ?? ""), row: Number(match[2]) };
+}
+
+/** A rectangular cell range (1-based, inclusive). */
+export interface CellRange {
+  firstColumn: number;
+  firstRow: number;
+  lastColumn: number;
+  lastRow: number;
+}
+
+/** Parses `B2:D40` (or one cell `C7`); `undefined` when it is not a range. */
+export function parseCellRange(text: string): CellRange | undefined {
+  const [from, to = from] = text.split(":");
+  const start = parseCellReference(from ?? "");
+  const end = parseCellReference(to ?? "");
+  if (start === undefined || end === undefined) return undefined;
+  return {
+    firstColumn: Math.min(start.column, end.column),
+    firstRow: Math.min(start.row, end.row),
+    lastColumn: Math.max(start.column, end.column),
+    lastRow: Math.max(start.row, end.row),
+  };
+}
+
+/** Writes a range back: `B2:D40`. */
+export function formatCellRange(range: CellRange): string {
+  return `${columnLetters(range.firstColumn)}${range.firstRow}:${columnLetters(range.lastColumn)}${range.lastRow}`;
+}
+
+/** Caps a text at `maxChars`, saying how much was cut. */
+export function capText(text: string, maxChars: number, what = "characters"): string {
+  if (text.length <= maxChars) return text;
+  return `${text.slice(0, maxChars)}\n…[${text.length - maxChars} more ${what} of this output left out]`;
+}

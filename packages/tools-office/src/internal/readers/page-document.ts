@@ -1,0 +1,146 @@
+import { ToolFailureError } from "@agentool/contract";
+import type { DocumentImage, ItemsDocument } from "./types.js";
+
+/**
+ * Paging of documents converted whole: Markdown by lines, slides and notebook cells by item —
+ * each page also held under a character cap (it ends early past it, never mid-line; a single
+ * line or item over the cap is cut with a marker).
+ *
+ * @internal
+ */
+
+/** A page cut out of a converted document. */
+export interface DocumentPage {
+  markdown: string;
+  offset: number;
+  total: number;
+  next_offset?: number;
+  truncated: boolean;
+  images: DocumentImage[];
+}
+
+/** Parses `"3"`, `"3-7"`, `"3-"` into a 1-based inclusive span within `total`. */
+export function parseSpan(
+  text: string,
+  total: number,
+  unit: string,
+): { first: number; last: number } {
+  const match = /^\s*(\d+)\s*(?:(-)\s*(\d+)?)?\s*$/.exec(text);
+  const first = Number(match?.[1] ?? Number.NaN);
+  const last = match?.[2] === undefined ? first : Number(match?.[3] ?? total);
+  if (match === null || first < 1 || last < first) {
+    throw new ToolFailureError(
+      "INVALID_INPUT",
+      `pages=${JSON.stringify(text)} is not a ${unit} span: write "4", "10-25" or "10-".`,
+    );
+  }
+  if (first > total) {
+    throw new ToolFailureError(
+      "INVALID_INPUT",
+      `pages=${JSON.stringify(text)} starts past the end: the document has ${total} ${unit}.`,
+      { hint: `Ask for ${unit} between 1 and ${total}.` },
+    );
+  }
+  return { first, last: Math.min(last, total) };
+}
+
+function offsetCheck(offset: number, total: number, unit: string): void {
+  if (offset > 1 && offset > total) {
+    throw new ToolFailureError(
+      "INVALID_INPUT",
+      `offset=${offset} is past the end: there ${total === 1 ? `is 1 ${unit.replace(/s$/, "")}` : `are ${total} ${unit}`} in all.`,
+      {
+        hint:
+          total === 0
+            ? "Call again without offset."
+            : `Call again with an offset between 1 and ${total}.`,
+      },
+    );
+  }
+}
+
+/**
+ * Cuts a page of lines.
+ *
+ * @param markdown - the whole document
+ * @param offset - 1-based first line
+ * @param limit - most lines
+ * @param maxChars - most characters on the page
+ * @returns the page
+ */
+export function pageLines(
+  markdown: string,
+  offset: number,
+  limit: number,
+  maxChars: number,
+): DocumentPage {
+  const lines = markdown === "" ? [] : markdown.split("\n");
+  offsetCheck(offset, lines.length, "lines");
+  const out: string[] = [];
+  let chars = 0;
+  let index = offset - 1;
+  for (; index < lines.length && out.length < limit; index += 1) {
+    let line = lines[index] ?? "";
+    if (out.length === 0 && line.length > maxChars) {
+      line = `${line.slice(0, maxChars)}…[line cut at ${maxChars} characters]`;
+    } else if (chars + line.length + 1 > maxChars && out.length > 0) break;
+    out.push(line);
+    chars += line.length + 1;
+  }
+  const page: DocumentPage = {
+    markdown: out.join("\n"),
+    offset,
+    total: lines.length,
+    truncated: index < lines.length,
+    images: [],
+  };
+  if (index < lines.length) page.next_offset = index + 1;
+  return page;
+}
+
+/**
+ * Cuts a page of items (slides, cells), each item whole unless one alone passes the cap.
+ *
+ * @param document - the items
+ * @param span - the selected items (1-based inclusive), or all
+ * @param offset - 1-based position within the selection
+ * @param limit - most items
+ * @param maxChars - most characters on the page
+ * @returns the page (positions relative to the selection)
+ */
+export function pageItemsOf(
+  document: ItemsDocument,
+  span: { first: number; last: number } | undefined,
+  offset: number,
+  limit: number,
+  maxChars: number,
+): DocumentPage {
+  const first = span?.first ?? 1;
+  const last = span?.last ?? document.items.length;
+  const total = Math.max(0, last - first + 1);
+  offsetCheck(offset, total, document.unit);
+  const parts: string[] = [];
+  const images: DocumentImage[] = [];
+  let chars = 0;
+  let position = offset;
+  for (; position <= total && parts.length < limit; position += 1) {
+    const item = document.items[first + position - 2];
+    if (item === undefined) break;
+    let text = item.markdown;
+    if (parts.length === 0 && text.length > maxChars) {
+      text = `${text.slice(0, maxChars)}\n…[cut at ${maxChars} characters]`;
+    } else if (chars + text.length > maxChars && parts.length > 0) break;
+    parts.push(text);
+    images.push(...item.images);
+    chars += text.length + 2;
+  }
+  const page: DocumentPage = {
+    markdown: parts.join("\n\n"),
+    offset,
+    total,
+    truncated: position <= total,
+    images,
+  };
+  if (position <= total) page.next_offset = position;
+  return page;
+}
