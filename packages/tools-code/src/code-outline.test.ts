@@ -7,6 +7,11 @@ const folder = workspaceFolder({
   "src/parser.ts":
     "export class Parser {\n  parse(input: string): number {\n    return input.length;\n  }\n}\nexport const VERSION = 1;\n",
   "docs/guide.md": "# Guide\n## Install\n",
+  "src/kinds.py":
+    "class A(B):\n    x: int = 1\n\n    def m(self):\n        pass\n\nasync def f():\n    pass\n",
+  "src/kinds.ts":
+    "export interface I {\n  a: string;\n}\nexport type T = I;\nnamespace geo {}\nexport const a0 = () => 1;\nexport default function g() {}\n",
+  "src/one.ts": "export const ONE = 1;",
   ".env": "TOKEN=x\n",
   "bin/blob.ts": new Uint8Array([0, 1, 2]),
 });
@@ -34,6 +39,28 @@ describe("code_outline", () => {
     const text = formatCodeOutline(result.data);
     expect(text).toContain("2-4         method parse(input: string): number");
     expect(outline.description).toContain("read_file");
+  });
+
+  it("shows the kind only where the signature does not say it, and counts one line as one", async () => {
+    const python = await outline.run({ path: "src/kinds.py" });
+    if (!python.success) throw new Error(python.error.message);
+    expect(formatCodeOutline(python.data).split("\n").slice(1)).toEqual([
+      "1-5       class A(B):",
+      "2           variable x: int = 1",
+      "4-5         def m(self):",
+      "7-8       async def f():",
+    ]);
+    const typescript = await outline.run({ path: "src/kinds.ts" });
+    if (!typescript.success) throw new Error(typescript.error.message);
+    const text = formatCodeOutline(typescript.data);
+    expect(text).toContain("\n1-3       export interface I\n");
+    expect(text).toContain("\n4         export type T = I;\n");
+    expect(text).toContain("\n5         namespace geo\n");
+    expect(text).toContain("\n6         function export const a0 = () =>\n");
+    expect(text).toContain("\n7         export default function g()");
+    expect(text).not.toMatch(/\b(interface|type|function|namespace) \1\b/);
+    const one = await outline.run({ path: "src/one.ts" });
+    expect(one.success && formatCodeOutline(one.data)).toContain("1 symbol, 1 line\n");
   });
 
   it("pages with the contract's marker naming the next call", async () => {

@@ -102,14 +102,14 @@ export const CODE_OUTLINE_ALIASES: Readonly<Record<string, string>> = {
 
 function defaultDescription(mounted: MountedTools): string {
   return joinSentences([
-    "List one source file's declarations — classes, functions, methods, fields, types, constants — each with its kind, one-line signature and start-end lines, nested under its container; no bodies.",
+    "List one source file's declarations — classes, functions, methods, fields, types, constants — each with its start-end lines and one-line signature (its kind when the signature does not say it), nested under its container; no bodies.",
     `Call it before reading a large file${mounted.when("read_file", ", then read_file with offset=start_line and limit=end_line-start_line+1 to open just the part you need")}.`,
     mounted.when(
       "find_symbol",
       "To find where a name is declared across the workspace, use find_symbol.",
     ),
     mounted.when("grep_search", "For text that is not a declaration, use grep_search."),
-    "Parsed with tree-sitter (TypeScript/JavaScript, Python, Go, Rust, Java, C/C++, C#, Ruby, PHP, Bash, CSS); JSON, YAML, Markdown and others get a heuristic outline, labelled.",
+    "Parsed with tree-sitter for most languages; others (JSON, YAML, Markdown…) get a labelled heuristic outline.",
   ]);
 }
 
@@ -128,20 +128,21 @@ export interface CodeOutlineFormatOptions {
 
 /**
  * Renders an outline for a model: a header with the language and counts, then one line per
- * symbol (`start-end  kind signature`, indented by depth), then the next-page marker.
+ * symbol (`start-end  signature`, indented by depth, the kind first when the signature does not
+ * say it), then the next-page marker.
  *
  * @param data - the tool's data
  * @param options - the tool's name
  * @returns model-facing text
  * @example
- * formatCodeOutline(result.data); // "src/a.ts — typescript, 3 symbols\n1-9       class Parser …"
+ * formatCodeOutline(result.data); // "src/a.ts — typescript, 3 symbols, 9 lines\n1-9       export class Parser\n…"
  */
 export function formatCodeOutline(
   data: CodeOutlineToolData,
   options: CodeOutlineFormatOptions = {},
 ): string {
   const lines: string[] = [];
-  const counts = `${formatCount(data.total)} symbol${data.total === 1 ? "" : "s"}, ${formatCount(data.total_lines)} lines`;
+  const counts = `${formatCount(data.total)} symbol${data.total === 1 ? "" : "s"}, ${formatCount(data.total_lines)} line${data.total_lines === 1 ? "" : "s"}`;
   lines.push(`${data.path} — ${data.language}, ${counts}`);
   if (data.method === "heuristic") {
     lines.push(

@@ -34,7 +34,7 @@ describe("find_symbol", () => {
       ),
     ).toEqual(["src/parser.ts:2-4 Parser.parse", "src/util.ts:2-4 parse"]);
     expect(formatFindSymbol(result.data)).toContain(
-      "src/parser.ts:2-4  method Parser.parse — parse(input: string): number",
+      "src/parser.ts:2-4  method parse(input: string): number  (in Parser)",
     );
   });
 
@@ -62,6 +62,24 @@ describe("find_symbol", () => {
     expect(formatFindSymbol(none.data)).toMatch(/find_references.*grep_search/s);
     const absent = await findSymbol.run({ name: "NoSuchName" });
     expect(absent.success && absent.data.message).toContain("no file in the workspace contains");
+  });
+
+  it("refuses control characters in a name and the heuristic-only kinds, with INVALID_INPUT", async () => {
+    for (const input of [
+      { name: "\u0000" },
+      { name: "a\nb" },
+      { name: "parse", kind: "heading" },
+    ]) {
+      const result = await findSymbol.run(input as { name: string });
+      expect(result.success === false && result.error.code).toBe("INVALID_INPUT");
+    }
+  });
+
+  it("shows a definition's kind only where its signature does not say it", async () => {
+    const result = await findSymbol.run({ name: "loads" });
+    expect(result.success && formatFindSymbol(result.data)).toContain(
+      "lib/json/__init__.py:1-2  def loads(s):",
+    );
   });
 });
 

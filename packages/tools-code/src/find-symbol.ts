@@ -27,10 +27,11 @@ import {
   workspaceOf,
 } from "./internal/code-support.js";
 import { definitionsIn } from "./internal/definitions-in.js";
+import { formatLineRange, symbolText } from "./internal/render-symbols.js";
 import { symbolCacheOf } from "./internal/symbol-cache.js";
 import { matchesSymbol, parseSymbolQuery } from "./internal/symbol-query.js";
 import { preloadLanguages } from "./internal/tree-sitter/runtime.js";
-import { type CodeSymbol, SYMBOL_KINDS } from "./internal/tree-sitter/symbol.js";
+import type { CodeSymbol, SymbolKind } from "./internal/tree-sitter/symbol.js";
 
 /** The default name of the symbol search tool. */
 export const FIND_SYMBOL_TOOL_NAME = "find_symbol";
@@ -93,17 +94,37 @@ export interface FindSymbolToolData {
   message?: string;
 }
 
+/** The kinds `find_symbol` filters on (the heuristic outlines' headings, keys… are not offered). */
+export const FIND_SYMBOL_KINDS = [
+  "class",
+  "interface",
+  "struct",
+  "trait",
+  "enum",
+  "type",
+  "function",
+  "method",
+  "constructor",
+  "property",
+  "field",
+  "variable",
+  "constant",
+  "module",
+  "namespace",
+] as const satisfies readonly SymbolKind[];
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it finds.
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
+
 function createInputSchema() {
   return z.object({
     name: z
       .string()
       .min(1)
       .max(300)
-      .describe("The name: parse, or qualified: Parser.parse, module.func, Outer::Inner."),
-    kind: z
-      .enum(SYMBOL_KINDS)
-      .optional()
-      .describe("Only this kind (class, function, method, interface, type, constant…)."),
+      .refine((value) => !CONTROL_CHARACTER.test(value), "name has a control character.")
+      .describe("A name (parse) or qualified name (Parser.parse, module.func, Outer::Inner)."),
+    kind: z.enum(FIND_SYMBOL_KINDS).optional().describe("Only this kind."),
     path: z.string().optional().describe("Only under this directory or file (default: all)."),
     ...pagingInputShape({
       unit: "definition",
@@ -131,18 +152,16 @@ export const FIND_SYMBOL_ALIASES: Readonly<Record<string, string>> = {
 
 function defaultDescription(mounted: MountedTools): string {
   return joinSentences([
-    "Find where a class, function, method, type or constant is declared across the workspace: each definition as path:start-end with its kind and signature.",
-    "Qualified names work (Parser.parse, module.func). Filter with kind and path.",
-    mounted.when(
-      "read_file",
-      "Open a hit with read_file (offset=start_line, limit=end_line-start_line+1).",
-    ),
+    "Find where a class, function, method, type or constant is declared across the workspace: each definition as path:start-end with its signature.",
+    mounted.has("read_file")
+      ? `Open a hit with read_file${mounted.has("code_outline") ? " at its lines" : " (offset=start_line, limit=end_line-start_line+1)"}.`
+      : "",
     mounted.when("find_references", "For the places that use a name, call find_references."),
     mounted.when(
       "grep_search",
       "For text in comments, strings or config, or a name built at run time, use grep_search.",
     ),
-    "Syntactic: declarations found by tree-sitter, not by type resolution. Skips .gitignore'd, hidden and secret files.",
+    "Syntactic (tree-sitter, no type resolution); skips .gitignore'd, hidden and secret files.",
   ]);
 }
 
@@ -153,14 +172,15 @@ export interface FindSymbolFormatOptions {
 }
 
 /**
- * Renders definitions for a model: a count line, then `path:start-end  kind qualified_name —
- * signature` per hit, then the next-page marker; an empty result says why and what to try.
+ * Renders definitions for a model: a count line, then `path:start-end  signature  (in Parent)`
+ * per hit (the kind first when the signature does not say it), then the next-page marker; an
+ * empty result says why and what to try.
  *
  * @param data - the tool's data
  * @param options - the tool's name
  * @returns model-facing text
  * @example
- * formatFindSymbol(result.data); // "2 definitions of parse:\nsrc/a.ts:12-30  method Parser.parse — …"
+ * formatFindSymbol(result.data); // "2 definitions of parse:\nsrc/a.ts:12-30  method parse(input: string)  (in Parser)\n…"
  */
 export function formatFindSymbol(
   data: FindSymbolToolData,
@@ -176,11 +196,9 @@ export function formatFindSymbol(
     `${count} definition${data.total === 1 ? "" : "s"} of ${data.name}${data.kind === undefined ? "" : ` (${data.kind})`}${where}:`,
   ];
   for (const hit of data.hits) {
-    const range =
-      hit.start_line === hit.end_line ? `${hit.start_line}` : `${hit.start_line}-${hit.end_line}`;
-    const signature = hit.signature.length > 0 ? ` — ${hit.signature}` : "";
+    const range = formatLineRange(hit.start_line, hit.end_line);
     lines.push(
-      `${hit.path}:${range}  ${hit.kind} ${hit.qualified_name}${signature}${hit.heuristic ? "  (heuristic span)" : ""}`,
+      `${hit.path}:${range}  ${symbolText(hit, { qualified: true })}${hit.heuristic ? "  (heuristic span)" : ""}`,
     );
   }
   if (data.next_offset !== undefined) {
