@@ -54,15 +54,17 @@ describe("repo_map", () => {
     expect(result.data.estimated_tokens).toBe(estimateTokens(text));
   });
 
-  it("fits the budget and names the call with a larger one", async () => {
+  it("fits the budget and names the next page's call, and the larger budget in words", async () => {
     const repoMap = createRepoMapTool({ root: folder.root, mountedTools: mounted });
     const result = await repoMap.run({ budget_tokens: 128, path: "src" });
     if (!result.success) throw new Error(result.error.message);
     const text = formatRepoMap(result.data);
     expect(estimateTokens(text)).toBeLessThanOrEqual(128);
     expect(result.data.truncated).toBe(true);
+    // The marker used to name only budget_tokens=512; it now names the next page (offset) and
+    // the larger budget in words (layout changed on purpose: the rest is reachable at any budget).
     expect(text).toMatch(
-      /…\[truncated: \d+ more (files|symbols) — call repo_map again with path="src", budget_tokens=512\]$/,
+      /…\[truncated: \d+ more files — call repo_map again with path="src", budget_tokens=128, offset=\d+ for the next files, or raise budget_tokens to 512 for a longer map\]$/,
     );
   });
 
@@ -210,6 +212,102 @@ describe("repo_map", () => {
   });
 });
 
+describe("repo_map ranking and layout", () => {
+  const project: Record<string, string> = {
+    // `helpers.ts` defines `joinValues`, imported by many files through a namespace import.
+    "src/helpers.ts":
+      "export function joinValues(values: string[]): string {\n  return values.join(', ');\n}\nexport function rarelyUsed(): void {}\nexport function overloaded(a: string): string;\nexport function overloaded(a: number): number;\nexport function overloaded(a: unknown): unknown {\n  return a;\n}\n",
+    // `box.ts` defines an interface whose member `value` is a name every file says as a property.
+    "src/box.ts": "export interface Box {\n  value: number;\n  label: string;\n}\n",
+    "src/box.test.ts":
+      "import { Box } from './box';\nexport const sample: Box = { value: 1, label: 'a' };\n",
+  };
+  for (let index = 0; index < 8; index += 1) {
+    project[`src/locale/l${index}.ts`] =
+      `import * as util from '../helpers';\nexport function message${index}(items: { value: number }[]): string {\n  const value = items.map((item) => item.value);\n  return util.joinValues(value.map(String));\n}\n`;
+  }
+  project["src/one-user.ts"] =
+    "import { rarelyUsed, overloaded } from './helpers';\nrarelyUsed();\noverloaded(1);\n";
+  const ranked = workspaceFolder(project);
+  afterAll(() => ranked.remove());
+
+  it("ranks a definition many files import above one a single file uses, and the code before its tests", async () => {
+    const repoMap = createRepoMapTool({ root: ranked.root });
+    const result = await repoMap.run({});
+    if (!result.success) throw new Error(result.error.message);
+    const paths = result.data.files.map((file) => file.path);
+    expect(paths[0]).toBe("src/helpers.ts");
+    expect(paths.indexOf("src/box.ts")).toBeLessThan(paths.indexOf("src/box.test.ts"));
+    const helpers = result.data.files[0];
+    const names = helpers?.symbols.map((symbol) => symbol.name) ?? [];
+    expect(names[0]).toBe("joinValues");
+  });
+
+  it("prints one line number for a one-line symbol, overloads as one line, and no line twice", async () => {
+    const repoMap = createRepoMapTool({ root: ranked.root });
+    const result = await repoMap.run({ path: "src/helpers.ts" });
+    if (!result.success) throw new Error(result.error.message);
+    const text = formatRepoMap(result.data);
+    expect(text).toContain("\n  1-3 export function joinValues(values: string[]): string\n");
+    expect(text).toContain("\n  4 export function rarelyUsed(): void\n");
+    expect(text).toContain(
+      "\n  5-9 export function overloaded(a: string): string; (3 declarations)",
+    );
+    const lines = text.split("\n");
+    expect(new Set(lines).size).toBe(lines.length);
+  });
+
+  it("pages through every ranked file once with offset, at the same budget and total", async () => {
+    const repoMap = createRepoMapTool({ root: ranked.root });
+    const seen: string[] = [];
+    let offset: number | undefined = 1;
+    let total: number | undefined;
+    for (let page = 0; offset !== undefined && page < 20; page += 1) {
+      const result = await repoMap.run({ budget_tokens: 128, offset });
+      if (!result.success) throw new Error(result.error.message);
+      expect(result.data.offset).toBe(offset);
+      total ??= result.data.total;
+      expect(result.data.total).toBe(total);
+      expect(estimateTokens(formatRepoMap(result.data))).toBeLessThanOrEqual(128);
+      seen.push(...result.data.files.map((file) => file.path));
+      expect(result.data.truncated).toBe(result.data.next_offset !== undefined);
+      offset = result.data.next_offset;
+    }
+    expect(offset).toBeUndefined();
+    // src/one-user.ts declares nothing: it has a rank (it is counted) but no line to show.
+    expect(seen.sort()).toEqual(
+      Object.keys(project)
+        .filter((path) => path !== "src/one-user.ts")
+        .sort(),
+    );
+    const past = await repoMap.run({ offset: 99 });
+    expect(!past.success && past.error.code).toBe("INVALID_INPUT");
+  });
+
+  it("shows files in breadth at a small budget: at most four top-level symbols per file while files remain", async () => {
+    const many: Record<string, string> = {};
+    for (let index = 0; index < 12; index += 1) {
+      many[`lib/m${index}.ts`] = Array.from(
+        { length: 8 },
+        (_, symbol) => `export function f${index}_${symbol}(): number {\n  return ${symbol};\n}\n`,
+      ).join("");
+      many[`use/u${index}.ts`] =
+        `import * as m from '../lib/m${index}';\n${Array.from({ length: 8 }, (_, symbol) => `m.f${index}_${symbol}();`).join("\n")}\n`;
+    }
+    const folder = workspaceFolder(many);
+    try {
+      const result = await createRepoMapTool({ root: folder.root }).run({ budget_tokens: 256 });
+      if (!result.success) throw new Error(result.error.message);
+      expect(result.data.truncated).toBe(true);
+      expect(result.data.files.length).toBeGreaterThan(2);
+      for (const file of result.data.files)
+        expect(file.symbols.filter((symbol) => symbol.depth === 0).length).toBeLessThanOrEqual(4);
+    } finally {
+      folder.remove();
+    }
+  });
+});
+
 describe("the lexical scan", () => {
   const names = new Map<string, number>();
   const idOf = (name: string) => {
@@ -233,6 +331,24 @@ describe("the lexical scan", () => {
     expect(used).not.toContain("commentWord");
     expect(used).not.toContain("stringWord");
     expect(used).not.toContain("local");
+  });
+
+  it("tells top-level definitions, locals, imported names and property uses apart", () => {
+    const scan = scanNames(
+      "import type * as errors from './errors';\nimport { type Box } from './box';\nexport function run(box: Box) {\n  const count = box.value;\n  return errors.format(count) + z.string();\n}\nclass Widget {\n  render() {}\n}\n",
+      "c",
+      idOf,
+    );
+    const named = (ids: Uint32Array) => [...ids].map(nameOf).sort();
+    expect(named(scan.definitions)).toEqual(["Widget", "render", "run"]);
+    expect(named(scan.topDefinitions)).toEqual(["Widget", "run"]);
+    expect(named(scan.localDefinitions)).toEqual(["count"]);
+    const used = named(scan.names);
+    expect(used).toEqual(expect.arrayContaining(["errors", "Box", "value", "format", "string"]));
+    // `errors.format` goes through an imported module; `box.value` and `z.string` do not.
+    expect(named(scan.bareNames)).toContain("format");
+    expect(named(scan.bareNames)).not.toContain("value");
+    expect(named(scan.bareNames)).not.toContain("string");
   });
 
   it("reads Python's comments, triple-quoted strings and module assignments", () => {

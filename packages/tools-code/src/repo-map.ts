@@ -2,9 +2,11 @@ import {
   defineTool,
   fail,
   givenCallArguments,
+  isOffsetPastEnd,
   joinSentences,
   type MountedTools,
   mountedTools,
+  offsetPastEnd,
   ok,
   parseOptions,
   type Tool,
@@ -92,6 +94,14 @@ function createInputSchema(defaultBudget: number, maxBudget: number) {
       .max(20)
       .optional()
       .describe("Files, directories or symbol names you work on: the ranking leans towards them."),
+    offset: z
+      .number()
+      .int()
+      .min(1)
+      .optional()
+      .describe(
+        "1-based rank of the first file to show (default 1). A cut map ends with a marker naming the next call's offset.",
+      ),
   });
 }
 
@@ -121,7 +131,7 @@ function defaultDescription(mounted: MountedTools): string {
           .filter((part) => part.length > 0)
           .join(", ")}.`
       : "",
-    "A cut map ends with the call for a larger budget.",
+    "A cut map ends with the call for the next files.",
   ]);
 }
 
@@ -236,39 +246,49 @@ export function createRepoMapTool(options: RepoMapToolOptions): RepoMapTool {
         estimated_tokens: 0,
         source_files: collected.sourceFiles,
         ranked_files: collected.files.length,
+        offset: request.offset ?? 1,
+        total: collected.files.length,
         files: [],
         omitted_files: 0,
         omitted_symbols: 0,
         truncated: false,
         ...(anySkipped ? { skipped_files: skipped } : {}),
-        call_arguments: givenCallArguments({ ...request, budget_tokens: undefined }),
+        call_arguments: givenCallArguments(request),
       };
-      const complete = (files: readonly RepoMapFile[]): RepoMapToolData => {
+      if (isOffsetPastEnd(base.offset, base.total))
+        return offsetPastEnd({ tool: name, offset: base.offset, total: base.total, unit: "files" });
+      const complete = (
+        files: readonly RepoMapFile[],
+        nextOffset: number | undefined,
+      ): RepoMapToolData => {
         const data: RepoMapToolData = { ...base, files: [...files] };
-        data.omitted_files = collected.files.length - files.length;
+        data.omitted_files = nextOffset === undefined ? 0 : base.total - nextOffset + 1;
         data.omitted_symbols = files.reduce(
           (sum, file) => sum + file.total_symbols - file.symbols.length,
           0,
         );
-        data.truncated = data.omitted_files > 0 || data.omitted_symbols > 0;
+        data.truncated = nextOffset !== undefined;
+        if (nextOffset !== undefined) data.next_offset = nextOffset;
         if (data.truncated && budget < maxBudget)
           data.next_budget_tokens = Math.min(maxBudget, budget * 4);
         return data;
       };
-      const files = await fitMap({
+      const page = await fitMap({
         workspace,
         files: collected.files,
         ranking,
         focus,
         idOf: (symbolName) => state.cache.knownId(symbolName),
         budgetTokens: budget,
-        measure: (draft) => estimateTokens(formatRepoMap(complete(draft), formatOptions)),
+        measure: (draft, nextOffset) =>
+          estimateTokens(formatRepoMap(complete(draft, nextOffset), formatOptions)),
+        offset: base.offset,
         maxFileBytes,
         signal: context.signal,
       });
-      const data = complete(files);
+      const data = complete(page.files, page.nextOffset);
       data.estimated_tokens = estimateTokens(formatRepoMap(data, formatOptions));
-      if (files.length === 0) explainEmpty(data, collected.sourceFiles);
+      if (page.files.length === 0) explainEmpty(data, collected.sourceFiles);
       return ok(data);
     },
     render: (data) => formatRepoMap(data, formatOptions),
@@ -278,6 +298,7 @@ export function createRepoMapTool(options: RepoMapToolOptions): RepoMapTool {
 function explainEmpty(data: RepoMapToolData, sourceFiles: number): void {
   data.truncated = false;
   delete data.next_budget_tokens;
+  delete data.next_offset;
   if (sourceFiles === 0) {
     data.empty_reason = "no_source_files";
     data.message = `no source file (TypeScript, JavaScript, Python, Go, Rust, Java, C/C++, C#, Ruby, PHP, Bash) in ${data.path} that is not hidden, .gitignore'd or secret. Map another path.`;

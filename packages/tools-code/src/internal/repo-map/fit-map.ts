@@ -5,6 +5,7 @@ import { extractSymbols } from "../tree-sitter/extract-symbols.js";
 import { toCodeSymbol } from "../tree-sitter/symbol.js";
 import type { MappedFile } from "./collect-files.js";
 import type { MapSymbol } from "./file-facts-cache.js";
+import { MEMBER_WEIGHT } from "./rank-definitions.js";
 import type { FileRanking, RankFocus } from "./reference-graph.js";
 
 /**
@@ -22,6 +23,8 @@ export interface RepoMapSymbol extends MapSymbol {
   references: number;
   /** How many other files use its name. */
   referencing_files: number;
+  /** Declarations of the name in a row shown as this one line (overloads, get/set), when over 1. */
+  declarations?: number;
 }
 
 /** A shown file. */
@@ -51,16 +54,14 @@ export interface FitRequest {
   idOf: (name: string) => number | undefined;
   /** Longest rendering allowed, in estimated tokens. */
   budgetTokens: number;
-  /** Estimates the tokens of a list of files as the renderer writes them. */
-  measure: (files: readonly RepoMapFile[]) => number;
+  /** Estimates the tokens of a page as the renderer writes it. */
+  measure: (files: readonly RepoMapFile[], nextOffset: number | undefined) => number;
+  /** 1-based position in the file order of the first file to show. */
+  offset: number;
   maxFileBytes: number;
   signal: AbortSignal;
 }
 
-/** Most files whose symbols are extracted for one map. */
-const MAX_CANDIDATE_FILES = 300;
-
-/** A file's symbols as the map shows them, from the workspace's symbol cache or parsed now. */
 async function ensureSymbols(
   request: FitRequest,
   file: MappedFile,
@@ -97,40 +98,125 @@ async function ensureSymbols(
   };
 }
 
-interface Item {
-  file: number;
+/** A file's other top-level symbols join its head when they score at least this share of its best. */
+export const HEAD_RATIO = 0.1;
+/**
+ * Most top-level symbols in a file's head. Measured at the default budget (top-20 recall on
+ * the Anthropic SDK, OpenAI SDK, zod, email): 1 → 0.65/0.65/0.35/0.85 over 25–28 files,
+ * 2 → 0.80/0.80/0.55/0.85 over 15–28, 3 → 0.75/0.80/0.45/0.85 over 11–25,
+ * 4 → 0.80/0.90/0.50/0.95 over 9–21, 5 → 0.80/0.90/0.50/1.00 over 9–18.
+ */
+export const HEAD_SIZE = 4;
+/** Longest signature counted for the lower bound of a file's cost. */
+const SHORT_LINE = 60;
+/** Most files whose symbols are extracted for one page. */
+const MAX_CANDIDATE_FILES = 400;
+
+/** One line of the map: a symbol, with the overloads that follow it merged in. */
+interface Line {
+  /** Index of the symbol in the file's symbols. */
   symbol: number;
+  /** Index of the last symbol merged into it. */
+  last: number;
+  /** Index (in the file's lines) of the line of its parent, or -1 at the top level. */
+  parent: number;
   score: number;
+  uses: number;
+  files: number;
 }
 
-/**
- * Chooses the files and symbols that fit the budget.
- *
- * @param request - the ranked files, the budget and the measure
- * @returns the shown files (best first) and the file count looked at
- */
-export async function fitMap(request: FitRequest): Promise<RepoMapFile[]> {
+/** A file of the page, with its lines and head. */
+interface Candidate {
+  position: number;
+  view: RepoMapFile;
+  symbols: MapSymbol[];
+  lines: Line[];
+  /** Indexes of the head's lines. */
+  head: number[];
+}
+
+/** What {@link fitMap} chose. */
+export interface FitResult {
+  /** The files shown, in order. */
+  files: RepoMapFile[];
+  /** The 1-based position of the next page's first file, when files remain. */
+  nextOffset: number | undefined;
+}
+
+function linesOf(request: FitRequest, file: number, symbols: readonly MapSymbol[]): Line[] {
+  const definitions = request.ranking.definitions();
+  const lines: Line[] = [];
+  const lineOf = new Map<string, number>();
+  const focusedFile = request.focus.files.has(file);
+  for (let index = 0; index < symbols.length; index += 1) {
+    const symbol = symbols[index] as MapSymbol;
+    const previous = lines[lines.length - 1];
+    if (
+      previous !== undefined &&
+      (symbols[previous.last] as MapSymbol).qualified_name === symbol.qualified_name &&
+      (symbols[previous.last] as MapSymbol).depth === symbol.depth
+    ) {
+      previous.last = index;
+      continue;
+    }
+    const parent = symbol.parent === null ? -1 : (lineOf.get(symbol.parent) ?? -1);
+    const id = request.idOf(symbol.name);
+    const top = parent === -1;
+    const found = request.ranking.scoreOf(file, id);
+    let score = definitions.score(file, id, top);
+    if (focusedFile || (id !== undefined && request.focus.names.has(id))) score += 1e6;
+    if (!top) score = Math.min(score, (lines[parent] as Line).score * (1 - 1e-9));
+    lineOf.set(symbol.qualified_name, lines.length);
+    lines.push({ symbol: index, last: index, parent, score, uses: found.uses, files: found.files });
+  }
+  return lines;
+}
+
+function headOf(lines: readonly Line[], symbols: readonly MapSymbol[]): number[] {
+  const top = lines
+    .map((line, index) => ({ line, index }))
+    .filter(({ line }) => line.parent === -1);
+  if (top.length === 0) return [];
+  const ranked = [...top].sort(
+    (left, right) => right.line.score - left.line.score || left.index - right.index,
+  );
+  const best = (ranked[0] as (typeof ranked)[number]).line.score;
+  if (best <= 0) return [(top[0] as (typeof top)[number]).index];
+  // One line per name: zod's `interface $ZodType` and `const $ZodType` are one entry of the head.
+  const names = new Set<string>();
+  return ranked
+    .filter(({ line }) => {
+      const name = (symbols[line.symbol] as MapSymbol).name;
+      if (names.has(name)) return false;
+      names.add(name);
+      return true;
+    })
+    .slice(0, HEAD_SIZE)
+    .filter(({ line }) => line.score >= best * HEAD_RATIO)
+    .map(({ index }) => index);
+}
+
+/** Extracts the page's files, in order from `offset`, until clearly more than fits. */
+async function candidatesOf(request: FitRequest): Promise<Candidate[]> {
   const { files, ranking } = request;
-  const order = files
-    .map((_, index) => index)
-    .sort(
-      (left, right) =>
-        (ranking.rank[right] as number) - (ranking.rank[left] as number) ||
-        ((files[left] as MappedFile).path < (files[right] as MappedFile).path ? -1 : 1),
-    );
+  const order = ranking.definitions().order;
   const best = order.length === 0 ? 1 : (ranking.rank[order[0] as number] as number) || 1;
-  // Extract symbols file by file, best first, until there is clearly more than fits.
-  const candidates: Array<{ file: number; symbols: MapSymbol[]; view: RepoMapFile }> = [];
-  let fullCharacters = 0;
-  const enoughCharacters = request.budgetTokens * 4 * 3;
-  for (const file of order) {
-    if (candidates.length >= MAX_CANDIDATE_FILES) break;
-    if (candidates.length >= 5 && fullCharacters >= enoughCharacters) break;
+  const budgetCharacters = request.budgetTokens * 3;
+  const candidates: Candidate[] = [];
+  let lowerBound = 0;
+  for (let position = request.offset - 1; position < order.length; position += 1) {
+    if (candidates.length >= MAX_CANDIDATE_FILES || lowerBound > budgetCharacters) break;
     request.signal.throwIfAborted();
+    const file = order[position] as number;
     const mapped = files[file] as MappedFile;
     const { symbols, heuristic } = await ensureSymbols(request, mapped);
     if (symbols.length === 0) continue;
-    for (const symbol of symbols) fullCharacters += symbol.signature.length + 12 + 2 * symbol.depth;
+    const lines = linesOf(request, file, symbols);
+    let shortest = SHORT_LINE;
+    for (const line of lines)
+      if (line.parent === -1)
+        shortest = Math.min(shortest, (symbols[line.symbol] as MapSymbol).signature.length);
+    lowerBound += mapped.path.length + shortest + 6;
     const view: RepoMapFile = {
       path: mapped.path,
       language: mapped.facts.language,
@@ -139,69 +225,111 @@ export async function fitMap(request: FitRequest): Promise<RepoMapFile[]> {
       total_symbols: symbols.length,
     };
     if (heuristic) view.heuristic = true;
-    candidates.push({ file, symbols, view });
+    candidates.push({ position: position + 1, view, symbols, lines, head: headOf(lines, symbols) });
   }
-  const items: Item[] = [];
-  const scored = candidates.map((candidate, slot) =>
-    candidate.symbols.map((symbol, index) => {
-      const id = request.idOf(symbol.name);
-      const found = ranking.scoreOf(candidate.file, id);
-      // Unused symbols of a better file come before those of a worse one; top level first.
-      const tie = (ranking.rank[candidate.file] as number) * 1e-3 * (symbol.depth === 0 ? 1 : 0.5);
-      // A score is at most the whole rank (1): the focus's own symbols come before all others.
-      const focused =
-        request.focus.files.has(candidate.file) ||
-        (id !== undefined && request.focus.names.has(id));
-      items.push({ file: slot, symbol: index, score: found.score + tie + (focused ? 1 : 0) });
-      return found;
-    }),
-  );
-  items.sort(
-    (left, right) =>
-      right.score - left.score || left.file - right.file || left.symbol - right.symbol,
-  );
-  const build = (count: number): RepoMapFile[] => {
-    const chosen = candidates.map(() => new Set<number>());
-    for (const item of items.slice(0, count)) {
-      const set = chosen[item.file] as Set<number>;
-      set.add(item.symbol);
-      // A member brings its containers' lines along.
-      const symbols = (candidates[item.file] as (typeof candidates)[number]).symbols;
-      let parent = (symbols[item.symbol] as MapSymbol).parent;
-      for (let index = item.symbol - 1; index >= 0 && parent !== null; index -= 1) {
-        const candidate = symbols[index] as MapSymbol;
-        if (candidate.qualified_name === parent) {
-          set.add(index);
-          parent = candidate.parent;
-        }
-      }
-    }
-    const firstSeen = new Map<number, number>();
-    items.slice(0, count).forEach((item, position) => {
-      if (!firstSeen.has(item.file)) firstSeen.set(item.file, position);
-    });
-    return [...firstSeen.keys()].map((slot) => {
-      const candidate = candidates[slot] as (typeof candidates)[number];
-      const indexes = [...(chosen[slot] as Set<number>)].sort((left, right) => left - right);
-      return {
-        ...candidate.view,
-        symbols: indexes.map((index) => {
-          const symbol = candidate.symbols[index] as MapSymbol;
-          const found = (scored[slot] as Array<{ uses: number; files: number }>)[index] as {
-            uses: number;
-            files: number;
-          };
-          return { ...symbol, references: found.uses, referencing_files: found.files };
-        }),
+  return candidates;
+}
+
+function render(candidate: Candidate, chosen: ReadonlySet<number>): RepoMapFile {
+  const indexes = [...chosen].sort((left, right) => left - right);
+  return {
+    ...candidate.view,
+    symbols: indexes.map((index) => {
+      const line = candidate.lines[index] as Line;
+      const symbol = candidate.symbols[line.symbol] as MapSymbol;
+      const shown: RepoMapSymbol = {
+        ...symbol,
+        end_line: Math.max(symbol.end_line, (candidate.symbols[line.last] as MapSymbol).end_line),
+        references: line.uses,
+        referencing_files: line.files,
       };
-    });
+      if (line.last > line.symbol) shown.declarations = line.last - line.symbol + 1;
+      return shown;
+    }),
   };
-  let low = 0;
-  let high = items.length;
-  while (low < high) {
-    const middle = Math.ceil((low + high) / 2);
-    if (request.measure(build(middle)) <= request.budgetTokens) low = middle;
-    else high = middle - 1;
+}
+
+/** Adds a line and the lines of its containers. */
+function choose(candidate: Candidate, chosen: Set<number>, index: number): void {
+  for (let at = index; at !== -1 && !chosen.has(at); at = (candidate.lines[at] as Line).parent)
+    chosen.add(at);
+}
+
+/** The largest count in [low, high] for which `fits` holds (`fits` is monotone), or low - 1. */
+function largest(low: number, high: number, fits: (count: number) => boolean): number {
+  let best = low - 1;
+  let from = low;
+  let to = high;
+  while (from <= to) {
+    const middle = (from + to) >>> 1;
+    if (fits(middle)) {
+      best = middle;
+      from = middle + 1;
+    } else to = middle - 1;
   }
-  return build(low);
+  return best;
+}
+
+/**
+ * Chooses the page's files and symbols (see the module comment).
+ *
+ * @param request - the ranked files, the page's offset, the budget and the measure
+ * @returns the shown files and the next page's offset
+ */
+export async function fitMap(request: FitRequest): Promise<FitResult> {
+  const candidates = await candidatesOf(request);
+  const total = request.files.length;
+  const nextAfter = (count: number): number | undefined => {
+    if (count === 0) return undefined;
+    const next = (candidates[count - 1] as Candidate).position + 1;
+    return next > total ? undefined : next;
+  };
+  const heads = candidates.map((candidate) => {
+    const chosen = new Set<number>();
+    for (const index of candidate.head) choose(candidate, chosen, index);
+    return chosen;
+  });
+  const page = (count: number, sets: readonly Set<number>[]): RepoMapFile[] =>
+    candidates
+      .slice(0, count)
+      .map((candidate, slot) => render(candidate, sets[slot] as Set<number>));
+  const fits = (files: RepoMapFile[], count: number) =>
+    request.measure(files, nextAfter(count)) <= request.budgetTokens;
+  let count = largest(1, candidates.length, (tried) => fits(page(tried, heads), tried));
+  if (count < 1) {
+    // Not even the first file's head fits: its best line alone (a page shows at least one file).
+    count = Math.min(1, candidates.length);
+    if (count === 1) {
+      const first = candidates[0] as Candidate;
+      heads[0] = new Set();
+      choose(first, heads[0], first.head[0] ?? 0);
+    }
+  }
+  // The budget left goes to the shown files' other lines, best first.
+  const extra: Array<{ slot: number; index: number; score: number }> = [];
+  for (let slot = 0; slot < count; slot += 1) {
+    const candidate = candidates[slot] as Candidate;
+    candidate.lines.forEach((line, index) => {
+      if (!(heads[slot] as Set<number>).has(index))
+        extra.push({
+          slot,
+          index,
+          score: line.parent === -1 ? line.score : line.score * MEMBER_WEIGHT,
+        });
+    });
+  }
+  extra.sort(
+    (left, right) => right.score - left.score || left.slot - right.slot || left.index - right.index,
+  );
+  const withExtra = (taken: number): Set<number>[] => {
+    const sets = heads.slice(0, count).map((set) => new Set(set));
+    for (const item of extra.slice(0, taken))
+      choose(candidates[item.slot] as Candidate, sets[item.slot] as Set<number>, item.index);
+    return sets;
+  };
+  const taken = Math.max(
+    0,
+    largest(1, extra.length, (tried) => fits(page(count, withExtra(tried)), count)),
+  );
+  return { files: page(count, withExtra(taken)), nextOffset: nextAfter(count) };
 }

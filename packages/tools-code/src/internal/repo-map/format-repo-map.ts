@@ -42,15 +42,21 @@ export interface RepoMapToolData {
   source_files: number;
   /** Files ranked (source files minus those skipped). */
   ranked_files: number;
+  /** The 1-based position, in the map's file order, of this page's first file. */
+  offset: number;
+  /** Files in the map's order (the ranked files): what `offset` pages through. */
+  total: number;
   /** The files shown, best ranked first, each with the symbols that fit. */
   files: RepoMapFile[];
-  /** Ranked files not shown. */
+  /** Ranked files after this page (from `next_offset` on). */
   omitted_files: number;
-  /** Symbols of shown files not shown (the files' other symbols). */
+  /** Symbols of shown files not shown (the files' other symbols: code_outline lists them). */
   omitted_symbols: number;
-  /** Whether anything was left out (files, or symbols of shown files). */
+  /** Whether files after this page were left out (`next_offset` names the next page). */
   truncated: boolean;
-  /** A budget that shows more, when something was left out (at most the tool's cap). */
+  /** The `offset` of the next page, when files remain. */
+  next_offset?: number;
+  /** A larger budget that shows more per page, when files remain (at most the tool's cap). */
   next_budget_tokens?: number;
   /** Files left out of the ranking, by reason (when any was). */
   skipped_files?: MapSkipped;
@@ -70,10 +76,27 @@ export interface RepoMapFormatOptions {
   readTool?: string;
 }
 
+/** Longest signature shown; longer ones end with `…` (the map is an overview: read the lines). */
+export const MAX_SIGNATURE_CHARACTERS = 100;
+
+function lineRange(start: number, end: number): string {
+  return start === end ? String(start) : `${start}-${end}`;
+}
+
+function shortSignature(signature: string): string {
+  const flat = signature.replace(/\s+/g, " ");
+  return flat.length <= MAX_SIGNATURE_CHARACTERS
+    ? flat
+    : `${flat.slice(0, MAX_SIGNATURE_CHARACTERS - 1).trimEnd()}…`;
+}
+
 /**
- * Renders a repository map for the model: a header line, then each file (best ranked first) with
- * its symbols' line ranges and signatures indented by nesting, then the contract's truncation
- * marker naming a larger budget when anything was left out.
+ * Renders a repository map for the model: a header line naming the page (files `offset`–last of
+ * the total), then each file once (best ranked first) with its symbols in line order — a single
+ * line number for a one-line symbol (`45`), `start-end` otherwise (`44-52`), members indented
+ * under their container, a run of overloads as one line — then, when files remain, the
+ * contract's truncation marker naming the next page's call (same arguments, `offset`) and, in
+ * words, the larger budget.
  *
  * @param data - the tool's data
  * @param options - the tool's name and the mounted reader
@@ -85,8 +108,13 @@ export function formatRepoMap(data: RepoMapToolData, options: RepoMapFormatOptio
   if (data.files.length === 0)
     return `Empty map of ${data.path}: ${data.message ?? "no source files."}`;
   const opener = options.readTool === undefined ? "" : ` (${options.readTool} opens them)`;
+  const last = (data.next_offset ?? data.total + 1) - 1;
+  const range =
+    data.offset === 1 && last === data.total
+      ? `all ${formatCount(data.total)} source files`
+      : `files ${formatCount(data.offset)}-${formatCount(last)} of ${formatCount(data.total)}`;
   const lines = [
-    `Map of ${data.path}: ${formatCount(data.files.length)} of ${formatCount(data.ranked_files)} source files, ranked by how often other files use their names; signatures with start-end lines${opener}:`,
+    `Map of ${data.path}, ${range}, most used by other files first; symbols with lines${opener}:`,
   ];
   for (const file of data.files) {
     const notes: string[] = [];
@@ -95,23 +123,31 @@ export function formatRepoMap(data: RepoMapToolData, options: RepoMapFormatOptio
     }
     if (file.heuristic === true) notes.push("heuristic outline");
     lines.push(notes.length === 0 ? file.path : `${file.path} (${notes.join("; ")})`);
+    let previous = "";
     for (const symbol of file.symbols) {
-      lines.push(
-        `${"  ".repeat(symbol.depth + 1)}${symbol.start_line}-${symbol.end_line} ${symbol.signature}`,
-      );
+      const times =
+        symbol.declarations === undefined ? "" : ` (${symbol.declarations} declarations)`;
+      const line = `${"  ".repeat(symbol.depth + 1)}${lineRange(symbol.start_line, symbol.end_line)} ${shortSignature(symbol.signature)}${times}`;
+      if (line !== previous) lines.push(line);
+      previous = line;
     }
   }
-  if (data.truncated) {
-    const omitted = data.omitted_files > 0 ? data.omitted_files : data.omitted_symbols;
-    const unit = data.omitted_files > 0 ? "files" : "symbols";
-    const next =
+  if (data.truncated && data.next_offset !== undefined) {
+    const call = formatNextCall(options.toolName ?? REPO_MAP_TOOL_NAME, {
+      ...data.call_arguments,
+      offset: data.next_offset,
+    });
+    const larger =
       data.next_budget_tokens === undefined
-        ? `narrow with path or focus (call ${options.toolName ?? REPO_MAP_TOOL_NAME} with path="…" or focus=[…])`
-        : formatNextCall(options.toolName ?? REPO_MAP_TOOL_NAME, {
-            ...data.call_arguments,
-            budget_tokens: data.next_budget_tokens,
-          });
-    lines.push(formatTruncationMarker({ omitted, unit, next }));
+        ? ""
+        : `, or raise budget_tokens to ${data.next_budget_tokens} for a longer map`;
+    lines.push(
+      formatTruncationMarker({
+        omitted: data.omitted_files,
+        unit: "files",
+        next: `${call} for the next files${larger}`,
+      }),
+    );
   }
   return lines.join("\n");
 }

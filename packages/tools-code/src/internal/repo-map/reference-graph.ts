@@ -1,3 +1,4 @@
+import { DefinitionRanking } from "./rank-definitions.js";
 import type { NameScan } from "./scan-names.js";
 
 /**
@@ -50,28 +51,128 @@ function buildRows(
   return { start, files, counts };
 }
 
+/** Paths of tests: a `test`/`tests`/`__tests__`/`spec` folder, `*.test.*`, `*.spec.*`, `*_test.*`, `test_*.py`. */
+const TEST_PATH =
+  /(?:^|\/)(?:tests?|__tests__|spec|specs)\/|\.(?:test|spec)\.[^/]+$|_test\.[^/]+$|(?:^|\/)test_[^/]+\.py$/;
+
+/**
+ * Whether a path is a test's.
+ *
+ * @param path - a workspace path
+ * @returns `true` for test files and files in test folders
+ */
+export function isTestPath(path: string): boolean {
+  return TEST_PATH.test(path);
+}
+
+/** Whether a name's row holds a file (rows are in file order: binary search). */
+function hasFile(rows: Rows, id: number, file: number): boolean {
+  let low = rows.start[id] as number;
+  let high = rows.start[id + 1] as number;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    const at = rows.files[middle] as number;
+    if (at === file) return true;
+    if (at < file) low = middle + 1;
+    else high = middle;
+  }
+  return false;
+}
+
 /** The focus-independent index of a set of files (rebuilt only when a file changed). */
 export class ReferenceIndex {
   /** Per name id: the files defining it. */
   readonly definers: Rows;
   /** Per name id: the files using it, with counts. */
   readonly uses: Rows;
+  /** Per name id: the files defining it at the top level. */
+  readonly topDefiners: Rows;
+  /** Per name id: the files declaring it as a local only. */
+  readonly localDefiners: Rows;
+  /** Per name id: the files using it bare or through an imported module. */
+  readonly bareUsers: Rows;
+
+  /** Per file: 1 when its path says it is a test (`tests/`, `*.test.ts`, `test_*.py`…). */
+  readonly tests: Uint8Array;
 
   /**
    * @param scans - each file's lexical scan, in the files' (path) order
    * @param nameCount - how many name ids there are
+   * @param paths - the files' paths, same order (to tell tests apart)
    */
   constructor(
     readonly scans: readonly NameScan[],
     readonly nameCount: number,
+    paths: readonly string[] = [],
   ) {
+    this.tests = Uint8Array.from(scans, (_, file) => (isTestPath(paths[file] ?? "") ? 1 : 0));
     this.definers = buildRows(nameCount, scans, (scan) => ({ ids: scan.definitions }));
     this.uses = buildRows(nameCount, scans, (scan) => ({ ids: scan.names, counts: scan.counts }));
+    this.topDefiners = buildRows(nameCount, scans, (scan) => ({ ids: scan.topDefinitions }));
+    this.localDefiners = buildRows(nameCount, scans, (scan) => ({ ids: scan.localDefinitions }));
+    this.bareUsers = buildRows(nameCount, scans, (scan) => ({ ids: scan.bareNames }));
+  }
+
+  /**
+   * Whether a file declares a name of its own: at its top level or as a local.
+   *
+   * @param file - a file index
+   * @param id - a name id
+   * @returns `true` when the file's uses of the name are uses of its own declaration
+   */
+  ownsName(file: number, id: number): boolean {
+    return (
+      id < this.nameCount &&
+      (hasFile(this.topDefiners, id, file) || hasFile(this.localDefiners, id, file))
+    );
+  }
+
+  /** How many files declare a name as a local only. */
+  localDefinerCount(id: number): number {
+    return (this.localDefiners.start[id + 1] as number) - (this.localDefiners.start[id] as number);
+  }
+
+  /**
+   * Whether a file defines a name at the top level.
+   *
+   * @param file - a file index
+   * @param id - a name id
+   * @returns `true` when the file's scan has it among its top-level definitions
+   */
+  definesAtTop(file: number, id: number): boolean {
+    return id < this.nameCount && hasFile(this.topDefiners, id, file);
+  }
+
+  /**
+   * Whether a file defines a name (at any level).
+   *
+   * @param file - a file index
+   * @param id - a name id
+   * @returns `true` when the file's scan has it among its definitions
+   */
+  defines(file: number, id: number): boolean {
+    return id < this.nameCount && hasFile(this.definers, id, file);
   }
 
   /** How many files define a name. */
   definerCount(id: number): number {
     return (this.definers.start[id + 1] as number) - (this.definers.start[id] as number);
+  }
+
+  /** How many files define a name at the top level. */
+  topDefinerCount(id: number): number {
+    return (this.topDefiners.start[id + 1] as number) - (this.topDefiners.start[id] as number);
+  }
+
+  /**
+   * Whether a file uses a name.
+   *
+   * @param file - a file index
+   * @param id - a name id
+   * @returns `true` when the file's scan counts the name among its references
+   */
+  usesName(file: number, id: number): boolean {
+    return id < this.nameCount && hasFile(this.uses, id, file);
   }
 
   /** How many files use a name. */
@@ -94,6 +195,7 @@ export class FileRanking {
   readonly rank: Float64Array;
   readonly #outWeight: Float64Array;
   readonly #nameScores = new Map<number, { score: number; uses: number }>();
+  #definitions: DefinitionRanking | undefined;
 
   constructor(
     private readonly index: ReferenceIndex,
@@ -144,6 +246,17 @@ export class FileRanking {
       this.#outWeight,
       this.personalisation(),
     );
+  }
+
+  /**
+   * The ranking of definitions and the map's file order under this ranking (built on first use,
+   * then kept with the ranking).
+   *
+   * @returns the definition ranking
+   */
+  definitions(): DefinitionRanking {
+    this.#definitions ??= new DefinitionRanking(this.index, this, this.focus, this.isPrivate);
+    return this.#definitions;
   }
 
   /** A name's weight before it is divided among definers: rarity, focus and privacy. */

@@ -43,6 +43,7 @@ export class RepoMapState {
       this.#index = new ReferenceIndex(
         files.map((file) => file.facts.scan),
         this.cache.nameCount,
+        files.map((file) => file.path),
       );
       this.#fingerprint = fingerprint;
       this.#rankings.clear();

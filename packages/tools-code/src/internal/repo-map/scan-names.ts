@@ -17,6 +17,23 @@ export type LexicalStyle = "c" | "hash" | "php";
 export interface NameScan {
   /** Ids of the names defined in the text, each once, ascending. */
   definitions: Uint32Array;
+  /**
+   * Ids of the names defined at the top level (outside braces; in Python and Ruby at column 0),
+   * a subset of {@link NameScan.definitions}, ascending: the rest are members and locals.
+   */
+  topDefinitions: Uint32Array;
+  /**
+   * Ids of the names declared as locals (`const`/`let`/`var` inside braces; an indented
+   * `name = …` in Python and Ruby) and not in {@link NameScan.definitions}, ascending: the file
+   * says these names of its own, so its uses of them are no uses of another file's.
+   */
+  localDefinitions: Uint32Array;
+  /**
+   * Ids of the referenced names used at least once bare or through an imported module
+   * (`util.joinValues` after `import * as util`), not only as a property of some value
+   * (`items.map`), ascending: a subset of {@link NameScan.names}.
+   */
+  bareNames: Uint32Array;
   /** Ids of the distinct referenced identifiers (definition sites not counted), ascending. */
   names: Uint32Array;
   /** How often each of {@link NameScan.names} occurs, same order. */
@@ -71,6 +88,11 @@ const MODIFIERS = new Set([
 /** Built-in type words after which `name(…) {` is a function header (`void run() {`). */
 const TYPE_WORDS = new Set(
   "void int long short char bool boolean double float unsigned auto string".split(" "),
+);
+
+/** Built-in type words that are also ordinary names (`function string()`, `z.object(…)`). */
+const SOFT_KEYWORDS = new Set(
+  "string number boolean object symbol bigint any unknown never".split(" "),
 );
 
 /** Keywords and built-in words of the supported languages: never references worth ranking. */
@@ -153,17 +175,30 @@ function opensBody(text: string, after: number): boolean {
 interface Paren {
   /** The identifier just before the `(`, when it may be a definition's name. */
   candidate: string | undefined;
+  /** Whether that definition would be at the top level. */
+  top?: boolean;
 }
 
 /** The scanner's running state (one per text). */
 class NameScanner {
   readonly definitions = new Set<string>();
+  readonly topDefinitions = new Set<string>();
+  readonly locals = new Set<string>();
+  readonly bare = new Set<string>();
+  /** Names bound by import statements (modules, namespaces, imported bindings). */
+  private readonly imported = new Set<string>();
+  /** Inside an import statement (until `from`, `;` or the line's end). */
+  private importing = false;
   readonly references = new Map<string, number>();
   private braceDepth = 0;
   private readonly templates: number[] = [];
   private readonly parens: Paren[] = [];
   /** The next identifier is defined: `function`, `class`… was just read. */
   private defineNext = false;
+  /** The definition {@link NameScanner.defineNext} announces is at the top level. */
+  private defineTop = false;
+  /** The name {@link NameScanner.defineNext} announces is a local (`const` inside braces). */
+  private defineLocal = false;
   /** Go's `func (receiver)`: the name follows the receiver's closing parenthesis. */
   private receiverDepth = -1;
   private previousWord: string | undefined;
@@ -237,7 +272,9 @@ class NameScanner {
   }
 
   private punctuation(index: number, code: number): number {
+    if (code === 59) this.importing = false;
     if (code === 10) {
+      if (this.style === "hash") this.importing = false;
       this.lineStart = true;
       return index + 1;
     }
@@ -270,12 +307,45 @@ class NameScanner {
         const count = (this.references.get(open.candidate) ?? 1) - 1;
         if (count > 0) this.references.set(open.candidate, count);
         else this.references.delete(open.candidate);
-        this.definitions.add(open.candidate);
+        this.define(open.candidate, open.top);
       }
     }
     if (code !== 42) this.defineNext = false; // `function*`
     this.previousWord = undefined;
     return index + 1;
+  }
+
+  private define(name: string, top: boolean | undefined): void {
+    this.definitions.add(name);
+    if (top === true) this.topDefinitions.add(name);
+  }
+
+  /** Whether a definition starting at `start` is at the top level. */
+  private isTopLevel(start: number): boolean {
+    if (this.style !== "hash") return this.braceDepth === 0;
+    // Python and Ruby: at column 0, or after `async ` there.
+    const lineBegin = this.text.lastIndexOf("\n", start - 1) + 1;
+    const before = this.text.slice(lineBegin, start);
+    return before === "" || before === "async ";
+  }
+
+  /**
+   * Whether the word at `start` follows a `.` (a property, never a keyword or a definition):
+   * `"module"` when what precedes the dot is a name the file imports, `"value"` otherwise,
+   * `undefined` when there is no dot.
+   */
+  private propertyOf(start: number): "module" | "value" | undefined {
+    const text = this.text;
+    let at = start - 1;
+    while (at >= 0) {
+      const code = text.charCodeAt(at);
+      if (code !== 32 && code !== 9 && code !== 10 && code !== 13) break;
+      at -= 1;
+    }
+    if (at < 0 || text.charCodeAt(at) !== 46 || text.charCodeAt(at - 1) === 46) return undefined;
+    let begin = at;
+    while (begin > 0 && isIdentifierPart(text.charCodeAt(begin - 1))) begin -= 1;
+    return begin < at && this.imported.has(text.slice(begin, at)) ? "module" : "value";
   }
 
   private word(start: number): number {
@@ -288,13 +358,36 @@ class NameScanner {
     this.lineStart = false;
     const previous = this.previousWord;
     this.previousWord = word;
-    if (this.defineNext && !KEYWORDS.has(word)) {
+    if (word === "import") this.importing = true;
+    else if (word === "from" && this.style !== "hash") this.importing = false;
+    else if (this.importing) {
+      // `import type * as errors from …`: the names an import binds are uses, never definitions.
       this.defineNext = false;
-      this.definitions.add(word);
+      this.imported.add(word);
+      if (KEYWORDS.has(word) || word.length < 2) return end;
+      this.references.set(word, (this.references.get(word) ?? 0) + 1);
+      this.bare.add(word);
       return end;
     }
-    if (DEFINING_KEYWORDS.has(word) || (TOP_LEVEL_KEYWORDS.has(word) && this.braceDepth === 0)) {
+    if (this.defineNext && (!KEYWORDS.has(word) || SOFT_KEYWORDS.has(word))) {
+      this.defineNext = false;
+      if (this.defineLocal) this.locals.add(word);
+      else this.define(word, this.defineTop);
+      return end;
+    }
+    const property = this.propertyOf(start);
+    if (property !== undefined) {
+      // `z.string()`, `def.type`: a property name, whatever word it is.
+      if (word.length < 2) return end;
+      this.references.set(word, (this.references.get(word) ?? 0) + 1);
+      if (property === "module") this.bare.add(word);
+      return end;
+    }
+
+    if (DEFINING_KEYWORDS.has(word) || TOP_LEVEL_KEYWORDS.has(word)) {
       this.defineNext = true;
+      this.defineTop = this.isTopLevel(start);
+      this.defineLocal = TOP_LEVEL_KEYWORDS.has(word) && this.braceDepth > 0;
       if (word === "func" && text.charCodeAt(nextNonBlank(text, end)) === 40) {
         this.defineNext = false;
         this.receiverDepth = this.parens.length;
@@ -305,12 +398,22 @@ class NameScanner {
     const after = nextNonBlank(text, end);
     if (
       this.style === "hash" &&
+      atLineStart &&
+      start > 0 &&
+      text.charCodeAt(start - 1) !== 10 &&
+      text.charCodeAt(after) === 61 &&
+      text.charCodeAt(after + 1) !== 61
+    ) {
+      // An indented assignment (`name = …`) is a local in Python and Ruby.
+      this.locals.add(word);
+    } else if (
+      this.style === "hash" &&
       (start === 0 || text.charCodeAt(start - 1) === 10) &&
       text.charCodeAt(after) === 61 &&
       text.charCodeAt(after + 1) !== 61
     ) {
       // A module-level assignment (`NAME = …` at column 0) defines NAME in Python and Ruby.
-      this.definitions.add(word);
+      this.define(word, true);
       return end;
     }
     if (text.charCodeAt(after) === 40 && this.style !== "hash") {
@@ -320,12 +423,14 @@ class NameScanner {
           (MODIFIERS.has(previous) || TYPE_WORDS.has(previous) || !KEYWORDS.has(previous)));
       if (header) {
         this.references.set(word, (this.references.get(word) ?? 0) + 1);
-        this.parens.push({ candidate: word });
+        this.bare.add(word);
+        this.parens.push({ candidate: word, top: this.isTopLevel(start) });
         this.previousWord = undefined;
         return after + 1;
       }
     }
     this.references.set(word, (this.references.get(word) ?? 0) + 1);
+    this.bare.add(word);
     return end;
   }
 }
@@ -347,6 +452,11 @@ export function scanNames(
   const scanner = new NameScanner(text, style);
   scanner.run();
   const definitions = Uint32Array.from(scanner.definitions, idOf).sort();
+  const topDefinitions = Uint32Array.from(scanner.topDefinitions, idOf).sort();
+  for (const name of scanner.definitions) scanner.locals.delete(name);
+  const localDefinitions = Uint32Array.from(scanner.locals, idOf).sort();
+  for (const name of scanner.bare) if (!scanner.references.has(name)) scanner.bare.delete(name);
+  const bareNames = Uint32Array.from(scanner.bare, idOf).sort();
   const pairs: Array<[number, number]> = [];
   for (const [name, count] of scanner.references) pairs.push([idOf(name), count]);
   pairs.sort((left, right) => left[0] - right[0]);
@@ -356,5 +466,5 @@ export function scanNames(
     names[index] = id;
     counts[index] = count;
   });
-  return { definitions, names, counts };
+  return { definitions, topDefinitions, localDefinitions, bareNames, names, counts };
 }
