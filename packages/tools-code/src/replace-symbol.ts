@@ -19,9 +19,17 @@ import {
   DEFAULT_CODE_TIMEOUT_MS,
   workspaceOf,
 } from "./internal/code-support.js";
+import { formatLineRange } from "./internal/render-symbols.js";
+import { decoratedStart, startsWithDecorator } from "./internal/symbol-edit/decorated-span.js";
+import { fitDefinition, indentationAt } from "./internal/symbol-edit/fit-definition.js";
+import { pythonIndentationProblems } from "./internal/symbol-edit/python-indentation.js";
 import { matchesSymbol, parseSymbolQuery } from "./internal/symbol-query.js";
 import { extractSymbols } from "./internal/tree-sitter/extract-symbols.js";
-import { isParsedLanguage, languageForPath } from "./internal/tree-sitter/languages.js";
+import {
+  isParsedLanguage,
+  languageForPath,
+  type ParsedLanguage,
+} from "./internal/tree-sitter/languages.js";
 import type { EngineSymbol, SymbolKind } from "./internal/tree-sitter/symbol.js";
 
 /** The default name of the symbol replacement tool. */
@@ -41,15 +49,21 @@ export interface ReplaceSymbolToolData {
   qualified_name: string;
   /** Its kind. */
   kind: SymbolKind;
-  /** First line of the old definition (1-based). */
+  /** First line of the span replaced (1-based): its first decorator, or the declaration. */
   start_line: number;
-  /** Last line of the old definition. */
+  /** Last line of the span replaced. */
   end_line: number;
+  /** Whether the span replaced began with decorators (attributes, annotations). */
+  decorators: boolean;
+  /** Whether the old span had decorators and the new definition has none (they are gone). */
+  decorators_dropped: boolean;
   /** Last line of the new definition (it starts at `start_line`). */
   new_end_line: number;
+  /** Whether nothing was written (`dry_run`): the diff and `sha` are what the call would do. */
+  dry_run: boolean;
   /** The file's sha-256 before. */
   previous_sha: string;
-  /** The file's sha-256 now: what `expected_sha` takes next. */
+  /** The file's sha-256 now (on a dry run: after applying): what `expected_sha` takes next. */
   sha: string;
   /** Unified diff of the change (may be cut; counts are whole). */
   diff: string;
@@ -61,6 +75,9 @@ export interface ReplaceSymbolToolData {
   syntax_errors: number;
 }
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it finds.
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
+
 /** The replacement tool's input schema. */
 export const replaceSymbolInputSchema = z.object({
   path: z.string().min(1).describe("The source file, relative to the workspace root."),
@@ -68,12 +85,14 @@ export const replaceSymbolInputSchema = z.object({
     .string()
     .min(1)
     .max(300)
+    .refine((value) => !CONTROL_CHARACTER.test(value), "name has a control character.")
     .describe("The symbol: a name, or qualified (Parser.parse) when the name is not unique."),
   new_body: z
     .string()
     .describe(
-      "The complete new definition — signature, decorators and body — replacing start_line–end_line.",
+      "The whole new definition: decorators, signature and body, at any indentation (comments above it stay).",
     ),
+  dry_run: z.boolean().optional().describe("Return the diff; write nothing."),
   expected_sha: z
     .string()
     .regex(/^[0-9a-fA-F]{12,64}$/)
@@ -95,9 +114,9 @@ export const REPLACE_SYMBOL_ALIASES: Readonly<Record<string, string>> = {
 
 function defaultDescription(mounted: MountedTools): string {
   return joinSentences([
-    "Replace one declaration — a function, method, class, type… — with new_body, found by name: the whole definition from its first line (decorators, export) to its last.",
+    "Replace one declaration — a function, method, class, type… — found by name. Its span is its decorators (attributes) and the declaration, not the comments above: new_body replaces exactly that, so repeat the decorators you keep; it is re-indented to the symbol's column.",
     `${mounted.has("code_outline") ? "See the span with code_outline first; " : ""}a name declared more than once is refused with every candidate listed: call again with the qualified name (Class.method).`,
-    "Refused if the new text adds syntax errors. Keeps encoding, BOM and CRLF; returns a diff and the new sha.",
+    "Refused if the new text adds syntax (or Python indentation) errors; returns the diff and the new sha, dry_run=true only the diff.",
     mounted.when("edit_file", "To change a few lines inside a body, edit_file is smaller."),
   ]);
 }
@@ -108,15 +127,24 @@ function defaultDescription(mounted: MountedTools): string {
  * @param data - the tool's data
  * @returns model-facing text
  * @example
- * formatReplaceSymbol(result.data); // "Replaced method Parser.parse in src/a.ts (lines 12-30, now 12-34)…"
+ * formatReplaceSymbol(result.data); // "Replaced method Parser.parse in src/a.ts: lines 12-30, now 12-34 (+5 -1). sha 0123456789ab…"
  */
 export function formatReplaceSymbol(data: ReplaceSymbolToolData): string {
-  return [
-    `Replaced ${data.kind} ${data.qualified_name} in ${data.path} (lines ${data.start_line}-${data.end_line}, now ${data.start_line}-${data.new_end_line}; +${formatCount(data.added)} -${formatCount(data.removed)}). sha ${data.sha}`,
-    data.diff,
-  ]
-    .filter((part) => part.length > 0)
-    .join("\n");
+  const span = `${lines(data.start_line, data.end_line)}${data.decorators ? ", decorators included" : ""}`;
+  const now = formatLineRange(data.start_line, data.new_end_line);
+  const counts = `+${formatCount(data.added)} -${formatCount(data.removed)}`;
+  const sha = data.sha.slice(0, 12);
+  const head = data.dry_run
+    ? `Dry run: would replace ${data.kind} ${data.qualified_name} in ${data.path}: ${span}, then ${now} (${counts}); nothing was written. sha after: ${sha}`
+    : `Replaced ${data.kind} ${data.qualified_name} in ${data.path}: ${span}, now ${now} (${counts}). sha ${sha}`;
+  const note = data.decorators_dropped
+    ? "Its decorators were part of the span and new_body has none: they are gone."
+    : "";
+  return [head, note, data.diff].filter((part) => part.length > 0).join("\n");
+}
+
+function lines(start: number, end: number): string {
+  return `line${start === end ? "" : "s"} ${formatLineRange(start, end)}`;
 }
 
 function refusal(
@@ -128,14 +156,36 @@ function refusal(
 }
 
 function candidateLine(symbol: EngineSymbol): string {
-  return `${symbol.kind} ${symbol.qualified_name} (lines ${symbol.start_line}-${symbol.end_line})`;
+  return `${symbol.kind} ${symbol.qualified_name} (${lines(symbol.start_line, symbol.end_line)})`;
 }
 
-/** Fits a new definition into the place of the old one: LF, no indentation before its first line (the old line keeps its own), no extra final newline. */
-function fitBody(newBody: string, old: string): string {
-  let body = newBody.replace(/\r\n?/g, "\n").replace(/^[ \t]+/, "");
-  if (!old.endsWith("\n")) body = body.replace(/\n$/, "");
-  return body;
+/** The line (1-based) an offset is on. */
+function lineAt(text: string, index: number): number {
+  let line = 1;
+  for (let at = text.indexOf("\n"); at !== -1 && at < index; at = text.indexOf("\n", at + 1))
+    line += 1;
+  return line;
+}
+
+/** Refuses a Python replacement that adds indentation errors (tree-sitter parses them silently). */
+function indentationRefusal(
+  language: ParsedLanguage,
+  before: string,
+  after: string,
+  symbol: EngineSymbol,
+  path: string,
+): FileEditResult | undefined {
+  if (language !== "python") return undefined;
+  const added = pythonIndentationProblems(after);
+  if (added.length <= pythonIndentationProblems(before).length) return undefined;
+  const first = added.find((problem) => problem.line >= symbol.start_line) ?? added[0];
+  return refusal(
+    "INVALID_INPUT",
+    `The new ${symbol.kind} ${symbol.qualified_name} would leave ${path} mis-indented (line ${first?.line}: ${first?.message}); nothing was written.`,
+    {
+      hint: "Indent new_body as one block: the body one level deeper than its def/class line (any base column; it is re-indented to the symbol's).",
+    },
+  );
 }
 
 const optionsSchema = z.object(codeToolOptionsShape).strict();
@@ -182,7 +232,16 @@ export function createReplaceSymbolTool(options: ReplaceSymbolToolOptions): Repl
         );
       }
       const query = parseSymbolQuery(request.name);
-      let replaced: { symbol: EngineSymbol; newEnd: number; errors: number } | undefined;
+      let replaced:
+        | {
+            symbol: EngineSymbol;
+            startLine: number;
+            decorators: boolean;
+            decoratorsDropped: boolean;
+            newEnd: number;
+            errors: number;
+          }
+        | undefined;
       const planned = await planChangeSet(
         workspace,
         [
@@ -227,13 +286,23 @@ export function createReplaceSymbolTool(options: ReplaceSymbolToolOptions): Repl
                 );
               }
               const symbol = matches[0] as EngineSymbol;
-              const old = text.slice(symbol.startIndex, symbol.endIndex);
-              const body = fitBody(request.new_body, old);
-              const next = text.slice(0, symbol.startIndex) + body + text.slice(symbol.endIndex);
+              const start = await decoratedStart(language, text, symbol);
+              const startLine = lineAt(text, start);
+              if (request.new_body.trim().length === 0) {
+                return refusal(
+                  "INVALID_INPUT",
+                  `new_body is empty: replace_symbol replaces ${symbol.kind} ${symbol.qualified_name}, it does not delete it.`,
+                  {
+                    hint: `To delete it, remove ${lines(startLine, symbol.end_line)} of ${request.path} with ${mounted.filter(["edit_file", "apply_patch"]).join(" or ") || "a text edit"}.`,
+                  },
+                );
+              }
+              const old = text.slice(start, symbol.endIndex);
+              const body = fitDefinition(request.new_body, indentationAt(text, start), old);
+              const next = text.slice(0, start) + body + text.slice(symbol.endIndex);
               const after = await extractSymbols(language, next);
               if (after.errorCount > before.errorCount) {
-                const firstLine = text.slice(0, symbol.startIndex).split("\n").length;
-                const lines = after.errorLines.filter((line) => line >= firstLine).slice(0, 5);
+                const lines = after.errorLines.filter((line) => line >= startLine).slice(0, 5);
                 return refusal(
                   "INVALID_INPUT",
                   `The new ${symbol.kind} ${symbol.qualified_name} leaves ${request.path} with ${after.errorCount} syntax error${after.errorCount === 1 ? "" : "s"} (it had ${before.errorCount})${lines.length > 0 ? `, first at line ${lines.join(", ")}` : ""}; nothing was written.`,
@@ -242,10 +311,15 @@ export function createReplaceSymbolTool(options: ReplaceSymbolToolOptions): Repl
                   },
                 );
               }
+              const badlyIndented = indentationRefusal(language, text, next, symbol, request.path);
+              if (badlyIndented !== undefined) return badlyIndented;
+              const decorators = startsWithDecorator(language, old);
               replaced = {
                 symbol,
-                newEnd:
-                  symbol.start_line + body.split("\n").length - 1 - (body.endsWith("\n") ? 1 : 0),
+                startLine,
+                decorators,
+                decoratorsDropped: decorators && !startsWithDecorator(language, body),
+                newEnd: startLine + body.split("\n").length - 1 - (body.endsWith("\n") ? 1 : 0),
                 errors: after.errorCount,
               };
               return next;
@@ -255,14 +329,16 @@ export function createReplaceSymbolTool(options: ReplaceSymbolToolOptions): Repl
         { signal: context.signal },
       );
       if (!planned.success) return planned;
-      const committed = await commitChangeSet(workspace, planned.data, {
-        signal: context.signal,
-        tool: name,
-      });
-      if (!committed.success) return committed;
+      const dryRun = request.dry_run === true;
+      if (!dryRun) {
+        const committed = await commitChangeSet(workspace, planned.data, {
+          signal: context.signal,
+          tool: name,
+        });
+        if (!committed.success) return committed;
+      }
       const file = planned.data.files[0];
-      const written = committed.data.files[0];
-      if (file === undefined || written === undefined || replaced === undefined) {
+      if (file === undefined || replaced === undefined) {
         throw new Error("replace_symbol: the change set returned no file.");
       }
       const { symbol } = replaced;
@@ -270,11 +346,14 @@ export function createReplaceSymbolTool(options: ReplaceSymbolToolOptions): Repl
         path: file.path,
         qualified_name: symbol.qualified_name,
         kind: symbol.kind,
-        start_line: symbol.start_line,
+        start_line: replaced.startLine,
         end_line: symbol.end_line,
+        decorators: replaced.decorators,
+        decorators_dropped: replaced.decoratorsDropped,
         new_end_line: replaced.newEnd,
-        previous_sha: written.previousSha ?? "",
-        sha: written.sha ?? "",
+        dry_run: dryRun,
+        previous_sha: file.previousSha ?? "",
+        sha: file.sha ?? "",
         diff: file.diff.text,
         added: file.diff.added,
         removed: file.diff.removed,
