@@ -16,6 +16,7 @@ export {
   localName,
   MAX_XML_DEPTH,
   parseXml,
+  prefixedAttribute,
   textContent,
   type XmlElement,
   type XmlNode,

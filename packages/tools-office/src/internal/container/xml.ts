@@ -254,6 +254,14 @@ export function attribute(element: XmlElement, local: string): string | undefine
   return undefined;
 }
 
+/** A prefixed attribute by local name (`r:id`, never a bare `id`): relationship references. */
+export function prefixedAttribute(element: XmlElement, local: string): string | undefined {
+  for (const key in element.attributes) {
+    if (key.includes(":") && localName(key) === local) return element.attributes[key];
+  }
+  return undefined;
+}
+
 /** All text below an element, concatenated. */
 export function textContent(element: XmlElement): string {
   let out = "";

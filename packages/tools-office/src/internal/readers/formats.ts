@@ -17,6 +17,9 @@ export interface DocumentFormat {
   load: () => Promise<DocumentReader>;
 }
 
+const pptx = async () => (await import("./slides/read-pptx.js")).readPptx;
+const pdf = async () => (await import("./pdf/read-pdf.js")).readPdf;
+const notebook = async () => (await import("./notebook/read-notebook.js")).readNotebook;
 const docx = async () => (await import("./docx/read-docx.js")).readDocx;
 const sheet = async () => (await import("./sheet/read-xlsx.js")).readXlsx;
 const csv = async () => (await import("./sheet/read-csv.js")).readCsv;
@@ -30,6 +33,10 @@ export const DOCUMENT_FORMATS: Readonly<Record<string, DocumentFormat>> = {
   xlsm: { name: "Excel workbook with macros", unit: "rows", load: sheet },
   csv: { name: "CSV table", unit: "rows", load: csv },
   tsv: { name: "TSV table", unit: "rows", load: csv },
+  pptx: { name: "PowerPoint presentation", unit: "slides", load: pptx },
+  pptm: { name: "PowerPoint presentation with macros", unit: "slides", load: pptx },
+  pdf: { name: "PDF document", unit: "pages", load: pdf },
+  ipynb: { name: "Jupyter notebook", unit: "cells", load: notebook },
 };
 
 /** The extensions read, for messages. */

@@ -1,6 +1,12 @@
 import { ToolFailureError } from "@agentool/contract";
 import { containerKind, oleFailure } from "../../container/detect.js";
-import { attribute, childElement, childElements, localName } from "../../container/xml.js";
+import {
+  attribute,
+  childElement,
+  childElements,
+  localName,
+  prefixedAttribute,
+} from "../../container/xml.js";
 import type { Yielder } from "../../container/yielder.js";
 import { openZip, type ZipArchive } from "../../container/zip.js";
 import { parseCellRange, parseCellReference } from "../markdown.js";
@@ -219,7 +225,7 @@ export async function readXlsx(input: ReaderInput): Promise<PagedDocument> {
   const sheetsElement = childElement(workbook, "sheets");
   const sheets: SheetEntry[] = [];
   for (const sheet of sheetsElement === undefined ? [] : childElements(sheetsElement, "sheet")) {
-    const target = relationships.get(attribute(sheet, "id") ?? "");
+    const target = relationships.get(prefixedAttribute(sheet, "id") ?? "");
     const part = target !== undefined && archive.has(target.target) ? target.target : undefined;
     const size =
       part === undefined ? { rows: 0, columns: 0 } : await sheetDimension(archive, part, yielder);
