@@ -8,11 +8,14 @@
 //
 // Both sides are reduced to (file, offset) of each occurrence inside the folder. precision =
 // ours ∩ service / ours (how many of ours the service also reports); recall = ours ∩ service /
-// service (how many of the service's we find). Micro-averaged over the sampled symbols, one row
-// for top-level exports and one for class and interface members.
+// service (how many of the service's we find). Micro-averaged over the sampled symbols. Each
+// sampled symbol is asked the ways a model would: a top-level export by its plain name (all its
+// definitions, grouped) and with defined_in (its own file); a member by its plain name and as
+// Type.member (what a model asks for a method). The `all` row sums the plain top-level and the
+// Type.member rows.
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
-import { join, relative } from "node:path";
+import { join, relative, resolve } from "node:path";
 
 const require = createRequire(import.meta.url);
 const ts = require("typescript");
@@ -20,9 +23,17 @@ const { createFindReferencesTool } = await import("../dist/find-references.js");
 
 const args = process.argv.slice(2);
 const showMisses = args.includes("--show-misses");
+// --only NAME: just the sampled symbols so named, each missed and extra occurrence printed.
+const onlyAt = args.indexOf("--only");
+const only = onlyAt === -1 ? undefined : args[onlyAt + 1];
 const symbolsAt = args.indexOf("--symbols");
 const wanted = symbolsAt === -1 ? 60 : Number(args[symbolsAt + 1]);
-const root = args.find((arg, index) => !arg.startsWith("--") && args[index - 1] !== "--symbols");
+const given = args.find(
+  (arg, index) =>
+    !arg.startsWith("--") && args[index - 1] !== "--symbols" && args[index - 1] !== "--only",
+);
+// Absolute: the service reports absolute file names.
+const root = given === undefined ? undefined : resolve(given);
 if (root === undefined) {
   console.error("usage: ground-truth-references.mjs <folder> [--symbols N] [--show-misses]");
   process.exit(2);
@@ -92,7 +103,10 @@ function candidates() {
           position: name.getStart(source),
           group: "top-level exports",
         });
-      if (ts.isClassDeclaration(statement) || ts.isInterfaceDeclaration(statement)) {
+      if (
+        (ts.isClassDeclaration(statement) || ts.isInterfaceDeclaration(statement)) &&
+        statement.name !== undefined
+      ) {
         for (const member of statement.members) {
           if (
             member.name !== undefined &&
@@ -104,6 +118,7 @@ function candidates() {
               name: member.name.text,
               position: member.name.getStart(source),
               group: "class and interface members",
+              container: statement.name.text,
             });
           }
         }
@@ -147,10 +162,10 @@ function offsetOf(file, line, column) {
 }
 
 const tool = createFindReferencesTool({ root, maxFileBytes: 8_000_000, timeoutMs: 0 });
-async function ours(name) {
+async function ours(name, extra = {}) {
   const keys = new Set();
   for (let offset = 1; ; ) {
-    const result = await tool.run({ name, offset, limit: 1000 });
+    const result = await tool.run({ name, offset, limit: 1000, ...extra });
     if (!result.success) throw new Error(result.error.message);
     for (const file of result.data.files) {
       const full = join(root, file.path);
@@ -177,23 +192,55 @@ function theirs(item) {
 
 const rows = new Map();
 const misses = [];
-for (const item of sample(candidates(), wanted)) {
-  const mine = await ours(item.name);
-  const service = theirs(item);
+function count(group, item, mine, service) {
   let both = 0;
   for (const key of mine) if (service.has(key)) both += 1;
-  const row = rows.get(item.group) ?? { symbols: 0, service: 0, ours: 0, both: 0 };
+  const row = rows.get(group) ?? { symbols: 0, service: 0, ours: 0, both: 0 };
   row.symbols += 1;
   row.service += service.size;
   row.ours += mine.size;
   row.both += both;
-  rows.set(item.group, row);
+  rows.set(group, row);
+  if (only !== undefined) {
+    const show = (key, mark) => {
+      const [file, offset] = key.split("|");
+      const text = texts.get(file);
+      const start = text.lastIndexOf("\n", Number(offset)) + 1;
+      const line = text.slice(0, start).split("\n").length;
+      const end = text.indexOf("\n", start);
+      console.log(
+        `  ${mark} ${relative(root, file)}:${line} ${text.slice(start, end).trim().slice(0, 140)}`,
+      );
+    };
+    console.log(`${group}: ${item.asked}`);
+    for (const key of service) if (!mine.has(key)) show(key, "missed");
+    for (const key of mine) if (!service.has(key)) show(key, "extra ");
+  }
   if (showMisses && (both < mine.size || both < service.size)) {
     misses.push(
-      `${relative(root, item.file)} ${item.name}: ours ${mine.size}, service ${service.size}, both ${both}`,
+      `${group}: ${relative(root, item.file)} ${item.asked}: ours ${mine.size}, service ${service.size}, both ${both}`,
     );
   }
 }
+const started = performance.now();
+for (const item of sample(candidates(), wanted)) {
+  if (only !== undefined && item.name !== only) continue;
+  const service = theirs(item);
+  count(item.group, { ...item, asked: item.name }, await ours(item.name), service);
+  if (item.group === "top-level exports") {
+    const definedIn = relative(root, item.file);
+    count(
+      "top-level exports, with defined_in",
+      { ...item, asked: `${item.name} defined_in ${definedIn}` },
+      await ours(item.name, { defined_in: definedIn }),
+      service,
+    );
+  } else {
+    const asked = `${item.container}.${item.name}`;
+    count("members as Type.member", { ...item, asked }, await ours(asked), service);
+  }
+}
+const seconds = (performance.now() - started) / 1000;
 
 const fixed = (value) => value.toFixed(3);
 console.log(
@@ -202,13 +249,25 @@ console.log(
 console.log("| set | symbols | service | ours | both | precision | recall |");
 console.log("| --- | ---: | ---: | ---: | ---: | ---: | ---: |");
 const total = { symbols: 0, service: 0, ours: 0, both: 0 };
-for (const [group, row] of rows) {
-  for (const key of Object.keys(total)) total[key] += row[key];
+const order = [
+  "top-level exports",
+  "top-level exports, with defined_in",
+  "class and interface members",
+  "members as Type.member",
+];
+for (const group of order) {
+  const row = rows.get(group);
+  if (row === undefined) continue;
+  if (group === "top-level exports" || group === "members as Type.member")
+    for (const key of Object.keys(total)) total[key] += row[key];
   console.log(
     `| ${group} | ${row.symbols} | ${row.service} | ${row.ours} | ${row.both} | ${fixed(row.both / row.ours)} | ${fixed(row.both / row.service)} |`,
   );
 }
 console.log(
-  `| all | ${total.symbols} | ${total.service} | ${total.ours} | ${total.both} | ${fixed(total.both / total.ours)} | ${fixed(total.both / total.service)} |`,
+  `| all (top-level + Type.member) | ${total.symbols} | ${total.service} | ${total.ours} | ${total.both} | ${fixed(total.both / total.ours)} | ${fixed(total.both / total.service)} |`,
+);
+console.log(
+  `\n${seconds.toFixed(1)} s for find_references's ${[...rows.values()].reduce((sum, row) => sum + row.symbols, 0)} calls`,
 );
 if (showMisses) console.log(`\n${misses.join("\n")}`);

@@ -24,15 +24,22 @@ import {
   decodeSource,
   workspaceOf,
 } from "./internal/code-support.js";
+import { collectReferences } from "./internal/references/collect-references.js";
 import {
   FIND_REFERENCES_TOOL_NAME,
   type FindReferencesToolData,
   formatFindReferences,
   type ReferenceFile,
+  type ReferenceGroup,
   type ReferenceOccurrence,
 } from "./internal/references/format-references.js";
+import { ModuleGraph } from "./internal/references/module-graph.js";
+import { parseSymbolQuery } from "./internal/symbol-query.js";
 import { isParsedLanguage, languageForPath } from "./internal/tree-sitter/languages.js";
-import { findNameOccurrences } from "./internal/tree-sitter/name-occurrences.js";
+import {
+  findNameOccurrences,
+  type NameOccurrence,
+} from "./internal/tree-sitter/name-occurrences.js";
 import { ParseFailure } from "./internal/tree-sitter/runtime.js";
 
 export {
@@ -40,7 +47,9 @@ export {
   type FindReferencesFormatOptions,
   type FindReferencesToolData,
   formatFindReferences,
+  MODE_NOTES,
   type ReferenceFile,
+  type ReferenceGroup,
   type ReferenceOccurrence,
   SYNTACTIC_NOTE,
 } from "./internal/references/format-references.js";
@@ -84,7 +93,14 @@ export const findReferencesInputSchema = z.object({
     .string()
     .min(1)
     .max(300)
-    .describe("The identifier, e.g. parse; a qualified Parser.parse searches its last part."),
+    .describe(
+      "The identifier, e.g. parseConfig; Type.member (Parser.parse) for a class or interface member.",
+    ),
+  defined_in: z
+    .string()
+    .max(1_000)
+    .optional()
+    .describe("When several files declare the name: the file (or folder) of the one you mean."),
   path: z.string().optional().describe("Only under this directory or file (default: all)."),
   ...pagingInputShape({
     unit: "occurrence",
@@ -103,12 +119,27 @@ export type FindReferencesTool = Tool<typeof findReferencesInputSchema, FindRefe
 
 function defaultDescription(mounted: MountedTools): string {
   return joinSentences([
-    "Where a name is used: every identifier occurrence of it in code (not in strings or comments), grouped by file, each with line:column, its line, whether it declares or imports the name, and the function or class it sits in.",
-    "Syntactic, not type-resolved: same-name identifiers of unrelated scopes are included; narrow with path.",
+    "Where a name is used: its occurrences in code (not strings or comments) that reach its declaration through the file's imports, grouped by declaration, then file, each with line:column, its line and the enclosing function or class.",
+    "Syntactic, not type-resolved: imports and re-exports are followed by their text.",
     mounted.when("find_symbol", "For the definition alone use find_symbol."),
     mounted.when("grep_search", "For text in strings or comments use grep_search."),
     "A cut list ends with the call for the next page.",
   ]);
+}
+
+/** `defined_in`, or a `file:name` prefix of the name (`src/core.ts:ZodType`). */
+function splitDefinedIn(
+  name: string,
+  definedIn: string | undefined,
+): { name: string; definedIn?: string } {
+  const trimmed = name.trim();
+  const match = /^([^:]*[/.][^:]*):([^:].*)$/.exec(trimmed);
+  if (match !== null && definedIn === undefined) {
+    return { name: match[2] as string, definedIn: match[1] as string };
+  }
+  return definedIn === undefined || definedIn.trim() === ""
+    ? { name: trimmed }
+    : { name: trimmed, definedIn: definedIn.trim() };
 }
 
 function lineAround(text: string, index: number, length: number): { text: string; cut?: number } {
@@ -159,15 +190,13 @@ export function createFindReferencesTool(options: FindReferencesToolOptions): Fi
     tags: ["code", "code:read"],
     timeoutMs: parsed.timeoutMs ?? DEFAULT_CODE_TIMEOUT_MS,
     execute: async (request, context) => {
-      const identifier =
-        request.name
-          .trim()
-          .split(/\.|::|->|#/)
-          .pop() ?? "";
-      if (!IDENTIFIER.test(identifier)) {
+      const given = splitDefinedIn(request.name, request.defined_in);
+      const query = parseSymbolQuery(given.name);
+      const identifier = query.last;
+      if (!IDENTIFIER.test(identifier) || !query.parts.every((part) => IDENTIFIER.test(part))) {
         return fail("INVALID_INPUT", `name ${JSON.stringify(request.name)} is not an identifier.`, {
           hint:
-            "Give one name such as parseConfig (letters, digits, _ or $)." +
+            "Give one name such as parseConfig (letters, digits, _ or $), or Type.member." +
             (mounted.has("grep_search") ? " For any other text use grep_search." : ""),
         });
       }
@@ -178,78 +207,161 @@ export function createFindReferencesTool(options: FindReferencesToolOptions): Fi
           hint: "Omit path to search the whole workspace.",
         });
       }
-      const word = /^\w.*\w$|^\w$/.test(identifier);
-      const searchRequest: SearchRequest = {
-        path: resolved.real,
-        pathType: stat.type === "directory" ? "directory" : "file",
-        glob: undefined,
-        includeHiddenAndIgnored: false,
-        isSecret: (path) => workspace.isSecret(path),
-        secretGlobs: workspace.secretPaths,
-        pattern: word ? `\\b${identifier}\\b` : identifier,
-        literal: !word,
-        ignoreCase: false,
-        contextLines: 0,
-        outputMode: "files_with_matches",
-        offset: 1,
-        limit: maxFiles + 1,
-        maxLineCharacters: 300,
+      let definedIn: string | undefined;
+      if (given.definedIn !== undefined) {
+        const where = await workspace.resolve(given.definedIn, { argument: "defined_in" });
+        if ((await workspace.fileSystem.stat(where.real)) === undefined) {
+          return fail("FILE_NOT_FOUND", `defined_in ${where.display} does not exist.`, {
+            hint: "Give the file that declares the name (find_symbol lists them), or omit defined_in.",
+          });
+        }
+        definedIn = where.real;
+      }
+      const root = await workspace.resolve(undefined, { argument: "path" });
+      const search = async (
+        words: string[],
+        under: typeof resolved,
+        type: "file" | "directory",
+      ) => {
+        const alternatives = words.map((word) => word.replace(/\$/g, "\\$")).join("|");
+        const plain = words.every((word) => /^\w.*\w$|^\w$/.test(word));
+        const request: SearchRequest = {
+          path: under.real,
+          pathType: type,
+          glob: undefined,
+          includeHiddenAndIgnored: false,
+          isSecret: (path) => workspace.isSecret(path),
+          secretGlobs: workspace.secretPaths,
+          pattern: plain
+            ? `\\b(?:${alternatives})\\b`
+            : words.length === 1
+              ? (words[0] as string)
+              : `(?:${alternatives})`,
+          literal: !plain && words.length === 1,
+          ignoreCase: false,
+          contextLines: 0,
+          outputMode: "files_with_matches",
+          offset: 1,
+          limit: maxFiles + 1,
+          maxLineCharacters: 300,
+        };
+        return searcher.search(request, context.signal);
       };
-      const shortlist = await searcher.search(searchRequest, context.signal);
-      const found: Array<{ file: ReferenceFile; occurrences: ReferenceOccurrence[] }> = [];
-      let parsedFiles = 0;
+      const shortlist = await search(
+        [identifier],
+        resolved,
+        stat.type === "directory" ? "directory" : "file",
+      );
+      const files = shortlist.files.slice(0, maxFiles).map((file) => file.path);
+      const texts = new Map<string, Promise<string | undefined>>();
       let skipped = 0;
-      let declarations = 0;
-      let imports = 0;
-      const files = shortlist.files.slice(0, maxFiles);
-      for (const [position, listed] of files.entries()) {
-        context.signal.throwIfAborted();
-        const language = languageForPath(listed.path);
-        const fileStat = await workspace.fileSystem.stat(listed.path);
+      const read = (path: string): Promise<string | undefined> => {
+        let text = texts.get(path);
+        if (text === undefined) {
+          text = (async () => {
+            if (workspace.isSecret(path)) return undefined;
+            const fileStat = await workspace.fileSystem.stat(path);
+            if (fileStat === undefined || fileStat.type !== "file" || fileStat.size > maxFileBytes)
+              return undefined;
+            return decodeSource(await workspace.fileSystem.readFile(path));
+          })();
+          texts.set(path, text);
+        }
+        return text;
+      };
+      const parsedFiles = new Set<string>();
+      const occurrenceCache = new Map<string, Promise<NameOccurrence[] | undefined>>();
+      const occurrences = (path: string, word: string): Promise<NameOccurrence[] | undefined> => {
+        const key = `${path}\n${word}`;
+        let found = occurrenceCache.get(key);
+        if (found === undefined) {
+          found = (async () => {
+            context.signal.throwIfAborted();
+            const language = languageForPath(path);
+            const text = await read(path);
+            if (language === undefined || !isParsedLanguage(language) || text === undefined)
+              return undefined;
+            try {
+              const hits = await findNameOccurrences(language, text, word);
+              parsedFiles.add(path);
+              return hits;
+            } catch (error) {
+              if (!(error instanceof ParseFailure)) throw error;
+              return undefined;
+            }
+          })();
+          occurrenceCache.set(key, found);
+        }
+        return found;
+      };
+      const graph = new ModuleGraph({ read, occurrences });
+      const collected = await collectReferences({
+        graph,
+        identifier,
+        ...(query.parts.length > 1 ? { container: query.parts[query.parts.length - 2] } : {}),
+        ...(definedIn === undefined ? {} : { definedIn }),
+        shortlist: files,
+        occurrences,
+        filesWithWords: async (words) =>
+          (await search(words, root, "directory")).files.map((file) => file.path),
+        progress: async (done, all) => {
+          await context.progress?.({
+            message: `read ${done} of ${all} files`,
+            completed: done,
+            total: all,
+          });
+        },
+      });
+      for (const path of files) {
+        const language = languageForPath(path);
         if (
           language === undefined ||
           !isParsedLanguage(language) ||
-          workspace.isSecret(listed.path) ||
-          fileStat === undefined ||
-          fileStat.size > maxFileBytes
-        ) {
+          (parsedFiles.has(path) === false && (await read(path)) === undefined)
+        )
           skipped += 1;
-          continue;
-        }
-        const text = decodeSource(await workspace.fileSystem.readFile(listed.path));
-        if (text === undefined) {
-          skipped += 1;
-          continue;
-        }
-        let hits: Awaited<ReturnType<typeof findNameOccurrences>>;
-        try {
-          hits = await findNameOccurrences(language, text, identifier);
-        } catch (error) {
-          if (!(error instanceof ParseFailure)) throw error;
-          skipped += 1;
-          continue;
-        }
-        parsedFiles += 1;
-        if (hits.length === 0) continue;
-        const occurrences = hits.map((hit): ReferenceOccurrence => {
-          if (hit.role === "declaration") declarations += 1;
-          else if (hit.role === "import") imports += 1;
-          return {
-            line: hit.line,
-            column: hit.column,
-            role: hit.role,
-            ...lineAround(text, hit.index, identifier.length),
-            enclosing: hit.enclosing,
-          };
-        });
-        found.push({ file: { path: listed.path, language, occurrences: [] }, occurrences });
-        if (position % 200 === 199) {
-          await context.progress?.({
-            message: `parsed ${position + 1} of ${files.length} files`,
-            completed: position + 1,
-            total: files.length,
+      }
+      const groups: ReferenceGroup[] = [];
+      const found: Array<{ file: ReferenceFile; occurrences: ReferenceOccurrence[] }> = [];
+      let declarations = 0;
+      let imports = 0;
+      const allFiles = new Set<string>();
+      for (const [position, group] of collected.groups.entries()) {
+        let total = 0;
+        for (const [path, hits] of group.files) {
+          const text = (await read(path)) ?? "";
+          allFiles.add(path);
+          total += hits.length;
+          const list = hits.map((hit): ReferenceOccurrence => {
+            if (hit.role === "declaration") declarations += 1;
+            else if (hit.role === "import") imports += 1;
+            return {
+              line: hit.line,
+              column: hit.column,
+              role: hit.role,
+              ...lineAround(text, hit.index, identifier.length),
+              enclosing: hit.enclosing,
+            };
+          });
+          found.push({
+            file: {
+              path,
+              language: languageForPath(path) ?? "text",
+              group: position + 1,
+              occurrences: [],
+            },
+            occurrences: list,
           });
         }
+        groups.push({
+          group: position + 1,
+          kind: group.kind,
+          label: group.label,
+          ...(group.path === undefined ? {} : { path: group.path }),
+          ...(group.line === undefined ? {} : { line: group.line }),
+          total,
+          total_files: group.files.size,
+        });
       }
       const total = found.reduce((sum, entry) => sum + entry.occurrences.length, 0);
       const offset = request.offset ?? 1;
@@ -272,27 +384,35 @@ export function createFindReferencesTool(options: FindReferencesToolOptions): Fi
         name: request.name,
         identifier,
         path: resolved.display,
+        ...(definedIn === undefined ? {} : { defined_in: definedIn }),
+        mode: collected.mode,
+        groups,
         offset,
         limit,
         files: page,
         total,
-        total_files: found.length,
+        total_files: allFiles.size,
         declarations,
         imports,
         truncated: end < total,
+        left_out: collected.leftOut,
+        left_out_files: collected.leftOutFiles,
         files_mentioning: shortlist.total ?? shortlist.files.length,
-        files_parsed: parsedFiles,
+        files_parsed: parsedFiles.size,
         files_skipped: skipped,
         syntactic: true,
         call_arguments: givenCallArguments(request),
       };
+      if (collected.note !== undefined) data.message = collected.note;
       if (cappedShortlist) data.total_at_least = total;
       if (end < total) data.next_offset = end + 1;
       if (total === 0) {
         data.message =
           shortlist.files.length === 0
             ? `no file under ${resolved.display} contains the word ${identifier}; check the spelling or widen path.`
-            : `${shortlist.files.length} files contain the word, but only in strings, comments, longer names or files without a grammar.${mounted.has("grep_search") ? " grep_search shows those lines." : ""}`;
+            : collected.leftOut > 0
+              ? `${collected.leftOut} identifiers spelled ${identifier} in ${collected.leftOutFiles} files, but none reaches ${definedIn === undefined ? "a declaration" : `the one in ${definedIn}`} through imports.${definedIn === undefined ? "" : " Omit defined_in to see them all."}`
+              : `${shortlist.files.length} files contain the word, but only in strings, comments, longer names or files without a grammar.${mounted.has("grep_search") ? " grep_search shows those lines." : ""}`;
       }
       return ok(data);
     },

@@ -6,7 +6,36 @@ export const FIND_REFERENCES_TOOL_NAME = "find_references";
 
 /** The sentence every answer carries: what "reference" means here. */
 export const SYNTACTIC_NOTE =
-  "Syntactic: every identifier spelled like the name, outside strings and comments — same-name identifiers of unrelated scopes are included, and imports renamed with `as` are followed only by their spelling.";
+  "Syntactic, not type-resolved: identifiers outside strings and comments, bound by following imports and re-exports by their text.";
+
+/** How the occurrences were chosen (the `mode` of {@link FindReferencesToolData}). */
+export const MODE_NOTES = {
+  imports:
+    "Counted where the name is declared at the top of a file, or imported from a module that resolves to that file (relative paths and re-exports followed; tsconfig paths and packages not), or read as ns.name of such a module; grouped by declaration.",
+  members:
+    "Declared only as a member: member declarations and .name accesses of any type are counted, plain identifiers are not.",
+  qualified:
+    "Counted: .name accesses in files that declare or import the type or a syntactic subtype (extends/implements, followed through imports), and the member's declarations in those types and in object literals there; plain identifiers are not.",
+  text: "Every identifier spelled like the name is listed, unresolved.",
+} as const;
+
+/** One group of occurrences: a definition with what reaches it, or a kind of leftover. */
+export interface ReferenceGroup {
+  /** 1-based number; each file of `files` names its group by it. */
+  group: number;
+  /** `definition` (a top-level declaration, or the type of a `Type.member`, with its references), `members` (same-named members of any type), `package` (imported from a module outside the workspace), `unfollowed` (files of languages whose imports are not followed), `text` (unresolved: the name is declared nowhere). */
+  kind: "definition" | "members" | "package" | "unfollowed" | "text";
+  /** What the group holds, in words. */
+  label: string;
+  /** The declaring file, for a `definition`. */
+  path?: string;
+  /** The declaration's line there, when found. */
+  line?: number;
+  /** Occurrences in the group. */
+  total: number;
+  /** Files with an occurrence in the group. */
+  total_files: number;
+}
 
 /** One occurrence of the name. */
 export interface ReferenceOccurrence {
@@ -30,6 +59,8 @@ export interface ReferenceFile {
   path: string;
   /** Its language. */
   language: string;
+  /** The `group` of {@link ReferenceGroup} it is listed under. */
+  group: number;
   /** This page's occurrences in the file, in line order. */
   occurrences: ReferenceOccurrence[];
 }
@@ -42,6 +73,12 @@ export interface FindReferencesToolData {
   identifier: string;
   /** The searched path (`.` for the whole workspace). */
   path: string;
+  /** The definitions kept, when `defined_in` (or `file:name`) narrowed them. */
+  defined_in?: string;
+  /** How occurrences were chosen: `imports`, `members`, `qualified` or `text` ({@link MODE_NOTES}). */
+  mode: keyof typeof MODE_NOTES;
+  /** Every group, with its totals (the page's files say which group they are in). */
+  groups: ReferenceGroup[];
   /** 1-based position of this page's first occurrence (path order, then line and column). */
   offset: number;
   /** The page size that applied. */
@@ -62,9 +99,13 @@ export interface FindReferencesToolData {
   next_offset?: number;
   /** Whether occurrences after this page were left out. */
   truncated: boolean;
+  /** Same-spelled identifiers not counted (locals, other types' members, unbound names). */
+  left_out: number;
+  /** Files holding those. */
+  left_out_files: number;
   /** Files whose text contains the name (the ripgrep shortlist). */
   files_mentioning: number;
-  /** Shortlisted files parsed (those of a language with a grammar, within the caps). */
+  /** Shortlisted files parsed (those of a language with a grammar, within the caps; those that cannot hold a reference are not parsed). */
   files_parsed: number;
   /** Shortlisted files not parsed: no grammar, too large, binary, or a parse timeout. */
   files_skipped: number;
@@ -72,7 +113,7 @@ export interface FindReferencesToolData {
   syntactic: true;
   /** The call's arguments besides offset (the next-page marker repeats them). */
   call_arguments: Record<string, NextCallValue>;
-  /** Why nothing was found and what to try, when the result is empty. */
+  /** Why nothing was found and what to try, when the result is empty; why the mode fell back. */
   message?: string;
 }
 
@@ -96,15 +137,32 @@ export function formatFindReferences(
   data: FindReferencesToolData,
   options: FindReferencesFormatOptions = {},
 ): string {
-  if (data.total === 0) return `No references to ${data.identifier}: ${data.message ?? ""}`.trim();
+  if (data.total === 0) return `No references to ${data.name}: ${data.message ?? ""}`.trim();
   const count =
     data.total_at_least === undefined
       ? formatCount(data.total)
       : `at least ${formatCount(data.total_at_least)}`;
+  const definitions = data.groups.filter((group) => group.kind === "definition").length;
+  const split =
+    definitions > 1
+      ? `, under ${formatCount(definitions)} definitions — narrow with defined_in`
+      : "";
   const lines = [
-    `${count} occurrences of ${data.identifier} in ${formatCount(data.total_files)} files of ${data.path} (${formatCount(data.declarations)} declarations, ${formatCount(data.imports)} imports). ${SYNTACTIC_NOTE}`,
+    `${count} references to ${data.name} in ${formatCount(data.total_files)} files of ${data.path}${split} (${formatCount(data.declarations)} declarations, ${formatCount(data.imports)} imports). ${SYNTACTIC_NOTE} ${MODE_NOTES[data.mode]}${data.message === undefined ? "" : ` ${data.message}`}`,
   ];
+  if (data.left_out > 0) {
+    lines.push(
+      `Left out: ${formatCount(data.left_out)} same-spelled identifiers in ${formatCount(data.left_out_files)} files that none of these reach (locals, other types' members, unbound names).`,
+    );
+  }
+  let group: number | undefined;
   for (const file of data.files) {
+    if (file.group !== group) {
+      group = file.group;
+      const about = data.groups.find((entry) => entry.group === group);
+      if (about !== undefined && (data.groups.length > 1 || about.kind === "definition"))
+        lines.push(groupHeader(about));
+    }
     lines.push(file.path);
     for (const occurrence of file.occurrences) {
       const role = occurrence.role === "reference" ? "" : ` [${occurrence.role}]`;
@@ -126,4 +184,12 @@ export function formatFindReferences(
     );
   }
   return lines.join("\n");
+}
+
+function groupHeader(group: ReferenceGroup): string {
+  const where =
+    group.path === undefined
+      ? ""
+      : ` ${group.path}${group.line === undefined ? "" : `:${group.line}`}`;
+  return `## ${group.group}.${where} ${group.label} — ${formatCount(group.total)} in ${formatCount(group.total_files)} files`;
 }

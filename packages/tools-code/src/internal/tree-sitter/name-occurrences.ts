@@ -22,6 +22,25 @@ import { walkSymbols } from "./walk-rules.js";
 /** What an occurrence does with the name. */
 export type OccurrenceRole = "declaration" | "import" | "reference";
 
+/**
+ * Where the name stands, syntactically — what `find_references` binds it by:
+ * - `free`: a plain identifier (a variable, function, class or type name, declared or used);
+ * - `shorthand`: `{ name }` in an object literal or a destructuring pattern (a variable, and a
+ *   property);
+ * - `member_access`: after a dot (`x.name`, `this.name`, `ns.Type`, Python `x.name`), with its
+ *   receiver's text;
+ * - `member_declaration`: a class, interface, enum or object-literal member's name (`name()`,
+ *   `name: T`, `{ name: value }`, a method `def name` in a Python class);
+ * - `import` / `export`: inside an import or an `export { … }` clause.
+ */
+export type OccurrenceForm =
+  | "free"
+  | "shorthand"
+  | "member_access"
+  | "member_declaration"
+  | "import"
+  | "export";
+
 /** One confirmed occurrence. */
 export interface NameOccurrence {
   /** Offset in the text (UTF-16 code units). */
@@ -34,6 +53,12 @@ export interface NameOccurrence {
   role: OccurrenceRole;
   /** Qualified name of the innermost enclosing symbol, or `null` at the top of the file. */
   enclosing: string | null;
+  /** The kind of that symbol (`class`, `interface`, `function`…), or `null` at the top. */
+  enclosingKind: string | null;
+  /** Where the name stands ({@link OccurrenceForm}). */
+  form: OccurrenceForm;
+  /** The receiver's text of a `member_access` (`this`, `z`, `schema.shape`), capped at 200 characters. */
+  receiver?: string;
 }
 
 /** Parents whose name-like child declares it, besides a `name` field. */
@@ -133,14 +158,91 @@ function roleOf(node: Node, index: number, declared: ReadonlySet<number>): Occur
 }
 
 /** The innermost symbol containing `index`, other than the one `index` names. */
-function enclosingOf(symbols: readonly EngineSymbol[], index: number): string | null {
+function enclosingOf(symbols: readonly EngineSymbol[], index: number): EngineSymbol | undefined {
   let best: EngineSymbol | undefined;
   for (const symbol of symbols) {
     if (symbol.startIndex > index) break;
     if (index >= symbol.endIndex || symbol.nameIndex === index) continue;
     if (best === undefined || symbol.startIndex >= best.startIndex) best = symbol;
   }
-  return best?.qualified_name ?? null;
+  return best;
+}
+
+/** Parents whose `name` (or `key`) child is a member's name. */
+const MEMBER_DECLARING_PARENTS = new Set([
+  "method_definition",
+  "method_signature",
+  "abstract_method_signature",
+  "public_field_definition",
+  "property_signature",
+  "pair",
+  "pair_pattern",
+  "enum_body",
+  "enum_assignment",
+  "field_definition",
+  "keyword_argument",
+]);
+
+const MAX_RECEIVER_CHARACTERS = 200;
+
+function formOf(node: Node, role: OccurrenceRole): { form: OccurrenceForm; receiver?: string } {
+  if (role === "import") return { form: "import" };
+  const parent = node.parent;
+  if (parent === null) return { form: "free" };
+  if (
+    node.type === "shorthand_property_identifier" ||
+    node.type === "shorthand_property_identifier_pattern"
+  ) {
+    return { form: "shorthand" };
+  }
+  const memberParent =
+    parent.type === "member_expression"
+      ? parent.childForFieldName("property")
+      : parent.type === "nested_type_identifier"
+        ? parent.childForFieldName("name")
+        : parent.type === "attribute"
+          ? parent.childForFieldName("attribute")
+          : null;
+  if (memberParent !== null && memberParent.startIndex === node.startIndex) {
+    const object =
+      parent.childForFieldName("object") ?? parent.childForFieldName("module") ?? parent.child(0);
+    return {
+      form: "member_access",
+      receiver: (object?.text ?? "").slice(0, MAX_RECEIVER_CHARACTERS),
+    };
+  }
+  if (
+    parent.type === "export_specifier" ||
+    (parent.type === "export_clause" && node.type === "identifier")
+  ) {
+    return { form: "export" };
+  }
+  if (node.type === "property_identifier" || node.type === "private_property_identifier") {
+    return { form: "member_declaration" };
+  }
+  if (MEMBER_DECLARING_PARENTS.has(parent.type)) {
+    const key = parent.childForFieldName("key") ?? parent.childForFieldName("name");
+    if (key === null || key.startIndex === node.startIndex) return { form: "member_declaration" };
+  }
+  // A Python method or class attribute: declared directly in a class body.
+  const statement =
+    parent.type === "function_definition"
+      ? parent.parent?.type === "decorated_definition"
+        ? parent.parent
+        : parent
+      : parent.type === "assignment"
+        ? parent.parent
+        : null;
+  const named = parent.childForFieldName(parent.type === "assignment" ? "left" : "name");
+  if (
+    statement !== null &&
+    named?.startIndex === node.startIndex &&
+    statement.parent?.type === "block" &&
+    statement.parent.parent?.type === "class_definition"
+  ) {
+    return { form: "member_declaration" };
+  }
+  return { form: "free" };
 }
 
 /**
@@ -174,12 +276,16 @@ export async function findNameOccurrences(
         if (node === null || node.startIndex !== index || node.endIndex !== index + name.length)
           continue;
         if (!IDENTIFIER_NODE_TYPES.has(node.type)) continue;
+        const role = roleOf(node, index, declared);
+        const enclosing = enclosingOf(symbols, index);
         found.push({
           index,
           line: node.startPosition.row + 1,
           column: node.startPosition.column + 1,
-          role: roleOf(node, index, declared),
-          enclosing: enclosingOf(symbols, index),
+          role,
+          enclosing: enclosing?.qualified_name ?? null,
+          enclosingKind: enclosing?.kind ?? null,
+          ...formOf(node, role),
         });
       }
       return found;
