@@ -79,7 +79,9 @@ describe("edit_notebook", () => {
     expect(text.slice(0, text.indexOf(cellStart))).toBe(
       NOTEBOOK.slice(0, NOTEBOOK.indexOf(cellStart)),
     );
-    expect(text.slice(text.lastIndexOf(nextCell))).toBe(NOTEBOOK.slice(NOTEBOOK.lastIndexOf(nextCell)));
+    expect(text.slice(text.lastIndexOf(nextCell))).toBe(
+      NOTEBOOK.slice(NOTEBOOK.lastIndexOf(nextCell)),
+    );
   });
 
   it("inserts before/after by position with a fresh id and deletes, as Jupyter would write them", async () => {

@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import {
   defineTool,
   joinSentences,
@@ -12,11 +11,12 @@ import {
 import { commitChangeSet, type FileEditResult, planChangeSet } from "@agentool/tools-fs";
 import { z } from "zod";
 import {
-  type CellLayout,
-  cellLayout,
-  serializeCell,
-  sourceLines,
-} from "./internal/notebook/notebook-json.js";
+  applyAction,
+  type Cell,
+  findCell,
+  type NotebookCellType,
+} from "./internal/notebook/notebook-cells.js";
+import { cellLayout } from "./internal/notebook/notebook-json.js";
 import {
   DEFAULT_WRITE_TIMEOUT_MS,
   expectedShaField,
@@ -32,7 +32,7 @@ export const EDIT_NOTEBOOK_TOOL_NAME = "edit_notebook";
 export type EditNotebookToolOptions = OfficeWriteToolOptions;
 
 /** A notebook cell's type. */
-export type NotebookCellType = "code" | "markdown" | "raw";
+export type { NotebookCellType } from "./internal/notebook/notebook-cells.js";
 
 /** What `edit_notebook` returns. */
 export interface EditNotebookToolData {
@@ -117,83 +117,12 @@ export function formatEditNotebook(data: EditNotebookToolData): string {
 
 const optionsSchema = z.object(officeWriteOptionsShape).strict();
 
-type Cell = Record<string, unknown> & { cell_type?: string; id?: string; source?: unknown };
-
 function refusal(
   code: "INVALID_INPUT" | "PATTERN_NOT_FOUND" | "UNSUPPORTED",
   error: string,
   hint?: string,
 ): FileEditResult {
   return { code, error, ...(hint === undefined ? {} : { hint }) };
-}
-
-function findCell(cells: readonly Cell[], wanted: string): number | undefined {
-  const byId = cells.findIndex((cell) => cell.id === wanted);
-  if (byId !== -1) return byId;
-  const position = /^#?(\d+)$/.exec(wanted.trim());
-  if (position !== null) {
-    const index = Number(position[1]) - 1;
-    if (index >= 0 && index < cells.length) return index;
-  }
-  return undefined;
-}
-
-function newCell(
-  type: NotebookCellType,
-  source: string,
-  id: string | undefined,
-  asList: boolean,
-): Cell {
-  const body = asList ? sourceLines(source) : source;
-  // nbformat writes keys sorted.
-  return type === "code"
-    ? {
-        cell_type: "code",
-        execution_count: null,
-        ...(id === undefined ? {} : { id }),
-        metadata: {},
-        outputs: [],
-        source: body,
-      }
-    : { cell_type: type, ...(id === undefined ? {} : { id }), metadata: {}, source: body };
-}
-
-function freshId(cells: readonly Cell[]): string {
-  const taken = new Set(cells.map((cell) => cell.id));
-  for (;;) {
-    const id = randomBytes(4).toString("hex");
-    if (!taken.has(id)) return id;
-  }
-}
-
-function replaced(
-  cell: Cell,
-  source: string,
-  type: NotebookCellType | undefined,
-): { cell: Cell; cleared: boolean } {
-  const targetType = type ?? (cell.cell_type as NotebookCellType);
-  const body = Array.isArray(cell.source) ? sourceLines(source) : source;
-  if (targetType === cell.cell_type) {
-    const cleared =
-      targetType === "code" &&
-      ((cell.outputs as unknown[] | undefined)?.length ?? 0) +
-        (cell.execution_count == null ? 0 : 1) >
-        0;
-    const next: Cell = { ...cell, source: body };
-    if (targetType === "code") Object.assign(next, { outputs: [], execution_count: null });
-    return { cell: next, cleared };
-  }
-  const { outputs: _outputs, execution_count: _count, attachments: _attachments, ...rest } = cell;
-  const converted = newCell(
-    targetType,
-    source,
-    typeof cell.id === "string" ? cell.id : undefined,
-    Array.isArray(cell.source),
-  );
-  return {
-    cell: { ...converted, metadata: rest.metadata ?? {} },
-    cleared: cell.cell_type === "code",
-  };
 }
 
 /**
@@ -333,75 +262,4 @@ export function createEditNotebookTool(options: EditNotebookToolOptions): EditNo
     },
     render: formatEditNotebook,
   });
-}
-
-function applyAction(
-  text: string,
-  cells: Cell[],
-  index: number,
-  layout: CellLayout,
-  request: EditNotebookInput,
-  usesIds: boolean,
-): {
-  text: string;
-  summary: Omit<EditNotebookToolData, "path" | "previous_sha" | "sha" | "action">;
-} {
-  const span = layout.cells[index] as { start: number; end: number };
-  const target = cells[index] as Cell;
-  const separator = `,\n${layout.cellIndent}`;
-  if (request.delete === true) {
-    const next = layout.cells[index + 1];
-    const previous = layout.cells[index - 1];
-    const cut =
-      next !== undefined
-        ? { start: span.start, end: next.start }
-        : previous !== undefined
-          ? { start: previous.end, end: span.end }
-          : { start: layout.open + 1, end: layout.close };
-    return {
-      text: text.slice(0, cut.start) + text.slice(cut.end),
-      summary: {
-        cell_number: index + 1,
-        cell_id: typeof target.id === "string" ? target.id : null,
-        cell_type: target.cell_type as NotebookCellType,
-        outputs_cleared: false,
-        total_cells: cells.length - 1,
-      },
-    };
-  }
-  const source = request.new_source ?? "";
-  if (request.insert !== undefined) {
-    const ids = usesIds || cells.some((cell) => typeof cell.id === "string");
-    const id = ids ? freshId(cells) : undefined;
-    const type = request.cell_type ?? "code";
-    const cell = serializeCell(
-      newCell(type, source, id, Array.isArray(target.source) || !("source" in target)),
-      layout,
-    );
-    const spliced =
-      request.insert === "before"
-        ? text.slice(0, span.start) + cell + separator + text.slice(span.start)
-        : text.slice(0, span.end) + separator + cell + text.slice(span.end);
-    return {
-      text: spliced,
-      summary: {
-        cell_number: request.insert === "before" ? index + 1 : index + 2,
-        cell_id: id ?? null,
-        cell_type: type,
-        outputs_cleared: false,
-        total_cells: cells.length + 1,
-      },
-    };
-  }
-  const { cell, cleared } = replaced(target, source, request.cell_type);
-  return {
-    text: text.slice(0, span.start) + serializeCell(cell, layout) + text.slice(span.end),
-    summary: {
-      cell_number: index + 1,
-      cell_id: typeof cell.id === "string" ? cell.id : null,
-      cell_type: cell.cell_type as NotebookCellType,
-      outputs_cleared: cleared,
-      total_cells: cells.length,
-    },
-  };
 }

@@ -38,7 +38,7 @@ const ENTITIES: Record<string, string> = {
   nbsp: "\u00a0",
 };
 
-function unescape(text: string): string {
+function decodeEntities(text: string): string {
   return text.replace(
     /&(amp|lt|gt|quot|#39|nbsp);/g,
     (_whole, name: string) => ENTITIES[name] ?? "",
@@ -66,7 +66,7 @@ export function inlineSpans(tokens: readonly Token[] | undefined, style: Style =
         spans.push(...inlineSpans((token as Tokens.Del).tokens, { ...style, strike: true }));
         break;
       case "codespan":
-        spans.push({ ...style, code: true, text: unescape((token as Tokens.Codespan).text) });
+        spans.push({ ...style, code: true, text: decodeEntities((token as Tokens.Codespan).text) });
         break;
       case "link": {
         const link = token as Tokens.Link;
@@ -85,7 +85,7 @@ export function inlineSpans(tokens: readonly Token[] | undefined, style: Style =
         const text = token as Tokens.Text;
         if (text.tokens !== undefined && text.tokens.length > 0)
           spans.push(...inlineSpans(text.tokens, style));
-        else spans.push({ ...style, text: unescape(text.text) });
+        else spans.push({ ...style, text: decodeEntities(text.text) });
         break;
       }
       case "escape":
@@ -96,7 +96,7 @@ export function inlineSpans(tokens: readonly Token[] | undefined, style: Style =
         break;
       default:
         if ("text" in token && typeof token.text === "string")
-          spans.push({ ...style, text: unescape(token.text) });
+          spans.push({ ...style, text: decodeEntities(token.text) });
     }
   }
   return spans;
