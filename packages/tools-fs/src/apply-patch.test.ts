@@ -1,5 +1,6 @@
 import { readFile, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import { toJsonSchema } from "@agentool/contract";
 import { describe, expect, it } from "vitest";
 import {
@@ -7,6 +8,7 @@ import {
   createApplyPatchTool,
   formatApplyPatchResult,
 } from "./apply-patch.js";
+import { applyHunks } from "./internal/patch-hunks.js";
 import { type NodeWorkspaceFixture, useNodeWorkspace, writeFiles } from "./test-support/seams.js";
 import { snapshotTree } from "./test-support/tree-snapshot.js";
 
@@ -282,5 +284,100 @@ describe("apply_patch against hostile patches: refused with the right code, noth
     const missing = await refused(update("missing.txt"), "FILE_NOT_FOUND");
     expect(missing.hint).toContain("*** Add File:");
     await refused(add("a.txt"), "FILE_ALREADY_EXISTS");
+  });
+});
+
+describe("apply_patch on repetitive files: the hunk search is linear and lets the event loop turn", () => {
+  /** The longest the event loop was blocked (ms) while `work` ran. */
+  async function longestBlock(work: () => Promise<void>): Promise<number> {
+    const histogram = monitorEventLoopDelay({ resolution: 10 });
+    histogram.enable();
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    await work();
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    histogram.disable();
+    return histogram.max / 1e6;
+  }
+
+  it("3,000 context lines against 60,000 identical lines: found, ambiguous or missing, never blocking", async () => {
+    // The reviewer's case: it blocked the event loop 18–43 s (3 tolerance levels, quadratic).
+    const file = "x\n".repeat(60_000);
+    await writeFiles(fixture.root, { "x.txt": file, "y.txt": `${file}y\n` });
+    const context = " x\n".repeat(3_000);
+    const patch = (path: string, body: string) =>
+      `*** Begin Patch\n*** Update File: ${path}\n@@\n${context}${body}*** End Patch`;
+    const outcomes: Array<{ code: string; message: string }> = [];
+    const blocked = await longestBlock(async () => {
+      for (const [path, body] of [
+        ["x.txt", "-y\n+z\n"],
+        ["x.txt", "-x\n+z\n"],
+        ["y.txt", "-y\n+z\n"],
+      ] as const) {
+        const result = await tool().run({ patch: patch(path, body), dry_run: true });
+        outcomes.push(
+          result.success
+            ? { code: "OK", message: result.data.diff.split("\n").slice(2, 3).join("") }
+            : { code: result.error.code, message: result.error.message },
+        );
+      }
+      // A unified diff's line numbers settle the tie between 57,000 places.
+      const unified = `--- a/x.txt\n+++ b/x.txt\n@@ -50001,3001 +50001,3001 @@\n${context}-x\n+z\n`;
+      const result = await tool().run({ patch: unified });
+      outcomes.push(
+        result.success
+          ? { code: "OK", message: String((await text("x.txt")).split("\n").indexOf("z") + 1) }
+          : { code: result.error.code, message: result.error.message },
+      );
+    });
+    expect(outcomes.map((outcome) => outcome.code)).toEqual([
+      "PATTERN_NOT_FOUND",
+      "PATTERN_NOT_UNIQUE",
+      "OK",
+      "OK",
+    ]);
+    expect(outcomes[1]?.message).toMatch(/occur 57000 times in x\.txt, at lines 1, 2, 3,/);
+    expect(outcomes[2]?.message).toBe("@@ -59998,4 +59998,4 @@");
+    expect(outcomes[3]?.message).toBe("53001");
+    // Generous: the old search blocked for the whole call; now no stretch passes ~20 ms of work.
+    expect(blocked).toBeLessThan(1_000);
+  }, 60_000);
+
+  it("a line of 50,000 spaces before a character does not stall the tolerant search", async () => {
+    await writeFiles(fixture.root, { "s.txt": `a\n${" ".repeat(50_000)}b\nc  \n` });
+    const patch = (body: string) =>
+      `*** Begin Patch\n*** Update File: s.txt\n@@\n${body}*** End Patch`;
+    const blocked = await longestBlock(async () => {
+      expect((await refused(patch(" missing\n-c\n+d\n"), "PATTERN_NOT_FOUND")).message).toMatch(
+        /hunk 1/,
+      );
+      const data = await applied({ patch: patch("-c\n+d\n") });
+      expect(data.files[0]?.tolerant_hunks).toEqual([1]);
+    });
+    expect(await text("s.txt")).toBe(`a\n${" ".repeat(50_000)}b\nd\n`);
+    expect(blocked).toBeLessThan(1_000);
+  });
+
+  it("an aborted signal stops a long search with ABORTED", async () => {
+    const outcome = await applyHunks(
+      "x\n".repeat(20_000),
+      [
+        {
+          patchLine: 3,
+          anchor: undefined,
+          oldStart: undefined,
+          lines: [
+            { kind: "-", text: "y" },
+            { kind: "+", text: "z" },
+          ],
+          endOfFile: false,
+          oldNoFinalNewline: false,
+          newNoFinalNewline: false,
+        },
+      ],
+      "x.txt",
+      { hunks: 0, tolerant: [], strippedLineNumbers: [] },
+      AbortSignal.abort(),
+    ).catch((error: unknown) => error);
+    expect(outcome).toMatchObject({ code: "ABORTED" });
   });
 });

@@ -145,6 +145,7 @@ function toChanges(
   operations: readonly PatchOperation[],
   shas: ReadonlyMap<string, string>,
   outcomes: Map<PatchOperation, HunkOutcome>,
+  signal: AbortSignal,
 ): FileChange[] {
   return operations.map((operation): FileChange => {
     const expectedSha = shas.get(pathKey(workspace, operation.path));
@@ -160,7 +161,7 @@ function toChanges(
       path: operation.path,
       ...sha,
       ...(operation.moveTo === undefined ? {} : { moveTo: operation.moveTo }),
-      edit: (text) => applyHunks(text, operation.hunks, display, outcome),
+      edit: (text) => applyHunks(text, operation.hunks, display, outcome, signal),
     };
   });
 }
@@ -277,7 +278,7 @@ export function createApplyPatchTool(options: ApplyPatchToolOptions): ApplyPatch
       const outcomes = new Map<PatchOperation, HunkOutcome>();
       const planned = await planChangeSet(
         workspace,
-        toChanges(workspace, operations, shas, outcomes),
+        toChanges(workspace, operations, shas, outcomes, context.signal),
         {
           signal: context.signal,
           maxFileBytes: parsed.maxFileBytes ?? DEFAULT_MAX_EDIT_FILE_BYTES,

@@ -7,6 +7,24 @@
 
 import type { EditFailure } from "./edit-match.js";
 
+/**
+ * A line without its trailing spaces, tabs and `\r` — a loop, linear on any line (the regular
+ * expression `/[ \t\r]+$/` takes seconds on a long run of spaces that does not end the line).
+ *
+ * @param line - one line
+ * @returns the line without trailing spaces, tabs and carriage returns
+ * @internal
+ */
+export function trimTrailingWhitespace(line: string): string {
+  let end = line.length;
+  while (end > 0) {
+    const code = line.charCodeAt(end - 1);
+    if (code !== 32 && code !== 9 && code !== 13) break;
+    end -= 1;
+  }
+  return end === line.length ? line : line.slice(0, end);
+}
+
 /** The lines of a needle to compare line by line (without a final empty one). */
 function needleLines(needle: string): string[] {
   const lines = needle.split("\n");
@@ -15,9 +33,44 @@ function needleLines(needle: string): string[] {
 }
 
 /**
+ * Every index ≥ `from` where `pattern` occurs in `values` (Knuth–Morris–Pratt: linear however
+ * repetitive both are), in order, until `accept` has accepted `max` of them.
+ */
+function occurrences(
+  values: (index: number) => string,
+  length: number,
+  pattern: readonly string[],
+  from: number,
+  accept: (index: number) => boolean,
+  max: number,
+): number[] {
+  const border = new Int32Array(pattern.length);
+  for (let index = 1, matched = 0; index < pattern.length; index += 1) {
+    while (matched > 0 && pattern[index] !== pattern[matched])
+      matched = border[matched - 1] as number;
+    if (pattern[index] === pattern[matched]) matched += 1;
+    border[index] = matched;
+  }
+  const found: number[] = [];
+  let matched = 0;
+  for (let index = from; index < length && found.length < max; index += 1) {
+    const value = values(index);
+    while (matched > 0 && value !== pattern[matched]) matched = border[matched - 1] as number;
+    if (value === pattern[matched]) matched += 1;
+    if (matched === pattern.length) {
+      const start = index - matched + 1;
+      if (accept(start)) found.push(start);
+      matched = border[matched - 1] as number;
+    }
+  }
+  return found;
+}
+
+/**
  * Finds where `needle` matches `text` line by line once each line is normalised (indentation
  * or whitespace ignored): the 1-based first lines of up to 10 matches. The first needle line
- * may be the end of a file line, the last one its start.
+ * may be the end of a file line, the last one its start. Linear: each file line is normalised
+ * once and the whole lines between the first and the last are found by Knuth–Morris–Pratt.
  *
  * @internal
  */
@@ -38,27 +91,36 @@ export function findLooseMatches(
     }
     return value;
   };
-  const matches: number[] = [];
   const last = wanted.length - 1;
-  for (let start = 0; start + wanted.length <= fileLines.length; start += 1) {
-    let matched = true;
-    for (let offset = 0; offset <= last && matched; offset += 1) {
-      const line = at(start + offset);
-      const want = wanted[offset] as string;
-      if (last === 0) matched = line.includes(want);
-      else if (offset === 0) matched = line.endsWith(want);
-      else if (offset === last) matched = line.startsWith(want);
-      else matched = line === want;
-    }
-    if (matched) {
-      matches.push(start + 1);
+  const first = wanted[0] as string;
+  const final = wanted[last] as string;
+  const edgesMatch = (start: number) =>
+    start >= 0 &&
+    start + wanted.length <= fileLines.length &&
+    (last === 0
+      ? at(start).includes(first)
+      : at(start).endsWith(first) && at(start + last).startsWith(final));
+  if (wanted.length <= 2) {
+    const matches: number[] = [];
+    for (let start = 0; start + wanted.length <= fileLines.length; start += 1) {
+      if (edgesMatch(start)) matches.push(start + 1);
       if (matches.length >= 10) break;
     }
+    return matches;
   }
-  return matches;
+  // The whole lines between the first and the last, then the two edges around each place they
+  // occur; the 0-based index of the second line is the 1-based number of the first.
+  return occurrences(
+    at,
+    fileLines.length - 1,
+    wanted.slice(1, last),
+    1,
+    (second) => edgesMatch(second - 1),
+    10,
+  );
 }
 
-const ignoreIndentation = (line: string) => line.replace(/^[ \t]+/, "").replace(/[ \t\r]+$/, "");
+const ignoreIndentation = (line: string) => trimTrailingWhitespace(line.replace(/^[ \t]+/, ""));
 const ignoreWhitespace = (line: string) => line.replace(/\s+/g, " ").trim();
 
 /**

@@ -1,3 +1,4 @@
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import { describe, expect, it } from "vitest";
 import { describeIndentation, findLooseMatches } from "./edit-diagnosis.js";
 import { analyzeLinePrefixes, applyTextEdit } from "./edit-match.js";
@@ -145,6 +146,30 @@ describe("applyTextEdit", () => {
     expect(describeIndentation("\t  x")).toBe("1 tab and 2 spaces");
     expect(describeIndentation("x")).toBe("no indentation");
     expect(findLooseMatches("a\n  b\n c\n", "b\nc", (line) => line.trim())).toEqual([2]);
+  });
+
+  it("tolerant matching and the diagnosis stay linear on a long run of spaces inside a line", async () => {
+    // /[ \t\r]+$/ backtracks quadratically there: 50,000 spaces before an "a" took ~9 s a line.
+    const text = `start\n${" ".repeat(50_000)}a\nend  \n`;
+    const histogram = monitorEventLoopDelay({ resolution: 10 });
+    histogram.enable();
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    const found = apply(text, "end\n", "END\n");
+    const missing = apply(text, "absent\nlines", "x");
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    histogram.disable();
+    expect(found.ok && found.value.matchKind).toBe("trailing-whitespace");
+    expect(!missing.ok && missing.error.code).toBe("PATTERN_NOT_FOUND");
+    expect(histogram.max / 1e6).toBeLessThan(1_000);
+  });
+
+  it("findLooseMatches finds the first ten places in a repetitive file, in order", () => {
+    const text = "x\n".repeat(1_000);
+    expect(findLooseMatches(text, "x\nx\nx\nx\n", (line) => line)).toEqual([
+      1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
+    ]);
+    expect(findLooseMatches("ab\nc\nc\nde\nc\nd\n", "b\nc\nc\nd", (line) => line)).toEqual([1]);
+    expect(findLooseMatches("c\nc\nd\n", "xc\nc\nd", (line) => line)).toEqual([]);
   });
 
   it("offers the sha in a CONFLICT, and says when it is the sha of the model's own last edit", () => {

@@ -6,7 +6,7 @@
  * @internal
  */
 
-import { explainNotFound } from "./edit-diagnosis.js";
+import { explainNotFound, trimTrailingWhitespace } from "./edit-diagnosis.js";
 import { countNewlines } from "./unified-diff.js";
 
 /** One literal replacement. */
@@ -83,14 +83,23 @@ function exactRanges(text: string, needle: string): Range[] {
   return ranges;
 }
 
+/** A line without its final `\r`. */
+function trimCarriageReturn(line: string): string {
+  return line.endsWith("\r") ? line.slice(0, -1) : line;
+}
+
 /**
  * Finds `needle` in `text` after removing, before every `\n` of both, either `\r` or all trailing
  * spaces, tabs and `\r`; maps the matches back to ranges of the original text.
  */
-function tolerantRanges(text: string, needle: string, trailing: RegExp): Range[] | undefined {
+function tolerantRanges(
+  text: string,
+  needle: string,
+  trailing: (line: string) => string,
+): Range[] | undefined {
   const normalizedNeedle = needle
     .split("\n")
-    .map((line, index, all) => (index < all.length - 1 ? line.replace(trailing, "") : line));
+    .map((line, index, all) => (index < all.length - 1 ? trailing(line) : line));
   const needleText = normalizedNeedle.join("\n");
   if (needleText.length === 0) return undefined;
   const lines = text.split("\n");
@@ -103,7 +112,7 @@ function tolerantRanges(text: string, needle: string, trailing: RegExp): Range[]
   lines.forEach((line, index) => {
     originalStarts[index] = original;
     normalizedStarts[index] = normalized;
-    const stripped = index < lines.length - 1 ? line.replace(trailing, "") : line;
+    const stripped = index < lines.length - 1 ? trailing(line) : line;
     if (stripped.length !== line.length) changed = true;
     normalizedLines[index] = stripped;
     original += line.length + 1;
@@ -134,11 +143,11 @@ function tolerantRanges(text: string, needle: string, trailing: RegExp): Range[]
 function findRanges(text: string, needle: string): { ranges: Range[]; matchKind: MatchKind } {
   const ranges = exactRanges(text, needle);
   if (ranges.length > 0) return { ranges, matchKind: "exact" };
-  const lineEndingRanges = tolerantRanges(text, needle, /\r$/);
+  const lineEndingRanges = tolerantRanges(text, needle, trimCarriageReturn);
   if (lineEndingRanges !== undefined && lineEndingRanges.length > 0) {
     return { ranges: lineEndingRanges, matchKind: "line-endings" };
   }
-  const whitespaceRanges = tolerantRanges(text, needle, /[ \t\r]+$/);
+  const whitespaceRanges = tolerantRanges(text, needle, trimTrailingWhitespace);
   if (whitespaceRanges !== undefined && whitespaceRanges.length > 0) {
     return { ranges: whitespaceRanges, matchKind: "trailing-whitespace" };
   }

@@ -3,13 +3,16 @@
  * with edit_file's tolerance (exact, then line endings, then trailing whitespace), after the
  * previous hunk and after its `@@ anchor` line; a unified diff's line numbers are a hint that
  * settles a tie. Failures are explained as edit_file explains them (closest region, indentation,
- * read_file's line-number prefixes).
+ * read_file's line-number prefixes). The search is linear in the file and the hunk at every
+ * tolerance level (Knuth–Morris–Pratt over lines, each file line normalised once per level) and
+ * lets the event loop turn every 20 ms or so, checking the abort signal.
  *
  * @internal
  */
 
+import { ToolFailureError } from "@agentool/contract";
 import type { FileEditResult } from "./change-set-plan.js";
-import { explainNotFound } from "./edit-diagnosis.js";
+import { explainNotFound, trimTrailingWhitespace } from "./edit-diagnosis.js";
 import { analyzeLinePrefixes, listLines, type MatchKind } from "./edit-match.js";
 import type { HunkLine, PatchHunk } from "./patch-parse.js";
 
@@ -25,37 +28,117 @@ export interface HunkOutcome {
 
 const LEVELS: Array<[MatchKind, (line: string) => string]> = [
   ["exact", (line) => line],
-  ["line-endings", (line) => line.replace(/\r$/, "")],
-  ["trailing-whitespace", (line) => line.replace(/[ \t\r]+$/, "")],
+  ["line-endings", (line) => (line.endsWith("\r") ? line.slice(0, -1) : line)],
+  ["trailing-whitespace", trimTrailingWhitespace],
 ];
 
+/** Lines searched between looks at the clock. */
+const CLOCK_STRIDE = 4_096;
+
+/** Longest stretch of searching before the event loop gets a turn (timers, the abort signal). */
+const SLICE_MS = 20;
+
+/**
+ * Lets the event loop turn during a long search (so a tool's time limit can fire) and stops the
+ * search once the signal is aborted.
+ */
+interface SearchClock {
+  /** When the current stretch of work started (`performance.now()`). */
+  since: number;
+  /** Aborts the search (`ABORTED`). */
+  signal: AbortSignal | undefined;
+}
+
+function refuseAborted(clock: SearchClock): void {
+  if (clock.signal?.aborted === true) {
+    throw new ToolFailureError("ABORTED", "Applying the patch was cancelled.", { retryable: true });
+  }
+}
+
+/**
+ * Stops once the signal is aborted, and gives the event loop a turn when the current stretch
+ * has run past {@link SLICE_MS}.
+ */
+async function tick(clock: SearchClock): Promise<void> {
+  refuseAborted(clock);
+  if (performance.now() - clock.since < SLICE_MS) return;
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  refuseAborted(clock);
+  clock.since = performance.now();
+}
+
+/**
+ * Every position ≥ `from` where `target` matches `lines` line for line once both are normalised:
+ * Knuth–Morris–Pratt over line ids, so the search is linear in the file and the hunk (each file
+ * line normalised once) however repetitive both are.
+ */
+async function findAll(
+  lines: readonly string[],
+  target: readonly string[],
+  from: number,
+  normalize: (line: string) => string,
+  clock: SearchClock,
+): Promise<number[]> {
+  if (target.length === 0) return [];
+  const ids = new Map<string, number>();
+  const pattern = new Int32Array(target.length);
+  for (const [index, line] of target.entries()) {
+    let id = ids.get(line);
+    if (id === undefined) {
+      id = ids.size;
+      ids.set(line, id);
+    }
+    pattern[index] = id;
+  }
+  // border[i]: length of the longest proper prefix of pattern[0..i] that is also its suffix.
+  const border = new Int32Array(target.length);
+  for (let index = 1, length = 0; index < pattern.length; index += 1) {
+    while (length > 0 && pattern[index] !== pattern[length]) length = border[length - 1] as number;
+    if (pattern[index] === pattern[length]) length += 1;
+    border[index] = length;
+  }
+  const positions: number[] = [];
+  let matched = 0;
+  for (let index = from; index < lines.length; index += 1) {
+    if ((index - from) % CLOCK_STRIDE === CLOCK_STRIDE - 1) await tick(clock);
+    const id = ids.get(normalize(lines[index] as string)) ?? -1;
+    while (matched > 0 && id !== pattern[matched]) matched = border[matched - 1] as number;
+    if (id === pattern[matched]) matched += 1;
+    if (matched === pattern.length) {
+      positions.push(index - matched + 1);
+      matched = border[matched - 1] as number;
+    }
+  }
+  return positions;
+}
+
 /** Positions ≥ `from` where `wanted` matches `lines`, at the first tolerance level with any. */
-function findBlock(
+async function findBlock(
   lines: readonly string[],
   wanted: readonly string[],
   from: number,
-): { positions: number[]; matchKind: MatchKind } {
+  clock: SearchClock,
+): Promise<{ positions: number[]; matchKind: MatchKind }> {
   for (const [matchKind, normalize] of LEVELS) {
-    const target = wanted.map(normalize);
-    const positions: number[] = [];
-    for (let start = from; start + target.length <= lines.length; start += 1) {
-      let index = 0;
-      while (index < target.length && normalize(lines[start + index] as string) === target[index]) {
-        index += 1;
-      }
-      if (index === target.length) positions.push(start);
-    }
+    const positions = await findAll(lines, wanted.map(normalize), from, normalize, clock);
     if (positions.length > 0) return { positions, matchKind };
   }
   return { positions: [], matchKind: "exact" };
 }
 
-function findAnchor(lines: readonly string[], anchor: string, from: number): number {
+async function findAnchor(
+  lines: readonly string[],
+  anchor: string,
+  from: number,
+  clock: SearchClock,
+): Promise<number> {
   const wanted = anchor.trim();
   for (let index = from; index < lines.length; index += 1) {
+    if ((index - from) % CLOCK_STRIDE === CLOCK_STRIDE - 1) await tick(clock);
     if ((lines[index] as string).trim() === wanted) return index;
   }
   for (let index = from; index < lines.length; index += 1) {
+    if ((index - from) % CLOCK_STRIDE === CLOCK_STRIDE - 1) await tick(clock);
     if ((lines[index] as string).includes(wanted)) return index;
   }
   return -1;
@@ -63,6 +146,7 @@ function findAnchor(lines: readonly string[], anchor: string, from: number): num
 
 interface FileState {
   lines: string[];
+  clock: SearchClock;
   finalNewline: boolean;
   /** Lines added minus removed so far (original line = current index − delta). */
   delta: number;
@@ -110,15 +194,15 @@ function replacementLines(
 }
 
 /** Where a hunk goes: its position, or the failure. */
-function locate(
+async function locate(
   state: FileState,
   hunk: PatchHunk,
   old: readonly string[],
   label: string,
-): { position: number; matchKind: MatchKind } | { positions: number[] } | HunkFailure {
+): Promise<{ position: number; matchKind: MatchKind } | { positions: number[] } | HunkFailure> {
   let from = state.cursor;
   if (hunk.anchor !== undefined) {
-    const anchor = findAnchor(state.lines, hunk.anchor, from);
+    const anchor = await findAnchor(state.lines, hunk.anchor, from, state.clock);
     if (anchor === -1) {
       return failure(
         "PATTERN_NOT_FOUND",
@@ -136,7 +220,7 @@ function locate(
       matchKind: "exact",
     };
   }
-  const found = findBlock(state.lines, old, from);
+  const found = await findBlock(state.lines, old, from, state.clock);
   let positions = found.positions;
   if (hunk.endOfFile && positions.length > 0) {
     const atEnd = positions.filter((position) => position + old.length === state.lines.length);
@@ -154,21 +238,21 @@ function locate(
 }
 
 /** Applies one hunk to the state, or explains why it cannot be applied. */
-function applyHunk(
+async function applyHunk(
   state: FileState,
   hunk: PatchHunk,
   label: string,
   display: string,
   outcome: HunkOutcome,
   index: number,
-): HunkFailure | undefined {
+): Promise<HunkFailure | undefined> {
   let { lines: hunkLines, old } = sides(hunk, false);
-  let located = locate(state, hunk, old, label);
+  let located = await locate(state, hunk, old, label);
   if ("positions" in located && located.positions.length === 0) {
     const prefixes = analyzeLinePrefixes(`${old.join("\n")}\n`);
     if (prefixes.consecutive) {
       const stripped = sides(hunk, true);
-      const retry = locate(state, hunk, stripped.old, label);
+      const retry = await locate(state, hunk, stripped.old, label);
       if (!("positions" in retry && retry.positions.length === 0)) {
         ({ lines: hunkLines, old } = stripped);
         located = retry;
@@ -178,6 +262,7 @@ function applyHunk(
   }
   if ("error" in located) return located;
   if ("positions" in located) {
+    await tick(state.clock);
     const searched = state.lines.slice(state.cursor).join("\n");
     if (located.positions.length === 0) {
       const explained = explainNotFound(searched, `${old.join("\n")}\n`, {
@@ -249,15 +334,19 @@ function renumber(message: string, shift: number): string {
  * @param hunks - the file's hunks
  * @param display - the file as shown to the model
  * @param outcome - receives counts and notes
+ * @param signal - stops the search (`ABORTED`); a long search lets the event loop turn every
+ *   20 ms or so, so the signal (and a tool's time limit) can fire
  * @returns the new text, or the refusal for the change set
+ * @throws ToolFailureError `ABORTED` once the signal is aborted during a long search
  * @internal
  */
-export function applyHunks(
+export async function applyHunks(
   text: string,
   hunks: readonly PatchHunk[],
   display: string,
   outcome: HunkOutcome,
-): FileEditResult {
+  signal?: AbortSignal,
+): Promise<FileEditResult> {
   const finalNewline = text.endsWith("\n");
   const lines = text.length === 0 ? [] : (finalNewline ? text.slice(0, -1) : text).split("\n");
   const state: FileState = {
@@ -265,10 +354,11 @@ export function applyHunks(
     finalNewline: finalNewline || text.length === 0,
     delta: 0,
     cursor: 0,
+    clock: { since: performance.now(), signal },
   };
   for (const [index, hunk] of hunks.entries()) {
     const label = `${display}, hunk ${index + 1} (patch line ${hunk.patchLine}): `;
-    const failed = applyHunk(state, hunk, label, display, outcome, index);
+    const failed = await applyHunk(state, hunk, label, display, outcome, index);
     if (failed !== undefined) return failed;
   }
   if (state.lines.length === 0) return "";
