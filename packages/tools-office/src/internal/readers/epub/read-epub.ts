@@ -1,0 +1,120 @@
+import { ToolFailureError } from "@agentool/contract";
+import { NodeHtmlMarkdown } from "node-html-markdown";
+import {
+  attribute,
+  childElement,
+  childElements,
+  findElement,
+  findElements,
+  parseXml,
+  textContent,
+} from "../../container/xml.js";
+import { openZip } from "../../container/zip.js";
+import { resolvePartName } from "../ooxml-package.js";
+import type { ReaderInput, TextDocument } from "../types.js";
+
+/**
+ * Reads an EPUB (2 or 3): the package document found through `META-INF/container.xml`, the
+ * spine's content documents in reading order, each XHTML chapter converted to Markdown
+ * (node-html-markdown: headings, nested lists, tables, links, images by their path in the book).
+ * DRM-encrypted content (an `encryption.xml` listing anything but obfuscated fonts) is refused.
+ *
+ * @internal
+ */
+
+/** Largest chapter converted (characters of XHTML). */
+const MAX_CHAPTER_CHARS = 20_000_000;
+
+const FONT_OBFUSCATION = /idpf\.org\/2008\/embedding|ns\.adobe\.com\/pdf\/enc#RC/;
+
+let converter: NodeHtmlMarkdown | undefined;
+
+function toMarkdown(html: string): string {
+  converter ??= new NodeHtmlMarkdown({
+    bulletMarker: "-",
+    codeBlockStyle: "fenced",
+    useInlineLinks: true,
+    maxConsecutiveNewlines: 2,
+  });
+  return converter.translate(html);
+}
+
+/**
+ * Reads a whole book to Markdown.
+ *
+ * @param input - the file
+ * @returns the book's Markdown (chapters in spine order)
+ */
+export async function readEpub(input: ReaderInput): Promise<TextDocument> {
+  const { label, yielder } = input;
+  const archive = openZip(input.bytes, { label });
+  if (!archive.has("META-INF/container.xml")) {
+    throw new ToolFailureError(
+      "UNSUPPORTED",
+      `${label} is not an EPUB (no META-INF/container.xml).`,
+    );
+  }
+  if (archive.has("META-INF/encryption.xml")) {
+    const encryption = await parseXml(
+      await archive.readText("META-INF/encryption.xml", yielder),
+      "META-INF/encryption.xml",
+      { yielder },
+    );
+    const locked = findElements(encryption, "EncryptedData").some((data) => {
+      const method = findElement(data, "EncryptionMethod");
+      return !FONT_OBFUSCATION.test((method && attribute(method, "Algorithm")) ?? "");
+    });
+    if (locked) {
+      throw new ToolFailureError(
+        "UNSUPPORTED",
+        `${label} is DRM-encrypted — encrypted books are not read.`,
+        {
+          hint: "Ask the user for a DRM-free copy.",
+        },
+      );
+    }
+  }
+  const container = await parseXml(
+    await archive.readText("META-INF/container.xml", yielder),
+    "META-INF/container.xml",
+    { yielder },
+  );
+  const rootfile = findElement(container, "rootfile");
+  const opfName = rootfile === undefined ? undefined : attribute(rootfile, "full-path");
+  if (opfName === undefined || !archive.has(opfName)) {
+    throw new ToolFailureError("UNSUPPORTED", `${label}: its container names no package document.`);
+  }
+  const opf = await parseXml(await archive.readText(opfName, yielder), opfName, { yielder });
+  const manifest = new Map<string, { href: string; type: string }>();
+  const manifestElement = childElement(opf, "manifest");
+  for (const item of manifestElement === undefined ? [] : childElements(manifestElement, "item")) {
+    const href = decodeURIComponent(attribute(item, "href") ?? "");
+    manifest.set(attribute(item, "id") ?? "", {
+      href: resolvePartName(opfName, href),
+      type: attribute(item, "media-type") ?? "",
+    });
+  }
+  const metadata = childElement(opf, "metadata");
+  const titleElement = metadata === undefined ? undefined : findElement(metadata, "title");
+  const title = titleElement === undefined ? undefined : textContent(titleElement).trim();
+  const spine = childElement(opf, "spine");
+  const chapters: string[] = [];
+  for (const reference of spine === undefined ? [] : childElements(spine, "itemref")) {
+    const item = manifest.get(attribute(reference, "idref") ?? "");
+    if (item === undefined || !archive.has(item.href) || !/html|xml/.test(item.type)) continue;
+    const html = await archive.readText(item.href, yielder);
+    if (html.length > MAX_CHAPTER_CHARS) {
+      throw new ToolFailureError(
+        "TOO_LARGE",
+        `${label}: chapter ${item.href} has ${html.length} characters, more than the ${MAX_CHAPTER_CHARS} converted.`,
+      );
+    }
+    const body = /<body[^>]*>([\s\S]*)<\/body>/i.exec(html)?.[1] ?? html;
+    const markdown = toMarkdown(body).trim();
+    if (markdown !== "") chapters.push(markdown);
+    await yielder.tick();
+  }
+  const document: TextDocument = { kind: "text", markdown: chapters.join("\n\n"), notes: [] };
+  if (title !== undefined && title !== "") document.title = title;
+  return document;
+}
