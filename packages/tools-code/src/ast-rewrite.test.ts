@@ -1,9 +1,11 @@
+import { execFileSync } from "node:child_process";
 import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createWorkspace, type FileSystem, FileSystemError } from "@agentool/tools-fs";
 import { createNodeFileSystem } from "@agentool/tools-fs/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
 import {
   type AstRewriteToolData,
   createAstRewriteTool,
@@ -29,9 +31,17 @@ async function makeTree(files: Record<string, string | Uint8Array>): Promise<str
   return root;
 }
 
-function rewriteTool(root: string, fileSystem?: FileSystem) {
+function rewriteTool(
+  root: string,
+  fileSystem?: FileSystem,
+  options: { expectedShas?: boolean } = {},
+) {
   const workspace = createWorkspace({ fileSystem: fileSystem ?? createNodeFileSystem({ root }) });
-  return createAstRewriteTool({ workspace });
+  return createAstRewriteTool({
+    workspace,
+    mountedTools: ["ast_search", "grep_search"],
+    ...options,
+  });
 }
 
 async function rewrite(root: string, input: Record<string, unknown>, fileSystem?: FileSystem) {
@@ -128,7 +138,7 @@ describe("ast_rewrite", () => {
     expect(await codeOf(root, { pattern: "foo($A)", rewrite: "bar($B)", language: "ts" })).toBe(
       "INVALID_INPUT",
     );
-    const stale = await rewriteTool(root).run({
+    const stale = await rewriteTool(root, undefined, { expectedShas: true }).run({
       pattern: "foo($A)",
       rewrite: "bar($A)",
       language: "ts",
@@ -140,11 +150,11 @@ describe("ast_rewrite", () => {
     expect(await codeOf(root, { ...common, path: "../" })).toBe("INVALID_PATH");
     expect(await codeOf(root, { ...common, path: ".env" })).toBe("BLOCKED");
     const preview = await rewrite(root, { ...common, dry_run: true });
-    const ok = await rewrite(root, {
+    const checked = await rewriteTool(root, undefined, { expectedShas: true }).run({
       ...common,
-      expected_shas: [{ path: "a.ts", sha: preview.files[0]?.previous_sha }],
+      expected_shas: [{ path: "a.ts", sha: preview.files[0]?.previous_sha as string }],
     });
-    expect(ok.applied).toBe(true);
+    expect(checked.success && checked.data.applied).toBe(true);
     expect(await read(root, "a.ts")).toBe("bar(1);\n");
   });
 
@@ -176,5 +186,77 @@ describe("ast_rewrite", () => {
       expect(result).toMatchObject({ success: false, error: { code: "PERMISSION_DENIED" } });
       for (const [path, text] of Object.entries(files)) expect(await read(root, path)).toBe(text);
     }
+  });
+
+  it("offers expected_shas only with the expectedShas option, and says pattern/language as in ast_search", () => {
+    const schema = (options: { expectedShas?: boolean }) =>
+      JSON.stringify(z.toJSONSchema(rewriteTool(base, undefined, options).input));
+    const plain = schema({});
+    expect(plain).not.toContain("expected_shas");
+    expect(plain).toContain("As in ast_search.");
+    expect(schema({ expectedShas: true })).toContain("expected_shas");
+  });
+
+  it("always says which files it did not read, and refuses a FIFO at once", async () => {
+    const root = await makeTree({
+      "a.js": "foo(1);\n",
+      "latin1.js": new Uint8Array([0x66, 0x6f, 0x6f, 0x28, 0x22, 0xe9, 0x22, 0x29, 0x3b, 0x0a]),
+      "big.js": "foo(2);\n".repeat(140_000),
+    });
+    const result = await rewriteTool(root).run({
+      pattern: "foo($A)",
+      rewrite: "bar($A)",
+      language: "js",
+    });
+    if (!result.success) throw new Error(result.error.message);
+    expect(result.data.skipped_files).toEqual({ too_large: 1, not_text: 1, unreadable: 0 });
+    const text = formatAstRewriteResult(result.data);
+    expect(text).toContain(
+      "Not rewritten: 1 file over the 1,048,576-byte cap, 1 file not UTF-8 text — they were left as they are; grep_search reads them as text.",
+    );
+    const onlyBig = await rewriteTool(root).run({
+      pattern: "foo($A)",
+      rewrite: "bar($A)",
+      language: "js",
+      path: "big.js",
+    });
+    expect(onlyBig.success && formatAstRewriteResult(onlyBig.data)).toMatch(
+      /^No match in the 0 javascript files read in big\.js; nothing to rewrite\. Not rewritten: 1 file over/,
+    );
+    execFileSync("mkfifo", [join(root, "fifo.js")]);
+    const fifo = await rewriteTool(root).run({
+      pattern: "foo($A)",
+      rewrite: "x",
+      language: "js",
+      path: "fifo.js",
+    });
+    expect(fifo.success === false && fifo.error.code).toBe("UNSUPPORTED");
+  });
+
+  it("an empty rewrite deletes a statement that is all match, with its line, not leaving a lone ';'", async () => {
+    const root = await makeTree({
+      "a.ts": "a();\n  console.log(x);\nconst y = f(console.log(z));\nb();\n",
+    });
+    const data = await rewrite(root, { pattern: "console.log($$$A)", rewrite: "", language: "ts" });
+    expect(data.total_replacements).toBe(2);
+    expect(await read(root, "a.ts")).toBe("a();\nconst y = f();\nb();\n");
+  });
+
+  it("keeps a dry run's preview compact: the path once per file, no sha of an unwritten file", async () => {
+    const files: Record<string, string> = {};
+    for (let index = 0; index < 100; index += 1) files[`src/f${index}.js`] = "var a = 1;\n";
+    const root = await makeTree(files);
+    const result = await rewriteTool(root).run({
+      pattern: "var $A = $B",
+      rewrite: "let $A = $B",
+      language: "js",
+      dry_run: true,
+    });
+    if (!result.success) throw new Error(result.error.message);
+    const text = formatAstRewriteResult(result.data);
+    expect(text.split("src/f7.js").length - 1).toBe(1);
+    expect(text).not.toContain("after applying");
+    expect(text).toContain("src/f7.js: 1 replacement\n@@ -1,1 +1,1 @@\n-var a = 1;\n+let a = 1;");
+    expect(text.length).toBeLessThan(8_000);
   });
 });

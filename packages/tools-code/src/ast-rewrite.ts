@@ -19,6 +19,7 @@ import {
 } from "@agentool/tools-fs";
 import { z } from "zod";
 import {
+  type AstSkippedFiles,
   astLanguageField,
   astPatternField,
   DEFAULT_AST_MAX_FILE_BYTES,
@@ -34,6 +35,7 @@ import { listerFor, listerOption, workspaceOption } from "./internal/ast-grep/op
 import { checkPattern } from "./internal/ast-grep/pattern.js";
 import { checkTemplate, rewriteText } from "./internal/ast-grep/rewrite-template.js";
 import { listLanguageFiles, scanFiles } from "./internal/ast-grep/scan.js";
+import { refuseSpecialFile, skippedNote } from "./internal/ast-grep/skipped-files.js";
 
 export {
   AST_REWRITE_TOOL_NAME,
@@ -64,7 +66,7 @@ export interface AstRewriteFile {
   removed: number;
   /** sha-256 of the file before. */
   previous_sha: string;
-  /** sha-256 after (on a dry run: what it would be); pass it as `expected_shas` next time. */
+  /** sha-256 after (on a dry run: what it would be); what `expected_shas` takes next time. */
   sha: string;
 }
 
@@ -94,9 +96,9 @@ export interface AstRewriteToolData {
   files_in_scope: number;
   /** Files read and matched. */
   scanned_files: number;
-  /** Files skipped as over the size cap or not UTF-8 text. */
-  skipped_files: number;
-  /** What an empty result means, or a note. */
+  /** Files not read (so not rewritten), by reason, when any was. */
+  skipped_files?: AstSkippedFiles;
+  /** What an empty result means, and the note on skipped files. */
   message?: string;
 }
 
@@ -122,6 +124,12 @@ export interface AstRewriteToolOptions {
   name?: string;
   /** Replaces the tool's description. */
   description?: string;
+  /**
+   * Offer the `expected_shas` field (files' shas as last seen; `CONFLICT` if one changed since).
+   * Default `false`: the pattern is matched against the files as they are now, and the field
+   * costs ~100 tokens of definition on every call.
+   */
+  expectedShas?: boolean;
 }
 
 const optionsSchema = z.object({
@@ -133,33 +141,47 @@ const optionsSchema = z.object({
   maxFileBytes: z.number().int().min(1).max(1_073_741_824).optional(),
   maxOutputCharacters: z.number().int().min(1_000).max(10_000_000).optional(),
   timeoutMs: z.number().int().min(0).optional(),
+  expectedShas: z.boolean().optional(),
 });
 
-/** The input schema of `ast_rewrite`. */
+const expectedShasField = z
+  .array(
+    z.object({
+      path: z.string().min(1).describe("A file's path."),
+      sha: z.string().min(12).max(64).describe("Its sha-256 (a prefix of 12+ hex digits)."),
+    }),
+  )
+  .max(1_000)
+  .optional()
+  .describe("Refuse (CONFLICT) when one of these files changed since you saw it.");
+
+/** The fields of `ast_rewrite`; `pattern` and `language` point at ast_search's when it is mounted. */
+function createInputShape(withSearch: boolean) {
+  return {
+    pattern: withSearch
+      ? z.string().min(1).max(10_000).describe("As in ast_search.")
+      : astPatternField,
+    rewrite: z
+      .string()
+      .max(100_000)
+      .describe(
+        "Code that replaces each match; $NAME / $$$NAME insert what the pattern captured. Empty deletes the match (its statement, when it is all of one).",
+      ),
+    language: withSearch
+      ? z.string().min(1).max(40).describe("As in ast_search.")
+      : astLanguageField,
+    path: z
+      .string()
+      .optional()
+      .describe("File or directory to rewrite (default the whole workspace)."),
+    dry_run: z.boolean().optional().describe("Only show the diffs; write nothing."),
+  };
+}
+
+/** The input schema of `ast_rewrite` with `expectedShas: true` (standalone descriptions). */
 export const astRewriteInputSchema = z.object({
-  pattern: astPatternField,
-  rewrite: z
-    .string()
-    .max(100_000)
-    .describe(
-      "Code that replaces each match; $NAME / $$$NAME insert what the pattern captured. Empty deletes the match.",
-    ),
-  language: astLanguageField,
-  path: z
-    .string()
-    .optional()
-    .describe("File or directory to rewrite (default the whole workspace)."),
-  dry_run: z.boolean().optional().describe("Only show the diffs; write nothing (default false)."),
-  expected_shas: z
-    .array(
-      z.object({
-        path: z.string().min(1).describe("A file's path."),
-        sha: z.string().min(12).max(64).describe("Its sha-256 (a prefix of 12+ hex digits)."),
-      }),
-    )
-    .max(1_000)
-    .optional()
-    .describe("Refuse (CONFLICT) when one of these files changed since you saw it."),
+  ...createInputShape(false),
+  expected_shas: expectedShasField,
 });
 
 /** The input of `ast_rewrite`. */
@@ -174,7 +196,7 @@ function defaultDescription(mounted: MountedTools): string {
       "Structural rewrite (ast-grep): replace every match of a pattern with a template, across files, all files or none.",
       `${mounted.when("ast_search", "Check the pattern with ast_search first, then ")}preview with dry_run=true; the result is a unified diff per file.`,
       "Example: pattern 'console.log($$$ARGS)', rewrite 'logger.debug($$$ARGS)'; pattern 'assert.equal($A, $B)', rewrite 'expect($A).toBe($B)'.",
-      "Files keep their encoding, BOM and CRLF; a rewrite that would not parse is refused naming the file.",
+      "A rewrite that would not parse is refused naming the file.",
     ],
     "\n",
   );
@@ -184,9 +206,10 @@ function defaultDescription(mounted: MountedTools): string {
  * Creates the `ast_rewrite` tool: every match of an ast-grep pattern in the files of one
  * language (the workspace, or one file or directory) replaced with a template whose `$NAME` /
  * `$$$NAME` insert the captures, as ast-grep's `fix` does. The change goes through tools-fs's
- * change set: confined, secret and `.git` paths refused, `expected_shas` checked, encoding, BOM
- * and CRLF kept, written all files or none; `dry_run` shows the diffs and writes nothing. A
- * rewrite whose result has new syntax errors is refused naming the file.
+ * change set: confined, secret and `.git` paths refused, `expected_shas` checked (with the
+ * `expectedShas` option), encoding, BOM and CRLF kept, written all files or none; `dry_run`
+ * shows the diffs and writes nothing. A rewrite whose result has new syntax errors is refused
+ * naming the file; files not read (over the size cap, not UTF-8) are always said.
  *
  * @param options - the workspace, the lister (default ripgrep over the root), the caps
  * @returns the tool
@@ -207,10 +230,16 @@ export function createAstRewriteTool(options: AstRewriteToolOptions): AstRewrite
   const name = parsed.name ?? AST_REWRITE_TOOL_NAME;
   const mounted = mountedTools(parsed.mountedTools, name);
 
+  const shape = createInputShape(mounted.has("ast_search"));
+  // Both shapes parse to the same request; without the field, expected_shas is never sent.
+  const input = (parsed.expectedShas === true
+    ? z.object({ ...shape, expected_shas: expectedShasField })
+    : z.object(shape)) as unknown as typeof astRewriteInputSchema;
+
   return defineTool({
     name,
     description: parsed.description ?? defaultDescription(mounted),
-    input: astRewriteInputSchema,
+    input,
     annotations: { title: "Structural code rewrite", readOnly: false, destructive: false },
     tags: ["code:write"],
     timeoutMs: parsed.timeoutMs ?? DEFAULT_AST_REWRITE_TIMEOUT_MS,
@@ -225,6 +254,7 @@ export function createAstRewriteTool(options: AstRewriteToolOptions): AstRewrite
         return fail("FILE_NOT_FOUND", `path ${resolved.display} does not exist.`, {
           hint: "Omit path to rewrite in the whole workspace, or give an existing file or directory.",
         });
+      refuseSpecialFile(resolved, stat.type);
       const isDirectory = stat.type === "directory";
       const listed = await listLanguageFiles(
         workspace,
@@ -290,10 +320,21 @@ export function createAstRewriteTool(options: AstRewriteToolOptions): AstRewrite
         path: resolved.display,
         files_in_scope: listed.found,
         scanned_files: summary.scanned,
-        skipped_files: summary.skipped.too_large + summary.skipped.not_text,
       });
-      if (data.data.files.length === 0)
-        data.data.message = `No ${language.name} code in ${resolved.display} matches the pattern${summary.scanned === 0 ? ` (no visible ${language.name} file was found)` : ""}; nothing to rewrite.${mounted.when("ast_search", " Try the pattern with ast_search.")}`;
+      const { skipped } = summary;
+      if (skipped.too_large + skipped.not_text + skipped.unreadable > 0)
+        data.data.skipped_files = { ...skipped };
+      const notes = [skippedNote(skipped, maxFileBytes, mounted, "rewritten")];
+      if (data.data.files.length === 0) {
+        const read = `${formatCount(summary.scanned)} ${language.name} file${summary.scanned === 1 ? "" : "s"} read`;
+        notes.unshift(
+          listed.found === 0
+            ? `No visible ${language.name} file in ${resolved.display}; nothing to rewrite.`
+            : `No match in the ${read} in ${resolved.display}; nothing to rewrite.${skipped.too_large + skipped.not_text + skipped.unreadable > 0 ? "" : mounted.when("ast_search", " Try the pattern with ast_search.")}`,
+        );
+      }
+      const message = notes.filter((note) => note !== undefined).join(" ");
+      if (message.length > 0) data.data.message = message;
       return data;
     },
     render: (data) => formatAstRewriteResult(data, maxOutputCharacters),
@@ -329,7 +370,6 @@ async function applyChanges(
     removed: 0,
     files_in_scope: 0,
     scanned_files: 0,
-    skipped_files: 0,
   };
   if (changes.length === 0) return ok(data);
   const planned = await planChangeSet(workspace, changes, {

@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -27,7 +28,7 @@ async function makeTree(name: string, files: Record<string, string | Uint8Array>
   return root;
 }
 
-function searchTool(root: string, options: Record<string, number> = {}) {
+function searchTool(root: string, options: Record<string, number | string[]> = {}) {
   const workspace = createWorkspace({ fileSystem: createNodeFileSystem({ root }) });
   return createAstSearchTool({ workspace, ...options });
 }
@@ -161,9 +162,32 @@ describe("ast_search", () => {
     expect(Date.now() - started).toBeLessThan(5_000);
     expect(data.total).toBe(1);
     expect(data.skipped_files).toEqual({ too_large: 1, not_text: 1, unreadable: 0 });
-    expect(data.message).toMatch(/1 file was skipped as larger than 1,048,576 bytes/);
+    expect(data.message).toBe(
+      "Not searched: 1 file over the 1,048,576-byte cap, 1 file not UTF-8 text — matches in them are not counted.",
+    );
     const none = await search(root, { pattern: "bar($A)", language: "ts" });
     expect(none.empty_reason).toBe("no_match");
+    expect(formatAstSearchResult(none)).toContain(
+      "No typescript code in the 1 file read in . matches the pattern. Not searched: 1 file over",
+    );
+    const onlyBig = await search(root, { pattern: "foo($A)", language: "ts", path: "big.ts" });
+    expect(formatAstSearchResult(onlyBig)).toBe(
+      'No match for "foo($A)" (typescript) in big.ts.\nNo typescript code in the 0 files read in big.ts matches the pattern. Not searched: 1 file over the 1,048,576-byte cap — matches in them are not counted.',
+    );
+    const grep = await searchTool(root, { mountedTools: ["grep_search"] }).run({
+      pattern: "foo($A)",
+      language: "ts",
+    });
+    expect(grep.success && formatAstSearchResult(grep.data)).toContain(
+      "matches in them are not counted; grep_search reads them as text.",
+    );
+    execFileSync("mkfifo", [join(root, "fifo.ts")]);
+    const fifo = await searchTool(root).run({
+      pattern: "foo($A)",
+      language: "ts",
+      path: "fifo.ts",
+    });
+    expect(fifo.success === false && fifo.error.code).toBe("UNSUPPORTED");
     const noFiles = await search(root, { pattern: "a", language: "css" });
     expect(noFiles.empty_reason).toBe("no_files");
     expect(formatAstSearchResult(noFiles)).toMatch(/no visible css file/);

@@ -1,6 +1,7 @@
 import {
   defineTool,
   fail,
+  formatCount,
   isOffsetPastEnd,
   joinSentences,
   type MountedTools,
@@ -24,6 +25,7 @@ import type { AstMatch } from "./internal/ast-grep/match-record.js";
 import { listerFor, listerOption, workspaceOption } from "./internal/ast-grep/options.js";
 import { checkPattern, metavariablesOf } from "./internal/ast-grep/pattern.js";
 import { type SearchPlan, searchPage } from "./internal/ast-grep/search-page.js";
+import { refuseSpecialFile, skippedNote } from "./internal/ast-grep/skipped-files.js";
 
 export {
   AST_SEARCH_TOOL_NAME,
@@ -273,6 +275,7 @@ export function createAstSearchTool(options: AstSearchToolOptions): AstSearchToo
           hint: "Omit path to search the whole workspace, or give an existing file or directory.",
         });
       }
+      refuseSpecialFile(resolved, stat.type);
       const offset = request.offset ?? 1;
       const limit = request.limit ?? defaultLimit;
       const plan: SearchPlan = {
@@ -293,19 +296,29 @@ export function createAstSearchTool(options: AstSearchToolOptions): AstSearchToo
       );
       if (data.total !== undefined && isOffsetPastEnd(offset, data.total))
         return offsetPastEnd({ tool: name, offset, total: data.total, unit: "matches" });
-      if (data.files.length === 0 && offset === 1) explainEmpty(data, mounted);
+      const skipped =
+        data.skipped_files === undefined
+          ? undefined
+          : skippedNote(data.skipped_files, caps.maxFileBytes, mounted, "searched");
+      const notes = [data.message, skipped];
+      if (data.files.length === 0 && offset === 1) notes.unshift(explainEmpty(data, mounted));
+      const message = notes.filter((note) => note !== undefined && note.length > 0).join(" ");
+      if (message.length > 0) data.message = message;
       return ok(data);
     },
     render: (data) => formatAstSearchResult(data, maxOutputCharacters, name),
   });
 }
 
-function explainEmpty(data: AstSearchToolData, mounted: MountedTools): void {
+/** Sets why the result is empty and returns what to do (skipped files are noted apart). */
+function explainEmpty(data: AstSearchToolData, mounted: MountedTools): string {
   if (data.files_in_scope === 0) {
     data.empty_reason = "no_files";
-    data.message = `No match: there is no visible ${data.language} file in ${data.path} (hidden, .gitignore'd and secret files are skipped).${mounted.when("glob_search", " Find the files with glob_search.")} Check the language or the path.`;
-    return;
+    return `No match: there is no visible ${data.language} file in ${data.path} (hidden, .gitignore'd and secret files are skipped).${mounted.when("glob_search", " Find the files with glob_search.")} Check the language or the path.`;
   }
   data.empty_reason = "no_match";
-  data.message = `No ${data.language} code in ${data.path} matches the pattern. A pattern matches whole syntax nodes: check that it is a complete expression or statement as written in the files, use $$$NAME where a list of arguments or statements may vary, and $_ for any single node.`;
+  const read = `${formatCount(data.scanned_files)} file${data.scanned_files === 1 ? "" : "s"} read`;
+  if (data.skipped_files !== undefined)
+    return `No ${data.language} code in the ${read} in ${data.path} matches the pattern.`;
+  return `No ${data.language} code in ${data.path} matches the pattern. A pattern matches whole syntax nodes: check that it is a complete expression or statement as written in the files, use $$$NAME where a list of arguments or statements may vary, and $_ for any single node.`;
 }

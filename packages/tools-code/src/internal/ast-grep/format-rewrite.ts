@@ -10,17 +10,24 @@ export const DEFAULT_AST_REWRITE_MAX_OUTPUT_CHARACTERS = 40_000;
 const plural = (value: number, one: string, many = `${one}s`) =>
   `${formatCount(value)} ${value === 1 ? one : many}`;
 
+/** A file's unified diff without its `--- a/…` / `+++ b/…` header (the section's title names the file). */
+function hunksOf(diff: string): string {
+  return diff.replace(/^--- [^\n]*\n\+\+\+ [^\n]*\n/, "");
+}
+
 /**
  * Renders an `ast_rewrite` result for the model: what was (or, on a dry run, would be) replaced
- * and where, each file's unified diff with its new sha (a cut diff ends with the contract's
- * marker), and the whole text capped with the marker saying the change itself is whole.
+ * and where, the note on files not read (always, when any was), then per file a title line
+ * (`path: N replacements`, with the new sha once written) and its diff hunks (a cut diff ends
+ * with the contract's marker), the whole text capped with the marker saying the change itself
+ * is whole.
  *
  * @param data - the tool's data
  * @param maxOutputCharacters - cap on the text
  * @returns model-facing text
  * @example
  * formatAstRewriteResult(data);
- * // "Rewrote 3 matches in 2 files (+3 −3 lines); every file was written.\n--- a/src/a.ts\n+++ b/src/a.ts\n…"
+ * // "Rewrote 3 matches in 2 files (+3 −3 lines); every changed file was written.\n\nsrc/a.ts: 2 replacements, sha 0123456789ab\n@@ -1,2 +1,2 @@\n…"
  */
 export function formatAstRewriteResult(
   data: AstRewriteToolData,
@@ -31,9 +38,9 @@ export function formatAstRewriteResult(
   const counts = `${plural(data.total_replacements, "match", "matches")} in ${plural(data.files.length, "file")} (+${formatCount(data.added)} −${formatCount(data.removed)} lines)`;
   const head = data.dry_run
     ? `Dry run: would rewrite ${counts}; nothing was written. Call again without dry_run to apply.`
-    : `Rewrote ${counts}; every file was written.`;
+    : `Rewrote ${counts}; every changed file was written.`;
   const sections = data.files.map((file) => {
-    const title = `${file.path}: ${plural(file.replacements, "replacement")}, sha ${file.sha.slice(0, 12)}${data.dry_run ? " (after applying)" : ""}`;
+    const title = `${file.path}: ${plural(file.replacements, "replacement")}${data.applied ? `, sha ${file.sha.slice(0, 12)}` : ""}`;
     const marker = file.diff_truncated
       ? `\n${formatTruncationMarker({
           omitted: file.diff_omitted_lines,
@@ -41,13 +48,13 @@ export function formatAstRewriteResult(
           next: `the change to ${file.path} is whole; read the file to see the rest`,
         })}`
       : "";
-    return `${title}\n${file.diff}${marker}`;
+    return `${title}\n${hunksOf(file.diff)}${marker}`;
   });
-  const text = truncateText(`${head}\n\n${sections.join("\n\n")}`, {
+  const note = data.message === undefined ? "" : `\n${data.message}`;
+  return truncateText(`${head}${note}\n\n${sections.join("\n\n")}`, {
     maxCharacters: maxOutputCharacters,
     next: data.dry_run
       ? "narrow path to preview fewer files"
       : "every file was written in full; read the files to see the rest",
   }).text;
-  return data.message === undefined ? text : `${text}\n${data.message}`;
 }

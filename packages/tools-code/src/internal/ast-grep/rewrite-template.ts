@@ -115,9 +115,31 @@ function keepSemicolon(node: SgNode, pattern: string, replacement: string): stri
   return `${replacement};`;
 }
 
+/** Stands for a deleted statement until its line is removed (no source text holds a NUL). */
+const DELETED = "\u0000deleted\u0000";
+const DELETED_LINE = new RegExp(`^[ \\t]*${DELETED}[ \\t]*\\n`, "gm");
+
+/**
+ * With an empty rewrite, what to replace: the statement when the match is all of one (so no
+ * lone `;` stays behind), else the match.
+ */
+function deletionTarget(node: SgNode): SgNode {
+  const parent = node.parent();
+  if (parent === null || parent.kind() !== "expression_statement") return node;
+  const rest = parent.text().replace(node.text(), "").trim();
+  return rest === "" || rest === ";" ? parent : node;
+}
+
+/** Removes the deletion markers, and the lines they leave blank. */
+function dropDeleted(text: string): string {
+  return text.replace(DELETED_LINE, "").replaceAll(DELETED, "");
+}
+
 /**
  * Rewrites every match of a pattern in one file's text, then parses the result again: a
- * rewrite that leaves more syntax errors (ERROR nodes) than the file had is refused.
+ * rewrite that leaves more syntax errors (ERROR nodes) than the file had is refused. An empty
+ * template deletes each match — the whole statement (and its line, when it is alone on it) when
+ * the match is all of an expression statement.
  *
  * @param napi - the loaded `@ast-grep/napi`
  * @param grammar - the grammar of the file
@@ -142,15 +164,22 @@ export async function rewriteText(
     .sort((left, right) => left.range().start.index - right.range().start.index);
   const edits: Edit[] = [];
   let end = -1;
+  const deleting = template.trim().length === 0;
   for (const node of nodes) {
     const range = node.range();
     if (range.start.index < end) continue;
+    if (deleting) {
+      const target = deletionTarget(node);
+      edits.push(target.replace(target === node ? "" : DELETED));
+      end = target.range().end.index;
+      continue;
+    }
     const replacement = keepSemicolon(node, pattern, renderTemplate(template, node, text));
     edits.push(node.replace(replacement));
     end = range.end.index;
   }
   if (edits.length === 0) return { text, replacements: 0 };
-  const rewritten = root.commitEdits(edits);
+  const rewritten = dropDeleted(root.commitEdits(edits));
   const before = syntaxProblems(root).length;
   const after = syntaxProblems((await napi.parseAsync(grammar, rewritten)).root());
   if (after.length > before) {

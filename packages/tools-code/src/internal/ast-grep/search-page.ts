@@ -59,7 +59,7 @@ function matchCost(match: AstMatch): number {
  * @param plan - the checked request
  * @param signal - aborts the scan
  * @param progress - called every 200 files with the files done and the files to do
- * @returns the tool's data, without the explanation of an empty result
+ * @returns the tool's data, without the explanation of an empty result or of skipped files
  */
 export async function searchPage(
   plan: SearchPlan,
@@ -156,10 +156,6 @@ export async function searchPage(
   if (data.unscanned_files > 0)
     notes.push(
       `Only the ${formatCount(listed.paths.length)} newest of ${formatCount(listed.found)} ${plan.language.name} files were scanned (the file cap); ${formatCount(data.unscanned_files)} were not. Narrow the path to search the rest.`,
-    );
-  if (skipped.too_large > 0)
-    notes.push(
-      `${formatCount(skipped.too_large)} file${skipped.too_large === 1 ? " was" : "s were"} skipped as larger than ${formatCount(caps.maxFileBytes)} bytes.`,
     );
   if (notes.length > 0) data.message = notes.join(" ");
   return data;
