@@ -140,7 +140,9 @@ export async function readWhole(tool, path) {
   const parts = [];
   let offset;
   for (let call = 0; call < 500; call += 1) {
-    const result = await tool.run(offset === undefined ? { path } : { path, offset });
+    const result = await tool.run(
+      offset === undefined ? { path, limit: 5_000 } : { path, offset, limit: 5_000 },
+    );
     if (!result.success) throw new Error(`${result.error.code}: ${result.error.message}`);
     const data = result.data;
     parts.push(data.markdown ?? data.content ?? data.text ?? "");

@@ -348,6 +348,14 @@ function xlsxParts(rows: string, sharedStrings?: string, level?: number): Hostil
 
 /** A .odt whose `content.xml` carries the attack. */
 export function odtWithEntities(attack: EntityAttack): Uint8Array {
+  return odtWith(`before ${reference(attack)} after`, dtd(attack, "office:document-content"));
+}
+
+/**
+ * A minimal OpenDocument text with one paragraph (its text as XML), an optional DTD before the
+ * root element.
+ */
+export function odtWith(paragraphXml: string, doctype = ""): Uint8Array {
   const office = "urn:oasis:names:tc:opendocument:xmlns:office:1.0";
   const text = "urn:oasis:names:tc:opendocument:xmlns:text:1.0";
   return buildZip([
@@ -359,7 +367,7 @@ export function odtWithEntities(attack: EntityAttack): Uint8Array {
     },
     {
       name: "content.xml",
-      data: `<?xml version="1.0" encoding="UTF-8"?>${dtd(attack, "office:document-content")}<office:document-content xmlns:office="${office}" xmlns:text="${text}" office:version="1.2"><office:body><office:text><text:p>before ${reference(attack)} after</text:p></office:text></office:body></office:document-content>`,
+      data: `<?xml version="1.0" encoding="UTF-8"?>${doctype}<office:document-content xmlns:office="${office}" xmlns:text="${text}" office:version="1.2"><office:body><office:text><text:p>${paragraphXml}</text:p></office:text></office:body></office:document-content>`,
     },
   ]);
 }
