@@ -1,8 +1,12 @@
 import { type AnyTool, parseOptions } from "@agentool/contract";
 import { z } from "zod";
+import { createEditDocumentTool } from "./edit-document.js";
+import { createEditNotebookTool } from "./edit-notebook.js";
+import { createEditSheetTool } from "./edit-sheet.js";
 import { officeReadOptionsShape, readWorkspaceOf } from "./internal/read-support.js";
 import { createReadDocumentTool } from "./read-document.js";
 import { createReadImageTool } from "./read-image.js";
+import { createWriteDocumentTool } from "./write-document.js";
 
 /** What the office tools may do: only read, or also write and edit documents. */
 export type OfficeToolsMode = "read-only" | "read-write";
@@ -32,7 +36,10 @@ export const OFFICE_READ_TOOL_NAMES: readonly string[] = ["read_document", "read
 
 /** The tools only `mode: "read-write"` adds. */
 export const OFFICE_WRITE_TOOL_NAMES: readonly string[] = [
-  // read-write tools: write_document, edit_document, edit_sheet, edit_notebook are added here.
+  "write_document",
+  "edit_document",
+  "edit_sheet",
+  "edit_notebook",
 ];
 
 const { name: _name, description: _description, ...sharedShape } = officeReadOptionsShape;
@@ -70,7 +77,12 @@ export function createOfficeTools(options: OfficeToolsOptions): AnyTool[] {
   const common = { ...rest, workspace, mountedTools: [...(rest.mountedTools ?? []), ...names] };
   const tools: AnyTool[] = [createReadDocumentTool(common), createReadImageTool(common)];
   if (readWrite) {
-    // read-write tools (write_document, edit_document, edit_sheet, edit_notebook) are pushed here.
+    tools.push(
+      createWriteDocumentTool(common),
+      createEditDocumentTool(common),
+      createEditSheetTool(common),
+      createEditNotebookTool(common),
+    );
   }
   return tools;
 }

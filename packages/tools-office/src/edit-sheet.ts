@@ -12,6 +12,7 @@ import { z } from "zod";
 import { openZip, type ZipArchive } from "./internal/container/zip.js";
 import { rewriteZip } from "./internal/container/zip-write.js";
 import { parseCellReference } from "./internal/sheet/cell-reference.js";
+import { cellTextField } from "./internal/sheet/cell-text-field.js";
 import { DateStyles } from "./internal/sheet/date-styles.js";
 import {
   type CellKind,
@@ -80,11 +81,9 @@ export interface EditSheetToolData {
   sha: string;
 }
 
-const cellValue = z
-  .union([z.string(), z.number(), z.boolean(), z.null()])
-  .describe(
-    'A number, boolean, text, "=SUM(A1:A3)" (formula), "2024-05-01" (date), "\'=text" (text as is), or null (clear).',
-  );
+const cellValue = cellTextField(
+  'Text; a number ("42", "3.5"); TRUE or FALSE; "=SUM(A1:A3)" (a formula); "2024-05-01" or "2024-05-01T09:30" (a date); "\'=x" (text as is); "" clears the cell.',
+);
 
 /** The spreadsheet edit tool's input schema. */
 export const editSheetInputSchema = z.object({

@@ -7,7 +7,46 @@ export {
   type OfficeToolsMode,
   type OfficeToolsOptions,
 } from "./create-office-tools.js";
+export {
+  createEditDocumentTool,
+  EDIT_DOCUMENT_ALIASES,
+  EDIT_DOCUMENT_TOOL_NAME,
+  type EditDocumentInput,
+  type EditDocumentTool,
+  type EditDocumentToolData,
+  type EditDocumentToolOptions,
+  type EditedParagraph,
+  editDocumentInputSchema,
+  formatEditDocument,
+  MAX_LISTED_EDITS,
+} from "./edit-document.js";
+export {
+  createEditNotebookTool,
+  EDIT_NOTEBOOK_ALIASES,
+  EDIT_NOTEBOOK_TOOL_NAME,
+  type EditNotebookInput,
+  type EditNotebookTool,
+  type EditNotebookToolData,
+  type EditNotebookToolOptions,
+  editNotebookInputSchema,
+  formatEditNotebook,
+  type NotebookCellType,
+} from "./edit-notebook.js";
+export {
+  createEditSheetTool,
+  EDIT_SHEET_ALIASES,
+  EDIT_SHEET_TOOL_NAME,
+  type EditSheetInput,
+  type EditSheetTool,
+  type EditSheetToolData,
+  type EditSheetToolOptions,
+  editSheetInputSchema,
+  formatEditSheet,
+  MAX_CELLS_PER_CALL,
+  type WrittenCell,
+} from "./edit-sheet.js";
 export type { OfficeReadToolOptions } from "./internal/read-support.js";
+export type { OfficeWriteToolOptions } from "./internal/write-support.js";
 export {
   createReadDocumentTool,
   DEFAULT_DOCUMENT_LIMITS,
@@ -37,3 +76,16 @@ export {
   type ReadImageToolOptions,
   readImageInputSchema,
 } from "./read-image.js";
+export {
+  createWriteDocumentTool,
+  formatWriteDocument,
+  MAX_WRITE_ROWS,
+  WRITE_DOCUMENT_ALIASES,
+  WRITE_DOCUMENT_TOOL_NAME,
+  type WriteDocumentInput,
+  type WriteDocumentTool,
+  type WriteDocumentToolData,
+  type WriteDocumentToolOptions,
+  type WrittenFormat,
+  writeDocumentInputSchema,
+} from "./write-document.js";

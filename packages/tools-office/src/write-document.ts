@@ -11,6 +11,7 @@ import {
 import type { Workspace } from "@agentool/tools-fs";
 import { marked } from "marked";
 import { z } from "zod";
+import { cellTextField } from "./internal/sheet/cell-text-field.js";
 import {
   type ImageLoader,
   type LoadedImage,
@@ -71,7 +72,7 @@ export interface WriteDocumentToolData {
   sha: string;
 }
 
-const sheetValue = z.union([z.string(), z.number(), z.boolean(), z.null()]);
+const sheetValue = cellTextField("A cell.");
 
 /** The document writing tool's input schema. */
 export const writeDocumentInputSchema = z.object({

@@ -50,7 +50,7 @@ function dateSerial(text: string, date1904: boolean): number | undefined {
 }
 
 /**
- * Classifies a model's value: `null` clears; booleans and numbers as they are; a string starting
+ * Classifies a model's value: `null` or `""` clears; booleans (and `TRUE` / `FALSE`) and numbers as they are; a string starting
  * with `=` is a formula, `'` forces text, a plain number literal is a number, an ISO date
  * (`2024-05-01`, `2024-05-01T09:30`) a date; anything else text.
  *
@@ -59,7 +59,8 @@ function dateSerial(text: string, date1904: boolean): number | undefined {
  * @returns how to store it
  */
 export function classifyValue(value: CellInput, date1904: boolean): ClassifiedValue {
-  if (value === null) return { kind: "empty", inner: "" };
+  if (value === null || value === "") return { kind: "empty", inner: "" };
+  if (value === "TRUE" || value === "FALSE") return classifyValue(value === "TRUE", date1904);
   if (typeof value === "boolean")
     return { kind: "boolean", type: "b", inner: `<v>${value ? 1 : 0}</v>` };
   if (typeof value === "number") return { kind: "number", inner: `<v>${value}</v>` };

@@ -215,6 +215,7 @@ const NUMBER = /^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;
 
 function cellValue(value: SheetValue): { value: ExcelJS.CellValue; format?: string } {
   if (value === null || typeof value === "number" || typeof value === "boolean") return { value };
+  if (value === "TRUE" || value === "FALSE") return { value: value === "TRUE" };
   const text = value.trim();
   if (value.startsWith("'")) return { value: value.slice(1) };
   if (text.startsWith("=") && text.length > 1)
