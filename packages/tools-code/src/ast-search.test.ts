@@ -76,10 +76,32 @@ describe("ast_search", () => {
     const text = formatAstSearchResult(data);
     expect(text).toContain("3 matches in 2 files");
     expect(text).toContain("src/b.tsx:2-5\n     2\t  console.log(");
-    expect(text).toContain("$$$ARGS = a, b  (line 2)");
+    expect(text).toContain("$$$ARGS = a, b\n");
+    expect(text).not.toContain("(line 2)");
     const js = await search(root, { pattern: "console.log($A)", language: "js" });
     expect(js.total).toBe(1);
     expect(js.language).toBe("javascript");
+  });
+
+  it("shows a long line as a window around the match, and a line with many matches a few times only", async () => {
+    const minified = `var a=[${"1,".repeat(13_880)}0];foo(42);var b=[${"2,".repeat(200)}0];\n`;
+    const root = await makeTree("longline", {
+      "min.js": minified,
+      "many.js": "foo(1);foo(2);foo(3);foo(4);foo(5);\nfoo(6);\n",
+    });
+    const data = await search(root, { pattern: "foo($A)", language: "js", path: "min.js" });
+    const match = data.files[0]?.matches[0];
+    expect(match?.start_column).toBeGreaterThan(27_000);
+    expect(match?.text.startsWith("…")).toBe(true);
+    expect(match?.text.endsWith("…")).toBe(true);
+    expect(match?.text).toContain("0];foo(42);var b=[");
+    expect(match?.text.length).toBeLessThanOrEqual(302);
+    const many = await search(root, { pattern: "foo($A)", language: "js", path: "many.js" });
+    const text = formatAstSearchResult(many);
+    expect(text).toContain("many.js:1:1\n     1\tfoo(1);");
+    expect(text).toContain("many.js:1:22  (line shown above)\n  $A = 4");
+    expect(text.split("\tfoo(1);foo(2)").length - 1).toBe(3);
+    expect(text).toContain("many.js:2\n     2\tfoo(6);");
   });
 
   it("pages with an exact total and a marker naming the next call", async () => {

@@ -16,22 +16,31 @@ export function numberLine(line: number, text: string): string {
   return `${String(line).padStart(6)}\t${text}`;
 }
 
-function renderCapture(capture: AstCapture): string {
+function renderCapture(capture: AstCapture, oneLine: boolean): string {
   const sigil = capture.multiple ? "$$$" : "$";
   if (capture.text.length === 0) return `  ${sigil}${capture.name} = (empty)`;
   const lines = capture.text.split("\n");
   const shown = (lines[0] as string).replace(/\r$/, "");
   const more = lines.length > 1 ? ` … (+${plural(lines.length - 1, "line")})` : "";
   const cut = capture.cut !== undefined && lines.length === 1 ? " …" : "";
-  const where = capture.line === undefined ? "" : `  (line ${capture.line})`;
+  const where = capture.line === undefined || oneLine ? "" : `  (line ${capture.line})`;
   return `  ${sigil}${capture.name} = ${shown}${cut}${more}${where}`;
 }
 
-function renderMatch(path: string, match: AstMatch): string {
-  const range =
-    match.start_line === match.end_line
-      ? `${path}:${match.start_line}`
-      : `${path}:${match.start_line}-${match.end_line}`;
+/** Matches after this many on one line show only their position and captures. */
+const MAX_SHOWN_PER_LINE = 3;
+
+function renderMatch(
+  path: string,
+  match: AstMatch,
+  sameLine: { column: boolean; elide: boolean },
+): string {
+  const oneLine = match.start_line === match.end_line;
+  const range = oneLine
+    ? `${path}:${match.start_line}${sameLine.column ? `:${match.start_column}` : ""}`
+    : `${path}:${match.start_line}-${match.end_line}`;
+  const captures = match.captures.map((capture) => renderCapture(capture, oneLine));
+  if (oneLine && sameLine.elide) return [`${range}  (line shown above)`, ...captures].join("\n");
   const lines = match.text
     .split("\n")
     .map((text, index) => numberLine(match.start_line + index, text));
@@ -39,7 +48,17 @@ function renderMatch(path: string, match: AstMatch): string {
     lines.push(
       `      …\t(${plural(match.omitted_lines, "more line")} of this match, to line ${match.end_line})`,
     );
-  return [range, ...lines, ...match.captures.map(renderCapture)].join("\n");
+  return [range, ...lines, ...captures].join("\n");
+}
+
+/** A file's matches; several on one line are told apart by column, and the line shown a few times only. */
+function renderFile(path: string, matches: readonly AstMatch[]): string[] {
+  let run = 0;
+  return matches.map((match, index) => {
+    run = matches[index - 1]?.start_line === match.start_line ? run + 1 : 0;
+    const column = run > 0 || matches[index + 1]?.start_line === match.start_line;
+    return renderMatch(path, match, { column, elide: run >= MAX_SHOWN_PER_LINE });
+  });
 }
 
 function renderHead(data: AstSearchToolData): string {
@@ -66,7 +85,7 @@ function renderHead(data: AstSearchToolData): string {
  * @returns model-facing text
  * @example
  * formatAstSearchResult(data);
- * // "2 matches in 1 file for \"console.log($$$ARGS)\" (typescript) in .:\nsrc/a.ts:3\n     3\tconsole.log(x)\n  $$$ARGS = x  (line 3)\n…"
+ * // "2 matches in 1 file for \"console.log($$$ARGS)\" (typescript) in .:\nsrc/a.ts:3\n     3\tconsole.log(x)\n  $$$ARGS = x\n…"
  */
 export function formatAstSearchResult(
   data: AstSearchToolData,
@@ -77,9 +96,7 @@ export function formatAstSearchResult(
     const head = `No match for ${JSON.stringify(data.pattern)} (${data.language}) in ${data.path}.`;
     return data.message === undefined ? head : `${head}\n${data.message}`;
   }
-  const body = data.files
-    .flatMap((file) => file.matches.map((match) => renderMatch(file.path, match)))
-    .join("\n\n");
+  const body = data.files.flatMap((file) => renderFile(file.path, file.matches)).join("\n\n");
   let text = truncateText(`${renderHead(data)}\n${body}`, {
     maxCharacters: maxOutputCharacters,
     next: "narrow the path or the pattern, or lower limit",

@@ -31,7 +31,9 @@ export interface AstMatch {
   end_column: number;
   /**
    * The source lines the match spans (whole lines, line breaks `\n`), at most the cap's number
-   * of lines; a line longer than the line cap is cut and ends with `…`. Private keys redacted.
+   * of lines; a line longer than the line cap is shown as a window around the match (its first
+   * line from just before the match's start, its last line up to the match's end), with `…`
+   * where text was left out. Private keys redacted.
    */
   text: string;
   /** Lines of the match left out after `text` (0 when it is whole). */
@@ -48,6 +50,23 @@ export interface MatchCaps {
   maxLineCharacters: number;
   /** Longest capture shown. */
   maxCaptureCharacters: number;
+}
+
+/** Characters shown before the match's start in a line cut to a window. */
+const WINDOW_LEAD = 40;
+
+/**
+ * A window of a long line with `…` where text was cut: from a little before `from` (0-based)
+ * when given, else ending at `to`, else the line's start.
+ */
+function windowOf(line: string, max: number, anchor: { from?: number; to?: number }): string {
+  if (line.length <= max) return line;
+  let start = 0;
+  if (anchor.from !== undefined) start = Math.max(0, anchor.from - WINDOW_LEAD);
+  else if (anchor.to !== undefined) start = Math.max(0, anchor.to - max + WINDOW_LEAD);
+  start = Math.min(start, line.length - max);
+  const end = start + max;
+  return `${start > 0 ? "…" : ""}${line.slice(start, end)}${end < line.length ? "…" : ""}`;
 }
 
 /** Start offsets of every line of a text (for cutting whole lines out of it). */
@@ -103,10 +122,13 @@ export function matchRecord(
   const shownEnd = Math.min(range.end.line, range.start.line + caps.maxMatchLines - 1);
   const lines: string[] = [];
   for (let line = range.start.line; line <= shownEnd; line += 1) {
-    const whole = lineAt(text, starts, line);
-    lines.push(
-      whole.length > caps.maxLineCharacters ? `${whole.slice(0, caps.maxLineCharacters)}…` : whole,
-    );
+    const anchor =
+      line === range.start.line
+        ? { from: range.start.column }
+        : line === range.end.line
+          ? { to: range.end.column }
+          : {};
+    lines.push(windowOf(lineAt(text, starts, line), caps.maxLineCharacters, anchor));
   }
   const captures: AstCapture[] = [];
   for (const metavariable of metavariables) {
