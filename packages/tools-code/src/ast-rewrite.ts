@@ -165,7 +165,7 @@ function createInputShape(withSearch: boolean) {
       .string()
       .max(100_000)
       .describe(
-        "Code that replaces each match; $NAME / $$$NAME insert what the pattern captured. Empty deletes the match (its statement, when it is all of one).",
+        "Replaces each match; $NAME / $$$NAME insert the captures; empty deletes the match.",
       ),
     language: withSearch
       ? z.string().min(1).max(40).describe("As in ast_search.")

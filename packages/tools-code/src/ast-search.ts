@@ -176,12 +176,16 @@ export const astLanguageField = z
   .string()
   .min(1)
   .max(40)
-  .describe(
-    "Language of the pattern and files: typescript (.ts/.mts/.cts, and .tsx), tsx, javascript (.js/.mjs/.cjs/.jsx), html, css.",
-  );
+  .describe("typescript (its files and .tsx), tsx, javascript (.js/.jsx/.mjs/.cjs), html or css.");
 
 function createInputSchema(maxLimit: number, defaultLimit: number) {
-  const paging = pagingInputShape({ unit: "match", units: "matches", defaultLimit, maxLimit });
+  const paging = pagingInputShape({
+    unit: "match",
+    units: "matches",
+    defaultLimit,
+    maxLimit,
+    offsetDescription: "1-based first match (default 1).",
+  });
   return z.object({
     pattern: astPatternField,
     language: astLanguageField,
@@ -210,9 +214,9 @@ function defaultDescription(mounted: MountedTools): string {
   return joinSentences(
     [
       "Structural code search (ast-grep): find code by its syntax tree, not its text, so formatting, comments and line breaks do not matter.",
-      `Use it for code shapes a regex gets wrong${mounted.when("grep_search", " (plain words and strings: grep_search)")}${mounted.when("find_symbol", "; for a definition by name use find_symbol")}.`,
+      `Use it for code shapes a regex gets wrong${mounted.when("find_symbol", "; for a definition by name use find_symbol")}.`,
       "A pattern is code with metavariables: 'console.log($$$ARGS)' finds every console.log call whatever its arguments; 'if ($COND) { return $X }' finds early returns, capturing COND and X.",
-      "Results: file:line ranges, the matched lines and what each metavariable captured; respects .gitignore, skips hidden and secret files; a cut result ends with the call for the next page.",
+      "Results: file:line, the matched lines and each capture; .gitignore'd, hidden and secret files skipped.",
     ],
     "\n",
   );

@@ -102,13 +102,8 @@ export const CODE_OUTLINE_ALIASES: Readonly<Record<string, string>> = {
 
 function defaultDescription(mounted: MountedTools): string {
   return joinSentences([
-    "List one source file's declarations — classes, functions, methods, fields, types, constants — each with its start-end lines and one-line signature (its kind when the signature does not say it), nested under its container; no bodies.",
+    "List one source file's declarations (classes, functions, methods, fields, types…) with start-end lines and one-line signatures, nested; no bodies.",
     `Call it before reading a large file${mounted.when("read_file", ", then read_file with offset=start_line and limit=end_line-start_line+1 to open just the part you need")}.`,
-    mounted.when(
-      "find_symbol",
-      "To find where a name is declared across the workspace, use find_symbol.",
-    ),
-    mounted.when("grep_search", "For text that is not a declaration, use grep_search."),
     "Parsed with tree-sitter for most languages; others (JSON, YAML, Markdown…) get a labelled heuristic outline.",
   ]);
 }

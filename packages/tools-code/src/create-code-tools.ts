@@ -30,8 +30,10 @@ export interface CodeToolsOptions {
   secretExceptions?: readonly string[];
   /** Largest file read, in bytes. Default 8 MB. */
   maxFileBytes?: number;
-  /** Per-call time limit in milliseconds (`0`: none). Default 30,000. */
+  /** Per-call time limit in milliseconds of every tool (`0`: none). Default: 30,000 for each, except `ast_search` 60,000 and `ast_rewrite` 120,000. */
   timeoutMs?: number;
+  /** Offer `expected_sha` on `replace_symbol` and `expected_shas` on `ast_rewrite` (a file's sha as last seen; `CONFLICT` if it changed). Default `false` (they cost definition tokens on every call). */
+  expectedShas?: boolean;
   /** Tools of other families mounted beside these (e.g. `["read_file", "grep_search", "edit_file"]`); descriptions may name them. */
   mountedTools?: readonly string[];
 }
@@ -54,6 +56,7 @@ const codeToolsOptionsSchema = z
   .object({
     ...sharedShape,
     mode: z.enum(["read-only", "read-write"]).optional(),
+    expectedShas: z.boolean().optional(),
     searcher: z
       .custom<TextSearcher>(
         (value) =>
@@ -81,7 +84,7 @@ const codeToolsOptionsSchema = z
  */
 export function createCodeTools(options: CodeToolsOptions): AnyTool[] {
   const parsed = parseOptions("createCodeTools", codeToolsOptionsSchema, options);
-  const { mode, searcher: givenSearcher, ...shared } = parsed;
+  const { mode, searcher: givenSearcher, expectedShas, ...shared } = parsed;
   const readWrite = mode === "read-write";
   const workspace = workspaceOf("createCodeTools", shared);
   const searcher =
@@ -115,8 +118,9 @@ export function createCodeTools(options: CodeToolsOptions): AnyTool[] {
   };
   tools.push(createAstSearchTool(astCommon));
   if (readWrite) {
-    tools.push(createReplaceSymbolTool(common));
-    tools.push(createAstRewriteTool(astCommon));
+    const checked = expectedShas === undefined ? {} : { expectedShas };
+    tools.push(createReplaceSymbolTool({ ...common, ...checked }));
+    tools.push(createAstRewriteTool({ ...astCommon, ...checked }));
   }
   return tools;
 }

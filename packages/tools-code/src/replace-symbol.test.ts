@@ -2,6 +2,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { z } from "zod";
 import { fitDefinition } from "./internal/symbol-edit/fit-definition.js";
 import { pythonIndentationProblems } from "./internal/symbol-edit/python-indentation.js";
 import { createReplaceSymbolTool, formatReplaceSymbol } from "./replace-symbol.js";
@@ -27,6 +28,7 @@ afterAll(() => folder.remove());
 const replaceSymbol = createReplaceSymbolTool({
   root: folder.root,
   mountedTools: ["code_outline", "edit_file"],
+  expectedShas: true,
 });
 const read = (path: string) => readFileSync(join(folder.root, path), "utf8");
 
@@ -72,6 +74,12 @@ describe("replace_symbol", () => {
     });
     expect(stale.success === false && stale.error.code).toBe("CONFLICT");
     expect(read("src/a.ts")).toContain("return 1;");
+  });
+
+  it("offers expected_sha only with the expectedShas option", async () => {
+    const plain = createReplaceSymbolTool({ root: folder.root });
+    expect(JSON.stringify(z.toJSONSchema(plain.input))).not.toContain("expected_sha");
+    expect(JSON.stringify(z.toJSONSchema(replaceSymbol.input))).toContain("expected_sha");
   });
 
   it("says when redefinitions share one name", async () => {

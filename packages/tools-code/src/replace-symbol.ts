@@ -39,7 +39,14 @@ export const REPLACE_SYMBOL_TOOL_NAME = "replace_symbol";
 export const MAX_LISTED_CANDIDATES = 20;
 
 /** Options of {@link createReplaceSymbolTool}. */
-export type ReplaceSymbolToolOptions = CodeToolOptions;
+export interface ReplaceSymbolToolOptions extends CodeToolOptions {
+  /**
+   * Offer the `expected_sha` field (the file's sha as last seen; `CONFLICT` if it changed).
+   * Default `false`: the symbol is found by name in the file as it is now and the result must
+   * parse, and the field costs ~50 tokens of definition on every call.
+   */
+  expectedShas?: boolean;
+}
 
 /** What `replace_symbol` returns. */
 export interface ReplaceSymbolToolData {
@@ -87,11 +94,7 @@ export const replaceSymbolInputSchema = z.object({
     .max(300)
     .refine((value) => !CONTROL_CHARACTER.test(value), "name has a control character.")
     .describe("The symbol: a name, or qualified (Parser.parse) when the name is not unique."),
-  new_body: z
-    .string()
-    .describe(
-      "The whole new definition: decorators, signature and body, at any indentation (comments above it stay).",
-    ),
+  new_body: z.string().describe("The whole new definition: decorators, signature and body."),
   dry_run: z.boolean().optional().describe("Return the diff; write nothing."),
   expected_sha: z
     .string()
@@ -114,10 +117,10 @@ export const REPLACE_SYMBOL_ALIASES: Readonly<Record<string, string>> = {
 
 function defaultDescription(mounted: MountedTools): string {
   return joinSentences([
-    "Replace one declaration — a function, method, class, type… — found by name. Its span is its decorators (attributes) and the declaration, not the comments above: new_body replaces exactly that, so repeat the decorators you keep; it is re-indented to the symbol's column.",
-    `${mounted.has("code_outline") ? "See the span with code_outline first; " : ""}a name declared more than once is refused with every candidate listed: call again with the qualified name (Class.method).`,
-    "Refused if the new text adds syntax (or Python indentation) errors; returns the diff and the new sha, dry_run=true only the diff.",
-    mounted.when("edit_file", "To change a few lines inside a body, edit_file is smaller."),
+    "Replace one declaration (function, method, class, type…) found by name: new_body replaces its decorators and declaration, not the comments above, so repeat the decorators you keep; any indentation.",
+    "A name declared more than once is refused, listing the candidates: use the qualified name (Class.method).",
+    "Refused if it adds syntax errors; returns the diff and the new sha.",
+    mounted.when("edit_file", "For a few lines inside a body, edit_file is smaller."),
   ]);
 }
 
@@ -188,14 +191,23 @@ function indentationRefusal(
   );
 }
 
-const optionsSchema = z.object(codeToolOptionsShape).strict();
+const optionsSchema = z
+  .object({ ...codeToolOptionsShape, expectedShas: z.boolean().optional() })
+  .strict();
+
+const { expected_sha: _expectedSha, ...plainShape } = replaceSymbolInputSchema.shape;
+/** The input without `expected_sha` (the default: see {@link ReplaceSymbolToolOptions.expectedShas}). */
+const plainInputSchema = z.object(plainShape);
 
 /**
  * Creates the `replace_symbol` tool (Serena's replace_symbol_body): replaces one declaration's
  * whole definition, found by name with tree-sitter. Refuses an ambiguous name (listing every
  * candidate with its lines), an unknown one (with the closest names), and a replacement that
- * leaves the file with more syntax errors than it had. Written through tools-fs's change set:
- * confined, secrets and `.git` refused, `expected_sha` checked, encoding/BOM/CRLF kept, atomic.
+ * leaves the file with more syntax errors than it had (or, in Python, new indentation errors).
+ * The span replaced is the symbol's decorators and declaration, never the comments above it;
+ * `new_body` is re-indented as a block to the symbol's column. Written through tools-fs's change
+ * set: confined, secrets and `.git` refused, `expected_sha` checked (with the `expectedShas`
+ * option), encoding/BOM/CRLF kept, atomic; `dry_run` returns the diff and writes nothing.
  *
  * @param options - `root` (or a tools-fs `workspace`) and overrides
  * @returns the tool
@@ -213,7 +225,11 @@ export function createReplaceSymbolTool(options: ReplaceSymbolToolOptions): Repl
   return defineTool({
     name,
     description: parsed.description ?? defaultDescription(mounted),
-    input: replaceSymbolInputSchema,
+    // Both shapes parse to the same request; without the field, expected_sha is never sent.
+    input:
+      parsed.expectedShas === true
+        ? replaceSymbolInputSchema
+        : (plainInputSchema as unknown as typeof replaceSymbolInputSchema),
     aliases: REPLACE_SYMBOL_ALIASES,
     annotations: { title: "Replace a symbol's definition", destructive: true },
     tags: ["code", "code:write"],

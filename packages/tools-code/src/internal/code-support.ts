@@ -12,8 +12,8 @@ import { type CodeLanguage, languageForPath } from "./tree-sitter/languages.js";
 
 /**
  * What every code tool shares: its options (a root or a ready workspace), the workspace it
- * builds, and reading one source file through it (confined, secrets and `.git` refused by the
- * workspace, binary and oversized files refused here).
+ * builds, and reading one source file through it (confined and secrets refused by the workspace,
+ * binary and oversized files refused here).
  *
  * @internal
  */
@@ -61,7 +61,7 @@ export interface CodeToolOptions {
   description?: string;
   /** Names of the tools mounted beside this one; descriptions and hints name only these. */
   mountedTools?: readonly string[];
-  /** Milliseconds before a call is stopped with `TIMEOUT` (`0`: none). Default 30,000. */
+  /** Milliseconds before a call is stopped with `TIMEOUT` (`0`: none). Default 30,000 ({@link DEFAULT_CODE_TIMEOUT_MS}). */
   timeoutMs?: number;
 }
 
@@ -115,8 +115,9 @@ export function decodeSource(bytes: Uint8Array): string | undefined {
 }
 
 /**
- * Reads one file a model named: confined by the workspace (escapes `INVALID_PATH`, secrets and
- * `.git` `BLOCKED`), missing `FILE_NOT_FOUND`, a directory `INVALID_INPUT`, binary `UNSUPPORTED`,
+ * Reads one file a model named: confined by the workspace (escapes `INVALID_PATH`, secrets
+ * `BLOCKED`; `.git` is read like any folder, as read_file does — writes there are refused by
+ * the change set), missing `FILE_NOT_FOUND`, a directory `INVALID_INPUT`, binary `UNSUPPORTED`,
  * past `maxFileBytes` `TOO_LARGE`. Failures are thrown as `ToolFailureError`s (`run` maps them).
  *
  * @param workspace - the workspace
