@@ -1,7 +1,11 @@
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { createApplyPatchTool } from "./apply-patch.js";
+import { planChangeSet } from "./change-set.js";
+import { createEditFileTool } from "./edit-file.js";
 import { createGrepSearchTool } from "./grep-search.js";
+import { createMultiEditTool } from "./multi-edit.js";
 import { createNodeFileSystem } from "./node/node-file-system.js";
 import { createRipgrepSearcher } from "./node/ripgrep/index.js";
 import { createReadFileTool } from "./read-file.js";
@@ -268,5 +272,57 @@ describe.each([
     expect(text).toContain("app.ts");
     expect(text).not.toContain("SERVER.PEM");
     expect(text).not.toContain(".kube");
+  });
+});
+
+describe("the edit tools' diffs redact private keys line for line", () => {
+  it("edit_file, multi_edit, apply_patch (dry run and applied) and planChangeSet", async () => {
+    const { root, workspace } = await fixture();
+    const path = "config/deploy.txt";
+    const shown: string[] = [];
+    const patch = `*** Begin Patch\n*** Update File: ${path}\n@@\n-port: 22\n+port: 2222\n*** End Patch`;
+    const applyPatch = createApplyPatchTool({ workspace });
+    for (const dryRun of [true, false]) {
+      const result = await applyPatch.run({ patch, dry_run: dryRun });
+      if (!result.success) throw new Error(result.error.message);
+      shown.push(JSON.stringify(result.data), JSON.stringify(applyPatch.renderResult(result)));
+    }
+    const planned = await planChangeSet(workspace, [
+      { kind: "update", path, edit: (text) => text.replace("port: 2222", "port: 22") },
+      { kind: "delete", path: "config/putty.txt" },
+    ]);
+    if (!planned.success) throw new Error(planned.error.message);
+    shown.push(...planned.data.files.map((file) => file.diff.text));
+    const edit = createEditFileTool({ workspace });
+    const edited = await edit.run({ path, old_text: "port: 2222", new_text: "port: 23" });
+    if (!edited.success) throw new Error(edited.error.message);
+    shown.push(JSON.stringify(edited.data), JSON.stringify(edit.renderResult(edited)));
+    const multi = createMultiEditTool({ workspace });
+    const multiEdited = await multi.run({
+      path,
+      edits: [
+        { old_text: "host: example", new_text: "host: example.org" },
+        { old_text: "port: 23", new_text: "port: 24" },
+      ],
+    });
+    if (!multiEdited.success) throw new Error(multiEdited.error.message);
+    shown.push(JSON.stringify(multiEdited.data), JSON.stringify(multi.renderResult(multiEdited)));
+    for (const text of shown) {
+      expect(text).not.toMatch(/KEYLINE|PRIVATE KEY-----/);
+    }
+    expect(shown[0]).toContain("[private key redacted]");
+    expect(shown.at(-1)).toContain("-host: example");
+    expect(shown.at(-1)).toContain("+port: 24");
+    // A hunk that is not found shows the closest region with the key lines redacted.
+    const missing = await applyPatch.run({
+      patch: `*** Begin Patch\n*** Update File: ${path}\n@@\n host: example.org\n-${KEY.split("\n")[0]}\n-not in the file\n+x\n*** End Patch`,
+    });
+    expect(missing).toMatchObject({ success: false, error: { code: "PATTERN_NOT_FOUND" } });
+    const message = missing.success ? "" : missing.error.message;
+    expect(message).toContain("     1\thost: example.org");
+    expect(message).toContain("     2\t[private key redacted]");
+    expect(message).not.toMatch(/KEYLINE/);
+    // The file itself keeps its key.
+    expect(await readFile(join(root, path), "utf8")).toBe(`host: example.org\n${KEY}port: 24\n`);
   });
 });

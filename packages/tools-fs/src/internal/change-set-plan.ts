@@ -75,7 +75,11 @@ export interface PlanChangeSetOptions {
 
 /** A file's diff in a plan (counts are of the whole diff, `text` may be cut). */
 export interface ChangeSetDiff {
-  /** Unified diff (`--- a/p` / `+++ b/p`, `/dev/null` for adds and deletes); empty when unchanged. */
+  /**
+   * Unified diff (`--- a/p` / `+++ b/p`, `/dev/null` for adds and deletes); empty when unchanged.
+   * Each line of a private-key block reads `[private key redacted]` (prefix, counts and line
+   * numbers kept), as read_file shows it.
+   */
   text: string;
   /** Lines added. */
   added: number;

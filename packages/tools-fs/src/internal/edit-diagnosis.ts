@@ -5,6 +5,11 @@
  * @internal
  */
 
+import {
+  containsPrivateKey,
+  createPrivateKeyLineScanner,
+  PRIVATE_KEY_REDACTION,
+} from "@agentool/contract";
 import type { EditFailure } from "./edit-match.js";
 
 /**
@@ -228,6 +233,29 @@ export function explainNotFound(
   needle: string,
   context: NotFoundContext,
 ): EditFailure {
+  const failure = describeNotFound(text, needle, context);
+  if (!containsPrivateKey(text)) return failure;
+  return { ...failure, message: redactExcerpts(failure.message, text) };
+}
+
+/**
+ * The file's lines quoted in a message (`%6d\t…`, plain or JSON-quoted) that belong to a
+ * private-key block, replaced by the note: a closest region or an indentation excerpt must not
+ * show a key that read_file would have redacted.
+ */
+function redactExcerpts(message: string, text: string): string {
+  const keyLines = new Set<number>();
+  const isKeyLine = createPrivateKeyLineScanner();
+  for (const [index, line] of text.split("\n").entries()) {
+    if (isKeyLine(line)) keyLines.add(index + 1);
+  }
+  return message.replace(/^( *(\d+)\t).*$/gm, (line, prefix: string, number: string) =>
+    keyLines.has(Number(number)) ? `${prefix}${PRIVATE_KEY_REDACTION}` : line,
+  );
+}
+
+/** {@link explainNotFound} before its excerpts are redacted. */
+function describeNotFound(text: string, needle: string, context: NotFoundContext): EditFailure {
   const { label, display, note } = context;
   const whitespace = explainWhitespace(text, needle);
   if (whitespace !== undefined) {

@@ -152,6 +152,54 @@ describe("createUnifiedDiff", () => {
   });
 });
 
+describe("private keys in diffs", () => {
+  const body = Array.from({ length: 8 }, (_, index) => `KEYLINE${index}AbCdEfGh0123456789+/xyzXYZ`);
+  const yaml = `host: example\nkey: |\n  -----BEGIN OPENSSH PRIVATE KEY-----\n${body.map((line) => `  ${line}`).join("\n")}\n  -----END OPENSSH PRIVATE KEY-----\nport: 22\nuser: deploy\n`;
+
+  it("shows each key line as the note, prefix kept, counts and line numbers true", () => {
+    const result = createUnifiedDiff(yaml, yaml.replace("port: 22", "port: 2222"), {
+      path: "deploy.yaml",
+    });
+    expect(result.text).not.toMatch(/KEYLINE|BEGIN|END/);
+    expect(result.text).toBe(
+      [
+        "--- a/deploy.yaml",
+        "+++ b/deploy.yaml",
+        "@@ -10,5 +10,5 @@",
+        " [private key redacted]",
+        " [private key redacted]",
+        " [private key redacted]",
+        "-port: 22",
+        "+port: 2222",
+        " user: deploy",
+      ].join("\n"),
+    );
+    expect([result.added, result.removed]).toEqual([1, 1]);
+    // Added and removed key lines too, on their own side.
+    const added = createUnifiedDiff("a\n", `a\n-----BEGIN EC PRIVATE KEY-----\n${body[0]}\n`, {
+      path: "k",
+    });
+    expect(added.text.split("\n").slice(3)).toEqual([
+      " a",
+      "+[private key redacted]",
+      "+[private key redacted]",
+    ]);
+    const removed = createUnifiedDiff(yaml, "gone\n", { path: "k" });
+    expect(removed.text).not.toMatch(/KEYLINE/);
+    expect(removed.removed).toBe(14);
+  });
+
+  it("a window that starts inside a key block (its BEGIN before the window) is redacted", () => {
+    const start = yaml.indexOf("port: 22");
+    const splice = { start, end: start + "port: 22".length, replacement: "port: 2222" };
+    const result = createSpliceDiff(yaml, splice, { path: "deploy.yaml" });
+    expect(result.text).not.toMatch(/KEYLINE|END/);
+    expect(result.text).toBe(
+      createUnifiedDiff(yaml, yaml.replace("port: 22", "port: 2222"), { path: "deploy.yaml" }).text,
+    );
+  });
+});
+
 describe("helpers", () => {
   it("compare prefixes and suffixes across chunk boundaries", () => {
     const base = "x".repeat(10_000);

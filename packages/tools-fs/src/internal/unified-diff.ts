@@ -3,10 +3,18 @@
  * tools' results. Only the changed middle is diffed line by line: the common prefix and suffix
  * are found with fast chunked comparisons first, so a one-line change in a 10 MB file costs a
  * few milliseconds. The line diff is Myers' O(ND) algorithm, bounded by an edit distance; past
- * it the middle is shown as removed-then-added (still a correct diff, just not minimal).
+ * it the middle is shown as removed-then-added (still a correct diff, just not minimal). Every
+ * line of a private-key block (BEGIN through END, on either side) is shown as
+ * `[private key redacted]` with its diff prefix, so counts and line numbers stay true.
  *
  * @internal
  */
+
+import {
+  containsPrivateKey,
+  createPrivateKeyLineScanner,
+  PRIVATE_KEY_REDACTION,
+} from "@agentool/contract";
 
 /** Default context lines around each change. */
 export const DEFAULT_DIFF_CONTEXT_LINES = 3;
@@ -34,6 +42,11 @@ export interface UnifiedDiffOptions {
   maxCharacters?: number;
   /** The line number of the first line of both texts (when they are windows of a file). Default 1. */
   firstLine?: number;
+  /**
+   * The file's text before both texts (when they are windows of a file, see `firstLine`): read
+   * only to tell whether a private-key block opened before the window runs into it.
+   */
+  preceding?: string;
 }
 
 /** A diff between two texts. */
@@ -131,7 +144,41 @@ type Operation = {
   finalBefore: boolean;
   /** The last line of the new text, without a newline (for `+` and context lines). */
   finalAfter: boolean;
+  /** The line belongs to a private-key block (on the side it comes from): shown redacted. */
+  key: boolean;
 };
+
+/**
+ * The 0-based numbers of the lines of `text` that belong to a private-key block, after the lines
+ * of `preceding` (the text before it, ending at a line start); `undefined` when neither holds a
+ * key (the common case: two `indexOf` scans, nothing allocated).
+ */
+function privateKeyLines(text: string, preceding: string | undefined): Set<number> | undefined {
+  const before = preceding !== undefined && containsPrivateKey(preceding);
+  if (!before && !containsPrivateKey(text)) return undefined;
+  const isKeyLine = createPrivateKeyLineScanner();
+  if (before && preceding !== undefined) {
+    for (const line of splitSegment(preceding)) isKeyLine(line);
+  }
+  const lines = new Set<number>();
+  let start = 0;
+  for (let number = 0; start <= text.length; number += 1) {
+    const newline = text.indexOf("\n", start);
+    const end = newline === -1 ? text.length : newline;
+    if (isKeyLine(text.slice(start, end))) lines.add(number);
+    if (newline === -1) break;
+    start = newline + 1;
+  }
+  return lines;
+}
+
+/** Which lines of the two windows belong to a private key (indexes into the windows). */
+interface KeyLines {
+  before: (index: number) => boolean;
+  after: (index: number) => boolean;
+}
+
+const NO_KEY_LINES: KeyLines = { before: () => false, after: () => false };
 
 /** Myers' diff of two id arrays: the edit script, or `undefined` past `maxDistance`. */
 function myersDiff(
@@ -257,7 +304,17 @@ export function createUnifiedDiff(
   const afterLines = splitSegment(after.slice(start, afterStop));
   const beforeFinal = beforeStop === before.length && !before.endsWith("\n");
   const afterFinal = afterStop === after.length && !after.endsWith("\n");
-  const operations = lineOperations(beforeLines, afterLines, beforeFinal, afterFinal);
+  const offset = firstLine - (options.firstLine ?? 1);
+  const beforeKeys = privateKeyLines(before, options.preceding);
+  const afterKeys = privateKeyLines(after, options.preceding);
+  const keys: KeyLines =
+    beforeKeys === undefined && afterKeys === undefined
+      ? NO_KEY_LINES
+      : {
+          before: (index) => beforeKeys?.has(offset + index) === true,
+          after: (index) => afterKeys?.has(offset + index) === true,
+        };
+  const operations = lineOperations(beforeLines, afterLines, beforeFinal, afterFinal, keys);
   const { output, added, removed, hunks } = writeHunks(
     operations,
     firstLine,
@@ -318,6 +375,7 @@ function lineOperations(
   afterLines: string[],
   beforeFinal: boolean,
   afterFinal: boolean,
+  keys: KeyLines,
 ): Operation[] {
   const ids = new Map<string, number>();
   const toIds = (lines: string[]) => {
@@ -347,12 +405,14 @@ function lineOperations(
       const finalBefore = isFinalBefore();
       const finalAfter = isFinalAfter();
       const text = beforeLines[beforeIndex] as string;
+      const keyBefore = keys.before(beforeIndex);
+      const keyAfter = keys.after(afterIndex);
       if (finalBefore === finalAfter) {
-        operations.push({ kind, text, finalBefore, finalAfter });
+        operations.push({ kind, text, finalBefore, finalAfter, key: keyBefore || keyAfter });
       } else {
         // Same text, but a newline was added or removed at the end of the file: a change.
-        operations.push({ kind: "-", text, finalBefore, finalAfter: false });
-        operations.push({ kind: "+", text, finalBefore: false, finalAfter });
+        operations.push({ kind: "-", text, finalBefore, finalAfter: false, key: keyBefore });
+        operations.push({ kind: "+", text, finalBefore: false, finalAfter, key: keyAfter });
       }
       beforeIndex += 1;
       afterIndex += 1;
@@ -362,6 +422,7 @@ function lineOperations(
         text: beforeLines[beforeIndex] as string,
         finalBefore: isFinalBefore(),
         finalAfter: false,
+        key: keys.before(beforeIndex),
       });
       beforeIndex += 1;
     } else {
@@ -370,6 +431,7 @@ function lineOperations(
         text: afterLines[afterIndex] as string,
         finalBefore: false,
         finalAfter: isFinalAfter(),
+        key: keys.after(afterIndex),
       });
       afterIndex += 1;
     }
@@ -426,7 +488,8 @@ function writeHunks(
     let afterCount = 0;
     for (let index = hunkStart; index < hunkEnd; index += 1) {
       const operation = operations[index] as Operation;
-      body.push(`${operation.kind}${operation.text.replace(/\r$/, "")}`);
+      const shown = operation.key ? PRIVATE_KEY_REDACTION : operation.text.replace(/\r$/, "");
+      body.push(`${operation.kind}${shown}`);
       if (operation.finalBefore || operation.finalAfter) body.push("\\ No newline at end of file");
       if (operation.kind !== "+") beforeCount += 1;
       if (operation.kind !== "-") afterCount += 1;
@@ -467,6 +530,10 @@ export function createSpliceDiff(
     before.slice(windowStart, splice.start) +
       splice.replacement +
       before.slice(splice.end, windowEnd),
-    { ...options, firstLine: countNewlines(before, windowStart) + 1 },
+    {
+      ...options,
+      firstLine: countNewlines(before, windowStart) + 1,
+      preceding: before.slice(0, windowStart),
+    },
   );
 }
