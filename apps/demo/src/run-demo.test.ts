@@ -174,7 +174,7 @@ describe("runDemo (scripted)", () => {
       toolResults(run.events).find((result) => result.toolCallId === id)?.content ?? "";
     const [symbol, before, patch, after] = codeCalls.map((call) => resultOf(call.toolCallId));
     expect(symbol).toContain(
-      "src/percent.ts:6-8  function percent — export function percent(part: number, whole: number): number",
+      "src/percent.ts:6-8  export function percent(part: number, whole: number): number",
     );
     expect(before).toContain("6 occurrences of percent in 3 files");
     expect(before).toContain(

@@ -94,7 +94,7 @@ describe("the code family over stdio (--families code)", () => {
       const outline = await call(session, "code_outline", { path: "src/report.ts" });
       expect(outline.isError ?? false).toBe(false);
       expect(text(outline)).toContain("src/report.ts — typescript");
-      expect(text(outline)).toMatch(/3-10\s+class export class Report/);
+      expect(text(outline)).toMatch(/3-10\s+export class Report/);
       expect(text(outline)).toMatch(/7-9\s+method share\(today: number\): number/);
       const references = await call(session, "find_references", { name: "percent" });
       expect(references.isError ?? false).toBe(false);
