@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 // The README's find_references ground truth, CI-sized: the script compares find_references (from
 // dist/) with the TypeScript language service's findReferences on zod's shipped sources, for 12
 // sampled symbols, and the floors below pin what the README reports (recall is the promise;
-// precision is low for members by nature: same-name identifiers are included).
+// precision is what following imports and Type.member buy over plain text; never lower a floor).
 const require = createRequire(import.meta.url);
 const script = fileURLToPath(new URL("../scripts/ground-truth-references.mjs", import.meta.url));
 
@@ -20,6 +20,10 @@ function zodSources(): string | undefined {
     return undefined;
   }
 }
+
+/** Floors of the 12-symbol run (measured 1.000 and 0.836; plain exports 0.838). */
+const PRECISION_DEFINED_IN = 0.9;
+const PRECISION_TYPE_MEMBER = 0.7;
 
 describe("find_references against the TypeScript language service", () => {
   const folder = zodSources();
@@ -33,16 +37,24 @@ describe("find_references against the TypeScript language service", () => {
       const rows = new Map(
         out
           .split("\n")
-          .filter((line) => /^\| (top|class|all)/.test(line))
+          .filter((line) => /^\| (top|class|members|all)/.test(line))
           .map((line) => {
             const cells = line.split("|").map((cell) => cell.trim());
             return [cells[1], { precision: Number(cells[6]), recall: Number(cells[7]) }] as const;
           }),
       );
       expect(rows.get("top-level exports")?.recall).toBeGreaterThanOrEqual(0.95);
-      expect(rows.get("all")?.recall).toBeGreaterThanOrEqual(0.9);
-      expect(rows.get("top-level exports")?.precision).toBeGreaterThanOrEqual(0.2);
+      expect(rows.get("all (top-level + Type.member)")?.recall).toBeGreaterThanOrEqual(0.9);
+      expect(rows.get("top-level exports")?.precision).toBeGreaterThanOrEqual(0.7);
+      // Following imports: one definition's references, with defined_in.
+      const narrowed = rows.get("top-level exports, with defined_in");
+      expect(narrowed?.recall).toBeGreaterThanOrEqual(0.95);
+      expect(narrowed?.precision).toBeGreaterThanOrEqual(PRECISION_DEFINED_IN);
+      // Members asked as Type.member.
+      const qualified = rows.get("members as Type.member");
+      expect(qualified?.recall).toBeGreaterThanOrEqual(0.95);
+      expect(qualified?.precision).toBeGreaterThanOrEqual(PRECISION_TYPE_MEMBER);
     },
-    120_000,
+    300_000,
   );
 });
