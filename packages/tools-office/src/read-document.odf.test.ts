@@ -65,9 +65,9 @@ describe("read_document — OpenDocument, EPUB, RTF", () => {
     if (!result.success) throw new Error(result.error.message);
     expect(result.data.total).toBe(2);
     expect(result.data.markdown).toContain(
-      "## Slide 1: Launch\n\n- Goals\n    - Grow\n\n### Notes\n\nSmile.",
+      "<!-- Slide 1 -->\n# Launch\n\n- Goals\n    - Grow\n\n### Notes\n\nSmile.",
     );
-    expect(result.data.markdown).toContain("## Slide 2: Next");
+    expect(result.data.markdown).toContain("<!-- Slide 2 -->\n# Next");
   });
 
   it("reads an EPUB in spine order with its title", async () => {

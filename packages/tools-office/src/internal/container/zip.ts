@@ -1,10 +1,13 @@
+import { once } from "node:events";
+import { createInflateRaw } from "node:zlib";
 import { ToolFailureError } from "@agentool/contract";
-import { Inflate, type Zippable, zipSync } from "fflate";
+import { type Zippable, zipSync } from "fflate";
 import { NEVER_YIELD, type Yielder } from "./yielder.js";
 
 /**
  * A safe, read-only view of a zip archive (OOXML, OpenDocument, EPUB): the central directory is
- * parsed by hand, and every entry is inflated in small slices against hard limits — entry count,
+ * parsed by hand, and every entry is inflated by node:zlib off the main thread, each output chunk
+ * counted against hard limits as it arrives — entry count,
  * per-entry and total uncompressed bytes, compression ratio — so a zip bomb is refused with
  * `TOO_LARGE` after a bounded amount of work, never inflated whole. Names that could escape a
  * folder (`../`, absolute, drive letters, NUL, backslashes) and duplicate names are refused with
@@ -57,7 +60,7 @@ export interface OpenZipOptions {
   label?: string;
 }
 
-const SLICE_BYTES = 16_384;
+const SLICE_BYTES = 65_536;
 const RATIO_FLOOR_BYTES = 1_000_000;
 
 function u16(bytes: Uint8Array, at: number): number {
@@ -122,8 +125,9 @@ export class ZipArchive {
   }
 
   /**
-   * Inflates one entry in slices, handing each uncompressed chunk to `onChunk` (return `false`
-   * to stop early). Refuses past the limits with `TOO_LARGE`.
+   * Inflates one entry chunk by chunk (64 KB; node:zlib, off the main thread), handing each
+   * uncompressed chunk to `onChunk` (return `false` to stop early). Refuses past the limits with
+   * `TOO_LARGE` as soon as a chunk crosses them.
    *
    * @param name - the entry's name
    * @param onChunk - receives uncompressed chunks in order
@@ -144,8 +148,8 @@ export class ZipArchive {
     const data = this.#bytes.subarray(start, start + entry.compressedSize);
     if (entry.method === 0) {
       this.#count(entry, data.length);
-      for (let at = 0; at < data.length; at += SLICE_BYTES * 64) {
-        if (onChunk(data.subarray(at, at + SLICE_BYTES * 64)) === false) return;
+      for (let at = 0; at < data.length; at += 262_144) {
+        if (onChunk(data.subarray(at, at + 262_144)) === false) return;
         await yielder.tick();
       }
       return;
@@ -156,27 +160,45 @@ export class ZipArchive {
         `${this.#label}: part ${name} uses zip compression method ${entry.method}; only stored and deflate are read.`,
       );
     }
-    let produced = 0;
-    let stopped = false;
-    const inflate = new Inflate((chunk) => {
-      if (stopped) return;
-      produced += chunk.length;
-      this.#count(entry, chunk.length, produced);
-      if (onChunk(chunk) === false) stopped = true;
-    });
-    for (let at = 0; at < data.length && !stopped; at += SLICE_BYTES) {
-      const end = Math.min(data.length, at + SLICE_BYTES);
-      try {
-        inflate.push(data.subarray(at, end), end === data.length);
-      } catch (error) {
-        if (error instanceof ToolFailureError) throw error;
-        throw new ToolFailureError(
-          "UNSUPPORTED",
-          `${this.#label}: part ${name} is damaged (${error instanceof Error ? error.message : String(error)}).`,
-          { hint: "The file may be truncated or corrupt; ask for a fresh copy." },
-        );
+    await this.#inflate(entry, data, onChunk, yielder);
+  }
+
+  async #inflate(
+    entry: ZipEntry,
+    data: Uint8Array,
+    onChunk: (chunk: Uint8Array) => unknown,
+    yielder: Yielder,
+  ): Promise<void> {
+    // node:zlib inflates off the main thread; each output chunk is counted before it is used.
+    const inflater = createInflateRaw({ chunkSize: SLICE_BYTES });
+    const feeding = (async () => {
+      for (let at = 0; at < data.length && !inflater.destroyed; at += SLICE_BYTES) {
+        if (!inflater.write(data.subarray(at, at + SLICE_BYTES))) {
+          await Promise.race([once(inflater, "drain"), once(inflater, "close")]).catch(() => {});
+        }
       }
-      await yielder.tick();
+      if (!inflater.destroyed) inflater.end();
+    })();
+    let produced = 0;
+    try {
+      for await (const chunk of inflater as AsyncIterable<Buffer>) {
+        produced += chunk.length;
+        this.#count(entry, chunk.length, produced, Math.max(1, inflater.bytesWritten));
+        const view = new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.length);
+        if (onChunk(view) === false) break;
+        await yielder.tick();
+      }
+    } catch (error) {
+      if (error instanceof ToolFailureError || !(error instanceof Error) || !("errno" in error))
+        throw error;
+      throw new ToolFailureError(
+        "UNSUPPORTED",
+        `${this.#label}: part ${entry.name} is damaged (${error.message}).`,
+        { hint: "The file may be truncated or corrupt; ask for a fresh copy." },
+      );
+    } finally {
+      inflater.destroy();
+      await feeding.catch(() => {});
     }
   }
 
@@ -220,7 +242,7 @@ export class ZipArchive {
     return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   }
 
-  #count(entry: ZipEntry, added: number, produced = added): void {
+  #count(entry: ZipEntry, added: number, produced = added, consumed = entry.compressedSize): void {
     this.#inflated += added;
     const limits = this.#limits;
     const bomb =
@@ -231,7 +253,7 @@ export class ZipArchive {
     if (bomb) {
       throw new ToolFailureError(
         "TOO_LARGE",
-        `${this.#label}: part ${entry.name} inflates past the safety limits (${produced} bytes from ${entry.compressedSize} compressed; limits: ${limits.maxEntryBytes} bytes per part, ${limits.maxTotalBytes} in all, ratio ${limits.maxRatio}) — refused as a possible zip bomb.`,
+        `${this.#label}: part ${entry.name} inflates past the safety limits (${produced} bytes from ${consumed} compressed; limits: ${limits.maxEntryBytes} bytes per part, ${limits.maxTotalBytes} in all, ratio ${limits.maxRatio}) — refused as a possible zip bomb.`,
         { hint: "Ask the user for a smaller or re-saved copy of the document." },
       );
     }

@@ -6,7 +6,7 @@ import { type InlineContext, paragraphSegments } from "./docx-inline.js";
 import { type DocxParts, headingLevel, styleNames, styleNumbering } from "./docx-parts.js";
 
 /**
- * A .docx body → Markdown: headings by style (`heading N`, `Title`, outline level), lists by
+ * A .docx body → Markdown: headings by style (`heading N`, outline level; the `Title` paragraph is the document title), lists by
  * numbering with nesting and real numbers, code blocks from code styles, quotes, GFM tables
  * (spans padded, continued vertical merges empty), then footnotes, endnotes and comments.
  *
@@ -21,6 +21,8 @@ class BodyWriter {
   readonly context: InlineContext;
   readonly #counters = new Map<string, number[]>();
   #code: string[] | undefined;
+  /** The text of the `Title` paragraph (the document's title, not a heading of its text). */
+  title: string | undefined;
 
   constructor(parts: DocxParts) {
     this.context = { parts, footnotes: [], endnotes: [], comments: [], images: [] };
@@ -61,6 +63,10 @@ class BodyWriter {
     this.flushCode();
     const text = renderInline(segments).replace(/\t/g, " ").trim();
     if (text === "") return;
+    if (names[0] === "title" && this.title === undefined) {
+      this.title = text.replace(/\n/g, " ");
+      return;
+    }
     const level = headingLevel(this.context.parts, styleId);
     const outline = properties === undefined ? undefined : childElement(properties, "outlineLvl");
     const outlineLevel = outline === undefined ? 0 : Number(attribute(outline, "val") ?? 9) + 1;
@@ -212,9 +218,9 @@ export async function docxBodyToMarkdown(
   body: XmlElement,
   parts: DocxParts,
   yielder: Yielder,
-): Promise<{ markdown: string; images: string[] }> {
+): Promise<{ markdown: string; images: string[]; title: string | undefined }> {
   const writer = new BodyWriter(parts);
   await writer.blocks(body, yielder);
   writer.notes();
-  return { markdown: writer.writer.toString(), images: writer.context.images };
+  return { markdown: writer.writer.toString(), images: writer.context.images, title: writer.title };
 }

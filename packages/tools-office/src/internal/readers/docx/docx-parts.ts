@@ -143,7 +143,6 @@ export function headingLevel(parts: DocxParts, styleId: string | undefined): num
     if (style === undefined) break;
     const named = /^heading\s*(\d)$/.exec(style.name);
     if (named !== null) return Number(named[1]);
-    if (style.name === "title") return 1;
     if (style.outlineLevel !== undefined && style.outlineLevel < 9) return style.outlineLevel + 1;
     id = style.basedOn;
   }

@@ -26,7 +26,7 @@ export async function readDocx(input: ReaderInput): Promise<TextDocument> {
   if (body === undefined) {
     throw new ToolFailureError("UNSUPPORTED", `${label}: ${main} has no document body.`);
   }
-  const { markdown } = await docxBodyToMarkdown(body, parts, yielder);
+  const { markdown, title } = await docxBodyToMarkdown(body, parts, yielder);
   const notes: string[] = [];
   if (hasMacros(archive)) notes.push(MACRO_NOTE);
   if (/\{\+\+|\{--/.test(markdown)) {
@@ -34,5 +34,7 @@ export async function readDocx(input: ReaderInput): Promise<TextDocument> {
       "Tracked changes are marked: insertions {++like this++}, deletions {--like this--}.",
     );
   }
-  return { kind: "text", markdown, notes };
+  const document: TextDocument = { kind: "text", markdown, notes };
+  if (title !== undefined && title !== "") document.title = title;
+  return document;
 }

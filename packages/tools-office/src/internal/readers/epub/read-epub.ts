@@ -27,6 +27,22 @@ const MAX_CHAPTER_CHARS = 20_000_000;
 
 const FONT_OBFUSCATION = /idpf\.org\/2008\/embedding|ns\.adobe\.com\/pdf\/enc#RC/;
 
+/** A title page (pandoc, Calibre): the title is the book's metadata, not a heading of its text. */
+const TITLE_PAGE = /<section[^>]*epub:type="titlepage"[^>]*>[\s\S]*?<\/section>/gi;
+
+/** Links between the book's own chapters (`ch001.xhtml#intro`) become plain fragments (`#intro`); others stay. */
+function bookInternalLinks(
+  html: string,
+  chapter: string,
+  inBook: (part: string) => boolean,
+): string {
+  return html.replace(/href="([^"#:?]+)(#[^"]*)?"/gi, (match, file: string, fragment?: string) => {
+    if (!inBook(resolvePartName(chapter, decodeURIComponent(file)))) return match;
+    const name = file.slice(file.lastIndexOf("/") + 1);
+    return `href="${fragment ?? `#${name}`}"`;
+  });
+}
+
 let converter: NodeHtmlMarkdown | undefined;
 
 function toMarkdown(html: string): string {
@@ -36,7 +52,13 @@ function toMarkdown(html: string): string {
     useInlineLinks: true,
     maxConsecutiveNewlines: 2,
   });
-  return converter.translate(html);
+  // node-html-markdown percent-encodes `_` and `*` in link targets; give the targets back as written.
+  return converter
+    .translate(html)
+    .replace(
+      /\]\(([^)\s]*)\)/g,
+      (_match, url: string) => `](${url.replace(/%5F/gi, "_").replace(/%2A/gi, "*")})`,
+    );
 }
 
 /**
@@ -109,7 +131,8 @@ export async function readEpub(input: ReaderInput): Promise<TextDocument> {
         `${label}: chapter ${item.href} has ${html.length} characters, more than the ${MAX_CHAPTER_CHARS} converted.`,
       );
     }
-    const body = /<body[^>]*>([\s\S]*)<\/body>/i.exec(html)?.[1] ?? html;
+    const inner = (/<body[^>]*>([\s\S]*)<\/body>/i.exec(html)?.[1] ?? html).replace(TITLE_PAGE, "");
+    const body = bookInternalLinks(inner, item.href, (part) => archive.has(part));
     const markdown = toMarkdown(body).trim();
     if (markdown !== "") chapters.push(markdown);
     await yielder.tick();

@@ -14,7 +14,7 @@ import { OdfTextWriter } from "./odf-text.js";
 
 /**
  * Reads OpenDocument text (.odt → Markdown) and presentations (.odp → one item per slide:
- * `## Slide N: title`, outline bullets by nesting, tables, images, speaker notes).
+ * `<!-- Slide N -->` and `# title`, outline bullets by nesting, tables, images, speaker notes).
  *
  * @internal
  */
@@ -63,7 +63,7 @@ async function slides(
       .flatMap((frame) => findElements(frame, "p").map((p) => writer.inline(p).trim()))
       .filter((line) => line !== "");
     if (noteLines.length > 0) writer.writer.block(["### Notes", "", ...noteLines]);
-    const heading = `## Slide ${index + 1}${title === "" ? "" : `: ${title}`}`;
+    const heading = `<!-- Slide ${index + 1} -->${title === "" ? "" : `\n# ${title}`}`;
     const text = writer.finish();
     items.push({ markdown: text === "" ? heading : `${heading}\n\n${text}`, images: [] });
   }

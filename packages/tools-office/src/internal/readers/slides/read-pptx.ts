@@ -29,7 +29,9 @@ import {
 import type { ItemsDocument, ReaderInput } from "../types.js";
 
 /**
- * Reads a .pptx/.pptm: slides in presentation order, each as `## Slide N: title`, then its
+ * Reads a .pptx/.pptm: slides in presentation order, each as `<!-- Slide N -->` and its title as
+ * a heading (`#` for Section Header slides, the slide level below them; a paragraph that is one
+ * bold run, as pandoc writes a lower heading, one level further), then its
  * text shapes (bullets with their levels, numbered where the shape numbers them), tables,
  * pictures named by their part, and the speaker notes. Paged by slide.
  *
@@ -67,6 +69,34 @@ function paragraphSegments(
   return out;
 }
 
+/** A paragraph that is nothing but one short bold run (not a link): a heading under the slide's title. */
+function isHeadingRun(segments: readonly InlineSegment[]): boolean {
+  const words = segments.filter((segment) => segment.text.trim() !== "");
+  return (
+    words.length > 0 &&
+    words.every(
+      (segment) => segment.bold === true && segment.raw !== true && !segment.text.includes("\n"),
+    ) &&
+    words.reduce((sum, segment) => sum + segment.text.length, 0) <= 200
+  );
+}
+
+async function layoutName(
+  archive: ZipArchive,
+  part: string | undefined,
+  cache: Map<string, string>,
+  yielder: Yielder,
+): Promise<string> {
+  if (part === undefined) return "";
+  const known = cache.get(part);
+  if (known !== undefined) return known;
+  const root = await readPart(archive, part, yielder);
+  const slide = root === undefined ? undefined : childElement(root, "cSld");
+  const name = (slide && attribute(slide, "name")) ?? "";
+  cache.set(part, name);
+  return name;
+}
+
 function placeholderType(shape: XmlElement): string | undefined | null {
   const properties = findElement(shape, "nvPr");
   const placeholder = properties === undefined ? undefined : childElement(properties, "ph");
@@ -77,10 +107,15 @@ function placeholderType(shape: XmlElement): string | undefined | null {
 class SlideWriter {
   readonly writer = new MarkdownWriter();
   title = "";
+  /** Whether the title is the deck's title slide's (`ctrTitle`). */
+  titleSlide = false;
   readonly #relationships: Map<string, Relationship>;
+  /** The level a paragraph that is one bold run gets (a heading below the slide's: pandoc writes them so). */
+  readonly #innerHeading: number;
 
-  constructor(relationships: Map<string, Relationship>) {
+  constructor(relationships: Map<string, Relationship>, innerHeading: number) {
     this.#relationships = relationships;
+    this.#innerHeading = innerHeading;
   }
 
   shapes(tree: XmlElement): void {
@@ -107,14 +142,17 @@ class SlideWriter {
         .map((p) => renderInline(paragraphSegments(p, this.#relationships)))
         .join(" ")
         .trim();
-      if (this.title === "") this.title = text;
-      else if (text !== "") this.writer.block(`**${text}**`);
+      if (this.title === "") {
+        this.title = text;
+        this.titleSlide = type === "ctrTitle";
+      } else if (text !== "") this.writer.block(`**${text}**`);
       return;
     }
     const bulleted = type !== null && BODY_TYPES.has(type) && type !== "subTitle";
     const counters: number[] = [];
     for (const paragraph of paragraphs) {
-      const text = renderInline(paragraphSegments(paragraph, this.#relationships)).trim();
+      const segments = paragraphSegments(paragraph, this.#relationships);
+      const text = renderInline(segments).trim();
       if (text === "") continue;
       const properties = childElement(paragraph, "pPr");
       const level = Number((properties && attribute(properties, "lvl")) ?? 0);
@@ -129,6 +167,10 @@ class SlideWriter {
           level,
           numbered ? `${counters[level]}.` : "-",
           text.replace(/\n/g, "\\\n"),
+        );
+      } else if (isHeadingRun(segments)) {
+        this.writer.block(
+          `${"#".repeat(this.#innerHeading)} ${renderInline(segments.map((segment) => ({ ...segment, bold: false }))).trim()}`,
         );
       } else this.writer.block(escapeBlockStart(text).replace(/\n/g, "\\\n"));
     }
@@ -202,22 +244,55 @@ export async function readPptx(input: ReaderInput): Promise<ItemsDocument> {
   const slideParts = (list === undefined ? [] : childElements(list, "sldId"))
     .map((slide) => relationships.get(prefixedAttribute(slide, "id") ?? "")?.target)
     .filter((part): part is string => part !== undefined && archive.has(part));
-  const items: ItemsDocument["items"] = [];
-  for (const [index, part] of slideParts.entries()) {
+  const layouts = new Map<string, string>();
+  const slides: { part: string; relationships: Map<string, Relationship>; layout: string }[] = [];
+  for (const part of slideParts) {
     const slideRelationships = await readRelationships(archive, part, yielder);
-    const root = await readPart(archive, part, yielder);
+    const layoutPart = [...slideRelationships.values()].find((r) =>
+      r.type.endsWith("/slideLayout"),
+    )?.target;
+    slides.push({
+      part,
+      relationships: slideRelationships,
+      layout: await layoutName(archive, layoutPart, layouts, yielder),
+    });
+  }
+  // Section Header slides stand for the headings above the slide level (pandoc's reading of them).
+  const sections = slides.some((slide) => /section header/i.test(slide.layout));
+  const slideLevel = sections ? 2 : 1;
+  const items: ItemsDocument["items"] = [];
+  let title: string | undefined;
+  for (const [index, slide] of slides.entries()) {
+    const root = await readPart(archive, slide.part, yielder);
     const tree = root === undefined ? undefined : findElement(root, "spTree");
-    const writer = new SlideWriter(slideRelationships);
+    const writer = new SlideWriter(slide.relationships, Math.min(6, slideLevel + 1));
     if (tree !== undefined) writer.shapes(tree);
-    const notesPart = [...slideRelationships.values()].find((r) =>
+    const notesPart = [...slide.relationships.values()].find((r) =>
       r.type.endsWith("/notesSlide"),
     )?.target;
     const notes = await notesText(archive, notesPart, yielder);
     if (notes !== "") writer.writer.block(["### Notes", "", ...notes.split("\n")]);
-    const heading = `## Slide ${index + 1}${writer.title === "" ? "" : `: ${writer.title.replace(/\n/g, " ")}`}`;
+    const lines = [`<!-- Slide ${index + 1} -->`];
+    const heading = writer.title.replace(/\n/g, " ");
+    if (writer.titleSlide) {
+      title ??= heading;
+      lines.push(`**${heading}**`);
+    } else if (heading !== "") {
+      lines.push(`${"#".repeat(/section header/i.test(slide.layout) ? 1 : slideLevel)} ${heading}`);
+    }
     const body = writer.writer.toString();
-    items.push({ markdown: body === "" ? heading : `${heading}\n\n${body}`, images: [] });
+    items.push({
+      markdown: body === "" ? lines.join("\n") : `${lines.join("\n")}\n\n${body}`,
+      images: [],
+    });
     await yielder.tick();
   }
-  return { kind: "items", unit: "slides", items, notes: hasMacros(archive) ? [MACRO_NOTE] : [] };
+  const document: ItemsDocument = {
+    kind: "items",
+    unit: "slides",
+    items,
+    notes: hasMacros(archive) ? [MACRO_NOTE] : [],
+  };
+  if (title !== undefined && title !== "") document.title = title;
+  return document;
 }
