@@ -284,6 +284,12 @@ describe("apply_patch against hostile patches: refused with the right code, noth
     const missing = await refused(update("missing.txt"), "FILE_NOT_FOUND");
     expect(missing.hint).toContain("*** Add File:");
     await refused(add("a.txt"), "FILE_ALREADY_EXISTS");
+    const replaced = await refused(
+      "*** Begin Patch\n*** Delete File: a.txt\n*** Add File: a.txt\n+new\n*** End Patch",
+      "INVALID_INPUT",
+    );
+    expect(replaced.message).toMatch(/^a\.txt is deleted and then added in the same change set/);
+    expect(replaced.hint).not.toMatch(/delete it first in the same/);
   });
 });
 

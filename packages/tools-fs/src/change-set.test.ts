@@ -1,4 +1,4 @@
-import { mkdir, readFile, stat, symlink, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rm, stat, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { commitChangeSet, type FileChange, planChangeSet } from "./change-set.js";
@@ -150,7 +150,23 @@ describe("planChangeSet / commitChangeSet", () => {
       "b.js": "b\n",
       "bin.dat": new Uint8Array([0, 1, 2, 0]),
     });
-    await refused([{ kind: "add", path: "a.js", text: "x" }], "FILE_ALREADY_EXISTS");
+    const onto = await refused([{ kind: "add", path: "a.js", text: "x" }], "FILE_ALREADY_EXISTS");
+    expect(onto?.hint).toBe(
+      "Change the existing file with an update instead (or delete it in a separate call first).",
+    );
+    // Deleting then adding one path is refused with a hint that is true (not "delete it first").
+    const replaced = await refused(
+      [
+        { kind: "delete", path: "a.js" },
+        { kind: "add", path: "./a.js", text: "x" },
+      ],
+      "INVALID_INPUT",
+    );
+    expect(replaced?.message).toBe(
+      "a.js is deleted and then added in the same change set; a change set names each file once.",
+    );
+    expect(replaced?.hint).toMatch(/update it instead with the whole new text/);
+    expect(replaced?.hint).not.toMatch(/same change set/);
     await refused(
       [{ kind: "update", path: "a.js", moveTo: "b.js", edit: (v) => v }],
       "FILE_ALREADY_EXISTS",
@@ -197,7 +213,10 @@ describe("planChangeSet / commitChangeSet", () => {
     const before = await snapshotTree(fixture.root);
     const committed = await commitChangeSet(fixture.workspace, planned);
     expect(committed).toMatchObject({ success: false, error: { code: "CONFLICT" } });
-    expect(committed.success ? "" : committed.error.message).toMatch(/Nothing was written\.$/);
+    expect(committed.success ? "" : committed.error.message).toMatch(
+      /^a\.js changed while apply_patch was applying the changes: its sha is now [0-9a-f]{12}; read it again\. Nothing was written\.$/,
+    );
+    expect(committed.success ? "" : committed.error.hint).toMatch(/^Re-read a\.js with read_file/);
     expect(await snapshotTree(fixture.root)).toEqual(before);
 
     const again = await plan([
@@ -211,6 +230,31 @@ describe("planChangeSet / commitChangeSet", () => {
       error: { code: "CONFLICT" },
     });
     expect(await snapshotTree(fixture.root)).toEqual(snapshot);
+
+    // A folder swapped for a symlink into .git after planning: refused, naming the file, never
+    // the temporary file written beside it.
+    await mkdir(join(fixture.root, ".git/hooks"), { recursive: true });
+    const hook = await plan([{ kind: "add", path: "gl/pre-commit", text: "#!/bin/sh\n" }]);
+    await symlink(".git/hooks", join(fixture.root, "gl"));
+    const blocked = await commitChangeSet(fixture.workspace, hook, { tool: "ast_rewrite" });
+    expect(blocked).toMatchObject({ success: false, error: { code: "BLOCKED" } });
+    const message = blocked.success ? "" : blocked.error.message;
+    expect(message).toMatch(/^gl\/pre-commit is inside git's private directory/);
+    expect(message).not.toMatch(/agentool|\.pre-commit/);
+    expect(await readdir(join(fixture.root, ".git/hooks"))).toEqual([]);
+
+    const deleted = await plan([{ kind: "delete", path: "b.js" }]);
+    await rm(join(fixture.root, "b.js"));
+    expect(
+      await commitChangeSet(fixture.workspace, deleted, { tool: "ast_rewrite" }),
+    ).toMatchObject({
+      success: false,
+      error: {
+        code: "CONFLICT",
+        message:
+          "b.js was deleted or replaced while ast_rewrite was applying the changes. Nothing was written.",
+      },
+    });
   });
 
   it("undoes every step when a rename fails part-way: all files byte-identical", async () => {

@@ -72,6 +72,7 @@ export async function planChangeSet(
   }
   const files: PlannedFile[] = [];
   const targets: CommitTarget[] = [];
+  const deleted = new Set<string>();
   try {
     for (const change of changes) {
       if (options.signal?.aborted === true) {
@@ -83,8 +84,11 @@ export async function planChangeSet(
         change.kind === "update"
           ? await planUpdate(workspace, change, options)
           : change.kind === "add"
-            ? await planAdd(workspace, change, options)
+            ? await planAdd(workspace, change, options, deleted)
             : await planDelete(workspace, change, options);
+      if (change.kind === "delete" && planned.target.source !== undefined) {
+        deleted.add(planned.target.source.real);
+      }
       files.push(planned.file);
       targets.push(planned.target);
     }

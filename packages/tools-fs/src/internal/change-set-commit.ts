@@ -8,7 +8,8 @@
 
 import { errorMessage, fail, ok, ToolFailureError, type ToolResult } from "@agentool/contract";
 import { type FileSystem, FileSystemError } from "../file-system.js";
-import { conflictError, lastRecordedWrite, recordWrite } from "./editable-file.js";
+import { lastRecordedWrite, recordWrite } from "./editable-file.js";
+import { SHORT_SHA_LENGTH } from "./text-codec.js";
 
 /** One file of a committed change set. */
 export interface CommittedFile {
@@ -79,15 +80,53 @@ async function createParents(fileSystem: FileSystem, directory: string, journal:
   journal.directories.push(...missing);
 }
 
-async function verify(fileSystem: FileSystem, targets: readonly CommitTarget[]): Promise<void> {
+/** A temporary or set-aside name made by {@link besides}: `.<name>.<12 hex>.agentool-<purpose>`. */
+const TEMPORARY_NAME = /\.([^/\s]+?)\.[0-9a-f]{12}\.agentool-(?:patch|removed)\b/g;
+
+/**
+ * A message with every temporary name replaced by the file it stands for (the temporary lies
+ * beside its target, so the folder part is already right): the model never sees them.
+ */
+function hideTemporaryNames(text: string): string {
+  return text.replace(TEMPORARY_NAME, "$1");
+}
+
+/** `CONFLICT`: a file changed between planning and writing (not the model's sha: its own read). */
+function changedMeanwhile(
+  fileSystem: FileSystem,
+  target: CommitTarget & { source: NonNullable<CommitTarget["source"]> },
+  sha: string | undefined,
+  tool: string,
+): FileSystemError {
+  if (sha === undefined) {
+    return new FileSystemError(
+      "CONFLICT",
+      `${target.display} was deleted or replaced while ${tool} was applying the changes.`,
+      "Check whether it was moved (glob_search), then send the change again.",
+    );
+  }
+  const last = lastRecordedWrite(fileSystem, target.source.real);
+  const by = last?.sha === sha ? ` (by a concurrent ${last.tool} call)` : "";
+  return new FileSystemError(
+    "CONFLICT",
+    `${target.display} changed while ${tool} was applying the changes${by}: its sha is now ${sha.slice(0, SHORT_SHA_LENGTH)}; read it again.`,
+    `Re-read ${target.display} with read_file, then send the change again against its current content.`,
+  );
+}
+
+async function verify(
+  fileSystem: FileSystem,
+  targets: readonly CommitTarget[],
+  tool: string,
+): Promise<void> {
   for (const target of targets) {
-    if (target.source !== undefined) {
-      const stat = await fileSystem.stat(target.source.real);
-      if (stat?.type !== "file") throw conflictError(target.display, undefined);
-      const sha = await fileSystem.digest(target.source.real);
-      if (sha !== target.source.sha) {
-        throw conflictError(target.display, sha, lastRecordedWrite(fileSystem, target.source.real));
-      }
+    const source = target.source;
+    if (source !== undefined) {
+      const stat = await fileSystem.stat(source.real);
+      if (stat?.type !== "file")
+        throw changedMeanwhile(fileSystem, { ...target, source }, undefined, tool);
+      const sha = await fileSystem.digest(source.real);
+      if (sha !== source.sha) throw changedMeanwhile(fileSystem, { ...target, source }, sha, tool);
     }
     if (
       target.write?.created === true &&
@@ -124,7 +163,7 @@ async function runSteps(
   fileSystem: FileSystem,
   targets: readonly CommitTarget[],
   journal: Journal,
-  signal: AbortSignal | undefined,
+  options: { tool: string; signal?: AbortSignal },
 ): Promise<void> {
   const temporaries = new Map<CommitTarget, string>();
   for (const target of targets) {
@@ -136,8 +175,8 @@ async function runSteps(
     journal.temporaries.push(temporary);
     temporaries.set(target, temporary);
   }
-  await verify(fileSystem, targets);
-  if (signal?.aborted === true) {
+  await verify(fileSystem, targets, options.tool);
+  if (options.signal?.aborted === true) {
     throw new ToolFailureError("ABORTED", "The change set was cancelled before writing.", {
       retryable: true,
     });
@@ -188,14 +227,16 @@ export async function commitTargets(
 ): Promise<ToolResult<ChangeSetCommit>> {
   const journal: Journal = { temporaries: [], directories: [], undo: [], setAside: [] };
   try {
-    await runSteps(fileSystem, targets, journal, options.signal);
+    await runSteps(fileSystem, targets, journal, options);
   } catch (error) {
     const renamed = journal.undo.length;
     const problems = await rollBack(fileSystem, journal);
     if (problems.length > 0) {
       return fail(
         "INTERNAL",
-        `The change set failed part-way (${errorMessage(error)}) and restoring failed for ${problems.join(", ")}; the other files are as before.`,
+        hideTemporaryNames(
+          `The change set failed part-way (${errorMessage(error)}) and restoring failed for ${problems.join(", ")}; the other files are as before.`,
+        ),
         {
           hint: "Check those files with read_file before going on; ask the user if they are damaged.",
         },
@@ -207,8 +248,8 @@ export async function commitTargets(
       renamed === 0
         ? " Nothing was written."
         : ` Nothing was changed: the ${renamed} ${renamed === 1 ? "step" : "steps"} already done ${renamed === 1 ? "was" : "were"} undone.`;
-    return fail(failure.code, `${failure.message}${note}`, {
-      ...(failure.hint === undefined ? {} : { hint: failure.hint }),
+    return fail(failure.code, hideTemporaryNames(`${failure.message}${note}`), {
+      ...(failure.hint === undefined ? {} : { hint: hideTemporaryNames(failure.hint) }),
       ...(failure.retryable === undefined ? {} : { retryable: failure.retryable }),
     });
   }

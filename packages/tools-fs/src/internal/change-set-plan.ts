@@ -161,7 +161,7 @@ async function refuseExisting(workspace: Workspace, resolved: ResolvedPath, what
       "FILE_ALREADY_EXISTS",
       `${what} ${resolved.display} already exists.`,
       what === "add"
-        ? "Change the existing file with an update instead, or delete it first in the same change set."
+        ? "Change the existing file with an update instead (or delete it in a separate call first)."
         : "Choose a destination that does not exist, or delete that file first in a separate call.",
     );
   }
@@ -282,13 +282,26 @@ export async function planUpdate(
   };
 }
 
-/** @internal */
+/**
+ * @param deleted - the real paths an earlier change of the set deletes
+ * @internal
+ */
 export async function planAdd(
   workspace: Workspace,
   change: Extract<FileChange, { kind: "add" }>,
   options: PlanChangeSetOptions,
+  deleted: ReadonlySet<string> = new Set(),
 ): Promise<{ file: PlannedFile; target: CommitTarget }> {
   const resolved = await resolveTarget(workspace, change.path, "path");
+  if (deleted.has(resolved.real)) {
+    throw new ToolFailureError(
+      "INVALID_INPUT",
+      `${resolved.display} is deleted and then added in the same change set; a change set names each file once.`,
+      {
+        hint: "To replace its content, update it instead with the whole new text — or delete it and add it in two separate calls.",
+      },
+    );
+  }
   await refuseExisting(workspace, resolved, "add");
   const bytes = encodeText(change.text, "utf-8");
   const sha = await sha256Hex(bytes);
