@@ -80,9 +80,7 @@ export async function readCsv(input: ReaderInput): Promise<PagedDocument> {
   const notes = [
     `Delimiter: ${delimiter === "\t" ? "tab" : JSON.stringify(delimiter)}; row 1 is the file's first line.`,
   ];
-  return page.finish({
-    sheets: [{ name: "(csv)", rows: page.lastRow, columns: page.lastColumn, hidden: false }],
-    sheet: "(csv)",
-    notes,
-  });
+  // A CSV file is one table: no sheets to list.
+  const { sheets: _sheets, sheet: _sheet, ...result } = page.finish({ sheets: [], sheet: "", notes });
+  return result;
 }
