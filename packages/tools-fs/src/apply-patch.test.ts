@@ -284,6 +284,16 @@ describe("apply_patch against hostile patches: refused with the right code, noth
     const missing = await refused(update("missing.txt"), "FILE_NOT_FOUND");
     expect(missing.hint).toContain("*** Add File:");
     await refused(add("a.txt"), "FILE_ALREADY_EXISTS");
+    // A reversing character would show "src/\u202Ets.exe" as "src/exe.st": refused, never echoed.
+    const bidi = await refused(add("src/\u202Ets.exe"), "INVALID_PATH");
+    expect(bidi.message).toContain("U+202E (RIGHT-TO-LEFT OVERRIDE)");
+    expect(bidi.message).toContain('"src/\\u202Ets.exe"');
+    expect(`${bidi.message}${bidi.hint}`).not.toContain("\u202E");
+    await refused(add("src/a\u0007b.txt"), "INVALID_PATH");
+    await refused(
+      "*** Begin Patch\n*** Update File: a.txt\n*** Move to: b\u2067.txt\n@@\n-a\n+b\n*** End Patch",
+      "INVALID_PATH",
+    );
     const replaced = await refused(
       "*** Begin Patch\n*** Delete File: a.txt\n*** Add File: a.txt\n+new\n*** End Patch",
       "INVALID_INPUT",
