@@ -106,8 +106,12 @@ beforeAll(async () => {
     "deck.pptx": await samplePptx(),
     "paper.pdf": simplePdf(
       Array.from({ length: 5 }, (_, index) => [
-        `Page ${index + 1} heading`,
-        `Body text of page ${index + 1}.`,
+        `# Part ${index + 1}`,
+        `Body text of page ${index + 1}`,
+        "goes on here.",
+        "",
+        "- first point",
+        "- second point",
       ]),
       "The Paper",
     ),
@@ -146,14 +150,16 @@ describe("read_document — PDF", () => {
       truncated: true,
       title: "The Paper",
     });
-    expect(all.data.markdown).toContain("## Page 1\n\nPage 1 heading\nBody text of page 1.");
-    expect(all.data.markdown).not.toContain("Page 3");
+    expect(all.data.markdown).toContain(
+      "<!-- Page 1 -->\n\n# Part 1\n\nBody text of page 1 goes on here.\n\n- first point\n- second point",
+    );
+    expect(all.data.markdown).not.toContain("Part 3");
     const selected = await tool().run({ path: "paper.pdf", pages: "3-4" });
     if (!selected.success) throw new Error(selected.error.message);
     expect(selected.data.total).toBe(2);
-    expect(selected.data.markdown).toContain("## Page 3");
-    expect(selected.data.markdown).toContain("## Page 4");
-    expect(selected.data.markdown).not.toContain("## Page 5");
+    expect(selected.data.markdown).toContain("<!-- Page 3 -->");
+    expect(selected.data.markdown).toContain("<!-- Page 4 -->");
+    expect(selected.data.markdown).not.toContain("<!-- Page 5 -->");
     const past = await tool().run({ path: "paper.pdf", pages: "9" });
     expect(!past.success && past.error.code).toBe("INVALID_INPUT");
   });

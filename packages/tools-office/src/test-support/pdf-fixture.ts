@@ -15,8 +15,14 @@ export function simplePdf(pages: readonly (readonly string[])[], title = "Sample
   objects[3] = "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>";
   pages.forEach((lines, index) => {
     const id = pageIds[index] ?? 0;
-    const escape = (text: string) => text.replace(/[\\()]/g, "\\$&");
-    const stream = `BT /F1 12 Tf 72 720 Td 14 TL ${lines.map((line) => `(${escape(line)}) Tj T*`).join(" ")} ET`;
+    const escapeText = (text: string) => text.replace(/[\\()]/g, "\\$&");
+    // A line written "# Title" is set in 18 pt (a heading); the others in 12 pt, 14 pt apart.
+    const shown = lines.map((line) =>
+      line.startsWith("# ")
+        ? `/F1 18 Tf (${escapeText(line.slice(2))}) Tj T* T* /F1 12 Tf`
+        : `(${escapeText(line)}) Tj T*`,
+    );
+    const stream = `BT /F1 12 Tf 72 720 Td 14 TL ${shown.join(" ")} ET`;
     objects[id] =
       `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents ${id + 1} 0 R >>`;
     objects[id + 1] = `<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`;

@@ -1,19 +1,26 @@
 import { ToolFailureError } from "@agentool/contract";
 import { parseSpan } from "../page-document.js";
 import type { PagedDocument, ReaderInput } from "../types.js";
+import {
+  measureTypography,
+  type PdfLine,
+  type PdfTextItem,
+  pageLines,
+  pageMarkdown,
+} from "./pdf-layout.js";
 
 /**
- * Reads a PDF's text by page with unpdf (pdf.js): only the requested pages are extracted, one
- * at a time with a yield between them; each page comes as `## Page N` and its text lines.
+ * Reads a PDF's text by page with unpdf (pdf.js): only the requested pages (and a few from the
+ * start, to measure the body type) are extracted, with a yield between pages; each page comes as
+ * `<!-- Page N -->` and Markdown rebuilt from its layout (headings by type size, lists, code,
+ * paragraphs: see `pdf-layout.ts`).
  * Encrypted PDFs are refused with `UNSUPPORTED`; pages without text (scans) say so.
  *
  * @internal
  */
 
-interface TextItem {
-  str?: string;
-  hasEOL?: boolean;
-}
+/** Pages from the start measured with the requested ones for the body type and heading sizes. */
+const SAMPLE_PAGES = 6;
 
 function failure(error: unknown, label: string): ToolFailureError {
   const name = error instanceof Error ? error.name : "";
@@ -65,23 +72,41 @@ export async function readPdf(input: ReaderInput): Promise<PagedDocument> {
       );
     }
     const limit = request.limit ?? input.defaultLimit;
+    const lines = new Map<number, PdfLine[]>();
+    const linesOf = async (number: number): Promise<PdfLine[]> => {
+      const known = lines.get(number);
+      if (known !== undefined) return known;
+      const page = await document.getPage(number);
+      const content = await page.getTextContent();
+      const styles = (content.styles ?? {}) as Record<string, { fontFamily?: string }>;
+      const monospace = new Set(
+        Object.keys(styles).filter((font) => styles[font]?.fontFamily === "monospace"),
+      );
+      const found = pageLines(content.items as PdfTextItem[], monospace);
+      page.cleanup();
+      lines.set(number, found);
+      await yielder.tick();
+      return found;
+    };
+    const last = Math.min(total, offset + limit - 1);
+    const wanted: number[] = [];
+    for (let position = offset; position <= last; position += 1)
+      wanted.push(span.first + position - 1);
+    const sample = [
+      ...new Set([
+        ...Array.from({ length: Math.min(SAMPLE_PAGES, pageCount) }, (_, index) => index + 1),
+        ...wanted.slice(0, SAMPLE_PAGES),
+      ]),
+    ];
+    const typography = measureTypography(await Promise.all(sample.map(linesOf)));
     const parts: string[] = [];
     let chars = 0;
     let position = offset;
-    for (; position <= total && position < offset + limit; position += 1) {
+    for (; position <= last; position += 1) {
       const number = span.first + position - 1;
-      const page = await document.getPage(number);
-      const content = await page.getTextContent();
-      let text = "";
-      for (const item of content.items as TextItem[]) {
-        text += item.str ?? "";
-        if (item.hasEOL) text += "\n";
-      }
-      text = text
-        .replace(/[ \t]+\n/g, "\n")
-        .replace(/\n{3,}/g, "\n\n")
-        .trim();
-      const block = `## Page ${number}\n\n${text === "" ? "(no text on this page — it may be a scanned image)" : text}`;
+      const text = pageMarkdown(await linesOf(number), typography);
+      lines.delete(number);
+      const block = `<!-- Page ${number} -->\n\n${text === "" ? "(no text on this page — it may be a scanned image)" : text}`;
       if (chars + block.length > input.maxPageChars && parts.length > 0) break;
       parts.push(
         block.length > input.maxPageChars
@@ -89,8 +114,6 @@ export async function readPdf(input: ReaderInput): Promise<PagedDocument> {
           : block,
       );
       chars += block.length;
-      page.cleanup();
-      await yielder.tick();
     }
     let title: string | undefined;
     try {

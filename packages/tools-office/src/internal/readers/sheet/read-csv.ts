@@ -81,6 +81,10 @@ export async function readCsv(input: ReaderInput): Promise<PagedDocument> {
     `Delimiter: ${delimiter === "\t" ? "tab" : JSON.stringify(delimiter)}; row 1 is the file's first line.`,
   ];
   // A CSV file is one table: no sheets to list.
-  const { sheets: _sheets, sheet: _sheet, ...result } = page.finish({ sheets: [], sheet: "", notes });
+  const {
+    sheets: _sheets,
+    sheet: _sheet,
+    ...result
+  } = page.finish({ sheets: [], sheet: "", notes });
   return result;
 }
