@@ -5,6 +5,7 @@ import { extractSymbols } from "../tree-sitter/extract-symbols.js";
 import { toCodeSymbol } from "../tree-sitter/symbol.js";
 import type { MappedFile } from "./collect-files.js";
 import type { MapSymbol } from "./file-facts-cache.js";
+import { MAX_SIGNATURE_CHARACTERS } from "./format-repo-map.js";
 import { MEMBER_WEIGHT } from "./rank-definitions.js";
 import type { FileRanking, RankFocus } from "./reference-graph.js";
 
@@ -77,7 +78,9 @@ async function ensureSymbols(
   if (found === undefined) {
     const source = await readSourceText(request.workspace, file.path, request.maxFileBytes);
     if (!("text" in source)) return { symbols: [], heuristic: false };
-    const extraction = await extractSymbols(facts.language, source.text);
+    const extraction = await extractSymbols(facts.language, source.text, {
+      signal: request.signal,
+    });
     found = cache.set(file.path, stamp, {
       symbols: extraction.symbols.map(toCodeSymbol),
       method: extraction.method,
@@ -107,8 +110,6 @@ export const HEAD_RATIO = 0.1;
  * 4 → 0.80/0.90/0.50/0.95 over 9–21, 5 → 0.80/0.90/0.50/1.00 over 9–18.
  */
 export const HEAD_SIZE = 4;
-/** Longest signature counted for the lower bound of a file's cost. */
-const SHORT_LINE = 60;
 /** Most files whose symbols are extracted for one page. */
 const MAX_CANDIDATE_FILES = 400;
 
@@ -212,11 +213,13 @@ async function candidatesOf(request: FitRequest): Promise<Candidate[]> {
     const { symbols, heuristic } = await ensureSymbols(request, mapped);
     if (symbols.length === 0) continue;
     const lines = linesOf(request, file, symbols);
-    let shortest = SHORT_LINE;
-    for (const line of lines)
-      if (line.parent === -1)
-        shortest = Math.min(shortest, (symbols[line.symbol] as MapSymbol).signature.length);
-    lowerBound += mapped.path.length + shortest + 6;
+    const head = headOf(lines, symbols);
+    // What the head's lines cost at least as rendered (the breadth step shows them all).
+    lowerBound += mapped.path.length + 1;
+    for (const index of head) {
+      const signature = (symbols[(lines[index] as Line).symbol] as MapSymbol).signature;
+      lowerBound += 4 + Math.min(signature.replace(/\s+/g, " ").length, MAX_SIGNATURE_CHARACTERS);
+    }
     const view: RepoMapFile = {
       path: mapped.path,
       language: mapped.facts.language,
@@ -225,7 +228,7 @@ async function candidatesOf(request: FitRequest): Promise<Candidate[]> {
       total_symbols: symbols.length,
     };
     if (heuristic) view.heuristic = true;
-    candidates.push({ position: position + 1, view, symbols, lines, head: headOf(lines, symbols) });
+    candidates.push({ position: position + 1, view, symbols, lines, head });
   }
   return candidates;
 }
