@@ -125,7 +125,16 @@ export function findLooseMatches(
   );
 }
 
-const ignoreIndentation = (line: string) => trimTrailingWhitespace(line.replace(/^[ \t]+/, ""));
+/** A line without its leading spaces and tabs and its trailing whitespace (loops, no regex). */
+function ignoreIndentation(line: string): string {
+  let start = 0;
+  while (start < line.length) {
+    const code = line.charCodeAt(start);
+    if (code !== 32 && code !== 9) break;
+    start += 1;
+  }
+  return trimTrailingWhitespace(start === 0 ? line : line.slice(start));
+}
 const ignoreWhitespace = (line: string) => line.replace(/\s+/g, " ").trim();
 
 /**
@@ -157,7 +166,7 @@ function excerptLines(text: string, from: number, to: number): string {
 }
 
 /** Explains a needle that matches only when indentation or whitespace is ignored. */
-function explainWhitespace(text: string, needle: string): string | undefined {
+function* explainWhitespace(text: string, needle: string): Generator<void, string | undefined> {
   const wanted = needleLines(needle);
   const indented = findLooseMatches(text, needle, ignoreIndentation);
   if (indented.length > 0) {
@@ -190,6 +199,7 @@ function explainWhitespace(text: string, needle: string): string | undefined {
       excerptLines(text, first, first + Math.min(wanted.length, MAX_EXCERPT_LINES) - 1),
     ].join("\n");
   }
+  yield;
   const spaced = findLooseMatches(text, needle, ignoreWhitespace);
   if (spaced.length > 0) {
     const first = spaced[0] as number;
@@ -233,8 +243,46 @@ export function explainNotFound(
   needle: string,
   context: NotFoundContext,
 ): EditFailure {
-  const failure = describeNotFound(text, needle, context);
+  const steps = notFoundSteps(text, needle, context);
+  let step = steps.next();
+  while (step.done !== true) step = steps.next();
+  return step.value;
+}
+
+/**
+ * {@link explainNotFound} in steps (each a pass over the file), awaiting `pause` between them so
+ * a caller on a long file can let the event loop turn.
+ *
+ * @param text - the file's text
+ * @param needle - the text not found
+ * @param context - the label, the file and the prefix note
+ * @param pause - awaited between steps (it may throw to stop)
+ * @returns the failure, as {@link explainNotFound} gives it
+ * @internal
+ */
+export async function explainNotFoundInSteps(
+  text: string,
+  needle: string,
+  context: NotFoundContext,
+  pause: () => Promise<void>,
+): Promise<EditFailure> {
+  const steps = notFoundSteps(text, needle, context);
+  let step = steps.next();
+  while (step.done !== true) {
+    await pause();
+    step = steps.next();
+  }
+  return step.value;
+}
+
+function* notFoundSteps(
+  text: string,
+  needle: string,
+  context: NotFoundContext,
+): Generator<void, EditFailure> {
+  const failure = yield* describeNotFound(text, needle, context);
   if (!containsPrivateKey(text)) return failure;
+  yield;
   return { ...failure, message: redactExcerpts(failure.message, text) };
 }
 
@@ -254,10 +302,14 @@ function redactExcerpts(message: string, text: string): string {
   );
 }
 
-/** {@link explainNotFound} before its excerpts are redacted. */
-function describeNotFound(text: string, needle: string, context: NotFoundContext): EditFailure {
+/** {@link explainNotFound} before its excerpts are redacted, a step per pass over the file. */
+function* describeNotFound(
+  text: string,
+  needle: string,
+  context: NotFoundContext,
+): Generator<void, EditFailure> {
   const { label, display, note } = context;
-  const whitespace = explainWhitespace(text, needle);
+  const whitespace = yield* explainWhitespace(text, needle);
   if (whitespace !== undefined) {
     return {
       code: "PATTERN_NOT_FOUND",
@@ -265,6 +317,7 @@ function describeNotFound(text: string, needle: string, context: NotFoundContext
       hint: `Copy old_text again with the file's exact indentation and spacing, as shown above${note.length > 0 ? ", without the line-number prefixes" : ""}.`,
     };
   }
+  yield;
   const region = findClosestRegion(text, needle);
   const closest =
     region === undefined

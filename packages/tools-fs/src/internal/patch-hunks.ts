@@ -12,7 +12,7 @@
 
 import { ToolFailureError } from "@agentool/contract";
 import type { FileEditResult } from "./change-set-plan.js";
-import { explainNotFound, trimTrailingWhitespace } from "./edit-diagnosis.js";
+import { explainNotFoundInSteps, trimTrailingWhitespace } from "./edit-diagnosis.js";
 import { analyzeLinePrefixes, listLines, type MatchKind } from "./edit-match.js";
 import type { HunkLine, PatchHunk } from "./patch-parse.js";
 
@@ -263,13 +263,14 @@ async function applyHunk(
   if ("error" in located) return located;
   if ("positions" in located) {
     await tick(state.clock);
-    const searched = state.lines.slice(state.cursor).join("\n");
     if (located.positions.length === 0) {
-      const explained = explainNotFound(searched, `${old.join("\n")}\n`, {
-        label,
-        display,
-        note: "",
-      });
+      const searched = state.lines.slice(state.cursor).join("\n");
+      const explained = await explainNotFoundInSteps(
+        searched,
+        `${old.join("\n")}\n`,
+        { label, display, note: "" },
+        () => tick(state.clock),
+      );
       const shift = state.cursor - state.delta;
       return failure(
         explained.code,
@@ -277,10 +278,13 @@ async function applyHunk(
         `${inHunkTerms(explained.hint)} Fix that hunk and send the whole patch again.`,
       );
     }
-    const lines = located.positions.map((position) => position - state.delta + 1);
+    // Positions are distinct and ascending: the first 20 and a count say what listLines would.
+    const count = located.positions.length;
+    const lines = located.positions.slice(0, 20).map((position) => position - state.delta + 1);
+    const more = count > 20 ? ` and ${count - 20} more` : "";
     return failure(
       "PATTERN_NOT_UNIQUE",
-      `${label}its ' ' and '-' lines occur ${lines.length} times in ${display}, at lines ${listLines(lines, 20)}.`,
+      `${label}its ' ' and '-' lines occur ${count} times in ${display}, at lines ${listLines(lines, 20)}${more}.`,
       "Add context lines to that hunk (or an '@@ <line of the enclosing function>' line) so it matches one place, then send the whole patch again.",
     );
   }
