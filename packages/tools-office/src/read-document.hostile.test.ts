@@ -143,3 +143,26 @@ describe("read_document — big sheets", () => {
     expect(page.data.markdown).toContain("| 100000 | name 99999 | 299997 |");
   });
 });
+
+describe("read_document — hostile PDF", () => {
+  it("reads a PDF bomb stream in a worker: the event loop never blocks, the call ends within its limits", async () => {
+    const { pdfBombStream } = await import("./test-support/hostile-files.js");
+    const { writeFileSync } = await import("node:fs");
+    writeFileSync(`${folder.root}/bomb.pdf`, pdfBombStream(1_024));
+    const tool = createReadDocumentTool({ root: folder.root, timeoutMs: 8_000 });
+    let worst = 0;
+    let last = performance.now();
+    const timer = setInterval(() => {
+      const now = performance.now();
+      worst = Math.max(worst, now - last);
+      last = now;
+    }, 5);
+    const started = performance.now();
+    const result = await tool.run({ path: "bomb.pdf" });
+    clearInterval(timer);
+    expect(performance.now() - started).toBeLessThan(10_000);
+    expect(worst).toBeLessThan(250);
+    if (!result.success)
+      expect(["TIMEOUT", "TOO_LARGE", "UNSUPPORTED"]).toContain(result.error.code);
+  }, 30_000);
+});

@@ -312,6 +312,7 @@ export function createReadDocumentTool(options: ReadDocumentToolOptions): ReadDo
         label: file.resolved.display,
         extension,
         yielder: createYielder(context.signal),
+        signal: context.signal,
         request: { ...request, limit },
         defaultLimit: limit,
         maxPageChars,

@@ -25,6 +25,8 @@ export interface ReaderInput {
   extension: string;
   /** Yields to the event loop; checks the abort signal. */
   yielder: Yielder;
+  /** The call's abort signal (a reader running in a worker thread terminates it on abort). */
+  signal?: AbortSignal;
   /** Paging and selection. */
   request: ReadRequest;
   /** Default page size in the reader's unit. */

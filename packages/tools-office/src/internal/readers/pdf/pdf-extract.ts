@@ -1,4 +1,5 @@
 import { ToolFailureError } from "@agentool/contract";
+import { createYielder } from "../../container/yielder.js";
 import { parseSpan } from "../page-document.js";
 import type { PagedDocument, ReaderInput } from "../types.js";
 import {
@@ -39,14 +40,21 @@ function failure(error: unknown, label: string): ToolFailureError {
   });
 }
 
+/** What one PDF extraction needs (it crosses to the worker thread: plain data only). */
+export type PdfJob = Pick<
+  ReaderInput,
+  "bytes" | "label" | "request" | "defaultLimit" | "maxPageChars"
+>;
+
 /**
- * Reads the requested pages of a PDF.
+ * Extracts the requested pages of a PDF (in the PDF worker thread, or in-process as a fallback).
  *
  * @param input - the file and request (`pages` selects, `offset`/`limit` page within)
  * @returns the page of pages
  */
-export async function readPdf(input: ReaderInput): Promise<PagedDocument> {
-  const { label, request, yielder } = input;
+export async function extractPdf(input: PdfJob): Promise<PagedDocument> {
+  const { label, request } = input;
+  const yielder = createYielder();
   const { getDocumentProxy } = await import("unpdf");
   let document: Awaited<ReturnType<typeof getDocumentProxy>>;
   try {
