@@ -107,3 +107,29 @@ describe("read_document — refusals", () => {
     expect(!missing.result.success && missing.result.error.code).toBe("FILE_NOT_FOUND");
   });
 });
+
+describe("read_document — conversion cache", () => {
+  it("cuts later pages from one conversion, and converts again when the file changes", async () => {
+    const { utimesSync, writeFileSync } = await import("node:fs");
+    const { join } = await import("node:path");
+    const { odfPackage } = await import("./test-support/odf-fixture.js");
+    const odt = (words: string) =>
+      odfPackage(
+        "application/vnd.oasis.opendocument.text",
+        "",
+        `<office:text>${Array.from({ length: 6 }, (_, index) => `<text:p>${words} ${index}</text:p>`).join("")}</office:text>`,
+      );
+    const path = join(folder.root, "cached.odt");
+    writeFileSync(path, odt("first"));
+    utimesSync(path, new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));
+    const tool = createReadDocumentTool({ root: folder.root });
+    const page1 = await tool.run({ path: "cached.odt", limit: 4 });
+    const page2 = await tool.run({ path: "cached.odt", limit: 4, offset: 9 });
+    expect(page1.success && page1.data.markdown).toContain("first 0");
+    expect(page2.success && page2.data.markdown).toContain("first 4");
+    writeFileSync(path, odt("second"));
+    utimesSync(path, new Date(Date.now() - 30_000), new Date(Date.now() - 30_000));
+    const again = await tool.run({ path: "cached.odt", limit: 4 });
+    expect(again.success && again.data.markdown).toContain("second 0");
+  });
+});

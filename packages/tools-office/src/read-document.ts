@@ -25,6 +25,7 @@ import {
   readWorkspaceFile,
   readWorkspaceOf,
 } from "./internal/read-support.js";
+import { ConversionCache } from "./internal/readers/conversion-cache.js";
 import { DOCUMENT_EXTENSIONS, DOCUMENT_FORMATS } from "./internal/readers/formats.js";
 import {
   type DocumentPage,
@@ -270,6 +271,8 @@ export function createReadDocumentTool(options: ReadDocumentToolOptions): ReadDo
   const mounted = mountedTools(parsed.mountedTools, name);
   const maxFileBytes = parsed.maxFileBytes ?? DEFAULT_MAX_READ_BYTES;
   const maxPageChars = parsed.maxPageChars ?? DEFAULT_MAX_PAGE_CHARS;
+  // The next page of a document converted whole is cut from the same conversion.
+  const cache = new ConversionCache();
   const missingHint =
     mounted.first("glob_search", "list_directory") === undefined
       ? "Check the path (relative to the workspace root)."
@@ -305,18 +308,23 @@ export function createReadDocumentTool(options: ReadDocumentToolOptions): ReadDo
       if (request.pages !== undefined && format.unit !== "pages" && format.unit !== "slides")
         throw misplaced("pages", extension, "PDFs and presentations (.pdf .pptx .odp)");
       const file = await readWorkspaceFile(workspace, request.path, { maxFileBytes, missingHint });
-      const reader = await format.load();
       const limit = request.limit ?? DEFAULT_DOCUMENT_LIMITS[format.unit];
-      const output = await reader({
-        bytes: file.bytes,
-        label: file.resolved.display,
-        extension,
-        yielder: createYielder(context.signal),
-        signal: context.signal,
-        request: { ...request, limit },
-        defaultLimit: limit,
-        maxPageChars,
-      });
+      const cacheKey = ConversionCache.key(file.resolved.real, file.stat);
+      const output =
+        cache.get(cacheKey) ??
+        (await (
+          await format.load()
+        )({
+          bytes: file.bytes,
+          label: file.resolved.display,
+          extension,
+          yielder: createYielder(context.signal),
+          signal: context.signal,
+          request: { ...request, limit },
+          defaultLimit: limit,
+          maxPageChars,
+        }));
+      if (output.kind !== "paged") cache.set(cacheKey, output);
       const offset = request.offset ?? 1;
       let page: DocumentPage;
       if (output.kind === "text") page = pageLines(output.markdown, offset, limit, maxPageChars);

@@ -5,7 +5,12 @@ import {
   ToolFailureError,
   toolOptionsShape,
 } from "@agentool/contract";
-import { createWorkspace, type ResolvedPath, type Workspace } from "@agentool/tools-fs";
+import {
+  createWorkspace,
+  type FileStat,
+  type ResolvedPath,
+  type Workspace,
+} from "@agentool/tools-fs";
 import { createNodeFileSystem } from "@agentool/tools-fs/node";
 import { z } from "zod";
 
@@ -95,6 +100,8 @@ export interface ReadFileBytes {
   resolved: ResolvedPath;
   /** Its bytes. */
   bytes: Uint8Array;
+  /** Its stat (size, modification time, identity: a cache key). */
+  stat: FileStat;
 }
 
 /**
@@ -131,7 +138,7 @@ export async function readWorkspaceFile(
       { hint: "Ask the user for a smaller file, or to split it." },
     );
   }
-  return { resolved, bytes: await workspace.fileSystem.readFile(resolved.real) };
+  return { resolved, bytes: await workspace.fileSystem.readFile(resolved.real), stat };
 }
 
 /** The lower-case extension of a path, without the dot (`""` when none). */
