@@ -33,11 +33,31 @@ export class MarkdownWriter {
     this.#last = "list";
   }
 
-  /** Adds a fenced code block. */
-  code(lines: readonly string[], language = ""): void {
+  /**
+   * Adds a block that continues the list item above it (a second paragraph, a code block): a
+   * blank line, then the lines indented under the item of that depth.
+   *
+   * @param depth - the item's depth (0 for a top-level item)
+   * @param lines - the block's lines
+   */
+  continuation(depth: number, lines: readonly string[]): void {
+    if (lines.length === 0) return;
+    const indent = "    ".repeat(Math.max(0, Math.min(depth, 9)) + 1);
+    this.#lines.push("");
+    for (const line of lines) this.#lines.push(line === "" ? "" : `${indent}${line}`);
+    this.#last = "block";
+  }
+
+  /** The lines of a fenced code block (for {@link continuation}). */
+  static fenced(lines: readonly string[], language = ""): string[] {
     const longest = Math.max(2, ...lines.map((line) => /^`+/.exec(line)?.[0].length ?? 0));
     const fence = "`".repeat(longest + 1);
-    this.block([`${fence}${language}`, ...lines, fence]);
+    return [`${fence}${language}`, ...lines, fence];
+  }
+
+  /** Adds a fenced code block. */
+  code(lines: readonly string[], language = ""): void {
+    this.block(MarkdownWriter.fenced(lines, language));
   }
 
   /** The document so far. */

@@ -133,20 +133,37 @@ export class OdfTextWriter {
       const listStyle = style ?? this.#styles.listStyleOf(paragraphStyle);
       const numbered = this.#styles.isNumbered(listStyle, depth);
       let first = true;
+      let code: string[] = [];
+      const flushCode = () => {
+        if (code.length > 0) this.writer.continuation(depth, MarkdownWriter.fenced(code));
+        code = [];
+      };
       for (const child of childElements(item)) {
         if (child.local === "list") {
+          flushCode();
           await this.#list(child, yielder, { depth, style: listStyle });
           continue;
         }
         if (child.local !== "p" && child.local !== "h") continue;
+        if (!first && this.#styles.isCode(attribute(child, "style-name"))) {
+          code.push(
+            ...this.#segments(child)
+              .map((segment) => segment.text)
+              .join("")
+              .split("\n"),
+          );
+          continue;
+        }
+        flushCode();
         const text = this.inline(child).trim().replace(/\n/g, "\\\n");
         if (text === "" && !first) continue;
         if (first && item.local === "list-item") {
           counter += 1;
           this.writer.listItem(depth, numbered ? `${counter}.` : "-", text);
           first = false;
-        } else if (text !== "") this.writer.listItem(depth + 1, "-", text);
+        } else if (text !== "") this.writer.continuation(depth, escapeBlockStart(text).split("\n"));
       }
+      flushCode();
     }
   }
 
