@@ -37,6 +37,11 @@ const input = {
     "@agentool/tools-knowledge",
     "dist/search/node/internal/lexical-build-worker.js",
   ),
+  // tools-code's parse worker: every tree-sitter parse runs there, off the event loop.
+  "tree-sitter-worker": packageFile(
+    "@agentool/tools-code",
+    "dist/internal/tree-sitter/tree-sitter-worker.js",
+  ),
 };
 for (const file of Object.values(input)) {
   if (!existsSync(file)) throw new Error(`bundle-bin: ${file} is missing — build first.`);

@@ -53,7 +53,7 @@ export interface CodeOutlineToolData {
   language: string;
   /** `tree-sitter`: from the syntax tree; `heuristic`: from line patterns, approximate. */
   method: ExtractionMethod;
-  /** Why the outline is heuristic (`no_grammar`, `too_large`, `parse_timeout`, `grammar_unavailable`), when it is. */
+  /** Why the outline is heuristic (`no_grammar`, `too_large`, `parse_timeout`, `grammar_unavailable`, `parse_failed`), when it is. */
   heuristic_reason?: HeuristicReason;
   /** Syntax errors the parser recovered from (the outline may miss declarations near them). */
   syntax_errors: number;
@@ -113,6 +113,7 @@ const REASONS: Readonly<Record<HeuristicReason, string>> = {
   too_large: "the file is over the parse size cap: keyword lines found by pattern",
   parse_timeout: "parsing took too long: keyword lines found by pattern",
   grammar_unavailable: "the grammar could not be loaded: keyword lines found by pattern",
+  parse_failed: "the parser failed on this file: keyword lines found by pattern",
 };
 
 /** Options of {@link formatCodeOutline}. */
@@ -205,9 +206,11 @@ export function createCodeOutlineTool(options: CodeOutlineToolOptions): CodeOutl
     annotations: { title: "Outline a source file", readOnly: true, idempotent: true },
     tags: ["code", "code:read"],
     timeoutMs: parsed.timeoutMs ?? DEFAULT_CODE_TIMEOUT_MS,
-    execute: async (request) => {
+    execute: async (request, context) => {
       const source = await readSourceFile(workspace, request.path, { maxFileBytes, missingHint });
-      const extraction = await extractSymbols(source.language, source.text);
+      const extraction = await extractSymbols(source.language, source.text, {
+        signal: context.signal,
+      });
       const symbols = extraction.symbols.map(toCodeSymbol);
       const offset = request.offset ?? 1;
       if (isOffsetPastEnd(offset, symbols.length)) {

@@ -24,6 +24,7 @@ import {
   decodeSource,
   workspaceOf,
 } from "./internal/code-support.js";
+import { refuseSpecialFile } from "./internal/ast-grep/skipped-files.js";
 import { collectReferences } from "./internal/references/collect-references.js";
 import {
   FIND_REFERENCES_TOOL_NAME,
@@ -207,6 +208,8 @@ export function createFindReferencesTool(options: FindReferencesToolOptions): Fi
           hint: "Omit path to search the whole workspace.",
         });
       }
+      // A FIFO would block the search until the time limit; a socket or device is no source.
+      refuseSpecialFile(resolved, stat.type);
       let definedIn: string | undefined;
       if (given.definedIn !== undefined) {
         const where = await workspace.resolve(given.definedIn, { argument: "defined_in" });
@@ -282,7 +285,9 @@ export function createFindReferencesTool(options: FindReferencesToolOptions): Fi
             if (language === undefined || !isParsedLanguage(language) || text === undefined)
               return undefined;
             try {
-              const hits = await findNameOccurrences(language, text, word);
+              const hits = await findNameOccurrences(language, text, word, {
+                signal: context.signal,
+              });
               parsedFiles.add(path);
               return hits;
             } catch (error) {

@@ -26,11 +26,12 @@ import {
   DEFAULT_MAX_FILE_BYTES,
   workspaceOf,
 } from "./internal/code-support.js";
+import { refuseSpecialFile } from "./internal/ast-grep/skipped-files.js";
 import { definitionsIn } from "./internal/definitions-in.js";
 import { formatLineRange, symbolText } from "./internal/render-symbols.js";
 import { symbolCacheOf } from "./internal/symbol-cache.js";
 import { matchesSymbol, parseSymbolQuery } from "./internal/symbol-query.js";
-import { preloadLanguages } from "./internal/tree-sitter/runtime.js";
+import { preloadLanguages } from "./internal/tree-sitter/parse-pool.js";
 import type { CodeSymbol, SymbolKind } from "./internal/tree-sitter/symbol.js";
 
 /** The default name of the symbol search tool. */
@@ -279,6 +280,8 @@ export function createFindSymbolTool(options: FindSymbolToolOptions): FindSymbol
           hint: "Omit path to search the whole workspace.",
         });
       }
+      // A FIFO would block the search until the time limit; a socket or device is no source.
+      refuseSpecialFile(resolved, stat.type);
       const searchRequest: SearchRequest = {
         path: resolved.real,
         pathType: stat.type === "directory" ? "directory" : "file",

@@ -87,7 +87,7 @@ async function parseFile(
 ): Promise<FileSymbols | undefined> {
   const text = decodeSource(await search.workspace.fileSystem.readFile(candidate.path));
   if (text === undefined) return undefined;
-  const extraction = await extractSymbols(candidate.language, text);
+  const extraction = await extractSymbols(candidate.language, text, { signal: search.signal });
   return search.cache.set(candidate.path, candidate.stamp, {
     symbols: extraction.symbols.map(toCodeSymbol),
     method: extraction.method,

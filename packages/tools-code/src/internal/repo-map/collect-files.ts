@@ -8,7 +8,7 @@ import {
   languageForPath,
   type ParsedLanguage,
 } from "../tree-sitter/languages.js";
-import { preloadLanguages } from "../tree-sitter/runtime.js";
+import { preloadLanguages } from "../tree-sitter/parse-pool.js";
 import type { FileFacts, FileFactsCache } from "./file-facts-cache.js";
 import type { ListingCache } from "./listing-cache.js";
 import { type LexicalStyle, scanNames } from "./scan-names.js";

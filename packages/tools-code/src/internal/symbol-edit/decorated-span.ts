@@ -1,5 +1,5 @@
 import type { ParsedLanguage } from "../tree-sitter/languages.js";
-import { withTree } from "../tree-sitter/runtime.js";
+import { siblingDecoratorsStart } from "../tree-sitter/sibling-decorators.js";
 import type { EngineSymbol } from "../tree-sitter/symbol.js";
 
 /**
@@ -39,23 +39,13 @@ export async function decoratedStart(
 ): Promise<number> {
   const decorators = SIBLING_DECORATORS[language];
   if (decorators === undefined) return symbol.startIndex;
-  return withTree(language, text, (tree) => {
-    let node = tree.rootNode.descendantForIndex(
-      symbol.startIndex,
-      Math.max(symbol.startIndex, symbol.endIndex - 1),
-    );
-    if (node === null) return symbol.startIndex;
-    while (node.parent !== null && node.parent.startIndex === symbol.startIndex) node = node.parent;
-    let start = symbol.startIndex;
-    for (
-      let sibling = node.previousNamedSibling;
-      sibling !== null && decorators.has(sibling.type);
-      sibling = sibling.previousNamedSibling
-    ) {
-      if (text.slice(sibling.endIndex, start).trim().length > 0) break;
-      start = sibling.startIndex;
-    }
-    return start;
+  // Parsed on a parse worker, as every parse of the engine.
+  return siblingDecoratorsStart({
+    language,
+    text,
+    startIndex: symbol.startIndex,
+    endIndex: symbol.endIndex,
+    decoratorTypes: [...decorators],
   });
 }
 

@@ -1,7 +1,13 @@
 import type { Node } from "web-tree-sitter";
 import { countSyntaxErrors, LANGUAGE_RULES } from "./extract-symbols.js";
 import type { ParsedLanguage } from "./languages.js";
-import { type ParseTextOptions, withTree } from "./runtime.js";
+import { runInPool } from "./parse-pool.js";
+import {
+  DEFAULT_PARSE_TIMEOUT_MS,
+  ParseFailure,
+  type ParseTextOptions,
+  withTree,
+} from "./runtime.js";
 import type { EngineSymbol } from "./symbol.js";
 import { walkSymbols } from "./walk-rules.js";
 
@@ -66,6 +72,8 @@ export interface IdentifierScan {
 export interface CollectIdentifiersOptions extends ParseTextOptions {
   /** Keep only identifiers with one of these texts (much less to allocate). */
   names?: ReadonlySet<string>;
+  /** The call's signal: aborting it stops the parse at once (and rejects with its reason). */
+  signal?: AbortSignal | undefined;
 }
 
 function enclosingFinder(symbols: readonly EngineSymbol[]) {
@@ -95,23 +103,56 @@ function enclosingFinder(symbols: readonly EngineSymbol[]) {
 /**
  * Parses a text once and returns its symbols and its identifier occurrences, each with its
  * enclosing symbol and whether it is a definition's name. Syntactic only: an occurrence is a
- * name, not a resolved reference (a local `parse` and an imported `parse` look the same).
+ * name, not a resolved reference (a local `parse` and an imported `parse` look the same). Runs on
+ * a parse worker (`parse-pool.ts`).
  *
  * @param language - a parsed language
  * @param text - the source text
- * @param options - a name filter and the parse time limit
+ * @param options - a name filter, the parse time limit and the call's signal
  * @returns symbols, occurrences and the syntax-error count
- * @throws ParseFailure when the time limit passed or the grammar could not be loaded
+ * @throws ParseFailure when the time limit passed, the parse failed or the grammar could not be loaded
  * @example
  * const scan = await collectIdentifiers("typescript", text, { names: new Set(["parse"]) });
  * scan.occurrences.filter((use) => !use.isDefinition).map((use) => use.enclosing?.qualified_name);
  */
-export async function collectIdentifiers(
+export function collectIdentifiers(
   language: ParsedLanguage,
   text: string,
   options: CollectIdentifiersOptions = {},
 ): Promise<IdentifierScan> {
-  const { names, ...parseOptions } = options;
+  return runInPool<IdentifierScan>(
+    {
+      kind: "identifiers",
+      language,
+      text,
+      ...(options.names === undefined ? {} : { names: [...options.names] }),
+    },
+    { signal: options.signal, timeoutMs: options.timeoutMs },
+  );
+}
+
+/** How many nodes the walks visit between two looks at the clock. */
+const CLOCK_EVERY = 4_096;
+
+/**
+ * {@link collectIdentifiers} on this thread (what a parse worker runs). The walk is one pass of
+ * a tree cursor (the parent's type kept by depth: `node.parent` costs a descent from the root)
+ * and stops with a `timeout` failure once the time limit has passed.
+ *
+ * @param language - a parsed language
+ * @param text - the source text
+ * @param options - a name filter and the parse limits
+ * @returns symbols, occurrences and the syntax-error count
+ * @throws ParseFailure when a limit passed or the grammar could not be loaded
+ */
+export async function collectIdentifiersInThread(
+  language: ParsedLanguage,
+  text: string,
+  options: CollectIdentifiersOptions = {},
+): Promise<IdentifierScan> {
+  const { names, signal: _signal, ...parseOptions } = options;
+  const timeoutMs = parseOptions.timeoutMs ?? DEFAULT_PARSE_TIMEOUT_MS;
+  const deadline = performance.now() + timeoutMs;
   return withTree(
     language,
     text,
@@ -122,10 +163,17 @@ export async function collectIdentifiers(
       );
       const enclosing = enclosingFinder(symbols);
       const occurrences: IdentifierOccurrence[] = [];
+      const typesByDepth: string[] = [];
+      let depth = 0;
+      let visited = 0;
       const cursor = tree.rootNode.walk();
       try {
         for (;;) {
+          visited += 1;
+          if (visited % CLOCK_EVERY === 0 && timeoutMs > 0 && performance.now() > deadline)
+            throw new ParseFailure("timeout", `reading the tree took longer than ${timeoutMs} ms.`);
           const type = cursor.nodeType;
+          typesByDepth[depth] = type;
           if (IDENTIFIER_NODE_TYPES.has(type) && cursor.currentNode.childCount === 0) {
             const node: Node = cursor.currentNode;
             const name = node.text;
@@ -138,13 +186,18 @@ export async function collectIdentifiers(
                 index: node.startIndex,
                 enclosing: enclosing(node.startIndex),
                 isDefinition: definitions.has(node.startIndex),
-                parentType: node.parent?.type,
+                parentType: depth === 0 ? undefined : typesByDepth[depth - 1],
               });
             }
           }
-          if (cursor.gotoFirstChild() || cursor.gotoNextSibling()) continue;
+          if (cursor.gotoFirstChild()) {
+            depth += 1;
+            continue;
+          }
+          if (cursor.gotoNextSibling()) continue;
           let climbed = false;
           while (cursor.gotoParent()) {
+            depth -= 1;
             if (cursor.gotoNextSibling()) {
               climbed = true;
               break;

@@ -2,7 +2,13 @@ import type { Node } from "web-tree-sitter";
 import { LANGUAGE_RULES } from "./extract-symbols.js";
 import { IDENTIFIER_NODE_TYPES } from "./identifiers.js";
 import type { ParsedLanguage } from "./languages.js";
-import { withTree } from "./runtime.js";
+import { runInPool } from "./parse-pool.js";
+import {
+  DEFAULT_PARSE_TIMEOUT_MS,
+  ParseFailure,
+  type ParseTextOptions,
+  withTree,
+} from "./runtime.js";
 import type { EngineSymbol } from "./symbol.js";
 import { walkSymbols } from "./walk-rules.js";
 
@@ -120,10 +126,14 @@ function isWordCharacter(code: number): boolean {
   );
 }
 
-/** Offsets where `name` stands between identifier boundaries in `text`. */
-function textualHits(text: string, name: string): number[] {
+/** Offsets where `name` stands between identifier boundaries in `text` (the first `limit`). */
+function textualHits(text: string, name: string, limit = Number.POSITIVE_INFINITY): number[] {
   const hits: number[] = [];
-  for (let at = text.indexOf(name); at !== -1; at = text.indexOf(name, at + 1)) {
+  for (
+    let at = text.indexOf(name);
+    at !== -1 && hits.length < limit;
+    at = text.indexOf(name, at + 1)
+  ) {
     const before = at === 0 ? 0 : text.charCodeAt(at - 1);
     const after = text.charCodeAt(at + name.length);
     if (!isWordCharacter(before) && (Number.isNaN(after) || !isWordCharacter(after))) hits.push(at);
@@ -157,15 +167,30 @@ function roleOf(node: Node, index: number, declared: ReadonlySet<number>): Occur
   return "reference";
 }
 
-/** The innermost symbol containing `index`, other than the one `index` names. */
-function enclosingOf(symbols: readonly EngineSymbol[], index: number): EngineSymbol | undefined {
-  let best: EngineSymbol | undefined;
-  for (const symbol of symbols) {
-    if (symbol.startIndex > index) break;
-    if (index >= symbol.endIndex || symbol.nameIndex === index) continue;
-    if (best === undefined || symbol.startIndex >= best.startIndex) best = symbol;
-  }
-  return best;
+/**
+ * The innermost symbol containing an offset, other than the one the offset names — for offsets
+ * asked in ascending order (one forward pass over the symbols sorted by start: linear, where a
+ * scan of every symbol per hit was quadratic on a file of thousands of symbols and hits).
+ */
+function enclosingFinder(symbols: readonly EngineSymbol[]) {
+  const ordered = [...symbols].sort(
+    (a, b) => a.startIndex - b.startIndex || b.endIndex - a.endIndex,
+  );
+  const open: EngineSymbol[] = [];
+  let next = 0;
+  return (index: number): EngineSymbol | undefined => {
+    while (next < ordered.length && (ordered[next] as EngineSymbol).startIndex <= index) {
+      open.push(ordered[next] as EngineSymbol);
+      next += 1;
+    }
+    while (open.length > 0 && (open[open.length - 1] as EngineSymbol).endIndex <= index) open.pop();
+    // The innermost open symbol that contains the offset and is not named by it.
+    for (let at = open.length - 1; at >= 0; at -= 1) {
+      const symbol = open[at] as EngineSymbol;
+      if (index < symbol.endIndex && symbol.nameIndex !== index) return symbol;
+    }
+    return undefined;
+  };
 }
 
 /** Parents whose `name` (or `key`) child is a member's name. */
@@ -245,39 +270,82 @@ function formOf(node: Node, role: OccurrenceRole): { form: OccurrenceForm; recei
   return { form: "free" };
 }
 
+/** Options of {@link findNameOccurrences}. */
+export interface FindNameOccurrencesOptions extends ParseTextOptions {
+  /** The call's signal: aborting it stops the parse at once (and rejects with its reason). */
+  signal?: AbortSignal | undefined;
+}
+
 /**
- * Finds the identifier occurrences of `name` in a text (see the module comment).
+ * Finds the identifier occurrences of `name` in a text (see the module comment), on a parse
+ * worker (`parse-pool.ts`).
  *
  * @param language - a parsed language
  * @param text - the file's text
  * @param name - an identifier
- * @param options - the parse time limit
+ * @param options - the parse time limit and the call's signal
  * @returns the occurrences in text order (empty when the name only appears in strings, comments
  *   or longer words)
- * @throws ParseFailure when the parse times out or the grammar cannot be loaded
+ * @throws ParseFailure when the parse times out or fails or the grammar cannot be loaded
  */
 export async function findNameOccurrences(
   language: ParsedLanguage,
   text: string,
   name: string,
-  options: { timeoutMs?: number } = {},
+  options: FindNameOccurrencesOptions = {},
+): Promise<NameOccurrence[]> {
+  if (textualHits(text, name, 1).length === 0) return [];
+  return runInPool<NameOccurrence[]>(
+    { kind: "occurrences", language, text, name },
+    { signal: options.signal, timeoutMs: options.timeoutMs },
+  );
+}
+
+/** How many hits are confirmed between two looks at the clock. */
+const CLOCK_EVERY = 256;
+
+/**
+ * {@link findNameOccurrences} on this thread (what a parse worker runs); stops with a `timeout`
+ * failure once the time limit has passed, parse and lookups together.
+ *
+ * @param language - a parsed language
+ * @param text - the file's text
+ * @param name - an identifier
+ * @param options - the parse limits
+ * @returns the occurrences in text order
+ * @throws ParseFailure when a limit passed or the grammar cannot be loaded
+ */
+export async function findNameOccurrencesInThread(
+  language: ParsedLanguage,
+  text: string,
+  name: string,
+  options: ParseTextOptions = {},
 ): Promise<NameOccurrence[]> {
   const hits = textualHits(text, name);
   if (hits.length === 0) return [];
+  const timeoutMs = options.timeoutMs ?? DEFAULT_PARSE_TIMEOUT_MS;
+  const deadline = performance.now() + timeoutMs;
   return withTree(
     language,
     text,
     (tree) => {
       const symbols = walkSymbols(tree.rootNode, text, LANGUAGE_RULES[language]);
       const declared = new Set(symbols.map((symbol) => symbol.nameIndex));
+      const enclosingOf = enclosingFinder(symbols);
       const found: NameOccurrence[] = [];
-      for (const index of hits) {
+      for (const [position, index] of hits.entries()) {
+        if (
+          position % CLOCK_EVERY === CLOCK_EVERY - 1 &&
+          timeoutMs > 0 &&
+          performance.now() > deadline
+        )
+          throw new ParseFailure("timeout", `reading the tree took longer than ${timeoutMs} ms.`);
         const node = tree.rootNode.descendantForIndex(index, index + name.length);
         if (node === null || node.startIndex !== index || node.endIndex !== index + name.length)
           continue;
         if (!IDENTIFIER_NODE_TYPES.has(node.type)) continue;
         const role = roleOf(node, index, declared);
-        const enclosing = enclosingOf(symbols, index);
+        const enclosing = enclosingOf(index);
         found.push({
           index,
           line: node.startPosition.row + 1,

@@ -57,6 +57,9 @@ export type LanguageRules = Readonly<Record<string, NodeRule>>;
 /** Longest signature kept, in characters. */
 export const MAX_SIGNATURE_CHARACTERS = 200;
 
+/** Longest header text collapsed into a signature (a header is cut to 200 characters anyway). */
+const MAX_HEADER_CHARACTERS = 4_000;
+
 /**
  * One line of header text: whitespace collapsed, cut at {@link MAX_SIGNATURE_CHARACTERS}.
  *
@@ -65,8 +68,10 @@ export const MAX_SIGNATURE_CHARACTERS = 200;
  */
 export function oneLine(text: string): string {
   // Multi-line parameter lists read as one line: no space inside brackets, no dangling comma,
-  // and no `=` left where a value was cut off.
-  const collapsed = text
+  // and no `=` left where a value was cut off. Only the start of a long header is read.
+  const collapsed = (
+    text.length > MAX_HEADER_CHARACTERS ? text.slice(0, MAX_HEADER_CHARACTERS) : text
+  )
     .replace(/\s+/g, " ")
     .trim()
     .replace(/([([{<]) /g, "$1")
@@ -84,8 +89,27 @@ interface WalkState {
 }
 
 /**
+ * Deepest symbol nesting the walker descends to: members deeper than this are left out (real
+ * code nests a few levels; a hostile file of 4,000 nested namespaces would otherwise give 4,000
+ * symbols whose qualified names grow with their depth — quadratic text).
+ */
+export const MAX_SYMBOL_DEPTH = 64;
+
+/** One step of the walk: a node to visit, or a declaration's symbol to emit (then its members). */
+type WalkStep =
+  | { readonly node: Node; readonly state: WalkState }
+  | {
+      readonly spec: SymbolSpec;
+      readonly node: Node;
+      readonly state: WalkState;
+      readonly several: boolean;
+    };
+
+/**
  * Walks a tree with a language's rules and returns its symbols in document order (a container
- * before its members).
+ * before its members). Iterative (an explicit stack, so no depth of nesting overflows the call
+ * stack) and linear: each node's named children are read once (`namedChildren`; `namedChild(i)`
+ * costs O(i) in tree-sitter, so a loop over it is quadratic in a long list of siblings).
  *
  * @param root - the tree's root node
  * @param text - the parsed text
@@ -94,24 +118,25 @@ interface WalkState {
  */
 export function walkSymbols(root: Node, text: string, rules: LanguageRules): EngineSymbol[] {
   const symbols: EngineSymbol[] = [];
-
-  function children(node: Node, state: WalkState): void {
-    const count = node.namedChildCount;
-    for (let index = 0; index < count; index += 1) {
-      const child = node.namedChild(index);
-      if (child !== null) visit(child, state);
+  const stack: WalkStep[] = [];
+  const pushChildren = (node: Node, state: WalkState): void => {
+    const children = node.namedChildren;
+    for (let index = children.length - 1; index >= 0; index -= 1) {
+      const child = children[index];
+      if (child !== null && child !== undefined && rules[child.type] !== undefined)
+        stack.push({ node: child, state });
     }
-  }
+  };
 
-  function visit(node: Node, state: WalkState): void {
+  const visit = (node: Node, state: WalkState): void => {
     const rule = rules[node.type];
     if (rule === undefined) return;
     if ("through" in rule) {
-      children(node, { parent: state.parent, outer: undefined, exported: undefined });
+      pushChildren(node, { parent: state.parent, outer: undefined, exported: undefined });
       return;
     }
     if ("wrap" in rule) {
-      children(node, {
+      pushChildren(node, {
         parent: state.parent,
         outer: state.outer ?? node,
         exported: rule.exported ?? state.exported,
@@ -121,41 +146,54 @@ export function walkSymbols(root: Node, text: string, rules: LanguageRules): Eng
     const found = rule.symbols(node, { parent: state.parent, exported: state.exported });
     if (found === undefined) return;
     const specs: readonly SymbolSpec[] = Array.isArray(found) ? found : [found as SymbolSpec];
-    for (const spec of specs) {
-      if (spec.name.length === 0) continue;
-      const span = spec.range ?? (specs.length > 1 ? node : (state.outer ?? node));
-      const start = Math.min(span.startIndex, node.startIndex);
-      const headerEnd = spec.headerEnd ?? spec.body?.startIndex ?? node.endIndex;
-      const headerStart =
-        specs.length > 1 && spec.range !== undefined ? spec.range.startIndex : start;
-      const qualifier = spec.qualifier ?? state.parent?.qualified_name;
-      const symbol: EngineSymbol = {
-        kind: spec.kind,
-        name: spec.name,
-        qualified_name: qualifier === undefined ? spec.name : `${qualifier}.${spec.name}`,
-        signature: oneLine(text.slice(headerStart, Math.max(headerStart, headerEnd))),
-        start_line: Math.min(span.startPosition.row, node.startPosition.row) + 1,
-        end_line: Math.max(span.endPosition.row, node.endPosition.row) + 1,
-        parent: qualifier ?? null,
-        depth: state.parent === undefined ? 0 : state.parent.depth + 1,
-        startIndex: start,
-        endIndex: Math.max(span.endIndex, node.endIndex),
-        nameIndex: spec.nameNode?.startIndex ?? -1,
-      };
-      // A node ending in a newline (some grammars include it) ends on the line before.
-      if (text[symbol.endIndex - 1] === "\n" && symbol.end_line > symbol.start_line) {
-        symbol.end_line -= 1;
-      }
-      const exported = spec.exported ?? state.exported;
-      if (exported !== undefined) symbol.exported = exported;
-      symbols.push(symbol);
-      if (spec.members !== undefined && spec.members !== null) {
-        children(spec.members, { parent: symbol, outer: undefined, exported: undefined });
-      }
+    // Each spec is emitted, then its members walked, before the next spec (document order).
+    for (let index = specs.length - 1; index >= 0; index -= 1) {
+      const spec = specs[index] as SymbolSpec;
+      if (spec.name.length > 0) stack.push({ spec, node, state, several: specs.length > 1 });
     }
-  }
+  };
 
-  children(root, { parent: undefined, outer: undefined, exported: undefined });
+  const emit = (spec: SymbolSpec, node: Node, state: WalkState, several: boolean): void => {
+    const span = spec.range ?? (several ? node : (state.outer ?? node));
+    const start = Math.min(span.startIndex, node.startIndex);
+    const headerEnd = spec.headerEnd ?? spec.body?.startIndex ?? node.endIndex;
+    const headerStart = several && spec.range !== undefined ? spec.range.startIndex : start;
+    const qualifier = spec.qualifier ?? state.parent?.qualified_name;
+    const symbol: EngineSymbol = {
+      kind: spec.kind,
+      name: spec.name,
+      qualified_name: qualifier === undefined ? spec.name : `${qualifier}.${spec.name}`,
+      signature: oneLine(
+        text.slice(
+          headerStart,
+          Math.min(Math.max(headerStart, headerEnd), headerStart + MAX_HEADER_CHARACTERS),
+        ),
+      ),
+      start_line: Math.min(span.startPosition.row, node.startPosition.row) + 1,
+      end_line: Math.max(span.endPosition.row, node.endPosition.row) + 1,
+      parent: qualifier ?? null,
+      depth: state.parent === undefined ? 0 : state.parent.depth + 1,
+      startIndex: start,
+      endIndex: Math.max(span.endIndex, node.endIndex),
+      nameIndex: spec.nameNode?.startIndex ?? -1,
+    };
+    // A node ending in a newline (some grammars include it) ends on the line before.
+    if (text[symbol.endIndex - 1] === "\n" && symbol.end_line > symbol.start_line) {
+      symbol.end_line -= 1;
+    }
+    const exported = spec.exported ?? state.exported;
+    if (exported !== undefined) symbol.exported = exported;
+    symbols.push(symbol);
+    if (spec.members !== undefined && spec.members !== null && symbol.depth < MAX_SYMBOL_DEPTH) {
+      pushChildren(spec.members, { parent: symbol, outer: undefined, exported: undefined });
+    }
+  };
+
+  pushChildren(root, { parent: undefined, outer: undefined, exported: undefined });
+  for (let step = stack.pop(); step !== undefined; step = stack.pop()) {
+    if ("spec" in step) emit(step.spec, step.node, step.state, step.several);
+    else visit(step.node, step.state);
+  }
   return symbols;
 }
 
