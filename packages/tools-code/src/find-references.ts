@@ -16,6 +16,7 @@ import {
 import type { SearchRequest, TextSearcher } from "@agentool/tools-fs";
 import { createRipgrepSearcher } from "@agentool/tools-fs/node";
 import { z } from "zod";
+import { refuseSpecialFile } from "./internal/ast-grep/skipped-files.js";
 import {
   type CodeToolOptions,
   codeToolOptionsShape,
@@ -24,7 +25,6 @@ import {
   decodeSource,
   workspaceOf,
 } from "./internal/code-support.js";
-import { refuseSpecialFile } from "./internal/ast-grep/skipped-files.js";
 import { collectReferences } from "./internal/references/collect-references.js";
 import {
   FIND_REFERENCES_TOOL_NAME,

@@ -19,6 +19,7 @@ import {
 import type { SearchRequest, TextSearcher } from "@agentool/tools-fs";
 import { createRipgrepSearcher } from "@agentool/tools-fs/node";
 import { z } from "zod";
+import { refuseSpecialFile } from "./internal/ast-grep/skipped-files.js";
 import {
   type CodeToolOptions,
   codeToolOptionsShape,
@@ -26,7 +27,6 @@ import {
   DEFAULT_MAX_FILE_BYTES,
   workspaceOf,
 } from "./internal/code-support.js";
-import { refuseSpecialFile } from "./internal/ast-grep/skipped-files.js";
 import { definitionsIn } from "./internal/definitions-in.js";
 import { formatLineRange, symbolText } from "./internal/render-symbols.js";
 import { symbolCacheOf } from "./internal/symbol-cache.js";
