@@ -31,6 +31,10 @@ const BROWSER_MODULE = "// ../../packages/tools-preview/dist/browser/create-brow
 const CODE_MODULE = "// ../../packages/tools-code/dist/create-code-tools.js";
 /** What the code family loads from node_modules at run time: tree-sitter's runtime and grammars, ast-grep. */
 const CODE_OUTSIDE = /\/(web-tree-sitter|@vscode\/tree-sitter-wasm|@ast-grep\/napi[^/]*)\//;
+/** The same for the office family's code. */
+const OFFICE_MODULE = "// ../../packages/tools-office/dist/create-office-tools.js";
+/** What the office family loads from node_modules at run time: sharp and its platform binary. */
+const OFFICE_OUTSIDE = /\/(sharp|@img\/[^/]+)\//;
 const binURL = pathToFileURL(`${BIN_DIRECTORY}/`).href;
 
 let folder: ReturnType<typeof temporaryDirectory>;
@@ -48,6 +52,29 @@ beforeAll(() => {
 });
 
 afterAll(() => folder?.cleanup());
+
+/** A one-page PDF showing `text` in Helvetica (offsets computed, so pdf.js reads it without repair). */
+function onePagePdf(text: string): Buffer {
+  const content = `BT /F1 18 Tf 72 720 Td (${text}) Tj ET`;
+  const objects = [
+    "<< /Type /Catalog /Pages 2 0 R >>",
+    "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+    "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>",
+    `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
+    "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+  ];
+  let body = "%PDF-1.4\n";
+  const offsets: number[] = [];
+  objects.forEach((object, index) => {
+    offsets.push(body.length);
+    body += `${index + 1} 0 obj\n${object}\nendobj\n`;
+  });
+  const xref = body.length;
+  body += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
+  for (const offset of offsets) body += `${String(offset).padStart(10, "0")} 00000 n \n`;
+  body += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return Buffer.from(body, "latin1");
+}
 
 /** The module URLs resolved so far (the process's own loads; the hook file excluded). */
 function resolvedSoFar(): string[] {
@@ -98,11 +125,13 @@ describe("the published bin is one bundle with a chunk per family", () => {
       // Outside the bundle only rg's binary package (a file on disk beside its module).
       const outside = afterListing.filter((url) => !url.startsWith(binURL));
       for (const url of outside) expect(url).toMatch(/\/@vscode\/ripgrep\//);
-      // The opt-in browser and code families are not served by default: their chunks never load.
+      // The opt-in browser, code and office families are not served by default: their chunks
+      // never load.
       for (const url of chunks(afterListing)) {
         const chunk = readFileSync(fileURLToPath(url), "utf8");
         expect(chunk, url).not.toContain(BROWSER_MODULE);
         expect(chunk, url).not.toContain(CODE_MODULE);
+        expect(chunk, url).not.toContain(OFFICE_MODULE);
       }
     } finally {
       await client.close();
@@ -211,6 +240,65 @@ describe("the published bin is one bundle with a chunk per family", () => {
       expect(outside.some((url) => /\/web-tree-sitter\//.test(url))).toBe(true);
       for (const url of outside)
         expect(url).toMatch(new RegExp(`${CODE_OUTSIDE.source}|/@vscode/ripgrep/`));
+    } finally {
+      await client.close();
+    }
+  }, 60_000);
+
+  it("loads the office family's chunk at its first call; sharp stays outside, pdf.js runs in the PDF worker beside the chunks", async () => {
+    writeFileSync(log, "");
+    writeFileSync(join(folder.path, "notice.pdf"), onePagePdf("Office hours moved to Thursday."));
+    writeFileSync(
+      join(folder.path, "dot.svg"),
+      '<svg xmlns="http://www.w3.org/2000/svg" width="40" height="20"><rect width="40" height="20" fill="#c00"/></svg>',
+    );
+    const client = new Client({ name: "bundle-test", version: "1.0.0" });
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [
+          "--import",
+          join(folder.path, "register.mjs"),
+          CLI_PATH,
+          "--root",
+          folder.path,
+          "--families",
+          "core,office",
+        ],
+        cwd: folder.path,
+        stderr: "ignore",
+        env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: folder.path },
+      }),
+    );
+    try {
+      const officeChunks = () =>
+        resolvedSoFar().filter(
+          (url) =>
+            url.startsWith(binURL) &&
+            readFileSync(fileURLToPath(url), "utf8").includes(OFFICE_MODULE),
+        );
+      const thought = await client.callTool({ name: "think", arguments: { thought: "first" } });
+      expect(thought.isError).not.toBe(true);
+      expect(officeChunks()).toEqual([]);
+      // pdf.js (bundled from unpdf) runs in dist/bin/pdf-worker.js, started beside the chunk.
+      expect(readdirSync(BIN_DIRECTORY)).toContain("pdf-worker.js");
+      const pdf = await client.callTool({
+        name: "read_document",
+        arguments: { path: "notice.pdf" },
+      });
+      expect(pdf.isError, JSON.stringify(pdf.content)).not.toBe(true);
+      expect(JSON.stringify(pdf.content)).toContain("Office hours moved to Thursday.");
+      expect(officeChunks()).toHaveLength(1);
+      // An SVG is rasterised by sharp: its native binary loads from node_modules.
+      const image = await client.callTool({ name: "read_image", arguments: { path: "dot.svg" } });
+      expect(image.isError, JSON.stringify(image.content)).not.toBe(true);
+      expect(image.content).toEqual(
+        expect.arrayContaining([expect.objectContaining({ type: "image", mimeType: "image/png" })]),
+      );
+      const outside = resolvedSoFar().filter((url) => !url.startsWith(binURL));
+      expect(outside.some((url) => /\/sharp\//.test(url))).toBe(true);
+      for (const url of outside)
+        expect(url).toMatch(new RegExp(`${OFFICE_OUTSIDE.source}|/@vscode/ripgrep/`));
     } finally {
       await client.close();
     }

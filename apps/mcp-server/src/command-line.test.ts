@@ -16,6 +16,7 @@ describe("parseCommandLine", () => {
             name !== "memory" &&
             name !== "skills" &&
             name !== "code" &&
+            name !== "office" &&
             name !== "preview" &&
             name !== "browser",
         ),
@@ -196,6 +197,27 @@ describe("parseCommandLine", () => {
     expect(usageError(["--families", "cod"])).toContain("Did you mean code?");
   });
 
+  it("mounts office only when named (documents is another name for it), in either mode", () => {
+    const serve = (argv: string[]) => {
+      const parsed = parseCommandLine(argv);
+      if (parsed.action !== "serve") throw new Error(`${argv.join(" ")} did not serve`);
+      return parsed.options;
+    };
+    expect(serve(["--root", "."]).families).not.toContain("office");
+    expect(serve(["--root", ".", "--mode", "read-write"]).families).not.toContain("office");
+    expect(serve(["--root", ".", "--families", "office"])).toMatchObject({
+      families: ["office"],
+      mode: "read-only",
+    });
+    expect(serve(["--root", ".", "--families", "Documents,fs"]).families).toEqual(["fs", "office"]);
+    expect(serve(["--root", ".", "--families", "office,documents"]).families).toEqual(["office"]);
+    expect(serve(["--root", ".", "--families", "fs,office", "--mode", "read-write"])).toMatchObject(
+      { families: ["fs", "office"], mode: "read-write" },
+    );
+    expect(usageError(["--families", "ofice"])).toContain("Did you mean office?");
+    expect(usageError(["--families", "constructor"])).toContain('unknown family "constructor"');
+  });
+
   it("lists every flag in the help text", () => {
     const help = formatHelp("9.9.9");
     for (const flag of FLAGS) {
@@ -204,7 +226,8 @@ describe("parseCommandLine", () => {
     }
     expect(help).toContain("AGENTOOL_MCP_TOKEN");
     expect(help).toContain("XDG_CACHE_HOME");
-    expect(help).toContain("core,fs,git,code,web,knowledge,memory,skills,interact");
+    expect(help).toContain("core,fs,git,code,office,web,knowledge,memory,skills,interact");
+    expect(help).toContain("documents is another name for office");
   });
 });
 

@@ -68,6 +68,9 @@ function parseList(value: string): string[] {
     .filter((item) => item.length > 0);
 }
 
+/** Other names `--families` takes for a family: `documents` is the office family (issue 33). */
+const FAMILY_ALIASES: Readonly<Record<string, FamilyName>> = Object.freeze({ documents: "office" });
+
 function parseFamilies(values: readonly string[]): FamilyName[] {
   const chosen = new Set<FamilyName>();
   for (const value of values) {
@@ -78,7 +81,9 @@ function parseFamilies(values: readonly string[]): FamilyName[] {
       );
     }
     for (const name of names) {
-      const lower = name.toLowerCase();
+      const typed = name.toLowerCase();
+      const lower =
+        (Object.hasOwn(FAMILY_ALIASES, typed) ? FAMILY_ALIASES[typed] : undefined) ?? typed;
       if (!isFamilyName(lower)) {
         throw new UsageError(
           `--families: unknown family "${name}".${typo(lower, FAMILY_NAMES)} Known families: ${FAMILY_NAMES.join(", ")}.`,
@@ -226,8 +231,9 @@ function parseMode(flags: FlagValues): ServerMode {
 }
 
 /**
- * By default every family but code, preview and browser (code's seven tools would take the
- * default set past its token budget, and grep_search already finds text; preview and browser
+ * By default every family but code, office, preview and browser (code's seven tools would take
+ * the default set past its token budget, and grep_search already finds text; office's tools
+ * would leave the read-only set no room under it and take read-write past it; preview and browser
  * each start a Chromium, browser reaches the live web): memory only with --memory-dir and skills
  * only with --skills-dir.
  */
@@ -237,6 +243,7 @@ function chooseFamilies(flags: FlagValues): FamilyName[] {
     : FAMILY_NAMES.filter(
         (name) =>
           name !== "code" &&
+          name !== "office" &&
           name !== "preview" &&
           name !== "browser" &&
           (name !== "memory" || flags.hasValue("memory-dir")) &&

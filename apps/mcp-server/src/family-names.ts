@@ -4,6 +4,7 @@ export const FAMILY_NAMES = [
   "fs",
   "git",
   "code",
+  "office",
   "web",
   "knowledge",
   "memory",
@@ -17,7 +18,10 @@ export const FAMILY_NAMES = [
  * One tool family: `core` (think, update_plan), `fs` (files, search, run_command), `git`,
  * `code` (repo_map, code_outline, find_symbol, find_references, ast_search; replace_symbol and
  * ast_rewrite in read-write mode — tree-sitter and ast-grep over the root; only when asked for
- * with `--families`), `web` (web_fetch, wiki_search, web_search), `knowledge` (search_knowledge, remember,
+ * with `--families`), `office` (read_document, read_image; write_document, edit_document,
+ * edit_sheet and edit_notebook in read-write mode — Word, Excel, PowerPoint, OpenDocument, PDF,
+ * notebooks and images under the root; only when asked for with `--families`, which also takes
+ * `documents` for it), `web` (web_fetch, wiki_search, web_search), `knowledge` (search_knowledge, remember,
  * search_memory), `memory` (memory_write, memory_read, memory_search, memory_list, memory_delete
  * over the file store in `--memory-dir`), `skills` (use_skill, read_skill_file over the skills
  * folder in `--skills-dir`), `interact` (ask_user, confirm, notify), `preview` (preview: HTML

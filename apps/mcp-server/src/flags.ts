@@ -29,18 +29,18 @@ export const FLAGS: readonly FlagDescription[] = [
     name: "root",
     value: "<dir>",
     description:
-      "The directory the fs, git, code and knowledge tools are confined to when the client sends no MCP roots (a client's first file:// root wins unless --fixed-root).",
+      "The directory the fs, git, code, office and knowledge tools are confined to when the client sends no MCP roots (a client's first file:// root wins unless --fixed-root).",
   },
   {
     name: "families",
     value: "<list>",
-    description: `Comma-separated families to serve: ${FAMILY_NAMES.join(",")} (default: all but code, preview and browser; memory with --memory-dir, skills with --skills-dir). browser needs --mode read-write.`,
+    description: `Comma-separated families to serve: ${FAMILY_NAMES.join(",")} (default: all but code, office, preview and browser; memory with --memory-dir, skills with --skills-dir; documents is another name for office). browser needs --mode read-write.`,
   },
   {
     name: "mode",
     value: "read-only|read-write",
     description:
-      "read-only (default): look, list, search, read; nothing is written inside the root. read-write adds the fs, git and code tools that change files, stage, commit and rewrite code, keeps the knowledge index in the knowledge folder, lets web_fetch save pages there and allows the browser family.",
+      "read-only (default): look, list, search, read; nothing is written inside the root. read-write adds the fs, git, code and office tools that change files, stage, commit, rewrite code and write and edit documents, keeps the knowledge index in the knowledge folder, lets web_fetch save pages there and allows the browser family.",
   },
   {
     name: "allow-command",

@@ -14,8 +14,8 @@ export interface AgentoolMcpServerOptions {
    */
   root?: string;
   /**
-   * The families to serve. Default: all of {@link FAMILY_NAMES} but `code` (opt-in: its tools
-   * cost tokens in every conversation), `browser` (opt-in, and only with `mode: "read-write"`), `memory` without `memoryDir` and `skills` without `skillsDir`.
+   * The families to serve. Default: all of {@link FAMILY_NAMES} but `code` and `office` (opt-in:
+   * their tools cost tokens in every conversation), `browser` (opt-in, and only with `mode: "read-write"`), `memory` without `memoryDir` and `skills` without `skillsDir`.
    */
   families?: readonly FamilyName[];
   /** `"read-only"` (default) or `"read-write"` (fs and git tools that change things). */

@@ -363,6 +363,60 @@ describe("buildToolSet: the code family", () => {
   });
 });
 
+describe("buildToolSet: the office family", () => {
+  const officeOnly = (overrides: Partial<ToolSetConfiguration>): ToolSetConfiguration => ({
+    families: ["fs", "office"],
+    mode: "read-only",
+    allowCommands: [],
+    searxng: undefined,
+    allowHosts: [],
+    ...overrides,
+  });
+  const READ_OFFICE = ["read_document", "read_image"];
+  const WRITE_OFFICE = ["write_document", "edit_document", "edit_sheet", "edit_notebook"];
+
+  it("read-only: read_document and read_image only, each annotated read-only, naming only mounted tools", async () => {
+    const set = buildToolSet(officeOnly({}), { root: project.path, elicitation: false, handler });
+    expect(set.families.get("office")).toEqual(READ_OFFICE);
+    const office = set.tools.filter((tool) => READ_OFFICE.includes(tool.name));
+    expect(office.map((tool) => tool.name)).toEqual(READ_OFFICE);
+    for (const tool of office) expect(tool.annotations?.readOnly, tool.name).toBe(true);
+    const mounted = new Set(set.tools.map((tool) => tool.name));
+    for (const name of WRITE_OFFICE) expect(mounted.has(name), name).toBe(false);
+    for (const tool of set.tools) {
+      expect(
+        findAbsentToolNames(tool.description, mounted, AGENTOOL_TOOL_NAMES),
+        tool.name,
+      ).toEqual([]);
+    }
+    expect(set.notes).toEqual([]);
+    const report = await checkConformance(set.tools);
+    expect(report.violations).toEqual([]);
+  });
+
+  it("read-write adds the writing and editing tools, none read-only; without a root the family is left out with a note", () => {
+    const set = buildToolSet(officeOnly({ families: ["office"], mode: "read-write" }), {
+      root: project.path,
+      elicitation: false,
+      handler,
+    });
+    expect(set.families.get("office")).toEqual([...READ_OFFICE, ...WRITE_OFFICE]);
+    expect(set.tools.map((tool) => tool.name)).toEqual([...READ_OFFICE, ...WRITE_OFFICE]);
+    for (const tool of set.tools.filter((item) => WRITE_OFFICE.includes(item.name))) {
+      expect(tool.annotations?.readOnly ?? false, tool.name).toBe(false);
+    }
+    const rootless = buildToolSet(officeOnly({ families: ["core", "office"] }), {
+      root: undefined,
+      elicitation: false,
+      handler,
+    });
+    expect(rootless.tools.map((tool) => tool.name)).toEqual(["think", "update_plan"]);
+    expect(rootless.notes).toEqual([
+      "office tools left out: no root (pass --root <dir>, or use a client that sends MCP roots); they read and edit the documents under the root.",
+    ]);
+  });
+});
+
 describe("isGitRepositoryRoot", () => {
   it("is true only for a directory with its own .git directory", () => {
     const plain = temporaryDirectory({ "x.txt": "x", "nested/.git": "gitdir: /elsewhere" });

@@ -108,6 +108,8 @@ export interface ToolSet {
  * - code: `createCodeTools({ root, mode })` — the read tools (repo_map, code_outline, find_symbol,
  *   find_references, ast_search), plus replace_symbol and ast_rewrite in read-write mode. Needs a
  *   root.
+ * - office: `createOfficeTools({ root, mode })` — read_document and read_image, plus
+ *   write_document, edit_document, edit_sheet and edit_notebook in read-write mode. Needs a root.
  * - web: `wiki_search` and the SSRF-guarded `web_fetch` (`allowHosts`); `web_search` over
  *   SearXNG when `searxng` is set.
  * - interact: `notify` always; `ask_user` and `confirm` only when the client supports elicitation.

@@ -282,6 +282,17 @@ export function buildToolSetFrom(
       ...modules.code.createCodeTools({ root, mode: configuration.mode, mountedTools: mounted }),
     );
   }
+  if (planned.office && root !== undefined && modules.office !== undefined) {
+    // Confined to the root like fs; the write and edit tools (write_document, edit_document,
+    // edit_sheet, edit_notebook) only in read-write mode, each write atomic.
+    tools.push(
+      ...modules.office.createOfficeTools({
+        root,
+        mode: configuration.mode,
+        mountedTools: mounted,
+      }),
+    );
+  }
   if (planned.web && modules.web !== undefined) tools.push(...buildWebTools(modules.web, context));
   let corpus: ToolSet["corpus"];
   if (planned.knowledge && modules.knowledge !== undefined) {

@@ -5,6 +5,7 @@ import * as git from "@agentool/tools-git";
 import * as interact from "@agentool/tools-interact";
 import * as knowledgeIndex from "@agentool/tools-knowledge";
 import * as knowledgeNode from "@agentool/tools-knowledge/node";
+import * as office from "@agentool/tools-office";
 import * as browser from "@agentool/tools-preview/browser";
 import * as preview from "@agentool/tools-preview/node";
 import * as webIndex from "@agentool/tools-web";
@@ -24,6 +25,7 @@ export const EAGER_FAMILY_MODULES: Required<FamilyModules> = Object.freeze({
   fs,
   git,
   code,
+  office,
   web: { index: webIndex, node: webNode, saver },
   knowledge: { index: knowledgeIndex, resources },
   memory: { index: knowledgeIndex, node: knowledgeNode },

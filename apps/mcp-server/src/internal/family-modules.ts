@@ -10,6 +10,7 @@ export interface FamilyModules {
   fs?: typeof import("@agentool/tools-fs/node");
   git?: typeof import("@agentool/tools-git");
   code?: typeof import("@agentool/tools-code");
+  office?: typeof import("@agentool/tools-office");
   web?: {
     index: typeof import("@agentool/tools-web");
     node: typeof import("@agentool/tools-web/node");
@@ -43,6 +44,7 @@ const loaders: { [Family in FamilyName]: () => Promise<FamilyModules> } = {
   fs: async () => ({ fs: await import("@agentool/tools-fs/node") }),
   git: async () => ({ git: await import("@agentool/tools-git") }),
   code: async () => ({ code: await import("@agentool/tools-code") }),
+  office: async () => ({ office: await import("@agentool/tools-office") }),
   web: async () => {
     const [index, node, saver] = await Promise.all([
       import("@agentool/tools-web"),

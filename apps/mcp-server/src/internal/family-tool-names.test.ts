@@ -11,6 +11,7 @@ import {
   SKILL_TOOL_NAMES,
 } from "@agentool/tools-knowledge";
 import { CORPUS_INDEX_FOLDER } from "@agentool/tools-knowledge/node";
+import { OFFICE_READ_TOOL_NAMES, OFFICE_WRITE_TOOL_NAMES } from "@agentool/tools-office";
 import { PREVIEW_TOOL_NAME } from "@agentool/tools-preview";
 import { BROWSER_TOOL_NAME } from "@agentool/tools-preview/browser";
 import {
@@ -32,6 +33,8 @@ import {
   KNOWLEDGE_INDEX_FOLDER,
   KNOWLEDGE_NAMES,
   MEMORY_NAMES,
+  OFFICE_READ_NAMES,
+  OFFICE_WRITE_NAMES,
   PREVIEW_NAME,
   RUN_COMMAND_NAME,
   SKILL_NAMES,
@@ -50,6 +53,8 @@ describe("family tool names written out for the lazy server", () => {
     expect(GIT_WRITE_NAMES).toEqual(GIT_WRITE_TOOL_NAMES);
     expect(CODE_READ_NAMES).toEqual(CODE_READ_TOOL_NAMES);
     expect(CODE_WRITE_NAMES).toEqual(CODE_WRITE_TOOL_NAMES);
+    expect(OFFICE_READ_NAMES).toEqual(OFFICE_READ_TOOL_NAMES);
+    expect(OFFICE_WRITE_NAMES).toEqual(OFFICE_WRITE_TOOL_NAMES);
     expect(WEB_NAMES).toEqual({
       search: WEB_SEARCH_TOOL_NAME,
       wiki: WIKI_SEARCH_TOOL_NAME,

@@ -56,6 +56,17 @@ export const CODE_READ_NAMES: readonly string[] = Object.freeze([
 /** What `code` adds in read-write mode (`CODE_WRITE_TOOL_NAMES`). */
 export const CODE_WRITE_NAMES: readonly string[] = Object.freeze(["replace_symbol", "ast_rewrite"]);
 
+/** `office` in read-only mode (`OFFICE_READ_TOOL_NAMES` of `@agentool/tools-office`). */
+export const OFFICE_READ_NAMES: readonly string[] = Object.freeze(["read_document", "read_image"]);
+
+/** What `office` adds in read-write mode (`OFFICE_WRITE_TOOL_NAMES`). */
+export const OFFICE_WRITE_NAMES: readonly string[] = Object.freeze([
+  "write_document",
+  "edit_document",
+  "edit_sheet",
+  "edit_notebook",
+]);
+
 /** The web tools (`WEB_SEARCH_TOOL_NAME`, `WIKI_SEARCH_TOOL_NAME`, `WEB_FETCH_TOOL_NAME`). */
 export const WEB_NAMES = Object.freeze({
   search: "web_search",

@@ -40,8 +40,8 @@ function refuse(message: string): never {
 }
 
 /**
- * By default every family but code (opt-in: its tools cost tokens every conversation pays) and
- * browser (opt-in: the live web), memory and skills only when they have a folder; each folder
+ * By default every family but code and office (opt-in: their tools cost tokens every conversation
+ * pays) and browser (opt-in: the live web), memory and skills only when they have a folder; each folder
  * needs its family.
  */
 function chooseFamilies(parsed: AgentoolMcpServerOptions): readonly FamilyName[] {
@@ -56,6 +56,7 @@ function chooseFamilies(parsed: AgentoolMcpServerOptions): readonly FamilyName[]
     FAMILY_NAMES.filter(
       (name) =>
         name !== "code" &&
+        name !== "office" &&
         name !== "browser" &&
         (name !== "memory" || parsed.memoryDir !== undefined) &&
         (name !== "skills" || parsed.skillsDir !== undefined),

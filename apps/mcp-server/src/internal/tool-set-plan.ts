@@ -15,6 +15,8 @@ import {
   KNOWLEDGE_INDEX_FOLDER,
   KNOWLEDGE_NAMES,
   MEMORY_NAMES,
+  OFFICE_READ_NAMES,
+  OFFICE_WRITE_NAMES,
   PREVIEW_NAME,
   RUN_COMMAND_NAME,
   SEARCH_MEMORY_NAME,
@@ -64,6 +66,8 @@ export interface Plan {
   git: boolean;
   /** `code`: asked for, with a root to confine it to. */
   code: boolean;
+  /** `office`: asked for, with a root to confine it to. */
+  office: boolean;
   web: boolean;
   webSearch: boolean;
   interact: boolean;
@@ -146,6 +150,12 @@ export function plan(configuration: ToolSetConfiguration, state: ToolSetState): 
       "code tools left out: no root (pass --root <dir>, or use a client that sends MCP roots); they read and rewrite the code under the root.",
     );
   }
+  const office = has("office") && root !== undefined;
+  if (has("office") && root === undefined) {
+    notes.push(
+      "office tools left out: no root (pass --root <dir>, or use a client that sends MCP roots); they read and edit the documents under the root.",
+    );
+  }
   const knowledge = has("knowledge");
   const knowledgeFolder = knowledge ? planKnowledgeFolder(configuration, root, notes) : undefined;
   let memoryDirectory =
@@ -205,6 +215,7 @@ export function plan(configuration: ToolSetConfiguration, state: ToolSetState): 
     runCommand: fs && configuration.mode === "read-write" && configuration.allowCommands.length > 0,
     git,
     code,
+    office,
     web: has("web"),
     webSearch: has("web") && configuration.searxng !== undefined,
     interact,
@@ -243,6 +254,12 @@ export function plannedNames(
     names.set("code", [
       ...CODE_READ_NAMES,
       ...(configuration.mode === "read-write" ? CODE_WRITE_NAMES : []),
+    ]);
+  }
+  if (planned.office) {
+    names.set("office", [
+      ...OFFICE_READ_NAMES,
+      ...(configuration.mode === "read-write" ? OFFICE_WRITE_NAMES : []),
     ]);
   }
   if (planned.web) {
