@@ -45,6 +45,7 @@ import {
   createStoreSource,
 } from "@agentool/tools-knowledge";
 import { createCorpusSource, SkillRegistry } from "@agentool/tools-knowledge/node";
+import { createOfficeTools } from "@agentool/tools-office";
 import { createPreviewTool } from "@agentool/tools-preview";
 import { createBrowserTool } from "@agentool/tools-preview/browser";
 import { createSearxngProvider, createWebTools } from "@agentool/tools-web";
@@ -201,6 +202,20 @@ rows.push({
   ...measureTools(createCodeTools({ root, mode: "read-only" })),
 });
 rows.push({ label: "  every family + code", ...measureTools([...everyTool, ...codeTools]) });
+// The office family (@agentool/tools-office, issue 33): Word, Excel, PowerPoint, OpenDocument,
+// PDF, notebooks and images read as Markdown, written and edited in place — opt-in in
+// agentool-mcp (--families office, or documents) as in a host. Counted beside the set (its own
+// rows and the set with it), not in issue 28's "every family" budget: that budget was set for the
+// families an agent that edits code and text needs in every conversation; read_document alone
+// is the largest definition after the fs family's, and an agent whose users send no office files
+// never calls these — a host that mounts them has chosen documents.
+const officeTools = createOfficeTools({ root, mode: "read-write" });
+rows.push({ label: "  family office (opt-in, read-write)", ...measureTools(officeTools) });
+rows.push({
+  label: "  family office, read-only",
+  ...measureTools(createOfficeTools({ root, mode: "read-only" })),
+});
+rows.push({ label: "  every family + office", ...measureTools([...everyTool, ...officeTools]) });
 const defaults = measureListed(await listTools([oursBin, "--root", root]));
 rows.push({ label: "agentool-mcp defaults, over MCP", ...defaults });
 const defaultsMemory = measureListed(
@@ -209,6 +224,33 @@ const defaultsMemory = measureListed(
 rows.push({ label: "agentool-mcp defaults + --memory-dir", ...defaultsMemory });
 const codeOverMcp = measureListed(await listTools([oursBin, "--root", root, "--families", "code"]));
 rows.push({ label: "  agentool-mcp --families code", ...codeOverMcp });
+const officeOverMcp = measureListed(
+  await listTools([oursBin, "--root", root, "--families", "office"]),
+);
+rows.push({ label: "  agentool-mcp --families office", ...officeOverMcp });
+// The default families with office added (what serving it by default would cost every
+// conversation), read-only and read-write.
+const defaultFamilies = "core,fs,git,web,knowledge,interact";
+const defaultsOffice = measureListed(
+  await listTools([oursBin, "--root", root, "--families", `${defaultFamilies},office`]),
+);
+rows.push({ label: "  agentool-mcp defaults + office", ...defaultsOffice });
+const defaultsOfficeWrite = measureListed(
+  await listTools([
+    oursBin,
+    "--root",
+    root,
+    "--families",
+    `${defaultFamilies},office`,
+    "--mode",
+    "read-write",
+  ]),
+);
+rows.push({ label: "  … + office, read-write", ...defaultsOfficeWrite });
+const defaultsWrite = measureListed(
+  await listTools([oursBin, "--root", root, "--mode", "read-write"]),
+);
+rows.push({ label: "  agentool-mcp defaults, read-write", ...defaultsWrite });
 const reference = measureListed(await listTools([referenceBin, root]));
 rows.push({ label: "MCP reference filesystem server", ...reference });
 
