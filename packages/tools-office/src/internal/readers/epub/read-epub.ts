@@ -9,14 +9,17 @@ import {
   parseXml,
   textContent,
 } from "../../container/xml.js";
+import type { Yielder } from "../../container/yielder.js";
 import { openZip } from "../../container/zip.js";
 import { resolvePartName } from "../ooxml-package.js";
 import type { ReaderInput, TextDocument } from "../types.js";
+import { blocks } from "./xhtml-markdown.js";
 
 /**
  * Reads an EPUB (2 or 3): the package document found through `META-INF/container.xml`, the
- * spine's content documents in reading order, each XHTML chapter converted to Markdown
- * (node-html-markdown: headings, nested lists, tables, links, images by their path in the book).
+ * spine's content documents in reading order, each XHTML chapter parsed by the container's XML
+ * parser (no DTD processing) and converted by `xhtml-markdown.ts` (headings, nested lists with
+ * their blocks, code, tables, links, images by their path in the book).
  * DRM-encrypted content (an `encryption.xml` listing anything but obfuscated fonts) is refused.
  *
  * @internal
@@ -43,22 +46,33 @@ function bookInternalLinks(
   });
 }
 
-let converter: NodeHtmlMarkdown | undefined;
+let lenient: NodeHtmlMarkdown | undefined;
 
-function toMarkdown(html: string): string {
-  converter ??= new NodeHtmlMarkdown({
-    bulletMarker: "-",
-    codeBlockStyle: "fenced",
-    useInlineLinks: true,
-    maxConsecutiveNewlines: 2,
-  });
-  // node-html-markdown percent-encodes `_` and `*` in link targets; give the targets back as written.
-  return converter
-    .translate(html)
-    .replace(
-      /\]\(([^)\s]*)\)/g,
-      (_match, url: string) => `](${url.replace(/%5F/gi, "_").replace(/%2A/gi, "*")})`,
-    );
+/**
+ * A chapter's Markdown: parsed as the XML it must be; a chapter that is not well-formed (raw
+ * HTML passed through by its writer) goes through node-html-markdown's forgiving HTML parser.
+ */
+async function chapterMarkdown(html: string, name: string, yielder: Yielder): Promise<string> {
+  try {
+    const root = await parseXml(html, name, { yielder, html: true });
+    return blocks((findElement(root, "body") ?? root).children).join("\n");
+  } catch (error) {
+    if (!(error instanceof ToolFailureError) || error.code !== "UNSUPPORTED") throw error;
+    lenient ??= new NodeHtmlMarkdown({
+      bulletMarker: "-",
+      codeBlockStyle: "fenced",
+      useInlineLinks: true,
+      maxConsecutiveNewlines: 2,
+    });
+    const body = /<body[^>]*>([\s\S]*)<\/body>/i.exec(html)?.[1] ?? html;
+    // node-html-markdown percent-encodes `_` and `*` in link targets; give them back as written.
+    return lenient
+      .translate(body)
+      .replace(
+        /\]\(([^)\s]*)\)/g,
+        (_match, url: string) => `](${url.replace(/%5F/gi, "_").replace(/%2A/gi, "*")})`,
+      );
+  }
 }
 
 /**
@@ -131,9 +145,10 @@ export async function readEpub(input: ReaderInput): Promise<TextDocument> {
         `${label}: chapter ${item.href} has ${html.length} characters, more than the ${MAX_CHAPTER_CHARS} converted.`,
       );
     }
-    const inner = (/<body[^>]*>([\s\S]*)<\/body>/i.exec(html)?.[1] ?? html).replace(TITLE_PAGE, "");
-    const body = bookInternalLinks(inner, item.href, (part) => archive.has(part));
-    const markdown = toMarkdown(body).trim();
+    const linked = bookInternalLinks(html.replace(TITLE_PAGE, ""), item.href, (part) =>
+      archive.has(part),
+    );
+    const markdown = (await chapterMarkdown(linked, item.href, yielder)).trim();
     if (markdown !== "") chapters.push(markdown);
     await yielder.tick();
   }
