@@ -8,7 +8,8 @@
 //
 // Rows (bench/lib/discipline.mjs: ours and one baseline interleaved call by call, rounds until
 // the spread is under 10%, refused while another process uses over 20% of a core): read_document
-// (from dist/) — the whole document, following next_offset with limit 5,000, and the first page
+// (from dist/) — the whole document, following next_offset with limit 5,000 and pages of up to
+// 10 M characters, and the first page
 // an agent reads by default; a middle page for the sheet — against `pandoc -t gfm` (a process per
 // call, as a user runs it; .docx only: pandoc 2.17 reads no .xlsx/.pptx/.pdf), markitdown-ts
 // 0.0.10 (.docx, .xlsx, .pdf) and the bare library call (mammoth's convertToHtml for .docx,
@@ -145,12 +146,15 @@ async function buildDocuments() {
 /** The operations measured, by name: each reads one file once. */
 async function operations() {
   const office = await import(pathToFileURL(join(packageDirectory, "dist", "index.js")).href);
-  const tool = office.createReadDocumentTool({ root: cache, maxFileBytes: 500_000_000 });
+  // the first page: default options, what an agent gets; the whole document: pages as large as
+  // the options allow (limit 5,000, 10 M characters), following next_offset
+  const tool = office.createReadDocumentTool({ root: cache });
+  const wholeTool = office.createReadDocumentTool({ root: cache, maxPageChars: 10_000_000 });
   const whole = async (path) => {
     let offset;
     let characters = 0;
     for (let call = 0; call < 10_000; call += 1) {
-      const result = await tool.run({ path, limit: 5_000, ...(offset ? { offset } : {}) });
+      const result = await wholeTool.run({ path, limit: 5_000, ...(offset ? { offset } : {}) });
       if (!result.success) throw new Error(`${result.error.code}: ${result.error.message}`);
       characters += result.data.markdown.length;
       if (result.data.next_offset === undefined) return characters;
@@ -211,7 +215,13 @@ async function operations() {
   };
 }
 
-/** Peak RSS growth (MB) of one operation in a fresh process (this file with --memory). */
+/**
+ * Peak RSS growth of one operation in a fresh process (this file with --memory), which is also
+ * the probe that tells whether it completes at all (a peer that runs out of memory is reported,
+ * not timed).
+ *
+ * @returns {{ ok: boolean, text: string }}
+ */
 function memoryOf(operation, file) {
   if (operation === "pandoc -t gfm") {
     const timed = spawnSync(
@@ -220,16 +230,27 @@ function memoryOf(operation, file) {
       { encoding: "utf8" },
     );
     const kilobytes = Number(timed.stderr.trim().split("\n").at(-1));
-    return Number.isFinite(kilobytes) ? `${(kilobytes / 1024).toFixed(0)} MB peak` : "?";
+    return Number.isFinite(kilobytes) && timed.status === 0
+      ? { ok: true, text: `${(kilobytes / 1024).toFixed(0)} MB peak (the pandoc process)` }
+      : { ok: false, text: `failed: ${timed.stderr.trim().split("\n")[0]}` };
   }
   const child = spawnSync(process.execPath, [import.meta.filename, "--memory", operation, file], {
     encoding: "utf8",
     timeout: 600_000,
   });
   const megabytes = Number(child.stdout.trim().split("\n").at(-1));
-  return Number.isFinite(megabytes)
-    ? `+${megabytes.toFixed(0)} MB`
-    : `? (${child.stderr.trim().split("\n")[0]})`;
+  if (child.status === 0 && Number.isFinite(megabytes)) {
+    return { ok: true, text: `+${megabytes.toFixed(0)} MB` };
+  }
+  const reason = /heap out of memory/.test(child.stderr)
+    ? "ran out of memory (Node's default heap limit)"
+    : child.signal !== null
+      ? `killed by ${child.signal}`
+      : (child.stderr
+          .trim()
+          .split("\n")
+          .find((line) => /Error/.test(line)) ?? "failed");
+  return { ok: false, text: `failed: ${reason}` };
 }
 
 if (process.argv[2] === "--memory") {
@@ -290,6 +311,17 @@ const memory = new Map();
 for (const [format, operation, baseline] of rows) {
   if (only !== undefined && !only.includes(format)) continue;
   const file = documents[format];
+  // memory first: a fresh process per operation, which also tells whether it completes
+  for (const name of [operation, baseline]) {
+    if (!memory.has(`${format}|${name}`)) memory.set(`${format}|${name}`, memoryOf(name, file));
+  }
+  const failed = [operation, baseline].find((name) => !memory.get(`${format}|${name}`).ok);
+  if (failed !== undefined) {
+    console.log(
+      `${format.padEnd(6)} ${operation.padEnd(18)} ${baseline.padEnd(23)} ${"".padEnd(21)}  not timed: ${failed} ${memory.get(`${format}|${failed}`).text}`,
+    );
+    continue;
+  }
   const result = await measureRatio({
     ours: () => all[operation](file),
     baseline: () => all[baseline](file),
@@ -303,12 +335,9 @@ for (const [format, operation, baseline] of rows) {
   console.log(
     `${format.padEnd(6)} ${operation.padEnd(18)} ${baseline.padEnd(23)} ${times}  ${formatRatio(result)}`,
   );
-  for (const name of [operation, baseline]) {
-    if (!memory.has(`${format}|${name}`)) memory.set(`${format}|${name}`, memoryOf(name, file));
-  }
 }
 console.log("\nmemory (a fresh process per operation: peak RSS minus RSS before the call):");
 for (const [key, value] of memory) {
   const [format, name] = key.split("|");
-  console.log(`  ${format.padEnd(6)} ${name.padEnd(24)} ${value}`);
+  console.log(`  ${format.padEnd(6)} ${name.padEnd(24)} ${value.text}`);
 }

@@ -121,7 +121,8 @@ export async function oursReader(root) {
   if (!existsSync(entry)) return undefined;
   const office = await import(pathToFileURL(entry).href);
   if (typeof office.createReadDocumentTool !== "function") return undefined;
-  const tool = office.createReadDocumentTool({ root });
+  // pages as large as the options allow: a document is read in as few calls as possible
+  const tool = office.createReadDocumentTool({ root, maxPageChars: 10_000_000 });
   return {
     name: "ours (read_document)",
     handles: () => true,
