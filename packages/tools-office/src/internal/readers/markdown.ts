@@ -73,6 +73,20 @@ export function renderInline(segments: readonly InlineSegment[]): string {
   return merged.map(wrap).join("");
 }
 
+/**
+ * A Markdown link: `[text](target)`, or the autolink `<target>` when the text is the address
+ * itself (so no parser finds the address twice).
+ *
+ * @param text - the link's text, already Markdown
+ * @param target - the address
+ * @returns the link
+ */
+export function markdownLink(text: string, target: string): string {
+  if ((text === target || text === "") && /^(https?|ftp|mailto):[^\s<>]*$/i.test(target))
+    return `<${target}>`;
+  return `[${text === "" ? target : text}](${target.replace(/[()\s]/g, encodeURIComponent)})`;
+}
+
 /** Escapes a paragraph's start where it would read as a block marker (`# `, `- `, `1. `, `> `). */
 export function escapeBlockStart(line: string): string {
   return line.replace(/^(\s*)(#{1,6}\s|[-+]\s|>|\d+[.)]\s)/, "$1\\$2");

@@ -1,5 +1,5 @@
 import { attribute, childElement, findElement, type XmlElement } from "../../container/xml.js";
-import type { InlineSegment } from "../markdown.js";
+import { type InlineSegment, markdownLink } from "../markdown.js";
 import type { DocxParts } from "./docx-parts.js";
 
 /**
@@ -114,7 +114,7 @@ class InlineWalker {
     }
     const text = renderLinkText(inner);
     this.push({
-      text: `[${text === "" ? target : text}](${target.replace(/[()\s]/g, encodeURIComponent)})`,
+      text: markdownLink(text, target),
       raw: true,
     });
   }

@@ -3,6 +3,7 @@ import { attribute, textContent } from "../../container/xml.js";
 import {
   escapeBlockStart,
   type InlineSegment,
+  markdownLink,
   markdownTable,
   renderInline,
   tableCell,
@@ -77,7 +78,7 @@ function inline(node: XmlNode, format: Format, out: InlineSegment[]): void {
       if (href === undefined || href === "") out.push(...inner);
       else
         out.push({
-          text: `[${text || href}](${href.replace(/[()\s]/g, encodeURIComponent)})`,
+          text: markdownLink(text, href),
           raw: true,
         });
       return;

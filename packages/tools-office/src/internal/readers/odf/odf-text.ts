@@ -10,6 +10,7 @@ import type { Yielder } from "../../container/yielder.js";
 import {
   escapeBlockStart,
   type InlineSegment,
+  markdownLink,
   markdownTable,
   renderInline,
   tableCell,
@@ -228,10 +229,7 @@ export class OdfTextWriter {
         const text = renderInline(this.#segments(node, style)).trim();
         const href = attribute(node, "href") ?? "";
         out.push({
-          text:
-            href === ""
-              ? text
-              : `[${text || href}](${href.replace(/[()\s]/g, encodeURIComponent)})`,
+          text: href === "" ? text : markdownLink(text, href),
           raw: true,
         });
         break;

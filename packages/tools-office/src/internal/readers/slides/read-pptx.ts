@@ -13,6 +13,7 @@ import { openZip, type ZipArchive } from "../../container/zip.js";
 import {
   escapeBlockStart,
   type InlineSegment,
+  markdownLink,
   markdownTable,
   renderInline,
   tableCell,
@@ -61,7 +62,7 @@ function paragraphSegments(
       link === undefined ? undefined : relationships.get(attribute(link, "id") ?? "")?.target;
     if (target !== undefined && target !== "" && text.trim() !== "") {
       out.push({
-        text: `[${text.replace(/[[\]]/g, "\\$&")}](${target.replace(/[()\s]/g, encodeURIComponent)})`,
+        text: markdownLink(text.replace(/[[\]]/g, "\\$&"), target),
         raw: true,
       });
     } else out.push({ text, bold, italic });
