@@ -9,6 +9,7 @@ import { filesFamily } from "./families/files.js";
 import { gitFamily } from "./families/git.js";
 import { DEMO_FAMILIES } from "./families/index.js";
 import { knowledgeFamily, SAVED_DOCS_PAGE } from "./families/knowledge.js";
+import { HITS_PATH, officeFamily, WEEKLY_REPORT_PATH } from "./families/office.js";
 import { webFamily } from "./families/web.js";
 import { runDemo } from "./run-demo.js";
 import { buildScript, createScriptedModel, REPORT_STEP } from "./scripted-model.js";
@@ -196,6 +197,62 @@ describe("runDemo (scripted)", () => {
     expect(run.summary.finalAnswer).toContain(
       "percent(part, whole) was called with the whole first",
     );
+  });
+
+  it("runs the office family: read_document opens the .docx, edit_document fixes a sentence, edit_sheet adds a row, both read back", async () => {
+    const run = await runDemo({ families: [coreFamily, officeFamily] });
+    expect(run.summary.toolErrors).toBe(0);
+    const calls = toolCalls(run.events).filter(
+      (call) => call.name !== "update_plan" && call.name !== "think",
+    );
+    expect(calls.map((call) => [call.name, call.arguments.path])).toEqual([
+      ["read_document", WEEKLY_REPORT_PATH],
+      ["edit_document", WEEKLY_REPORT_PATH],
+      ["read_document", HITS_PATH],
+      ["edit_sheet", HITS_PATH],
+      ["read_document", WEEKLY_REPORT_PATH],
+      ["read_document", HITS_PATH],
+    ]);
+    const resultOf = (id: string | undefined) =>
+      toolResults(run.events).find((result) => result.toolCallId === id)?.content ?? "";
+    const [report, edit, hits, sheet, reportAfter, hitsAfter] = calls.map((call) =>
+      resultOf(call.toolCallId),
+    );
+    expect(report).toMatch(/^reports\/weekly-report\.docx — Word document, \d+ lines of Markdown/);
+    expect(report).toContain("# Tally weekly report");
+    expect(report).toContain("Week 49: the counter answered **1,240 hits**, 177 a day on average.");
+    expect(report).toContain("Monday was the busiest day: 310 hits, 400% of the week.");
+    expect(report).toContain("- Send a JSON content type from GET /count");
+    expect(edit).toMatch(/^Edited reports\/weekly-report\.docx: replaced 1 occurrence/);
+    expect(edit).toContain("Monday was the busiest day: 310 hits, 25% of the week.");
+    expect(hits).toMatch(/sheet "Sheet1", 7 rows/);
+    expect(hits).toContain("| 7 | Saturday | 100 |");
+    expect(hits).not.toContain("Sunday");
+    expect(sheet).toContain("Wrote 2 cells of Sheet1 in reports/hits.xlsx (1 new row)");
+    // Read back: the sentence fixed, the bold total kept; Sunday's row after Saturday's.
+    expect(reportAfter).toContain("Monday was the busiest day: 310 hits, 25% of the week.");
+    expect(reportAfter).toContain("**1,240 hits**");
+    expect(reportAfter).not.toContain("400%");
+    expect(hitsAfter).toMatch(/sheet "Sheet1", 8 rows/);
+    expect(hitsAfter).toContain("| 7 | Saturday | 100 |\n| 8 | Sunday | 60 |");
+    expect(run.summary.finalAnswer).toContain("25% of the week, not 400%");
+  });
+
+  it("prepares every family's files before any family builds its tools: git's first commit holds the office documents", async () => {
+    const run = await runDemo({ families: [coreFamily, filesFamily, gitFamily, officeFamily] });
+    expect(run.summary.toolErrors).toBe(0);
+    const calls = toolCalls(run.events);
+    const status = toolResults(run.events).find(
+      (result) =>
+        result.toolCallId === calls.find((call) => call.name === "git_status")?.toolCallId,
+    );
+    expect(status?.content).toMatch(/modified\s+src\/app\.ts/);
+    expect(status?.content).not.toContain("reports/");
+    const listing = toolResults(run.events).find(
+      (result) =>
+        result.toolCallId === calls.find((call) => call.name === "list_directory")?.toolCallId,
+    );
+    expect(listing?.content).toContain("weekly-report.docx");
   });
 
   it("runs the web family: web_fetch reads the docs page through the forward option", async () => {

@@ -180,6 +180,7 @@ export async function runDemo(options: RunDemoOptions = {}): Promise<DemoRun> {
   let failure: string | undefined;
   let modelTurns = 0;
   try {
+    for (const family of families) await family.prepareWorkspace?.(workspace.root);
     const tools: AnyTool[] = [];
     for (const family of families) tools.push(...(await family.createTools(context)));
     emit({

@@ -34,6 +34,14 @@ export interface DemoFamily {
   /** The family's short name, e.g. `"core"`. */
   name: string;
   /**
+   * Adds files the family works on to the temporary workspace, before any family builds its
+   * tools (so the git family's first commit holds them): e.g. documents generated at run time
+   * rather than committed as binary files.
+   *
+   * @param workspaceRoot - absolute path of the temporary copy of the sample workspace
+   */
+  prepareWorkspace?(workspaceRoot: string): void | Promise<void>;
+  /**
    * Builds the family's tools for this run.
    *
    * @param context - the workspace root and shared state

@@ -34,15 +34,11 @@ export const gitFamily: DemoFamily = {
   },
   tasks: [
     {
-      step: "Review the change with git",
+      // One plan step for review and commit: update_plan takes at most 20 steps.
+      step: "Review the change with git and commit the fix",
       turns: [
         { toolCalls: [{ name: "git_status", arguments: {} }] },
         { toolCalls: [{ name: "git_diff", arguments: { path: "src/app.ts" } }] },
-      ],
-    },
-    {
-      step: "Commit the fix",
-      turns: [
         {
           toolCalls: [
             {

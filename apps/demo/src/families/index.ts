@@ -7,6 +7,7 @@ import { gitFamily } from "./git.js";
 import { interactFamily } from "./interact.js";
 import { knowledgeFamily } from "./knowledge.js";
 import { memoryFamily } from "./memory.js";
+import { officeFamily } from "./office.js";
 import { previewFamily } from "./preview.js";
 import { skillsFamily } from "./skills.js";
 import { webFamily } from "./web.js";
@@ -19,6 +20,7 @@ export const DEMO_FAMILIES: readonly DemoFamily[] = [
   filesFamily,
   gitFamily,
   codeFamily,
+  officeFamily,
   webFamily,
   knowledgeFamily,
   skillsFamily,
