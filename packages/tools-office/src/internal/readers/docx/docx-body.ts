@@ -20,7 +20,7 @@ class BodyWriter {
   readonly writer = new MarkdownWriter();
   readonly context: InlineContext;
   readonly #counters = new Map<string, number[]>();
-  #code: string[] | undefined;
+  #code: { lines: string[]; depth: number | undefined } | undefined;
   /** The text of the `Title` paragraph (the document's title, not a heading of its text). */
   title: string | undefined;
 
@@ -44,7 +44,9 @@ class BodyWriter {
 
   flushCode(): void {
     if (this.#code === undefined) return;
-    this.writer.code(this.#code);
+    const { lines, depth } = this.#code;
+    if (depth === undefined) this.writer.code(lines);
+    else this.writer.continuation(depth, MarkdownWriter.fenced(lines));
     this.#code = undefined;
   }
 
@@ -54,10 +56,13 @@ class BodyWriter {
     const styleId = styleElement === undefined ? undefined : attribute(styleElement, "val");
     const names = styleNames(this.context.parts, styleId);
     const segments = paragraphSegments(paragraph, this.context);
+    const list = this.#listOf(properties, styleId);
+    const continues = list?.continuation === true ? list.depth : undefined;
     if (names.some((name) => CODE_STYLES.test(name))) {
       const text = segments.map((segment) => segment.text).join("");
-      this.#code ??= [];
-      this.#code.push(...text.split("\n"));
+      if (this.#code !== undefined && this.#code.depth !== continues) this.flushCode();
+      this.#code ??= { lines: [], depth: continues };
+      this.#code.lines.push(...text.split("\n"));
       return;
     }
     this.flushCode();
@@ -75,7 +80,13 @@ class BodyWriter {
       this.writer.block(`${"#".repeat(Math.min(heading, 6))} ${text.replace(/\n/g, " ")}`);
       return;
     }
-    const list = this.#listOf(properties, styleId);
+    if (list?.continuation === true) {
+      this.writer.continuation(
+        list.depth,
+        escapeBlockStart(text).replace(/\n/g, "\\\n").split("\n"),
+      );
+      return;
+    }
     if (list !== undefined) {
       this.writer.listItem(list.depth, list.marker, text.replace(/\n/g, "\\\n"));
       return;
@@ -91,7 +102,7 @@ class BodyWriter {
   #listOf(
     properties: XmlElement | undefined,
     styleId: string | undefined,
-  ): { depth: number; marker: string } | undefined {
+  ): { depth: number; marker: string; continuation?: boolean } | undefined {
     const numPr = properties === undefined ? undefined : childElement(properties, "numPr");
     const fromStyle = styleNumbering(this.context.parts, styleId);
     const numIdElement = numPr === undefined ? undefined : childElement(numPr, "numId");
@@ -100,6 +111,7 @@ class BodyWriter {
     if (numId === undefined || numId === "0") return undefined;
     const depth = Number((ilvlElement && attribute(ilvlElement, "val")) ?? fromStyle?.ilvl ?? 0);
     const level = this.context.parts.numbering.get(numId)?.get(depth);
+    if (level?.none === true) return { depth, marker: "", continuation: true };
     if (level === undefined || !level.ordered) {
       this.#count(numId, depth, 1);
       return { depth, marker: "-" };

@@ -20,11 +20,21 @@ export interface DocxStyle {
   ilvl?: number;
 }
 
+/** One level of a numbering definition. */
+export interface NumberingLevel {
+  /** Numbers (decimal, letters, roman) rather than bullets. */
+  ordered: boolean;
+  /** The first number. */
+  start: number;
+  /** No marker at all (`numFmt` none or an empty `lvlText`): a paragraph that continues the item above (pandoc writes a list item's later blocks so). */
+  none: boolean;
+}
+
 /** Everything the body's conversion looks up. */
 export interface DocxParts {
   styles: Map<string, DocxStyle>;
   /** numId → level → `{ ordered, start }`. */
-  numbering: Map<string, Map<number, { ordered: boolean; start: number }>>;
+  numbering: Map<string, Map<number, NumberingLevel>>;
   relationships: Map<string, Relationship>;
   footnotes: Map<string, XmlElement>;
   endnotes: Map<string, XmlElement>;
@@ -61,14 +71,15 @@ function readStyles(root: XmlElement | undefined): Map<string, DocxStyle> {
 function readNumbering(root: XmlElement | undefined): DocxParts["numbering"] {
   const out: DocxParts["numbering"] = new Map();
   if (root === undefined) return out;
-  const abstract = new Map<string, Map<number, { ordered: boolean; start: number }>>();
+  const abstract = new Map<string, Map<number, NumberingLevel>>();
   for (const element of childElements(root, "abstractNum")) {
-    const levels = new Map<number, { ordered: boolean; start: number }>();
+    const levels = new Map<number, NumberingLevel>();
     for (const level of childElements(element, "lvl")) {
       const format = valueAttribute(level, "numFmt") ?? "bullet";
       levels.set(Number(attribute(level, "ilvl") ?? 0), {
         ordered: format !== "bullet" && format !== "none",
         start: Number(valueAttribute(level, "start") ?? 1),
+        none: format === "none" || (valueAttribute(level, "lvlText") ?? "•").trim() === "",
       });
     }
     abstract.set(attribute(element, "abstractNumId") ?? "", levels);
