@@ -73,6 +73,8 @@ function paragraphSegments(
 /** A paragraph that is nothing but one short bold run (not a link): a heading under the slide's title. */
 function isHeadingRun(segments: readonly InlineSegment[]): boolean {
   const words = segments.filter((segment) => segment.text.trim() !== "");
+  // A command-line option in bold (`-a, --all`) is a definition term, not a heading.
+  if (/^\s*[-+]/.test(words[0]?.text ?? "")) return false;
   return (
     words.length > 0 &&
     words.every(
