@@ -1,6 +1,7 @@
 // Issue 28, "Done when": with every family mounted together, through `toLangChainTools` (a real
 // LangGraph ToolNode) and over MCP (the built `agentool-mcp` over stdio), every paged tool's marker
-// names the whole next call, once per page (the opt-in code family's ast_search too); followed
+// names the whole next call, once per page (the opt-in code family's ast_search and the office
+// family's read_document on a 150-row workbook too); followed
 // literally it keeps the total and returns every item once (point 3). Also: what `remember` saves, `memory_search` finds (point 1), and `tags` is
 // an array wherever a tool takes it (point 2).
 import { execFileSync } from "node:child_process";
@@ -22,6 +23,7 @@ import {
   createSkillTools,
 } from "@agentool/tools-knowledge";
 import { createCorpusSource, SkillRegistry } from "@agentool/tools-knowledge/node";
+import { createOfficeTools, createWriteDocumentTool } from "@agentool/tools-office";
 import { createPreviewTool } from "@agentool/tools-preview";
 import { createSearxngProvider, createWebTools } from "@agentool/tools-web";
 import { AIMessage, type ToolMessage } from "@langchain/core/messages";
@@ -82,6 +84,7 @@ function createEveryFamily(root: string, indexDirectory: string) {
     ...createNodeFsTools({ root, mode: "read-write" }),
     ...createGitTools({ root, mode: "read-write" }),
     ...createCodeTools({ root, mode: "read-write" }),
+    ...createOfficeTools({ root, mode: "read-write" }),
     ...createWebTools({
       search: { provider: createSearxngProvider({ baseUrl: "http://localhost:8080" }) },
     }),
@@ -141,6 +144,8 @@ interface PagedCase {
   items(page: string): string[];
   /** First-call arguments a marker may leave out because they equal the tool's default. */
   defaults?: Args;
+  /** Where a page states the total, when not as "1–40 of 150" (its first group). */
+  totalPattern?: RegExp;
 }
 
 const matchAll = (text: string, pattern: RegExp): string[] =>
@@ -204,6 +209,15 @@ const PAGED_CASES: PagedCase[] = [
     items: (page) => matchAll(page, /^(many\/f\d+\.ts:\d+)$/gm),
   },
   {
+    // A workbook of 150 rows (header and 149 data rows) written by write_document; its header
+    // states the total as "150 rows; rows 1–40 shown".
+    tool: "read_document",
+    args: { path: "visits.xlsx", limit: 40 },
+    total: 150,
+    items: (page) => matchAll(page, /^\| (\d+) \| /gm),
+    totalPattern: /, (\d[\d,]*) rows; rows \d/,
+  },
+  {
     tool: "git_log",
     args: { limit: 10 },
     total: 40,
@@ -233,6 +247,16 @@ const MARKER = /call [a-z][a-z0-9_]* again/g;
 /** "1–40 of 150", "Commits 11–20 of 40": the stated total of a page. */
 const TOTAL = /\d[\d,]*–\d[\d,]* of (\d[\d,]*)/;
 
+/** Writes visits.xlsx: a header and 149 rows of visits, one sheet (write_document's workbook). */
+async function addWorkbook(root: string): Promise<void> {
+  const rows = [
+    ["City", "Visits"],
+    ...Array.from({ length: 149 }, (_, index) => [`City ${index + 1}`, String(index * 7)]),
+  ];
+  const written = await createWriteDocumentTool({ root }).run({ path: "visits.xlsx", rows });
+  expect(written.success, JSON.stringify(written)).toBe(true);
+}
+
 /** Saves 15 memories tagged ops and 10 tagged home. */
 async function seedMemories(call: Caller): Promise<void> {
   for (let index = 0; index < 25; index += 1) {
@@ -252,7 +276,9 @@ async function walkPages(call: Caller, paged: PagedCase): Promise<void> {
   for (let page = 1; page <= 100; page += 1) {
     const text = await call(paged.tool, args);
     const where = `${paged.tool} page ${page} (${JSON.stringify(args)}):\n${text.slice(-400)}`;
-    expect(TOTAL.exec(text)?.[1]?.replaceAll(",", ""), where).toBe(String(paged.total));
+    expect((paged.totalPattern ?? TOTAL).exec(text)?.[1]?.replaceAll(",", ""), where).toBe(
+      String(paged.total),
+    );
     seen.push(...paged.items(text));
     const markers = text.match(MARKER) ?? [];
     if (markers.length === 0) break;
@@ -328,6 +354,7 @@ describe("every family mounted together: markers name the whole next call", {
     let tags: Map<string, string>;
     beforeAll(async () => {
       const root = created(createWorkspace());
+      await addWorkbook(root);
       const index = created(mkdtempSync(join(tmpdir(), "agentool-every-family-index-")));
       const tools = toLangChainTools(createEveryFamily(root, index));
       tags = tagTypes(tools);
@@ -341,12 +368,13 @@ describe("every family mounted together: markers name the whole next call", {
     );
   });
 
-  describe("over MCP (agentool-mcp, the default families and code, read-write)", () => {
+  describe("over MCP (agentool-mcp, the default families, code and office, read-write)", () => {
     let client: Client;
     let call: Caller;
     let tags: Map<string, string>;
     beforeAll(async () => {
       const root = created(createWorkspace());
+      await addWorkbook(root);
       const memory = created(mkdtempSync(join(tmpdir(), "agentool-every-family-memory-")));
       const transport = new StdioClientTransport({
         command: process.execPath,
@@ -358,9 +386,9 @@ describe("every family mounted together: markers name the whole next call", {
           "read-write",
           "--memory-dir",
           memory,
-          // The defaults with --memory-dir, and the opt-in code family.
+          // The defaults with --memory-dir, and the opt-in code and office families.
           "--families",
-          "core,fs,git,code,web,knowledge,memory,interact",
+          "core,fs,git,code,office,web,knowledge,memory,interact",
         ],
         env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: tmpdir() },
         stderr: "pipe",

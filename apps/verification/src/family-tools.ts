@@ -17,6 +17,7 @@ import {
   createStoreSource,
 } from "@agentool/tools-knowledge";
 import { createCorpusSource, SkillRegistry } from "@agentool/tools-knowledge/node";
+import { createOfficeTools } from "@agentool/tools-office";
 import { createPreviewTool } from "@agentool/tools-preview";
 import { createBrowserTool } from "@agentool/tools-preview/browser";
 import { createSearxngProvider, createWebTools } from "@agentool/tools-web";
@@ -61,6 +62,10 @@ export function createFamilyTools(): FamilyTools[] {
     {
       packageName: "@agentool/tools-code",
       groups: [names(createCodeTools({ root, mode: "read-write" }))],
+    },
+    {
+      packageName: "@agentool/tools-office",
+      groups: [names(createOfficeTools({ root, mode: "read-write" }))],
     },
     {
       packageName: "@agentool/tools-web",

@@ -2,7 +2,8 @@
 // come from npm on first use (scripts/node-runtimes.mjs, into the git-ignored .cache), and each —
 // like the Node running the suite — runs ./node-versions/runtime-check.mjs, which imports every
 // `exports` subpath of every published package from the built workspace, makes one real call per
-// family (read_file, git_status, find_symbol and ast_search, search_knowledge over
+// family (read_file, git_status, find_symbol and ast_search, read_document on a PDF and a .docx
+// and read_image on an SVG, search_knowledge over
 // /usr/share/doc, web_fetch from 127.0.0.1, update_plan, ask_user, a contract tool, an adapter)
 // and drives the MCP server's CLI over stdio.
 // The test asserts the binary's version, every entry's exports, and each call's real output.
@@ -29,6 +30,7 @@ const PUBLISHED_PACKAGES = [
   "@agentool/tools-git",
   "@agentool/tools-interact",
   "@agentool/tools-knowledge",
+  "@agentool/tools-office",
   "@agentool/tools-preview",
   "@agentool/tools-web",
   "@agentool/mcp-server",
@@ -68,6 +70,7 @@ interface RuntimeReport {
   readFile: Step<ToolCall>;
   gitStatus: Step<ToolCall>;
   codeTools: Step<{ symbol: ToolCall; search: ToolCall }>;
+  officeTools: Step<{ pdf: ToolCall; image: ToolCall; docx: ToolCall }>;
   searchKnowledge: Step<{ git: ToolCall; mount: ToolCall }>;
   webFetch: Step<ToolCall & { port: number }>;
   basicCalls: Step<{
@@ -237,6 +240,23 @@ describe.each(["the suite's Node", "Node 22", "Node 24"])("%s", (label) => {
     expect(search.result.success).toBe(true);
     expect(search.text).toContain("count.ts:3");
     expect(search.text).toContain("$X = items");
+  });
+
+  it("reads a PDF, an SVG and a .docx with tools-office (unpdf's pdf.js in its worker, sharp's native binary)", () => {
+    const { pdf, image, docx } = stepValue(report().officeTools, "tools-office");
+    expect(pdf.result.success, pdf.text).toBe(true);
+    expect(pdf.text).toMatch(/^notice\.pdf — PDF document/);
+    expect(pdf.text).toContain("Office hours moved to Thursday.");
+    expect(image.result.success, image.text).toBe(true);
+    expect(image.result.data).toEqual({
+      format: "svg",
+      shown_as: "image",
+      shown_width: 40,
+      shown_height: 20,
+    });
+    expect(docx.result.success, docx.text).toBe(true);
+    expect(docx.text).toContain("# Notes");
+    expect(docx.text).toContain("Tally listens on port 8080.");
   });
 
   it("searches two documents from /usr/share/doc with tools-knowledge", () => {

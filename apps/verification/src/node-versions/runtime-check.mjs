@@ -134,6 +134,90 @@ async function codeTools() {
   };
 }
 
+/**
+ * A one-page PDF showing `text` in Helvetica, offsets computed so pdf.js reads it without repair.
+ *
+ * @param {string} text - the page's one line
+ * @returns {Buffer} the file
+ */
+function onePagePdf(text) {
+  const content = `BT /F1 18 Tf 72 720 Td (${text}) Tj ET`;
+  const objects = [
+    "<< /Type /Catalog /Pages 2 0 R >>",
+    "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+    "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>",
+    `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
+    "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+  ];
+  let body = "%PDF-1.4\n";
+  const offsets = [];
+  objects.forEach((object, index) => {
+    offsets.push(body.length);
+    body += `${index + 1} 0 obj\n${object}\nendobj\n`;
+  });
+  const xref = body.length;
+  body += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
+  for (const offset of offsets) body += `${String(offset).padStart(10, "0")} 00000 n \n`;
+  body += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return Buffer.from(body, "latin1");
+}
+
+/**
+ * tools-office: read_document on a PDF (unpdf's pdf.js, in the reader's worker thread),
+ * read_image on an SVG (sharp's native binary rasterises it), and a .docx written by
+ * write_document, edited by edit_document and read back.
+ */
+async function officeTools() {
+  const root = join(workspace, "office");
+  mkdirSync(root);
+  writeFileSync(join(root, "notice.pdf"), onePagePdf("Office hours moved to Thursday."));
+  writeFileSync(
+    join(root, "dot.svg"),
+    '<svg xmlns="http://www.w3.org/2000/svg" width="40" height="20"><rect width="40" height="20" fill="#c00"/></svg>',
+  );
+  const tools = exported(
+    "@agentool/tools-office",
+    "createOfficeTools",
+  )({
+    root,
+    mode: "read-write",
+  });
+  const pdf = await call(tools, "read_document", { path: "notice.pdf" });
+  const image = await call(tools, "read_image", { path: "dot.svg" });
+  await call(tools, "write_document", {
+    path: "notes.docx",
+    markdown: "# Notes\n\nTally listens on port 3000.\n",
+  });
+  await call(tools, "edit_document", {
+    path: "notes.docx",
+    old_text: "port 3000",
+    new_text: "port 8080",
+  });
+  const docx = await call(tools, "read_document", { path: "notes.docx" });
+  const { data, ...rest } = image.result;
+  return {
+    pdf,
+    // The image's pixels stay out of the report: its size and how it was shown are enough.
+    image: {
+      result: {
+        ...rest,
+        ...(data === undefined
+          ? {}
+          : {
+              data: {
+                format: data.format,
+                shown_as: data.shown_as,
+                shown_width: data.shown_width,
+                shown_height: data.shown_height,
+              },
+            }),
+      },
+      text: image.text,
+    },
+    docx,
+  };
+}
+
 /** tools-knowledge: search_knowledge over two documents from /usr/share/doc. */
 async function searchKnowledge() {
   const root = join(workspace, "corpus");
@@ -271,6 +355,7 @@ try {
   report.readFile = await attempt(readFile);
   report.gitStatus = await attempt(gitStatus);
   report.codeTools = await attempt(codeTools);
+  report.officeTools = await attempt(officeTools);
   report.searchKnowledge = await attempt(searchKnowledge);
   report.webFetch = await attempt(webFetch);
   report.basicCalls = await attempt(basicCalls);
