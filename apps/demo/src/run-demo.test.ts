@@ -177,7 +177,9 @@ describe("runDemo (scripted)", () => {
     expect(symbol).toContain(
       "src/percent.ts:6-8  export function percent(part: number, whole: number): number",
     );
-    expect(before).toContain("6 occurrences of percent in 3 files");
+    expect(before).toContain(
+      "6 references to percent in 3 files of . (1 declaration, 2 imports). Syntactic, not type-resolved.",
+    );
     expect(before).toContain(
       "in dailyShares │ return days.map((day) => ({ day: day.day, share: percent(total, day.hits) }));",
     );

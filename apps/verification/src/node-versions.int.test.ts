@@ -235,7 +235,7 @@ describe.each(["the suite's Node", "Node 22", "Node 24"])("%s", (label) => {
     const { symbol, search } = stepValue(report().codeTools, "tools-code");
     expect(symbol.result.success).toBe(true);
     expect(symbol.text).toBe(
-      "1 definition of Counter.add:\ncount.ts:2-4  method Counter.add — add(items: string[]): number",
+      "1 definition of Counter.add:\ncount.ts:2-4  method add(items: string[]): number  (in Counter)",
     );
     expect(search.result.success).toBe(true);
     expect(search.text).toContain("count.ts:3");

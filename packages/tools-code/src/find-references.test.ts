@@ -51,8 +51,15 @@ describe("find_references", () => {
     expect(formatFindReferences(first.data)).toContain(
       '…[truncated: 4 more occurrences — call find_references again with name="loadConfig", limit=3, offset=4]',
     );
+    expect(formatFindReferences(first.data)).toContain("Syntactic, not type-resolved.");
     const last = await findReferences.run({ name: "loadConfig", limit: 3, offset: 7 });
     expect(last.success && last.data.files.flatMap((file) => file.occurrences).length).toBe(1);
+    // Later pages count without repeating the rules of the first.
+    if (!last.success) throw new Error(last.error.message);
+    const lastText = formatFindReferences(last.data);
+    expect(lastText).toMatch(/^7 references to loadConfig in 3 files of \.,/);
+    expect(lastText).toContain("— 2 in 1 file\n");
+    expect(lastText).not.toContain("Syntactic");
     const past = await findReferences.run({ name: "loadConfig", offset: 8 });
     expect(!past.success && past.error.code).toBe("INVALID_INPUT");
   });

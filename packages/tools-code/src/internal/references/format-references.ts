@@ -5,18 +5,17 @@ import type { OccurrenceRole } from "../tree-sitter/name-occurrences.js";
 export const FIND_REFERENCES_TOOL_NAME = "find_references";
 
 /** The sentence every answer carries: what "reference" means here. */
-export const SYNTACTIC_NOTE =
-  "Syntactic, not type-resolved: identifiers outside strings and comments, bound by following imports and re-exports by their text.";
+export const SYNTACTIC_NOTE = "Syntactic, not type-resolved.";
 
 /** How the occurrences were chosen (the `mode` of {@link FindReferencesToolData}). */
 export const MODE_NOTES = {
   imports:
-    "Counted where the name is declared at the top of a file, or imported from a module that resolves to that file (relative paths and re-exports followed; tsconfig paths and packages not), or read as ns.name of such a module; grouped by declaration.",
+    "Bound through imports, re-exports and ns.name (relative paths; not tsconfig paths or packages); grouped by declaration.",
   members:
-    "Declared only as a member: member declarations and .name accesses of any type are counted, plain identifiers are not.",
+    "Declared only as a member: member declarations and .name accesses of any type, not plain identifiers.",
   qualified:
-    "Counted: .name accesses in files that declare or import the type or a syntactic subtype (extends/implements, followed through imports), and the member's declarations in those types and in object literals there; plain identifiers are not.",
-  text: "Every identifier spelled like the name is listed, unresolved.",
+    "Only .name accesses where the type or a syntactic subtype is visible, and the member's declarations.",
+  text: "Every identifier spelled like the name (declared nowhere here), unresolved.",
 } as const;
 
 /** One group of occurrences: a definition with what reaches it, or a kind of leftover. */
@@ -131,7 +130,7 @@ export interface FindReferencesFormatOptions {
  * @param options - the tool's name
  * @returns model-facing text
  * @example
- * formatFindReferences(result.data); // "12 occurrences of parse in 4 files (1 declaration, 2 imports)…"
+ * formatFindReferences(result.data); // "12 references to parse in 4 files of . (1 declaration, 2 imports). Syntactic…"
  */
 export function formatFindReferences(
   data: FindReferencesToolData,
@@ -147,8 +146,13 @@ export function formatFindReferences(
     definitions > 1
       ? `, under ${formatCount(definitions)} definitions — narrow with defined_in`
       : "";
+  const plural = (value: number, word: string) =>
+    `${formatCount(value)} ${word}${value === 1 ? "" : "s"}`;
+  const shown = data.total_at_least ?? data.total;
+  // The rules that chose the occurrences are said on the first page only; later pages count.
+  const notes = data.offset === 1 ? ` ${SYNTACTIC_NOTE} ${MODE_NOTES[data.mode]}` : "";
   const lines = [
-    `${count} references to ${data.name} in ${formatCount(data.total_files)} files of ${data.path}${split} (${formatCount(data.declarations)} declarations, ${formatCount(data.imports)} imports). ${SYNTACTIC_NOTE} ${MODE_NOTES[data.mode]}${data.message === undefined ? "" : ` ${data.message}`}`,
+    `${count} reference${shown === 1 ? "" : "s"} to ${data.name} in ${plural(data.total_files, "file")} of ${data.path}${split} (${plural(data.declarations, "declaration")}, ${plural(data.imports, "import")}).${notes}${data.message === undefined ? "" : ` ${data.message}`}`,
   ];
   if (data.left_out > 0) {
     lines.push(
@@ -191,5 +195,5 @@ function groupHeader(group: ReferenceGroup): string {
     group.path === undefined
       ? ""
       : ` ${group.path}${group.line === undefined ? "" : `:${group.line}`}`;
-  return `## ${group.group}.${where} ${group.label} — ${formatCount(group.total)} in ${formatCount(group.total_files)} files`;
+  return `## ${group.group}.${where} ${group.label} — ${formatCount(group.total)} in ${formatCount(group.total_files)} file${group.total_files === 1 ? "" : "s"}`;
 }
