@@ -103,6 +103,9 @@ describe("read_document — refusals", () => {
     expect(!sheetOnDocx.result.success && sheetOnDocx.result.error.code).toBe("INVALID_INPUT");
     const outside = await read({ path: "../x.docx" });
     expect(!outside.result.success && outside.result.error.code).toBe("INVALID_PATH");
+    // Confinement comes before the format: an escape is named as one whatever its extension.
+    const outsideText = await read({ path: "../../etc/passwd" });
+    expect(!outsideText.result.success && outsideText.result.error.code).toBe("INVALID_PATH");
     const missing = await read({ path: "nope.docx" });
     expect(!missing.result.success && missing.result.error.code).toBe("FILE_NOT_FOUND");
   });

@@ -286,6 +286,8 @@ export function createReadDocumentTool(options: ReadDocumentToolOptions): ReadDo
     tags: ["office", "office:read"],
     timeoutMs: parsed.timeoutMs ?? DEFAULT_READ_TIMEOUT_MS,
     execute: async (request, context) => {
+      // Confinement first: a path outside the root is refused as such, whatever its extension.
+      await workspace.resolve(request.path, { argument: "path" });
       const extension = extensionOf(request.path);
       const format = DOCUMENT_FORMATS[extension];
       if (format === undefined) {
