@@ -63,7 +63,16 @@ describe.skipIf(missing !== undefined)(
         { encoding: "utf8", maxBuffer: 64 * 1024 * 1024, timeout: 540_000 },
       );
       results = JSON.parse(output) as Results;
-      for (const format of ["docx", "docx-libreoffice", "pptx", "pdf", "xlsx"]) {
+      for (const format of [
+        "docx",
+        "docx-libreoffice",
+        "odt",
+        "epub",
+        "pptx",
+        "pdf",
+        "xlsx",
+        "ods",
+      ]) {
         const ours = results[format]?.[OURS];
         expect(ours?.unsupported, `${format}: ${ours?.unsupported}`).toBeUndefined();
         expect(ours?.failed, format).toEqual([]);
@@ -107,12 +116,13 @@ describe.skipIf(missing !== undefined)(
       }
     });
 
-    it(".pptx: bullets with depth, tables, links and text; .pdf: the text; .xlsx: every cell", () => {
+    it(".pptx: bullets with depth, tables, links and text; .pdf: the text; .xlsx/.ods: every cell", () => {
       const pptx = results.pptx?.[OURS];
       const pdf = results.pdf?.[OURS];
       const xlsx = results.xlsx?.[OURS];
-      if (pptx === undefined || pdf === undefined || xlsx === undefined) {
-        throw new Error("no pptx/pdf/xlsx figures");
+      const ods = results.ods?.[OURS];
+      if (pptx === undefined || pdf === undefined || xlsx === undefined || ods === undefined) {
+        throw new Error("no pptx/pdf/xlsx/ods figures");
       }
       atLeast(pptx.listItems.recall, 0.95, "pptx list items recall");
       atLeast(pptx.cells.recall, 0.85, "pptx cells recall");
@@ -121,6 +131,8 @@ describe.skipIf(missing !== undefined)(
       atLeast(pdf.text, 0.95, "pdf text F1");
       atLeast(xlsx.cells.recall, 0.95, "xlsx cells recall");
       atLeast(xlsx.text, 0.85, "xlsx text F1");
+      atLeast(ods.cells.recall, 0.95, "ods cells recall");
+      atLeast(ods.text, 0.85, "ods text F1");
     });
   },
 );
