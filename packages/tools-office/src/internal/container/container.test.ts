@@ -40,6 +40,28 @@ describe("openZip", () => {
     expect(archive.has("nope")).toBe(false);
   });
 
+  it("inflates a big part under backpressure without leaving listeners behind", async () => {
+    // 12 MB that does not compress: ~190 writes into the inflater, many of them waiting for drain.
+    const random = new Uint8Array(12 * 1024 * 1024);
+    for (let at = 0; at < random.length; at += 65_536)
+      crypto.getRandomValues(random.subarray(at, at + 65_536));
+    const archive = openZip(zipSync({ "big.bin": [random, { level: 1 }] }), { label: "big.zip" });
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning.name);
+    process.on("warning", onWarning);
+    try {
+      let total = 0;
+      await archive.stream("big.bin", (chunk) => {
+        total += chunk.length;
+      });
+      expect(total).toBe(random.length);
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      process.off("warning", onWarning);
+    }
+    expect(warnings).not.toContain("MaxListenersExceededWarning");
+  });
+
   it("refuses a zip bomb with TOO_LARGE after bounded work", async () => {
     const zeros = new Uint8Array(20_000_000);
     const bytes = zipSync({ "word/document.xml": [zeros, { level: 9 }] });

@@ -172,7 +172,13 @@ export class ZipArchive {
     const feeding = (async () => {
       for (let at = 0; at < data.length && !inflater.destroyed; at += SLICE_BYTES) {
         if (!inflater.write(data.subarray(at, at + SLICE_BYTES))) {
-          await Promise.race([once(inflater, "drain"), once(inflater, "close")]).catch(() => {});
+          // Whichever comes first; aborting then removes the other's listener (without it every
+          // wait left one behind and big parts tripped MaxListenersExceededWarning).
+          const settled = new AbortController();
+          const wait = (event: string) =>
+            once(inflater, event, { signal: settled.signal }).catch(() => {});
+          await Promise.race([wait("drain"), wait("close")]);
+          settled.abort();
         }
       }
       if (!inflater.destroyed) inflater.end();
