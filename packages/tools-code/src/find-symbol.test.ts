@@ -12,6 +12,9 @@ const folder = workspaceFolder({
   "src/util.ts":
     "// parse is mentioned here only in a comment\nexport function parse(text: string) {\n  return text;\n}\n",
   "lib/json/__init__.py": "def loads(s):\n    return s\n",
+  "lib/json/decoder.py": "class JSONDecoder:\n    def decode(self, s):\n        return s\n",
+  "server/server.go":
+    "package server\n\nfunc New() *Server {\n\treturn &Server{}\n}\n\ntype Server struct{}\n",
   "ignored/gen.ts": "export function parse() {}\n",
   ".gitignore": "ignored/\n",
   ".env": "parse=1\n",
@@ -47,6 +50,17 @@ describe("find_symbol", () => {
     expect(module.success && module.data.hits.map((hit) => hit.path)).toEqual([
       "lib/json/__init__.py",
     ]);
+    // A module path before the name: a Python package's module, a Go package (its directory).
+    for (const [name, path] of [
+      ["json.decoder.JSONDecoder", "lib/json/decoder.py"],
+      ["lib.json.decoder.JSONDecoder.decode", "lib/json/decoder.py"],
+      ["server.New", "server/server.go"],
+    ]) {
+      const found = await findSymbol.run({ name });
+      expect(found.success && found.data.hits.map((hit) => hit.path)).toEqual([path]);
+    }
+    const wrongModule = await findSymbol.run({ name: "yaml.decoder.JSONDecoder" });
+    expect(wrongModule.success && wrongModule.data.hits).toEqual([]);
     const functions = await findSymbol.run({ name: "parse", kind: "function" });
     expect(functions.success && functions.data.hits.map((hit) => hit.path)).toEqual([
       "src/util.ts",

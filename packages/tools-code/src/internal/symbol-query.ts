@@ -3,8 +3,9 @@ import type { CodeSymbol } from "./tree-sitter/symbol.js";
 /**
  * How a name a model gives matches a symbol: a plain name matches a symbol's own name; a
  * qualified one (`Parser.parse`, `Parser::parse`, `Parser#parse`, `module.func`) matches the end
- * of the qualified name, or of the file's stem followed by it (Python's `json.loads` in
- * `json/__init__.py` or `json.py`).
+ * of the qualified name, or of the file's module path followed by it (Python's `json.loads` in
+ * `json/__init__.py` or `json.py`, `pkg.decoder.JSONDecoder` in `pkg/decoder.py`, Go's
+ * `server.New` in `server/server.go`).
  *
  * @internal
  */
@@ -35,15 +36,21 @@ export function parseSymbolQuery(name: string): SymbolQuery {
   return { given, parts, last: parts[parts.length - 1] ?? given };
 }
 
-function fileStems(path: string): string[] {
-  const segments = path.split("/");
-  const base = segments[segments.length - 1] ?? "";
+/**
+ * The module names a file's symbols may be qualified by: its dotted path with the file's stem
+ * (Python's `pkg.decoder` for `pkg/decoder.py`; a package's `__init__` / `index` / `mod` file
+ * stands for its directory) and its directory's dotted path (Go qualifies by package, the
+ * directory: `server.New` for `server/server.go`). A query matches the end of one of them
+ * followed by the symbol's qualified name.
+ */
+function modulePrefixes(path: string): string[] {
+  const segments = path.split("/").filter((segment) => segment.length > 0);
+  const base = segments.pop() ?? "";
   const stem = base.replace(/\.[^.]*$/, "");
-  const directory = segments[segments.length - 2];
-  // A package's __init__ / index / mod file stands for its directory.
-  return ["__init__", "index", "mod"].includes(stem) && directory !== undefined
-    ? [stem, directory]
-    : [stem];
+  const directories = segments.join(".");
+  const prefixes = [directories.length > 0 ? `${directories}.${stem}` : stem];
+  if (directories.length > 0) prefixes.push(directories);
+  return prefixes;
 }
 
 /**
@@ -60,8 +67,8 @@ export function matchesSymbol(symbol: CodeSymbol, query: SymbolQuery, path: stri
   const wanted = query.parts.join(".");
   const qualified = symbol.qualified_name;
   if (qualified === wanted || qualified.endsWith(`.${wanted}`)) return true;
-  return fileStems(path).some((stem) => {
-    const withStem = `${stem}.${qualified}`;
-    return withStem === wanted || withStem.endsWith(`.${wanted}`);
+  return modulePrefixes(path).some((prefix) => {
+    const withModule = `${prefix}.${qualified}`;
+    return withModule === wanted || withModule.endsWith(`.${wanted}`);
   });
 }
