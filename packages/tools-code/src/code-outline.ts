@@ -14,6 +14,7 @@ import {
   parseOptions,
   type Tool,
 } from "@agentool/contract";
+import { workspaceFromOptions } from "@agentool/tools-fs/node";
 import { z } from "zod";
 import {
   type CodeToolOptions,
@@ -21,7 +22,6 @@ import {
   DEFAULT_CODE_TIMEOUT_MS,
   DEFAULT_MAX_FILE_BYTES,
   readSourceFile,
-  workspaceOf,
 } from "./internal/code-support.js";
 import { symbolLine } from "./internal/render-symbols.js";
 import {
@@ -190,7 +190,7 @@ const optionsSchema = z.object(codeToolOptionsShape).strict();
  */
 export function createCodeOutlineTool(options: CodeOutlineToolOptions): CodeOutlineTool {
   const parsed = parseOptions("createCodeOutlineTool", optionsSchema, options);
-  const workspace = workspaceOf("createCodeOutlineTool", parsed);
+  const workspace = workspaceFromOptions("createCodeOutlineTool", parsed);
   const name = parsed.name ?? CODE_OUTLINE_TOOL_NAME;
   const mounted = mountedTools(parsed.mountedTools, name);
   const maxFileBytes = parsed.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;

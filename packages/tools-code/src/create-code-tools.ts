@@ -1,13 +1,17 @@
 import { AgentoolError, type AnyTool, parseOptions } from "@agentool/contract";
 import type { TextSearcher, Workspace } from "@agentool/tools-fs";
-import { createRipgrepLister, createRipgrepSearcher } from "@agentool/tools-fs/node";
+import {
+  createRipgrepLister,
+  createRipgrepSearcher,
+  workspaceFromOptions,
+} from "@agentool/tools-fs/node";
 import { z } from "zod";
 import { createAstRewriteTool } from "./ast-rewrite.js";
 import { createAstSearchTool } from "./ast-search.js";
 import { createCodeOutlineTool } from "./code-outline.js";
 import { createFindReferencesTool } from "./find-references.js";
 import { createFindSymbolTool } from "./find-symbol.js";
-import { codeToolOptionsShape, workspaceOf } from "./internal/code-support.js";
+import { codeToolOptionsShape } from "./internal/code-support.js";
 import { createReplaceSymbolTool } from "./replace-symbol.js";
 import { createRepoMapTool } from "./repo-map.js";
 
@@ -86,7 +90,7 @@ export function createCodeTools(options: CodeToolsOptions): AnyTool[] {
   const parsed = parseOptions("createCodeTools", codeToolsOptionsSchema, options);
   const { mode, searcher: givenSearcher, expectedShas, ...shared } = parsed;
   const readWrite = mode === "read-write";
-  const workspace = workspaceOf("createCodeTools", shared);
+  const workspace = workspaceFromOptions("createCodeTools", shared);
   const searcher =
     givenSearcher ??
     (shared.root === undefined ? undefined : createRipgrepSearcher({ root: shared.root }));

@@ -14,7 +14,7 @@ import {
   type Tool,
 } from "@agentool/contract";
 import type { SearchRequest, TextSearcher } from "@agentool/tools-fs";
-import { createRipgrepSearcher } from "@agentool/tools-fs/node";
+import { createRipgrepSearcher, workspaceFromOptions } from "@agentool/tools-fs/node";
 import { z } from "zod";
 import { refuseSpecialFile } from "./internal/ast-grep/skipped-files.js";
 import {
@@ -23,7 +23,6 @@ import {
   DEFAULT_CODE_TIMEOUT_MS,
   DEFAULT_MAX_FILE_BYTES,
   decodeSource,
-  workspaceOf,
 } from "./internal/code-support.js";
 import { collectReferences } from "./internal/references/collect-references.js";
 import {
@@ -172,7 +171,7 @@ function lineAround(text: string, index: number, length: number): { text: string
  */
 export function createFindReferencesTool(options: FindReferencesToolOptions): FindReferencesTool {
   const parsed = parseOptions("createFindReferencesTool", optionsSchema, options);
-  const workspace = workspaceOf("createFindReferencesTool", parsed);
+  const workspace = workspaceFromOptions("createFindReferencesTool", parsed);
   if (parsed.searcher === undefined && parsed.root === undefined) {
     throw new AgentoolError(
       "createFindReferencesTool: with a workspace, also give searcher (createRipgrepSearcher({ root }) from @agentool/tools-fs/node).",

@@ -17,7 +17,7 @@ import {
   ToolFailureError,
 } from "@agentool/contract";
 import type { SearchRequest, TextSearcher } from "@agentool/tools-fs";
-import { createRipgrepSearcher } from "@agentool/tools-fs/node";
+import { createRipgrepSearcher, workspaceFromOptions } from "@agentool/tools-fs/node";
 import { z } from "zod";
 import { refuseSpecialFile } from "./internal/ast-grep/skipped-files.js";
 import {
@@ -25,7 +25,6 @@ import {
   codeToolOptionsShape,
   DEFAULT_CODE_TIMEOUT_MS,
   DEFAULT_MAX_FILE_BYTES,
-  workspaceOf,
 } from "./internal/code-support.js";
 import { definitionsIn } from "./internal/definitions-in.js";
 import { formatLineRange, symbolText } from "./internal/render-symbols.js";
@@ -250,7 +249,7 @@ const optionsSchema = z
  */
 export function createFindSymbolTool(options: FindSymbolToolOptions): FindSymbolTool {
   const parsed = parseOptions("createFindSymbolTool", optionsSchema, options);
-  const workspace = workspaceOf("createFindSymbolTool", parsed);
+  const workspace = workspaceFromOptions("createFindSymbolTool", parsed);
   if (parsed.searcher === undefined && parsed.root === undefined) {
     throw new AgentoolError(
       "createFindSymbolTool: with a workspace, also give searcher (createRipgrepSearcher({ root }) from @agentool/tools-fs/node).",

@@ -12,12 +12,12 @@ import {
   ToolFailureError,
 } from "@agentool/contract";
 import { commitChangeSet, type FileEditResult, planChangeSet } from "@agentool/tools-fs";
+import { workspaceFromOptions } from "@agentool/tools-fs/node";
 import { z } from "zod";
 import {
   type CodeToolOptions,
   codeToolOptionsShape,
   DEFAULT_CODE_TIMEOUT_MS,
-  workspaceOf,
 } from "./internal/code-support.js";
 import { formatLineRange } from "./internal/render-symbols.js";
 import { decoratedStart, startsWithDecorator } from "./internal/symbol-edit/decorated-span.js";
@@ -218,7 +218,7 @@ const plainInputSchema = z.object(plainShape);
  */
 export function createReplaceSymbolTool(options: ReplaceSymbolToolOptions): ReplaceSymbolTool {
   const parsed = parseOptions("createReplaceSymbolTool", optionsSchema, options);
-  const workspace = workspaceOf("createReplaceSymbolTool", parsed);
+  const workspace = workspaceFromOptions("createReplaceSymbolTool", parsed);
   const name = parsed.name ?? REPLACE_SYMBOL_TOOL_NAME;
   const mounted = mountedTools(parsed.mountedTools, name);
   const outline = mounted.when("code_outline", " code_outline lists the file's symbols.");

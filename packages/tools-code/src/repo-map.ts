@@ -12,13 +12,10 @@ import {
   type Tool,
 } from "@agentool/contract";
 import type { FileLister } from "@agentool/tools-fs";
+import { workspaceFromOptions } from "@agentool/tools-fs/node";
 import { z } from "zod";
 import { listerFor, listerOption } from "./internal/ast-grep/options.js";
-import {
-  type CodeToolOptions,
-  codeToolOptionsShape,
-  workspaceOf,
-} from "./internal/code-support.js";
+import { type CodeToolOptions, codeToolOptionsShape } from "./internal/code-support.js";
 import { collectFiles, type MappedFile } from "./internal/repo-map/collect-files.js";
 import { DEFAULT_MAX_CACHED_FILES } from "./internal/repo-map/file-facts-cache.js";
 import { fitMap, type RepoMapFile } from "./internal/repo-map/fit-map.js";
@@ -187,7 +184,7 @@ function resolveFocus(
  */
 export function createRepoMapTool(options: RepoMapToolOptions): RepoMapTool {
   const parsed = parseOptions("createRepoMapTool", optionsSchema, options);
-  const workspace = workspaceOf("createRepoMapTool", parsed);
+  const workspace = workspaceFromOptions("createRepoMapTool", parsed);
   const lister = listerFor("createRepoMapTool", workspace, parsed.lister);
   const maxBudget = parsed.maxBudgetTokens ?? DEFAULT_REPO_MAP_MAX_BUDGET_TOKENS;
   const defaultBudget = Math.min(

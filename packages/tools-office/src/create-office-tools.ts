@@ -1,9 +1,10 @@
 import { type AnyTool, parseOptions } from "@agentool/contract";
+import { workspaceFromOptions } from "@agentool/tools-fs/node";
 import { z } from "zod";
 import { createEditDocumentTool } from "./edit-document.js";
 import { createEditNotebookTool } from "./edit-notebook.js";
 import { createEditSheetTool } from "./edit-sheet.js";
-import { officeReadOptionsShape, readWorkspaceOf } from "./internal/read-support.js";
+import { officeReadOptionsShape } from "./internal/read-support.js";
 import { createReadDocumentTool } from "./read-document.js";
 import { createReadImageTool } from "./read-image.js";
 import { createWriteDocumentTool } from "./write-document.js";
@@ -71,7 +72,7 @@ export function createOfficeTools(options: OfficeToolsOptions): AnyTool[] {
     ...rest
   } = parsed;
   const readWrite = mode === "read-write";
-  const workspace = readWorkspaceOf("createOfficeTools", parsed);
+  const workspace = workspaceFromOptions("createOfficeTools", parsed);
   const names = [...OFFICE_READ_TOOL_NAMES, ...(readWrite ? OFFICE_WRITE_TOOL_NAMES : [])];
   // Every tool shares the one workspace (and its write locks).
   const common = { ...rest, workspace, mountedTools: [...(rest.mountedTools ?? []), ...names] };

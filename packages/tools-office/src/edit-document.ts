@@ -2,15 +2,14 @@ import {
   defineTool,
   joinSentences,
   type MountedTools,
-  mountedTools,
   ok,
-  parseOptions,
   type Tool,
   ToolFailureError,
 } from "@agentool/contract";
 import { z } from "zod";
 import { openZip } from "./internal/container/zip.js";
 import { rewriteZip } from "./internal/container/zip-write.js";
+import { prepareOfficeTool } from "./internal/office-tool.js";
 import {
   diagnoseMissing,
   excerpt,
@@ -21,14 +20,12 @@ import { type EditableFormat, scanDocumentParts } from "./internal/run-text/docu
 import { findOccurrences, replaceInPart } from "./internal/run-text/replace-in-runs.js";
 import {
   DEFAULT_MAX_DOCUMENT_BYTES,
-  DEFAULT_WRITE_TIMEOUT_MS,
   documentExtension,
   expectedShaField,
   loadDocument,
   type OfficeWriteToolOptions,
-  officeWriteOptionsShape,
+  officeWriteOptionsSchema,
   replaceDocument,
-  writeWorkspaceOf,
 } from "./internal/write-support.js";
 
 /** The default name of the document edit tool. */
@@ -139,8 +136,6 @@ export function formatEditDocument(data: EditDocumentToolData): string {
   ].join("\n");
 }
 
-const optionsSchema = z.object(officeWriteOptionsShape).strict();
-
 function formatOf(path: string): EditableFormat {
   const extension = documentExtension(path);
   const format = FORMATS[extension];
@@ -176,19 +171,22 @@ function formatOf(path: string): EditableFormat {
  * await editDocument.run({ path: "report.docx", old_text: "Q3 revenue", new_text: "Q4 revenue" });
  */
 export function createEditDocumentTool(options: EditDocumentToolOptions): EditDocumentTool {
-  const parsed = parseOptions("createEditDocumentTool", optionsSchema, options);
-  const workspace = writeWorkspaceOf("createEditDocumentTool", parsed);
-  const name = parsed.name ?? EDIT_DOCUMENT_TOOL_NAME;
-  const mounted = mountedTools(parsed.mountedTools, name);
-  const maxFileBytes = parsed.maxFileBytes ?? DEFAULT_MAX_DOCUMENT_BYTES;
+  const { workspace, maxFileBytes, definition } = prepareOfficeTool(
+    "createEditDocumentTool",
+    officeWriteOptionsSchema,
+    options,
+    {
+      kind: "write",
+      name: EDIT_DOCUMENT_TOOL_NAME,
+      title: "Edit a document's text",
+      describe: defaultDescription,
+      maxFileBytes: DEFAULT_MAX_DOCUMENT_BYTES,
+    },
+  );
   return defineTool({
-    name,
-    description: parsed.description ?? defaultDescription(mounted),
+    ...definition,
     input: editDocumentInputSchema,
     aliases: EDIT_DOCUMENT_ALIASES,
-    annotations: { title: "Edit a document's text", destructive: true },
-    tags: ["office", "office:write"],
-    timeoutMs: parsed.timeoutMs ?? DEFAULT_WRITE_TIMEOUT_MS,
     execute: async (request) => {
       const format = formatOf(request.path);
       if (/[\r\n]/.test(request.new_text)) {

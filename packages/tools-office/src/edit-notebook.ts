@@ -2,9 +2,7 @@ import {
   defineTool,
   joinSentences,
   type MountedTools,
-  mountedTools,
   ok,
-  parseOptions,
   type Tool,
   ToolFailureError,
 } from "@agentool/contract";
@@ -17,12 +15,12 @@ import {
   type NotebookCellType,
 } from "./internal/notebook/notebook-cells.js";
 import { cellLayout } from "./internal/notebook/notebook-json.js";
+import { prepareOfficeTool } from "./internal/office-tool.js";
 import {
-  DEFAULT_WRITE_TIMEOUT_MS,
+  DEFAULT_MAX_DOCUMENT_BYTES,
   expectedShaField,
   type OfficeWriteToolOptions,
-  officeWriteOptionsShape,
-  writeWorkspaceOf,
+  officeWriteOptionsSchema,
 } from "./internal/write-support.js";
 
 /** The default name of the notebook edit tool. */
@@ -115,8 +113,6 @@ export function formatEditNotebook(data: EditNotebookToolData): string {
   return `${verb} ${data.cell_type} cell ${data.cell_number}${id} of ${data.path}${data.outputs_cleared ? "; outputs cleared" : ""}. ${data.total_cells} cell${data.total_cells === 1 ? "" : "s"} now. sha ${data.sha}`;
 }
 
-const optionsSchema = z.object(officeWriteOptionsShape).strict();
-
 function refusal(
   code: "INVALID_INPUT" | "PATTERN_NOT_FOUND" | "UNSUPPORTED",
   error: string,
@@ -141,18 +137,22 @@ function refusal(
  * await editNotebook.run({ path: "analysis.ipynb", cell: "3", new_source: "df.describe()" });
  */
 export function createEditNotebookTool(options: EditNotebookToolOptions): EditNotebookTool {
-  const parsed = parseOptions("createEditNotebookTool", optionsSchema, options);
-  const workspace = writeWorkspaceOf("createEditNotebookTool", parsed);
-  const name = parsed.name ?? EDIT_NOTEBOOK_TOOL_NAME;
-  const mounted = mountedTools(parsed.mountedTools, name);
+  const { workspace, mounted, definition } = prepareOfficeTool(
+    "createEditNotebookTool",
+    officeWriteOptionsSchema,
+    options,
+    {
+      kind: "write",
+      name: EDIT_NOTEBOOK_TOOL_NAME,
+      title: "Edit a notebook cell",
+      describe: defaultDescription,
+      maxFileBytes: DEFAULT_MAX_DOCUMENT_BYTES,
+    },
+  );
   return defineTool({
-    name,
-    description: parsed.description ?? defaultDescription(mounted),
+    ...definition,
     input: editNotebookInputSchema,
     aliases: EDIT_NOTEBOOK_ALIASES,
-    annotations: { title: "Edit a notebook cell", destructive: true },
-    tags: ["office", "office:write"],
-    timeoutMs: parsed.timeoutMs ?? DEFAULT_WRITE_TIMEOUT_MS,
     execute: async (request, context) => {
       if (!request.path.toLowerCase().endsWith(".ipynb")) {
         throw new ToolFailureError(
@@ -247,7 +247,7 @@ export function createEditNotebookTool(options: EditNotebookToolOptions): EditNo
       if (!planned.success) return planned;
       const committed = await commitChangeSet(workspace, planned.data, {
         signal: context.signal,
-        tool: name,
+        tool: definition.name,
       });
       if (!committed.success) return committed;
       const written = committed.data.files[0];

@@ -2,15 +2,14 @@ import {
   defineTool,
   joinSentences,
   type MountedTools,
-  mountedTools,
   ok,
-  parseOptions,
   type Tool,
   ToolFailureError,
 } from "@agentool/contract";
 import { z } from "zod";
 import { openZip, type ZipArchive } from "./internal/container/zip.js";
 import { rewriteZip } from "./internal/container/zip-write.js";
+import { prepareOfficeTool } from "./internal/office-tool.js";
 import { parseCellReference } from "./internal/sheet/cell-reference.js";
 import { cellTextField } from "./internal/sheet/cell-text-field.js";
 import { DateStyles } from "./internal/sheet/date-styles.js";
@@ -32,14 +31,12 @@ import {
 } from "./internal/sheet/workbook-parts.js";
 import {
   DEFAULT_MAX_DOCUMENT_BYTES,
-  DEFAULT_WRITE_TIMEOUT_MS,
   documentExtension,
   expectedShaField,
   loadDocument,
   type OfficeWriteToolOptions,
-  officeWriteOptionsShape,
+  officeWriteOptionsSchema,
   replaceDocument,
-  writeWorkspaceOf,
 } from "./internal/write-support.js";
 
 /** The default name of the spreadsheet edit tool. */
@@ -146,8 +143,6 @@ export function formatEditSheet(data: EditSheetToolData): string {
   ].join("\n");
 }
 
-const optionsSchema = z.object(officeWriteOptionsShape).strict();
-
 function parseWrites(cells: EditSheetInput["cells"]) {
   const seen = new Set<string>();
   return cells.map(({ cell, value }) => {
@@ -214,19 +209,22 @@ async function describePrevious(
  * await editSheet.run({ path: "q3.xlsx", sheet: "Sales", cells: [{ cell: "B7", value: "=SUM(B2:B6)" }] });
  */
 export function createEditSheetTool(options: EditSheetToolOptions): EditSheetTool {
-  const parsed = parseOptions("createEditSheetTool", optionsSchema, options);
-  const workspace = writeWorkspaceOf("createEditSheetTool", parsed);
-  const name = parsed.name ?? EDIT_SHEET_TOOL_NAME;
-  const mounted = mountedTools(parsed.mountedTools, name);
-  const maxFileBytes = parsed.maxFileBytes ?? DEFAULT_MAX_DOCUMENT_BYTES;
+  const { workspace, maxFileBytes, definition } = prepareOfficeTool(
+    "createEditSheetTool",
+    officeWriteOptionsSchema,
+    options,
+    {
+      kind: "write",
+      name: EDIT_SHEET_TOOL_NAME,
+      title: "Write spreadsheet cells",
+      describe: defaultDescription,
+      maxFileBytes: DEFAULT_MAX_DOCUMENT_BYTES,
+    },
+  );
   return defineTool({
-    name,
-    description: parsed.description ?? defaultDescription(mounted),
+    ...definition,
     input: editSheetInputSchema,
     aliases: EDIT_SHEET_ALIASES,
-    annotations: { title: "Write spreadsheet cells", destructive: true },
-    tags: ["office", "office:write"],
-    timeoutMs: parsed.timeoutMs ?? DEFAULT_WRITE_TIMEOUT_MS,
     execute: async (request) => {
       const extension = documentExtension(request.path);
       if (extension !== "xlsx" && extension !== "xlsm") {

@@ -6,24 +6,21 @@ import {
   givenCallArguments,
   joinSentences,
   type MountedTools,
-  mountedTools,
   ok,
   pagingInputShape,
-  parseOptions,
   type Tool,
   type ToolContent,
   ToolFailureError,
 } from "@agentool/contract";
 import { z } from "zod";
 import { createYielder } from "./internal/container/yielder.js";
+import { prepareOfficeTool } from "./internal/office-tool.js";
 import {
   DEFAULT_MAX_READ_BYTES,
-  DEFAULT_READ_TIMEOUT_MS,
   extensionOf,
   type OfficeReadToolOptions,
   officeReadOptionsShape,
-  readWorkspaceFile,
-  readWorkspaceOf,
+  readDocumentFile,
 } from "./internal/read-support.js";
 import { ConversionCache } from "./internal/readers/conversion-cache.js";
 import { DOCUMENT_EXTENSIONS, DOCUMENT_FORMATS } from "./internal/readers/formats.js";
@@ -265,11 +262,19 @@ function misplaced(field: string, format: string, allowed: string): ToolFailureE
  * await read.run({ path: "report.docx" }); // { success: true, data: { markdown: "# Quarterly report…", … } }
  */
 export function createReadDocumentTool(options: ReadDocumentToolOptions): ReadDocumentTool {
-  const parsed = parseOptions("createReadDocumentTool", optionsSchema, options);
-  const workspace = readWorkspaceOf("createReadDocumentTool", parsed);
-  const name = parsed.name ?? READ_DOCUMENT_TOOL_NAME;
-  const mounted = mountedTools(parsed.mountedTools, name);
-  const maxFileBytes = parsed.maxFileBytes ?? DEFAULT_MAX_READ_BYTES;
+  const {
+    options: parsed,
+    workspace,
+    mounted,
+    maxFileBytes,
+    definition,
+  } = prepareOfficeTool("createReadDocumentTool", optionsSchema, options, {
+    kind: "read",
+    name: READ_DOCUMENT_TOOL_NAME,
+    title: "Read a document",
+    describe: defaultDescription,
+    maxFileBytes: DEFAULT_MAX_READ_BYTES,
+  });
   const maxPageChars = parsed.maxPageChars ?? DEFAULT_MAX_PAGE_CHARS;
   // The next page of a document converted whole is cut from the same conversion.
   const cache = new ConversionCache();
@@ -278,13 +283,9 @@ export function createReadDocumentTool(options: ReadDocumentToolOptions): ReadDo
       ? "Check the path (relative to the workspace root)."
       : `Find the right path with ${mounted.filter(["glob_search", "list_directory"]).join(" or ")}.`;
   return defineTool({
-    name,
-    description: parsed.description ?? defaultDescription(mounted),
+    ...definition,
     input: readDocumentInputSchema,
     aliases: READ_DOCUMENT_ALIASES,
-    annotations: { title: "Read a document", readOnly: true, idempotent: true },
-    tags: ["office", "office:read"],
-    timeoutMs: parsed.timeoutMs ?? DEFAULT_READ_TIMEOUT_MS,
     execute: async (request, context) => {
       // Confinement first: a path outside the root is refused as such, whatever its extension.
       await workspace.resolve(request.path, { argument: "path" });
@@ -309,7 +310,7 @@ export function createReadDocumentTool(options: ReadDocumentToolOptions): ReadDo
         );
       if (request.pages !== undefined && format.unit !== "pages" && format.unit !== "slides")
         throw misplaced("pages", extension, "PDFs and presentations (.pdf .pptx .odp)");
-      const file = await readWorkspaceFile(workspace, request.path, { maxFileBytes, missingHint });
+      const file = await readDocumentFile(workspace, request.path, { maxFileBytes, missingHint });
       const limit = request.limit ?? DEFAULT_DOCUMENT_LIMITS[format.unit];
       const cacheKey = ConversionCache.key(file.resolved.real, file.stat);
       const output =
@@ -365,6 +366,6 @@ export function createReadDocumentTool(options: ReadDocumentToolOptions): ReadDo
       }
       return ok(data);
     },
-    render: (data) => formatReadDocument(data, { toolName: name }),
+    render: (data) => formatReadDocument(data, { toolName: definition.name }),
   });
 }

@@ -2,21 +2,18 @@ import {
   defineTool,
   joinSentences,
   type MountedTools,
-  mountedTools,
   ok,
-  parseOptions,
   type Tool,
   type ToolContent,
   ToolFailureError,
 } from "@agentool/contract";
 import { z } from "zod";
+import { prepareOfficeTool } from "./internal/office-tool.js";
 import {
-  DEFAULT_READ_TIMEOUT_MS,
   extensionOf,
   type OfficeReadToolOptions,
   officeReadOptionsShape,
-  readWorkspaceFile,
-  readWorkspaceOf,
+  readDocumentFile,
 } from "./internal/read-support.js";
 
 /** The default name of the image reader. */
@@ -173,24 +170,27 @@ const optionsSchema = z.object(officeReadOptionsShape).strict();
  * await look.run({ path: "figures/chart.png" });
  */
 export function createReadImageTool(options: ReadImageToolOptions): ReadImageTool {
-  const parsed = parseOptions("createReadImageTool", optionsSchema, options);
-  const workspace = readWorkspaceOf("createReadImageTool", parsed);
-  const name = parsed.name ?? READ_IMAGE_TOOL_NAME;
-  const mounted = mountedTools(parsed.mountedTools, name);
-  const maxFileBytes = parsed.maxFileBytes ?? DEFAULT_MAX_IMAGE_FILE_BYTES;
+  const { workspace, mounted, maxFileBytes, definition } = prepareOfficeTool(
+    "createReadImageTool",
+    optionsSchema,
+    options,
+    {
+      kind: "read",
+      name: READ_IMAGE_TOOL_NAME,
+      title: "Look at an image",
+      describe: defaultDescription,
+      maxFileBytes: DEFAULT_MAX_IMAGE_FILE_BYTES,
+    },
+  );
   return defineTool({
-    name,
-    description: parsed.description ?? defaultDescription(mounted),
+    ...definition,
     input: readImageInputSchema,
     aliases: { file_path: "path", file: "path" },
-    annotations: { title: "Look at an image", readOnly: true, idempotent: true },
-    tags: ["office", "office:read"],
-    timeoutMs: parsed.timeoutMs ?? DEFAULT_READ_TIMEOUT_MS,
     execute: async (request) => {
       const missingHint =
         mounted.when("glob_search", "Find images with glob_search, e.g. **/*.png.") ||
         "Check the path (relative to the workspace root).";
-      const file = await readWorkspaceFile(workspace, request.path, { maxFileBytes, missingHint });
+      const file = await readDocumentFile(workspace, request.path, { maxFileBytes, missingHint });
       const format = formatOf(file.bytes, extensionOf(request.path));
       if (format === undefined) {
         throw new ToolFailureError(

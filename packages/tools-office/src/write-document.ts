@@ -2,15 +2,14 @@ import {
   defineTool,
   joinSentences,
   type MountedTools,
-  mountedTools,
   ok,
-  parseOptions,
   type Tool,
   ToolFailureError,
 } from "@agentool/contract";
 import type { Workspace } from "@agentool/tools-fs";
 import { marked } from "marked";
 import { z } from "zod";
+import { prepareOfficeTool } from "./internal/office-tool.js";
 import { cellTextField } from "./internal/sheet/cell-text-field.js";
 import {
   type ImageLoader,
@@ -27,11 +26,9 @@ import {
 import {
   createDocument,
   DEFAULT_MAX_DOCUMENT_BYTES,
-  DEFAULT_WRITE_TIMEOUT_MS,
   documentExtension,
   type OfficeWriteToolOptions,
-  officeWriteOptionsShape,
-  writeWorkspaceOf,
+  officeWriteOptionsSchema,
 } from "./internal/write-support.js";
 
 /** The default name of the document writing tool. */
@@ -147,7 +144,6 @@ export function formatWriteDocument(data: WriteDocumentToolData): string {
   return `${data.created ? "Created" : "Replaced"} ${data.path} (${data.bytes} bytes${counts.length > 0 ? `; ${counts.join(", ")}` : ""}). sha ${data.sha}${missing}`;
 }
 
-const optionsSchema = z.object(officeWriteOptionsShape).strict();
 const FORMATS: Readonly<Record<string, WrittenFormat>> = {
   docx: "docx",
   pptx: "pptx",
@@ -196,19 +192,22 @@ function imageLoader(
  * await writeDocument.run({ path: "report.docx", markdown: "# Report\n\n- one\n- two" });
  */
 export function createWriteDocumentTool(options: WriteDocumentToolOptions): WriteDocumentTool {
-  const parsed = parseOptions("createWriteDocumentTool", optionsSchema, options);
-  const workspace = writeWorkspaceOf("createWriteDocumentTool", parsed);
-  const name = parsed.name ?? WRITE_DOCUMENT_TOOL_NAME;
-  const mounted = mountedTools(parsed.mountedTools, name);
-  const maxFileBytes = parsed.maxFileBytes ?? DEFAULT_MAX_DOCUMENT_BYTES;
+  const { workspace, mounted, maxFileBytes, definition } = prepareOfficeTool(
+    "createWriteDocumentTool",
+    officeWriteOptionsSchema,
+    options,
+    {
+      kind: "write",
+      name: WRITE_DOCUMENT_TOOL_NAME,
+      title: "Write a document",
+      describe: defaultDescription,
+      maxFileBytes: DEFAULT_MAX_DOCUMENT_BYTES,
+    },
+  );
   return defineTool({
-    name,
-    description: parsed.description ?? defaultDescription(mounted),
+    ...definition,
     input: writeDocumentInputSchema,
     aliases: WRITE_DOCUMENT_ALIASES,
-    annotations: { title: "Write a document", destructive: true },
-    tags: ["office", "office:write"],
-    timeoutMs: parsed.timeoutMs ?? DEFAULT_WRITE_TIMEOUT_MS,
     execute: async (request) => {
       const extension = documentExtension(request.path);
       const format = FORMATS[extension];

@@ -9,7 +9,14 @@ import { z } from "zod";
 import { type FileSystem, FileSystemError } from "../file-system.js";
 import type { Workspace } from "../workspace.js";
 
-function isWorkspace(value: unknown): value is Workspace {
+/**
+ * Whether a value is a workspace made by `createWorkspace` (it resolves paths and has a seam).
+ *
+ * @param value - anything
+ * @returns whether it can serve as a workspace
+ * @internal
+ */
+export function isWorkspace(value: unknown): value is Workspace {
   return (
     typeof value === "object" &&
     value !== null &&

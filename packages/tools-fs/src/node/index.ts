@@ -1,6 +1,11 @@
 export { createNodeFsTools, type NodeFsToolsOptions } from "./create-node-fs-tools.js";
 export { createNodeFileSystem, type NodeFileSystemOptions } from "./node-file-system.js";
 export {
+  type ReadWorkspaceFileOptions,
+  readWorkspaceFile,
+  type WorkspaceFile,
+} from "./read-workspace-file.js";
+export {
   createRipgrepLister,
   createRipgrepSearcher,
   type RipgrepSearchOptions,
@@ -48,3 +53,8 @@ export type { RunCommandToolOptions } from "./run-command/run-command-options.js
 export { SHELL_METACHARACTERS, splitCommandString } from "./run-command/split-command-string.js";
 export { suggestArgv } from "./run-command/suggest-argv.js";
 export { createRunCommandTool, type RunCommandTool } from "./run-command.js";
+export {
+  type WorkspaceOptionsInput,
+  workspaceFromOptions,
+  workspaceOptionsShape,
+} from "./workspace-options.js";

@@ -1,20 +1,19 @@
 import { createHash } from "node:crypto";
+import { ToolFailureError } from "@agentool/contract";
+import type { ResolvedPath, Workspace } from "@agentool/tools-fs";
 import {
-  AgentoolError,
-  DEFAULT_SECRET_EXCEPTIONS,
-  DEFAULT_SECRET_PATHS,
-  ToolFailureError,
-  toolOptionsShape,
-} from "@agentool/contract";
-import { createWorkspace, type ResolvedPath, type Workspace } from "@agentool/tools-fs";
-import { createNodeFileSystem } from "@agentool/tools-fs/node";
+  readWorkspaceFile,
+  type WorkspaceOptionsInput,
+  workspaceOptionsShape,
+} from "@agentool/tools-fs/node";
 import { z } from "zod";
+import { extensionOf } from "./read-support.js";
 
 /**
- * What the writing office tools share: their options (a root or a ready workspace), the workspace
- * they build, and reading and writing one binary document through it — confined, secrets and
- * `.git` refused by the workspace, the sha checked before and again under the file's lock, the
- * bytes written atomically by the workspace's file system (temporary file, flush, rename).
+ * What the writing office tools share: their options (tools-fs's `workspaceOptionsShape`), and
+ * reading and writing one binary document through the workspace — confined, secrets and `.git`
+ * refused by the workspace, the sha checked before and again under the file's lock, the bytes
+ * written atomically by the workspace's file system (temporary file, flush, rename).
  *
  * tools-fs's `planChangeSet` carries text files only (it refuses binary ones), so the binary
  * documents go through the same workspace and seam here; `.ipynb` (text) goes through the change
@@ -26,73 +25,15 @@ import { z } from "zod";
 /** Default largest document a writing tool loads: 64 MB. */
 export const DEFAULT_MAX_DOCUMENT_BYTES = 64_000_000;
 
-/** Default time limit of one writing call: 60 seconds. */
-export const DEFAULT_WRITE_TIMEOUT_MS = 60_000;
-
-const workspaceOption = z.custom<Workspace>(
-  (value) =>
-    typeof value === "object" &&
-    value !== null &&
-    typeof (value as Workspace).resolve === "function" &&
-    typeof (value as Workspace).fileSystem === "object",
-  { error: "expected a workspace made by createWorkspace({ fileSystem }) from @agentool/tools-fs" },
-);
-
-/** The zod shape of the options every writing office tool factory takes. */
-export const officeWriteOptionsShape = {
-  ...toolOptionsShape,
-  root: z.string().min(1).optional().describe("The directory every path is confined to."),
-  workspace: workspaceOption.optional().describe("A ready tools-fs workspace (instead of root)."),
-  secretPaths: z.array(z.string().min(1)).readonly().optional(),
-  secretExceptions: z.array(z.string().min(1)).readonly().optional(),
-  maxFileBytes: z.number().int().min(1_000).max(1_000_000_000).optional(),
-};
+/** The strict zod schema of the options every writing office tool factory takes. */
+export const officeWriteOptionsSchema = z.object(workspaceOptionsShape).strict();
 
 /** Options every writing office tool factory takes. */
-export interface OfficeWriteToolOptions {
-  /** The directory every path is confined to (on its real path). Give this or `workspace`. */
-  root?: string;
-  /** A workspace from `@agentool/tools-fs`'s `createWorkspace` (shared with the file tools), instead of `root`. */
-  workspace?: Workspace;
-  /** Secret-path globs (with `root`): never read or written. Default: the contract's `DEFAULT_SECRET_PATHS`. */
-  secretPaths?: readonly string[];
-  /** Globs excepted from `secretPaths` (with `root`). Default: `DEFAULT_SECRET_EXCEPTIONS`. */
-  secretExceptions?: readonly string[];
+export interface OfficeWriteToolOptions extends WorkspaceOptionsInput {
   /** Largest document loaded (and image embedded), in bytes. Default {@link DEFAULT_MAX_DOCUMENT_BYTES}. */
   maxFileBytes?: number;
-  /** Replaces the tool's name (snake_case). */
-  name?: string;
-  /** Replaces the tool's description. */
-  description?: string;
-  /** Names of the tools mounted beside this one; descriptions and hints name only these. */
-  mountedTools?: readonly string[];
   /** Milliseconds before a call is stopped with `TIMEOUT` (`0`: none). Default 60,000. */
   timeoutMs?: number;
-}
-
-/**
- * The workspace of a factory's options: the one given, or a Node workspace over `root`.
- *
- * @param factory - the factory's name, for the error
- * @param options - parsed options
- * @returns the workspace
- * @throws AgentoolError when neither `root` nor `workspace` is given
- */
-export function writeWorkspaceOf(
-  factory: string,
-  options: Pick<OfficeWriteToolOptions, "root" | "workspace" | "secretPaths" | "secretExceptions">,
-): Workspace {
-  if (options.workspace !== undefined) return options.workspace;
-  if (options.root === undefined) {
-    throw new AgentoolError(
-      `${factory}: give root (the directory to confine the tools to) or workspace (from createWorkspace of @agentool/tools-fs).`,
-    );
-  }
-  return createWorkspace({
-    fileSystem: createNodeFileSystem({ root: options.root }),
-    secretPaths: options.secretPaths ?? DEFAULT_SECRET_PATHS,
-    secretExceptions: options.secretExceptions ?? DEFAULT_SECRET_EXCEPTIONS,
-  });
 }
 
 /** The `expected_sha` input field of the office edit tools. */
@@ -120,12 +61,6 @@ export interface LoadedDocument {
   bytes: Uint8Array;
   /** Its sha-256. */
   sha: string;
-}
-
-function extensionOf(path: string): string {
-  const name = path.slice(path.lastIndexOf("/") + 1);
-  const dot = name.lastIndexOf(".");
-  return dot <= 0 ? "" : name.slice(dot + 1).toLowerCase();
 }
 
 /**
@@ -161,27 +96,16 @@ export async function loadDocument(
   path: string,
   options: { maxFileBytes: number; expectedSha: string | undefined; missingHint: string },
 ): Promise<LoadedDocument> {
-  const resolved = await workspace.resolve(path, { allowRoot: false, argument: "path" });
-  refuseGitPath(resolved);
-  const stat = await workspace.fileSystem.stat(resolved.real);
-  if (stat === undefined) {
-    throw new ToolFailureError("FILE_NOT_FOUND", `${resolved.display} does not exist.`, {
-      hint: options.missingHint,
-    });
-  }
-  if (stat.type === "directory") {
-    throw new ToolFailureError("INVALID_PATH", `${resolved.display} is a directory, not a file.`, {
-      hint: "Name one document.",
-    });
-  }
-  if (stat.size > options.maxFileBytes) {
-    throw new ToolFailureError(
-      "TOO_LARGE",
-      `${resolved.display} has ${stat.size} bytes, more than the ${options.maxFileBytes} the office tools load.`,
-      { hint: "Ask the user to split it, or edit it with an office application." },
-    );
-  }
-  const bytes = await workspace.fileSystem.readFile(resolved.real);
+  const { resolved, bytes } = await readWorkspaceFile(workspace, path, {
+    maxFileBytes: options.maxFileBytes,
+    missingHint: options.missingHint,
+    checkResolved: refuseGitPath,
+    directory: { code: "INVALID_PATH", hint: "Name one document." },
+    tooLarge: {
+      reader: "the office tools load",
+      hint: "Ask the user to split it, or edit it with an office application.",
+    },
+  });
   const sha = sha256Of(bytes);
   if (options.expectedSha !== undefined && !sha.startsWith(options.expectedSha.toLowerCase())) {
     throw conflict(resolved.display, sha);
