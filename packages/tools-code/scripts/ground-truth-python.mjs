@@ -10,8 +10,9 @@
 // compared as sets (a redefinition counts once). Files `ast` refuses are skipped and counted.
 import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync, statSync } from "node:fs";
-import { join, relative } from "node:path";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { addFile, createAgreement, printAgreement } from "./lib/agreement.mjs";
 
 const { extractSymbols } = await import("../dist/internal/tree-sitter/extract-symbols.js");
 const helper = fileURLToPath(new URL("./python-declarations.py", import.meta.url));
@@ -55,11 +56,7 @@ for (let index = 0; index < paths.length; index += 200) {
 }
 
 const DEFINITION_KINDS = new Set(["class", "function", "method", "constructor"]);
-const totals = {
-  top: { truth: 0, found: 0, agreed: 0 },
-  members: { truth: 0, found: 0, agreed: 0 },
-};
-const misses = [];
+const agreement = createAgreement();
 let files = 0;
 let lines = 0;
 let refused = 0;
@@ -88,35 +85,17 @@ for (const path of paths) {
     found[symbol.parent === null ? "top" : "members"].add(symbol.qualified_name);
   }
   const expected = { top: new Set(truth.top), members: new Set(truth.members) };
-  for (const part of ["top", "members"]) {
-    const row = totals[part];
-    row.truth += expected[part].size;
-    row.found += found[part].size;
-    for (const key of found[part]) {
-      if (expected[part].has(key)) row.agreed += 1;
-      else misses.push(`extra   ${part.padEnd(7)} ${relative(process.cwd(), path)} ${key}`);
-    }
-    for (const key of expected[part]) {
-      if (!found[part].has(key))
-        misses.push(`missing ${part.padEnd(7)} ${relative(process.cwd(), path)} ${key}`);
-    }
-  }
+  addFile(agreement, path, expected, found);
 }
-const ratio = (a, b) => (b === 0 ? 1 : a / b).toFixed(4);
 console.log(
   `${files} files, ${lines.toLocaleString("en-US")} lines (${refused} skipped: ast refuses them or they are not UTF-8), ${heuristic} outlined heuristically, ${((performance.now() - started) / 1000).toFixed(1)} s`,
 );
-console.log("| definitions | ast | engine | agreed | precision | recall |");
-console.log("| --- | ---: | ---: | ---: | ---: | ---: |");
-for (const [part, label] of [
-  ["top", "top-level classes and functions"],
-  ["members", "class members (methods, nested classes)"],
-]) {
-  const row = totals[part];
-  console.log(
-    `| ${label} | ${row.truth} | ${row.found} | ${row.agreed} | ${ratio(row.agreed, row.found)} | ${ratio(row.agreed, row.truth)} |`,
-  );
-}
-if (showMisses) for (const miss of misses.slice(0, 200)) console.log(miss);
-else if (misses.length > 0)
-  console.log(`(${misses.length} disagreements; --show-misses lists them)`);
+printAgreement(agreement, {
+  kind: "definitions",
+  reference: "ast",
+  labels: {
+    top: "top-level classes and functions",
+    members: "class members (methods, nested classes)",
+  },
+  showMisses,
+});

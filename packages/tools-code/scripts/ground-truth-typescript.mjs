@@ -14,7 +14,8 @@
 // get/set pairs count once). `declare global { }` is transparent on both sides.
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
-import { join, relative } from "node:path";
+import { join } from "node:path";
+import { addFile, createAgreement, printAgreement } from "./lib/agreement.mjs";
 
 const require = createRequire(import.meta.url);
 const ts = require("typescript");
@@ -145,11 +146,7 @@ async function engineDeclarations(path, text) {
   return { top, members, method };
 }
 
-const totals = {
-  top: { truth: 0, found: 0, agreed: 0 },
-  members: { truth: 0, found: 0, agreed: 0 },
-};
-const misses = [];
+const agreement = createAgreement();
 let files = 0;
 let lines = 0;
 let heuristic = 0;
@@ -162,36 +159,15 @@ for (const root of roots) {
     const truth = compilerDeclarations(path, text);
     const found = await engineDeclarations(path, text);
     if (found.method !== "tree-sitter") heuristic += 1;
-    for (const part of ["top", "members"]) {
-      const row = totals[part];
-      row.truth += truth[part].size;
-      row.found += found[part].size;
-      for (const key of found[part]) {
-        if (truth[part].has(key)) row.agreed += 1;
-        else misses.push(`extra   ${part.padEnd(7)} ${relative(process.cwd(), path)} ${key}`);
-      }
-      for (const key of truth[part]) {
-        if (!found[part].has(key))
-          misses.push(`missing ${part.padEnd(7)} ${relative(process.cwd(), path)} ${key}`);
-      }
-    }
+    addFile(agreement, path, truth, found);
   }
 }
-const ratio = (a, b) => (b === 0 ? 1 : a / b).toFixed(4);
 console.log(
   `${files} files, ${lines.toLocaleString("en-US")} lines, ${heuristic} outlined heuristically, ${((performance.now() - started) / 1000).toFixed(1)} s`,
 );
-console.log("| declarations | compiler | engine | agreed | precision | recall |");
-console.log("| --- | ---: | ---: | ---: | ---: | ---: |");
-for (const [part, label] of [
-  ["top", "top-level"],
-  ["members", "class/interface members"],
-]) {
-  const row = totals[part];
-  console.log(
-    `| ${label} | ${row.truth} | ${row.found} | ${row.agreed} | ${ratio(row.agreed, row.found)} | ${ratio(row.agreed, row.truth)} |`,
-  );
-}
-if (showMisses) for (const miss of misses.slice(0, 200)) console.log(miss);
-else if (misses.length > 0)
-  console.log(`(${misses.length} disagreements; --show-misses lists them)`);
+printAgreement(agreement, {
+  kind: "declarations",
+  reference: "compiler",
+  labels: { top: "top-level", members: "class/interface members" },
+  showMisses,
+});
