@@ -10,6 +10,7 @@ import { z } from "zod";
 import { openZip } from "./internal/container/zip.js";
 import { rewriteZip } from "./internal/container/zip-write.js";
 import { prepareOfficeTool } from "./internal/office-tool.js";
+import { extensionOf } from "./internal/read-support.js";
 import {
   diagnoseMissing,
   excerpt,
@@ -20,7 +21,6 @@ import { type EditableFormat, scanDocumentParts } from "./internal/run-text/docu
 import { findOccurrences, replaceInPart } from "./internal/run-text/replace-in-runs.js";
 import {
   DEFAULT_MAX_DOCUMENT_BYTES,
-  documentExtension,
   expectedShaField,
   loadDocument,
   type OfficeWriteToolOptions,
@@ -137,7 +137,7 @@ export function formatEditDocument(data: EditDocumentToolData): string {
 }
 
 function formatOf(path: string): EditableFormat {
-  const extension = documentExtension(path);
+  const extension = extensionOf(path);
   const format = FORMATS[extension];
   if (format === undefined) {
     throw new ToolFailureError(

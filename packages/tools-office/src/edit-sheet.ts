@@ -10,6 +10,7 @@ import { z } from "zod";
 import { openZip, type ZipArchive } from "./internal/container/zip.js";
 import { rewriteZip } from "./internal/container/zip-write.js";
 import { prepareOfficeTool } from "./internal/office-tool.js";
+import { extensionOf } from "./internal/read-support.js";
 import { parseCellReference } from "./internal/sheet/cell-reference.js";
 import { cellTextField } from "./internal/sheet/cell-text-field.js";
 import { DateStyles } from "./internal/sheet/date-styles.js";
@@ -31,7 +32,6 @@ import {
 } from "./internal/sheet/workbook-parts.js";
 import {
   DEFAULT_MAX_DOCUMENT_BYTES,
-  documentExtension,
   expectedShaField,
   loadDocument,
   type OfficeWriteToolOptions,
@@ -226,7 +226,7 @@ export function createEditSheetTool(options: EditSheetToolOptions): EditSheetToo
     input: editSheetInputSchema,
     aliases: EDIT_SHEET_ALIASES,
     execute: async (request) => {
-      const extension = documentExtension(request.path);
+      const extension = extensionOf(request.path);
       if (extension !== "xlsx" && extension !== "xlsm") {
         throw new ToolFailureError(
           "UNSUPPORTED",

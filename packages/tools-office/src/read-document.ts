@@ -8,6 +8,7 @@ import {
   type MountedTools,
   ok,
   pagingInputShape,
+  singularUnit,
   type Tool,
   type ToolContent,
   ToolFailureError,
@@ -170,7 +171,7 @@ export interface ReadDocumentFormatOptions {
 }
 
 function header(data: ReadDocumentToolData): string {
-  const count = `${formatCount(data.total)} ${data.total === 1 ? data.unit.replace(/s$/, "") : data.unit}`;
+  const count = `${formatCount(data.total)} ${data.total === 1 ? singularUnit(data.unit) : data.unit}`;
   const what = data.unit === "lines" ? `${count} of Markdown` : count;
   const scope =
     data.sheet === undefined

@@ -10,6 +10,7 @@ import type { Workspace } from "@agentool/tools-fs";
 import { marked } from "marked";
 import { z } from "zod";
 import { prepareOfficeTool } from "./internal/office-tool.js";
+import { extensionOf } from "./internal/read-support.js";
 import { cellTextField } from "./internal/sheet/cell-text-field.js";
 import {
   type ImageLoader,
@@ -26,7 +27,6 @@ import {
 import {
   createDocument,
   DEFAULT_MAX_DOCUMENT_BYTES,
-  documentExtension,
   type OfficeWriteToolOptions,
   officeWriteOptionsSchema,
 } from "./internal/write-support.js";
@@ -209,7 +209,7 @@ export function createWriteDocumentTool(options: WriteDocumentToolOptions): Writ
     input: writeDocumentInputSchema,
     aliases: WRITE_DOCUMENT_ALIASES,
     execute: async (request) => {
-      const extension = documentExtension(request.path);
+      const extension = extensionOf(request.path);
       const format = FORMATS[extension];
       if (format === undefined) {
         throw new ToolFailureError(

@@ -7,7 +7,6 @@ import {
   workspaceOptionsShape,
 } from "@agentool/tools-fs/node";
 import { z } from "zod";
-import { extensionOf } from "./read-support.js";
 
 /**
  * What the writing office tools share: their options (tools-fs's `workspaceOptionsShape`), and
@@ -61,16 +60,6 @@ export interface LoadedDocument {
   bytes: Uint8Array;
   /** Its sha-256. */
   sha: string;
-}
-
-/**
- * The lower-case extension of a path (`""` when it has none).
- *
- * @param path - a path
- * @returns `docx`, `xlsx`, …
- */
-export function documentExtension(path: string): string {
-  return extensionOf(path);
 }
 
 function conflict(display: string, sha: string): ToolFailureError {

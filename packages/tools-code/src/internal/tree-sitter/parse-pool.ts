@@ -96,20 +96,11 @@ interface Slot {
   gone: boolean;
 }
 
-let limits: PoolLimits = { ...DEFAULT_LIMITS };
+const limits: PoolLimits = DEFAULT_LIMITS;
 const slots: Slot[] = [];
 const queue: Pending[] = [];
 let nextId = 0;
 let file: URL | null | undefined;
-
-/**
- * Overrides the pool's limits (tests). Running workers keep theirs until replaced.
- *
- * @param next - the limits to change; `undefined` restores the defaults
- */
-export function configureParsePool(next?: Partial<PoolLimits>): void {
-  limits = { ...DEFAULT_LIMITS, ...next };
-}
 
 /** Newest modification time of the engine's TypeScript sources under `folder`. */
 function newestSource(folder: string): number {

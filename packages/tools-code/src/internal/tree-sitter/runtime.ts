@@ -109,17 +109,6 @@ function loadRuntime(): Promise<TreeSitterModule> {
   return runtime;
 }
 
-/**
- * The grammar of a language, loaded once.
- *
- * @param language - a parsed language
- * @returns the tree-sitter `Language`
- */
-export async function loadLanguage(language: ParsedLanguage): Promise<Language> {
-  const parser = await parserFor(language);
-  return parser.language as Language;
-}
-
 function parserFor(language: ParsedLanguage): Promise<Parser> {
   let parser = parsers.get(language);
   if (parser === undefined) {

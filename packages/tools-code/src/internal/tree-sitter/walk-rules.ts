@@ -198,17 +198,6 @@ export function walkSymbols(root: Node, text: string, rules: LanguageRules): Eng
 }
 
 /**
- * The text of a node's field, when it has one.
- *
- * @param node - a node
- * @param field - the field's name
- * @returns the field's text, or `undefined`
- */
-export function fieldText(node: Node, field: string): string | undefined {
-  return node.childForFieldName(field)?.text;
-}
-
-/**
  * A spec for the common case: the name in field `name`, the body in field `body` (pass
  * `members: node.childForFieldName("body")` in `extra` for containers).
  *

@@ -1,4 +1,4 @@
-import { ToolFailureError } from "@agentool/contract";
+import { singularUnit, ToolFailureError } from "@agentool/contract";
 import type { DocumentImage, ItemsDocument } from "./types.js";
 
 /**
@@ -48,7 +48,7 @@ function offsetCheck(offset: number, total: number, unit: string): void {
   if (offset > 1 && offset > total) {
     throw new ToolFailureError(
       "INVALID_INPUT",
-      `offset=${offset} is past the end: there ${total === 1 ? `is 1 ${unit.replace(/s$/, "")}` : `are ${total} ${unit}`} in all.`,
+      `offset=${offset} is past the end: there ${total === 1 ? `is 1 ${singularUnit(unit)}` : `are ${total} ${unit}`} in all.`,
       {
         hint:
           total === 0
