@@ -14,7 +14,7 @@ import {
   type Workspace,
 } from "../workspace.js";
 import type { CommitTarget } from "./change-set-commit.js";
-import { type EditableFile, loadEditableFile } from "./editable-file.js";
+import { type EditableFile, encodeEditedText, loadEditableFile } from "./editable-file.js";
 import { listedEntry } from "./listed-entry.js";
 import { encodeText, type LineEnding, sha256Hex, type TextEncodingName } from "./text-codec.js";
 import {
@@ -232,8 +232,7 @@ export async function planUpdate(
     });
   }
   const changed = edited !== loaded.working;
-  const text = loaded.crlf ? edited.replace(/\r?\n/g, "\r\n") : edited;
-  const bytes = changed ? encodeText(text, loaded.encoding) : loaded.bytes;
+  const bytes = changed ? encodeEditedText(edited, loaded) : loaded.bytes;
   const sha = changed ? await sha256Hex(bytes) : loaded.sha;
   const to = destination === undefined ? undefined : shown(workspace, destination);
   return {

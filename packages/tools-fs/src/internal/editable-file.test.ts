@@ -91,6 +91,15 @@ describe("loading and encoding", () => {
   });
 });
 
+describe("encodeEditedText", () => {
+  it("gives a CRLF file CRLF line ends, never a doubled \\r when the text already has one", () => {
+    const crlf = { crlf: true, encoding: "utf-8" as const };
+    expect(new TextDecoder().decode(encodeEditedText("a\nb\r\nc", crlf))).toBe("a\r\nb\r\nc");
+    const lf = { crlf: false, encoding: "utf-8" as const };
+    expect(new TextDecoder().decode(encodeEditedText("a\nb\r\n", lf))).toBe("a\nb\r\n");
+  });
+});
+
 describe("spliceAsciiBytes", () => {
   const file = (text: string, encoding: "utf-8" | "utf-8-bom" | "utf-16le", crlf = false) => {
     const body = new TextEncoder().encode(text);

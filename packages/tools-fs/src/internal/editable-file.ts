@@ -243,7 +243,8 @@ export function encodeEditedText(
   working: string,
   file: Pick<EditableFile, "crlf" | "encoding">,
 ): Uint8Array {
-  const text = file.crlf ? working.replace(/\n/g, "\r\n") : working;
+  // A line that already ends in \r\n (an edit's own CRLF) is not given a second \r.
+  const text = file.crlf ? working.replace(/\r?\n/g, "\r\n") : working;
   return encodeText(text, file.encoding);
 }
 
