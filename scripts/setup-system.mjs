@@ -5,7 +5,8 @@
 //
 //   node scripts/setup-system.mjs demo    what `pnpm demo` needs (Chromium, bubblewrap)
 //   node scripts/setup-system.mjs test    what `pnpm test` needs (+ PostgreSQL, man-pages, and the
-//                                         office converters: pandoc, LibreOffice, python-docx, openpyxl)
+//                                         office converters: pandoc, LibreOffice, python-docx, openpyxl;
+//                                         and X11 for tools-gui: Xvfb, xdotool, xwd, xprop, xterm, Tk)
 //
 // Exit code 0 when everything the purpose needs is there afterwards, 1 when something is still
 // missing (the lines above say what and how to install it).
@@ -75,6 +76,18 @@ function findPostgres() {
     }
   }
   return undefined;
+}
+
+/**
+ * Debian's python3 when it can import tkinter (python3-tk puts `_tkinter` in the interpreter's
+ * own lib-dynload folder, whose name changes with each Python version, so it is asked).
+ *
+ * @returns {string | undefined} `/usr/bin/python3`, or undefined
+ */
+function findTkinter() {
+  const python = "/usr/bin/python3";
+  const probe = spawnSync(python, ["-c", "import tkinter"], { stdio: "ignore", timeout: 10_000 });
+  return probe.status === 0 ? python : undefined;
 }
 
 /** @type {readonly SystemPackage[]} */
@@ -161,6 +174,52 @@ export const SYSTEM_PACKAGES = [
     name: "python3-openpyxl",
     find: () => findFile("/usr/lib/python3/dist-packages/openpyxl/__init__.py"),
     usedBy: "tools-office's round trips (write_document's .xlsx read back by Debian's python3)",
+    purposes: ["test"],
+    recommends: false,
+  },
+  // tools-gui: the computer tool drives a real X11 display. Its tests start Xvfb, send input with
+  // xdotool, take screenshots with xwd, read window titles with xprop (x11-utils), and drive a
+  // small Tk app (Debian's python3 with python3-tk) and xterm. No recommends (no fonts or menus
+  // the tests do not use).
+  {
+    name: "xvfb",
+    find: () => findProgram("Xvfb"),
+    usedBy: "tools-gui's own display (Xvfb) and its tests",
+    purposes: ["test"],
+    recommends: false,
+  },
+  {
+    name: "xdotool",
+    find: () => findProgram("xdotool"),
+    usedBy: "tools-gui's computer tool (mouse and keyboard input over XTEST)",
+    purposes: ["test"],
+    recommends: false,
+  },
+  {
+    name: "x11-apps",
+    find: () => findProgram("xwd"),
+    usedBy: "tools-gui's computer tool (screenshots with xwd)",
+    purposes: ["test"],
+    recommends: false,
+  },
+  {
+    name: "x11-utils",
+    find: () => findProgram("xprop"),
+    usedBy: "tools-gui's tests (window titles with xprop, windows with xwininfo)",
+    purposes: ["test"],
+    recommends: false,
+  },
+  {
+    name: "xterm",
+    find: () => findProgram("xterm"),
+    usedBy: "tools-gui's tests (a real terminal app typed into under Xvfb)",
+    purposes: ["test"],
+    recommends: false,
+  },
+  {
+    name: "python3-tk",
+    find: findTkinter,
+    usedBy: "tools-gui's tests (a small Tk app run by Debian's /usr/bin/python3)",
     purposes: ["test"],
     recommends: false,
   },
