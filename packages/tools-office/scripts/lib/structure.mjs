@@ -179,14 +179,62 @@ class StructureVisitor {
       ...bodies.flatMap((body) => [...(body[2] ?? []), ...(body[3] ?? [])]),
       ...(foot?.[1] ?? []),
     ];
-    for (const row of rows) {
-      for (const cell of row[1]) {
-        const text = blocksText(cell[4], this.links);
+    const texts = rows.map((row) => row[1].map((cell) => blocksText(cell[4], this.links)));
+    const labelled = hasSheetCoordinates(texts);
+    for (const [index, row] of texts.entries()) {
+      if (labelled && index === 0) continue;
+      for (const [column, text] of row.entries()) {
+        if (labelled && column === 0) continue;
         this.text.push(text);
         if (mode.collect && keyOf(text)) this.cells.push(keyOf(text));
       }
     }
   }
+}
+
+/** Spreadsheet column letters of a zero-based index: A … Z, AA … */
+function columnLetters(index) {
+  let letters = "";
+  for (let rest = index + 1; rest > 0; rest = Math.floor((rest - 1) / 26)) {
+    letters = String.fromCharCode(65 + ((rest - 1) % 26)) + letters;
+  }
+  return letters;
+}
+
+/** The zero-based index of column letters (`A` 0, `AA` 26), or -1 when they are not letters. */
+function columnIndex(letters) {
+  if (!/^[A-Z]{1,3}$/.test(letters)) return -1;
+  let index = 0;
+  for (const letter of letters) index = index * 26 + (letter.charCodeAt(0) - 64);
+  return index - 1;
+}
+
+/**
+ * Whether a table carries a sheet's coordinates: a first row of an empty corner and consecutive
+ * column letters (A, B, C … or from a range's first column) AND a first column of row numbers
+ * counting up. Such labels are a reader's (the issue asks read_document for them); no source
+ * cell holds them, so they are scored neither as cells nor as text — for every reader alike.
+ *
+ * @param {string[][]} rows - the table's cell texts, row by row
+ * @returns {boolean}
+ */
+export function hasSheetCoordinates(rows) {
+  if (rows.length < 2) return false;
+  const [header, ...body] = rows;
+  if (header.length < 2 || header[0].trim() !== "") return false;
+  const start = columnIndex(header[1].trim());
+  if (start < 0) return false;
+  const lettersInOrder = header
+    .slice(1)
+    .every((text, index) => text.trim() === columnLetters(start + index));
+  if (!lettersInOrder) return false;
+  let previous = 0;
+  for (const row of body) {
+    const label = row[0]?.trim() ?? "";
+    if (!/^[1-9]\d*$/.test(label) || Number(label) <= previous) return false;
+    previous = Number(label);
+  }
+  return true;
 }
 
 /**
