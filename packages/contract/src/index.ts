@@ -5,6 +5,7 @@ export {
   editDistance,
   errorMessage,
   formatCount,
+  formatCountOf,
   givenCallArguments,
   joinSentences,
   listWords,

@@ -1,6 +1,7 @@
 import {
   defineTool,
   formatCount,
+  formatCountOf,
   formatPageMarker,
   isOffsetPastEnd,
   joinSentences,
@@ -195,10 +196,6 @@ function sizeWithBytes(bytes: number): string {
     : `${formatSize(bytes)} (${formatCount(bytes)} bytes)`;
 }
 
-function plural(count: number, one: string, many: string): string {
-  return `${formatCount(count)} ${count === 1 ? one : many}`;
-}
-
 /**
  * Renders `file_stats` data for the model: every number says what it covers (the whole tree, or
  * the files of this page), and "at least" when the walk stopped counting.
@@ -217,7 +214,7 @@ export function formatFileStats(
     }
     const parts = [
       sizeWithBytes(data.bytes),
-      plural(data.lines ?? 0, "line", "lines"),
+      formatCountOf(data.lines ?? 0, "line", "lines"),
       data.encoding ?? "utf-8",
       LINE_ENDING_LABELS[data.line_ending ?? "none"],
     ];
@@ -228,7 +225,7 @@ export function formatFileStats(
   const atLeast = data.complete ? "" : "at least ";
   const fileCount = data.total ?? data.total_at_least ?? data.files.length;
   const lines = [
-    `${data.path}: ${atLeast}${plural(fileCount, "file", "files")} in ${atLeast}${plural(data.directories, "subdirectory", "subdirectories")}, ${atLeast}${sizeWithBytes(data.bytes)} in all; modified ${data.modified_at}.`,
+    `${data.path}: ${atLeast}${formatCountOf(fileCount, "file", "files")} in ${atLeast}${formatCountOf(data.directories, "subdirectory", "subdirectories")}, ${atLeast}${sizeWithBytes(data.bytes)} in all; modified ${data.modified_at}.`,
   ];
   if (!data.complete) {
     lines.push(
@@ -254,13 +251,13 @@ export function formatFileStats(
   const listed = data.listed;
   const binary =
     listed.binary_files > 0
-      ? `; ${plural(listed.binary_files, "binary file", "binary files")} (no lines)`
+      ? `; ${formatCountOf(listed.binary_files, "binary file", "binary files")} (no lines)`
       : "";
   const wholeTree = data.complete && data.offset === 1 && !data.truncated;
   lines.push(
     wholeTree
       ? `Lines: ${formatCount(listed.lines)} in all${binary}.`
-      : `Files ${formatCount(data.offset)}–${formatCount(data.offset + listed.files - 1)} (by path): ${plural(listed.lines, "line", "lines")}, ${formatSize(listed.bytes)}${binary}.`,
+      : `Files ${formatCount(data.offset)}–${formatCount(data.offset + listed.files - 1)} (by path): ${formatCountOf(listed.lines, "line", "lines")}, ${formatSize(listed.bytes)}${binary}.`,
   );
   lines.push("lines\tsize\tpath");
   for (const file of data.files) {

@@ -1,5 +1,6 @@
 import {
   formatCount,
+  formatCountOf,
   formatPageMarker,
   formatTruncationMarker,
   nextCallArguments,
@@ -16,8 +17,6 @@ export const GREP_SEARCH_TOOL_NAME = "grep_search";
 export const DEFAULT_GREP_MAX_OUTPUT_CHARACTERS = 40_000;
 
 const count = (value: number) => formatCount(value);
-const plural = (value: number, one: string, many = `${one}s`) =>
-  `${count(value)} ${value === 1 ? one : many}`;
 
 function renderLines(lines: readonly SearchLine[], separators: boolean): string {
   const out: string[] = [];
@@ -55,19 +54,20 @@ function renderHead(data: GrepSearchToolData): string {
     data.total !== undefined ? count(data.total) : `at least ${count(data.total_at_least ?? end)}`;
   if (data.output_mode === "content") {
     if (whole)
-      return `${plural(data.total ?? 0, "matching line")} in ${plural(data.total_files ?? data.files.length, "file")} for ${pattern} in ${where}:`;
-    const files = data.total_files === undefined ? "" : ` (in ${plural(data.total_files, "file")})`;
+      return `${formatCountOf(data.total ?? 0, "matching line")} in ${formatCountOf(data.total_files ?? data.files.length, "file")} for ${pattern} in ${where}:`;
+    const files =
+      data.total_files === undefined ? "" : ` (in ${formatCountOf(data.total_files, "file")})`;
     return `Matching lines ${count(data.offset)}–${count(end)} of ${of}${files} for ${pattern} in ${where}, sorted by path:`;
   }
   if (data.output_mode === "files_with_matches") {
     if (whole)
-      return `${plural(data.files.length, "file")} contain${data.files.length === 1 ? "s" : ""} ${pattern} in ${where}:`;
+      return `${formatCountOf(data.files.length, "file")} contain${data.files.length === 1 ? "s" : ""} ${pattern} in ${where}:`;
     return `Files ${count(data.offset)}–${count(end)} of ${of} that contain ${pattern} in ${where}, sorted by path:`;
   }
   if (whole)
-    return `${plural(data.total_matches ?? data.match_count ?? 0, "matching line")} in ${plural(data.files.length, "file")} for ${pattern} in ${where}:`;
+    return `${formatCountOf(data.total_matches ?? data.match_count ?? 0, "matching line")} in ${formatCountOf(data.files.length, "file")} for ${pattern} in ${where}:`;
   const inAll = data.total_matches === undefined ? "" : `; ${count(data.total_matches)} in all`;
-  return `Files ${count(data.offset)}–${count(end)} of ${of} with matches for ${pattern} in ${where}, sorted by path (${plural(data.match_count ?? 0, "matching line")} in these ${plural(data.files.length, "file")}${inAll}):`;
+  return `Files ${count(data.offset)}–${count(end)} of ${of} with matches for ${pattern} in ${where}, sorted by path (${formatCountOf(data.match_count ?? 0, "matching line")} in these ${formatCountOf(data.files.length, "file")}${inAll}):`;
 }
 
 /**

@@ -4,7 +4,7 @@ import { defineTool } from "../define-tool.js";
 import { ok } from "../result.js";
 import { closestNames, editDistance } from "./closest-names.js";
 import { mountedTools } from "./mounted-tools.js";
-import { errorMessage, formatCount, joinSentences, listWords } from "./text.js";
+import { errorMessage, formatCount, formatCountOf, joinSentences, listWords } from "./text.js";
 import { raceSignal, retryWithBackoff, sleep } from "./timing.js";
 import { ToolFailureError } from "./tool-failure-error.js";
 import { toolOptionsShape } from "./tool-options.js";
@@ -29,6 +29,13 @@ describe("mountedTools", () => {
 });
 
 describe("text helpers", () => {
+  it("formatCountOf says the noun in the singular for exactly one", () => {
+    expect(formatCountOf(1, "file")).toBe("1 file");
+    expect(formatCountOf(0, "file")).toBe("0 files");
+    expect(formatCountOf(12_345, "match", "matches")).toBe("12,345 matches");
+    expect(formatCountOf(-1, "line")).toBe("-1 lines");
+  });
+
   it("formatCount groups digits the same way on every locale", () => {
     expect(formatCount(1_234_567)).toBe("1,234,567");
     expect(formatCount(12)).toBe("12");

@@ -5,7 +5,7 @@ export {
   PROXIED_REQUEST_DROPPED_HEADERS,
   PROXIED_RESPONSE_DROPPED_HEADERS,
 } from "./proxied-headers.js";
-export { errorMessage, formatCount, joinSentences, listWords } from "./text.js";
+export { errorMessage, formatCount, formatCountOf, joinSentences, listWords } from "./text.js";
 export { type RetryOptions, raceSignal, retryWithBackoff, sleep } from "./timing.js";
 export {
   ToolFailureError,

@@ -28,6 +28,21 @@ export function formatCount(value: number): string {
 }
 
 /**
+ * A count with its noun, singular for exactly one: `1 file`, `12,345 files`.
+ *
+ * @param value - the number
+ * @param one - the noun for one
+ * @param many - the noun for any other count (default `one` + "s")
+ * @returns the grouped count and the noun
+ * @example
+ * formatCountOf(1, "match"); // "1 match"
+ * formatCountOf(1200, "match", "matches"); // "1,200 matches"
+ */
+export function formatCountOf(value: number, one: string, many = `${one}s`): string {
+  return `${formatCount(value)} ${value === 1 ? one : many}`;
+}
+
+/**
  * Joins description sentences (or lines), dropping the empty ones — sentences left out because a
  * tool they name is not mounted.
  *

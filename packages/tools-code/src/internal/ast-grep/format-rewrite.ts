@@ -1,4 +1,9 @@
-import { formatCount, formatTruncationMarker, truncateText } from "@agentool/contract";
+import {
+  formatCount,
+  formatCountOf,
+  formatTruncationMarker,
+  truncateText,
+} from "@agentool/contract";
 import type { AstRewriteToolData } from "../../ast-rewrite.js";
 
 /** The default name of the structural rewrite tool. */
@@ -6,9 +11,6 @@ export const AST_REWRITE_TOOL_NAME = "ast_rewrite";
 
 /** Default cap on the rendered result, in characters. */
 export const DEFAULT_AST_REWRITE_MAX_OUTPUT_CHARACTERS = 40_000;
-
-const plural = (value: number, one: string, many = `${one}s`) =>
-  `${formatCount(value)} ${value === 1 ? one : many}`;
 
 /** A file's unified diff without its `--- a/…` / `+++ b/…` header (the section's title names the file). */
 function hunksOf(diff: string): string {
@@ -35,12 +37,12 @@ export function formatAstRewriteResult(
 ): string {
   if (data.files.length === 0)
     return data.message ?? `No match for ${JSON.stringify(data.pattern)}; nothing to rewrite.`;
-  const counts = `${plural(data.total_replacements, "match", "matches")} in ${plural(data.files.length, "file")} (+${formatCount(data.added)} −${formatCount(data.removed)} lines)`;
+  const counts = `${formatCountOf(data.total_replacements, "match", "matches")} in ${formatCountOf(data.files.length, "file")} (+${formatCount(data.added)} −${formatCount(data.removed)} lines)`;
   const head = data.dry_run
     ? `Dry run: would rewrite ${counts}; nothing was written. Call again without dry_run to apply.`
     : `Rewrote ${counts}; every changed file was written.`;
   const sections = data.files.map((file) => {
-    const title = `${file.path}: ${plural(file.replacements, "replacement")}${data.applied ? `, sha ${file.sha.slice(0, 12)}` : ""}`;
+    const title = `${file.path}: ${formatCountOf(file.replacements, "replacement")}${data.applied ? `, sha ${file.sha.slice(0, 12)}` : ""}`;
     const marker = file.diff_truncated
       ? `\n${formatTruncationMarker({
           omitted: file.diff_omitted_lines,

@@ -1,4 +1,4 @@
-import { formatCount, formatPageMarker, truncateText } from "@agentool/contract";
+import { formatCount, formatCountOf, formatPageMarker, truncateText } from "@agentool/contract";
 import type { AstSearchToolData } from "../../ast-search.js";
 import type { AstCapture, AstMatch } from "./match-record.js";
 
@@ -7,9 +7,6 @@ export const AST_SEARCH_TOOL_NAME = "ast_search";
 
 /** Default cap on the rendered result, in characters (a page is shortened to fit it). */
 export const DEFAULT_AST_SEARCH_MAX_OUTPUT_CHARACTERS = 40_000;
-
-const plural = (value: number, one: string, many = `${one}s`) =>
-  `${formatCount(value)} ${value === 1 ? one : many}`;
 
 /** Numbers a line like read_file does (six columns, a tab). */
 export function numberLine(line: number, text: string): string {
@@ -21,7 +18,7 @@ function renderCapture(capture: AstCapture, oneLine: boolean): string {
   if (capture.text.length === 0) return `  ${sigil}${capture.name} = (empty)`;
   const lines = capture.text.split("\n");
   const shown = (lines[0] as string).replace(/\r$/, "");
-  const more = lines.length > 1 ? ` … (+${plural(lines.length - 1, "line")})` : "";
+  const more = lines.length > 1 ? ` … (+${formatCountOf(lines.length - 1, "line")})` : "";
   const cut = capture.cut !== undefined && lines.length === 1 ? " …" : "";
   const where = capture.line === undefined || oneLine ? "" : `  (line ${capture.line})`;
   return `  ${sigil}${capture.name} = ${shown}${cut}${more}${where}`;
@@ -46,7 +43,7 @@ function renderMatch(
     .map((text, index) => numberLine(match.start_line + index, text));
   if (match.omitted_lines > 0)
     lines.push(
-      `      …\t(${plural(match.omitted_lines, "more line")} of this match, to line ${match.end_line})`,
+      `      …\t(${formatCountOf(match.omitted_lines, "more line")} of this match, to line ${match.end_line})`,
     );
   return [range, ...lines, ...captures].join("\n");
 }
@@ -64,11 +61,11 @@ function renderFile(path: string, matches: readonly AstMatch[]): string[] {
 function renderHead(data: AstSearchToolData): string {
   const what = `${JSON.stringify(data.pattern)} (${data.language}) in ${data.path}`;
   if (data.offset === 1 && !data.truncated && data.total !== undefined)
-    return `${plural(data.total, "match", "matches")} in ${plural(data.total_files ?? data.files.length, "file")} for ${what}:`;
+    return `${formatCountOf(data.total, "match", "matches")} in ${formatCountOf(data.total_files ?? data.files.length, "file")} for ${what}:`;
   const end = data.offset + data.match_count - 1;
   const of =
     data.total !== undefined
-      ? `${formatCount(data.total)}${data.total_files === undefined ? "" : ` (in ${plural(data.total_files, "file")})`}`
+      ? `${formatCount(data.total)}${data.total_files === undefined ? "" : ` (in ${formatCountOf(data.total_files, "file")})`}`
       : `at least ${formatCount(data.total_at_least ?? end)}`;
   return `Matches ${formatCount(data.offset)}–${formatCount(end)} of ${of} for ${what}, sorted by path:`;
 }

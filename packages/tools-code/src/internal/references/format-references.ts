@@ -1,4 +1,9 @@
-import { formatCount, formatPageMarker, type NextCallValue } from "@agentool/contract";
+import {
+  formatCount,
+  formatCountOf,
+  formatPageMarker,
+  type NextCallValue,
+} from "@agentool/contract";
 import type { OccurrenceRole } from "../tree-sitter/name-occurrences.js";
 
 /** The default name of the references tool. */
@@ -146,13 +151,11 @@ export function formatFindReferences(
     definitions > 1
       ? `, under ${formatCount(definitions)} definitions — narrow with defined_in`
       : "";
-  const plural = (value: number, word: string) =>
-    `${formatCount(value)} ${word}${value === 1 ? "" : "s"}`;
   const shown = data.total_at_least ?? data.total;
   // The rules that chose the occurrences are said on the first page only; later pages count.
   const notes = data.offset === 1 ? ` ${SYNTACTIC_NOTE} ${MODE_NOTES[data.mode]}` : "";
   const lines = [
-    `${count} reference${shown === 1 ? "" : "s"} to ${data.name} in ${plural(data.total_files, "file")} of ${data.path}${split} (${plural(data.declarations, "declaration")}, ${plural(data.imports, "import")}).${notes}${data.message === undefined ? "" : ` ${data.message}`}`,
+    `${count} reference${shown === 1 ? "" : "s"} to ${data.name} in ${formatCountOf(data.total_files, "file")} of ${data.path}${split} (${formatCountOf(data.declarations, "declaration")}, ${formatCountOf(data.imports, "import")}).${notes}${data.message === undefined ? "" : ` ${data.message}`}`,
   ];
   if (data.left_out > 0) {
     lines.push(
