@@ -223,6 +223,14 @@ export const SYSTEM_PACKAGES = [
     purposes: ["test"],
     recommends: false,
   },
+  // tools-design: svg_read is tested on real SVG icons nobody here wrote (Adwaita's scalable set).
+  {
+    name: "adwaita-icon-theme",
+    find: () => findFile("/usr/share/icons/Adwaita/scalable/places/folder-symbolic.svg"),
+    usedBy: "tools-design's svg_read tests (real SVG icons)",
+    purposes: ["test"],
+    recommends: false,
+  },
 ];
 
 /**
