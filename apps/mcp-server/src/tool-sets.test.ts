@@ -7,6 +7,8 @@ import {
 } from "@agentool/contract/testing";
 import type { InteractionHandler } from "@agentool/tools-interact";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildToolSetFrom } from "./internal/build-tool-set.js";
+import { EAGER_FAMILY_MODULES } from "./internal/eager-family-modules.js";
 import { createKnowledgeResources } from "./knowledge-resources.js";
 import { temporaryDirectory } from "./test-support/spawn-server.js";
 import {
@@ -60,6 +62,46 @@ describe("buildToolSet", () => {
       ).toEqual([]);
     }
     expect(set.notes).toEqual([]);
+  });
+
+  it("fs, code and office share one workspace (one confinement, one set of write locks)", () => {
+    const given: Record<string, unknown> = {};
+    const { fs, code, office } = EAGER_FAMILY_MODULES;
+    const modules = {
+      ...EAGER_FAMILY_MODULES,
+      fs: {
+        ...fs,
+        createNodeFsTools: (options: Parameters<typeof fs.createNodeFsTools>[0]) => {
+          given.fs = options.workspace;
+          return fs.createNodeFsTools(options);
+        },
+      },
+      code: {
+        ...code,
+        createCodeTools: (options: Parameters<typeof code.createCodeTools>[0]) => {
+          given.code = options.workspace;
+          return code.createCodeTools(options);
+        },
+      },
+      office: {
+        ...office,
+        createOfficeTools: (options: Parameters<typeof office.createOfficeTools>[0]) => {
+          given.office = options.workspace;
+          return office.createOfficeTools(options);
+        },
+      },
+    };
+    const set = buildToolSetFrom(
+      modules,
+      { ...everything, families: ["fs", "code", "office"] },
+      { root: project.path, elicitation: false, handler },
+    );
+    expect(set.tools.map((tool) => tool.name)).toEqual(
+      expect.arrayContaining(["edit_file", "replace_symbol", "edit_document"]),
+    );
+    expect(given.fs).toBeDefined();
+    expect(given.code).toBe(given.fs);
+    expect(given.office).toBe(given.fs);
   });
 
   it("web_fetch's description names the allowed hosts in both modes (the saving one too)", () => {

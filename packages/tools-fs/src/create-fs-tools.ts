@@ -1,4 +1,4 @@
-import { type AnyTool, parseOptions } from "@agentool/contract";
+import { AgentoolError, type AnyTool, parseOptions } from "@agentool/contract";
 import { z } from "zod";
 import {
   APPLY_PATCH_TOOL_NAME,
@@ -56,7 +56,7 @@ import {
   type MultiEditToolOptions,
 } from "./multi-edit.js";
 import { createReadFileTool, READ_FILE_TOOL_NAME, type ReadFileToolOptions } from "./read-file.js";
-import { createWorkspace } from "./workspace.js";
+import { createWorkspace, type Workspace } from "./workspace.js";
 import {
   createWriteFileTool,
   WRITE_FILE_TOOL_NAME,
@@ -104,8 +104,14 @@ export interface FsToolsTuning {
 
 /** Options of {@link createFsTools}. */
 export interface FsToolsOptions extends FsToolsTuning {
-  /** The seam: `createMemoryFileSystem(…)`, or use `createNodeFsTools({ root })` from `./node`. */
-  fileSystem: FileSystem;
+  /** The seam: `createMemoryFileSystem(…)`, or use `createNodeFsTools({ root })` from `./node`. Required unless `workspace` is given. */
+  fileSystem?: FileSystem;
+  /**
+   * A workspace from {@link createWorkspace}, shared with other tools (tools-code, tools-office):
+   * one confinement, one secret list and one set of write locks, so two tools editing the same
+   * file wait for each other. Instead of `fileSystem`, `secretPaths` and `secretExceptions`.
+   */
+  workspace?: Workspace;
   /** `"read-only"` (default): read, list, stats, search, toc, count. `"read-write"` adds write, edit, multi_edit, apply_patch, create, delete, move, copy. */
   mode?: FsToolsMode;
   /** Globs no tool touches. Default `DEFAULT_SECRET_PATHS`. */
@@ -127,15 +133,27 @@ export interface FsToolsOptions extends FsToolsTuning {
 const tuning = z.record(z.string(), z.unknown()).optional();
 
 const optionsSchema = z.object({
-  fileSystem: z.custom<FileSystem>(
-    (value) =>
-      typeof value === "object" &&
-      value !== null &&
-      typeof (value as FileSystem).realPath === "function",
-    {
-      error: "expected a FileSystem (createMemoryFileSystem(…) or createNodeFileSystem({ root }))",
-    },
-  ),
+  fileSystem: z
+    .custom<FileSystem>(
+      (value) =>
+        typeof value === "object" &&
+        value !== null &&
+        typeof (value as FileSystem).realPath === "function",
+      {
+        error:
+          "expected a FileSystem (createMemoryFileSystem(…) or createNodeFileSystem({ root }))",
+      },
+    )
+    .optional(),
+  workspace: z
+    .custom<Workspace>(
+      (value) =>
+        typeof value === "object" &&
+        value !== null &&
+        typeof (value as Workspace).resolve === "function",
+      { error: "expected a Workspace (createWorkspace of @agentool/tools-fs)" },
+    )
+    .optional(),
   mode: z.enum(["read-only", "read-write"]).optional(),
   secretPaths: z.array(z.string().min(1)).readonly().optional(),
   secretExceptions: z.array(z.string().min(1)).readonly().optional(),
@@ -202,6 +220,31 @@ export function fsToolNames(
   return entries.map(([key, name]) => options[key]?.name ?? name);
 }
 
+/** The given workspace, or one made over the seam; exactly one of the two. */
+function workspaceOf(parsed: z.infer<typeof optionsSchema>): Workspace {
+  if (parsed.workspace !== undefined) {
+    const conflicting = (["fileSystem", "secretPaths", "secretExceptions"] as const).filter(
+      (key) => parsed[key] !== undefined,
+    );
+    if (conflicting.length > 0) {
+      throw new AgentoolError(
+        `createFsTools: give either workspace or ${conflicting.join(" and ")} — a workspace already holds its seam and secret lists.`,
+      );
+    }
+    return parsed.workspace;
+  }
+  if (parsed.fileSystem === undefined) {
+    throw new AgentoolError(
+      "createFsTools: give fileSystem (createMemoryFileSystem(…), or createNodeFsTools({ root }) from ./node) or workspace (createWorkspace).",
+    );
+  }
+  return createWorkspace({
+    fileSystem: parsed.fileSystem,
+    ...(parsed.secretPaths === undefined ? {} : { secretPaths: parsed.secretPaths }),
+    ...(parsed.secretExceptions === undefined ? {} : { secretExceptions: parsed.secretExceptions }),
+  });
+}
+
 /**
  * Creates the file tools over a seam, confined to its root with secret paths refused.
  * Read-only by default (`read_file`, `list_directory`, `file_stats`, `grep_search`,
@@ -223,11 +266,7 @@ export function fsToolNames(
 export function createFsTools(options: FsToolsOptions): AnyTool[] {
   const parsed = parseOptions("createFsTools", optionsSchema, options);
   const typed = options;
-  const workspace = createWorkspace({
-    fileSystem: parsed.fileSystem,
-    ...(parsed.secretPaths === undefined ? {} : { secretPaths: parsed.secretPaths }),
-    ...(parsed.secretExceptions === undefined ? {} : { secretExceptions: parsed.secretExceptions }),
-  });
+  const workspace = workspaceOf(parsed);
   const engines = {
     ...(parsed.searcher === undefined ? {} : { searcher: parsed.searcher }),
   };

@@ -248,6 +248,12 @@ export function buildToolSetFrom(
   const context: BuildContext = { configuration, state, planned, mounted };
   const tools: AnyTool[] = [];
   const root = state.root;
+  // One workspace for every family that reads and writes the root's files: one confinement and
+  // one set of write locks, so edit_file and edit_document on the same file wait for each other.
+  const workspace =
+    root !== undefined && modules.fs !== undefined && (planned.fs || planned.code || planned.office)
+      ? modules.fs.workspaceFromOptions("agentool-mcp", { root })
+      : undefined;
   if (planned.core && modules.core !== undefined) {
     tools.push(
       ...modules.core.createCoreTools({
@@ -258,7 +264,12 @@ export function buildToolSetFrom(
   }
   if (planned.fs && root !== undefined && modules.fs !== undefined) {
     tools.push(
-      ...modules.fs.createNodeFsTools({ root, mode: configuration.mode, alsoMounted: mounted }),
+      ...modules.fs.createNodeFsTools({
+        root,
+        ...(workspace === undefined ? {} : { workspace }),
+        mode: configuration.mode,
+        alsoMounted: mounted,
+      }),
     );
     if (planned.runCommand) {
       tools.push(
@@ -279,7 +290,12 @@ export function buildToolSetFrom(
     // Confined to the root like fs and git; the write tools (replace_symbol, ast_rewrite) only in
     // read-write mode, through tools-fs's change set (all files or none).
     tools.push(
-      ...modules.code.createCodeTools({ root, mode: configuration.mode, mountedTools: mounted }),
+      ...modules.code.createCodeTools({
+        root,
+        ...(workspace === undefined ? {} : { workspace }),
+        mode: configuration.mode,
+        mountedTools: mounted,
+      }),
     );
   }
   if (planned.office && root !== undefined && modules.office !== undefined) {
@@ -288,6 +304,7 @@ export function buildToolSetFrom(
     tools.push(
       ...modules.office.createOfficeTools({
         root,
+        ...(workspace === undefined ? {} : { workspace }),
         mode: configuration.mode,
         mountedTools: mounted,
       }),

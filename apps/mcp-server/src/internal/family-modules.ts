@@ -43,8 +43,21 @@ const loaders: { [Family in FamilyName]: () => Promise<FamilyModules> } = {
   core: async () => ({ core: await import("@agentool/tools-core") }),
   fs: async () => ({ fs: await import("@agentool/tools-fs/node") }),
   git: async () => ({ git: await import("@agentool/tools-git") }),
-  code: async () => ({ code: await import("@agentool/tools-code") }),
-  office: async () => ({ office: await import("@agentool/tools-office") }),
+  // code and office take tools-fs's workspace (shared with fs when it is served too)
+  code: async () => {
+    const [code, fs] = await Promise.all([
+      import("@agentool/tools-code"),
+      import("@agentool/tools-fs/node"),
+    ]);
+    return { code, fs };
+  },
+  office: async () => {
+    const [office, fs] = await Promise.all([
+      import("@agentool/tools-office"),
+      import("@agentool/tools-fs/node"),
+    ]);
+    return { office, fs };
+  },
   web: async () => {
     const [index, node, saver] = await Promise.all([
       import("@agentool/tools-web"),

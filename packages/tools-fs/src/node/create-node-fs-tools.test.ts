@@ -6,7 +6,9 @@ import { assertConformance } from "@agentool/contract/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createFsTools, fsToolNames } from "../create-fs-tools.js";
 import { createMemoryFileSystem } from "../memory-file-system.js";
+import { createWorkspace } from "../workspace.js";
 import { createNodeFsTools } from "./create-node-fs-tools.js";
+import { createNodeFileSystem } from "./node-file-system.js";
 import { createRunCommandTool } from "./run-command.js";
 
 let root: string;
@@ -29,6 +31,47 @@ afterAll(async () => {
 const names = (tools: AnyTool[]) => tools.map((tool) => tool.name);
 
 describe("createNodeFsTools", () => {
+  it("works over a given workspace: its write locks hold edit_file back, its secrets apply", async () => {
+    await writeFile(join(root, "shared.txt"), "one\n");
+    const workspace = createWorkspace({
+      fileSystem: createNodeFileSystem({ root }),
+      secretPaths: ["**/notes.txt"],
+    });
+    const tools = createNodeFsTools({ root, workspace, mode: "read-write" });
+    const tool = (name: string) => {
+      const found = tools.find((candidate) => candidate.name === name);
+      if (found === undefined) throw new Error(`no ${name}`);
+      return found;
+    };
+    const secret = await tool("read_file").run({ path: "notes.txt" });
+    expect(secret.success ? "read" : secret.error.code).toBe("BLOCKED");
+    // Another family holding the file's lock (as edit_document would) keeps edit_file waiting.
+    const real = (await workspace.resolve("shared.txt")).real;
+    let release = () => {};
+    const held = workspace.withLock(real, () => new Promise<void>((done) => (release = done)));
+    let edited = false;
+    const edit = tool("edit_file")
+      .run({ path: "shared.txt", old_text: "one", new_text: "two" })
+      .then((result) => {
+        edited = true;
+        return result;
+      });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(edited).toBe(false);
+    release();
+    await held;
+    const result = await edit;
+    expect(result.success).toBe(true);
+  });
+
+  it("refuses a workspace given together with its own seam or secret lists", () => {
+    const workspace = createWorkspace({ fileSystem: createNodeFileSystem({ root }) });
+    expect(() => createFsTools({ workspace, secretPaths: ["x"] })).toThrow(
+      /either workspace or secretPaths/,
+    );
+    expect(() => createFsTools({})).toThrow(/give fileSystem .* or workspace/);
+  });
+
   it("is read-only by default and adds the write tools in read-write mode", () => {
     expect(names(createNodeFsTools({ root }))).toEqual([
       "read_file",

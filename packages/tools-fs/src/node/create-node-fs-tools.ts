@@ -1,14 +1,22 @@
 import type { AnyTool } from "@agentool/contract";
 import { AgentoolError } from "@agentool/contract";
 import { createFsTools, type FsToolsOptions } from "../create-fs-tools.js";
+import type { Workspace } from "../workspace.js";
 import { createNodeFileSystem } from "./node-file-system.js";
 import { createRipgrepLister, createRipgrepSearcher } from "./ripgrep/index.js";
 
 /** Options of {@link createNodeFsTools}: those of `createFsTools`, with a `root` directory instead of a seam. */
 export interface NodeFsToolsOptions
   extends Omit<FsToolsOptions, "fileSystem" | "searcher" | "lister"> {
-  /** The directory every path is confined to (on its real path). */
+  /** The directory every path is confined to (on its real path); ripgrep searches it. */
   root: string;
+  /**
+   * A workspace over the same root (`workspaceFromOptions` or `createWorkspace` with
+   * `createNodeFileSystem({ root })`) to share with other families' tools — tools-code and
+   * tools-office take it too — so they confine alike and one file's writes wait for each other.
+   * Default: a workspace of these tools' own.
+   */
+  workspace?: Workspace;
 }
 
 /**
@@ -31,7 +39,7 @@ export function createNodeFsTools(options: NodeFsToolsOptions): AnyTool[] {
   const { root, ...rest } = options;
   return createFsTools({
     ...rest,
-    fileSystem: createNodeFileSystem({ root }),
+    ...(options.workspace === undefined ? { fileSystem: createNodeFileSystem({ root }) } : {}),
     searcher: createRipgrepSearcher({ root }),
     lister: createRipgrepLister({ root }),
   });
