@@ -17,10 +17,14 @@ export interface InlineSegment {
   raw?: boolean;
 }
 
-/** Escapes characters that would start Markdown inline syntax in plain text. */
+/**
+ * Escapes characters that would start Markdown inline syntax in plain text. A `|` is escaped
+ * too (as pandoc's GFM writer does): GFM's table extension reads pipes in any paragraph, and
+ * pandoc's reader, seeing one in a list item, nests the item's later siblings a level deeper.
+ */
 export function escapeInline(text: string): string {
   return text
-    .replace(/[\\`*[\]]/g, "\\$&")
+    .replace(/[\\`*[\]|]/g, "\\$&")
     .replace(/<(?=[A-Za-z/!?])/g, "\\<")
     .replace(/_/g, (underscore, at: number, whole: string) =>
       /\w/.test(whole[at - 1] ?? "") && /\w/.test(whole[at + 1] ?? "") ? underscore : "\\_",
@@ -82,9 +86,28 @@ export function renderInline(segments: readonly InlineSegment[]): string {
  * @returns the link
  */
 export function markdownLink(text: string, target: string): string {
-  if ((text === target || text === "") && /^(https?|ftp|mailto):[^\s<>]*$/i.test(target))
-    return `<${target}>`;
+  const plain = text.replace(/\\([!-/:-@[-`{-~])/g, "$1");
+  if (ABSOLUTE_URI.test(target)) {
+    if (plain === "" || plain === target || plain === decodedUri(target)) return `<${target}>`;
+    if (`mailto:${plain}` === target && EMAIL.test(plain)) return `<${plain}>`;
+  }
   return `[${text === "" ? target : text}](${target.replace(/[()\s]/g, encodeURIComponent)})`;
+}
+
+/** CommonMark's absolute URI (what an autolink `<…>` may hold): a scheme, `:`, no spaces or `<>`. */
+const ABSOLUTE_URI = /^[A-Za-z][A-Za-z0-9+.-]{1,31}:[^\s<>]*$/;
+
+/** CommonMark's email autolink (`<name@host>`). */
+const EMAIL =
+  /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
+
+/** A URI with its percent-escapes decoded (itself where one is malformed). */
+function decodedUri(target: string): string {
+  try {
+    return decodeURI(target);
+  } catch {
+    return target;
+  }
 }
 
 /** Escapes a paragraph's start where it would read as a block marker (`# `, `- `, `1. `, `> `). */
@@ -94,9 +117,30 @@ export function escapeBlockStart(line: string): string {
 
 /** Makes cell text fit one table cell: pipes escaped, line breaks as `<br>`, capped. */
 export function tableCell(text: string, maxChars = 2_000): string {
-  let cell = text.replace(/\r?\n/g, "<br>").replace(/\|/g, "\\|").trim();
-  if (cell.length > maxChars) cell = `${cell.slice(0, maxChars)}…`;
-  return cell;
+  return capCell(text.replace(/\r?\n/g, "<br>").replace(/\|/g, "\\|").trim(), maxChars);
+}
+
+/**
+ * Makes inline Markdown (from {@link renderInline}, whose text has its pipes escaped already)
+ * fit one table cell: the pipes still bare (in code spans, link texts) escaped, line breaks as
+ * `<br>`, capped.
+ *
+ * @param markdown - the cell's Markdown
+ * @param maxChars - the cap
+ * @returns the cell
+ */
+export function markdownTableCell(markdown: string, maxChars = 2_000): string {
+  const cell = markdown
+    .replace(/\r?\n/g, "<br>")
+    .replace(/(\\*)\|/g, (pipe, slashes: string) =>
+      slashes.length % 2 === 1 ? pipe : `${slashes}\\|`,
+    )
+    .trim();
+  return capCell(cell, maxChars);
+}
+
+function capCell(cell: string, maxChars: number): string {
+  return cell.length > maxChars ? `${cell.slice(0, maxChars)}…` : cell;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { attribute, childElement, childElements, type XmlElement } from "../../container/xml.js";
 import type { Yielder } from "../../container/yielder.js";
-import { escapeBlockStart, markdownTable, renderInline, tableCell } from "../markdown.js";
+import { escapeBlockStart, markdownTable, markdownTableCell, renderInline } from "../markdown.js";
 import { MarkdownWriter } from "../markdown-writer.js";
 import { type InlineContext, paragraphSegments } from "./docx-inline.js";
 import { type DocxParts, headingLevel, styleNames, styleNumbering } from "./docx-parts.js";
@@ -170,7 +170,7 @@ class BodyWriter {
       }
     };
     collect(cell);
-    return tableCell(parts.join("\n"));
+    return markdownTableCell(parts.join("\n"));
   }
 
   notes(): void {

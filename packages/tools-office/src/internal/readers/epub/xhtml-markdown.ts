@@ -5,8 +5,8 @@ import {
   type InlineSegment,
   markdownLink,
   markdownTable,
+  markdownTableCell,
   renderInline,
-  tableCell,
 } from "../markdown.js";
 import { MarkdownWriter } from "../markdown-writer.js";
 
@@ -148,7 +148,7 @@ function table(element: XmlElement): string[] {
           if (typeof cell === "string" || !/^t[hd]$/i.test(cell.local)) continue;
           const segments: InlineSegment[] = [];
           for (const part of cell.children) inline(part, {}, segments);
-          cells.push(tableCell(renderInline(segments).trim()));
+          cells.push(markdownTableCell(renderInline(segments).trim()));
           const span = Math.min(64, Number(attribute(cell, "colspan") ?? 1));
           for (let extra = 1; extra < span; extra += 1) cells.push("");
         }

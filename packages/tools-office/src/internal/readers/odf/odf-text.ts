@@ -12,8 +12,8 @@ import {
   type InlineSegment,
   markdownLink,
   markdownTable,
+  markdownTableCell,
   renderInline,
-  tableCell,
 } from "../markdown.js";
 import { MarkdownWriter } from "../markdown-writer.js";
 import type { OdfStyles } from "./odf-styles.js";
@@ -177,7 +177,7 @@ export class OdfTextWriter {
         const text =
           cell.local === "covered-table-cell"
             ? ""
-            : tableCell(
+            : markdownTableCell(
                 childElements(cell)
                   .filter((c) => c.local === "p" || c.local === "h" || c.local === "list")
                   .map((c) => this.inline(c).trim())

@@ -1,5 +1,5 @@
 import { ToolFailureError } from "@agentool/contract";
-import { type InlineSegment, markdownTable, renderInline, tableCell } from "../markdown.js";
+import { type InlineSegment, markdownTable, markdownTableCell, renderInline } from "../markdown.js";
 import { MarkdownWriter } from "../markdown-writer.js";
 import type { ReaderInput, TextDocument } from "../types.js";
 
@@ -92,7 +92,7 @@ class RtfWriter {
   cell(): void {
     const text = renderInline(this.segments).trim();
     this.segments = [];
-    this.row.push(tableCell(text));
+    this.row.push(markdownTableCell(text));
   }
 
   endRow(): void {
