@@ -11,6 +11,7 @@ import {
   PRIVATE_KEY_REDACTION,
 } from "@agentool/contract";
 import type { EditFailure } from "./edit-match.js";
+import { SequenceMatcher } from "./sequence-matcher.js";
 
 /**
  * A line without its trailing spaces, tabs and `\r` — a loop, linear on any line (the regular
@@ -38,8 +39,8 @@ function needleLines(needle: string): string[] {
 }
 
 /**
- * Every index ≥ `from` where `pattern` occurs in `values` (Knuth–Morris–Pratt: linear however
- * repetitive both are), in order, until `accept` has accepted `max` of them.
+ * Every index ≥ `from` where `pattern` occurs in `values`, in order, until `accept` has accepted
+ * `max` of them (linear however repetitive both are).
  */
 function occurrences(
   values: (index: number) => string,
@@ -49,23 +50,12 @@ function occurrences(
   accept: (index: number) => boolean,
   max: number,
 ): number[] {
-  const border = new Int32Array(pattern.length);
-  for (let index = 1, matched = 0; index < pattern.length; index += 1) {
-    while (matched > 0 && pattern[index] !== pattern[matched])
-      matched = border[matched - 1] as number;
-    if (pattern[index] === pattern[matched]) matched += 1;
-    border[index] = matched;
-  }
+  const matcher = new SequenceMatcher(pattern);
   const found: number[] = [];
-  let matched = 0;
   for (let index = from; index < length && found.length < max; index += 1) {
-    const value = values(index);
-    while (matched > 0 && value !== pattern[matched]) matched = border[matched - 1] as number;
-    if (value === pattern[matched]) matched += 1;
-    if (matched === pattern.length) {
-      const start = index - matched + 1;
+    if (matcher.push(values(index))) {
+      const start = index - pattern.length + 1;
       if (accept(start)) found.push(start);
-      matched = border[matched - 1] as number;
     }
   }
   return found;

@@ -140,16 +140,23 @@ function tolerantRanges(
   }));
 }
 
+/**
+ * The tolerances tried, in order, when old_text (or a patch hunk) does not match exactly: each
+ * line's `\r` only, then all its trailing whitespace.
+ *
+ * @internal
+ */
+export const TOLERANCES: ReadonlyArray<readonly [MatchKind, (line: string) => string]> = [
+  ["line-endings", trimCarriageReturn],
+  ["trailing-whitespace", trimTrailingWhitespace],
+];
+
 function findRanges(text: string, needle: string): { ranges: Range[]; matchKind: MatchKind } {
   const ranges = exactRanges(text, needle);
   if (ranges.length > 0) return { ranges, matchKind: "exact" };
-  const lineEndingRanges = tolerantRanges(text, needle, trimCarriageReturn);
-  if (lineEndingRanges !== undefined && lineEndingRanges.length > 0) {
-    return { ranges: lineEndingRanges, matchKind: "line-endings" };
-  }
-  const whitespaceRanges = tolerantRanges(text, needle, trimTrailingWhitespace);
-  if (whitespaceRanges !== undefined && whitespaceRanges.length > 0) {
-    return { ranges: whitespaceRanges, matchKind: "trailing-whitespace" };
+  for (const [matchKind, trailing] of TOLERANCES) {
+    const tolerant = tolerantRanges(text, needle, trailing);
+    if (tolerant !== undefined && tolerant.length > 0) return { ranges: tolerant, matchKind };
   }
   return { ranges: [], matchKind: "exact" };
 }

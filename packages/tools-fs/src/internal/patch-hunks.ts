@@ -12,9 +12,10 @@
 
 import { ToolFailureError } from "@agentool/contract";
 import type { FileEditResult } from "./change-set-plan.js";
-import { explainNotFoundInSteps, trimTrailingWhitespace } from "./edit-diagnosis.js";
-import { analyzeLinePrefixes, listLines, type MatchKind } from "./edit-match.js";
+import { explainNotFoundInSteps } from "./edit-diagnosis.js";
+import { analyzeLinePrefixes, listLines, type MatchKind, TOLERANCES } from "./edit-match.js";
 import type { HunkLine, PatchHunk } from "./patch-parse.js";
+import { SequenceMatcher } from "./sequence-matcher.js";
 
 /** What applying one file's hunks found, for the result. */
 export interface HunkOutcome {
@@ -26,10 +27,10 @@ export interface HunkOutcome {
   strippedLineNumbers: number[];
 }
 
-const LEVELS: Array<[MatchKind, (line: string) => string]> = [
+/** Exact first, then edit_file's tolerances in its order. */
+const LEVELS: ReadonlyArray<readonly [MatchKind, (line: string) => string]> = [
   ["exact", (line) => line],
-  ["line-endings", (line) => (line.endsWith("\r") ? line.slice(0, -1) : line)],
-  ["trailing-whitespace", trimTrailingWhitespace],
+  ...TOLERANCES,
 ];
 
 /** Lines searched between looks at the clock. */
@@ -90,23 +91,12 @@ async function findAll(
     }
     pattern[index] = id;
   }
-  // border[i]: length of the longest proper prefix of pattern[0..i] that is also its suffix.
-  const border = new Int32Array(target.length);
-  for (let index = 1, length = 0; index < pattern.length; index += 1) {
-    while (length > 0 && pattern[index] !== pattern[length]) length = border[length - 1] as number;
-    if (pattern[index] === pattern[length]) length += 1;
-    border[index] = length;
-  }
+  const matcher = new SequenceMatcher(pattern);
   const positions: number[] = [];
-  let matched = 0;
   for (let index = from; index < lines.length; index += 1) {
     if ((index - from) % CLOCK_STRIDE === CLOCK_STRIDE - 1) await tick(clock);
-    const id = ids.get(normalize(lines[index] as string)) ?? -1;
-    while (matched > 0 && id !== pattern[matched]) matched = border[matched - 1] as number;
-    if (id === pattern[matched]) matched += 1;
-    if (matched === pattern.length) {
-      positions.push(index - matched + 1);
-      matched = border[matched - 1] as number;
+    if (matcher.push(ids.get(normalize(lines[index] as string)) ?? -1)) {
+      positions.push(index - pattern.length + 1);
     }
   }
   return positions;
