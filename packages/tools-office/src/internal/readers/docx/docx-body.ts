@@ -21,6 +21,8 @@ class BodyWriter {
   readonly context: InlineContext;
   readonly #counters = new Map<string, number[]>();
   #code: { lines: string[]; depth: number | undefined } | undefined;
+  /** The depth of the list item the last block belonged to; undefined after a block outside lists. */
+  #itemDepth: number | undefined;
   /** The text of the `Title` paragraph (the document's title, not a heading of its text). */
   title: string | undefined;
 
@@ -48,6 +50,7 @@ class BodyWriter {
     if (depth === undefined) this.writer.code(lines);
     else this.writer.continuation(depth, MarkdownWriter.fenced(lines));
     this.#code = undefined;
+    this.#itemDepth = depth;
   }
 
   paragraph(paragraph: XmlElement): void {
@@ -78,8 +81,10 @@ class BodyWriter {
     const heading = level > 0 ? level : outlineLevel > 0 && outlineLevel < 10 ? outlineLevel : 0;
     if (heading > 0) {
       this.writer.block(`${"#".repeat(Math.min(heading, 6))} ${text.replace(/\n/g, " ")}`);
+      this.#itemDepth = undefined;
       return;
     }
+    this.#itemDepth = list?.depth;
     if (list?.continuation === true) {
       this.writer.continuation(
         list.depth,
@@ -108,8 +113,9 @@ class BodyWriter {
     const numIdElement = numPr === undefined ? undefined : childElement(numPr, "numId");
     const ilvlElement = numPr === undefined ? undefined : childElement(numPr, "ilvl");
     const numId = (numIdElement && attribute(numIdElement, "val")) ?? fromStyle?.numId;
-    if (numId === undefined || numId === "0") return undefined;
     const depth = Number((ilvlElement && attribute(ilvlElement, "val")) ?? fromStyle?.ilvl ?? 0);
+    if (numId === "0" && numIdElement !== undefined) return this.#unnumbered(properties, depth);
+    if (numId === undefined || numId === "0") return undefined;
     const level = this.context.parts.numbering.get(numId)?.get(depth);
     if (level?.none === true) return { depth, marker: "", continuation: true };
     if (level === undefined || !level.ordered) {
@@ -117,6 +123,24 @@ class BodyWriter {
       return { depth, marker: "-" };
     }
     return { depth, marker: `${this.#count(numId, depth, level.start)}.` };
+  }
+
+  /**
+   * A paragraph whose own numbering is `numId 0` ("no number") and which is indented, right after
+   * a list item: a later paragraph of that item (LibreOffice writes an item's second paragraph,
+   * code line or definition so, at `ilvl` 0); undefined elsewhere (a paragraph taken out of a
+   * list in Word).
+   */
+  #unnumbered(
+    properties: XmlElement | undefined,
+    ilvl: number,
+  ): { depth: number; marker: string; continuation: true } | undefined {
+    const open = this.#code === undefined ? this.#itemDepth : this.#code.depth;
+    if (open === undefined) return undefined;
+    const indent = properties === undefined ? undefined : childElement(properties, "ind");
+    const left = Number((indent && (attribute(indent, "left") ?? attribute(indent, "start"))) ?? 0);
+    if (!(left > 0)) return undefined;
+    return { depth: Math.min(ilvl, open), marker: "", continuation: true };
   }
 
   #count(numId: string, depth: number, start: number): number {
@@ -130,6 +154,7 @@ class BodyWriter {
 
   table(table: XmlElement): void {
     this.flushCode();
+    this.#itemDepth = undefined;
     const rows: string[][] = [];
     for (const row of childElements(table, "tr")) {
       const cells: string[] = [];

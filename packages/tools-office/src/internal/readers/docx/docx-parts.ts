@@ -75,20 +75,41 @@ function readNumbering(root: XmlElement | undefined): DocxParts["numbering"] {
   for (const element of childElements(root, "abstractNum")) {
     const levels = new Map<number, NumberingLevel>();
     for (const level of childElements(element, "lvl")) {
-      const format = valueAttribute(level, "numFmt") ?? "bullet";
-      levels.set(Number(attribute(level, "ilvl") ?? 0), {
-        ordered: format !== "bullet" && format !== "none",
-        start: Number(valueAttribute(level, "start") ?? 1),
-        none: format === "none" || (valueAttribute(level, "lvlText") ?? "•").trim() === "",
-      });
+      levels.set(Number(attribute(level, "ilvl") ?? 0), numberingLevel(level));
     }
     abstract.set(attribute(element, "abstractNumId") ?? "", levels);
   }
   for (const element of childElements(root, "num")) {
-    const levels = abstract.get(valueAttribute(element, "abstractNumId") ?? "");
-    if (levels !== undefined) out.set(attribute(element, "numId") ?? "", levels);
+    const base = abstract.get(valueAttribute(element, "abstractNumId") ?? "");
+    const overrides = childElements(element, "lvlOverride");
+    if (overrides.length === 0) {
+      if (base !== undefined) out.set(attribute(element, "numId") ?? "", base);
+      continue;
+    }
+    // a level redefined (LibreOffice writes every level of a list again here) or restarted
+    const levels = new Map(base);
+    for (const override of overrides) {
+      const ilvl = Number(attribute(override, "ilvl") ?? 0);
+      const level = childElement(override, "lvl");
+      if (level !== undefined) levels.set(ilvl, numberingLevel(level));
+      const start = valueAttribute(override, "startOverride");
+      const current = levels.get(ilvl);
+      if (start !== undefined && current !== undefined) {
+        levels.set(ilvl, { ...current, start: Number(start) });
+      }
+    }
+    out.set(attribute(element, "numId") ?? "", levels);
   }
   return out;
+}
+
+function numberingLevel(level: XmlElement): NumberingLevel {
+  const format = valueAttribute(level, "numFmt") ?? "bullet";
+  return {
+    ordered: format !== "bullet" && format !== "none",
+    start: Number(valueAttribute(level, "start") ?? 1),
+    none: format === "none" || (valueAttribute(level, "lvlText") ?? "•").trim() === "",
+  };
 }
 
 function readNotes(root: XmlElement | undefined, local: string): Map<string, XmlElement> {
