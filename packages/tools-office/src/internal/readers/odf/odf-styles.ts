@@ -61,12 +61,15 @@ export class OdfStyles {
     }
   }
 
-  /** The style's name and its ancestors' (display forms decoded: `Source_20_Text` → `source text`). */
+  /**
+   * The style's name and its ancestors' (display forms decoded: LibreOffice's `Source_20_Text`
+   * and pandoc's `Source_Text` both → `source text`).
+   */
   chain(name: string | undefined): string[] {
     const out: string[] = [];
     let current = name;
     for (let hops = 0; current !== undefined && hops < 12; hops += 1) {
-      out.push(current.replace(/_20_/g, " ").toLowerCase());
+      out.push(current.replace(/_20_|_/g, " ").toLowerCase());
       current = this.#styles.get(current)?.parent;
     }
     return out;
