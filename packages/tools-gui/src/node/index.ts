@@ -1,0 +1,12 @@
+export {
+  connectX11Display,
+  DEFAULT_X11_COMMAND_TIMEOUT_MS,
+  X11Display,
+  type X11DisplayOptions,
+} from "./x11-display.js";
+export {
+  startXvfbDisplay,
+  type XvfbApp,
+  XvfbDisplay,
+  type XvfbDisplayOptions,
+} from "./xvfb-display.js";

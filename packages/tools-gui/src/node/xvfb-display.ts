@@ -1,0 +1,291 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { AgentoolError, sleep } from "@agentool/contract";
+import { runProgram } from "./run-program.js";
+import { DEFAULT_X11_COMMAND_TIMEOUT_MS, X11Display, x11Environment } from "./x11-display.js";
+
+/** An app to launch into the display. */
+export interface XvfbApp {
+  /** The program, e.g. `"xterm"` (found on PATH). */
+  command: string;
+  /** Its arguments, passed as they are (no shell). */
+  args?: readonly string[];
+  /** Extra environment variables for it (besides DISPLAY, PATH, HOME, LANG). */
+  environment?: Readonly<Record<string, string>>;
+  /** Whether to wait until a new window is shown. Default true. */
+  waitForWindow?: boolean;
+}
+
+/** Options of {@link startXvfbDisplay}. */
+export interface XvfbDisplayOptions {
+  /** Width in pixels. Default 1280. */
+  width?: number;
+  /** Height in pixels. Default 800. */
+  height?: number;
+  /** An app to launch into the display once it is up. */
+  app?: XvfbApp;
+  /** Milliseconds to wait for Xvfb (and the app's window). Default 15,000. */
+  startTimeoutMs?: number;
+  /** Milliseconds one xdotool or xwd run may take. Default 10,000. */
+  commandTimeoutMs?: number;
+}
+
+const live = new Set<XvfbDisplay>();
+let exitHookInstalled = false;
+
+function killGroup(child: ChildProcess | undefined, signal: NodeJS.Signals): void {
+  if (child?.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
+  try {
+    process.kill(-child.pid, signal);
+  } catch {
+    // The group is gone already.
+  }
+}
+
+function exited(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => child.once("exit", () => resolve()));
+}
+
+/** Stops a process group: SIGTERM, then SIGKILL after `graceMs`. */
+async function stopGroup(child: ChildProcess | undefined, graceMs: number): Promise<void> {
+  if (child === undefined) return;
+  killGroup(child, "SIGTERM");
+  const done = exited(child);
+  const late = await Promise.race([done.then(() => false), sleep(graceMs).then(() => true)]);
+  if (late) {
+    killGroup(child, "SIGKILL");
+    await done;
+  }
+  // Whatever else is left in the group (a child the app started) goes too.
+  killGroup(child, "SIGKILL");
+}
+
+/**
+ * A display this process started: Xvfb and, optionally, one app in it, each in its own process
+ * group. {@link XvfbDisplay.close} stops both groups; if this process exits without closing,
+ * both are killed on the way out.
+ */
+export class XvfbDisplay extends X11Display {
+  readonly #server: ChildProcess;
+  #app: ChildProcess | undefined;
+  #closing: Promise<void> | undefined;
+
+  /** @internal */
+  constructor(
+    name: string,
+    width: number,
+    height: number,
+    server: ChildProcess,
+    timeoutMs: number,
+  ) {
+    super(name, width, height, timeoutMs);
+    this.#server = server;
+  }
+
+  /** The process id of Xvfb (the leader of its process group). */
+  get serverPid(): number | undefined {
+    return this.#server.pid;
+  }
+
+  /** The process id of the launched app (the leader of its process group), when there is one. */
+  get appPid(): number | undefined {
+    return this.#app?.pid;
+  }
+
+  /** @internal */
+  attachApp(app: ChildProcess): void {
+    this.#app = app;
+  }
+
+  /**
+   * Stops the app's process group, then Xvfb's. Safe to call twice.
+   *
+   * @returns when both are gone
+   */
+  close(): Promise<void> {
+    this.#closing ??= (async () => {
+      await stopGroup(this.#app, 2_000);
+      await stopGroup(this.#server, 2_000);
+      live.delete(this);
+    })();
+    return this.#closing;
+  }
+
+  /** `await using display = await startXvfbDisplay()` closes it at the end of the block. */
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close();
+  }
+
+  /** @internal Kills both groups at once (the process is exiting). */
+  killNow(): void {
+    killGroup(this.#app, "SIGKILL");
+    killGroup(this.#server, "SIGKILL");
+  }
+}
+
+function installExitHook(): void {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.once("exit", () => {
+    for (const display of live) display.killNow();
+  });
+}
+
+/** Starts Xvfb on the first free display number (`-displayfd`) and resolves with that number. */
+function startServer(
+  width: number,
+  height: number,
+  timeoutMs: number,
+): Promise<{ server: ChildProcess; name: string }> {
+  return new Promise((resolve, reject) => {
+    const server = spawn(
+      "Xvfb",
+      [
+        "-displayfd",
+        "3",
+        "-screen",
+        "0",
+        `${width}x${height}x24`,
+        "-nolisten",
+        "tcp",
+        "-nolisten",
+        "local",
+      ],
+      { detached: true, stdio: ["ignore", "ignore", "pipe", "pipe"], env: x11Environment(":0") },
+    );
+    let errors = "";
+    let number = "";
+    const fail = (message: string) => {
+      clearTimeout(timer);
+      killGroup(server, "SIGKILL");
+      reject(new AgentoolError(`startXvfbDisplay: ${message}`));
+    };
+    const timer = setTimeout(
+      () => fail(`Xvfb did not start within ${timeoutMs} ms. ${errors.trim().slice(0, 300)}`),
+      timeoutMs,
+    );
+    server.stderr?.on("data", (chunk: Buffer) => {
+      if (errors.length < 4_096) errors += chunk.toString("utf8");
+    });
+    server.on("error", (error: NodeJS.ErrnoException) =>
+      fail(
+        error.code === "ENOENT"
+          ? "Xvfb is not installed (Debian: apt-get install xvfb; or node scripts/setup-system.mjs test)."
+          : error.message,
+      ),
+    );
+    server.on("exit", (code) =>
+      fail(`Xvfb exited (${code}) before it was ready: ${errors.trim().slice(0, 300)}`),
+    );
+    const pipe = server.stdio[3] as NodeJS.ReadableStream | null;
+    pipe?.on("data", (chunk: Buffer) => {
+      number += chunk.toString("utf8");
+      if (!number.includes("\n")) return;
+      clearTimeout(timer);
+      server.removeAllListeners("exit");
+      server.stderr?.removeAllListeners("data");
+      server.stderr?.resume();
+      pipe.removeAllListeners("data");
+      pipe.resume();
+      resolve({ server, name: `:${number.trim()}` });
+    });
+  });
+}
+
+async function visibleWindows(display: X11Display, timeoutMs: number): Promise<Set<string>> {
+  const output = await runProgram(
+    "xdotool",
+    ["search", "--onlyvisible", "--maxdepth", "1", "--name", ""],
+    {
+      environment: x11Environment(display.name),
+      signal: new AbortController().signal,
+      timeoutMs,
+    },
+  ).catch(() => undefined); // exit 1: nothing found
+  return new Set(
+    (output?.stdout.toString("utf8") ?? "").split("\n").filter((line) => line.length > 0),
+  );
+}
+
+async function launchApp(display: XvfbDisplay, app: XvfbApp, timeoutMs: number): Promise<void> {
+  const before = await visibleWindows(display, timeoutMs);
+  const child = spawn(app.command, [...(app.args ?? [])], {
+    detached: true,
+    stdio: "ignore",
+    env: { ...x11Environment(display.name), ...app.environment },
+  });
+  display.attachApp(child);
+  const started = await new Promise<Error | undefined>((resolve) => {
+    child.once("spawn", () => resolve(undefined));
+    child.once("error", resolve);
+  });
+  if (started !== undefined)
+    throw new AgentoolError(`startXvfbDisplay: cannot launch ${app.command}: ${started.message}`);
+  if (app.waitForWindow === false) return;
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) {
+      throw new AgentoolError(
+        `startXvfbDisplay: ${app.command} exited (${child.exitCode}) before showing a window.`,
+      );
+    }
+    const now = await visibleWindows(display, timeoutMs);
+    if ([...now].some((window) => !before.has(window))) return;
+    await sleep(50);
+  }
+  throw new AgentoolError(
+    `startXvfbDisplay: ${app.command} showed no window within ${timeoutMs} ms.`,
+  );
+}
+
+/**
+ * Starts a virtual X display (Xvfb, 24-bit, no TCP or abstract socket) at the given size on the
+ * first free display number, and optionally launches an app into it, waiting for its window.
+ * Close it with `close()` (or `await using`): the app's process group and Xvfb are stopped.
+ *
+ * @param options - size, app, timeouts
+ * @returns the display
+ * @throws AgentoolError when Xvfb or the app cannot start
+ * @example
+ * const display = await startXvfbDisplay({ width: 1024, height: 768, app: { command: "xterm" } });
+ * try {
+ *   const computer = createComputerTool({ display });
+ *   await computer.run({ action: "type", text: "ls\n" });
+ * } finally {
+ *   await display.close();
+ * }
+ */
+export async function startXvfbDisplay(options: XvfbDisplayOptions = {}): Promise<XvfbDisplay> {
+  const width = options.width ?? 1280;
+  const height = options.height ?? 800;
+  for (const [label, value] of [
+    ["width", width],
+    ["height", height],
+  ] as const) {
+    if (!Number.isInteger(value) || value < 64 || value > 8192) {
+      throw new AgentoolError(
+        `startXvfbDisplay: ${label} must be an integer from 64 to 8192, got ${value}.`,
+      );
+    }
+  }
+  const timeoutMs = options.startTimeoutMs ?? 15_000;
+  const { server, name } = await startServer(width, height, timeoutMs);
+  const display = new XvfbDisplay(
+    name,
+    width,
+    height,
+    server,
+    options.commandTimeoutMs ?? DEFAULT_X11_COMMAND_TIMEOUT_MS,
+  );
+  live.add(display);
+  installExitHook();
+  if (options.app !== undefined) {
+    try {
+      await launchApp(display, options.app, timeoutMs);
+    } catch (error) {
+      await display.close();
+      throw error;
+    }
+  }
+  return display;
+}
