@@ -191,18 +191,13 @@ function diffOf(
 ): ChangeSetDiff {
   const diff = createUnifiedDiff(before, after, {
     path: path.to ?? path.from ?? "",
+    fromPath: path.from ?? null,
+    toPath: path.to ?? null,
     context: options.diffContextLines ?? DEFAULT_DIFF_CONTEXT_LINES,
     maxLines: options.maxDiffLines ?? DEFAULT_MAX_DIFF_LINES,
     maxCharacters: options.maxDiffCharacters ?? DEFAULT_MAX_DIFF_CHARACTERS,
   });
-  let text = diff.text;
-  if (text.length > 0) {
-    const lines = text.split("\n");
-    lines[0] = path.from === undefined ? "--- /dev/null" : `--- a/${path.from}`;
-    if (lines.length > 1) lines[1] = path.to === undefined ? "+++ /dev/null" : `+++ b/${path.to}`;
-    text = lines.join("\n");
-  }
-  const { added, removed, hunks, truncated, omittedLines } = diff;
+  const { text, added, removed, hunks, truncated, omittedLines } = diff;
   return { text, added, removed, hunks, truncated, omittedLines };
 }
 

@@ -23,6 +23,18 @@ describe("createUnifiedDiff", () => {
     });
   });
 
+  it("names a moved file's two paths, and /dev/null for a side that does not exist", () => {
+    const header = (options: { fromPath?: string | null; toPath?: string | null }) =>
+      createUnifiedDiff("a\n", "b\n", { path: "new.txt", ...options })
+        .text.split("\n")
+        .slice(0, 2);
+    expect(header({ fromPath: "old.txt" })).toEqual(["--- a/old.txt", "+++ b/new.txt"]);
+    expect(createUnifiedDiff("", "b\n", { path: "n.txt", fromPath: null }).text).toMatch(
+      /^--- \/dev\/null\n\+\+\+ b\/n\.txt\n/,
+    );
+    expect(header({ toPath: null })).toEqual(["--- a/new.txt", "+++ /dev/null"]);
+  });
+
   it("shows a one-line change with context", () => {
     const before = "1\n2\n3\n4\n5\n6\n7\n8\n9\n";
     const after = "1\n2\n3\n4\nfive\n6\n7\n8\n9\n";

@@ -34,6 +34,10 @@ const COMPARE_CHUNK = 4_096;
 export interface UnifiedDiffOptions {
   /** The path shown in the `---`/`+++` lines. */
   path: string;
+  /** The `---` line's path when it differs from `path` (a move); `null`: `/dev/null` (a new file). */
+  fromPath?: string | null;
+  /** The `+++` line's path when it differs from `path`; `null`: `/dev/null` (a deleted file). */
+  toPath?: string | null;
   /** Context lines around each change. Default {@link DEFAULT_DIFF_CONTEXT_LINES}. */
   context?: number;
   /** Most lines kept; the rest are left out (and counted). Default {@link DEFAULT_MAX_DIFF_LINES}. */
@@ -315,12 +319,10 @@ export function createUnifiedDiff(
           after: (index) => afterKeys?.has(offset + index) === true,
         };
   const operations = lineOperations(beforeLines, afterLines, beforeFinal, afterFinal, keys);
-  const { output, added, removed, hunks } = writeHunks(
-    operations,
-    firstLine,
-    context,
-    options.path,
-  );
+  const { output, added, removed, hunks } = writeHunks(operations, firstLine, context, [
+    headerLine("---", "a", options.fromPath, options.path),
+    headerLine("+++", "b", options.toPath, options.path),
+  ]);
   const cut = cutLines(
     output,
     options.maxLines ?? DEFAULT_MAX_DIFF_LINES,
@@ -440,19 +442,30 @@ function lineOperations(
   return operations;
 }
 
+/** A `---`/`+++` line: `a/<path>` (or `b/…`), or `/dev/null` for a side that does not exist. */
+function headerLine(
+  marker: "---" | "+++",
+  side: "a" | "b",
+  given: string | null | undefined,
+  path: string,
+): string {
+  if (given === null) return `${marker} /dev/null`;
+  return `${marker} ${side}/${given ?? path}`;
+}
+
 /** The diff's lines: the header, then hunks of changes with `context` lines around them. */
 function writeHunks(
   operations: readonly Operation[],
   firstLine: number,
   context: number,
-  path: string,
+  header: readonly [string, string],
 ): { output: string[]; added: number; removed: number; hunks: number } {
   // Group the changes into hunks with `context` lines around them.
   const changed: number[] = [];
   operations.forEach((operation, index) => {
     if (operation.kind !== " ") changed.push(index);
   });
-  const output: string[] = [`--- a/${path}`, `+++ b/${path}`];
+  const output: string[] = [...header];
   let added = 0;
   let removed = 0;
   let hunks = 0;
