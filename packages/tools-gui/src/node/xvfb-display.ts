@@ -148,8 +148,8 @@ function startServer(
         `${width}x${height}x24`,
         "-nolisten",
         "tcp",
-        "-nolisten",
-        "local",
+        // Not "-nolisten local": with -displayfd Xvfb takes no lock file, and only its abstract
+        // socket (which cannot be bound twice) keeps two servers off the same display number.
       ],
       { detached: true, stdio: ["ignore", "ignore", "pipe", "pipe"], env: x11Environment(":0") },
     );
@@ -239,7 +239,7 @@ async function launchApp(display: XvfbDisplay, app: XvfbApp, timeoutMs: number):
 }
 
 /**
- * Starts a virtual X display (Xvfb, 24-bit, no TCP or abstract socket) at the given size on the
+ * Starts a virtual X display (Xvfb, 24-bit, no TCP) at the given size on the
  * first free display number, and optionally launches an app into it, waiting for its window.
  * Close it with `close()` (or `await using`): the app's process group and Xvfb are stopped.
  *

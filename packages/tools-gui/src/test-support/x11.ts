@@ -150,16 +150,14 @@ export async function pixelsOf(base64: string): Promise<Pixels> {
   };
 }
 
-/** The processes still in a process group (pgrep -g), as "pid name" lines. */
+/**
+ * The processes still alive in a process group (pgrep -g), as "pid name" lines. A zombie
+ * (`<defunct>`: dead, waiting for its new parent to reap it) is not alive.
+ */
 export function processesInGroup(groupId: number | undefined): string[] {
   if (groupId === undefined) return [];
   const result = spawnSync("pgrep", ["-a", "-g", String(groupId)], { encoding: "utf8" });
-  return (result.stdout ?? "").split("\n").filter((line) => line.trim().length > 0);
-}
-
-/** Whether any process still serves or uses the X display (pgrep -f on its name). */
-export function processesOnDisplay(display: XvfbDisplay): string[] {
-  const result = spawnSync("pgrep", ["-a", "-f", `Xvfb -displayfd`], { encoding: "utf8" });
-  const pid = String(display.serverPid);
-  return (result.stdout ?? "").split("\n").filter((line) => line.startsWith(`${pid} `));
+  return (result.stdout ?? "")
+    .split("\n")
+    .filter((line) => line.trim().length > 0 && !line.includes("<defunct>"));
 }

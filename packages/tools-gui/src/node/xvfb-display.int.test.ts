@@ -1,0 +1,89 @@
+// startXvfbDisplay / connectX11Display on real Xvfb: nothing survives close() — not Xvfb, not the
+// app, not a child the app started in its group, not xterm's shell — nor the host process exiting
+// without close(). Checked with pgrep, not with the package's own bookkeeping.
+import { spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { afterEach, describe, expect, it } from "vitest";
+import { processesInGroup, X11_MISSING } from "../test-support/x11.js";
+import { connectX11Display } from "./x11-display.js";
+import { startXvfbDisplay, type XvfbDisplay } from "./xvfb-display.js";
+
+const opened: XvfbDisplay[] = [];
+afterEach(async () => {
+  for (const display of opened.splice(0)) await display.close();
+});
+
+function pgrep(pattern: string): string[] {
+  const result = spawnSync("pgrep", ["-a", "-f", pattern], { encoding: "utf8" });
+  return (result.stdout ?? "").split("\n").filter((line) => line.trim().length > 0);
+}
+
+describe.skipIf(X11_MISSING !== undefined)("Xvfb displays", { timeout: 60_000 }, () => {
+  it("starts on a free display, is reachable by connectX11Display, and close() leaves nothing", async () => {
+    const first = await startXvfbDisplay({
+      width: 640,
+      height: 480,
+      app: { command: "sh", args: ["-c", "sleep 6061 & exec sleep 6062"], waitForWindow: false },
+    });
+    opened.push(first);
+    const second = await startXvfbDisplay({ width: 320, height: 200 });
+    opened.push(second);
+    expect(first.name).not.toBe(second.name);
+    const connected = await connectX11Display({ display: first.name });
+    expect([connected.width, connected.height]).toEqual([640, 480]);
+    expect(processesInGroup(first.serverPid).some((line) => line.includes("Xvfb"))).toBe(true);
+    expect(pgrep("sleep 606[12]").length).toBe(2);
+
+    await first.close();
+    await second.close();
+    await first.close(); // twice is fine
+    expect(processesInGroup(first.serverPid)).toEqual([]);
+    expect(processesInGroup(first.appPid)).toEqual([]);
+    expect(processesInGroup(second.serverPid)).toEqual([]);
+    expect(pgrep("sleep 606[12]")).toEqual([]);
+    await expect(connectX11Display({ display: first.name })).rejects.toThrow(/cannot reach/);
+  });
+
+  it("xterm and the shell it runs are gone after close()", async () => {
+    const display = await startXvfbDisplay({
+      width: 640,
+      height: 400,
+      app: { command: "xterm", args: ["-e", "sh", "-c", "sleep 6081; true"] },
+    });
+    opened.push(display);
+    expect(pgrep("^sleep 6081").length).toBe(1); // xterm and its shell also name it
+    await display.close();
+    // The shell runs in xterm's own session (a new process group); it goes with the terminal.
+    for (let tries = 0; tries < 40 && pgrep("sleep 6081").length > 0; tries += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(pgrep("sleep 6081")).toEqual([]);
+    expect(processesInGroup(display.serverPid)).toEqual([]);
+    expect(processesInGroup(display.appPid)).toEqual([]);
+  });
+
+  it("a host that exits without close() takes Xvfb and the app with it", () => {
+    const script = fileURLToPath(
+      new URL("../test-support/exit-without-close.mjs", import.meta.url),
+    );
+    const child = spawnSync(process.execPath, [script], { encoding: "utf8", timeout: 30_000 });
+    expect(child.status, child.stderr).toBe(0);
+    const { server, app } = JSON.parse(child.stdout.trim()) as { server: number; app: number };
+    expect(processesInGroup(server)).toEqual([]);
+    expect(processesInGroup(app)).toEqual([]);
+    expect(pgrep("sleep 607[12]")).toEqual([]);
+  });
+
+  it("refuses bad sizes, a missing app and a missing display with messages that say what to do", async () => {
+    await expect(startXvfbDisplay({ width: 10, height: 480 })).rejects.toThrow(
+      /width must be an integer from 64 to 8192/,
+    );
+    await expect(
+      startXvfbDisplay({ width: 320, height: 240, app: { command: "agentool-no-such-app" } }),
+    ).rejects.toThrow(/cannot launch agentool-no-such-app/);
+    expect(pgrep("Xvfb -displayfd 3 -screen 0 320x240x24")).toEqual([]);
+    await expect(connectX11Display({ display: "; rm -rf /" })).rejects.toThrow(
+      /is not an X display name/,
+    );
+  });
+});

@@ -1,0 +1,11 @@
+// Starts a display with an app (that has a child of its own) from the built package, prints the
+// process-group ids and exits without closing it: the package's exit hook must stop both groups.
+import { startXvfbDisplay } from "../../dist/node/index.js";
+
+const display = await startXvfbDisplay({
+  width: 320,
+  height: 240,
+  app: { command: "sh", args: ["-c", "sleep 6071 & exec sleep 6072"], waitForWindow: false },
+});
+console.log(JSON.stringify({ server: display.serverPid, app: display.appPid, name: display.name }));
+process.exit(0);
