@@ -337,7 +337,7 @@ export function createReadDocumentTool(options: ReadDocumentToolOptions): ReadDo
           request.pages === undefined
             ? undefined
             : parseSpan(request.pages, output.items.length, output.unit);
-        page = pageItemsOf(output, span, offset, limit, maxPageChars);
+        page = await pageItemsOf(output, span, offset, limit, maxPageChars);
       } else page = { ...output, images: [] };
       const data: ReadDocumentToolData = {
         path: file.resolved.display,

@@ -22,6 +22,7 @@ const pdf = async () => (await import("./pdf/read-pdf.js")).readPdf;
 const notebook = async () => (await import("./notebook/read-notebook.js")).readNotebook;
 const ods = async () => (await import("./sheet/read-ods.js")).readOds;
 const odf = async () => (await import("./odf/read-odf.js")).readOdf;
+const odp = async () => (await import("./slides/read-odp.js")).readOdp;
 const epub = async () => (await import("./epub/read-epub.js")).readEpub;
 const rtf = async () => (await import("./rtf/read-rtf.js")).readRtf;
 const docx = async () => (await import("./docx/read-docx.js")).readDocx;
@@ -43,7 +44,7 @@ export const DOCUMENT_FORMATS: Readonly<Record<string, DocumentFormat>> = {
   tsv: { name: "TSV table", unit: "rows", load: csv },
   pptx: { name: "PowerPoint presentation", unit: "slides", load: pptx },
   pptm: { name: "PowerPoint presentation with macros", unit: "slides", load: pptx },
-  odp: { name: "OpenDocument presentation", unit: "slides", load: odf },
+  odp: { name: "OpenDocument presentation", unit: "slides", load: odp },
   pdf: { name: "PDF document", unit: "pages", load: pdf },
   ipynb: { name: "Jupyter notebook", unit: "cells", load: notebook },
 };

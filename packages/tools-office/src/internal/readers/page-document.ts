@@ -2,8 +2,8 @@ import { singularUnit, ToolFailureError } from "@agentool/contract";
 import type { DocumentImage, ItemsDocument } from "./types.js";
 
 /**
- * Paging of documents converted whole: Markdown by lines, slides and notebook cells by item —
- * each page also held under a character cap (it ends early past it, never mid-line; a single
+ * Paging of documents: Markdown by lines, slides and notebook cells by item (converted whole, or
+ * one item at a time as the page reaches it) — each page also held under a character cap (it ends early past it, never mid-line; a single
  * line or item over the cap is cut with a marker).
  *
  * @internal
@@ -98,33 +98,50 @@ export function pageLines(
   return page;
 }
 
+/** One item of a paged document: its Markdown and the images shown with it. */
+export interface DocumentItem {
+  markdown: string;
+  images: DocumentImage[];
+}
+
+/** Items a page is cut from, each converted only when the page reaches it. */
+export interface ItemSource {
+  /** Items in all. */
+  count: number;
+  /** What they are (`slides`, `cells`), for messages. */
+  unit: string;
+  /** The item at a 0-based index (converted on demand). */
+  item(index: number): DocumentItem | undefined | Promise<DocumentItem | undefined>;
+}
+
 /**
- * Cuts a page of items (slides, cells), each item whole unless one alone passes the cap.
+ * Cuts a page of items (slides, cells), each item whole unless one alone passes the cap. Only
+ * the items on the page are asked for (and the first one past a full page).
  *
- * @param document - the items
+ * @param source - the items, converted on demand
  * @param span - the selected items (1-based inclusive), or all
  * @param offset - 1-based position within the selection
  * @param limit - most items
  * @param maxChars - most characters on the page
  * @returns the page (positions relative to the selection)
  */
-export function pageItemsOf(
-  document: ItemsDocument,
+export async function pageItems(
+  source: ItemSource,
   span: { first: number; last: number } | undefined,
   offset: number,
   limit: number,
   maxChars: number,
-): DocumentPage {
+): Promise<DocumentPage> {
   const first = span?.first ?? 1;
-  const last = span?.last ?? document.items.length;
+  const last = span?.last ?? source.count;
   const total = Math.max(0, last - first + 1);
-  offsetCheck(offset, total, document.unit);
+  offsetCheck(offset, total, source.unit);
   const parts: string[] = [];
   const images: DocumentImage[] = [];
   let chars = 0;
   let position = offset;
   for (; position <= total && parts.length < limit; position += 1) {
-    const item = document.items[first + position - 2];
+    const item = await source.item(first + position - 2);
     if (item === undefined) break;
     let text = item.markdown;
     if (parts.length === 0 && text.length > maxChars) {
@@ -143,4 +160,29 @@ export function pageItemsOf(
   };
   if (position <= total) page.next_offset = position;
   return page;
+}
+
+/**
+ * Cuts a page of items from a document converted whole (see {@link pageItems}).
+ *
+ * @param document - the items
+ * @param span - the selected items (1-based inclusive), or all
+ * @param offset - 1-based position within the selection
+ * @param limit - most items
+ * @param maxChars - most characters on the page
+ * @returns the page (positions relative to the selection)
+ */
+export function pageItemsOf(
+  document: ItemsDocument,
+  span: { first: number; last: number } | undefined,
+  offset: number,
+  limit: number,
+  maxChars: number,
+): Promise<DocumentPage> {
+  const source: ItemSource = {
+    count: document.items.length,
+    unit: document.unit,
+    item: (index) => document.items[index],
+  };
+  return pageItems(source, span, offset, limit, maxChars);
 }

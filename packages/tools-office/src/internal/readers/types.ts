@@ -74,10 +74,10 @@ export interface SheetInfo {
   hidden: boolean;
 }
 
-/** A page the reader cut itself (sheet rows streamed, PDF pages extracted on demand). */
+/** A page the reader cut itself (sheet rows streamed, PDF pages and slides converted on demand). */
 export interface PagedDocument {
   kind: "paged";
-  unit: "rows" | "pages";
+  unit: "rows" | "pages" | "slides";
   markdown: string;
   offset: number;
   total: number;
