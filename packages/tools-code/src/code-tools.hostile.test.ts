@@ -86,6 +86,22 @@ describe("hostile texts: time limits and the event loop", () => {
     expect(blockMs).toBeLessThan(MAX_BLOCK_MS);
   }, 20_000);
 
+  it("replace_symbol on a slow file ends with TIMEOUT and stops its parses (no worker left parsing)", async () => {
+    const tools = Object.fromEntries(
+      createCodeTools({ root: folder.root, timeoutMs: 2_000, mode: "read-write" }).map((tool) => [
+        tool.name,
+        tool as unknown as AnyTool,
+      ]),
+    ) as Record<string, AnyTool>;
+    const { value, ms, blockMs } = await measured(() =>
+      run(tools.replace_symbol, { path: "src/g2.ts", name: "a", new_body: "function a() {}" }),
+    );
+    expect(value.error?.code).toBe("TIMEOUT");
+    expect(ms).toBeLessThan(2_000 + 1_000);
+    expect(blockMs).toBeLessThan(MAX_BLOCK_MS);
+    expect(parseWorkerCount()).toBe(0);
+  }, 20_000);
+
   it("an aborted parse stops at once: its worker is terminated (its memory given back)", async () => {
     const { value, ms, blockMs } = await measured(() =>
       extractSymbols("typescript", SLOW_TS, { signal: AbortSignal.timeout(500) }).then(

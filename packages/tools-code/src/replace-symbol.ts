@@ -266,7 +266,7 @@ export function createReplaceSymbolTool(options: ReplaceSymbolToolOptions): Repl
             path: request.path,
             ...(request.expected_sha === undefined ? {} : { expectedSha: request.expected_sha }),
             edit: async (text) => {
-              const before = await extractSymbols(language, text);
+              const before = await extractSymbols(language, text, { signal: context.signal });
               if (before.method !== "tree-sitter") {
                 return refusal(
                   "UNSUPPORTED",
@@ -316,7 +316,7 @@ export function createReplaceSymbolTool(options: ReplaceSymbolToolOptions): Repl
               const old = text.slice(start, symbol.endIndex);
               const body = fitDefinition(request.new_body, indentationAt(text, start), old);
               const next = text.slice(0, start) + body + text.slice(symbol.endIndex);
-              const after = await extractSymbols(language, next);
+              const after = await extractSymbols(language, next, { signal: context.signal });
               if (after.errorCount > before.errorCount) {
                 const lines = after.errorLines.filter((line) => line >= startLine).slice(0, 5);
                 return refusal(
