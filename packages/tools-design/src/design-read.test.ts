@@ -67,13 +67,14 @@ describe("design_read against a local Figma API", () => {
       fills: ["Surface/Default"],
       effects: ["Elevation/1"],
     });
-    expect(data.tokens.colors["Surface/Default"]).toBe("#ffffff");
-    expect(data.tokens.effects["Elevation/1"]).toBe(
-      "0px 4px 12px 0px #0000001a, 0px 1px 2px 0px #0000000f",
-    );
+    expect(data.tokens.colors).toContainEqual({ name: "Surface/Default", value: "#ffffff" });
+    expect(data.tokens.effects).toEqual([
+      { name: "Elevation/1", value: "0px 4px 12px 0px #0000001a, 0px 1px 2px 0px #0000000f" },
+    ]);
     const title = byName("Title");
     expect(title).toMatchObject({ text: "Checkout", text_style: "Heading/H1" });
-    expect(data.tokens.text_styles["Heading/H1"]).toEqual({
+    expect(data.tokens.text_styles.find((style) => style.name === "Heading/H1")).toEqual({
+      name: "Heading/H1",
       font_family: "Inter",
       font_size: 32,
       font_weight: 600,
@@ -83,7 +84,9 @@ describe("design_read against a local Figma API", () => {
       color: "Text/Primary",
     });
     const buttons = data.layers.filter((layer) => layer.role === "instance");
-    expect(buttons.map((layer) => [layer.component, layer.properties])).toEqual([
+    const asObject = (properties: Array<{ name: string; value: string | boolean }> = []) =>
+      Object.fromEntries(properties.map(({ name, value }) => [name, value]));
+    expect(buttons.map((layer) => [layer.component, asObject(layer.properties)])).toEqual([
       ["Button", { State: "Default", Size: "Large", Label: "Pay now", "Show icon": false }],
       ["Button", { State: "Hover", Size: "Large", Label: "Pay later", "Show icon": false }],
     ]);
@@ -105,7 +108,7 @@ describe("design_read against a local Figma API", () => {
     if (!first.success) throw new Error(first.error.message);
     expect(first.data).toMatchObject({ truncated: true, next_offset: 11 });
     expect(formatDesignRead(first.data)).toContain(
-      `call design_read again with file_key="${SHOP_FILE_KEY}", node_id="1:2", offset=11`,
+      `call design_read again with file_key="${SHOP_FILE_KEY}", node_id="1:2", limit=10, offset=11`,
     );
     const shallow = await read({ file_key: SHOP_FILE_KEY, node_id: "1:2", depth: 1 });
     expect(shallow.layers.map((layer) => layer.name)).toEqual([

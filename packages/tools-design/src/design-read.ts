@@ -2,6 +2,7 @@ import {
   defineTool,
   formatCount,
   formatPageMarker,
+  givenCallArguments,
   isOffsetPastEnd,
   type NextCallValue,
   offsetPastEnd,
@@ -57,6 +58,8 @@ export interface DesignReadToolData {
   next_offset?: number;
   /** Whether layers after this page were left out. */
   truncated: boolean;
+  /** The call's arguments besides `offset`, on a cut page: what the next-page marker repeats. */
+  call_arguments?: Record<string, NextCallValue>;
   /** Facts about the reading (hidden layers left out, layers below `depth`). */
   notes: string[];
 }
@@ -111,8 +114,7 @@ export function formatDesignRead(data: DesignReadToolData, tool = DESIGN_READ_TO
   lines.push(...data.layers.map(formatLayer), ...formatTokens(data.tokens));
   if (data.notes.length > 0) lines.push(`notes: ${data.notes.join("; ")}`);
   if (data.next_offset !== undefined) {
-    const args: Record<string, NextCallValue> = { file_key: data.file_key };
-    if (data.node_id !== undefined) args.node_id = data.node_id;
+    const args: Record<string, NextCallValue> = data.call_arguments ?? { file_key: data.file_key };
     lines.push(
       formatPageMarker({
         tool,
@@ -230,6 +232,7 @@ export function createDesignReadTool(options: DesignReadToolOptions): DesignRead
         layers: items,
         tokens: tokensUsed(items, spec.tokens),
         ...page,
+        ...(page.next_offset === undefined ? {} : { call_arguments: givenCallArguments(request) }),
         notes,
       });
     },

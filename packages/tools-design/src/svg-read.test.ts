@@ -6,6 +6,13 @@ import { workspaceFolder } from "./test-support/workspace-folder.js";
 
 const ICONS = "/usr/share/icons";
 
+function tokenValue(
+  list: ReadonlyArray<{ name: string; value: string }>,
+  name: string | undefined,
+) {
+  return list.find((token) => token.name === name)?.value;
+}
+
 function svgFiles(folder: string, found: string[] = []): string[] {
   for (const entry of readdirSync(folder, { withFileTypes: true })) {
     const path = join(folder, entry.name);
@@ -53,7 +60,7 @@ describe("svg_read", () => {
       ["path", 1, 1, 4, 8, 1],
       ["path", 1, 0, 1, 16, 14],
     ]);
-    expect(data.tokens.colors).toEqual({ c1: "#2e3436" });
+    expect(data.tokens.colors).toEqual([{ name: "c1", value: "#2e3436" }]);
     expect(data.layers[1]?.fills).toEqual(["c1"]);
   });
 
@@ -71,20 +78,23 @@ describe("svg_read", () => {
       fills: ["c1"],
     });
     expect(byRole("circle")).toMatchObject({ x: 20, y: 30, width: 20, height: 20 });
-    expect(tokens.colors[byRole("circle")?.fills?.[0] ?? ""]).toBe("#ff000080");
+    expect(tokenValue(tokens.colors, byRole("circle")?.fills?.[0])).toBe("#ff000080");
     const text = byRole("text");
     expect(text).toMatchObject({ text: "Hello world", x: 15, y: 50 });
-    expect(tokens.text_styles[text?.text_style ?? ""]).toEqual({
+    expect(tokens.text_styles.find((style) => style.name === text?.text_style)).toEqual({
+      name: text?.text_style,
       font_family: "Cantarell",
       font_size: 12,
       font_weight: 700,
-      color: Object.entries(tokens.colors).find(([, value]) => value === "#ffffff")?.[0],
+      color: tokens.colors.find((token) => token.value === "#ffffff")?.name,
     });
-    expect(Object.values(tokens.colors)).toContain("#ffffff");
+    expect(tokens.colors.map((token) => token.value)).toContain("#ffffff");
     const path = byRole("path");
     expect(path).toMatchObject({ x: 150, y: 10, width: 40, height: 80, stroke_width: 2 });
-    expect(tokens.colors[path?.fills?.[0] ?? ""]).toBe("linear-gradient(#000000 0, #ffffff 1)");
-    expect(tokens.colors[path?.strokes?.[0] ?? ""]).toBe("#000000");
+    expect(tokenValue(tokens.colors, path?.fills?.[0])).toBe(
+      "linear-gradient(#000000 0, #ffffff 1)",
+    );
+    expect(tokenValue(tokens.colors, path?.strokes?.[0])).toBe("#000000");
     expect(formatSvgRead(result.data)).toContain("text #");
   });
 

@@ -2,7 +2,9 @@ import {
   defineTool,
   formatCount,
   formatPageMarker,
+  givenCallArguments,
   isOffsetPastEnd,
+  type NextCallValue,
   offsetPastEnd,
   ok,
   pageItems,
@@ -70,6 +72,8 @@ export interface SvgReadToolData {
   next_offset?: number;
   /** Whether layers after this page were left out. */
   truncated: boolean;
+  /** The call's arguments besides `offset`, on a cut page: what the next-page marker repeats. */
+  call_arguments?: Record<string, NextCallValue>;
   /** Facts about the reading (definitions skipped, hidden layers, style sheets not applied). */
   notes: string[];
 }
@@ -125,7 +129,7 @@ export function formatSvgRead(data: SvgReadToolData, tool = SVG_READ_TOOL_NAME):
         nextOffset: data.next_offset,
         omitted: data.total - data.next_offset + 1,
         unit: "layers",
-        args: { path: data.path },
+        args: data.call_arguments ?? { path: data.path },
       }),
     );
   }
@@ -192,6 +196,7 @@ export function createSvgReadTool(options: SvgReadToolOptions): SvgReadTool {
         layers: items,
         tokens: tokensUsed(items, spec.tokens),
         ...page,
+        ...(page.next_offset === undefined ? {} : { call_arguments: givenCallArguments(request) }),
         notes: spec.notes,
       });
     },

@@ -48,8 +48,8 @@ export interface DesignLayer {
   text_style?: string;
   /** The component an instance is of (its name), or the component set a component belongs to. */
   component?: string;
-  /** Variant and component property values of an instance (`{ State: "Hover" }`). */
-  properties?: Record<string, string | boolean>;
+  /** Variant and component property values of an instance (`[{ name: "State", value: "Hover" }]`). */
+  properties?: Array<{ name: string; value: string | boolean }>;
   /** A path's data, for SVG paths (cut to a few hundred characters). */
   path_data?: string;
   /** A polygon's or polyline's points (SVG), as written. */
@@ -100,13 +100,28 @@ export interface TextStyleToken {
   color?: string;
 }
 
+/** A named token value. */
+export interface NamedValue {
+  /** The token's name (a style's name such as `Brand/Primary`, or `c1`, `e1`…). */
+  name: string;
+  /** Its CSS value (`#1e1e1e`, `#00000080`, `linear-gradient(…)`, `0px 4px 12px 0px #0000001a`). */
+  value: string;
+}
+
 /** The deduplicated tokens a spec's layers reference by name. */
 export interface SpecTokens {
-  /** Colour tokens: name → CSS value (`#1e1e1e`, `#00000080`, `linear-gradient(…)`). */
+  /** Colour tokens. */
+  colors: NamedValue[];
+  /** Text style tokens, each with its name. */
+  text_styles: Array<TextStyleToken & { name: string }>;
+  /** Effect tokens (shadows as CSS shadow lists, blurs). */
+  effects: NamedValue[];
+}
+
+/** The tokens while a spec is built: name → value (internal; the data carries {@link SpecTokens}). */
+export interface TokenRecords {
   colors: Record<string, string>;
-  /** Text style tokens: name → style. */
   text_styles: Record<string, TextStyleToken>;
-  /** Effect tokens: name → CSS value (`0 4px 12px 0 #0000001a`, `blur(8px)`). */
   effects: Record<string, string>;
 }
 

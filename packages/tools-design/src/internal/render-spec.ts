@@ -1,4 +1,4 @@
-import type { DesignLayer, SpecTokens, TextStyleToken } from "./layer-spec.js";
+import type { DesignLayer, SpecTokens, TextStyleToken, TokenRecords } from "./layer-spec.js";
 
 /**
  * The model-facing text of a layout spec: one line per layer, indented by depth, then the tokens
@@ -59,8 +59,11 @@ export function formatLayer(layer: DesignLayer): string {
   if (layer.text_style !== undefined) parts.push(`style=${layer.text_style}`);
   if (layer.properties !== undefined) {
     parts.push(
-      Object.entries(layer.properties)
-        .map(([key, value]) => `${key}=${typeof value === "string" ? quote(value) : String(value)}`)
+      layer.properties
+        .map(
+          ({ name, value }) =>
+            `${name}=${typeof value === "string" ? quote(value) : String(value)}`,
+        )
         .join(" "),
     );
   }
@@ -98,20 +101,17 @@ function formatTextStyle(style: TextStyleToken): string {
  */
 export function formatTokens(tokens: SpecTokens): string[] {
   const lines: string[] = [];
-  const colors = Object.entries(tokens.colors);
-  if (colors.length > 0) {
-    lines.push("colors:", ...colors.map(([name, value]) => `  ${name} = ${value}`));
+  if (tokens.colors.length > 0) {
+    lines.push("colors:", ...tokens.colors.map(({ name, value }) => `  ${name} = ${value}`));
   }
-  const styles = Object.entries(tokens.text_styles);
-  if (styles.length > 0) {
+  if (tokens.text_styles.length > 0) {
     lines.push(
       "text styles:",
-      ...styles.map(([name, style]) => `  ${name} = ${formatTextStyle(style)}`),
+      ...tokens.text_styles.map(({ name, ...style }) => `  ${name} = ${formatTextStyle(style)}`),
     );
   }
-  const effects = Object.entries(tokens.effects);
-  if (effects.length > 0) {
-    lines.push("effects:", ...effects.map(([name, value]) => `  ${name} = ${value}`));
+  if (tokens.effects.length > 0) {
+    lines.push("effects:", ...tokens.effects.map(({ name, value }) => `  ${name} = ${value}`));
   }
   return lines;
 }
@@ -123,8 +123,8 @@ export function formatTokens(tokens: SpecTokens): string[] {
  * @param tokens - every token
  * @returns the tokens used on the page
  */
-export function tokensUsed(layers: readonly DesignLayer[], tokens: SpecTokens): SpecTokens {
-  const used: SpecTokens = { colors: {}, text_styles: {}, effects: {} };
+export function tokensUsed(layers: readonly DesignLayer[], tokens: TokenRecords): SpecTokens {
+  const used: TokenRecords = { colors: {}, text_styles: {}, effects: {} };
   const color = (name: string) => {
     const value = tokens.colors[name];
     if (value !== undefined) used.colors[name] = value;
@@ -143,5 +143,9 @@ export function tokensUsed(layers: readonly DesignLayer[], tokens: SpecTokens): 
       }
     }
   }
-  return used;
+  return {
+    colors: Object.entries(used.colors).map(([name, value]) => ({ name, value })),
+    text_styles: Object.entries(used.text_styles).map(([name, style]) => ({ name, ...style })),
+    effects: Object.entries(used.effects).map(([name, value]) => ({ name, value })),
+  };
 }

@@ -3,8 +3,8 @@ import {
   type AutoLayout,
   type DesignLayer,
   roundMeasure,
-  type SpecTokens,
   type TextStyleToken,
+  type TokenRecords,
   TokenTable,
 } from "../layer-spec.js";
 import { effectValue, paintValue, textStyleValue } from "./figma-style.js";
@@ -36,7 +36,7 @@ export interface FigmaSpec {
   /** Layers in drawing order (parents before children). */
   layers: DesignLayer[];
   /** The tokens they name. */
-  tokens: SpecTokens;
+  tokens: TokenRecords;
   /** Hidden layers left out (with everything inside them). */
   hidden: number;
   /** Visible layers left out for being deeper than `maxDepth`. */
@@ -255,20 +255,19 @@ class FigmaSpecBuilder {
         | Record<string, { value: string | boolean }>
         | undefined;
       if (properties !== undefined && Object.keys(properties).length > 0) {
-        layer.properties = Object.fromEntries(
-          Object.entries(properties).map(([name, property]) => [
-            propertyName(name),
-            property.value,
-          ]),
-        );
+        layer.properties = Object.entries(properties).map(([name, property]) => ({
+          name: propertyName(name),
+          value: property.value,
+        }));
       }
     } else if (node.type === "COMPONENT" && parent?.type === "COMPONENT_SET") {
       layer.component = parent.name;
       const pairs = node.name.split(",").map((part) => part.split("="));
       if (pairs.every((pair) => pair.length === 2)) {
-        layer.properties = Object.fromEntries(
-          pairs.map(([key, value]) => [(key ?? "").trim(), (value ?? "").trim()]),
-        );
+        layer.properties = pairs.map(([key, value]) => ({
+          name: (key ?? "").trim(),
+          value: (value ?? "").trim(),
+        }));
       }
     }
   }

@@ -4,8 +4,8 @@ import { normalizeColor } from "../color.js";
 import {
   type DesignLayer,
   roundMeasure,
-  type SpecTokens,
   type TextStyleToken,
+  type TokenRecords,
   TokenTable,
 } from "../layer-spec.js";
 import { numbers, ownBox, union } from "./svg-shapes.js";
@@ -50,7 +50,7 @@ export interface SvgSpec {
   /** The layers, in drawing order. */
   layers: DesignLayer[];
   /** The tokens the layers reference. */
-  tokens: SpecTokens;
+  tokens: TokenRecords;
   /** Elements read in all. */
   elements: number;
   /** Facts about the reading (skipped definitions, hidden layers, style sheets not applied). */
