@@ -62,13 +62,18 @@ describe.skipIf(X11_MISSING !== undefined)("Xvfb displays", { timeout: 60_000 },
     expect(processesInGroup(display.appPid)).toEqual([]);
   });
 
-  it("a host that exits without close() takes Xvfb and the app with it", () => {
+  it("a host that exits without close() takes Xvfb and the app with it", async () => {
     const script = fileURLToPath(
       new URL("../test-support/exit-without-close.mjs", import.meta.url),
     );
     const child = spawnSync(process.execPath, [script], { encoding: "utf8", timeout: 30_000 });
     expect(child.status, child.stderr).toBe(0);
     const { server, app } = JSON.parse(child.stdout.trim()) as { server: number; app: number };
+    // SIGKILL was sent on the way out; the kernel may take a moment to finish them.
+    for (let tries = 0; tries < 40; tries += 1) {
+      if ([...processesInGroup(server), ...processesInGroup(app)].length === 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
     expect(processesInGroup(server)).toEqual([]);
     expect(processesInGroup(app)).toEqual([]);
     expect(pgrep("sleep 607[12]")).toEqual([]);

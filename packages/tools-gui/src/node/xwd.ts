@@ -16,6 +16,26 @@ function maskShift(mask: number): { shift: number; bits: number } {
   return { shift, bits };
 }
 
+/** The common case (Xvfb's 24-bit screen): 32-bit little-endian pixels laid out B, G, R, X. */
+function copyBgrx(
+  dump: Buffer,
+  start: number,
+  bytesPerLine: number,
+  width: number,
+  height: number,
+  pixels: Buffer,
+): void {
+  let out = 0;
+  for (let row = 0; row < height; row += 1) {
+    let offset = start + row * bytesPerLine;
+    for (let column = 0; column < width; column += 1, offset += 4, out += 3) {
+      pixels[out] = dump[offset + 2] as number;
+      pixels[out + 1] = dump[offset + 1] as number;
+      pixels[out + 2] = dump[offset] as number;
+    }
+  }
+}
+
 /**
  * Decodes the X Window Dump that `xwd -root` prints (version 7, ZPixmap, TrueColor with 24 or 32
  * bits per pixel, either byte order) into RGB.
@@ -49,9 +69,13 @@ export function decodeXwd(dump: Buffer): RgbImage {
   if (dump.length < start + bytesPerLine * height) {
     throw new ToolFailureError("INTERNAL", "xwd's dump is shorter than its header says.");
   }
+  const pixels = Buffer.allocUnsafe(width * height * 3);
+  if (bitsPerPixel === 32 && byteOrder === 0 && masks.join() === "16711680,65280,255") {
+    copyBgrx(dump, start, bytesPerLine, width, height, pixels);
+    return { width, height, pixels };
+  }
   const channels = masks.map(maskShift);
   const bytes = bitsPerPixel / 8;
-  const pixels = Buffer.allocUnsafe(width * height * 3);
   let out = 0;
   for (let row = 0; row < height; row += 1) {
     let offset = start + row * bytesPerLine;
