@@ -76,6 +76,7 @@ describe("svg_read", () => {
       width: 100,
       height: 50,
       fills: ["c1"],
+      radius: 8,
     });
     expect(byRole("circle")).toMatchObject({ x: 20, y: 30, width: 20, height: 20 });
     expect(tokenValue(tokens.colors, byRole("circle")?.fills?.[0])).toBe("#ff000080");

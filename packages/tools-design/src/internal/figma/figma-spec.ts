@@ -238,7 +238,7 @@ class FigmaSpecBuilder {
       );
     } else if (color !== undefined) layer.fills = [color];
     const overrides = node.characterStyleOverrides as number[] | undefined;
-    if (overrides !== undefined && overrides.some((value) => value !== 0)) {
+    if (overrides?.some((value) => value !== 0)) {
       layer.notes = [...(layer.notes ?? []), "mixed styles inside the text (the main style shown)"];
     }
   }

@@ -294,6 +294,8 @@ class SvgSpecBuilder {
         layer.notes = [approximate ? "bbox sampled on arcs" : "bbox of a rotated or skewed shape"];
       }
     }
+    const radius = readLength(attributes.rx ?? attributes.ry);
+    if (local === "rect" && radius !== undefined && radius > 0) layer.radius = radius;
     if (local === "path" && attributes.d !== undefined) {
       const data = attributes.d.trim().replace(/\s+/g, " ");
       layer.path_data = data.length > MAX_PATH_DATA ? `${data.slice(0, MAX_PATH_DATA)}…` : data;
@@ -328,7 +330,7 @@ class SvgSpecBuilder {
     const fill = fillable
       ? this.#color(style.fill ?? "#000000", style["fill-opacity"], style.color)
       : undefined;
-    if (fill !== undefined) layer.fills = [fill];
+    if (fill !== undefined && local !== "text") layer.fills = [fill];
     const stroke =
       style.stroke === undefined
         ? undefined
