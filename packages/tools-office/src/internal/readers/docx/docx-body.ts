@@ -2,8 +2,9 @@ import { attribute, childElement, childElements, type XmlElement } from "../../c
 import type { Yielder } from "../../container/yielder.js";
 import { escapeBlockStart, markdownTable, markdownTableCell, renderInline } from "../markdown.js";
 import { MarkdownWriter } from "../markdown-writer.js";
+import { headingAnchors } from "./docx-anchors.js";
 import { type InlineContext, paragraphSegments } from "./docx-inline.js";
-import { type DocxParts, headingLevel, styleNames, styleNumbering } from "./docx-parts.js";
+import { type DocxParts, paragraphHeadingLevel, styleNames, styleNumbering } from "./docx-parts.js";
 
 /**
  * A .docx body → Markdown: headings by style (`heading N`, outline level; the `Title` paragraph is the document title), lists by
@@ -26,8 +27,8 @@ class BodyWriter {
   /** The text of the `Title` paragraph (the document's title, not a heading of its text). */
   title: string | undefined;
 
-  constructor(parts: DocxParts) {
-    this.context = { parts, footnotes: [], endnotes: [], comments: [], images: [] };
+  constructor(parts: DocxParts, anchors: Map<string, string>) {
+    this.context = { parts, anchors, footnotes: [], endnotes: [], comments: [], images: [] };
   }
 
   async blocks(container: XmlElement, yielder: Yielder): Promise<void> {
@@ -75,10 +76,7 @@ class BodyWriter {
       this.title = text.replace(/\n/g, " ");
       return;
     }
-    const level = headingLevel(this.context.parts, styleId);
-    const outline = properties === undefined ? undefined : childElement(properties, "outlineLvl");
-    const outlineLevel = outline === undefined ? 0 : Number(attribute(outline, "val") ?? 9) + 1;
-    const heading = level > 0 ? level : outlineLevel > 0 && outlineLevel < 10 ? outlineLevel : 0;
+    const heading = paragraphHeadingLevel(this.context.parts, properties, styleId);
     if (heading > 0) {
       this.writer.block(`${"#".repeat(Math.min(heading, 6))} ${text.replace(/\n/g, " ")}`);
       this.#itemDepth = undefined;
@@ -256,7 +254,7 @@ export async function docxBodyToMarkdown(
   parts: DocxParts,
   yielder: Yielder,
 ): Promise<{ markdown: string; images: string[]; title: string | undefined }> {
-  const writer = new BodyWriter(parts);
+  const writer = new BodyWriter(parts, headingAnchors(body, parts));
   await writer.blocks(body, yielder);
   writer.notes();
   return { markdown: writer.writer.toString(), images: writer.context.images, title: writer.title };

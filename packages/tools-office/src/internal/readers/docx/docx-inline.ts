@@ -14,6 +14,8 @@ import type { DocxParts } from "./docx-parts.js";
 /** What inline conversion reports back to the body. */
 export interface InlineContext {
   parts: DocxParts;
+  /** Bookmark name → `#slug` of the heading it marks (see docx-anchors). */
+  anchors: Map<string, string>;
   /** Footnote ids referenced, in order (the body renders them at the end). */
   footnotes: string[];
   /** Endnote ids referenced, in order. */
@@ -113,8 +115,9 @@ class InlineWalker {
       return;
     }
     const text = renderLinkText(inner);
+    const heading = target.startsWith("#") ? this.#context.anchors.get(target.slice(1)) : undefined;
     this.push({
-      text: markdownLink(text, target),
+      text: markdownLink(text, heading ?? target),
       raw: true,
     });
   }
@@ -271,9 +274,11 @@ function renderLinkText(segments: InlineSegment[]): string {
     .trim();
 }
 
-/** The target of a `HYPERLINK "url" \l "anchor"` field instruction. */
+/** The target of a `HYPERLINK "url" \l "anchor"` field instruction (or `HYPERLINK \l "anchor"`, Word's table of contents). */
 export function hyperlinkTarget(instruction: string): string | undefined {
-  const match = /^\s*HYPERLINK\s+(?:"([^"]*)"|(\S+))?(?:.*?\\l\s+"([^"]*)")?/i.exec(instruction);
+  const match = /^\s*HYPERLINK\s+(?:"([^"]*)"|([^\s\\]\S*))?(?:.*?\\l\s+"([^"]*)")?/i.exec(
+    instruction,
+  );
   if (match === null) return undefined;
   const url = match[1] ?? match[2] ?? "";
   const anchor = match[3];

@@ -181,6 +181,27 @@ export function headingLevel(parts: DocxParts, styleId: string | undefined): num
   return 0;
 }
 
+/**
+ * A paragraph's heading level (1–9): its style's, else its own `w:outlineLvl`; 0 when it is not
+ * a heading.
+ *
+ * @param parts - the styles
+ * @param properties - the paragraph's `w:pPr`
+ * @param styleId - its style
+ * @returns the level
+ */
+export function paragraphHeadingLevel(
+  parts: DocxParts,
+  properties: XmlElement | undefined,
+  styleId: string | undefined,
+): number {
+  const level = headingLevel(parts, styleId);
+  if (level > 0) return level;
+  const outline = properties === undefined ? undefined : childElement(properties, "outlineLvl");
+  const outlineLevel = outline === undefined ? 0 : Number(attribute(outline, "val") ?? 9) + 1;
+  return outlineLevel > 0 && outlineLevel < 10 ? outlineLevel : 0;
+}
+
 /** The style's name and its ancestors' (lower case). */
 export function styleNames(parts: DocxParts, styleId: string | undefined): string[] {
   const names: string[] = [];

@@ -35,6 +35,30 @@ const paragraph = (text: string, numbering?: [string, number], left?: number) =>
       : `<w:numPr><w:ilvl w:val="${numbering[1]}"/><w:numId w:val="${numbering[0]}"/></w:numPr>`
   }${left === undefined ? "" : `<w:ind w:left="${left}" w:hanging="0"/>`}</w:pPr>${text}</w:p>`;
 
+// pandoc's shape: a bookmark around the section, started before the heading's paragraph, named
+// `X` + a hash when the identifier is over Word's 40 characters; Word's: `_Toc…` inside it, the
+// table of contents linking with `HYPERLINK \l`.
+const STYLES =
+  '<?xml version="1.0" encoding="UTF-8"?><w:styles xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main">' +
+  '<w:style w:type="paragraph" w:styleId="Heading2"><w:name w:val="heading 2"/><w:pPr><w:outlineLvl w:val="1"/></w:pPr></w:style>' +
+  "</w:styles>";
+const HEADINGS_RELATIONSHIPS =
+  '<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">' +
+  '<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/styles" Target="styles.xml"/>' +
+  "</Relationships>";
+const heading = (text: string, inside = "") =>
+  `<w:p><w:pPr><w:pStyle w:val="Heading2"/></w:pPr>${inside}${run(text)}</w:p>`;
+const HASHED = "Xd877072a8af138f7db63c20e4ecf77695d4d5bf";
+const HEADINGS_BODY =
+  `<w:p><w:hyperlink w:anchor="${HASHED}">${run("Speeding up frequent rebuilds")}</w:hyperlink></w:p>` +
+  '<w:p><w:r><w:fldChar w:fldCharType="begin"/></w:r><w:r><w:instrText xml:space="preserve"> HYPERLINK \\l "_Toc1234" </w:instrText></w:r><w:r><w:fldChar w:fldCharType="separate"/></w:r>' +
+  `${run("Options")}<w:r><w:fldChar w:fldCharType="end"/></w:r></w:p>` +
+  `<w:p><w:hyperlink w:anchor="options-2">${run("the other Options")}</w:hyperlink>${run(" and ")}<w:hyperlink w:anchor="elsewhere">${run("a bookmark in text")}</w:hyperlink></w:p>` +
+  `<w:bookmarkStart w:id="72" w:name="${HASHED}"/>${heading("Speeding up frequent rebuilds when developing")}` +
+  heading("Options", '<w:bookmarkStart w:id="1" w:name="_Toc1234"/><w:bookmarkEnd w:id="1"/>') +
+  `<w:bookmarkEnd w:id="72"/><w:bookmarkStart w:id="73" w:name="options-2"/>${heading("Options")}` +
+  `<w:p><w:bookmarkStart w:id="74" w:name="elsewhere"/>${run("Plain text.")}</w:p>`;
+
 let folder: ReturnType<typeof readFolder>;
 beforeAll(() => {
   const parts = { "word/_rels/document.xml.rels": RELATIONSHIPS, "word/numbering.xml": NUMBERING };
@@ -63,6 +87,10 @@ beforeAll(() => {
         paragraph(run("The kernel returns."), ["2", 0]),
       parts,
     ),
+    "headings.docx": minimalDocx(HEADINGS_BODY, {
+      "word/_rels/document.xml.rels": HEADINGS_RELATIONSHIPS,
+      "word/styles.xml": STYLES,
+    }),
     "restart.docx": minimalDocx(
       paragraph(run("Fifth"), ["12", 0]) + paragraph(run("Sixth"), ["12", 0]),
       parts,
@@ -118,5 +146,19 @@ describe("read_document on Word lists as LibreOffice writes them", () => {
   it("a w:num's lvlOverride redefines a level (bullets over decimals) and startOverride restarts it", async () => {
     expect(await markdownOf("nested.docx")).not.toContain("1. the program counter");
     expect(await markdownOf("restart.docx")).toBe("5. Fifth\n6. Sixth");
+  });
+});
+
+describe("read_document on links to headings", () => {
+  it("a link to a bookmark marking a heading goes to the heading's slug, as Markdown can follow it", async () => {
+    const markdown = await markdownOf("headings.docx");
+    expect(markdown).toContain(
+      "[Speeding up frequent rebuilds](#speeding-up-frequent-rebuilds-when-developing)",
+    );
+    expect(markdown).toContain("[Options](#options)");
+    // the second "Options" heading is #options-1 in GFM, whatever its bookmark's name
+    expect(markdown).toContain("[the other Options](#options-1)");
+    expect(markdown).toContain("[a bookmark in text](#elsewhere)");
+    expect(markdown).toContain("## Speeding up frequent rebuilds when developing\n\n## Options");
   });
 });
