@@ -88,6 +88,18 @@ describe("openZip", () => {
     expect(error.code).toBe("TOO_LARGE");
   });
 
+  it("says a small part whose deflate stream is broken is damaged", async () => {
+    const text = "<a>".repeat(2_000);
+    const bytes = zipSync({ "b.xml": [new TextEncoder().encode(text), { level: 9 }] }).slice();
+    const whole = await openZip(bytes).readText("b.xml");
+    expect(whole).toBe(text);
+    // the data starts after the 30-byte local header and the name; break its first block
+    bytes[30 + "b.xml".length] = 0xff;
+    const error = await failure(openZip(bytes, { label: "b.docx" }).read("b.xml"));
+    expect(error.code).toBe("UNSUPPORTED");
+    expect(error.message).toMatch(/^b\.docx: part b\.xml is damaged/);
+  });
+
   it("refuses path-traversal names with BLOCKED", async () => {
     const bytes = renameEntry(zipSync({ "xx/evil.xml": new Uint8Array(3) }), "xx/evil", "../evil");
     const error = await failure(() => openZip(bytes, { label: "t.docx" }));

@@ -1,5 +1,5 @@
 import { once } from "node:events";
-import { createInflateRaw } from "node:zlib";
+import { createInflateRaw, inflateRawSync } from "node:zlib";
 import { ToolFailureError } from "@agentool/contract";
 import { type Zippable, zipSync } from "fflate";
 import { NEVER_YIELD, type Yielder } from "./yielder.js";
@@ -14,9 +14,10 @@ import {
 
 /**
  * A safe, read-only view of a zip archive (OOXML, OpenDocument, EPUB): the central directory is
- * parsed by hand, and every entry is inflated by node:zlib off the main thread, each output chunk
- * counted against hard limits as it arrives — entry count,
- * per-entry and total uncompressed bytes, compression ratio — so a zip bomb is refused with
+ * parsed by hand, and every entry is inflated by node:zlib against hard limits — entry count,
+ * per-entry and total uncompressed bytes, compression ratio, the declared size — a big entry off
+ * the main thread, each output chunk counted as it arrives, one that declares at most 1 MB in a
+ * single call zlib stops at that size — so a zip bomb is refused with
  * `TOO_LARGE` after a bounded amount of work, never inflated whole. Names that could escape a
  * folder (`../`, absolute, drive letters, NUL, backslashes) and duplicate names are refused with
  * `BLOCKED`; encrypted entries with `UNSUPPORTED`.
@@ -70,6 +71,12 @@ export interface OpenZipOptions {
 
 const SLICE_BYTES = 65_536;
 const RATIO_FLOOR_BYTES = 1_000_000;
+/**
+ * Entries declaring at most this many bytes are inflated in one synchronous call, stopped by
+ * zlib at the declared size (a few milliseconds at most): a stream off the main thread costs
+ * more than the inflating itself for the small parts an Office file is mostly made of.
+ */
+const SYNC_INFLATE_BYTES = 1_000_000;
 
 /** Whether bytes start like a zip archive (`PK\x03\x04`, or an empty archive `PK\x05\x06`). */
 export function isZip(bytes: Uint8Array): boolean {
@@ -123,9 +130,9 @@ export class ZipArchive {
   }
 
   /**
-   * Inflates one entry chunk by chunk (64 KB; node:zlib, off the main thread), handing each
-   * uncompressed chunk to `onChunk` (return `false` to stop early). Refuses past the limits with
-   * `TOO_LARGE` as soon as a chunk crosses them.
+   * Inflates one entry chunk by chunk (64 KB; node:zlib, off the main thread; an entry declaring
+   * at most 1 MB in one chunk), handing each uncompressed chunk to `onChunk` (return `false` to
+   * stop early). Refuses past the limits with `TOO_LARGE` as soon as a chunk crosses them.
    *
    * @param name - the entry's name
    * @param onChunk - receives uncompressed chunks in order
@@ -158,7 +165,32 @@ export class ZipArchive {
         `${this.#label}: part ${name} uses zip compression method ${entry.method}; only stored and deflate are read.`,
       );
     }
+    if (entry.size <= SYNC_INFLATE_BYTES) {
+      onChunk(this.#inflateSmall(entry, data));
+      await yielder.tick();
+      return;
+    }
     await this.#inflate(entry, data, onChunk, yielder);
+  }
+
+  /** Inflates an entry that declares at most {@link SYNC_INFLATE_BYTES}, never past that. */
+  #inflateSmall(entry: ZipEntry, data: Uint8Array): Uint8Array {
+    let out: Buffer;
+    try {
+      out = inflateRawSync(data, { maxOutputLength: entry.size + 1 });
+    } catch (error) {
+      if ((error as { code?: unknown }).code === "ERR_BUFFER_TOO_LARGE") {
+        this.#count(entry, entry.size + 1);
+      }
+      if (!(error instanceof Error) || !("errno" in error)) throw error;
+      throw new ToolFailureError(
+        "UNSUPPORTED",
+        `${this.#label}: part ${entry.name} is damaged (${error.message}).`,
+        { hint: "The file may be truncated or corrupt; ask for a fresh copy." },
+      );
+    }
+    this.#count(entry, out.length, out.length, data.length);
+    return new Uint8Array(out.buffer, out.byteOffset, out.length);
   }
 
   async #inflate(
