@@ -87,7 +87,7 @@ const NOT_RENDERED: ReadonlySet<string> = new Set([
   "script",
   "foreignobject",
 ]);
-const SLICE_CHARACTERS = 131_072;
+const SLICE_CHARACTERS = 32_768;
 const MAX_PATH_DATA = 240;
 
 interface Frame {
