@@ -6,7 +6,7 @@
 //   node scripts/setup-system.mjs demo    what `pnpm demo` needs (Chromium, bubblewrap)
 //   node scripts/setup-system.mjs test    what `pnpm test` needs (+ PostgreSQL, man-pages, and the
 //                                         office converters: pandoc, LibreOffice, python-docx, openpyxl;
-//                                         and X11 for tools-gui: Xvfb, xdotool, xwd, xprop, xterm, Tk)
+//                                         and X11 for tools-gui: Xvfb, xauth, xdotool, xwd, xprop, xterm, Tk)
 //
 // Exit code 0 when everything the purpose needs is there afterwards, 1 when something is still
 // missing (the lines above say what and how to install it).
@@ -177,14 +177,21 @@ export const SYSTEM_PACKAGES = [
     purposes: ["test"],
     recommends: false,
   },
-  // tools-gui: the computer tool drives a real X11 display. Its tests start Xvfb, send input with
-  // xdotool, take screenshots with xwd, read window titles with xprop (x11-utils), and drive a
-  // small Tk app (Debian's python3 with python3-tk) and xterm. No recommends (no fonts or menus
-  // the tests do not use).
+  // tools-gui: the computer tool drives a real X11 display. Its tests start Xvfb (with a cookie
+  // written by xauth), send input with xdotool, take screenshots with xwd, read window titles
+  // with xprop (x11-utils), and drive a small Tk app (Debian's python3 with python3-tk) and
+  // xterm. No recommends (no fonts or menus the tests do not use).
   {
     name: "xvfb",
     find: () => findProgram("Xvfb"),
     usedBy: "tools-gui's own display (Xvfb) and its tests",
+    purposes: ["test"],
+    recommends: false,
+  },
+  {
+    name: "xauth",
+    find: () => findProgram("xauth"),
+    usedBy: "tools-gui's own display (its MIT-MAGIC-COOKIE-1, written with xauth)",
     purposes: ["test"],
     recommends: false,
   },

@@ -6,6 +6,7 @@ const PACKAGES: Readonly<Record<string, string>> = {
   Xvfb: "xvfb",
   xdotool: "xdotool",
   xwd: "x11-apps",
+  xauth: "xauth",
 };
 
 /** What {@link runProgram} is given. */

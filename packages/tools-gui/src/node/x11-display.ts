@@ -27,18 +27,30 @@ export interface X11DisplayOptions {
   display?: string;
   /** Milliseconds one xdotool or xwd run may take. Default 10,000. */
   commandTimeoutMs?: number;
+  /** The display's X authority file (its cookie). Default: the `XAUTHORITY` environment variable, else `~/.Xauthority`. */
+  authorityFile?: string;
 }
 
-/** The environment the X programs run with: the display and the basics, nothing else. */
-export function x11Environment(display: string): Record<string, string> {
+/**
+ * The environment the X programs run with: the display, its authority and the basics, nothing
+ * else of the host's. With `authorityFile` (a display this package started) HOME is left out
+ * too: Xlib reads HOME only to find `~/.Xauthority`.
+ *
+ * @param display - the display name
+ * @param authorityFile - the X authority file; default the host's `XAUTHORITY` (and HOME)
+ * @returns DISPLAY, PATH, XAUTHORITY, LANG (and HOME without `authorityFile`) when set
+ */
+export function x11Environment(display: string, authorityFile?: string): Record<string, string> {
   const environment: Record<string, string> = {
     DISPLAY: display,
     PATH: process.env.PATH ?? "/usr/bin:/bin",
   };
-  for (const name of ["HOME", "XAUTHORITY", "LANG"]) {
+  const names = authorityFile === undefined ? ["HOME", "XAUTHORITY", "LANG"] : ["LANG"];
+  for (const name of names) {
     const value = process.env[name];
     if (value !== undefined) environment[name] = value;
   }
+  if (authorityFile !== undefined) environment.XAUTHORITY = authorityFile;
   return environment;
 }
 
@@ -53,6 +65,8 @@ export class X11Display implements ComputerDisplay {
   readonly name: string;
   readonly width: number;
   readonly height: number;
+  /** The X authority file every client of this display is given (XAUTHORITY), when there is one of its own. */
+  readonly authorityFile: string | undefined;
   readonly #environment: Record<string, string>;
   readonly #timeoutMs: number;
 
@@ -61,17 +75,20 @@ export class X11Display implements ComputerDisplay {
    * @param width - its width in pixels
    * @param height - its height in pixels
    * @param timeoutMs - milliseconds one X program may take
+   * @param authorityFile - the display's X authority file; default the host's `XAUTHORITY`
    */
   constructor(
     name: string,
     width: number,
     height: number,
     timeoutMs = DEFAULT_X11_COMMAND_TIMEOUT_MS,
+    authorityFile?: string,
   ) {
     this.name = name;
     this.width = width;
     this.height = height;
-    this.#environment = x11Environment(name);
+    this.authorityFile = authorityFile;
+    this.#environment = x11Environment(name, authorityFile);
     this.#timeoutMs = timeoutMs;
   }
 
@@ -179,7 +196,7 @@ export class X11Display implements ComputerDisplay {
  * Connects to an X display that is already running (the host's desktop, or an Xvfb started by
  * someone else), reading its size with `xdotool getdisplaygeometry`.
  *
- * @param options - the display name (default `DISPLAY`) and the per-program timeout
+ * @param options - the display name (default `DISPLAY`), its authority file and the per-program timeout
  * @returns the display
  * @throws AgentoolError when no display is named or it cannot be reached
  * @example
@@ -197,7 +214,7 @@ export async function connectX11Display(options: X11DisplayOptions = {}): Promis
   let output: string;
   try {
     const result = await runProgram("xdotool", ["getdisplaygeometry"], {
-      environment: x11Environment(name),
+      environment: x11Environment(name, options.authorityFile),
       signal: new AbortController().signal,
       timeoutMs,
     });
@@ -213,5 +230,5 @@ export async function connectX11Display(options: X11DisplayOptions = {}): Promis
       `connectX11Display: xdotool printed no size for ${name}: ${output.slice(0, 200)}`,
     );
   }
-  return new X11Display(name, Number(match[1]), Number(match[2]), timeoutMs);
+  return new X11Display(name, Number(match[1]), Number(match[2]), timeoutMs, options.authorityFile);
 }

@@ -2,6 +2,9 @@
 // app, not a child the app started in its group, not xterm's shell — nor the host process exiting
 // without close(). Checked with pgrep, not with the package's own bookkeeping.
 import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { processesInGroup, X11_MISSING } from "../test-support/x11.js";
@@ -12,6 +15,10 @@ const opened: XvfbDisplay[] = [];
 afterEach(async () => {
   for (const display of opened.splice(0)) await display.close();
 });
+
+function readReport(path: string): string {
+  return existsSync(path) ? readFileSync(path, "utf8") : "";
+}
 
 function pgrep(pattern: string): string[] {
   const result = spawnSync("pgrep", ["-a", "-f", pattern], { encoding: "utf8" });
@@ -29,7 +36,10 @@ describe.skipIf(X11_MISSING !== undefined)("Xvfb displays", { timeout: 60_000 },
     const second = await startXvfbDisplay({ width: 320, height: 200 });
     opened.push(second);
     expect(first.name).not.toBe(second.name);
-    const connected = await connectX11Display({ display: first.name });
+    const connected = await connectX11Display({
+      display: first.name,
+      authorityFile: first.authorityFile,
+    });
     expect([connected.width, connected.height]).toEqual([640, 480]);
     expect(processesInGroup(first.serverPid).some((line) => line.includes("Xvfb"))).toBe(true);
     expect(pgrep("sleep 606[12]").length).toBe(2);
@@ -41,7 +51,60 @@ describe.skipIf(X11_MISSING !== undefined)("Xvfb displays", { timeout: 60_000 },
     expect(processesInGroup(first.appPid)).toEqual([]);
     expect(processesInGroup(second.serverPid)).toEqual([]);
     expect(pgrep("sleep 606[12]")).toEqual([]);
-    await expect(connectX11Display({ display: first.name })).rejects.toThrow(/cannot reach/);
+    await expect(
+      connectX11Display({ display: first.name, authorityFile: first.authorityFile }),
+    ).rejects.toThrow(/cannot reach/);
+  });
+
+  it("lets in only clients with its cookie, which is private and removed by close()", async () => {
+    const scratch = mkdtempSync(join(tmpdir(), "agentool-gui-test-"));
+    const emptyHome = join(scratch, "home");
+    mkdirSync(emptyHome);
+    const report = join(scratch, "app-report");
+    const display = await startXvfbDisplay({
+      width: 320,
+      height: 240,
+      app: {
+        command: "sh",
+        args: [
+          "-c",
+          'xprop -root _NET_NOTHING > "$0" 2>&1; echo "exit $?" >> "$0"; exec sleep 6091',
+          report,
+        ],
+        waitForWindow: false,
+      },
+    });
+    opened.push(display);
+    const file = display.authorityFile ?? "";
+    expect(file).not.toBe("");
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(statSync(dirname(file)).mode & 0o777).toBe(0o700);
+    // An empty HOME: Xlib finds no ~/.Xauthority, as a stranger on this machine would.
+    const stranger = { PATH: process.env.PATH ?? "", DISPLAY: display.name, HOME: emptyHome };
+    const refused = spawnSync("xprop", ["-root", "_NET_NOTHING"], {
+      encoding: "utf8",
+      env: stranger,
+    });
+    expect(refused.status).not.toBe(0);
+    expect(refused.stderr).toMatch(/unable to open display|Authorization required/);
+    const allowed = spawnSync("xprop", ["-root", "_NET_NOTHING"], {
+      encoding: "utf8",
+      env: { ...stranger, XAUTHORITY: file },
+    });
+    expect(allowed.status, allowed.stderr).toBe(0);
+    // The tool's own client and the launched app hold the cookie.
+    for (let tries = 0; tries < 100 && !readReport(report).includes("exit"); tries += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(readReport(report)).toMatch(/exit 0\s*$/);
+    await expect(
+      connectX11Display({ display: display.name, authorityFile: file }),
+    ).resolves.toMatchObject({ width: 320, height: 240 });
+    await expect(connectX11Display({ display: display.name })).rejects.toThrow(/cannot reach/);
+    await display.close();
+    expect(existsSync(file)).toBe(false);
+    expect(existsSync(dirname(file))).toBe(false);
+    rmSync(scratch, { recursive: true, force: true });
   });
 
   it("xterm and the shell it runs are gone after close()", async () => {
@@ -68,7 +131,13 @@ describe.skipIf(X11_MISSING !== undefined)("Xvfb displays", { timeout: 60_000 },
     );
     const child = spawnSync(process.execPath, [script], { encoding: "utf8", timeout: 30_000 });
     expect(child.status, child.stderr).toBe(0);
-    const { server, app } = JSON.parse(child.stdout.trim()) as { server: number; app: number };
+    const { server, app, authority } = JSON.parse(child.stdout.trim()) as {
+      server: number;
+      app: number;
+      authority: string;
+    };
+    expect(authority).toMatch(/Xauthority$/);
+    expect(existsSync(dirname(authority))).toBe(false); // the exit hook removed the cookie
     // SIGKILL was sent on the way out; the kernel may take a moment to finish them.
     for (let tries = 0; tries < 40; tries += 1) {
       if ([...processesInGroup(server), ...processesInGroup(app)].length === 0) break;

@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { AgentoolError, sleep } from "@agentool/contract";
 import { runProgram } from "./run-program.js";
+import { createXAuthority, type XAuthority } from "./x-authority.js";
 import { DEFAULT_X11_COMMAND_TIMEOUT_MS, X11Display, x11Environment } from "./x11-display.js";
 
 /** An app to launch into the display. */
@@ -9,7 +10,7 @@ export interface XvfbApp {
   command: string;
   /** Its arguments, passed as they are (no shell). */
   args?: readonly string[];
-  /** Extra environment variables for it (besides DISPLAY, PATH, HOME, LANG). */
+  /** Extra environment variables for it (besides DISPLAY, XAUTHORITY, PATH, HOME, LANG). */
   environment?: Readonly<Record<string, string>>;
   /** Whether to wait until a new window is shown. Default true. */
   waitForWindow?: boolean;
@@ -67,6 +68,7 @@ async function stopGroup(child: ChildProcess | undefined, graceMs: number): Prom
  */
 export class XvfbDisplay extends X11Display {
   readonly #server: ChildProcess;
+  readonly #authority: XAuthority;
   #app: ChildProcess | undefined;
   #closing: Promise<void> | undefined;
 
@@ -77,9 +79,11 @@ export class XvfbDisplay extends X11Display {
     height: number,
     server: ChildProcess,
     timeoutMs: number,
+    authority: XAuthority,
   ) {
-    super(name, width, height, timeoutMs);
+    super(name, width, height, timeoutMs, authority.file);
     this.#server = server;
+    this.#authority = authority;
   }
 
   /** The process id of Xvfb (the leader of its process group). */
@@ -98,7 +102,8 @@ export class XvfbDisplay extends X11Display {
   }
 
   /**
-   * Stops the app's process group, then Xvfb's. Safe to call twice.
+   * Stops the app's process group, then Xvfb's, and removes the display's X authority (the
+   * cookie and its private folder). Safe to call twice.
    *
    * @returns when both are gone
    */
@@ -106,6 +111,7 @@ export class XvfbDisplay extends X11Display {
     this.#closing ??= (async () => {
       await stopGroup(this.#app, 2_000);
       await stopGroup(this.#server, 2_000);
+      this.#authority.remove();
       live.delete(this);
     })();
     return this.#closing;
@@ -116,10 +122,11 @@ export class XvfbDisplay extends X11Display {
     return this.close();
   }
 
-  /** @internal Kills both groups at once (the process is exiting). */
+  /** @internal Kills both groups at once and removes the cookie (the process is exiting). */
   killNow(): void {
     killGroup(this.#app, "SIGKILL");
     killGroup(this.#server, "SIGKILL");
+    this.#authority.remove();
   }
 }
 
@@ -131,10 +138,14 @@ function installExitHook(): void {
   });
 }
 
-/** Starts Xvfb on the first free display number (`-displayfd`) and resolves with that number. */
+/**
+ * Starts Xvfb on the first free display number (`-displayfd`), accepting only clients with the
+ * cookie in `authorityFile`, and resolves with that number.
+ */
 function startServer(
   width: number,
   height: number,
+  authorityFile: string,
   timeoutMs: number,
 ): Promise<{ server: ChildProcess; name: string }> {
   return new Promise((resolve, reject) => {
@@ -146,12 +157,18 @@ function startServer(
         "-screen",
         "0",
         `${width}x${height}x24`,
+        "-auth",
+        authorityFile,
         "-nolisten",
         "tcp",
         // Not "-nolisten local": with -displayfd Xvfb takes no lock file, and only its abstract
         // socket (which cannot be bound twice) keeps two servers off the same display number.
       ],
-      { detached: true, stdio: ["ignore", "ignore", "pipe", "pipe"], env: x11Environment(":0") },
+      {
+        detached: true,
+        stdio: ["ignore", "ignore", "pipe", "pipe"],
+        env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
+      },
     );
     let errors = "";
     let number = "";
@@ -197,7 +214,7 @@ async function visibleWindows(display: X11Display, timeoutMs: number): Promise<S
     "xdotool",
     ["search", "--onlyvisible", "--maxdepth", "1", "--name", ""],
     {
-      environment: x11Environment(display.name),
+      environment: x11Environment(display.name, display.authorityFile),
       signal: new AbortController().signal,
       timeoutMs,
     },
@@ -207,12 +224,19 @@ async function visibleWindows(display: X11Display, timeoutMs: number): Promise<S
   );
 }
 
+/** The app's environment: its display and cookie, PATH, LANG and HOME (apps keep settings there). */
+function appEnvironment(display: X11Display): Record<string, string> {
+  const environment = x11Environment(display.name, display.authorityFile);
+  if (process.env.HOME !== undefined) environment.HOME = process.env.HOME;
+  return environment;
+}
+
 async function launchApp(display: XvfbDisplay, app: XvfbApp, timeoutMs: number): Promise<void> {
   const before = await visibleWindows(display, timeoutMs);
   const child = spawn(app.command, [...(app.args ?? [])], {
     detached: true,
     stdio: "ignore",
-    env: { ...x11Environment(display.name), ...app.environment },
+    env: { ...appEnvironment(display), ...app.environment },
   });
   display.attachApp(child);
   const started = await new Promise<Error | undefined>((resolve) => {
@@ -241,11 +265,14 @@ async function launchApp(display: XvfbDisplay, app: XvfbApp, timeoutMs: number):
 /**
  * Starts a virtual X display (Xvfb, 24-bit, no TCP) at the given size on the
  * first free display number, and optionally launches an app into it, waiting for its window.
- * Close it with `close()` (or `await using`): the app's process group and Xvfb are stopped.
+ * Only clients holding its random MIT-MAGIC-COOKIE-1 may connect: the cookie is written with
+ * `xauth` to a private file (0600 in a 0700 temporary folder) that Xvfb, the tool's X programs
+ * and the app are given (`-auth`, `XAUTHORITY`). Close it with `close()` (or `await using`): the
+ * app's process group and Xvfb are stopped and the cookie's folder removed.
  *
  * @param options - size, app, timeouts
  * @returns the display
- * @throws AgentoolError when Xvfb or the app cannot start
+ * @throws AgentoolError when Xvfb, xauth or the app cannot start
  * @example
  * const display = await startXvfbDisplay({ width: 1024, height: 768, app: { command: "xterm" } });
  * try {
@@ -269,23 +296,30 @@ export async function startXvfbDisplay(options: XvfbDisplayOptions = {}): Promis
     }
   }
   const timeoutMs = options.startTimeoutMs ?? 15_000;
-  const { server, name } = await startServer(width, height, timeoutMs);
+  const authority = await createXAuthority(timeoutMs);
+  let started: { server: ChildProcess; name: string };
+  try {
+    started = await startServer(width, height, authority.file, timeoutMs);
+  } catch (error) {
+    authority.remove();
+    throw error;
+  }
   const display = new XvfbDisplay(
-    name,
+    started.name,
     width,
     height,
-    server,
+    started.server,
     options.commandTimeoutMs ?? DEFAULT_X11_COMMAND_TIMEOUT_MS,
+    authority,
   );
   live.add(display);
   installExitHook();
-  if (options.app !== undefined) {
-    try {
-      await launchApp(display, options.app, timeoutMs);
-    } catch (error) {
-      await display.close();
-      throw error;
-    }
+  try {
+    await authority.add(started.name);
+    if (options.app !== undefined) await launchApp(display, options.app, timeoutMs);
+  } catch (error) {
+    await display.close();
+    throw error;
   }
   return display;
 }

@@ -3,7 +3,7 @@
 // colour masks) give the same pixels, and they are the app's colours.
 import { execFileSync } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTkApp, X11_MISSING } from "../test-support/x11.js";
+import { clientEnvironment, startTkApp, X11_MISSING } from "../test-support/x11.js";
 import type { XvfbDisplay } from "./xvfb-display.js";
 import { decodeXwd } from "./xwd.js";
 
@@ -18,7 +18,7 @@ afterAll(async () => {
 describe.skipIf(X11_MISSING !== undefined)("decodeXwd", () => {
   it("reads xwd's dump of a 24-bit screen either byte order", () => {
     const dump = execFileSync("xwd", ["-root", "-silent"], {
-      env: { ...process.env, DISPLAY: display?.name ?? "" },
+      env: display === undefined ? {} : clientEnvironment(display),
       maxBuffer: 1 << 24,
     });
     const fast = decodeXwd(dump);

@@ -1,5 +1,6 @@
 // Starts a display with an app (that has a child of its own) from the built package, prints the
-// process-group ids and exits without closing it: the package's exit hook must stop both groups.
+// process-group ids and the cookie's file and exits without closing it: the package's exit hook
+// must stop both groups and remove the cookie.
 import { startXvfbDisplay } from "../../dist/node/index.js";
 
 const display = await startXvfbDisplay({
@@ -7,5 +8,12 @@ const display = await startXvfbDisplay({
   height: 240,
   app: { command: "sh", args: ["-c", "sleep 6071 & exec sleep 6072"], waitForWindow: false },
 });
-console.log(JSON.stringify({ server: display.serverPid, app: display.appPid, name: display.name }));
+console.log(
+  JSON.stringify({
+    server: display.serverPid,
+    app: display.appPid,
+    name: display.name,
+    authority: display.authorityFile,
+  }),
+);
 process.exit(0);

@@ -44,10 +44,15 @@ export function startTkApp(width: number, height: number): Promise<XvfbDisplay> 
   });
 }
 
-function run(program: string, args: string[], display: string): string {
+/** The environment of an X client of the display: its name and its cookie. */
+export function clientEnvironment(display: XvfbDisplay): NodeJS.ProcessEnv {
+  return { ...process.env, DISPLAY: display.name, XAUTHORITY: display.authorityFile };
+}
+
+function run(program: string, args: string[], display: XvfbDisplay): string {
   const result = spawnSync(program, args, {
     encoding: "utf8",
-    env: { ...process.env, DISPLAY: display },
+    env: clientEnvironment(display),
     timeout: 10_000,
   });
   return result.stdout ?? "";
@@ -55,9 +60,9 @@ function run(program: string, args: string[], display: string): string {
 
 /** The Tk app's window title, read with xprop (not through the tool). */
 export function windowTitle(display: XvfbDisplay): string {
-  const id = run("xdotool", ["search", "--name", "^agentool-test"], display.name).split("\n")[0];
+  const id = run("xdotool", ["search", "--name", "^agentool-test"], display).split("\n")[0];
   if (id === undefined || id.length === 0) return "";
-  const line = run("xprop", ["-id", id, "WM_NAME"], display.name);
+  const line = run("xprop", ["-id", id, "WM_NAME"], display);
   return /= "(.*)"\s*$/.exec(line)?.[1] ?? "";
 }
 
@@ -74,7 +79,7 @@ export async function waitForTitle(display: XvfbDisplay, pattern: RegExp): Promi
 
 /** The pointer, read with xdotool (not through the tool). */
 export function pointerOf(display: XvfbDisplay): { x: number; y: number } {
-  const output = run("xdotool", ["getmouselocation", "--shell"], display.name);
+  const output = run("xdotool", ["getmouselocation", "--shell"], display);
   return {
     x: Number(/^X=(\d+)/m.exec(output)?.[1]),
     y: Number(/^Y=(\d+)/m.exec(output)?.[1]),
