@@ -17,12 +17,16 @@ export interface InlineSegment {
   raw?: boolean;
 }
 
+/** Any character {@link escapeInline} may escape (most runs of text hold none: returned as they are). */
+const MAY_NEED_ESCAPE = /[\\`*[\]|<_]/;
+
 /**
  * Escapes characters that would start Markdown inline syntax in plain text. A `|` is escaped
  * too (as pandoc's GFM writer does): GFM's table extension reads pipes in any paragraph, and
  * pandoc's reader, seeing one in a list item, nests the item's later siblings a level deeper.
  */
 export function escapeInline(text: string): string {
+  if (!MAY_NEED_ESCAPE.test(text)) return text;
   return text
     .replace(/[\\`*[\]|]/g, "\\$&")
     .replace(/<(?=[A-Za-z/!?])/g, "\\<")
@@ -49,6 +53,7 @@ function wrap(segment: InlineSegment): string {
     return segment.text.trim() === "" ? segment.text : `${ticks}${segment.text}${ticks}`;
   }
   const escaped = escapeInline(segment.text);
+  if (!segment.bold && !segment.italic && !segment.strike) return escaped;
   const match = /^(\s*)([\s\S]*?)(\s*)$/.exec(escaped);
   const [lead, core, trail] = [match?.[1] ?? "", match?.[2] ?? "", match?.[3] ?? ""];
   if (core === "") return escaped;

@@ -38,8 +38,39 @@ export type LinkTarget = (link: XmlElement) => string | undefined;
 const MONOSPACE =
   /courier|consol|mono|menlo|monaco|lucida (console|sans typewriter)|source code|inconsolata|andale|fira code|typewriter/i;
 
-const flag = (properties: XmlElement | undefined, name: string) =>
-  properties !== undefined && /^(1|true)$/.test(attribute(properties, name) ?? "");
+const TRUE = /^(1|true)$/;
+const STRIKE = /^(sng|dbl)Strike$/;
+/** Typefaces seen, and whether each is monospace (a deck uses a handful). */
+const monospaceFaces = new Map<string, boolean>();
+
+function isMonospace(typeface: string): boolean {
+  let known = monospaceFaces.get(typeface);
+  if (known === undefined) {
+    known = MONOSPACE.test(typeface);
+    if (monospaceFaces.size < 1_000) monospaceFaces.set(typeface, known);
+  }
+  return known;
+}
+
+/** A run's formatting and its hyperlink, from its `a:rPr` (DrawingML's attributes have no prefix). */
+function runFormat(
+  text: string,
+  properties: XmlElement | undefined,
+): { segment: InlineSegment; click: XmlElement | undefined } {
+  const segment: InlineSegment = { text };
+  if (properties === undefined) return { segment, click: undefined };
+  const { b, i, strike } = properties.attributes;
+  if (b !== undefined && TRUE.test(b)) segment.bold = true;
+  if (i !== undefined && TRUE.test(i)) segment.italic = true;
+  if (strike !== undefined && STRIKE.test(strike)) segment.strike = true;
+  let click: XmlElement | undefined;
+  for (const child of properties.children) {
+    if (typeof child === "string") continue;
+    if (child.local === "latin") segment.code = isMonospace(child.attributes.typeface ?? "");
+    else if (child.local === "hlinkClick") click = child;
+  }
+  return { segment, click };
+}
 
 function runText(run: XmlElement): string {
   let text = "";
@@ -87,20 +118,10 @@ export function readParagraph(paragraph: XmlElement, linkTarget: LinkTarget): Sl
       continue;
     }
     if (node.local !== "r" && node.local !== "fld") continue;
-    const properties = childElement(node, "rPr");
     const text = runText(node);
-    const font = properties === undefined ? undefined : childElement(properties, "latin");
-    const code = font !== undefined && MONOSPACE.test(attribute(font, "typeface") ?? "");
-    const segment: InlineSegment = {
-      text,
-      bold: flag(properties, "b"),
-      italic: flag(properties, "i"),
-      strike: /^(sng|dbl)Strike$/.test((properties && attribute(properties, "strike")) ?? ""),
-      code,
-    };
+    const { segment, click } = runFormat(text, childElement(node, "rPr"));
     plain += text;
-    if (text.trim() !== "" && !code) monospaceOnly = false;
-    const click = properties === undefined ? undefined : childElement(properties, "hlinkClick");
+    if (segment.code !== true && text.trim() !== "") monospaceOnly = false;
     const target = click === undefined ? undefined : linkTarget(click);
     if (target === undefined) {
       flush();
