@@ -80,6 +80,14 @@ describe("read_document — sheets", () => {
       "|  | B | C |\n| --- | --- | --- |\n| 3 | 10 | 2024-01-15 |\n| 4 | 32 | 2024-02-29 |",
     );
     expect(range.result.data.total).toBe(2);
+    const reversed = await read({ path: "sales.xlsx", range: "C4:B3" });
+    expect(reversed.result.success && reversed.result.data.range).toBe("B3:C4");
+    for (const bad of ["B3:C4:D5", "B0:C4", "XFE1:XFE2"]) {
+      const refused = await read({ path: "sales.xlsx", range: bad });
+      expect(refused.result.success ? "read" : refused.result.error.code, bad).toBe(
+        "INVALID_INPUT",
+      );
+    }
     const missing = await read({ path: "sales.xlsx", sheet: "Nope" });
     expect(missing.result.success || missing.result.error.hint).toContain('"Sales"');
   });

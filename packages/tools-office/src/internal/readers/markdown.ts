@@ -162,60 +162,6 @@ export function markdownTable(rows: readonly (readonly string[])[]): string[] {
   return [line(header ?? []), `|${" --- |".repeat(width)}`, ...body.map(line)];
 }
 
-/** The spreadsheet letters of a 1-based column: 1 → A, 27 → AA. */
-export function columnLetters(column: number): string {
-  let out = "";
-  for (let rest = column; rest > 0; rest = Math.floor((rest - 1) / 26)) {
-    out = String.fromCharCode(65 + ((rest - 1) % 26)) + out;
-  }
-  return out;
-}
-
-/** The 1-based column of spreadsheet letters: A → 1, AA → 27 (0 when not letters). */
-export function columnNumber(letters: string): number {
-  let out = 0;
-  for (const character of letters.toUpperCase()) {
-    const code = character.charCodeAt(0);
-    if (code < 65 || code > 90) return 0;
-    out = out * 26 + (code - 64);
-  }
-  return out;
-}
-
-/** A cell reference split: `B12` → `{ column: 2, row: 12 }`. */
-export function parseCellReference(reference: string): { column: number; row: number } | undefined {
-  const match = /^\$?([A-Za-z]{1,3})\$?(\d{1,7})$/.exec(reference.trim());
-  if (match === null) return undefined;
-  return { column: columnNumber(match[1] ?? ""), row: Number(match[2]) };
-}
-
-/** A rectangular cell range (1-based, inclusive). */
-export interface CellRange {
-  firstColumn: number;
-  firstRow: number;
-  lastColumn: number;
-  lastRow: number;
-}
-
-/** Parses `B2:D40` (or one cell `C7`); `undefined` when it is not a range. */
-export function parseCellRange(text: string): CellRange | undefined {
-  const [from, to = from] = text.split(":");
-  const start = parseCellReference(from ?? "");
-  const end = parseCellReference(to ?? "");
-  if (start === undefined || end === undefined) return undefined;
-  return {
-    firstColumn: Math.min(start.column, end.column),
-    firstRow: Math.min(start.row, end.row),
-    lastColumn: Math.max(start.column, end.column),
-    lastRow: Math.max(start.row, end.row),
-  };
-}
-
-/** Writes a range back: `B2:D40`. */
-export function formatCellRange(range: CellRange): string {
-  return `${columnLetters(range.firstColumn)}${range.firstRow}:${columnLetters(range.lastColumn)}${range.lastRow}`;
-}
-
 /** Caps a text at `maxChars`, saying how much was cut. */
 export function capText(text: string, maxChars: number, what = "characters"): string {
   if (text.length <= maxChars) return text;

@@ -59,8 +59,51 @@ export function parseCellReference(text: string): CellReference | undefined {
  * @returns its corners, or `undefined`
  */
 export function parseRange(text: string): { from: CellReference; to: CellReference } | undefined {
-  const [first, second] = text.split(":");
+  const parts = text.split(":");
+  if (parts.length > 2) return undefined;
+  const [first, second] = parts;
   const from = first === undefined ? undefined : parseCellReference(first);
   const to = second === undefined ? from : parseCellReference(second);
   return from === undefined || to === undefined ? undefined : { from, to };
+}
+
+/** A rectangular cell range (1-based, inclusive). */
+export interface CellRange {
+  /** Its left column. */
+  firstColumn: number;
+  /** Its top row. */
+  firstRow: number;
+  /** Its right column. */
+  lastColumn: number;
+  /** Its bottom row. */
+  lastRow: number;
+}
+
+/**
+ * Parses a range given in either corner order (`B2:D40`, `D40:B2`) or one cell (`C7`) into a
+ * normalised rectangle.
+ *
+ * @param text - the range
+ * @returns the rectangle, or `undefined` when it is not a range inside Excel's grid
+ */
+export function parseCellRange(text: string): CellRange | undefined {
+  const corners = parseRange(text);
+  if (corners === undefined) return undefined;
+  const { from, to } = corners;
+  return {
+    firstColumn: Math.min(from.column, to.column),
+    firstRow: Math.min(from.row, to.row),
+    lastColumn: Math.max(from.column, to.column),
+    lastRow: Math.max(from.row, to.row),
+  };
+}
+
+/**
+ * Writes a range back.
+ *
+ * @param range - the rectangle
+ * @returns `B2:D40`
+ */
+export function formatCellRange(range: CellRange): string {
+  return `${columnLetters(range.firstColumn)}${range.firstRow}:${columnLetters(range.lastColumn)}${range.lastRow}`;
 }

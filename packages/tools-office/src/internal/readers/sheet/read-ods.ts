@@ -1,6 +1,6 @@
 import { ToolFailureError } from "@agentool/contract";
 import { localName } from "../../container/xml.js";
-import { columnLetters } from "../markdown.js";
+import { columnLetters } from "../../sheet/cell-reference.js";
 import { openOdf } from "../odf/odf-package.js";
 import type { PagedDocument, ReaderInput, SheetInfo } from "../types.js";
 import { SheetPage } from "./sheet-page.js";

@@ -9,7 +9,7 @@ import {
 } from "../../container/xml.js";
 import type { Yielder } from "../../container/yielder.js";
 import { openZip, type ZipArchive } from "../../container/zip.js";
-import { parseCellRange, parseCellReference } from "../markdown.js";
+import { parseCellRange, parseCellReference } from "../../sheet/cell-reference.js";
 import {
   hasMacros,
   MACRO_NOTE,

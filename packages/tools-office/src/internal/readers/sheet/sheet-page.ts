@@ -3,10 +3,9 @@ import {
   type CellRange,
   columnLetters,
   formatCellRange,
-  markdownTable,
   parseCellRange,
-  tableCell,
-} from "../markdown.js";
+} from "../../sheet/cell-reference.js";
+import { markdownTable, tableCell } from "../markdown.js";
 import type { PagedDocument, SheetInfo } from "../types.js";
 
 /**
