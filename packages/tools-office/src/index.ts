@@ -51,6 +51,7 @@ export {
   createReadDocumentTool,
   DEFAULT_DOCUMENT_LIMITS,
   DEFAULT_MAX_PAGE_CHARS,
+  DEFAULT_MAX_PDF_MEMORY_BYTES,
   type DocumentImage,
   formatReadDocument,
   MAX_DOCUMENT_LIMIT,

@@ -1,8 +1,12 @@
+import { writeFileSync } from "node:fs";
 import { unzipSync, zipSync } from "fflate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createZip } from "./internal/container/zip.js";
-import { createReadDocumentTool } from "./read-document.js";
+import { pdfWorkerCount } from "./internal/readers/pdf/read-pdf.js";
+import { createReadDocumentTool, DEFAULT_MAX_PDF_MEMORY_BYTES } from "./read-document.js";
 import { sampleDocx } from "./test-support/docx-fixture.js";
+import { pdfBombStream } from "./test-support/hostile-files.js";
+import { simplePdf } from "./test-support/pdf-fixture.js";
 import { readFolder } from "./test-support/read-folder.js";
 import { xlsxWithRows } from "./test-support/xlsx-builder.js";
 
@@ -144,12 +148,24 @@ describe("read_document — big sheets", () => {
   });
 });
 
+/** One read_document call with the process's peak RSS growth over it (sampled every 5 ms). */
+async function measured(tool: ReturnType<typeof createReadDocumentTool>, path: string) {
+  const before = process.memoryUsage.rss();
+  let peak = before;
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage.rss());
+  }, 5);
+  const started = performance.now();
+  const result = await tool.run({ path });
+  clearInterval(sampler);
+  peak = Math.max(peak, process.memoryUsage.rss());
+  return { result, milliseconds: performance.now() - started, growth: peak - before };
+}
+
 describe("read_document — hostile PDF", () => {
-  it("reads a PDF bomb stream in a worker: the event loop never blocks, the call ends within its limits", async () => {
-    const { pdfBombStream } = await import("./test-support/hostile-files.js");
-    const { writeFileSync } = await import("node:fs");
+  it("a PDF bomb stream (1 GiB in one stream), even with a 60 s timeout: TOO_LARGE at once, the loop free, memory under the ceiling", async () => {
     writeFileSync(`${folder.root}/bomb.pdf`, pdfBombStream(1_024));
-    const tool = createReadDocumentTool({ root: folder.root, timeoutMs: 8_000 });
+    const tool = createReadDocumentTool({ root: folder.root, timeoutMs: 60_000 });
     let worst = 0;
     let last = performance.now();
     const timer = setInterval(() => {
@@ -157,12 +173,50 @@ describe("read_document — hostile PDF", () => {
       worst = Math.max(worst, now - last);
       last = now;
     }, 5);
-    const started = performance.now();
-    const result = await tool.run({ path: "bomb.pdf" });
+    const { result, milliseconds, growth } = await measured(tool, "bomb.pdf");
     clearInterval(timer);
-    expect(performance.now() - started).toBeLessThan(10_000);
+    if (result.success) throw new Error("the bomb was read");
+    expect(result.error.code).toBe("TOO_LARGE");
+    expect(result.error.message).toMatch(
+      /inflates past 256 MB, half the PDF reader's memory ceiling of 512 MB/,
+    );
+    expect(result.error.hint).toMatch(/pages="1-5".*maxPdfMemoryBytes/);
+    // counted before inflating: measured ~0.3–0.6 s and +40 MB (before: 34 s and +2.2 GB)
+    expect(milliseconds).toBeLessThan(5_000);
+    expect(growth).toBeLessThan(DEFAULT_MAX_PDF_MEMORY_BYTES + 64_000_000);
     expect(worst).toBeLessThan(250);
-    if (!result.success)
-      expect(["TIMEOUT", "TOO_LARGE", "UNSUPPORTED"]).toContain(result.error.code);
+  }, 30_000);
+
+  it("streams that pass the ceiling together (4 × 40 MiB on one page, ceiling 128 MB): TOO_LARGE, memory under the ceiling plus a margin", async () => {
+    writeFileSync(`${folder.root}/streams.pdf`, pdfBombStream(40, 4));
+    const ceiling = 128_000_000;
+    const tool = createReadDocumentTool({
+      root: folder.root,
+      timeoutMs: 60_000,
+      maxPdfMemoryBytes: ceiling,
+    });
+    const { result, milliseconds, growth } = await measured(tool, "streams.pdf");
+    if (result.success) throw new Error("the streams were read");
+    expect(result.error.code).toBe("TOO_LARGE");
+    expect(result.error.message).toMatch(/grew memory past 128 MB/);
+    expect(milliseconds).toBeLessThan(5_000);
+    expect(growth).toBeLessThan(ceiling + 64_000_000);
+  }, 30_000);
+
+  it("after a worker is ended past the ceiling, the next call reads and no worker is left over", async () => {
+    writeFileSync(`${folder.root}/bomb.pdf`, pdfBombStream(1_024));
+    writeFileSync(`${folder.root}/paper.pdf`, simplePdf([["# Results", "The yield rose."]]));
+    const tool = createReadDocumentTool({ root: folder.root, maxPdfMemoryBytes: 128_000_000 });
+    const first = await tool.run({ path: "paper.pdf" });
+    if (!first.success) throw new Error(first.error.message);
+    expect(pdfWorkerCount()).toBe(1);
+    const bomb = await tool.run({ path: "bomb.pdf" });
+    expect(bomb.success ? "read" : bomb.error.code).toBe("TOO_LARGE");
+    // the bomb's thread is gone (the idle one served it), none is running
+    expect(pdfWorkerCount()).toBe(0);
+    const after = await tool.run({ path: "paper.pdf" });
+    if (!after.success) throw new Error(after.error.message);
+    expect(after.data.markdown).toBe(first.data.markdown);
+    expect(pdfWorkerCount()).toBe(1);
   }, 30_000);
 });

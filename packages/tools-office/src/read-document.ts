@@ -17,6 +17,7 @@ import { z } from "zod";
 import { createYielder } from "./internal/container/yielder.js";
 import { prepareOfficeTool } from "./internal/office-tool.js";
 import {
+  DEFAULT_MAX_PDF_MEMORY_BYTES,
   DEFAULT_MAX_READ_BYTES,
   extensionOf,
   type OfficeReadToolOptions,
@@ -33,6 +34,7 @@ import {
 } from "./internal/readers/page-document.js";
 import type { DocumentImage, SheetInfo } from "./internal/readers/types.js";
 
+export { DEFAULT_MAX_PDF_MEMORY_BYTES } from "./internal/read-support.js";
 export type { DocumentImage, SheetInfo } from "./internal/readers/types.js";
 
 /** The default name of the document reader. */
@@ -60,6 +62,14 @@ export type ReadDocumentUnit = "lines" | "rows" | "pages" | "slides" | "cells";
 export interface ReadDocumentToolOptions extends OfficeReadToolOptions {
   /** Most characters of Markdown on one page. Default {@link DEFAULT_MAX_PAGE_CHARS}. */
   maxPageChars?: number;
+  /**
+   * Most bytes reading one PDF may grow the process's resident memory by (sampled every 10 ms
+   * while pdf.js works in its worker thread; a stream that would inflate past half of it is
+   * refused before it is, pdf.js holding a stream twice); past it the thread is ended and the
+   * call fails with `TOO_LARGE`. Concurrent PDF reads share it. Default
+   * {@link DEFAULT_MAX_PDF_MEMORY_BYTES} (512 MB).
+   */
+  maxPdfMemoryBytes?: number;
 }
 
 /** What `read_document` returns. */
@@ -236,6 +246,7 @@ const optionsSchema = z
   .object({
     ...officeReadOptionsShape,
     maxPageChars: z.number().int().min(1_000).max(10_000_000).optional(),
+    maxPdfMemoryBytes: z.number().int().min(128_000_000).max(100_000_000_000).optional(),
   })
   .strict();
 
@@ -277,6 +288,7 @@ export function createReadDocumentTool(options: ReadDocumentToolOptions): ReadDo
     maxFileBytes: DEFAULT_MAX_READ_BYTES,
   });
   const maxPageChars = parsed.maxPageChars ?? DEFAULT_MAX_PAGE_CHARS;
+  const maxMemoryBytes = parsed.maxPdfMemoryBytes ?? DEFAULT_MAX_PDF_MEMORY_BYTES;
   // The next page of a document converted whole is cut from the same conversion.
   const cache = new ConversionCache();
   const missingHint =
@@ -327,6 +339,7 @@ export function createReadDocumentTool(options: ReadDocumentToolOptions): ReadDo
           request: { ...request, limit },
           defaultLimit: limit,
           maxPageChars,
+          maxMemoryBytes,
         }));
       if (output.kind !== "paged") cache.set(cacheKey, output);
       const offset = request.offset ?? 1;

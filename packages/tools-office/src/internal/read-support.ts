@@ -19,6 +19,9 @@ import { z } from "zod";
 /** Default largest file the reading tools open: 100 MB. */
 export const DEFAULT_MAX_READ_BYTES = 100_000_000;
 
+/** Default ceiling on the memory reading one PDF may grow the process by: 512 MB. */
+export const DEFAULT_MAX_PDF_MEMORY_BYTES = 512_000_000;
+
 /** The zod shape of the options every reading tool factory takes. */
 export const officeReadOptionsShape = {
   ...workspaceOptionsShape,

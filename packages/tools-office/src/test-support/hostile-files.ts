@@ -580,11 +580,14 @@ export function hugeSheet(rows = 100_000): Uint8Array {
 /**
  * A one-page PDF whose content stream is a FlateDecode stream of 1 GiB of NUL bytes (PDF
  * white space, so the page is valid and merely empty) in about 1 MB: a reader that inflates
- * streams whole allocates the gigabyte. Cross-reference offsets are exact.
+ * streams whole allocates the gigabyte. With `streams` over 1 the page's contents are that many
+ * such streams, each of `mebibytes` (none large alone, large together). Cross-reference offsets
+ * are exact.
  *
- * @param mebibytes - inflated size in MiB (1,024 by default)
+ * @param mebibytes - inflated size of each stream in MiB (1,024 by default)
+ * @param streams - content streams of the page (1 by default)
  */
-export function pdfBombStream(mebibytes = 1_024): Uint8Array {
+export function pdfBombStream(mebibytes = 1_024, streams = 1): Uint8Array {
   const zeros = repeatedDeflate(new Uint8Array(MEBIBYTE), mebibytes);
   // zlib wrapper: header 78 9C, the raw stream, Adler-32 of n zeros = (n mod 65521) << 16 | 1
   const size = zeros.size;
@@ -613,13 +616,19 @@ export function pdfBombStream(mebibytes = 1_024): Uint8Array {
   };
   object(1, "<< /Type /Catalog /Pages 2 0 R >>");
   object(2, "<< /Type /Pages /Kids [3 0 R] /Count 1 >>");
-  object(3, "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R >>");
-  object(4, `<< /Length ${stream.length} /Filter /FlateDecode >>`, stream);
+  const contents = Array.from({ length: streams }, (_, index) => `${4 + index} 0 R`);
+  object(
+    3,
+    `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents ${streams === 1 ? contents[0] : `[${contents.join(" ")}]`} >>`,
+  );
+  for (let index = 0; index < streams; index += 1)
+    object(4 + index, `<< /Length ${stream.length} /Filter /FlateDecode >>`, stream);
+  const objectCount = 4 + streams;
   const xref = length;
-  add(`xref\n0 5\n0000000000 65535 f \n`);
-  for (let number = 1; number <= 4; number += 1) {
+  add(`xref\n0 ${objectCount}\n0000000000 65535 f \n`);
+  for (let number = 1; number < objectCount; number += 1) {
     add(`${String(offsets[number]).padStart(10, "0")} 00000 n \n`);
   }
-  add(`trailer\n<< /Size 5 /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`);
+  add(`trailer\n<< /Size ${objectCount} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`);
   return Buffer.concat(parts);
 }

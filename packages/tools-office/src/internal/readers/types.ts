@@ -33,6 +33,8 @@ export interface ReaderInput {
   defaultLimit: number;
   /** Most characters of Markdown one page holds. */
   maxPageChars: number;
+  /** Most bytes a reader in a worker thread may grow the process by (PDF); it is ended past it. */
+  maxMemoryBytes?: number;
 }
 
 /** An image that travels to the model as an image block (notebook outputs). */

@@ -15,7 +15,9 @@ import {
  * start, to measure the body type) are extracted, with a yield between pages; each page comes as
  * `<!-- Page N -->` and Markdown rebuilt from its layout (headings by type size, lists, code,
  * paragraphs: see `pdf-layout.ts`).
- * Encrypted PDFs are refused with `UNSUPPORTED`; pages without text (scans) say so.
+ * Encrypted PDFs are refused with `UNSUPPORTED`; pages without text (scans) say so. pdf.js runs
+ * with no code compiled from the file (`isEvalSupported: false`), no font faces, warnings off
+ * (they would go to the host's stdout), and the document is destroyed after each call.
  *
  * @internal
  */
@@ -44,7 +46,18 @@ function failure(error: unknown, label: string): ToolFailureError {
 export type PdfJob = Pick<
   ReaderInput,
   "bytes" | "label" | "request" | "defaultLimit" | "maxPageChars"
->;
+> & {
+  /** The most bytes one stream may inflate to (the worker's memory ceiling). */
+  maxMemoryBytes: number;
+};
+
+/** pdf.js's options: nothing compiled from the file, no font faces, errors only. */
+const PDFJS_OPTIONS = {
+  stopAtErrors: false,
+  isEvalSupported: false,
+  disableFontFace: true,
+  verbosity: 0,
+} as const;
 
 /**
  * Extracts the requested pages of a PDF (in the PDF worker thread, or in-process as a fallback).
@@ -58,7 +71,7 @@ export async function extractPdf(input: PdfJob): Promise<PagedDocument> {
   const { getDocumentProxy } = await import("unpdf");
   let document: Awaited<ReturnType<typeof getDocumentProxy>>;
   try {
-    document = await getDocumentProxy(input.bytes.slice(), { stopAtErrors: false });
+    document = await getDocumentProxy(input.bytes.slice(), PDFJS_OPTIONS);
   } catch (error) {
     throw failure(error, label);
   }
@@ -151,6 +164,7 @@ export async function extractPdf(input: PdfJob): Promise<PagedDocument> {
     if (error instanceof ToolFailureError) throw error;
     throw failure(error, label);
   } finally {
-    void (document as unknown as { destroy?: () => Promise<void> }).destroy?.();
+    // pdf.js 6's document proxy has no destroy(): its loading task frees the document.
+    document.loadingTask.destroy().catch(() => {});
   }
 }

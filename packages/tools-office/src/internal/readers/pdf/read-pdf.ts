@@ -1,22 +1,37 @@
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
-import { type ErrorCode, ToolFailureError } from "@agentool/contract";
+import { type ErrorCode, formatCount, ToolFailureError } from "@agentool/contract";
+import { DEFAULT_MAX_PDF_MEMORY_BYTES } from "../../read-support.js";
 import type { PagedDocument, ReaderInput } from "../types.js";
 import { extractPdf, type PdfJob } from "./pdf-extract.js";
 
 /**
- * Reads the requested pages of a PDF in a worker thread (heap capped at
- * {@link PDF_WORKER_MEMORY_MB} MB): the call's timeout or abort terminates the thread at once, so
- * pdf.js never blocks the event loop and a hostile PDF stops burning CPU and memory. One idle
- * thread is kept (unref'ed) for the next call. Where the compiled worker is not on disk (a
- * bundle), it runs in-process.
+ * Reads the requested pages of a PDF in a worker thread, so pdf.js never blocks the event loop,
+ * and ends the thread — a hostile PDF then stops burning CPU and memory — when:
+ * - the call's timeout or abort fires;
+ * - the process's resident memory, sampled every {@link MEMORY_SAMPLE_MS} ms while the thread
+ *   works, has grown past the call's `maxMemoryBytes` (`TOO_LARGE`). It is the whole process's
+ *   growth: pdf.js inflates into ArrayBuffers, which the thread's heap cap
+ *   ({@link PDF_WORKER_MEMORY_MB} MB) does not cover, and concurrent reads share the budget;
+ * - one stream would inflate past half that ceiling (pdf.js holds a stream twice while it reads
+ *   it; the thread's own `DecompressionStream` counts it first: `pdf-inflate.ts`), answered
+ *   `TOO_LARGE` before the bytes exist.
+ * One thread that finished cleanly is kept (unref'ed, so it never keeps the process alive) for
+ * the next call, with pdf.js loaded, and ended after {@link IDLE_WORKER_MS} ms unused. Where the
+ * compiled worker is not on disk (a bundle), the PDF is read in-process, without those bounds.
  *
  * @internal
  */
 
 /** Heap cap of the PDF worker thread, MB. */
 export const PDF_WORKER_MEMORY_MB = 512;
+
+/** How often the process's resident memory is sampled while a PDF worker works, ms. */
+export const MEMORY_SAMPLE_MS = 10;
+
+/** How long the idle worker is kept, ms. */
+export const IDLE_WORKER_MS = 30_000;
 
 interface Reply {
   id: number;
@@ -33,29 +48,63 @@ function workerUrl(): URL | undefined {
   return existsSync(fileURLToPath(built)) ? built : undefined;
 }
 
-let idle: Worker | undefined;
+let idle: { worker: Worker; timer: NodeJS.Timeout } | undefined;
 let nextId = 0;
+const running = new Set<Worker>();
+
+function dropIdle(worker: Worker): void {
+  if (idle?.worker !== worker) return;
+  clearTimeout(idle.timer);
+  idle = undefined;
+}
 
 function take(url: URL): Worker {
-  const reused = idle;
-  idle = undefined;
-  if (reused !== undefined) {
-    reused.ref();
-    return reused;
+  const kept = idle?.worker;
+  if (kept !== undefined) {
+    dropIdle(kept);
+    kept.ref();
+    return kept;
   }
-  return new Worker(url, {
+  const worker = new Worker(url, {
     resourceLimits: { maxOldGenerationSizeMb: PDF_WORKER_MEMORY_MB, maxYoungGenerationSizeMb: 64 },
   });
+  running.add(worker);
+  worker.once("exit", () => {
+    running.delete(worker);
+    dropIdle(worker);
+  });
+  return worker;
 }
 
 function release(worker: Worker): void {
-  if (idle === undefined) {
-    worker.unref();
-    worker.removeAllListeners("message");
-    worker.removeAllListeners("error");
-    worker.removeAllListeners("exit");
-    idle = worker;
-  } else void worker.terminate();
+  if (idle !== undefined) {
+    void worker.terminate();
+    return;
+  }
+  worker.unref();
+  const timer = setTimeout(() => {
+    dropIdle(worker);
+    void worker.terminate();
+  }, IDLE_WORKER_MS);
+  timer.unref();
+  idle = { worker, timer };
+}
+
+/**
+ * How many PDF worker threads are alive, the idle one included (tests check none is left over).
+ *
+ * @returns the count
+ */
+export function pdfWorkerCount(): number {
+  return running.size;
+}
+
+const megabytes = (bytes: number) => `${formatCount(Math.round(bytes / 1e6))} MB`;
+
+function tooLarge(label: string, reason: string): ToolFailureError {
+  return new ToolFailureError("TOO_LARGE", `${label} was stopped: ${reason}.`, {
+    hint: `Read fewer pages at a time (pages="1-5"); if it must be read as it is, the host can raise maxPdfMemoryBytes.`,
+  });
 }
 
 /**
@@ -72,68 +121,89 @@ export async function readPdf(input: ReaderInput): Promise<PagedDocument> {
     request: input.request,
     defaultLimit: input.defaultLimit,
     maxPageChars: input.maxPageChars,
+    maxMemoryBytes: input.maxMemoryBytes ?? DEFAULT_MAX_PDF_MEMORY_BYTES,
   };
   const url = workerUrl();
   if (url === undefined) return extractPdf({ ...job, bytes: input.bytes });
-  const worker = take(url);
+  return runJob(take(url), job, input.signal);
+}
+
+/** Runs one job on a worker: settles on its reply, its failure, the abort or the ceiling. */
+function runJob(
+  worker: Worker,
+  job: PdfJob,
+  signal: AbortSignal | undefined,
+): Promise<PagedDocument> {
   const id = nextId++;
-  const signal = input.signal;
+  const ceiling = job.maxMemoryBytes;
+  const grown = `reading it grew memory past ${megabytes(ceiling)}, the PDF reader's memory ceiling`;
+  const inflates = `one of its streams inflates past ${megabytes(ceiling / 2)}, half the PDF reader's memory ceiling of ${megabytes(ceiling)} (pdf.js holds a stream twice while it reads it)`;
   return new Promise<PagedDocument>((resolve, reject) => {
     let settled = false;
+    const baseline = process.memoryUsage.rss();
     const finish = (outcome: () => void, keep: boolean) => {
       if (settled) return;
       settled = true;
+      clearInterval(watch);
       signal?.removeEventListener("abort", onAbort);
-      if (keep) release(worker);
-      else void worker.terminate();
-      outcome();
-    };
-    const onAbort = () => finish(() => reject(signal?.reason ?? new Error("aborted")), false);
-    if (signal?.aborted) return onAbort();
-    signal?.addEventListener("abort", onAbort, { once: true });
-    worker.on("message", (reply: Reply) => {
-      if (reply.id !== id) return;
-      if (reply.ok && reply.result !== undefined)
-        finish(() => resolve(reply.result as PagedDocument), true);
-      else {
-        const error = reply.error ?? {
-          code: "INTERNAL" as ErrorCode,
-          message: "the PDF worker gave no result",
-        };
-        finish(
-          () =>
-            reject(
-              new ToolFailureError(
-                error.code,
-                error.message,
-                error.hint === undefined ? {} : { hint: error.hint },
-              ),
-            ),
-          true,
-        );
+      worker.off("message", onMessage);
+      worker.off("error", onError);
+      worker.off("exit", onExit);
+      if (keep) {
+        release(worker);
+        outcome();
+      } else {
+        // Settled once the thread is gone: its memory is back before the next call.
+        void worker.terminate().finally(outcome);
       }
-    });
-    worker.on("error", (error) =>
+    };
+    const watch = setInterval(() => {
+      if (process.memoryUsage.rss() - baseline > ceiling)
+        finish(() => reject(tooLarge(job.label, grown)), false);
+    }, MEMORY_SAMPLE_MS);
+    watch.unref();
+    const onAbort = () => finish(() => reject(signal?.reason ?? new Error("aborted")), false);
+    const onMessage = (reply: Reply) => {
+      if (reply.id !== id) return;
+      if (reply.ok && reply.result !== undefined) {
+        finish(() => resolve(reply.result as PagedDocument), true);
+        return;
+      }
+      const error = reply.error ?? {
+        code: "INTERNAL" as ErrorCode,
+        message: "the PDF worker gave no result",
+      };
+      if (error.code === "TOO_LARGE") {
+        finish(() => reject(tooLarge(job.label, inflates)), false);
+        return;
+      }
+      const hint = error.hint === undefined ? {} : { hint: error.hint };
+      finish(() => reject(new ToolFailureError(error.code, error.message, hint)), true);
+    };
+    const onError = (error: Error) =>
       finish(
         () =>
           reject(
             new ToolFailureError(
               "TOO_LARGE",
-              `${input.label} could not be read within the PDF reader's limits (${error.message}).`,
+              `${job.label} could not be read within the PDF reader's limits (${error.message}).`,
               {
                 hint: `Read fewer pages at a time (pages="1-5"), or ask for a smaller file.`,
               },
             ),
           ),
         false,
-      ),
-    );
-    worker.on("exit", () =>
+      );
+    const onExit = () =>
       finish(
         () => reject(new ToolFailureError("INTERNAL", "The PDF worker stopped unexpectedly.")),
         false,
-      ),
-    );
+      );
+    if (signal?.aborted) return onAbort();
+    signal?.addEventListener("abort", onAbort, { once: true });
+    worker.on("message", onMessage);
+    worker.on("error", onError);
+    worker.on("exit", onExit);
     worker.postMessage({ id, job }, [job.bytes.buffer as ArrayBuffer]);
   });
 }
