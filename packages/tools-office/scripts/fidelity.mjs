@@ -4,6 +4,8 @@
 //   ours           read_document from packages/tools-office/dist (when it is built there)
 //   pandoc         `pandoc -f <docx|odt|epub> -t gfm --wrap=none` (Debian's pandoc 2.17)
 //   markitdown-ts  0.0.10 (`new MarkItDown().convert(file)`), the bench package's devDependency
+//   officeparser   7.8 (`OfficeConverter.convert(file, "md")`), the bench package's devDependency,
+//                  only when asked for (--readers …,officeparser): 8.x needs Node 22.13
 // and scored against the SOURCE's structure. Every reader's Markdown is parsed by the same
 // parser (pandoc -f gfm -t json; an HTML table a writer fell back to is parsed by pandoc's HTML
 // reader), so no reader is judged by its own parser. Per format and reader:
@@ -16,11 +18,11 @@
 // P/R are micro-averaged over the format's documents (found and shared items summed); "–" where
 // the source has none of the kind. A reader that fails on a document scores it as empty.
 //
-//   node scripts/fidelity.mjs [--small] [--json] [--readers ours,pandoc,markitdown-ts] [--formats docx,pdf]
+//   node scripts/fidelity.mjs [--small] [--json] [--readers ours,pandoc,markitdown-ts,officeparser] [--formats docx,pdf]
 import { execFile } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { buildCorpus, FORMATS } from "./build-corpus.mjs";
@@ -107,6 +109,30 @@ async function markitdownReader() {
       if (result === null || result === undefined) throw new Error("no converter for this file");
       return result.markdown ?? result.text_content ?? "";
     },
+  };
+}
+
+/**
+ * officeparser's Markdown (its documented one-step `OfficeConverter.convert(file, "md")`, default
+ * options), resolved from the bench package.
+ *
+ * @returns {Promise<Reader | undefined>} undefined when the bench package does not have it
+ */
+async function officeparserReader() {
+  const require = createRequire(join(repository, "bench", "package.json"));
+  let entry;
+  try {
+    entry = require.resolve("officeparser");
+  } catch {
+    return undefined;
+  }
+  const { OfficeConverter } = await import(pathToFileURL(entry).href);
+  const manifest = join(dirname(entry), "..", "package.json");
+  const { version } = JSON.parse(readFileSync(manifest, "utf8"));
+  return {
+    name: `officeparser ${version}`,
+    handles: () => true,
+    read: async (file) => String((await OfficeConverter.convert(file, "md")).value ?? ""),
   };
 }
 
@@ -213,6 +239,11 @@ export async function measureFidelity(options = {}) {
   }
   if (wanted.includes("pandoc")) readers.push(pandocReader());
   if (wanted.includes("markitdown-ts")) readers.push(await markitdownReader());
+  if (wanted.includes("officeparser")) {
+    const officeparser = await officeparserReader();
+    if (officeparser === undefined) log("officeparser: not installed in bench/ (pnpm install)");
+    else readers.push(officeparser);
+  }
   const formats = FORMATS.map((entry) => entry.format).filter(
     (format) => options.formats === undefined || options.formats.includes(format),
   );
