@@ -127,7 +127,7 @@ describe.skipIf(missing !== undefined)(
       }
     });
 
-    it(".pptx: bullets with depth, tables, links and text; .pdf: the text; .xlsx/.ods: every cell", () => {
+    it(".pptx: headings, bullets with depth, tables, links and text; .pdf: the text; .xlsx/.ods: every cell", () => {
       const pptx = results.pptx?.[OURS];
       const pdf = results.pdf?.[OURS];
       const xlsx = results.xlsx?.[OURS];
@@ -135,7 +135,11 @@ describe.skipIf(missing !== undefined)(
       if (pptx === undefined || pdf === undefined || xlsx === undefined || ods === undefined) {
         throw new Error("no pptx/pdf/xlsx/ods figures");
       }
+      atLeast(pptx.headings.recall, 0.95, "pptx headings recall");
+      atLeast(pptx.headings.precision, 0.95, "pptx headings precision");
       atLeast(pptx.listItems.recall, 0.95, "pptx list items recall");
+      atLeast(pptx.listItems.precision, 0.95, "pptx list items precision");
+      atLeast(pptx.links.precision, 0.9, "pptx links precision");
       atLeast(pptx.cells.recall, 0.85, "pptx cells recall");
       atLeast(pptx.links.recall, 0.85, "pptx links recall");
       atLeast(pptx.text, 0.98, "pptx text F1");
