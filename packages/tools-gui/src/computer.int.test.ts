@@ -43,6 +43,8 @@ describe.skipIf(X11_MISSING !== undefined)(
       const computer = createComputerTool({ display, maxScreenshotWidth: 1024 });
       const shot = await succeed(computer, { action: "screenshot" });
       expect([shot.screenshot_width, shot.screenshot_height, shot.scale]).toEqual([1024, 640, 0.8]);
+      // The size adapters declare to a provider's native computer tool is this screenshot's.
+      expect(computer.tags).toContain("gui:screenshot-size:1024x640");
       const screen = await pixelsOf(shot.image_base64 ?? "");
       expect(screen.at(700, 20)).toEqual([...GRAY]);
       // The top row, as the model sees it: the entry (a long white run), then the Apply button

@@ -17,6 +17,13 @@ import { scalingFor } from "./internal/scaling.js";
 /** The default name of the computer-use tool. */
 export const COMPUTER_TOOL_NAME = "computer";
 
+/**
+ * The tag that states the screenshot size (the space of every coordinate) as
+ * `gui:screenshot-size:<width>x<height>`; `@agentool/adapters` reads it to declare the tool as a
+ * provider's native computer-use tool of that size.
+ */
+export const SCREENSHOT_SIZE_TAG_PREFIX = "gui:screenshot-size:";
+
 /** Default box the screenshot is scaled down to fit: 1280×800 (WXGA, Anthropic's recommended size for 16:10). */
 export const DEFAULT_MAX_SCREENSHOT_WIDTH = 1280;
 /** Default height of the box the screenshot is scaled down to fit. */
@@ -223,7 +230,11 @@ export function createComputerTool(options: ComputerToolOptions): ComputerTool {
     input: computerInputSchema,
     timeoutMs: parsed.timeoutMs ?? DEFAULT_COMPUTER_TIMEOUT_MS,
     annotations: { title: "Use the computer", destructive: true, openWorld: false },
-    tags: ["gui", "gui:computer"],
+    tags: [
+      "gui",
+      "gui:computer",
+      `${SCREENSHOT_SIZE_TAG_PREFIX}${scaling.modelWidth}x${scaling.modelHeight}`,
+    ],
     execute: async (request, context) => {
       const outcome = await runAction(display, request, settings, context.signal);
       const { scaling } = outcome;

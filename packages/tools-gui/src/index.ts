@@ -13,6 +13,7 @@ export {
   DEFAULT_MAX_WAIT_SECONDS,
   DEFAULT_SETTLE_MS,
   formatComputerResult,
+  SCREENSHOT_SIZE_TAG_PREFIX,
 } from "./computer.js";
 export { COMPUTER_ACTIONS, type ComputerAction } from "./computer-actions.js";
 export type {

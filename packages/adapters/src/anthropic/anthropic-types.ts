@@ -45,3 +45,33 @@ export interface AnthropicDispatchResult {
   /** The tool's envelope (the full data, or the error with its code). */
   result: ToolResult<unknown>;
 }
+
+/** The versions of Anthropic's native computer-use tool (beta). */
+export type AnthropicComputerToolVersion = "computer_20250124" | "computer_20251124";
+
+/** Anthropic's native computer-use tool declaration (beta `tools` entry). */
+export interface AnthropicComputerTool {
+  type: AnthropicComputerToolVersion;
+  /** Always `computer`: the model calls the tool by this name. */
+  name: "computer";
+  /** The screenshot width the tool returns: the model's coordinates are in this space. */
+  display_width_px: number;
+  /** The screenshot height the tool returns. */
+  display_height_px: number;
+  /** `computer_20251124` only: lets the model use the `zoom` action. */
+  enable_zoom?: boolean;
+}
+
+/** A `tool_use` input of Anthropic's native computer tool (`key` and `hold_key` send the keys as `text`). */
+export interface AnthropicComputerInput {
+  action: string;
+  coordinate?: [number, number];
+  start_coordinate?: [number, number];
+  /** type: the text; key / hold_key: the keys ("ctrl+s"); clicks and scroll: modifier keys to hold. */
+  text?: string;
+  scroll_direction?: "up" | "down" | "left" | "right";
+  scroll_amount?: number;
+  duration?: number;
+  /** zoom (`computer_20251124`): [x0, y0, x1, y1]. */
+  region?: [number, number, number, number];
+}

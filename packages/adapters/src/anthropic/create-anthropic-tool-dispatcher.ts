@@ -1,6 +1,8 @@
 import { AgentoolError, type AnyTool, type ToolContent } from "@agentool/contract";
 import type { DispatcherOptions, DispatchRunOptions } from "../dispatcher-options.js";
+import { findComputerTool, splitComputerOption } from "../internal/computer-tool.js";
 import { dispatchToolCall, prepareDispatcher } from "../internal/dispatch-tool-call.js";
+import { fromAnthropicComputerInput } from "./anthropic-computer-input.js";
 import type {
   AnthropicDispatchResult,
   AnthropicImageBlock,
@@ -8,6 +10,17 @@ import type {
   AnthropicToolResultBlock,
   AnthropicToolUseBlock,
 } from "./anthropic-types.js";
+
+/** Options of {@link createAnthropicToolDispatcher}. */
+export interface AnthropicDispatcherOptions extends DispatcherOptions {
+  /**
+   * The `computer` tool was declared as Anthropic's native computer tool (`toAnthropicTools(tools,
+   * { nativeComputerTool })` or `toAnthropicComputerTool`): map its `tool_use` input to the
+   * tool's (`key` / `hold_key` keys from `text`). Default `false`. The call still goes through
+   * `approve` like any destructive tool's.
+   */
+  nativeComputerTool?: boolean;
+}
 
 /** Runs Anthropic `tool_use` blocks against a fixed set of tools. */
 export interface AnthropicToolDispatcher {
@@ -40,7 +53,7 @@ function toAnthropicContent(content: ToolContent): AnthropicToolResultBlock["con
  *
  * @param tools - the tools the model may call (the same list given to `toAnthropicTools`)
  * @param options - `approve` (the gate), `requireApproval` (which tools need it; default: those
- *   annotated `destructive`) and `metadata` (passed to every tool)
+ *   annotated `destructive`), `metadata` (passed to every tool) and `nativeComputerTool`
  * @returns a dispatcher with `dispatch(block, options?)` and `dispatchAll(blocks, options?)`
  * @throws AgentoolError for bad options or duplicate tool names
  * @example
@@ -52,13 +65,12 @@ function toAnthropicContent(content: ToolContent): AnthropicToolResultBlock["con
  */
 export function createAnthropicToolDispatcher(
   tools: readonly AnyTool[],
-  options?: DispatcherOptions,
+  options?: AnthropicDispatcherOptions,
 ): AnthropicToolDispatcher {
-  const { registry, settings: gate } = prepareDispatcher(
-    "createAnthropicToolDispatcher",
-    tools,
-    options,
-  );
+  const owner = "createAnthropicToolDispatcher";
+  const { native, rest } = splitComputerOption<DispatcherOptions>(owner, options);
+  const { registry, settings: gate } = prepareDispatcher(owner, tools, rest);
+  const computer = findComputerTool(owner, tools, native);
 
   async function dispatch(
     block: AnthropicToolUseBlock,
@@ -76,7 +88,14 @@ export function createAnthropicToolDispatcher(
     }
     const outcome = await dispatchToolCall(
       registry,
-      { name: block.name, arguments: block.input, toolCallId: block.id },
+      {
+        name: block.name,
+        arguments:
+          computer !== undefined && block.name === computer.name
+            ? fromAnthropicComputerInput(block.input)
+            : block.input,
+        toolCallId: block.id,
+      },
       gate,
       runOptions,
     );

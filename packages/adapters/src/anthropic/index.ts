@@ -10,7 +10,14 @@ export type {
   DispatchProgress,
   DispatchRunOptions,
 } from "../dispatcher-options.js";
+export {
+  fromAnthropicComputerInput,
+  toAnthropicComputerInput,
+} from "./anthropic-computer-input.js";
 export type {
+  AnthropicComputerInput,
+  AnthropicComputerTool,
+  AnthropicComputerToolVersion,
   AnthropicDispatchResult,
   AnthropicImageBlock,
   AnthropicTextBlock,
@@ -19,7 +26,13 @@ export type {
   AnthropicToolUseBlock,
 } from "./anthropic-types.js";
 export {
+  type AnthropicDispatcherOptions,
   type AnthropicToolDispatcher,
   createAnthropicToolDispatcher,
 } from "./create-anthropic-tool-dispatcher.js";
-export { toAnthropicTools } from "./to-anthropic-tools.js";
+export {
+  ANTHROPIC_COMPUTER_BETAS,
+  type AnthropicComputerToolOptions,
+  toAnthropicComputerTool,
+} from "./to-anthropic-computer-tool.js";
+export { type ToAnthropicToolsOptions, toAnthropicTools } from "./to-anthropic-tools.js";

@@ -1,14 +1,28 @@
 import { AgentoolError, type AnyTool, contentToText, type ToolContent } from "@agentool/contract";
 import type { DispatcherOptions, DispatchRunOptions } from "../dispatcher-options.js";
+import { findComputerTool, splitComputerOption } from "../internal/computer-tool.js";
 import { dispatchToolCall, prepareDispatcher } from "../internal/dispatch-tool-call.js";
+import { dispatchOpenAiComputerCall } from "./dispatch-open-ai-computer-call.js";
 import type {
   OpenAiChatDispatchResult,
   OpenAiChatToolCall,
+  OpenAiComputerCall,
+  OpenAiComputerDispatchResult,
   OpenAiInputImage,
   OpenAiInputText,
   OpenAiResponsesDispatchResult,
   OpenAiResponsesFunctionCall,
 } from "./open-ai-types.js";
+
+/** Options of {@link createOpenAiToolDispatcher}. */
+export interface OpenAiDispatcherOptions extends DispatcherOptions {
+  /**
+   * The `computer` tool was declared as OpenAI's computer-use tool (`toOpenAiComputerTool`):
+   * `dispatch` also takes Responses `computer_call` items, mapping each action to the tool's
+   * (`fromOpenAiComputerAction`), every one through `approve`. Default `false`.
+   */
+  nativeComputerTool?: boolean;
+}
 
 /** Runs OpenAI tool calls against a fixed set of tools. */
 export interface OpenAiToolDispatcher {
@@ -25,6 +39,11 @@ export interface OpenAiToolDispatcher {
     call: OpenAiResponsesFunctionCall,
     options?: DispatchRunOptions,
   ): Promise<OpenAiResponsesDispatchResult>;
+  /** A `computer_call` item (with `nativeComputerTool: true`): its actions, then the screenshot. */
+  dispatch(
+    call: OpenAiComputerCall,
+    options?: DispatchRunOptions,
+  ): Promise<OpenAiComputerDispatchResult>;
   /** Runs several calls concurrently; the answers keep the order of the calls. */
   dispatchAll(
     calls: readonly OpenAiChatToolCall[],
@@ -34,6 +53,10 @@ export interface OpenAiToolDispatcher {
     calls: readonly OpenAiResponsesFunctionCall[],
     options?: DispatchRunOptions,
   ): Promise<OpenAiResponsesDispatchResult[]>;
+  dispatchAll(
+    calls: readonly (OpenAiResponsesFunctionCall | OpenAiComputerCall)[],
+    options?: DispatchRunOptions,
+  ): Promise<Array<OpenAiResponsesDispatchResult | OpenAiComputerDispatchResult>>;
 }
 
 function toResponsesOutput(
@@ -46,6 +69,12 @@ function toResponsesOutput(
       ? { type: "input_text" as const, text: block.text }
       : { type: "input_image" as const, image_url: `data:${block.mimeType};base64,${block.data}` },
   );
+}
+
+function isComputerCall(call: unknown): call is OpenAiComputerCall {
+  if (typeof call !== "object" || call === null) return false;
+  const record = call as { type?: unknown; call_id?: unknown };
+  return record.type === "computer_call" && typeof record.call_id === "string";
 }
 
 function isChatToolCall(call: unknown): call is OpenAiChatToolCall {
@@ -68,7 +97,7 @@ function isResponsesFunctionCall(call: unknown): call is OpenAiResponsesFunction
  *
  * @param tools - the tools the model may call (the same list given to `toOpenAiTools`)
  * @param options - `approve` (the gate), `requireApproval` (which tools need it; default: those
- *   annotated `destructive`) and `metadata` (passed to every tool)
+ *   annotated `destructive`), `metadata` (passed to every tool) and `nativeComputerTool`
  * @returns a dispatcher with `dispatch(call, options?)` and `dispatchAll(calls, options?)`
  * @throws AgentoolError for bad options or duplicate tool names
  * @example
@@ -80,18 +109,27 @@ function isResponsesFunctionCall(call: unknown): call is OpenAiResponsesFunction
  */
 export function createOpenAiToolDispatcher(
   tools: readonly AnyTool[],
-  options?: DispatcherOptions,
+  options?: OpenAiDispatcherOptions,
 ): OpenAiToolDispatcher {
-  const { registry, settings: gate } = prepareDispatcher(
-    "createOpenAiToolDispatcher",
-    tools,
-    options,
-  );
+  const owner = "createOpenAiToolDispatcher";
+  const { native, rest } = splitComputerOption<DispatcherOptions>(owner, options);
+  const { registry, settings: gate } = prepareDispatcher(owner, tools, rest);
+  const computer = findComputerTool(owner, tools, native);
 
   async function dispatchOne(
-    call: OpenAiChatToolCall | OpenAiResponsesFunctionCall,
+    call: OpenAiChatToolCall | OpenAiResponsesFunctionCall | OpenAiComputerCall,
     runOptions?: DispatchRunOptions,
-  ): Promise<OpenAiChatDispatchResult | OpenAiResponsesDispatchResult> {
+  ): Promise<
+    OpenAiChatDispatchResult | OpenAiResponsesDispatchResult | OpenAiComputerDispatchResult
+  > {
+    if (isComputerCall(call)) {
+      if (computer === undefined) {
+        throw new AgentoolError(
+          "createOpenAiToolDispatcher: a computer_call item needs the dispatcher made with nativeComputerTool: true (and the computer tool declared with toOpenAiComputerTool).",
+        );
+      }
+      return dispatchOpenAiComputerCall(registry, computer, call, gate, runOptions);
+    }
     if (isResponsesFunctionCall(call)) {
       const outcome = await dispatchToolCall(
         registry,
@@ -128,7 +166,7 @@ export function createOpenAiToolDispatcher(
   const dispatcher = {
     dispatch: dispatchOne,
     dispatchAll: (
-      calls: readonly (OpenAiChatToolCall | OpenAiResponsesFunctionCall)[],
+      calls: readonly (OpenAiChatToolCall | OpenAiResponsesFunctionCall | OpenAiComputerCall)[],
       runOptions?: DispatchRunOptions,
     ) => Promise.all(calls.map((call) => dispatchOne(call, runOptions))),
   };

@@ -12,13 +12,24 @@ export type {
 } from "../dispatcher-options.js";
 export {
   createOpenAiToolDispatcher,
+  type OpenAiDispatcherOptions,
   type OpenAiToolDispatcher,
 } from "./create-open-ai-tool-dispatcher.js";
+export {
+  fromOpenAiComputerAction,
+  OPENAI_SCROLL_PIXELS_PER_CLICK,
+} from "./open-ai-computer-action.js";
 export type {
   OpenAiChatDispatchResult,
   OpenAiChatTool,
   OpenAiChatToolCall,
   OpenAiChatToolMessage,
+  OpenAiComputerAction,
+  OpenAiComputerCall,
+  OpenAiComputerCallOutput,
+  OpenAiComputerDispatchResult,
+  OpenAiComputerSafetyCheck,
+  OpenAiComputerTool,
   OpenAiInputImage,
   OpenAiInputText,
   OpenAiResponsesDispatchResult,
@@ -26,4 +37,8 @@ export type {
   OpenAiResponsesFunctionCallOutput,
   OpenAiResponsesTool,
 } from "./open-ai-types.js";
+export {
+  type OpenAiComputerToolOptions,
+  toOpenAiComputerTool,
+} from "./to-open-ai-computer-tool.js";
 export { type ToOpenAiToolsOptions, toOpenAiTools } from "./to-open-ai-tools.js";
