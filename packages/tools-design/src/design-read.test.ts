@@ -57,6 +57,13 @@ describe("design_read against a local Figma API", () => {
       align: "center",
     });
     expect(byName("Body")?.layout).toEqual({ direction: "row", gap: 32, wrap: true, wrap_gap: 24 });
+    // Every child fills the cross axis (Header and Body, the product rows): CSS align-items: stretch.
+    expect(byName("Checkout / Desktop")?.layout?.align).toBe("stretch");
+    expect(byName("Product list")?.layout).toEqual({
+      direction: "column",
+      gap: 8,
+      align: "stretch",
+    });
     const card = byName("Summary card");
     expect(card).toMatchObject({
       x: 872,

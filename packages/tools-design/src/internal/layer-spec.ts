@@ -72,7 +72,7 @@ export interface AutoLayout {
   padding?: [number, number, number, number];
   /** Alignment along the direction: `start`, `center`, `end`, `space-between`. */
   justify?: string;
-  /** Alignment across the direction: `start`, `center`, `end`, `baseline`. */
+  /** Alignment across the direction: `start`, `center`, `end`, `baseline`, or `stretch` when every child fills the cross axis. */
   align?: string;
 }
 

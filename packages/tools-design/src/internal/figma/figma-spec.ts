@@ -97,9 +97,27 @@ function autoLayout(node: AnyNode): AutoLayout | undefined {
   if (padding.some((value) => value !== 0)) layout.padding = padding;
   const justify = ALIGN[(node.primaryAxisAlignItems as string | undefined) ?? "MIN"];
   if (justify !== undefined && justify !== "start") layout.justify = justify;
-  const align = ALIGN[(node.counterAxisAlignItems as string | undefined) ?? "MIN"];
+  const align = stretchesChildren(node, layout.direction)
+    ? "stretch"
+    : ALIGN[(node.counterAxisAlignItems as string | undefined) ?? "MIN"];
   if (align !== undefined && align !== "start") layout.align = align;
   return layout;
+}
+
+/**
+ * Whether every visible child in the flow fills the cross axis (CSS `align-items: stretch`):
+ * then the frame's own cross-axis alignment has no effect, and stretch is what to build.
+ */
+function stretchesChildren(node: AnyNode, direction: AutoLayout["direction"]): boolean {
+  if (direction === "grid") return false;
+  const crossSizing = direction === "row" ? "layoutSizingVertical" : "layoutSizingHorizontal";
+  const inFlow = ((node.children as AnyNode[] | undefined) ?? []).filter(
+    (child) => child.visible !== false && child.layoutPositioning !== "ABSOLUTE",
+  );
+  return (
+    inFlow.length > 0 &&
+    inFlow.every((child) => child[crossSizing] === "FILL" || child.layoutAlign === "STRETCH")
+  );
 }
 
 /** Builds the spec of one node tree. */
