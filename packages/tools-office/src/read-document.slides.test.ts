@@ -78,6 +78,9 @@ line one
 ## Slide B
 
 - a bullet
+
+3.  Third
+4.  Fourth
 `;
 
 let folder: ReturnType<typeof readFolder>;
@@ -141,6 +144,7 @@ describe("read_document — .pptx as pandoc writes it", () => {
       expect(md).toContain("**Term**\n\nIts definition.");
       expect(md).toContain("1. First step\n\n    ```\n    npm install\n    ```\n\n2. Second step");
       expect(md).toContain("```\nline one\n# not a heading\n```");
+      expect(md).toContain("- a bullet\n3. Third\n4. Fourth");
     },
   );
 });

@@ -164,7 +164,11 @@ export class PptxDeck {
     const part =
       [...properties].find((relationship) => relationship.type.endsWith("/core-properties"))
         ?.target ?? "docProps/core.xml";
-    const root = await this.part(part).catch(() => undefined);
+    // the title is optional: a damaged core-properties part leaves it out, nothing more
+    const root = await this.part(part).catch((error: unknown) => {
+      if (error instanceof ToolFailureError) return undefined;
+      throw error;
+    });
     const title = root === undefined ? undefined : childElement(root, "title");
     const text = title === undefined ? "" : textContent(title).replace(/\s+/g, " ").trim();
     return text === "" ? undefined : text;

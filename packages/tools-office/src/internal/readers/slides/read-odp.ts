@@ -136,7 +136,9 @@ export async function readOdp(input: ReaderInput): Promise<PagedDocument> {
   const limit = request.limit ?? input.defaultLimit;
   // Where the page starts does not depend on the count (checked against it below).
   const first =
-    request.pages === undefined ? 1 : parseSpan(request.pages, Number.MAX_SAFE_INTEGER, "").first;
+    request.pages === undefined
+      ? 1
+      : parseSpan(request.pages, Number.MAX_SAFE_INTEGER, "slides").first;
   const start = first + offset - 2;
   const text = await odf.archive.readText("content.xml", input.yielder);
   const { content, pages, count } = await streamContent(

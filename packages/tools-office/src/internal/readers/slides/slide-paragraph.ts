@@ -28,6 +28,8 @@ export interface SlideParagraph {
   level: number;
   /** The bullet the paragraph sets: none (`buNone`), numbered, a character, or the shape's. */
   bullet: "none" | "number" | "character" | "inherited";
+  /** The number a numbered list starts at (`buAutoNum`'s `startAt`, else 1). */
+  start: number;
   /** Whether it sets spacing before itself (`spcBef`). */
   spaceBefore: boolean;
 }
@@ -139,6 +141,8 @@ export function readParagraph(paragraph: XmlElement, linkTarget: LinkTarget): Sl
   const properties = childElement(paragraph, "pPr");
   const has = (local: string) =>
     properties !== undefined && childElement(properties, local) !== undefined;
+  const numbering = properties === undefined ? undefined : childElement(properties, "buAutoNum");
+  const start = Number(numbering?.attributes.startAt ?? 1);
   return {
     segments,
     plain,
@@ -146,12 +150,13 @@ export function readParagraph(paragraph: XmlElement, linkTarget: LinkTarget): Sl
     level: Math.min(8, Number((properties && attribute(properties, "lvl")) ?? 0) || 0),
     bullet: has("buNone")
       ? "none"
-      : has("buAutoNum")
+      : numbering !== undefined
         ? "number"
         : has("buChar") || has("buBlip")
           ? "character"
           : "inherited",
     spaceBefore: has("spcBef"),
+    start: Number.isInteger(start) && start >= 0 ? Math.min(start, 999_999_999) : 1,
   };
 }
 

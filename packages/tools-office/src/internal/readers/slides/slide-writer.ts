@@ -142,10 +142,13 @@ export class SlideWriter {
       if (inline === "") continue;
       const { level, bullet } = paragraph;
       if ((bulleted && bullet !== "none") || bullet === "number" || bullet === "character") {
+        const numbered = bullet === "number";
         counters.length = level + 1;
-        counters[level] = (counters[level] ?? 0) + 1;
-        const marker = bullet === "number" ? `${counters[level]}.` : "-";
-        this.#writer.listItem(level, marker, inline.replace(/\n/g, "\\\n"));
+        // the number of the level's last item, -1 for a bullet (a numbered list starts after it)
+        const previous = counters[level] ?? -1;
+        counters[level] = !numbered ? -1 : previous < 0 ? paragraph.start : previous + 1;
+        const marker = numbered ? `${counters[level]}.` : "-";
+        this.#writer.listItem(level, marker, blockLines(inline).join("\n"));
         item = level;
       } else if (item !== undefined && level > 0 && level - 1 <= item) {
         this.#writer.continuation(
