@@ -13,7 +13,11 @@ const workspaceFolders = ["packages", "apps"].flatMap((group) => {
   const directory = join(root, group);
   return existsSync(directory) ? readdirSync(directory).map((name) => join(directory, name)) : [];
 });
-const resultFiles = workspaceFolders.map((folder) => join(folder, "test-results.json"));
+// bench/ has a test lane too: the checks of its comparisons that need its devDependencies (the
+// design side-by-side's no-loss check runs figma-developer-mcp, installed there only).
+const resultFiles = [...workspaceFolders, join(root, "bench")].map((folder) =>
+  join(folder, "test-results.json"),
+);
 for (const file of resultFiles) rmSync(file, { force: true });
 
 // Setup: the system packages the suite uses (Chromium, bubblewrap, PostgreSQL) — the same step
