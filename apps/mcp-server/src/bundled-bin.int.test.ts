@@ -35,6 +35,13 @@ const CODE_OUTSIDE = /\/(web-tree-sitter|@vscode\/tree-sitter-wasm|@ast-grep\/na
 const OFFICE_MODULE = "// ../../packages/tools-office/dist/create-office-tools.js";
 /** What the office family loads from node_modules at run time: sharp and its platform binary. */
 const OFFICE_OUTSIDE = /\/(sharp|@img\/[^/]+)\//;
+/** The same for the design family's code. */
+const DESIGN_MODULE = "// ../../packages/tools-design/dist/svg-read.js";
+/** The same for the gui family's tool, and for its X11 displays (loaded by the bin before serving). */
+const GUI_MODULES = [
+  "// ../../packages/tools-gui/dist/computer.js",
+  "// ../../packages/tools-gui/dist/node/xvfb-display.js",
+];
 const binURL = pathToFileURL(`${BIN_DIRECTORY}/`).href;
 
 let folder: ReturnType<typeof temporaryDirectory>;
@@ -125,13 +132,15 @@ describe("the published bin is one bundle with a chunk per family", () => {
       // Outside the bundle only rg's binary package (a file on disk beside its module).
       const outside = afterListing.filter((url) => !url.startsWith(binURL));
       for (const url of outside) expect(url).toMatch(/\/@vscode\/ripgrep\//);
-      // The opt-in browser, code and office families are not served by default: their chunks
-      // never load.
+      // The opt-in browser, code, office, design and gui families are not served by default:
+      // their chunks never load.
       for (const url of chunks(afterListing)) {
         const chunk = readFileSync(fileURLToPath(url), "utf8");
         expect(chunk, url).not.toContain(BROWSER_MODULE);
         expect(chunk, url).not.toContain(CODE_MODULE);
         expect(chunk, url).not.toContain(OFFICE_MODULE);
+        expect(chunk, url).not.toContain(DESIGN_MODULE);
+        for (const marker of GUI_MODULES) expect(chunk, url).not.toContain(marker);
       }
     } finally {
       await client.close();
@@ -271,12 +280,17 @@ describe("the published bin is one bundle with a chunk per family", () => {
       }),
     );
     try {
-      const officeChunks = () =>
-        resolvedSoFar().filter(
-          (url) =>
-            url.startsWith(binURL) &&
-            readFileSync(fileURLToPath(url), "utf8").includes(OFFICE_MODULE),
-        );
+      // Distinct chunks: the log holds every resolution, and office's lazily imported readers
+      // (read-pdf, read-docx, …) import the office chunk back.
+      const officeChunks = () => [
+        ...new Set(
+          resolvedSoFar().filter(
+            (url) =>
+              url.startsWith(binURL) &&
+              readFileSync(fileURLToPath(url), "utf8").includes(OFFICE_MODULE),
+          ),
+        ),
+      ];
       const thought = await client.callTool({ name: "think", arguments: { thought: "first" } });
       expect(thought.isError).not.toBe(true);
       expect(officeChunks()).toEqual([]);
@@ -299,6 +313,54 @@ describe("the published bin is one bundle with a chunk per family", () => {
       expect(outside.some((url) => /\/sharp\//.test(url))).toBe(true);
       for (const url of outside)
         expect(url).toMatch(new RegExp(`${OFFICE_OUTSIDE.source}|/@vscode/ripgrep/`));
+    } finally {
+      await client.close();
+    }
+  }, 60_000);
+
+  it("loads the design family's chunk at its first call, its own chunk with nothing new outside the bundle", async () => {
+    writeFileSync(log, "");
+    writeFileSync(
+      join(folder.path, "badge.svg"),
+      '<svg xmlns="http://www.w3.org/2000/svg" width="40" height="20"><rect width="40" height="20" fill="#c00"/></svg>',
+    );
+    const client = new Client({ name: "bundle-test", version: "1.0.0" });
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [
+          ...["--import", join(folder.path, "register.mjs"), CLI_PATH],
+          ...["--root", folder.path, "--families", "core,design"],
+        ],
+        cwd: folder.path,
+        stderr: "ignore",
+        env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: folder.path },
+      }),
+    );
+    try {
+      const designChunks = () =>
+        resolvedSoFar().filter(
+          (url) =>
+            url.startsWith(binURL) &&
+            readFileSync(fileURLToPath(url), "utf8").includes(DESIGN_MODULE),
+        );
+      const thought = await client.callTool({ name: "think", arguments: { thought: "first" } });
+      expect(thought.isError).not.toBe(true);
+      expect(designChunks()).toEqual([]);
+      const read = await client.callTool({ name: "svg_read", arguments: { path: "badge.svg" } });
+      expect(read.isError, JSON.stringify(read.content)).not.toBe(true);
+      expect(JSON.stringify(read.content)).toContain("rect #1 @0,0 40×20 fill=c1");
+      expect(designChunks()).toHaveLength(1);
+      for (const url of resolvedSoFar().filter((url) => !url.startsWith(binURL))) {
+        expect(url).toMatch(/\/@vscode\/ripgrep\//);
+      }
+      for (const url of resolvedSoFar()) {
+        for (const marker of GUI_MODULES) {
+          expect(
+            url.startsWith(binURL) && readFileSync(fileURLToPath(url), "utf8").includes(marker),
+          ).toBe(false);
+        }
+      }
     } finally {
       await client.close();
     }

@@ -9,6 +9,7 @@ import {
   UsageError,
 } from "./command-line.js";
 import { createLazyAgentoolMcpServer } from "./internal/create-lazy-server.js";
+import { type OpenedGuiDisplay, openGuiDisplay } from "./internal/open-gui-display.js";
 import { isLoopbackHost } from "./loopback.js";
 import { checkOptionalDependencies, DependencyMissingError } from "./optional-dependencies.js";
 import { AGENTOOL_MCP_SERVER_VERSION, resolveRoot } from "./resolve-root.js";
@@ -40,10 +41,35 @@ function serverOptions(options: CommandLineOptions): AgentoolMcpServerOptions {
     ...(options.knowledgeDir === undefined ? {} : { knowledgeDir: options.knowledgeDir }),
     ...(options.memoryDir === undefined ? {} : { memoryDir: options.memoryDir }),
     ...(options.skillsDir === undefined ? {} : { skillsDir: options.skillsDir }),
+    ...(options.families.includes("design") ? figmaOptions(options) : {}),
     fixedRoot: options.fixedRoot,
     ...(options.outputSchemas ? { outputSchemas: true } : {}),
     log,
   };
+}
+
+/** The design family's Figma token, from the host's environment as figma-developer-mcp reads it. */
+function figmaOptions(options: CommandLineOptions): Partial<AgentoolMcpServerOptions> {
+  const token = [process.env.FIGMA_API_KEY, process.env.FIGMA_ACCESS_TOKEN]
+    .map((value) => value?.trim() ?? "")
+    .find((value) => value.length > 0);
+  return {
+    ...(token === undefined ? {} : { figmaToken: token }),
+    ...(options.figmaApiUrl === undefined ? {} : { figmaApiUrl: options.figmaApiUrl }),
+  };
+}
+
+/** The gui family's display, opened before serving (exit 2 without one, 1 when it cannot start). */
+async function openDisplay(options: CommandLineOptions): Promise<OpenedGuiDisplay | undefined> {
+  if (!options.families.includes("gui")) return undefined;
+  try {
+    const opened = await openGuiDisplay(options.guiXvfb);
+    log(`gui: computer drives ${opened.description}.`);
+    return opened;
+  } catch (error) {
+    if (error instanceof UsageError) fail(error.message, 2);
+    fail(`gui: ${error instanceof Error ? error.message : String(error)}`, 1);
+  }
 }
 
 /** A logger that writes each distinct line once (the most recent 1,000 lines are remembered). */
@@ -109,6 +135,8 @@ async function main(): Promise<void> {
   log(
     `agentool-mcp ${AGENTOOL_MCP_SERVER_VERSION}: families ${options.families.join(", ")}, ${options.mode}.`,
   );
+  const gui = await openDisplay(options);
+  if (gui !== undefined) configuration.guiDisplay = gui.display;
 
   if (options.http === undefined) {
     // Over stdio a family's modules are imported when one of its tools is first listed or
@@ -116,7 +144,13 @@ async function main(): Promise<void> {
     const agentool = await createLazyAgentoolMcpServer(configuration);
     const transport = new StdioServerTransport();
     await agentool.connect(transport);
-    onShutdown(() => agentool.dispose(), true);
+    onShutdown(async () => {
+      try {
+        await agentool.dispose();
+      } finally {
+        await gui?.close();
+      }
+    }, true);
     return;
   }
 
@@ -185,8 +219,12 @@ async function main(): Promise<void> {
   }
   log(`listening on ${server.url}`);
   onShutdown(async () => {
-    await server.close();
-    await knowledgeResources?.close();
+    try {
+      await server.close();
+      await knowledgeResources?.close();
+    } finally {
+      await gui?.close();
+    }
   }, false);
 }
 

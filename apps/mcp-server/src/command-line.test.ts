@@ -17,8 +17,10 @@ describe("parseCommandLine", () => {
             name !== "skills" &&
             name !== "code" &&
             name !== "office" &&
+            name !== "design" &&
             name !== "preview" &&
-            name !== "browser",
+            name !== "browser" &&
+            name !== "gui",
         ),
         mode: "read-only",
         allowCommands: [],
@@ -110,8 +112,8 @@ describe("parseCommandLine", () => {
     expect(usageError(["--mode", "read-wrte"])).toBe(
       '--mode must be read-only or read-write, not "read-wrte". Did you mean read-write?',
     );
-    expect(usageError(["--families", "fs,gti"])).toContain(
-      'unknown family "gti". Did you mean git?',
+    expect(usageError(["--families", "fs,gitt"])).toContain(
+      'unknown family "gitt". Did you mean git?',
     );
     expect(usageError(["--families", ","])).toContain("--families needs at least one family");
     expect(usageError(["--http", "http"])).toContain("--http needs a port number from 0 to 65535");
@@ -197,6 +199,60 @@ describe("parseCommandLine", () => {
     expect(usageError(["--families", "cod"])).toContain("Did you mean code?");
   });
 
+  it("mounts gui only when named, in read-write mode, on DISPLAY or its own --gui-xvfb with --gui-app", () => {
+    const serve = (argv: string[]) => {
+      const parsed = parseCommandLine(argv);
+      if (parsed.action !== "serve") throw new Error(`${argv.join(" ")} did not serve`);
+      return parsed.options;
+    };
+    expect(serve(["--mode", "read-write"]).families).not.toContain("gui");
+    const own = serve([
+      ...["--families", "gui", "--mode", "read-write", "--gui-xvfb", "1280x800"],
+      ...["--gui-app", " xterm  -geometry 100x30 "],
+    ]);
+    expect(own).toMatchObject({
+      families: ["gui"],
+      guiXvfb: { width: 1280, height: 800, app: ["xterm", "-geometry", "100x30"] },
+    });
+    expect(serve(["--families", "gui", "--mode", "read-write"]).guiXvfb).toBeUndefined();
+    expect(usageError(["--families", "gui"])).toBe(
+      "--families gui mounts computer, which drives a desktop with the mouse and keyboard (it can do anything its user can), which needs --mode read-write: add --mode read-write or drop gui from --families.",
+    );
+    expect(usageError(["--families", "gui", "--mode", "read-write", "--gui-app", "xterm"])).toBe(
+      "--gui-app launches a program into the display the server starts: add --gui-xvfb <width>x<height> (e.g. 1280x800) or drop --gui-app.",
+    );
+    for (const size of ["1280", "10x10", "1280x800x24", "wide"]) {
+      expect(
+        usageError(["--families", "gui", "--mode", "read-write", "--gui-xvfb", size]),
+      ).toContain("--gui-xvfb needs <width>x<height> in pixels");
+    }
+    expect(usageError(["--families", "fs", "--gui-xvfb", "800x600"])).toBe(
+      "--gui-xvfb configures the gui family: add gui to --families or drop --gui-xvfb.",
+    );
+  });
+
+  it("mounts design only when named, in either mode; --figma-api-url needs it and a bare origin", () => {
+    const serve = (argv: string[]) => {
+      const parsed = parseCommandLine(argv);
+      if (parsed.action !== "serve") throw new Error(`${argv.join(" ")} did not serve`);
+      return parsed.options;
+    };
+    expect(serve(["--root", "."]).families).not.toContain("design");
+    expect(serve(["--root", ".", "--families", "design"])).toMatchObject({
+      families: ["design"],
+      mode: "read-only",
+    });
+    expect(
+      serve(["--families", "design", "--figma-api-url", "http://127.0.0.1:8123/"]).figmaApiUrl,
+    ).toBe("http://127.0.0.1:8123");
+    expect(
+      usageError(["--families", "design", "--figma-api-url", "https://x.example/v1"]),
+    ).toContain("--figma-api-url needs the origin of a Figma REST API");
+    expect(usageError(["--families", "fs", "--figma-api-url", "https://api.figma.com"])).toBe(
+      "--figma-api-url configures the design family: add design to --families or drop --figma-api-url.",
+    );
+  });
+
   it("mounts office only when named (documents is another name for it), in either mode", () => {
     const serve = (argv: string[]) => {
       const parsed = parseCommandLine(argv);
@@ -226,7 +282,11 @@ describe("parseCommandLine", () => {
     }
     expect(help).toContain("AGENTOOL_MCP_TOKEN");
     expect(help).toContain("XDG_CACHE_HOME");
-    expect(help).toContain("core,fs,git,code,office,web,knowledge,memory,skills,interact");
+    expect(help).toContain("FIGMA_API_KEY");
+    expect(help).toContain("DISPLAY");
+    expect(help).toContain(
+      "core,fs,git,code,office,design,web,knowledge,memory,skills,interact,preview,browser,gui",
+    );
     expect(help).toContain("documents is another name for office");
   });
 });

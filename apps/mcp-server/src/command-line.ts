@@ -1,13 +1,17 @@
-import { isAbsolute } from "node:path";
-import { errorMessage } from "@agentool/contract";
 import { FAMILY_NAMES, type FamilyName, isFamilyName } from "./family-names.js";
 import { DEFAULT_HTTP_HOST, FLAGS, MODES, type ServerMode } from "./flags.js";
+import { checkFamilyFlags } from "./internal/family-flags.js";
 import { FlagValues, typo } from "./internal/flag-values.js";
-import { normalizeKnowledgeDir } from "./internal/knowledge-folder-paths.js";
+import {
+  type GuiXvfbOptions,
+  parseFigmaApiUrl,
+  parseGuiXvfb,
+} from "./internal/gui-design-flags.js";
 import { isLoopbackHost } from "./loopback.js";
 import { UsageError } from "./usage-error.js";
 
 export { DEFAULT_HTTP_HOST, FLAGS, type FlagDescription, MODES, type ServerMode } from "./flags.js";
+export type { GuiXvfbOptions } from "./internal/gui-design-flags.js";
 export { UsageError } from "./usage-error.js";
 
 /** The options of a serving run, as the command line gave them. */
@@ -30,6 +34,10 @@ export interface CommandLineOptions {
   memoryDir?: string;
   /** `--skills-dir`, as given; present only when it was. */
   skillsDir?: string;
+  /** `--gui-xvfb` (with `--gui-app`): the display the gui family starts; absent = the host's `DISPLAY`. */
+  guiXvfb?: GuiXvfbOptions;
+  /** `--figma-api-url`: the design family's Figma API origin; absent = Figma's. */
+  figmaApiUrl?: string;
   /** `--fixed-root`. */
   fixedRoot: boolean;
   /** `--output-schemas`. */
@@ -150,49 +158,6 @@ function checkNoAuth(host: string, hasToken: boolean): void {
   }
 }
 
-/** A flag that configures a family: refused without it; `needed` when the family cannot run without the flag. */
-interface FamilyFlag {
-  flag: string;
-  family: FamilyName;
-  /** Another family the flag configures too (refused only when neither is served). */
-  alsoFamily?: FamilyName;
-  /** The message when the family was chosen with --families but the flag is missing. */
-  needed?: string;
-  /** A further check of the value once its family is there. */
-  check?: (value: string) => void;
-}
-
-/** Flags that configure a family, checked in this order. */
-const FAMILY_FLAGS: readonly FamilyFlag[] = [
-  { flag: "searxng", family: "web" },
-  // One guarded transport policy: --allow-host opens the same hosts to web_fetch and the browser.
-  { flag: "allow-host", family: "web", alsoFamily: "browser" },
-  {
-    flag: "knowledge-dir",
-    family: "knowledge",
-    check: (knowledgeDir) => {
-      try {
-        // Lexical checks now (`..` above the root, `~`, NUL); an absolute path is checked against --root later.
-        if (!isAbsolute(knowledgeDir.trim())) normalizeKnowledgeDir(knowledgeDir);
-      } catch (error) {
-        throw new UsageError(errorMessage(error));
-      }
-    },
-  },
-  {
-    flag: "memory-dir",
-    family: "memory",
-    needed:
-      "The memory family keeps its memories in a folder: add --memory-dir <dir> (e.g. --memory-dir ~/.agentool/memory) or drop memory from --families.",
-  },
-  {
-    flag: "skills-dir",
-    family: "skills",
-    needed:
-      "The skills family serves the skills of a folder: add --skills-dir <dir> (e.g. --skills-dir .agents/skills) or drop skills from --families.",
-  },
-];
-
 /** Flags that apply to the HTTP server only. */
 const HTTP_FLAGS = [
   "host",
@@ -231,11 +196,12 @@ function parseMode(flags: FlagValues): ServerMode {
 }
 
 /**
- * By default every family but code, office, preview and browser (code's seven tools would take
- * the default set past its token budget, and grep_search already finds text; office's tools
- * would leave the read-only set no room under it and take read-write past it; preview and browser
- * each start a Chromium, browser reaches the live web): memory only with --memory-dir and skills
- * only with --skills-dir.
+ * By default every family but code, office, design, preview, browser and gui (code's seven tools
+ * would take the default set past its token budget, and grep_search already finds text; office's
+ * tools would leave the read-only set no room under it and take read-write past it; design's
+ * serve only agents given design files; preview and browser each start a Chromium, browser
+ * reaches the live web; gui drives a desktop): memory only with --memory-dir and skills only with
+ * --skills-dir.
  */
 function chooseFamilies(flags: FlagValues): FamilyName[] {
   return flags.hasValue("families")
@@ -244,18 +210,28 @@ function chooseFamilies(flags: FlagValues): FamilyName[] {
         (name) =>
           name !== "code" &&
           name !== "office" &&
+          name !== "design" &&
           name !== "preview" &&
           name !== "browser" &&
+          name !== "gui" &&
           (name !== "memory" || flags.hasValue("memory-dir")) &&
           (name !== "skills" || flags.hasValue("skills-dir")),
       );
 }
 
-/** The browser acts on the live web (forms, clicks, posts): only read-write mode mounts it. */
-function checkBrowserMode(mode: ServerMode, families: readonly FamilyName[]): void {
+/**
+ * The browser acts on the live web (forms, clicks, posts) and gui on a desktop (anything its user
+ * can do): only read-write mode mounts them.
+ */
+function checkDestructiveFamilies(mode: ServerMode, families: readonly FamilyName[]): void {
   if (families.includes("browser") && mode !== "read-write") {
     throw new UsageError(
       "--families browser mounts a browser that acts on the live web (fills forms, clicks, posts), which needs --mode read-write: add --mode read-write or drop browser from --families.",
+    );
+  }
+  if (families.includes("gui") && mode !== "read-write") {
+    throw new UsageError(
+      "--families gui mounts computer, which drives a desktop with the mouse and keyboard (it can do anything its user can), which needs --mode read-write: add --mode read-write or drop gui from --families.",
     );
   }
 }
@@ -275,31 +251,6 @@ function checkAllowCommands(
     throw new UsageError(
       "--allow-command mounts run_command in the fs family: add fs to --families or drop --allow-command.",
     );
-  }
-}
-
-/** Each flag of {@link FAMILY_FLAGS} needs its family; a family chosen with --families may need its flag. */
-function checkFamilyFlags(flags: FlagValues, families: readonly FamilyName[]): void {
-  for (const { flag, family, alsoFamily, needed, check } of FAMILY_FLAGS) {
-    const value = flags.one(flag);
-    const served =
-      families.includes(family) || (alsoFamily !== undefined && families.includes(alsoFamily));
-    if (value !== undefined && !served) {
-      throw new UsageError(
-        alsoFamily === undefined
-          ? `--${flag} configures the ${family} family: add ${family} to --families or drop --${flag}.`
-          : `--${flag} configures the ${family} and ${alsoFamily} families: add ${family} or ${alsoFamily} to --families or drop --${flag}.`,
-      );
-    }
-    if (value !== undefined) check?.(value);
-    if (
-      needed !== undefined &&
-      value === undefined &&
-      flags.hasValue("families") &&
-      families.includes(family)
-    ) {
-      throw new UsageError(needed);
-    }
   }
 }
 
@@ -351,7 +302,7 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
   const families = chooseFamilies(flags);
   const allowCommands = flags.many("allow-command");
   checkAllowCommands(allowCommands, mode, families);
-  checkBrowserMode(mode, families);
+  checkDestructiveFamilies(mode, families);
   const searxngValue = flags.one("searxng");
   const searxng = searxngValue === undefined ? undefined : parseSearxng(searxngValue);
   checkFamilyFlags(flags, families);
@@ -362,6 +313,8 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
   }
   const memoryDir = flags.one("memory-dir");
   const skillsDir = flags.one("skills-dir");
+  const guiXvfb = parseGuiXvfb(flags.one("gui-xvfb"), flags.one("gui-app"));
+  const figmaApiUrl = flags.one("figma-api-url");
   return {
     action: "serve",
     options: {
@@ -374,6 +327,8 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
       knowledgeDir: flags.one("knowledge-dir"),
       ...(memoryDir === undefined ? {} : { memoryDir }),
       ...(skillsDir === undefined ? {} : { skillsDir }),
+      ...(guiXvfb === undefined ? {} : { guiXvfb }),
+      ...(figmaApiUrl === undefined ? {} : { figmaApiUrl: parseFigmaApiUrl(figmaApiUrl) }),
       fixedRoot,
       outputSchemas: flags.hasSwitch("output-schemas"),
       http: parseHttp(flags),
@@ -411,6 +366,8 @@ export function formatHelp(version: string): string {
     "",
     "Environment:",
     "  AGENTOOL_MCP_TOKEN  the bearer token of --http (preferred over --token)",
+    "  FIGMA_API_KEY       the Figma token of the design family (or FIGMA_ACCESS_TOKEN)",
+    "  DISPLAY             the X display the gui family drives without --gui-xvfb",
     "  XDG_CACHE_HOME      where read-only mode keeps the knowledge index (default ~/.cache)",
     "",
     "Exit codes: 0 done, 1 failed while serving, 2 bad command line.",

@@ -5,6 +5,7 @@ export const FAMILY_NAMES = [
   "git",
   "code",
   "office",
+  "design",
   "web",
   "knowledge",
   "memory",
@@ -12,6 +13,7 @@ export const FAMILY_NAMES = [
   "interact",
   "preview",
   "browser",
+  "gui",
 ] as const;
 
 /**
@@ -21,13 +23,17 @@ export const FAMILY_NAMES = [
  * with `--families`), `office` (read_document, read_image; write_document, edit_document,
  * edit_sheet and edit_notebook in read-write mode — Word, Excel, PowerPoint, OpenDocument, PDF,
  * notebooks and images under the root; only when asked for with `--families`, which also takes
- * `documents` for it), `web` (web_fetch, wiki_search, web_search), `knowledge` (search_knowledge, remember,
+ * `documents` for it), `design` (svg_read over the root; design_read and design_tokens with the
+ * host's Figma token; design_export in read-write mode; only when asked for with `--families`),
+ * `web` (web_fetch, wiki_search, web_search), `knowledge` (search_knowledge, remember,
  * search_memory), `memory` (memory_write, memory_read, memory_search, memory_list, memory_delete
  * over the file store in `--memory-dir`), `skills` (use_skill, read_skill_file over the skills
  * folder in `--skills-dir`), `interact` (ask_user, confirm, notify), `preview` (preview: HTML
- * artifacts under the root in headless Chromium; only when asked for with `--families`) or
+ * artifacts under the root in headless Chromium; only when asked for with `--families`),
  * `browser` (browser: the live web in headless Chromium, every request through the SSRF-guarded
- * transport; only when asked for with `--families`, and only in read-write mode).
+ * transport; only when asked for with `--families`, and only in read-write mode) or `gui`
+ * (computer: screenshots, mouse and keyboard on an X11 display — the host's `DISPLAY` or an Xvfb of
+ * the server's own; only when asked for with `--families`, and only in read-write mode).
  */
 export type FamilyName = (typeof FAMILY_NAMES)[number];
 

@@ -29,18 +29,18 @@ export const FLAGS: readonly FlagDescription[] = [
     name: "root",
     value: "<dir>",
     description:
-      "The directory the fs, git, code, office and knowledge tools are confined to when the client sends no MCP roots (a client's first file:// root wins unless --fixed-root).",
+      "The directory the fs, git, code, office, design and knowledge tools are confined to when the client sends no MCP roots (a client's first file:// root wins unless --fixed-root).",
   },
   {
     name: "families",
     value: "<list>",
-    description: `Comma-separated families to serve: ${FAMILY_NAMES.join(",")} (default: all but code, office, preview and browser; memory with --memory-dir, skills with --skills-dir; documents is another name for office). browser needs --mode read-write.`,
+    description: `Comma-separated families to serve: ${FAMILY_NAMES.join(",")} (default: all but code, office, design, preview, browser and gui; memory with --memory-dir, skills with --skills-dir; documents is another name for office). browser and gui need --mode read-write.`,
   },
   {
     name: "mode",
     value: "read-only|read-write",
     description:
-      "read-only (default): look, list, search, read; nothing is written inside the root. read-write adds the fs, git, code and office tools that change files, stage, commit, rewrite code and write and edit documents, keeps the knowledge index in the knowledge folder, lets web_fetch save pages there and allows the browser family.",
+      "read-only (default): look, list, search, read; nothing is written inside the root. read-write adds the fs, git, code and office tools that change files, stage, commit, rewrite code and write and edit documents, keeps the knowledge index in the knowledge folder, lets web_fetch save pages there, lets design_export save images and allows the browser and gui families.",
   },
   {
     name: "allow-command",
@@ -78,6 +78,24 @@ export const FLAGS: readonly FlagDescription[] = [
     value: "<dir>",
     description:
       "Serve the skills family (use_skill, read_skill_file) over the skills in this folder: one <skill>/SKILL.md each, scanned again when a name is unknown; nothing is written. Without it the skills family is left out.",
+  },
+  {
+    name: "gui-xvfb",
+    value: "<width>x<height>",
+    description:
+      "The gui family drives an Xvfb display of this size that the server starts (and stops when it exits) instead of the host's DISPLAY, e.g. --gui-xvfb 1280x800.",
+  },
+  {
+    name: "gui-app",
+    value: "<command>",
+    description:
+      'A program to launch into the --gui-xvfb display, split on spaces and run without a shell, e.g. --gui-app "xterm -geometry 100x30".',
+  },
+  {
+    name: "figma-api-url",
+    value: "<url>",
+    description:
+      "The Figma REST API origin of the design family (default https://api.figma.com; for a self-hosted proxy or a test server, whose host is then let through the SSRF guard). The token comes from FIGMA_API_KEY or FIGMA_ACCESS_TOKEN.",
   },
   {
     name: "http",

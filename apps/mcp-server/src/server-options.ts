@@ -1,3 +1,4 @@
+import type { ComputerDisplay } from "@agentool/tools-gui";
 import { z } from "zod";
 import { FAMILY_NAMES, type FamilyName } from "./family-names.js";
 import { MODES, type ServerMode } from "./flags.js";
@@ -14,8 +15,9 @@ export interface AgentoolMcpServerOptions {
    */
   root?: string;
   /**
-   * The families to serve. Default: all of {@link FAMILY_NAMES} but `code` and `office` (opt-in:
-   * their tools cost tokens in every conversation), `browser` (opt-in, and only with `mode: "read-write"`), `memory` without `memoryDir` and `skills` without `skillsDir`.
+   * The families to serve. Default: all of {@link FAMILY_NAMES} but `code`, `office` and `design`
+   * (opt-in: their tools cost tokens in every conversation), `browser` and `gui` (opt-in, and only
+   * with `mode: "read-write"`), `memory` without `memoryDir` and `skills` without `skillsDir`.
    */
   families?: readonly FamilyName[];
   /** `"read-only"` (default) or `"read-write"` (fs and git tools that change things). */
@@ -50,6 +52,23 @@ export interface AgentoolMcpServerOptions {
    * skills family is left out (and naming it in `families` is an error).
    */
   skillsDir?: string;
+  /**
+   * The display the gui family's `computer` tool drives (`startXvfbDisplay` or
+   * `connectX11Display` of `@agentool/tools-gui/node`, or another `ComputerDisplay`). The caller
+   * owns it and closes it after `dispose`. Needed by the gui family (and refused without it).
+   */
+  guiDisplay?: ComputerDisplay;
+  /**
+   * The host's Figma token (never a tool argument): with it the design family serves
+   * `design_read`, `design_tokens` and, in read-write mode, `design_export`; without it only
+   * `svg_read`. `agentool-mcp` reads it from `FIGMA_API_KEY` or `FIGMA_ACCESS_TOKEN`.
+   */
+  figmaToken?: string;
+  /**
+   * The Figma REST API origin (default `https://api.figma.com`): a self-hosted proxy or a test
+   * server. The token is sent there only, and its host is let through the SSRF guard.
+   */
+  figmaApiUrl?: string;
   /** Ignore the client's MCP roots and always confine to `root`. Default `false`. */
   fixedRoot?: boolean;
   /**
@@ -88,6 +107,17 @@ export const agentoolMcpServerOptionsSchema = z.object({
   knowledgeCacheDirectory: z.string().min(1).optional(),
   memoryDir: z.string().min(1).optional(),
   skillsDir: z.string().min(1).optional(),
+  guiDisplay: z
+    .custom<ComputerDisplay>(
+      (value) =>
+        typeof value === "object" &&
+        value !== null &&
+        typeof (value as ComputerDisplay).capture === "function",
+      "guiDisplay must be a ComputerDisplay (startXvfbDisplay or connectX11Display of @agentool/tools-gui/node)",
+    )
+    .optional(),
+  figmaToken: z.string().min(1).optional(),
+  figmaApiUrl: z.url({ protocol: /^https?$/ }).optional(),
   fixedRoot: z.boolean().optional(),
   outputSchemas: z.boolean().optional(),
   log: z.custom<(line: string) => void>((value) => typeof value === "function").optional(),

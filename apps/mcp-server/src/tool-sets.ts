@@ -1,4 +1,5 @@
 import type { AnyTool } from "@agentool/contract";
+import type { ComputerDisplay } from "@agentool/tools-gui";
 import type { InteractionHandler } from "@agentool/tools-interact";
 import type { CorpusSource } from "@agentool/tools-knowledge/node";
 import type { ServerMode } from "./command-line.js";
@@ -9,6 +10,7 @@ import { SEARCH_MEMORY_NAME } from "./internal/family-tool-names.js";
 import type { KnowledgeFolder } from "./internal/knowledge-folder-paths.js";
 import type { KnowledgeResources } from "./knowledge-resources.js";
 
+export { disposeDesignTransport } from "./internal/build-design-gui-tools.js";
 export {
   disposeBrowserTool,
   disposePreviewTool,
@@ -46,6 +48,12 @@ export interface ToolSetConfiguration {
   memoryDirectory?: string;
   /** The skills family's folder (absolute); absent = no skills family. */
   skillsDirectory?: string;
+  /** The display the gui family drives; absent = no `computer` tool. */
+  guiDisplay?: ComputerDisplay;
+  /** The host's Figma token; absent = the design family serves `svg_read` only. */
+  figmaToken?: string;
+  /** The Figma API origin; absent = `https://api.figma.com`. */
+  figmaApiUrl?: string;
   /** List `outputSchema` for tools that declare output. Default `false`. */
   outputSchemas?: boolean;
   /**
@@ -110,12 +118,15 @@ export interface ToolSet {
  *   root.
  * - office: `createOfficeTools({ root, mode })` — read_document and read_image, plus
  *   write_document, edit_document, edit_sheet and edit_notebook in read-write mode. Needs a root.
+ * - design: `svg_read` over the root; with `figmaToken`, `design_read` and `design_tokens`, plus
+ *   `design_export` (images saved under the root) in read-write mode.
  * - web: `wiki_search` and the SSRF-guarded `web_fetch` (`allowHosts`); `web_search` over
  *   SearXNG when `searxng` is set.
  * - interact: `notify` always; `ask_user` and `confirm` only when the client supports elicitation.
  * - preview: the `preview` tool over the root (headless Chromium).
  * - browser: the `browser` tool (the live web in headless Chromium, every request through the
  *   guarded transport opened by `allowHosts`), only in read-write mode and not when stateless.
+ * - gui: the `computer` tool on `guiDisplay`, only in read-write mode.
  *
  * @param configuration - families, mode, commands, SearXNG, allowed hosts
  * @param state - root, elicitation support, interaction handler

@@ -5,6 +5,7 @@ import type { BrowserTool } from "@agentool/tools-preview/browser";
 import type { FamilyName } from "../family-names.js";
 import type { KnowledgeResources } from "../knowledge-resources.js";
 import type { ToolSet, ToolSetConfiguration, ToolSetState } from "../tool-sets.js";
+import { buildComputerTool, buildDesignTools } from "./build-design-gui-tools.js";
 import type { FamilyModules } from "./family-modules.js";
 import { KNOWLEDGE_NAMES, SEARCH_MEMORY_NAME, WEB_NAMES } from "./family-tool-names.js";
 import { rootRelativeSource } from "./knowledge-folder-paths.js";
@@ -251,7 +252,9 @@ export function buildToolSetFrom(
   // One workspace for every family that reads and writes the root's files: one confinement and
   // one set of write locks, so edit_file and edit_document on the same file wait for each other.
   const workspace =
-    root !== undefined && modules.fs !== undefined && (planned.fs || planned.code || planned.office)
+    root !== undefined &&
+    modules.fs !== undefined &&
+    (planned.fs || planned.code || planned.office || planned.design?.svg === true)
       ? modules.fs.workspaceFromOptions("agentool-mcp", { root })
       : undefined;
   if (planned.core && modules.core !== undefined) {
@@ -310,6 +313,13 @@ export function buildToolSetFrom(
       }),
     );
   }
+  if (planned.design !== undefined && modules.design !== undefined) {
+    // svg_read and design_export confined to the root's workspace; the Figma requests through
+    // one SSRF-guarded transport with the host's token, never a model's.
+    const where =
+      root === undefined ? undefined : { root, ...(workspace === undefined ? {} : { workspace }) };
+    tools.push(...buildDesignTools(modules.design, configuration, planned.design, where, mounted));
+  }
   if (planned.web && modules.web !== undefined) tools.push(...buildWebTools(modules.web, context));
   let corpus: ToolSet["corpus"];
   if (planned.knowledge && modules.knowledge !== undefined) {
@@ -343,6 +353,9 @@ export function buildToolSetFrom(
   }
   if (planned.browser && modules.browser !== undefined) {
     tools.push(buildBrowserTool(modules.browser, configuration, mounted));
+  }
+  if (planned.gui && modules.gui !== undefined) {
+    tools.push(...buildComputerTool(modules.gui, configuration, mounted));
   }
   checkBuilt(tools, families, modules);
   return {

@@ -1,7 +1,9 @@
 import * as code from "@agentool/tools-code";
 import * as core from "@agentool/tools-core";
+import * as design from "@agentool/tools-design";
 import * as fs from "@agentool/tools-fs/node";
 import * as git from "@agentool/tools-git";
+import * as gui from "@agentool/tools-gui";
 import * as interact from "@agentool/tools-interact";
 import * as knowledgeIndex from "@agentool/tools-knowledge";
 import * as knowledgeNode from "@agentool/tools-knowledge/node";
@@ -26,6 +28,7 @@ export const EAGER_FAMILY_MODULES: Required<FamilyModules> = Object.freeze({
   git,
   code,
   office,
+  design: { index: design, webNode },
   web: { index: webIndex, node: webNode, saver },
   knowledge: { index: knowledgeIndex, resources },
   memory: { index: knowledgeIndex, node: knowledgeNode },
@@ -33,4 +36,5 @@ export const EAGER_FAMILY_MODULES: Required<FamilyModules> = Object.freeze({
   interact,
   preview,
   browser: { index: browser, web: webIndex, webNode },
+  gui,
 });

@@ -11,6 +11,11 @@ export interface FamilyModules {
   git?: typeof import("@agentool/tools-git");
   code?: typeof import("@agentool/tools-code");
   office?: typeof import("@agentool/tools-office");
+  design?: {
+    index: typeof import("@agentool/tools-design");
+    /** `createGuardedTransport`: the Figma requests' transport, closed with the server. */
+    webNode: typeof import("@agentool/tools-web/node");
+  };
   web?: {
     index: typeof import("@agentool/tools-web");
     node: typeof import("@agentool/tools-web/node");
@@ -37,6 +42,7 @@ export interface FamilyModules {
     /** `createGuardedTransport`, every request of the browser's pages. */
     webNode: typeof import("@agentool/tools-web/node");
   };
+  gui?: typeof import("@agentool/tools-gui");
 }
 
 const loaders: { [Family in FamilyName]: () => Promise<FamilyModules> } = {
@@ -57,6 +63,15 @@ const loaders: { [Family in FamilyName]: () => Promise<FamilyModules> } = {
       import("@agentool/tools-fs/node"),
     ]);
     return { office, fs };
+  },
+  // svg_read and design_export take the same workspace too
+  design: async () => {
+    const [index, webNode, fs] = await Promise.all([
+      import("@agentool/tools-design"),
+      import("@agentool/tools-web/node"),
+      import("@agentool/tools-fs/node"),
+    ]);
+    return { design: { index, webNode }, fs };
   },
   web: async () => {
     const [index, node, saver] = await Promise.all([
@@ -97,6 +112,9 @@ const loaders: { [Family in FamilyName]: () => Promise<FamilyModules> } = {
     ]);
     return { browser: { index, web, webNode } };
   },
+  // The display itself is the host's (createAgentoolMcpServer's guiDisplay; agentool-mcp starts
+  // or connects it before serving): only the tool is loaded here.
+  gui: async () => ({ gui: await import("@agentool/tools-gui") }),
 };
 
 /**

@@ -1,8 +1,16 @@
 import { CODE_READ_TOOL_NAMES, CODE_WRITE_TOOL_NAMES } from "@agentool/tools-code";
 import { THINK_TOOL_NAME, UPDATE_PLAN_TOOL_NAME } from "@agentool/tools-core";
+import {
+  DESIGN_EXPORT_TOOL_NAME,
+  DESIGN_FIGMA_TOOL_NAMES,
+  DESIGN_OFFLINE_TOOL_NAMES,
+  DESIGN_READ_TOOL_NAME,
+  DESIGN_TOKENS_TOOL_NAME,
+} from "@agentool/tools-design";
 import { fsToolNames } from "@agentool/tools-fs";
 import { RUN_COMMAND_TOOL_NAME } from "@agentool/tools-fs/node";
 import { GIT_READ_TOOL_NAMES, GIT_WRITE_TOOL_NAMES } from "@agentool/tools-git";
+import { COMPUTER_TOOL_NAME } from "@agentool/tools-gui";
 import { ASK_USER_TOOL_NAME, CONFIRM_TOOL_NAME, NOTIFY_TOOL_NAME } from "@agentool/tools-interact";
 import {
   MEMORY_TOOL_NAME_LIST,
@@ -25,10 +33,14 @@ import {
   CODE_READ_NAMES,
   CODE_WRITE_NAMES,
   CORE_TOOL_NAMES,
+  DESIGN_EXPORT_NAME,
+  DESIGN_FIGMA_READ_NAMES,
+  DESIGN_OFFLINE_NAMES,
   FS_READ_TOOL_NAMES,
   FS_WRITE_TOOL_NAMES,
   GIT_READ_NAMES,
   GIT_WRITE_NAMES,
+  GUI_NAME,
   INTERACT_NAMES,
   KNOWLEDGE_INDEX_FOLDER,
   KNOWLEDGE_NAMES,
@@ -55,6 +67,10 @@ describe("family tool names written out for the lazy server", () => {
     expect(CODE_WRITE_NAMES).toEqual(CODE_WRITE_TOOL_NAMES);
     expect(OFFICE_READ_NAMES).toEqual(OFFICE_READ_TOOL_NAMES);
     expect(OFFICE_WRITE_NAMES).toEqual(OFFICE_WRITE_TOOL_NAMES);
+    expect(DESIGN_OFFLINE_NAMES).toEqual(DESIGN_OFFLINE_TOOL_NAMES);
+    expect(DESIGN_FIGMA_READ_NAMES).toEqual([DESIGN_READ_TOOL_NAME, DESIGN_TOKENS_TOOL_NAME]);
+    expect(DESIGN_EXPORT_NAME).toBe(DESIGN_EXPORT_TOOL_NAME);
+    expect([...DESIGN_FIGMA_READ_NAMES, DESIGN_EXPORT_NAME]).toEqual(DESIGN_FIGMA_TOOL_NAMES);
     expect(WEB_NAMES).toEqual({
       search: WEB_SEARCH_TOOL_NAME,
       wiki: WIKI_SEARCH_TOOL_NAME,
@@ -68,6 +84,7 @@ describe("family tool names written out for the lazy server", () => {
     expect(SKILL_NAMES).toEqual(SKILL_TOOL_NAMES);
     expect(PREVIEW_NAME).toBe(PREVIEW_TOOL_NAME);
     expect(BROWSER_NAME).toBe(BROWSER_TOOL_NAME);
+    expect(GUI_NAME).toBe(COMPUTER_TOOL_NAME);
     expect(INTERACT_NAMES).toEqual({
       askUser: ASK_USER_TOOL_NAME,
       confirm: CONFIRM_TOOL_NAME,

@@ -67,6 +67,18 @@ export const OFFICE_WRITE_NAMES: readonly string[] = Object.freeze([
   "edit_notebook",
 ]);
 
+/** `design` without a Figma token (`DESIGN_OFFLINE_TOOL_NAMES` of `@agentool/tools-design`). */
+export const DESIGN_OFFLINE_NAMES: readonly string[] = Object.freeze(["svg_read"]);
+
+/** What a Figma token adds to `design` in read-only mode (`DESIGN_READ_TOOL_NAME`, `DESIGN_TOKENS_TOOL_NAME`). */
+export const DESIGN_FIGMA_READ_NAMES: readonly string[] = Object.freeze([
+  "design_read",
+  "design_tokens",
+]);
+
+/** What a Figma token adds to `design` in read-write mode (`DESIGN_EXPORT_TOOL_NAME`): it saves images under the root. */
+export const DESIGN_EXPORT_NAME = "design_export";
+
 /** The web tools (`WEB_SEARCH_TOOL_NAME`, `WIKI_SEARCH_TOOL_NAME`, `WEB_FETCH_TOOL_NAME`). */
 export const WEB_NAMES = Object.freeze({
   search: "web_search",
@@ -97,6 +109,9 @@ export const PREVIEW_NAME = "preview";
 
 /** `browser` (`BROWSER_TOOL_NAME` of `@agentool/tools-preview/browser`). */
 export const BROWSER_NAME = "browser";
+
+/** `gui` (`COMPUTER_TOOL_NAME` of `@agentool/tools-gui`). */
+export const GUI_NAME = "computer";
 
 /** The interact tools (`ASK_USER_TOOL_NAME`, `CONFIRM_TOOL_NAME`, `NOTIFY_TOOL_NAME`). */
 export const INTERACT_NAMES = Object.freeze({

@@ -40,9 +40,9 @@ function refuse(message: string): never {
 }
 
 /**
- * By default every family but code and office (opt-in: their tools cost tokens every conversation
- * pays) and browser (opt-in: the live web), memory and skills only when they have a folder; each folder
- * needs its family.
+ * By default every family but code, office and design (opt-in: their tools cost tokens every
+ * conversation pays), browser (opt-in: the live web) and gui (opt-in: a desktop), memory and
+ * skills only when they have a folder; each folder needs its family.
  */
 function chooseFamilies(parsed: AgentoolMcpServerOptions): readonly FamilyName[] {
   if (parsed.memoryDir === undefined && parsed.families?.includes("memory") === true) {
@@ -57,7 +57,9 @@ function chooseFamilies(parsed: AgentoolMcpServerOptions): readonly FamilyName[]
       (name) =>
         name !== "code" &&
         name !== "office" &&
+        name !== "design" &&
         name !== "browser" &&
+        name !== "gui" &&
         (name !== "memory" || parsed.memoryDir !== undefined) &&
         (name !== "skills" || parsed.skillsDir !== undefined),
     );
@@ -68,6 +70,32 @@ function chooseFamilies(parsed: AgentoolMcpServerOptions): readonly FamilyName[]
     refuse("memoryDir configures the memory family: add it to families.");
   }
   return families;
+}
+
+/** gui needs read-write mode and a display; the display and the Figma options need their family. */
+function checkGuiAndDesign(
+  parsed: AgentoolMcpServerOptions,
+  families: readonly FamilyName[],
+  mode: string,
+): void {
+  if (families.includes("gui") && mode !== "read-write") {
+    refuse(
+      'the gui family drives a desktop with the mouse and keyboard (anything its user can do): it needs mode: "read-write".',
+    );
+  }
+  if (families.includes("gui") && parsed.guiDisplay === undefined) {
+    refuse(
+      "the gui family drives a display: pass guiDisplay (startXvfbDisplay or connectX11Display of @agentool/tools-gui/node).",
+    );
+  }
+  if (parsed.guiDisplay !== undefined && !families.includes("gui")) {
+    refuse("guiDisplay configures the gui family: add it to families.");
+  }
+  for (const option of ["figmaToken", "figmaApiUrl"] as const) {
+    if (parsed[option] !== undefined && !families.includes("design")) {
+      refuse(`${option} configures the design family: add it to families.`);
+    }
+  }
 }
 
 /** The knowledge folder relative to the root (`""`: the root itself); one that leaves `root` is refused. */
@@ -120,6 +148,7 @@ export function resolveServerConfiguration(options: AgentoolMcpServerOptions): S
       'the browser family acts on the live web (fills forms, clicks, posts): it needs mode: "read-write".',
     );
   }
+  checkGuiAndDesign(parsed, families, mode);
   if (parsed.fixedRoot === true && parsed.root === undefined) {
     refuse("fixedRoot needs a root to confine to.");
   }
@@ -137,6 +166,9 @@ export function resolveServerConfiguration(options: AgentoolMcpServerOptions): S
     ...(parsed.knowledgeCacheDirectory === undefined
       ? {}
       : { knowledgeCacheDirectory: parsed.knowledgeCacheDirectory }),
+    ...(parsed.guiDisplay === undefined ? {} : { guiDisplay: parsed.guiDisplay }),
+    ...(parsed.figmaToken === undefined ? {} : { figmaToken: parsed.figmaToken }),
+    ...(parsed.figmaApiUrl === undefined ? {} : { figmaApiUrl: parsed.figmaApiUrl }),
     ...(parsed.stateless === true ? { stateless: true } : {}),
     ...(parsed.outputSchemas === true ? { outputSchemas: true } : {}),
   };

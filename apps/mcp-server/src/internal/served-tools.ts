@@ -5,6 +5,7 @@ import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import type { FamilyName } from "../family-names.js";
 import type { KnowledgeResources } from "../knowledge-resources.js";
 import type { ToolSetConfiguration, ToolSetState } from "../tool-sets.js";
+import { disposeDesignTransport } from "./build-design-gui-tools.js";
 import { buildToolSetFrom, disposeBrowserTool, disposePreviewTool } from "./build-tool-set.js";
 import type { FamilyModules } from "./family-modules.js";
 import { withDeadline } from "./with-deadline.js";
@@ -112,8 +113,9 @@ export class ServedTools {
 
   /**
    * Aborts the running calls (their child processes are killed), closes the server, then waits
-   * (each step at most ten seconds) for the calls, the knowledge index's last save and the preview
-   * and browser tools' Chromium.
+   * (each step at most ten seconds) for the calls, the knowledge index's last save, the preview
+   * and browser tools' Chromium and the design tools' transport. (The gui family's display is
+   * the host's: `agentool-mcp` closes it after this.)
    *
    * @param server - the MCP server to close
    */
@@ -129,7 +131,11 @@ export class ServedTools {
       await withDeadline(Promise.allSettled([...this.#running]), DISPOSE_GRACE_MS);
       if (closing !== undefined) await withDeadline(closing, DISPOSE_GRACE_MS);
       await withDeadline(
-        Promise.all([disposePreviewTool(configuration), disposeBrowserTool(configuration)]),
+        Promise.all([
+          disposePreviewTool(configuration),
+          disposeBrowserTool(configuration),
+          disposeDesignTransport(configuration),
+        ]),
         DISPOSE_GRACE_MS,
       );
     }

@@ -7,10 +7,14 @@ import {
   CODE_READ_NAMES,
   CODE_WRITE_NAMES,
   CORE_TOOL_NAMES,
+  DESIGN_EXPORT_NAME,
+  DESIGN_FIGMA_READ_NAMES,
+  DESIGN_OFFLINE_NAMES,
   FS_READ_TOOL_NAMES,
   FS_WRITE_TOOL_NAMES,
   GIT_READ_NAMES,
   GIT_WRITE_NAMES,
+  GUI_NAME,
   INTERACT_NAMES,
   KNOWLEDGE_INDEX_FOLDER,
   KNOWLEDGE_NAMES,
@@ -68,12 +72,16 @@ export interface Plan {
   code: boolean;
   /** `office`: asked for, with a root to confine it to. */
   office: boolean;
+  /** `design`'s parts: svg_read (a root), the Figma readers (a token), design_export (both, read-write). */
+  design: DesignPlan | undefined;
   web: boolean;
   webSearch: boolean;
   interact: boolean;
   preview: boolean;
   /** `browser`: asked for, read-write mode, a server that keeps sessions. */
   browser: boolean;
+  /** `gui`: asked for, read-write mode, a display to drive. */
+  gui: boolean;
   elicitation: boolean;
   knowledge: boolean;
   /** `remember` and `search_memory` (not in a stateless server). */
@@ -83,6 +91,60 @@ export interface Plan {
   /** The memory family's folder, when it is served. */
   memoryDirectory: string | undefined;
   notes: string[];
+}
+
+/** Which of the design family's tools a tool set serves. */
+export interface DesignPlan {
+  /** `svg_read`: needs a root. */
+  svg: boolean;
+  /** `design_read`, `design_tokens`: need the host's Figma token. */
+  figma: boolean;
+  /** `design_export`: a token, a root to save into and read-write mode. */
+  export: boolean;
+}
+
+function planDesign(
+  configuration: ToolSetConfiguration,
+  root: string | undefined,
+  notes: string[],
+): DesignPlan | undefined {
+  if (!configuration.families.includes("design")) return undefined;
+  const figma = configuration.figmaToken !== undefined;
+  const design = {
+    svg: root !== undefined,
+    figma,
+    export: figma && root !== undefined && configuration.mode === "read-write",
+  };
+  if (!figma) {
+    notes.push(
+      "design_read, design_tokens and design_export left out: no Figma token (set FIGMA_API_KEY or FIGMA_ACCESS_TOKEN in the server's environment); svg_read reads SVG exports offline.",
+    );
+  }
+  if (root === undefined) {
+    notes.push(
+      `svg_read${figma ? " and design_export" : ""} left out: no root (pass --root <dir>, or use a client that sends MCP roots); they read and save files under the root.`,
+    );
+  } else if (figma && configuration.mode !== "read-write") {
+    notes.push(
+      "design_export left out: it saves images under the root, which only read-write mode allows.",
+    );
+  }
+  return design.svg || design.figma ? design : undefined;
+}
+
+function planGui(configuration: ToolSetConfiguration, notes: string[]): boolean {
+  if (!configuration.families.includes("gui")) return false;
+  if (configuration.mode !== "read-write") {
+    notes.push(
+      "computer left out: it drives a desktop with the mouse and keyboard (anything its user can do), which only read-write mode allows; use --mode read-write.",
+    );
+    return false;
+  }
+  if (configuration.guiDisplay === undefined) {
+    notes.push("computer left out: no display to drive (guiDisplay).");
+    return false;
+  }
+  return true;
 }
 
 function planKnowledgeFolder(
@@ -216,11 +278,13 @@ export function plan(configuration: ToolSetConfiguration, state: ToolSetState): 
     git,
     code,
     office,
+    design: planDesign(configuration, root, notes),
     web: has("web"),
     webSearch: has("web") && configuration.searxng !== undefined,
     interact,
     preview,
     browser,
+    gui: planGui(configuration, notes),
     elicitation: state.elicitation === true,
     knowledge,
     excerpts: knowledge && !stateless,
@@ -262,6 +326,13 @@ export function plannedNames(
       ...(configuration.mode === "read-write" ? OFFICE_WRITE_NAMES : []),
     ]);
   }
+  if (planned.design !== undefined) {
+    names.set("design", [
+      ...(planned.design.svg ? DESIGN_OFFLINE_NAMES : []),
+      ...(planned.design.figma ? DESIGN_FIGMA_READ_NAMES : []),
+      ...(planned.design.export ? [DESIGN_EXPORT_NAME] : []),
+    ]);
+  }
   if (planned.web) {
     names.set("web", [
       ...(planned.webSearch ? [WEB_NAMES.search] : []),
@@ -283,6 +354,7 @@ export function plannedNames(
   }
   if (planned.preview) names.set("preview", [PREVIEW_NAME]);
   if (planned.browser) names.set("browser", [BROWSER_NAME]);
+  if (planned.gui) names.set("gui", [GUI_NAME]);
   if (planned.interact) {
     names.set("interact", [
       ...(planned.elicitation ? [INTERACT_NAMES.askUser, INTERACT_NAMES.confirm] : []),
