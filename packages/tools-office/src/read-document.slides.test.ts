@@ -2,6 +2,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import { unzipSync } from "fflate";
 import PptxGenJS from "pptxgenjs";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
@@ -43,6 +44,14 @@ function slideBomb(name: string): HostileZipEntry {
     tail: "</p:cSld></p:sld>",
   });
   return { name, deflated: stream.deflated, declaredSize: 2_000, crc: 0 };
+}
+
+/** A slide of `count` bulleted paragraphs in one body placeholder (about 250 bytes each). */
+function bigSlide(name: string, count: number): HostileZipEntry {
+  const paragraph =
+    '<a:p><a:pPr lvl="0"/><a:r><a:rPr lang="en-US" b="1"/><a:t>A bold start</a:t></a:r><a:r><a:rPr lang="en-US"/><a:t> and the rest of a fairly ordinary sentence on the slide.</a:t></a:r></a:p>';
+  const data = `<p:sld xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" xmlns:p="http://schemas.openxmlformats.org/presentationml/2006/main"><p:cSld><p:spTree><p:sp><p:nvSpPr><p:cNvPr id="2" name="Body"/><p:cNvSpPr/><p:nvPr><p:ph type="body" idx="1"/></p:nvPr></p:nvSpPr><p:txBody>${paragraph.repeat(count)}</p:txBody></p:sp></p:spTree></p:cSld></p:sld>`;
+  return { name, data, level: 1 };
 }
 
 /** Markdown in pandoc's slide conventions: `#` a section, `##` a slide, `###` inside it. */
@@ -91,6 +100,9 @@ beforeAll(async () => {
     "hostile.pptx": withParts(deck, {
       "ppt/slides/slide40.xml": { name: "ppt/slides/slide40.xml", data: "<p:sld><p:cSld>" },
       "ppt/slides/slide44.xml": slideBomb("ppt/slides/slide44.xml"),
+    }),
+    "big.pptx": withParts(await plainDeck(3), {
+      "ppt/slides/slide2.xml": bigSlide("ppt/slides/slide2.xml", 120_000),
     }),
     "long.odp": odfPackage(
       "application/vnd.oasis.opendocument.presentation",
@@ -181,6 +193,17 @@ describe("read_document — a page of slides converts only its slides", () => {
     const bomb = await read({ path: "hostile.pptx", pages: "44" });
     expect(!bomb.success && bomb.error.code).toBe("TOO_LARGE");
   });
+
+  it("converts a 30 MB slide without holding the event loop 250 ms", async () => {
+    const histogram = monitorEventLoopDelay({ resolution: 10 });
+    histogram.enable();
+    const tool = createReadDocumentTool({ root: folder.root, maxPageChars: 10_000_000 });
+    const result = await tool.run({ path: "big.pptx", pages: "2" });
+    histogram.disable();
+    if (!result.success) throw new Error(result.error.message);
+    expect(result.data.markdown.split("\n- **A bold start** and the rest").length).toBe(120_001);
+    expect(histogram.max / 1e6).toBeLessThan(250);
+  }, 60_000);
 
   it("pages an .odp by slide with the exact count, converting only the page", async () => {
     const converted = vi.spyOn(OdfTextWriter.prototype, "finish");

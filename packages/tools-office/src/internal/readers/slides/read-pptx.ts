@@ -1,5 +1,6 @@
 import { ToolFailureError } from "@agentool/contract";
 import { findElement, findElements, type XmlElement } from "../../container/xml.js";
+import type { Yielder } from "../../container/yielder.js";
 import { renderInline } from "../markdown.js";
 import { type DocumentItem, pageItems, parseSpan } from "../page-document.js";
 import type { PagedDocument, ReaderInput } from "../types.js";
@@ -41,18 +42,19 @@ async function notesText(deck: PptxDeck, slide: string): Promise<string[]> {
   return lines;
 }
 
-async function readSlide(deck: PptxDeck, index: number): Promise<DocumentItem> {
+async function readSlide(deck: PptxDeck, index: number, yielder: Yielder): Promise<DocumentItem> {
   const part = deck.slides[index] ?? "";
   const relationships = await deck.relationships(part);
   const levels = await deck.levels();
-  const writer = new SlideWriter(
-    linkResolver(relationships, (target) => deck.slideNumber(target)),
-    (id) => relationships.get(id)?.target,
-    levels.inner,
-  );
+  const writer = new SlideWriter({
+    linkTarget: linkResolver(relationships, (target) => deck.slideNumber(target)),
+    images: (id) => relationships.get(id)?.target,
+    innerHeading: levels.inner,
+    yielder,
+  });
   const root: XmlElement | undefined = await deck.part(part);
   const tree = root === undefined ? undefined : findElement(root, "spTree");
-  if (tree !== undefined) writer.shapes(tree);
+  if (tree !== undefined) await writer.shapes(tree);
   const notes = await notesText(deck, part);
   if (notes.length > 0) writer.block(["### Notes", "", ...notes]);
   const lines = [`<!-- Slide ${index + 1} -->`];
@@ -70,20 +72,17 @@ async function readSlide(deck: PptxDeck, index: number): Promise<DocumentItem> {
 }
 
 /** The deck's title: its core properties', else its first slide's when that is a title slide. */
-async function deckTitle(deck: PptxDeck): Promise<string | undefined> {
+async function deckTitle(deck: PptxDeck, yielder: Yielder): Promise<string | undefined> {
   const core = await deck.coreTitle();
   const first = deck.slides[0];
   if (core !== undefined || first === undefined) return core;
   try {
     if ((await deck.layoutKind(first)) !== "title") return undefined;
     const root = await deck.part(first);
-    const writer = new SlideWriter(
-      () => undefined,
-      () => undefined,
-      1,
-    );
+    const none = () => undefined;
+    const writer = new SlideWriter({ linkTarget: none, images: none, innerHeading: 1, yielder });
     const tree = root === undefined ? undefined : findElement(root, "spTree");
-    if (tree !== undefined) writer.shapes(tree);
+    if (tree !== undefined) await writer.shapes(tree);
     return writer.facts.titleSlide && writer.facts.title !== "" ? writer.facts.title : undefined;
   } catch (error) {
     if (error instanceof ToolFailureError) return undefined;
@@ -108,7 +107,7 @@ export async function readPptx(input: ReaderInput): Promise<PagedDocument> {
       unit: "slides",
       item: async (index) => {
         try {
-          const item = await readSlide(deck, index);
+          const item = await readSlide(deck, index, yielder);
           await yielder.tick();
           return item;
         } catch (error) {
@@ -131,7 +130,7 @@ export async function readPptx(input: ReaderInput): Promise<PagedDocument> {
     notes: deck.notes,
   };
   if (page.next_offset !== undefined) document.next_offset = page.next_offset;
-  const title = await deckTitle(deck);
+  const title = await deckTitle(deck, yielder);
   if (title !== undefined) document.title = title;
   return document;
 }

@@ -5,6 +5,7 @@ import {
   findElement,
   type XmlElement,
 } from "../../container/xml.js";
+import type { Yielder } from "../../container/yielder.js";
 import { escapeBlockStart, markdownTable, markdownTableCell, renderInline } from "../markdown.js";
 import { MarkdownWriter } from "../markdown-writer.js";
 import { type LinkTarget, readParagraph, type SlideParagraph } from "./slide-paragraph.js";
@@ -15,7 +16,7 @@ import { type LinkTarget, readParagraph, type SlideParagraph } from "./slide-par
  * paragraph numbers), a list item's later paragraphs and code under it, a bold paragraph with
  * space before it as a heading one level below the slide's (pandoc writes headings inside a
  * slide so), runs of monospace text as code blocks — tables, pictures named by their part, and
- * group shapes walked into.
+ * group shapes walked into. Yields to the event loop between shapes, paragraphs and table rows.
  *
  * @internal
  */
@@ -60,6 +61,18 @@ function blockLines(inline: string): string[] {
   return lines.map((line, index) => (index < lines.length - 1 ? `${line}\\` : line));
 }
 
+/** What a {@link SlideWriter} needs from the slide's deck. */
+export interface SlideWriterOptions {
+  /** Resolves hyperlinks. */
+  linkTarget: LinkTarget;
+  /** A picture's part by relationship id. */
+  images: (id: string) => string | undefined;
+  /** The level of a heading inside the slide. */
+  innerHeading: number;
+  /** Yields to the event loop. */
+  yielder: Yielder;
+}
+
 /** Writes a slide. */
 export class SlideWriter {
   readonly #writer = new MarkdownWriter();
@@ -67,20 +80,19 @@ export class SlideWriter {
   readonly #linkTarget: LinkTarget;
   readonly #images: (id: string) => string | undefined;
   readonly #innerHeading: number;
+  readonly #yielder: Yielder;
 
-  /**
-   * @param linkTarget - resolves hyperlinks
-   * @param images - a picture's part by relationship id
-   * @param innerHeading - the level of a heading inside the slide
-   */
-  constructor(
-    linkTarget: LinkTarget,
-    images: (id: string) => string | undefined,
-    innerHeading: number,
-  ) {
-    this.#linkTarget = linkTarget;
-    this.#images = images;
-    this.#innerHeading = innerHeading;
+  /** @param options - hyperlinks, pictures, the inner heading level, the yielder */
+  constructor(options: SlideWriterOptions) {
+    this.#linkTarget = options.linkTarget;
+    this.#images = options.images;
+    this.#innerHeading = options.innerHeading;
+    this.#yielder = options.yielder;
+  }
+
+  /** Yields when the slice's budget is spent (a huge slide never holds the event loop). */
+  async #pause(): Promise<void> {
+    if (this.#yielder.due()) await this.#yielder.tick();
   }
 
   /** The title found so far. */
@@ -99,45 +111,52 @@ export class SlideWriter {
   }
 
   /** Writes the shapes of a tree (`p:spTree`, a group). */
-  shapes(tree: XmlElement): void {
+  async shapes(tree: XmlElement): Promise<void> {
     for (const node of tree.children) {
       if (typeof node === "string") continue;
-      if (node.local === "sp") this.#textShape(node);
-      else if (node.local === "grpSp") this.shapes(node);
-      else if (node.local === "graphicFrame") this.#frame(node);
+      await this.#pause();
+      if (node.local === "sp") await this.#textShape(node);
+      else if (node.local === "grpSp") await this.shapes(node);
+      else if (node.local === "graphicFrame") await this.#frame(node);
       else if (node.local === "pic") this.#picture(node);
       else if (node.local === "AlternateContent") {
         const choice = childElement(node, "Choice") ?? childElement(node, "Fallback");
-        if (choice !== undefined) this.shapes(choice);
+        if (choice !== undefined) await this.shapes(choice);
       }
     }
   }
 
-  #textShape(shape: XmlElement): void {
+  async #textShape(shape: XmlElement): Promise<void> {
     const body = childElement(shape, "txBody");
     if (body === undefined) return;
     const type = placeholderType(shape);
     if (type !== null && SKIPPED_TYPES.has(type ?? "")) return;
-    const paragraphs = childElements(body, "p").map((p) => readParagraph(p, this.#linkTarget));
+    const paragraphs = childElements(body, "p");
     if (type !== null && TITLE_TYPES.has(type ?? "")) {
-      const text = paragraphs
-        .map((paragraph) => renderInline(paragraph.segments).replace(/\n/g, " ").trim())
-        .filter((line) => line !== "")
-        .join(" ");
+      const lines: string[] = [];
+      for (const paragraph of paragraphs) {
+        const segments = readParagraph(paragraph, this.#linkTarget).segments;
+        const line = renderInline(segments).replace(/\n/g, " ").trim();
+        if (line !== "") lines.push(line);
+        await this.#pause();
+      }
+      const text = lines.join(" ");
       if (this.#facts.title === "") {
         this.#facts.title = text;
         this.#facts.titleSlide = type === "ctrTitle";
       } else if (text !== "") this.#writer.block(`**${text}**`);
       return;
     }
-    this.#paragraphs(paragraphs, type !== null && BULLETED_TYPES.has(type));
+    await this.#paragraphs(paragraphs, type !== null && BULLETED_TYPES.has(type));
   }
 
-  #paragraphs(paragraphs: readonly SlideParagraph[], bulleted: boolean): void {
+  async #paragraphs(elements: readonly XmlElement[], bulleted: boolean): Promise<void> {
     const counters: number[] = [];
     // the level of the list item the next indented paragraph without a bullet continues
     let item: number | undefined;
-    for (const paragraph of paragraphs) {
+    for (const element of elements) {
+      await this.#pause();
+      const paragraph = readParagraph(element, this.#linkTarget);
       const inline = renderInline(paragraph.segments).trim();
       if (inline === "") continue;
       const { level, bullet } = paragraph;
@@ -171,19 +190,23 @@ export class SlideWriter {
     else this.#writer.block(blockLines(inline));
   }
 
-  #frame(frame: XmlElement): void {
+  async #frame(frame: XmlElement): Promise<void> {
     const table = findElement(frame, "tbl");
     if (table === undefined) return;
-    const rows = childElements(table, "tr").map((row) =>
-      childElements(row, "tc").map((cell) => {
-        if (attribute(cell, "hMerge") === "1" || attribute(cell, "vMerge") === "1") return "";
-        const body = childElement(cell, "txBody");
-        const lines = (body === undefined ? [] : childElements(body, "p")).map((p) =>
-          renderInline(readParagraph(p, this.#linkTarget).segments).trim(),
-        );
-        return markdownTableCell(lines.filter((line) => line !== "").join("\n"));
-      }),
-    );
+    const rows: string[][] = [];
+    for (const row of childElements(table, "tr")) {
+      await this.#pause();
+      rows.push(
+        childElements(row, "tc").map((cell) => {
+          if (attribute(cell, "hMerge") === "1" || attribute(cell, "vMerge") === "1") return "";
+          const body = childElement(cell, "txBody");
+          const lines = (body === undefined ? [] : childElements(body, "p")).map((p) =>
+            renderInline(readParagraph(p, this.#linkTarget).segments).trim(),
+          );
+          return markdownTableCell(lines.filter((line) => line !== "").join("\n"));
+        }),
+      );
+    }
     if (rows.length > 0) this.#writer.block(markdownTable(rows));
   }
 
