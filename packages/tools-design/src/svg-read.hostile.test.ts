@@ -19,6 +19,13 @@ const folder = workspaceFolder({
   "public-dtd.svg": `<?xml version="1.0"?><!DOCTYPE svg PUBLIC "-//W3C//DTD SVG 1.1//EN" "http://www.w3.org/Graphics/SVG/1.1/DTD/svg11.dtd"><svg xmlns="http://www.w3.org/2000/svg" width="4" height="4"><rect width="4" height="4"/></svg>`,
   "undeclared.svg": `<svg xmlns="http://www.w3.org/2000/svg"><text>a&nbsp;b</text></svg>`,
   "million.svg": `<svg xmlns="http://www.w3.org/2000/svg">${"<g/>".repeat(1_000_000)}</svg>`,
+  // Under every cap (190,000 elements, ~15 MB) and slow to parse: ~3 s on a loaded 2-core
+  // machine, so a parser that stopped yielding would hold the event loop for seconds.
+  "heavy.svg": `<svg xmlns="http://www.w3.org/2000/svg" width="800" height="600">${Array.from(
+    { length: 190_000 },
+    (_, index) =>
+      `<rect x="${index % 100}" y="${index % 50}" width="10" height="10" data-note="slow to parse"/>`,
+  ).join("\n")}</svg>`,
   "deep.svg": `<svg xmlns="http://www.w3.org/2000/svg">${"<g>".repeat(20_000)}${"</g>".repeat(20_000)}</svg>`,
   "not-svg.svg": "<html><body/></html>",
   "broken.svg": "<svg><g></svg>",
@@ -60,7 +67,13 @@ describe("svg_read on hostile files", () => {
     }
   });
 
-  it("stops a million elements at the element cap without holding the event loop", async () => {
+  it("stops a million elements at the element cap", async () => {
+    const error = await failure("million.svg");
+    expect(error.code).toBe("TOO_LARGE");
+    expect(error.message).toContain("200000 elements");
+  });
+
+  it("reads a large file under the caps without holding the event loop past 250 ms", async () => {
     let worstLag = 0;
     let last = performance.now();
     const timer = setInterval(() => {
@@ -68,15 +81,22 @@ describe("svg_read on hostile files", () => {
       worstLag = Math.max(worstLag, now - last - 5);
       last = now;
     }, 5);
+    const started = performance.now();
     try {
-      const error = await failure("million.svg");
-      expect(error.code).toBe("TOO_LARGE");
-      expect(error.message).toContain("200000 elements");
+      const result = await svgRead.run({ path: "heavy.svg", limit: 1 });
+      if (!result.success) throw new Error(result.error.message);
+      expect(result.data.total).toBe(190_000);
     } finally {
+      // The stretch since the last tick counts too: a read that never yields ends before the
+      // timer can fire again, and clearing it right away would hide the whole block.
+      worstLag = Math.max(worstLag, performance.now() - last - 5);
       clearInterval(timer);
     }
+    const elapsed = performance.now() - started;
+    // The file must be slow enough that an unyielding parse would break the bound below.
+    expect(elapsed, `the read took ${Math.round(elapsed)} ms`).toBeGreaterThan(500);
     expect(worstLag, `worst event-loop lag ${Math.round(worstLag)} ms`).toBeLessThan(250);
-  });
+  }, 60_000);
 
   it("stops deep nesting at the depth cap", async () => {
     const error = await failure("deep.svg");
