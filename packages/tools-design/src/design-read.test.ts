@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDesignReadTool, formatDesignRead } from "./design-read.js";
 import { type FigmaServer, startFigmaServer } from "./test-support/figma-server.js";
-import { CHECKOUT_FRAME_ID, SHOP_FILE_KEY } from "./test-support/figma-shop-file.js";
+import { CHECKOUT_FRAME_ID, SHOP_FILE_KEY, shopNodes } from "./test-support/figma-shop-file.js";
 
 let figma: FigmaServer;
 let designRead: ReturnType<typeof createDesignReadTool>;
@@ -123,7 +123,9 @@ describe("design_read against a local Figma API", () => {
       "Header",
       "Body",
     ]);
-    expect(shallow.notes.join(" ")).toMatch(/\d+ layers deeper than depth=1 left out/);
+    expect(shallow.notes.join(" ")).toMatch(/at least \d+ layers deeper than depth=1 left out/);
+    // Figma is asked for one level more than listed, not the whole subtree.
+    expect(figma.requests.at(-1)?.path).toBe(`/v1/files/${SHOP_FILE_KEY}/nodes?ids=1%3A2&depth=2`);
   });
 
   it("maps 404, 403 and 429 to the contract's codes with the next step", async () => {
@@ -181,6 +183,27 @@ describe("design_read against a local Figma API", () => {
     await redirecting.close();
     other.closeAllConnections();
     await new Promise<void>((resolve) => other.close(() => resolve()));
+  });
+
+  it("refuses an answer over 8 MB (parsing it would hold the event loop) naming depth and node_id", async () => {
+    const large = await startFigmaServer();
+    const { nodes } = shopNodes(["1:2"]);
+    const entry = nodes["1:2"];
+    if (entry === null || entry === undefined) throw new Error("fixture");
+    // A page of 9 MB: the checkout frame with a long description, as a frame of many layers weighs.
+    large.override("/v1/files/", 200, {
+      ...shopNodes(["1:2"]),
+      nodes: { "1:2": { ...entry, document: { ...entry.document, name: "x".repeat(9_000_000) } } },
+    });
+    const tool = createDesignReadTool({
+      figmaToken: "figd_test-token",
+      baseUrl: large.origin,
+      transport: large.transport,
+    });
+    const result = await tool.run({ file_key: SHOP_FILE_KEY, node_id: "1:2" });
+    await large.close();
+    expect(result.success === false && result.error.code).toBe("TOO_LARGE");
+    expect(result.success === false && result.error.hint).toMatch(/depth=1.*node_id/);
   });
 
   it("refuses a URL that is not Figma and a malformed node id", async () => {

@@ -170,8 +170,11 @@ export function createDesignReadTool(options: DesignReadToolOptions): DesignRead
       const notes: string[] = [];
       if (reference.node_id !== undefined) {
         const id = reference.node_id;
+        // With depth, Figma sends one level more than listed (to count what is left out), not
+        // the whole subtree: what keeps a large page under the response cap.
+        const levels = request.depth === undefined ? "" : `&depth=${request.depth + 1}`;
         const answer = await client.getJson<GetFileNodesResponse>(
-          `/v1/files/${key}/nodes?ids=${encodeURIComponent(id)}`,
+          `/v1/files/${key}/nodes?ids=${encodeURIComponent(id)}${levels}`,
           `file ${key}`,
           context.signal,
         );
@@ -214,7 +217,7 @@ export function createDesignReadTool(options: DesignReadToolOptions): DesignRead
         );
       if (spec.below_depth > 0)
         notes.push(
-          `${formatCount(spec.below_depth)} layers deeper than depth=${request.depth} left out`,
+          `at least ${formatCount(spec.below_depth)} layers deeper than depth=${request.depth} left out`,
         );
       const offset = request.offset ?? 1;
       if (isOffsetPastEnd(offset, spec.layers.length)) {

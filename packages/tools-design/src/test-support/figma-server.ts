@@ -103,8 +103,17 @@ export async function startFigmaServer(
       const answer: GetImagesResponse = { err: null, images };
       return send(response, 200, answer);
     }
-    if (parts[3] === "nodes")
-      return send(response, 200, shopNodes((url.searchParams.get("ids") ?? "").split(",")));
+    if (parts[3] === "nodes") {
+      const answer = shopNodes((url.searchParams.get("ids") ?? "").split(","));
+      const depth = url.searchParams.get("depth");
+      if (depth !== null) {
+        for (const entry of Object.values(answer.nodes)) {
+          if (entry !== null)
+            entry.document = depthLimited(entry.document as never, Number(depth)) as never;
+        }
+      }
+      return send(response, 200, answer);
+    }
     if (parts[3] === "styles") return send(response, 200, shopStyles);
     if (parts[3] === "variables" && parts[4] === "local") return send(response, 200, shopVariables);
     if (parts.length === 3) {

@@ -173,9 +173,9 @@ export class FigmaClient {
     if (response.truncated) {
       throw new ToolFailureError(
         "TOO_LARGE",
-        `Figma's answer for ${what} is larger than ${this.#settings.maxResponseBytes} bytes.`,
+        `Figma's answer for ${what} is larger than ${this.#settings.maxResponseBytes} bytes, the most read at once.`,
         {
-          hint: "Read one frame (node_id) or fewer levels (depth) instead of the whole file.",
+          hint: "Read fewer levels (depth=1 lists the node's children and their node_ids), then read one of them by node_id.",
         },
       );
     }
