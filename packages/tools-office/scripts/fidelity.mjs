@@ -4,8 +4,10 @@
 //   ours           read_document from packages/tools-office/dist (when it is built there)
 //   pandoc         `pandoc -f <docx|odt|epub> -t gfm --wrap=none` (Debian's pandoc 2.17)
 //   markitdown-ts  0.0.10 (`new MarkItDown().convert(file)`), the bench package's devDependency
-//   officeparser   7.8 (`OfficeConverter.convert(file, "md")`), the bench package's devDependency,
-//                  only when asked for (--readers …,officeparser): 8.x needs Node 22.13
+//   officeparser   7.8 (`OfficeConverter.convert(file, "md")`), only when asked for (--readers
+//                  …,officeparser) and installed in bench/ by hand (`pnpm --filter @agentool/bench
+//                  add -D officeparser@7.8.0`; not a devDependency: it brings ~130 MB — an OCR
+//                  engine, a second pdf.js, a native canvas); 8.x needs Node 22.13
 // and scored against the SOURCE's structure. Every reader's Markdown is parsed by the same
 // parser (pandoc -f gfm -t json; an HTML table a writer fell back to is parsed by pandoc's HTML
 // reader), so no reader is judged by its own parser. Per format and reader:
@@ -114,7 +116,7 @@ async function markitdownReader() {
 
 /**
  * officeparser's Markdown (its documented one-step `OfficeConverter.convert(file, "md")`, default
- * options), resolved from the bench package.
+ * options), resolved from the bench package where it was installed by hand.
  *
  * @returns {Promise<Reader | undefined>} undefined when the bench package does not have it
  */
@@ -241,8 +243,9 @@ export async function measureFidelity(options = {}) {
   if (wanted.includes("markitdown-ts")) readers.push(await markitdownReader());
   if (wanted.includes("officeparser")) {
     const officeparser = await officeparserReader();
-    if (officeparser === undefined) log("officeparser: not installed in bench/ (pnpm install)");
-    else readers.push(officeparser);
+    if (officeparser === undefined) {
+      log("officeparser: not in bench/ (pnpm --filter @agentool/bench add -D officeparser@7.8.0)");
+    } else readers.push(officeparser);
   }
   const formats = FORMATS.map((entry) => entry.format).filter(
     (format) => options.formats === undefined || options.formats.includes(format),
