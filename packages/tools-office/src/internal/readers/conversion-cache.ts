@@ -2,10 +2,11 @@ import type { FileStat } from "@agentool/tools-fs";
 import type { ItemsDocument, TextDocument } from "./types.js";
 
 /**
- * Documents converted whole (text, slides, cells), kept for the next page of the same file
+ * Documents converted whole (text, notebook cells), kept for the next page of the same file
  * version: keyed by real path, size, modification time and identity, never for a file modified
  * in the last two seconds (its time may not change with a quick second write). Bounded by entry
- * count and characters.
+ * count and characters. A page a reader cut itself (sheet rows, PDF pages, slides: only the
+ * page was converted) is never kept.
  *
  * @internal
  */
