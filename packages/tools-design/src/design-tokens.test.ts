@@ -52,7 +52,7 @@ describe("design_tokens against a local Figma API", () => {
     expect(data.css).toContain("--spacing-space-md: 16px;");
     expect(data.css).toContain('[data-mode="theme-dark"] {\n  --color-color-action: #60a5fa;\n}');
     expect(formatDesignTokens(data)).toContain(
-      "6 colors, 2 text styles, 1 spacing, 1 radii, 1 effects",
+      "6 colors, 2 text styles, 1 spacing, 1 radius, 1 effect",
     );
   });
 

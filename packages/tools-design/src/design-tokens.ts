@@ -1,6 +1,6 @@
 import {
   defineTool,
-  formatCount,
+  formatCountOf,
   ok,
   parseOptions,
   type Tool,
@@ -92,16 +92,16 @@ export type DesignTokensTool = Tool<typeof designTokensInputSchema, DesignTokens
  */
 export function formatDesignTokens(data: DesignTokensToolData): string {
   const counts = [
-    ["colors", data.colors.length],
-    ["text styles", data.typography.length],
-    ["spacing", data.spacing.length],
-    ["radii", data.radii.length],
-    ["effects", data.effects.length],
-    ["numbers", data.numbers.length],
+    [data.colors.length, "color", "colors"],
+    [data.typography.length, "text style", "text styles"],
+    [data.spacing.length, "spacing", "spacing"],
+    [data.radii.length, "radius", "radii"],
+    [data.effects.length, "effect", "effects"],
+    [data.numbers.length, "number", "numbers"],
   ] as const;
-  const total = counts.reduce((sum, [, count]) => sum + count, 0);
+  const total = counts.reduce((sum, [count]) => sum + count, 0);
   const lines = [
-    `Design tokens of Figma file ${data.file_key}: ${counts.map(([name, count]) => `${formatCount(count)} ${name}`).join(", ")}.`,
+    `Design tokens of Figma file ${data.file_key}: ${counts.map(([count, one, many]) => formatCountOf(count, one, many)).join(", ")}.`,
   ];
   if (total === 0)
     lines.push(
