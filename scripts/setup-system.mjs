@@ -3,7 +3,8 @@
 // when one is missing, installs it with Debian's apt-get (as root), saying what it installs — or,
 // without root or apt-get, says why not and the line that installs it.
 //
-//   node scripts/setup-system.mjs demo    what `pnpm demo` needs (Chromium, bubblewrap)
+//   node scripts/setup-system.mjs demo    what `pnpm demo` needs (Chromium, bubblewrap, and for
+//                                         its gui step Xvfb, xauth, xdotool, xwd and Tk)
 //   node scripts/setup-system.mjs test    what `pnpm test` needs (+ PostgreSQL, man-pages, and the
 //                                         office converters: pandoc, LibreOffice, python-docx, openpyxl;
 //                                         and X11 for tools-gui: Xvfb, xauth, xdotool, xwd, xprop, xterm, Tk)
@@ -185,28 +186,28 @@ export const SYSTEM_PACKAGES = [
     name: "xvfb",
     find: () => findProgram("Xvfb"),
     usedBy: "tools-gui's own display (Xvfb) and its tests",
-    purposes: ["test"],
+    purposes: ["demo", "test"],
     recommends: false,
   },
   {
     name: "xauth",
     find: () => findProgram("xauth"),
     usedBy: "tools-gui's own display (its MIT-MAGIC-COOKIE-1, written with xauth)",
-    purposes: ["test"],
+    purposes: ["demo", "test"],
     recommends: false,
   },
   {
     name: "xdotool",
     find: () => findProgram("xdotool"),
     usedBy: "tools-gui's computer tool (mouse and keyboard input over XTEST)",
-    purposes: ["test"],
+    purposes: ["demo", "test"],
     recommends: false,
   },
   {
     name: "x11-apps",
     find: () => findProgram("xwd"),
     usedBy: "tools-gui's computer tool (screenshots with xwd)",
-    purposes: ["test"],
+    purposes: ["demo", "test"],
     recommends: false,
   },
   {
@@ -226,8 +227,9 @@ export const SYSTEM_PACKAGES = [
   {
     name: "python3-tk",
     find: findTkinter,
-    usedBy: "tools-gui's tests (a small Tk app run by Debian's /usr/bin/python3)",
-    purposes: ["test"],
+    usedBy:
+      "tools-gui's tests and the demo's gui step (small Tk apps run by Debian's /usr/bin/python3)",
+    purposes: ["demo", "test"],
     recommends: false,
   },
   // tools-design: svg_read is tested on real SVG icons nobody here wrote (Adwaita's scalable set).

@@ -21,7 +21,8 @@ export const filesFamily: DemoFamily = {
       ],
     },
     {
-      step: "Find every place that sets the default port",
+      // One plan step for finding and reading: update_plan takes at most 20 steps.
+      step: "Find every place that sets the default port and read src/app.ts around it",
       turns: [
         {
           toolCalls: [
@@ -31,11 +32,6 @@ export const filesFamily: DemoFamily = {
             },
           ],
         },
-      ],
-    },
-    {
-      step: "Read src/app.ts around the port",
-      turns: [
         {
           toolCalls: [
             { name: "read_file", arguments: { path: "src/app.ts", offset: 1, limit: 6 } },

@@ -2,8 +2,10 @@ import { browserFamily } from "./browser.js";
 import { codeFamily } from "./code.js";
 import { coreFamily } from "./core.js";
 import type { DemoFamily } from "./demo-family.js";
+import { designFamily } from "./design.js";
 import { filesFamily } from "./files.js";
 import { gitFamily } from "./git.js";
+import { guiFamily } from "./gui.js";
 import { interactFamily } from "./interact.js";
 import { knowledgeFamily } from "./knowledge.js";
 import { memoryFamily } from "./memory.js";
@@ -26,4 +28,6 @@ export const DEMO_FAMILIES: readonly DemoFamily[] = [
   skillsFamily,
   previewFamily,
   browserFamily,
+  designFamily,
+  guiFamily,
 ];

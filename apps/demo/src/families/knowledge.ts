@@ -48,7 +48,8 @@ export const knowledgeFamily: DemoFamily = {
   },
   tasks: [
     {
-      step: "Search the saved docs for the response headers rule",
+      // One plan step for the search and the cited lines: update_plan takes at most 20 steps.
+      step: "Search the saved docs for the response headers rule and read the cited lines",
       turns: [
         {
           toolCalls: [
@@ -62,11 +63,6 @@ export const knowledgeFamily: DemoFamily = {
             },
           ],
         },
-      ],
-    },
-    {
-      step: "Read the cited lines (sources/…json-responses.md:10-17)",
-      turns: [
         {
           toolCalls: [
             { name: "read_file", arguments: { path: SAVED_DOCS_PAGE, offset: 10, limit: 8 } },
