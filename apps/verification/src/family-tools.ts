@@ -4,8 +4,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createCodeTools } from "@agentool/tools-code";
 import { createCoreTools } from "@agentool/tools-core";
+import { createDesignTools } from "@agentool/tools-design";
 import { createNodeFsTools, createRunCommandTool } from "@agentool/tools-fs/node";
 import { createGitTools } from "@agentool/tools-git";
+import { type ComputerDisplay, createComputerTool } from "@agentool/tools-gui";
 import { createInteractTools } from "@agentool/tools-interact";
 import {
   createInMemoryMemoryBackend,
@@ -33,6 +35,22 @@ export interface FamilyTools {
 }
 
 const names = (tools: ReadonlyArray<{ name: string }>): string[] => tools.map((tool) => tool.name);
+
+const notRun = (): Promise<never> => Promise.reject(new Error("unused: only the name is read"));
+
+/** A display of a size for createComputerTool: only the tool's name is read, nothing runs on it. */
+const sizedDisplay: ComputerDisplay = {
+  width: 1280,
+  height: 800,
+  capture: notRun,
+  movePointer: notRun,
+  click: notRun,
+  pressButton: notRun,
+  scroll: notRun,
+  keys: notRun,
+  type: notRun,
+  pointerPosition: notRun,
+};
 
 /**
  * Creates every family's tools the way a host does — every factory, read-write, every optional
@@ -66,6 +84,15 @@ export function createFamilyTools(): FamilyTools[] {
     {
       packageName: "@agentool/tools-office",
       groups: [names(createOfficeTools({ root, mode: "read-write" }))],
+    },
+    {
+      packageName: "@agentool/tools-design",
+      // With a token every tool is mounted; the transport is made but never used.
+      groups: [names(createDesignTools({ root, figmaToken: "figd_unused" }))],
+    },
+    {
+      packageName: "@agentool/tools-gui",
+      groups: [[createComputerTool({ display: sizedDisplay }).name]],
     },
     {
       packageName: "@agentool/tools-web",
