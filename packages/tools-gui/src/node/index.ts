@@ -1,4 +1,10 @@
 export {
+  describeMissingX11Programs,
+  type MissingX11ProgramsOptions,
+  missingX11Programs,
+  type X11Program,
+} from "./missing-x11-programs.js";
+export {
   connectX11Display,
   DEFAULT_X11_COMMAND_TIMEOUT_MS,
   X11Display,

@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { AgentoolError, sleep } from "@agentool/contract";
+import { AgentoolError, sleep, ToolFailureError } from "@agentool/contract";
+import { describeMissingX11Programs, missingX11Programs } from "./missing-x11-programs.js";
 import { runProgram } from "./run-program.js";
 import { createXAuthority, type XAuthority } from "./x-authority.js";
 import { DEFAULT_X11_COMMAND_TIMEOUT_MS, X11Display, x11Environment } from "./x11-display.js";
@@ -272,7 +273,8 @@ async function launchApp(display: XvfbDisplay, app: XvfbApp, timeoutMs: number):
  *
  * @param options - size, app, timeouts
  * @returns the display
- * @throws AgentoolError when Xvfb, xauth or the app cannot start
+ * @throws AgentoolError when Xvfb, xauth, xdotool or xwd is not installed (naming the Debian
+ *   packages, see {@link missingX11Programs}), or when Xvfb, xauth or the app cannot start
  * @example
  * const display = await startXvfbDisplay({ width: 1024, height: 768, app: { command: "xterm" } });
  * try {
@@ -283,6 +285,13 @@ async function launchApp(display: XvfbDisplay, app: XvfbApp, timeoutMs: number):
  * }
  */
 export async function startXvfbDisplay(options: XvfbDisplayOptions = {}): Promise<XvfbDisplay> {
+  const missing = missingX11Programs();
+  if (missing.length > 0) {
+    const sentence = describeMissingX11Programs(missing);
+    throw new AgentoolError(`startXvfbDisplay: DEPENDENCY_MISSING: ${sentence}`, {
+      cause: new ToolFailureError("DEPENDENCY_MISSING", sentence),
+    });
+  }
   const width = options.width ?? 1280;
   const height = options.height ?? 800;
   for (const [label, value] of [
