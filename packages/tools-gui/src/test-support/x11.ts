@@ -3,24 +3,24 @@
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import sharp from "sharp";
+import { describeMissingX11Programs, missingX11Programs } from "../node/missing-x11-programs.js";
 import { startXvfbDisplay, type XvfbDisplay } from "../node/xvfb-display.js";
 
 const TK_APP = fileURLToPath(new URL("./tk-app.py", import.meta.url));
 
 function missingPrerequisite(): string | undefined {
-  for (const [program, args, name] of [
-    ["Xvfb", ["-help"], "xvfb"],
-    ["xdotool", ["version"], "xdotool"],
-    ["xwd", ["-help"], "x11-apps"],
-    ["xprop", ["-version"], "x11-utils"],
-    ["/usr/bin/python3", ["-c", "import tkinter"], "python3-tk"],
-  ] as const) {
-    const probe = spawnSync(program, args, { stdio: "ignore", timeout: 10_000 });
-    if (probe.error !== undefined || (name === "python3-tk" && probe.status !== 0)) {
-      return `${name} is not installed: run \`node scripts/setup-system.mjs test\` (as root)`;
-    }
+  // What startXvfbDisplay needs, then what these tests add: xprop reads titles, Tk draws the app.
+  const missing = missingX11Programs();
+  if (spawnSync("xprop", ["-version"], { stdio: "ignore", timeout: 10_000 }).error !== undefined) {
+    missing.push({ program: "xprop", debianPackage: "x11-utils" });
   }
-  return undefined;
+  const tk = spawnSync("/usr/bin/python3", ["-c", "import tkinter"], {
+    stdio: "ignore",
+    timeout: 10_000,
+  });
+  if (tk.status !== 0) missing.push({ program: "python3's tkinter", debianPackage: "python3-tk" });
+  if (missing.length === 0) return undefined;
+  return `${describeMissingX11Programs(missing)} Or run \`node scripts/setup-system.mjs test\` (as root).`;
 }
 
 /**
