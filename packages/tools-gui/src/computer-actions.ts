@@ -21,3 +21,13 @@ export const COMPUTER_ACTIONS = [
 
 /** One action of the `computer` tool. */
 export type ComputerAction = (typeof COMPUTER_ACTIONS)[number];
+
+/**
+ * The action that reads the focused window's accessibility text, offered only when the display
+ * has an accessibility reader (`startXvfbDisplay({ accessibility: true })`). Not one of
+ * Anthropic's or OpenAI's actions: their native computer tools never send it.
+ */
+export const READ_WINDOW_ACTION = "read_window";
+
+/** Every action the `computer` tool can be offered. */
+export type ComputerToolAction = ComputerAction | typeof READ_WINDOW_ACTION;

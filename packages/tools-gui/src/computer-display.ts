@@ -22,6 +22,55 @@ export interface CaptureRequest {
   height: number;
 }
 
+/** One element of a window's accessibility tree, as the display reads it (display pixels). */
+export interface AccessibleElement {
+  /** Nesting level among the elements kept (0 = a child of the window). */
+  depth: number;
+  /** The AT-SPI role name: "push button", "check box", "text", "label", "menu item"… */
+  role: string;
+  /** The accessible name (a button's label, a field's label); may be empty. */
+  name: string;
+  /** The text of a field, or a slider's value; absent when there is none or it is hidden (passwords). */
+  value?: string;
+  /** Whether `value` was cut short by the reader. */
+  valueTruncated?: boolean;
+  /** States worth knowing: "focused", "checked", "mixed", "disabled", "selected", "expanded", "collapsed", "pressed", "password". */
+  states: string[];
+  /** The element's box on the display, when it has one: left, top, width, height. */
+  box?: DisplayRegion;
+}
+
+/** The focused window's accessibility tree (or, when no window has the focus, the first visible one). */
+export interface AccessibleWindow {
+  /** The window's title. */
+  title: string;
+  /** The application's name. */
+  application: string;
+  /** Whether the window has the focus (false: no window had it; this is the first visible one). */
+  focused: boolean;
+  /** The window's box on the display. */
+  box?: DisplayRegion;
+  /** Its elements, depth first, in reading order. */
+  elements: AccessibleElement[];
+  /** Whether the reader stopped at its cap: there are more elements than `elements`. */
+  incomplete: boolean;
+  /** The titles of the other top-level windows. */
+  otherWindows: string[];
+}
+
+/**
+ * Reads accessibility text of a display (AT-SPI on X11). A display that has one offers the
+ * `computer` tool's `read_window` action.
+ */
+export interface AccessibilityReader {
+  /**
+   * Reads the focused window's tree.
+   *
+   * @throws ToolFailureError `NOT_CONFIGURED` when no window is shown, `TIMEOUT`, `UNSUPPORTED`
+   */
+  readWindow(signal: AbortSignal): Promise<AccessibleWindow>;
+}
+
 /**
  * The seam the `computer` tool drives: one display, in display pixels. Every method rejects with
  * a `ToolFailureError` (or any error, reported as `INTERNAL`) when the display cannot do it, and
@@ -56,4 +105,6 @@ export interface ComputerDisplay {
   type(text: string, signal: AbortSignal): Promise<void>;
   /** Where the pointer is, in display pixels. */
   pointerPosition(signal: AbortSignal): Promise<{ x: number; y: number }>;
+  /** Accessibility text of the display's windows, when the display was started with it. */
+  readonly accessibility?: AccessibilityReader | undefined;
 }

@@ -2,6 +2,7 @@ import {
   AgentoolError,
   defineTool,
   ok,
+  pagingInputShape,
   parseOptions,
   type Tool,
   type ToolContent,
@@ -9,10 +10,12 @@ import {
   toolOptionsShape,
 } from "@agentool/contract";
 import { z } from "zod";
-import { COMPUTER_ACTIONS } from "./computer-actions.js";
+import { COMPUTER_ACTIONS, type ComputerAction, READ_WINDOW_ACTION } from "./computer-actions.js";
 import type { ComputerDisplay } from "./computer-display.js";
+import { formatWindowReading, readWindow, type WindowReading } from "./internal/read-window.js";
 import { runAction } from "./internal/run-action.js";
 import { scalingFor } from "./internal/scaling.js";
+import type { WindowElement } from "./window-element.js";
 
 /** The default name of the computer-use tool. */
 export const COMPUTER_TOOL_NAME = "computer";
@@ -36,6 +39,10 @@ export const DEFAULT_MAX_WAIT_SECONDS = 10;
 export const DEFAULT_MAX_SCROLL_AMOUNT = 30;
 /** Default pause before the screenshot that follows an input action, in milliseconds. */
 export const DEFAULT_SETTLE_MS = 300;
+/** Default cap on the elements one `read_window` call returns. */
+export const DEFAULT_MAX_WINDOW_ELEMENTS = 150;
+/** Default cap on the characters of the element lines one `read_window` call returns. */
+export const DEFAULT_MAX_WINDOW_CHARACTERS = 8_000;
 /** Default time a call may take before it is stopped with `TIMEOUT`. */
 export const DEFAULT_COMPUTER_TIMEOUT_MS = 30_000;
 
@@ -67,6 +74,24 @@ export interface ComputerToolData {
   image_width?: number;
   /** The image's height. */
   image_height?: number;
+  /** read_window: the window's title. */
+  window_title?: string;
+  /** read_window: the application's name. */
+  application?: string;
+  /** read_window: whether the window has the focus (false: none had it; the first visible one). */
+  window_focused?: boolean;
+  /** read_window: the titles of the other top-level windows. */
+  other_windows?: string[];
+  /** read_window: this page of the window's elements, depth first; boxes in screenshot pixels. */
+  elements?: WindowElement[];
+  /** read_window: elements in the window (exact). */
+  total?: number;
+  /** read_window: a lower bound on the elements, when the reader stopped at its cap. */
+  total_at_least?: number;
+  /** read_window: the `offset` of the next page. */
+  next_offset?: number;
+  /** read_window: whether elements were left out. */
+  truncated?: boolean;
 }
 
 /** Options of {@link createComputerTool}. */
@@ -87,6 +112,10 @@ export interface ComputerToolOptions extends ToolOptions {
   screenshotAfterAction?: boolean;
   /** Pause before that screenshot, so the app can redraw, in milliseconds. Default 300. */
   settleMs?: number;
+  /** read_window (a display with accessibility): most elements per call. Default 150. */
+  maxWindowElements?: number;
+  /** read_window: most characters of element lines per call. Default 8,000. */
+  maxWindowCharacters?: number;
 }
 
 const optionsSchema = z.object({
@@ -107,17 +136,18 @@ const optionsSchema = z.object({
   maxScrollAmount: z.number().int().min(1).max(1_000).optional(),
   screenshotAfterAction: z.boolean().optional(),
   settleMs: z.number().int().min(0).max(10_000).optional(),
+  maxWindowElements: z.number().int().min(1).max(1_000).optional(),
+  maxWindowCharacters: z.number().int().min(200).max(200_000).optional(),
 });
 
 const point = (what: string) => z.array(z.number()).length(2).optional().describe(what);
 
-/** The `computer` tool's input schema. */
-export const computerInputSchema = z.object({
-  action: z
-    .enum(COMPUTER_ACTIONS)
-    .describe(
-      "What to do. screenshot: see the screen. Clicks, mouse_move, left_mouse_down/up take coordinate (or act at the pointer). left_click_drag: start_coordinate to coordinate. scroll: scroll_direction, scroll_amount. key / hold_key: key. type: text. wait / hold_key: duration. cursor_position. zoom: region.",
-    ),
+const ACTION_HELP =
+  "What to do. screenshot: see the screen. Clicks, mouse_move, left_mouse_down/up take coordinate (or act at the pointer). left_click_drag: start_coordinate to coordinate. scroll: scroll_direction, scroll_amount. key / hold_key: key. type: text. wait / hold_key: duration. cursor_position. zoom: region.";
+const READ_WINDOW_HELP =
+  " read_window: the focused window's controls as text (role, name, value, state, the point to click); offset pages.";
+
+const inputFields = {
   coordinate: point("[x, y] in screenshot pixels (0,0 is the top-left of the latest screenshot)."),
   start_coordinate: point("left_click_drag: [x, y] where the drag starts, in screenshot pixels."),
   text: z
@@ -151,18 +181,52 @@ export const computerInputSchema = z.object({
     .describe(
       "zoom: [x0, y0, x1, y1], the top-left and bottom-right corners in screenshot pixels.",
     ),
+};
+
+/**
+ * The `computer` tool's input schema with every action. A tool whose display reads no
+ * accessibility text offers neither `read_window` nor `offset`.
+ */
+export const computerInputSchema = z.object({
+  action: z
+    .enum([...COMPUTER_ACTIONS, READ_WINDOW_ACTION])
+    .describe(ACTION_HELP + READ_WINDOW_HELP),
+  ...inputFields,
+  offset: pagingInputShape({
+    unit: "element",
+    defaultLimit: DEFAULT_MAX_WINDOW_ELEMENTS,
+    maxLimit: 1_000,
+    offsetDescription:
+      "read_window: 1-based position of the first element (default 1); a cut result names the next offset.",
+  }).offset,
+});
+
+/** The schema of a tool without accessibility: Anthropic's actions only. */
+const plainInputSchema = z.object({
+  action: z.enum(COMPUTER_ACTIONS).describe(ACTION_HELP),
+  ...inputFields,
 });
 
 /** The computer-use tool's type. */
 export type ComputerTool = Tool<typeof computerInputSchema, ComputerToolData>;
 
-function defaultDescription(width: number, height: number, scale: number): string {
+function defaultDescription(
+  width: number,
+  height: number,
+  scale: number,
+  accessible: boolean,
+): string {
   const size =
     scale === 1 ? `${width}×${height}` : `${width}×${height} (the screen scaled by ${scale})`;
   return [
     `Sees and drives a graphical desktop with the mouse and keyboard. Screenshots are ${size}; every coordinate is a pixel of the latest screenshot.`,
     "Start with a screenshot, then act and check the screenshot that comes back after each action before the next one.",
     "Click the centre of a control; click a field before typing into it; use key for Return, Tab, shortcuts (ctrl+s); zoom to read small text.",
+    ...(accessible
+      ? [
+          "read_window lists the focused window's controls with their values, states and the point to click: cheaper than a screenshot to find a field or read its text.",
+        ]
+      : []),
     "It can do anything a user at this screen can, so act only as the task needs. It has no clipboard or file access.",
   ].join(" ");
 }
@@ -182,6 +246,9 @@ export function formatComputerResult(data: ComputerToolData): ToolContent {
       ? `Screen ${data.display_width}×${data.display_height} (scale 1).`
       : `Screen ${data.display_width}×${data.display_height}, screenshot ${data.screenshot_width}×${data.screenshot_height} (scale ${data.scale}).`;
   const text = `${data.summary} ${screen}`;
+  if (data.elements !== undefined) {
+    return `${text}\n${formatWindowReading(data as ComputerToolData & WindowReading)}`;
+  }
   if (data.image_base64 === undefined) return text;
   return [
     { type: "text", text },
@@ -221,13 +288,28 @@ export function createComputerTool(options: ComputerToolOptions): ComputerTool {
     screenshotAfterAction: parsed.screenshotAfterAction ?? true,
     settleMs: parsed.settleMs ?? DEFAULT_SETTLE_MS,
   };
+  const windowLimits = {
+    maxElements: parsed.maxWindowElements ?? DEFAULT_MAX_WINDOW_ELEMENTS,
+    maxCharacters: parsed.maxWindowCharacters ?? DEFAULT_MAX_WINDOW_CHARACTERS,
+  };
+  const reader = display.accessibility;
   const scaling = scalingFor(display.width, display.height, settings.maxWidth, settings.maxHeight);
+  const windowScaling = scaling;
   return defineTool({
     name: parsed.name ?? COMPUTER_TOOL_NAME,
     description:
       parsed.description ??
-      defaultDescription(scaling.modelWidth, scaling.modelHeight, scaling.scale),
-    input: computerInputSchema,
+      defaultDescription(
+        scaling.modelWidth,
+        scaling.modelHeight,
+        scaling.scale,
+        reader !== undefined,
+      ),
+    // Without a reader the model is not offered read_window (nor offset); the narrower schema's
+    // input is a subset of the full one's.
+    input: (reader === undefined
+      ? plainInputSchema
+      : computerInputSchema) as unknown as typeof computerInputSchema,
     timeoutMs: parsed.timeoutMs ?? DEFAULT_COMPUTER_TIMEOUT_MS,
     annotations: { title: "Use the computer", destructive: true, openWorld: false },
     tags: [
@@ -236,7 +318,31 @@ export function createComputerTool(options: ComputerToolOptions): ComputerTool {
       `${SCREENSHOT_SIZE_TAG_PREFIX}${scaling.modelWidth}x${scaling.modelHeight}`,
     ],
     execute: async (request, context) => {
-      const outcome = await runAction(display, request, settings, context.signal);
+      if (request.action === READ_WINDOW_ACTION && reader !== undefined) {
+        const window = await readWindow(
+          reader,
+          windowScaling,
+          request.offset ?? 1,
+          windowLimits,
+          context.signal,
+        );
+        return ok({
+          action: request.action,
+          summary: window.summary,
+          display_width: windowScaling.displayWidth,
+          display_height: windowScaling.displayHeight,
+          screenshot_width: windowScaling.modelWidth,
+          screenshot_height: windowScaling.modelHeight,
+          scale: windowScaling.scale,
+          ...window.reading,
+        });
+      }
+      const outcome = await runAction(
+        display,
+        { ...request, action: request.action as ComputerAction },
+        settings,
+        context.signal,
+      );
       const { scaling } = outcome;
       const data: ComputerToolData = {
         action: request.action,

@@ -1,3 +1,4 @@
+export { ATSPI_PACKAGES, missingAccessibility } from "./atspi-reader.js";
 export {
   describeMissingX11Programs,
   type MissingX11ProgramsOptions,

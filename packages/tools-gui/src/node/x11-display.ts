@@ -1,6 +1,7 @@
 import { AgentoolError, ToolFailureError } from "@agentool/contract";
 import sharp from "sharp";
 import type {
+  AccessibilityReader,
   CaptureRequest,
   ComputerDisplay,
   MouseButton,
@@ -69,6 +70,7 @@ export class X11Display implements ComputerDisplay {
   readonly authorityFile: string | undefined;
   readonly #environment: Record<string, string>;
   readonly #timeoutMs: number;
+  #accessibility: AccessibilityReader | undefined;
 
   /**
    * @param name - the X display name
@@ -90,6 +92,16 @@ export class X11Display implements ComputerDisplay {
     this.authorityFile = authorityFile;
     this.#environment = x11Environment(name, authorityFile);
     this.#timeoutMs = timeoutMs;
+  }
+
+  /** Accessibility text of the display's windows (AT-SPI), when it was asked for. */
+  get accessibility(): AccessibilityReader | undefined {
+    return this.#accessibility;
+  }
+
+  /** @internal Gives the display its accessibility reader. */
+  protected setAccessibility(reader: AccessibilityReader): void {
+    this.#accessibility = reader;
   }
 
   async #xdotool(args: readonly string[], signal: AbortSignal, input?: string): Promise<string> {

@@ -3,11 +3,11 @@
 // without close(). Checked with pgrep, not with the package's own bookkeeping.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { homedir, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
-import { processesInGroup, X11_MISSING } from "../test-support/x11.js";
+import { ATSPI_MISSING, processesInGroup, startGtkApp, X11_MISSING } from "../test-support/x11.js";
 import { connectX11Display } from "./x11-display.js";
 import { startXvfbDisplay, type XvfbDisplay } from "./xvfb-display.js";
 
@@ -147,6 +147,64 @@ describe.skipIf(X11_MISSING !== undefined)("Xvfb displays", { timeout: 60_000 },
     expect(processesInGroup(app)).toEqual([]);
     expect(pgrep("sleep 607[12]")).toEqual([]);
   });
+
+  it.skipIf(ATSPI_MISSING !== undefined)(
+    "with accessibility, a host that exits without close() takes the bus and AT-SPI with it",
+    async () => {
+      const script = fileURLToPath(
+        new URL("../test-support/exit-without-close.mjs", import.meta.url),
+      );
+      const child = spawnSync(process.execPath, [script, "accessibility"], {
+        encoding: "utf8",
+        timeout: 30_000,
+      });
+      expect(child.status, child.stderr).toBe(0);
+      const { server, bus, authority } = JSON.parse(child.stdout.trim()) as {
+        server: number;
+        bus: number;
+        authority: string;
+      };
+      expect(bus).toBeGreaterThan(0);
+      expect(existsSync(dirname(authority))).toBe(false);
+      for (let tries = 0; tries < 40; tries += 1) {
+        if ([...processesInGroup(server), ...processesInGroup(bus)].length === 0) break;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(processesInGroup(bus)).toEqual([]);
+      expect(processesInGroup(server)).toEqual([]);
+    },
+  );
+
+  it.skipIf(ATSPI_MISSING !== undefined)(
+    "with accessibility: the session bus and AT-SPI's processes run in one group that close() stops, their sockets in the private folder",
+    async () => {
+      const display = await startGtkApp(640, 400);
+      opened.push(display);
+      const folder = dirname(display.authorityFile ?? "");
+      expect(display.sessionBusAddress?.startsWith(`unix:path=${folder}/`)).toBe(true);
+      const group = processesInGroup(display.busPid).join("\n");
+      expect(group).toMatch(/dbus-daemon --session/);
+      expect(group).toMatch(/at-spi-bus-launcher/);
+      expect(group).toMatch(
+        /dbus-daemon --config-file=\/usr\/share\/defaults\/at-spi2\/accessibility.conf/,
+      );
+      expect(group).toMatch(/at-spi2-registryd/);
+      // The app opens its own socket on the first read; it and the accessibility bus's are in the
+      // private folder, not under HOME.
+      const window = await display.accessibility?.readWindow(new AbortController().signal);
+      expect(window?.title).toBe("agentool-gtk: ready");
+      const appSocket = `at-spi2-socket-${display.appPid}`;
+      expect(existsSync(join(folder, appSocket))).toBe(true);
+      expect(existsSync(join(homedir(), ".cache", appSocket))).toBe(false);
+      expect(existsSync(join(folder, "at-spi"))).toBe(true);
+
+      await display.close();
+      expect(processesInGroup(display.busPid)).toEqual([]);
+      expect(processesInGroup(display.appPid)).toEqual([]);
+      expect(processesInGroup(display.serverPid)).toEqual([]);
+      expect(existsSync(folder)).toBe(false);
+    },
+  );
 
   it("refuses bad sizes, a missing app and a missing display with messages that say what to do", async () => {
     await expect(startXvfbDisplay({ width: 10, height: 480 })).rejects.toThrow(

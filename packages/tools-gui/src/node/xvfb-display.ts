@@ -1,7 +1,10 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { AgentoolError, sleep, ToolFailureError } from "@agentool/contract";
+import { AtspiReader, missingAccessibility } from "./atspi-reader.js";
 import { describeMissingX11Programs, missingX11Programs } from "./missing-x11-programs.js";
+import { killGroup, stopGroup } from "./process-group.js";
 import { runProgram } from "./run-program.js";
+import { type SessionBus, startSessionBus, wakeAccessibility } from "./session-bus.js";
 import { createXAuthority, type XAuthority } from "./x-authority.js";
 import { DEFAULT_X11_COMMAND_TIMEOUT_MS, X11Display, x11Environment } from "./x11-display.js";
 
@@ -29,38 +32,16 @@ export interface XvfbDisplayOptions {
   startTimeoutMs?: number;
   /** Milliseconds one xdotool or xwd run may take. Default 10,000. */
   commandTimeoutMs?: number;
+  /**
+   * Accessibility text (AT-SPI): start a private D-Bus session bus with the display, give it to
+   * the app, and let the `computer` tool read the focused window's tree (`read_window`). Needs
+   * Debian's dbus-daemon, at-spi2-core, python3-gi and gir1.2-atspi-2.0. Default false.
+   */
+  accessibility?: boolean;
 }
 
 const live = new Set<XvfbDisplay>();
 let exitHookInstalled = false;
-
-function killGroup(child: ChildProcess | undefined, signal: NodeJS.Signals): void {
-  if (child?.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
-  try {
-    process.kill(-child.pid, signal);
-  } catch {
-    // The group is gone already.
-  }
-}
-
-function exited(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => child.once("exit", () => resolve()));
-}
-
-/** Stops a process group: SIGTERM, then SIGKILL after `graceMs`. */
-async function stopGroup(child: ChildProcess | undefined, graceMs: number): Promise<void> {
-  if (child === undefined) return;
-  killGroup(child, "SIGTERM");
-  const done = exited(child);
-  const late = await Promise.race([done.then(() => false), sleep(graceMs).then(() => true)]);
-  if (late) {
-    killGroup(child, "SIGKILL");
-    await done;
-  }
-  // Whatever else is left in the group (a child the app started) goes too.
-  killGroup(child, "SIGKILL");
-}
 
 /**
  * A display this process started: Xvfb and, optionally, one app in it, each in its own process
@@ -71,6 +52,7 @@ export class XvfbDisplay extends X11Display {
   readonly #server: ChildProcess;
   readonly #authority: XAuthority;
   #app: ChildProcess | undefined;
+  #bus: SessionBus | undefined;
   #closing: Promise<void> | undefined;
 
   /** @internal */
@@ -97,20 +79,48 @@ export class XvfbDisplay extends X11Display {
     return this.#app?.pid;
   }
 
+  /** The process id of the private D-Bus session bus (the leader of its process group), when accessibility is on. */
+  get busPid(): number | undefined {
+    return this.#bus?.daemon.pid;
+  }
+
+  /** The address of the display's private D-Bus session bus (`DBUS_SESSION_BUS_ADDRESS`), when accessibility is on. */
+  get sessionBusAddress(): string | undefined {
+    return this.#bus?.address;
+  }
+
   /** @internal */
   attachApp(app: ChildProcess): void {
     this.#app = app;
   }
 
+  /** @internal Keeps the session bus (stopped by close()) and reads AT-SPI over it. */
+  attachBus(bus: SessionBus, timeoutMs: number): void {
+    this.#bus = bus;
+    this.setAccessibility(new AtspiReader({ environment: this.busEnvironment(), timeoutMs }));
+  }
+
+  /** @internal The environment of a client of the display and its bus. */
+  busEnvironment(): Record<string, string> {
+    const environment = x11Environment(this.name, this.authorityFile);
+    if (this.#bus !== undefined) {
+      environment.DBUS_SESSION_BUS_ADDRESS = this.#bus.address;
+      environment.XDG_RUNTIME_DIR = this.#authority.directory;
+    }
+    return environment;
+  }
+
   /**
-   * Stops the app's process group, then Xvfb's, and removes the display's X authority (the
-   * cookie and its private folder). Safe to call twice.
+   * Stops the app's process group, then the session bus's (with AT-SPI's processes), then
+   * Xvfb's, and removes the display's private folder (the cookie, the bus sockets). Safe to call
+   * twice.
    *
    * @returns when both are gone
    */
   close(): Promise<void> {
     this.#closing ??= (async () => {
       await stopGroup(this.#app, 2_000);
+      await stopGroup(this.#bus?.daemon, 2_000);
       await stopGroup(this.#server, 2_000);
       this.#authority.remove();
       live.delete(this);
@@ -126,6 +136,7 @@ export class XvfbDisplay extends X11Display {
   /** @internal Kills both groups at once and removes the cookie (the process is exiting). */
   killNow(): void {
     killGroup(this.#app, "SIGKILL");
+    killGroup(this.#bus?.daemon, "SIGKILL");
     killGroup(this.#server, "SIGKILL");
     this.#authority.remove();
   }
@@ -225,9 +236,12 @@ async function visibleWindows(display: X11Display, timeoutMs: number): Promise<S
   );
 }
 
-/** The app's environment: its display and cookie, PATH, LANG and HOME (apps keep settings there). */
-function appEnvironment(display: X11Display): Record<string, string> {
-  const environment = x11Environment(display.name, display.authorityFile);
+/**
+ * The app's environment: its display and cookie, PATH, LANG and HOME (apps keep settings there);
+ * with accessibility, the display's session bus and its private XDG_RUNTIME_DIR.
+ */
+function appEnvironment(display: XvfbDisplay): Record<string, string> {
+  const environment = display.busEnvironment();
   if (process.env.HOME !== undefined) environment.HOME = process.env.HOME;
   return environment;
 }
@@ -263,6 +277,18 @@ async function launchApp(display: XvfbDisplay, app: XvfbApp, timeoutMs: number):
   );
 }
 
+/** Starts the display's session bus and AT-SPI on it, and gives the display its reader. */
+async function startAccessibility(
+  display: XvfbDisplay,
+  authority: XAuthority,
+  timeouts: { startMs: number; readMs: number },
+): Promise<void> {
+  const environment = x11Environment(display.name, display.authorityFile);
+  const bus = await startSessionBus(environment, authority.directory, timeouts.startMs);
+  display.attachBus(bus, timeouts.readMs);
+  await wakeAccessibility(display.busEnvironment(), timeouts.startMs);
+}
+
 /**
  * Starts a virtual X display (Xvfb, 24-bit, no TCP) at the given size on the
  * first free display number, and optionally launches an app into it, waiting for its window.
@@ -291,6 +317,17 @@ export async function startXvfbDisplay(options: XvfbDisplayOptions = {}): Promis
     throw new AgentoolError(`startXvfbDisplay: DEPENDENCY_MISSING: ${sentence}`, {
       cause: new ToolFailureError("DEPENDENCY_MISSING", sentence),
     });
+  }
+  if (options.accessibility === true) {
+    const missing = missingAccessibility();
+    if (missing !== undefined) {
+      throw new AgentoolError(
+        `startXvfbDisplay: UNSUPPORTED: accessibility: true, but ${missing}`,
+        {
+          cause: new ToolFailureError("UNSUPPORTED", missing),
+        },
+      );
+    }
   }
   const width = options.width ?? 1280;
   const height = options.height ?? 800;
@@ -325,6 +362,12 @@ export async function startXvfbDisplay(options: XvfbDisplayOptions = {}): Promis
   installExitHook();
   try {
     await authority.add(started.name);
+    if (options.accessibility === true) {
+      await startAccessibility(display, authority, {
+        startMs: timeoutMs,
+        readMs: options.commandTimeoutMs ?? DEFAULT_X11_COMMAND_TIMEOUT_MS,
+      });
+    }
     if (options.app !== undefined) await launchApp(display, options.app, timeoutMs);
   } catch (error) {
     await display.close();

@@ -3,10 +3,12 @@
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import sharp from "sharp";
+import { missingAccessibility } from "../node/atspi-reader.js";
 import { describeMissingX11Programs, missingX11Programs } from "../node/missing-x11-programs.js";
 import { startXvfbDisplay, type XvfbDisplay } from "../node/xvfb-display.js";
 
 const TK_APP = fileURLToPath(new URL("./tk-app.py", import.meta.url));
+const GTK_APP = fileURLToPath(new URL("./gtk-app.py", import.meta.url));
 
 function missingPrerequisite(): string | undefined {
   // What startXvfbDisplay needs, then what these tests add: xprop reads titles, Tk draws the app.
@@ -35,6 +37,42 @@ if (X11_MISSING !== undefined) {
   console.warn(`tools-gui X11 tests skipped: ${X11_MISSING}`);
 }
 
+function missingAccessibilityPrerequisite(): string | undefined {
+  if (X11_MISSING !== undefined) return X11_MISSING;
+  const missing = missingAccessibility();
+  const gtk = spawnSync(
+    "/usr/bin/python3",
+    ["-c", 'import gi; gi.require_version("Gtk", "3.0"); from gi.repository import Gtk'],
+    { stdio: "ignore", timeout: 10_000 },
+  );
+  const reasons = [
+    ...(missing === undefined ? [] : [missing]),
+    ...(gtk.status === 0 ? [] : ["GTK 3 for python3 is not installed (gir1.2-gtk-3.0)"]),
+  ];
+  return reasons.length === 0
+    ? undefined
+    : `${reasons.join("; ")}: run \`node scripts/setup-system.mjs test\` (as root)`;
+}
+
+/** Why the AT-SPI tests cannot run here, or undefined when they can (same rule as X11_MISSING). */
+export const ATSPI_MISSING = missingAccessibilityPrerequisite();
+if (ATSPI_MISSING !== undefined && X11_MISSING === undefined) {
+  if (process.env.AGENTOOL_REQUIRE_SYSTEM !== undefined) {
+    throw new Error(`tools-gui: AGENTOOL_REQUIRE_SYSTEM is set but ${ATSPI_MISSING}`);
+  }
+  console.warn(`tools-gui AT-SPI tests skipped: ${ATSPI_MISSING}`);
+}
+
+/** Starts Xvfb with accessibility at a size with the GTK 3 test app filling it. */
+export function startGtkApp(width: number, height: number): Promise<XvfbDisplay> {
+  return startXvfbDisplay({
+    width,
+    height,
+    accessibility: true,
+    app: { command: "/usr/bin/python3", args: [GTK_APP, String(width), String(height)] },
+  });
+}
+
 /** Starts Xvfb at a size with the Tk test app filling it. */
 export function startTkApp(width: number, height: number): Promise<XvfbDisplay> {
   return startXvfbDisplay({
@@ -58,19 +96,23 @@ function run(program: string, args: string[], display: XvfbDisplay): string {
   return result.stdout ?? "";
 }
 
-/** The Tk app's window title, read with xprop (not through the tool). */
-export function windowTitle(display: XvfbDisplay): string {
-  const id = run("xdotool", ["search", "--name", "^agentool-test"], display).split("\n")[0];
+/** The test app's window title (Tk's, or GTK's with `prefix`), read with xprop (not through the tool). */
+export function windowTitle(display: XvfbDisplay, prefix = "agentool-test"): string {
+  const id = run("xdotool", ["search", "--name", `^${prefix}`], display).split("\n")[0];
   if (id === undefined || id.length === 0) return "";
   const line = run("xprop", ["-id", id, "WM_NAME"], display);
   return /= "(.*)"\s*$/.exec(line)?.[1] ?? "";
 }
 
 /** Waits until the title matches, returning it (or the last one seen after 5 s). */
-export async function waitForTitle(display: XvfbDisplay, pattern: RegExp): Promise<string> {
+export async function waitForTitle(
+  display: XvfbDisplay,
+  pattern: RegExp,
+  prefix?: string,
+): Promise<string> {
   let title = "";
   for (let tries = 0; tries < 100; tries += 1) {
-    title = windowTitle(display);
+    title = windowTitle(display, prefix);
     if (pattern.test(title)) return title;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
