@@ -6,7 +6,7 @@
 // call, both readers called the same way: an MCP client call to a stdio server process.
 //
 // The recorded files are written from the typed fixtures of packages/tools-design/src/test-support
-// (recorded/*.json.gz) and served on 127.0.0.1 by lib/figma-recorded-server.mjs. Their server runs
+// (packages/tools-design/recordings/*.json.gz) and served on 127.0.0.1 by lib/figma-recorded-server.mjs. Their server runs
 // unchanged: its fetch of https://api.figma.com is redirected there by lib/figma-api-redirect.mjs.
 //
 // Run: pnpm bench design

@@ -1,6 +1,6 @@
 // A local server speaking the two Figma REST endpoints a design reader calls, from recorded
-// files (gzipped JSON `{ key, file }`, file = GET /v1/files/:key, written from the typed fixtures
-// of packages/tools-design/src/test-support/ into its recorded/ folder):
+// files (gzipped JSON `{ key, file, … }`, file = GET /v1/files/:key, written from the typed
+// fixtures of packages/tools-design/src/test-support/ into its recordings/ folder):
 // GET /v1/files/:key[?depth=n] and GET /v1/files/:key/nodes?ids=a,b[&depth=n], answered as
 // Figma answers them (an unknown id maps to null; the personal token is required).
 import { readdirSync, readFileSync } from "node:fs";
@@ -11,7 +11,7 @@ import { gunzipSync } from "node:zlib";
 /** Where the recorded files are. */
 export const RECORDED_FOLDER = resolve(
   import.meta.dirname,
-  "../../packages/tools-design/src/test-support/recorded",
+  "../../packages/tools-design/recordings",
 );
 
 /** The token the server accepts (a test value, never a real one). */

@@ -2,9 +2,10 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDesignExportTool, formatDesignExport } from "./design-export.js";
-import { type FigmaServer, startFigmaServer, TINY_PNG } from "./test-support/figma-server.js";
+import { type FigmaServer, startFigmaServer } from "./test-support/figma-server.js";
 import { SHOP_FILE_KEY } from "./test-support/figma-shop-file.js";
 import { workspaceFolder } from "./test-support/workspace-folder.js";
+import { RECORDED_RENDER_PNG } from "./testing/index.js";
 
 const folder = workspaceFolder({ "README.md": "app\n" });
 let figma: FigmaServer;
@@ -39,9 +40,9 @@ describe("design_export against a local Figma API", () => {
       `design-exports/${SHOP_FILE_KEY}_1-8.png`,
     ]);
     expect(result.data.missing).toEqual(["9:99"]);
-    expect(readFileSync(join(folder.root, result.data.files[0]?.path ?? "")).equals(TINY_PNG)).toBe(
-      true,
-    );
+    expect(
+      readFileSync(join(folder.root, result.data.files[0]?.path ?? "")).equals(RECORDED_RENDER_PNG),
+    ).toBe(true);
     const render = figma.requests.find((request) => request.path.startsWith("/v1/images/"));
     expect(render?.path).toBe(
       `/v1/images/${SHOP_FILE_KEY}?ids=1%3A2%2C1%3A8%2C9%3A99&format=png&scale=2`,

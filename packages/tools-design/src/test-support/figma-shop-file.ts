@@ -430,7 +430,8 @@ const componentSets: GetFileResponse["componentSets"] = {
   },
 };
 
-const styleNodes: Record<string, Node> = {
+/** The published styles' own nodes: GET /v1/files/:key/nodes finds them, the document does not hold them. */
+export const shopStyleNodes: Record<string, Node> = {
   "12:1": rectangle(
     "12:1",
     "Surface/Default",
@@ -505,7 +506,7 @@ function findNode(node: Node, id: string): Node | undefined {
 export function shopNodes(ids: readonly string[]): GetFileNodesResponse {
   const nodes: Record<string, GetFileNodesResponse["nodes"][string]> = {};
   for (const id of ids) {
-    const found = styleNodes[id] ?? findNode(document, id);
+    const found = shopStyleNodes[id] ?? findNode(document, id);
     if (found === undefined) (nodes as Record<string, unknown>)[id] = null;
     else nodes[id] = { document: found, components, componentSets, schemaVersion: 0, styles };
   }
