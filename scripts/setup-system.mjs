@@ -7,7 +7,8 @@
 //                                         its gui step Xvfb, xauth, xdotool, xwd and Tk)
 //   node scripts/setup-system.mjs test    what `pnpm test` needs (+ PostgreSQL, man-pages, and the
 //                                         office converters: pandoc, LibreOffice, python-docx, openpyxl;
-//                                         and X11 for tools-gui: Xvfb, xauth, xdotool, xwd, xprop, xterm, Tk)
+//                                         and X11 for tools-gui: Xvfb, xauth, xdotool, xwd, xprop, xterm, Tk,
+//                                         and AT-SPI: dbus-daemon, at-spi2-core, python3-gi, GTK 3)
 //
 // Exit code 0 when everything the purpose needs is there afterwards, 1 when something is still
 // missing (the lines above say what and how to install it).
@@ -88,6 +89,21 @@ function findPostgres() {
 function findTkinter() {
   const python = "/usr/bin/python3";
   const probe = spawnSync(python, ["-c", "import tkinter"], { stdio: "ignore", timeout: 10_000 });
+  return probe.status === 0 ? python : undefined;
+}
+
+/**
+ * Debian's python3 when GObject introspection (python3-gi) can load a typelib (a gir1.2-*
+ * package); the typelib's package pulls in python3-gi's library, so both are asked at once.
+ *
+ * @param {string} namespace - the typelib, e.g. "Atspi"
+ * @param {string} version - its version, e.g. "2.0"
+ * @returns {string | undefined} `/usr/bin/python3`, or undefined
+ */
+function findPythonModule(namespace, version) {
+  const python = "/usr/bin/python3";
+  const code = `import gi; gi.require_version("${namespace}", "${version}"); from gi.repository import ${namespace}`;
+  const probe = spawnSync(python, ["-c", code], { stdio: "ignore", timeout: 10_000 });
   return probe.status === 0 ? python : undefined;
 }
 
@@ -230,6 +246,37 @@ export const SYSTEM_PACKAGES = [
     usedBy:
       "tools-gui's tests and the demo's gui step (small Tk apps run by Debian's /usr/bin/python3)",
     purposes: ["demo", "test"],
+    recommends: false,
+  },
+  // tools-gui's read_window: AT-SPI on a private D-Bus session bus (dbus-daemon, at-spi2-core),
+  // read by Debian's python3 with python3-gi and the Atspi typelib; tested on a GTK 3 app.
+  {
+    name: "dbus-daemon",
+    find: () => findProgram("dbus-daemon"),
+    usedBy: "tools-gui's accessibility option (a private D-Bus session bus per display)",
+    purposes: ["test"],
+    recommends: false,
+  },
+  {
+    name: "at-spi2-core",
+    find: () => findFile("/usr/libexec/at-spi-bus-launcher"),
+    usedBy: "tools-gui's accessibility option (the AT-SPI bus and registry)",
+    purposes: ["test"],
+    recommends: false,
+  },
+  {
+    name: "gir1.2-atspi-2.0",
+    find: () => findPythonModule("Atspi", "2.0"),
+    usedBy: "tools-gui's accessibility reader (Debian's python3 with python3-gi)",
+    purposes: ["test"],
+    recommends: false,
+  },
+  {
+    name: "gir1.2-gtk-3.0",
+    find: () => findPythonModule("Gtk", "3.0"),
+    usedBy:
+      "tools-gui's accessibility tests (a small GTK 3 app, which exposes its widgets over AT-SPI)",
+    purposes: ["test"],
     recommends: false,
   },
   // tools-design: svg_read is tested on real SVG icons nobody here wrote (Adwaita's scalable set).

@@ -66,7 +66,7 @@ export interface AccessibilityReader {
   /**
    * Reads the focused window's tree.
    *
-   * @throws ToolFailureError `NOT_CONFIGURED` when no window is shown, `TIMEOUT`, `UNSUPPORTED`
+   * @throws ToolFailureError `UNSUPPORTED` when no window speaks AT-SPI (or the bindings are missing), `TIMEOUT`
    */
   readWindow(signal: AbortSignal): Promise<AccessibleWindow>;
 }

@@ -12,7 +12,13 @@ import { afterEach, describe, expect, it } from "vitest";
 import { type ComputerToolData, createComputerTool } from "./computer.js";
 import type { XvfbDisplay } from "./node/xvfb-display.js";
 import { startXvfbDisplay } from "./node/xvfb-display.js";
-import { ATSPI_MISSING, startGtkApp, waitForTitle, X11_MISSING } from "./test-support/x11.js";
+import {
+  ATSPI_MISSING,
+  startGtkApp,
+  startTkAppWithAccessibility,
+  waitForTitle,
+  X11_MISSING,
+} from "./test-support/x11.js";
 
 let display: XvfbDisplay | undefined;
 afterEach(async () => {
@@ -119,6 +125,19 @@ describe.skipIf(ATSPI_MISSING !== undefined)(
       expect(cut.elements?.length).toBeGreaterThan(0);
       expect(cut.elements?.length).toBeLessThan(5);
       expect(cut.next_offset).toBe((cut.elements?.length ?? 0) + 1);
+    });
+  },
+);
+
+describe.skipIf(ATSPI_MISSING !== undefined)(
+  "computer read_window on an app without AT-SPI",
+  { timeout: 60_000 },
+  () => {
+    it("a Tk app exposes nothing: UNSUPPORTED, with a screenshot as the next step", async () => {
+      display = await startTkAppWithAccessibility(640, 400);
+      const result = await createComputerTool({ display }).run({ action: "read_window" });
+      expect(result.success ? "" : result.error.code).toBe("UNSUPPORTED");
+      expect(result.success ? "" : result.error.hint).toContain("Take a screenshot");
     });
   },
 );

@@ -136,7 +136,7 @@ export class AtspiReader implements AccessibilityReader {
  *
  * @param text - its standard output
  * @returns the window
- * @throws ToolFailureError `NOT_CONFIGURED` when no window is shown, `INTERNAL` for output that is not the reader's
+ * @throws ToolFailureError `UNSUPPORTED` when no app on the display speaks AT-SPI, `INTERNAL` for output that is not the reader's
  */
 export function parseReaderOutput(text: string): AccessibleWindow {
   let parsed: z.infer<typeof outputSchema>;
@@ -150,10 +150,10 @@ export function parseReaderOutput(text: string): AccessibleWindow {
   }
   if ("error" in parsed) {
     throw new ToolFailureError(
-      "NOT_CONFIGURED",
+      "UNSUPPORTED",
       "No accessible window is shown on this display (no app registered with AT-SPI).",
       {
-        hint: "Take a screenshot to see the screen. Apps must support AT-SPI (GTK, Qt with QT_LINUX_ACCESSIBILITY_ALWAYS_ON=1, Firefox, LibreOffice); Tk and plain X apps do not.",
+        hint: "Take a screenshot to see the screen: only apps that speak AT-SPI (GTK 3 apps do; Tk and plain X apps do not) are listed.",
       },
     );
   }

@@ -73,6 +73,16 @@ export function startGtkApp(width: number, height: number): Promise<XvfbDisplay>
   });
 }
 
+/** Starts Xvfb with accessibility and the Tk test app (which speaks no AT-SPI). */
+export function startTkAppWithAccessibility(width: number, height: number): Promise<XvfbDisplay> {
+  return startXvfbDisplay({
+    width,
+    height,
+    accessibility: true,
+    app: { command: "/usr/bin/python3", args: [TK_APP, String(width), String(height)] },
+  });
+}
+
 /** Starts Xvfb at a size with the Tk test app filling it. */
 export function startTkApp(width: number, height: number): Promise<XvfbDisplay> {
   return startXvfbDisplay({
