@@ -1,7 +1,11 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import {
+  RECORDED_FIGMA_FILES,
+  type RecordedFigmaServer,
+  startRecordedFigmaServer,
+} from "@agentool/tools-design/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type RecordedFigmaApi, startRecordedFigmaApi } from "./test-support/figma-recording.js";
 import {
   type StdioSession,
   startStdioSession,
@@ -10,7 +14,7 @@ import {
 import { callTool as call, resultTextWithMarkers as text } from "./test-support/tool-results.js";
 
 // The design family over stdio, through the real MCP SDK client and the bundled bin, against a
-// local server answering Figma's REST API from the demo's recorded file. The token comes from the
+// local server answering Figma's REST API from tools-design's recorded checkout (its ./testing). The token comes from the
 // server's environment (FIGMA_API_KEY / FIGMA_ACCESS_TOKEN), never from a tool argument.
 
 const TOKEN = "figd_recorded-token";
@@ -20,7 +24,8 @@ const CARD_SVG = `<svg xmlns="http://www.w3.org/2000/svg" width="320" height="12
 </svg>
 `;
 
-let figma: RecordedFigmaApi;
+let figma: RecordedFigmaServer;
+const SHOP = RECORDED_FIGMA_FILES.shopCheckout;
 let project: ReturnType<typeof temporaryDirectory>;
 
 async function withSession<T>(
@@ -42,7 +47,7 @@ async function toolNames(session: StdioSession): Promise<string[]> {
 }
 
 beforeAll(async () => {
-  figma = await startRecordedFigmaApi(TOKEN);
+  figma = await startRecordedFigmaServer({ token: TOKEN });
   project = temporaryDirectory({ "design/card.svg": CARD_SVG });
 });
 
@@ -96,13 +101,13 @@ describe("the design family over stdio (--families design)", () => {
         }
         expect(session.stderr()).toContain("design_export left out");
         const frame = await call(session, "design_read", {
-          file_key: figma.fileKey,
-          node_id: "1:8",
+          file_key: SHOP.fileKey,
+          node_id: SHOP.nodes.summaryCard,
         });
         expect(frame.isError ?? false).toBe(false);
         expect(text(frame)).toContain('frame "Summary card" #1:8');
         expect(text(frame)).toMatch(/column gap=16 pad=24,24,24,24/);
-        const tokens = await call(session, "design_tokens", { file_key: figma.fileKey });
+        const tokens = await call(session, "design_tokens", { file_key: SHOP.fileKey });
         expect(tokens.isError ?? false).toBe(false);
         expect(text(tokens)).toContain("--color-brand-primary: #2563eb;");
         expect(text(tokens)).toContain("--radius-radius-lg: 12px;");
@@ -137,8 +142,8 @@ describe("the design family over stdio (--families design)", () => {
           "design_export",
         ]);
         const exported = await call(session, "design_export", {
-          file_key: figma.fileKey,
-          node_ids: ["1:8"],
+          file_key: SHOP.fileKey,
+          node_ids: [SHOP.nodes.summaryCard],
           format: "png",
         });
         expect(exported.isError ?? false).toBe(false);
@@ -157,8 +162,8 @@ describe("the design family over stdio (--families design)", () => {
       { FIGMA_API_KEY: "figd_wrong" },
       async (session) => {
         const refused = await call(session, "design_read", {
-          file_key: figma.fileKey,
-          node_id: "1:8",
+          file_key: SHOP.fileKey,
+          node_id: SHOP.nodes.summaryCard,
         });
         expect(refused.isError).toBe(true);
         expect(text(refused)).toContain("PERMISSION_DENIED");

@@ -1,10 +1,13 @@
 import { createDesignTools } from "@agentool/tools-design";
+import { RECORDED_FIGMA_FILES, startRecordedFigmaServer } from "@agentool/tools-design/testing";
 import { createGuardedTransport } from "@agentool/tools-web/node";
 import type { DemoFamily } from "./demo-family.js";
-import { startRecordedFigmaApi } from "./figma-api.js";
 
 /** The recorded Figma file's key (a shop's checkout) and its "Summary card" frame. */
-export const FIGMA_FILE = { key: "Qm9vdHN0cmFwU2hvcDAx", summaryCard: "1:8" } as const;
+export const FIGMA_FILE = {
+  key: RECORDED_FIGMA_FILES.shopCheckout.fileKey,
+  summaryCard: RECORDED_FIGMA_FILES.shopCheckout.nodes.summaryCard,
+} as const;
 
 /** The demo host's Figma token: given to the tools by the host, never by the model. */
 const DEMO_FIGMA_TOKEN = "figd_demo-host-token";
@@ -65,7 +68,7 @@ export const CARD_ARTIFACT_HTML = `<!doctype html>
 export const designFamily: DemoFamily = {
   name: "design",
   createTools: async ({ workspaceRoot, onCleanup }) => {
-    const figma = await startRecordedFigmaApi(DEMO_FIGMA_TOKEN);
+    const figma = await startRecordedFigmaServer({ token: DEMO_FIGMA_TOKEN });
     const transport = createGuardedTransport({ allowHosts: [new URL(figma.origin).host] });
     onCleanup(async () => {
       await transport.close();
