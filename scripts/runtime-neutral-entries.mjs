@@ -10,6 +10,7 @@ export const RUNTIME_NEUTRAL_ENTRIES = {
   "@agentool/tools-web": ["."],
   "@agentool/tools-interact": ["."],
   "@agentool/tools-preview": ["."],
+  "@agentool/tools-gui": ["."],
   "@agentool/tools-knowledge": [".", "./pgvector", "./search", "./memory", "./skills"],
   "@agentool/adapters": ["./mcp", "./openai", "./anthropic", "./gemini"],
 };

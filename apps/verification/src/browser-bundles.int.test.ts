@@ -39,6 +39,7 @@ const BROWSER_ENTRIES: readonly BrowserEntry[] = [
   { packageName: "@agentool/tools-web", subpath: ".", script: "tools-web" },
   { packageName: "@agentool/tools-interact", subpath: ".", script: "tools-interact" },
   { packageName: "@agentool/tools-preview", subpath: ".", script: "tools-preview" },
+  { packageName: "@agentool/tools-gui", subpath: ".", script: "tools-gui" },
   { packageName: "@agentool/tools-knowledge", subpath: ".", script: "tools-knowledge" },
   {
     packageName: "@agentool/tools-knowledge",

@@ -153,6 +153,46 @@ const toolsInteract: EntryExpectation = async (value) => {
   expect(notified).toEqual(["info: Build finished"]);
 };
 
+const toolsGui: EntryExpectation = async (value) => {
+  const { calls, clicks, typed } = value as {
+    calls: Calls;
+    clicks: Array<[string, number, number, number]>;
+    typed: string[];
+  };
+  expectSuccess(
+    calls.screenshot,
+    { screenshot_width: 1024, screenshot_height: 640, scale: 0.8, image_width: 1024 },
+    ["Screen 1280×800, screenshot 1024×640 (scale 0.8)."],
+  );
+  expect(String(dataOf(calls.screenshot).image_base64)).toMatch(/^iVBORw0KGgo/); // a PNG
+  // The square (display 1000,500 40×40) as screenshot pixels, and its centre.
+  expectSuccess(
+    calls.window,
+    {
+      window_title: "Canvas",
+      total: 1,
+      elements: [
+        {
+          role: "push button",
+          name: "Red square",
+          box: [800, 400, 832, 432],
+          center: [815, 415],
+        },
+      ],
+    },
+    ['- push button "Red square" at (815, 415) box [800, 400, 832, 432]'],
+  );
+  expectSuccess(calls.click, { summary: "left click at (815, 415)." });
+  const [button, count, x, y] = clicks[0] ?? [];
+  expect([button, count]).toEqual(["left", 1]);
+  expect(x).toBeGreaterThanOrEqual(1000);
+  expect(x).toBeLessThan(1040);
+  expect(y).toBeGreaterThanOrEqual(500);
+  expect(y).toBeLessThan(540);
+  expect(typed).toEqual(["hello"]);
+  expectSuccess(calls.pointer, { pointer_x: 815, pointer_y: 415 });
+};
+
 const toolsPreview: EntryExpectation = async (value) => {
   const calls = value as Calls;
   expectSuccess(
@@ -302,6 +342,7 @@ export const ENTRY_EXPECTATIONS: Readonly<Record<string, EntryExpectation>> = {
   "tools-fs": toolsFs,
   "tools-web": toolsWeb,
   "tools-interact": toolsInteract,
+  "tools-gui": toolsGui,
   "tools-preview": toolsPreview,
   "tools-knowledge": toolsKnowledge,
   "tools-knowledge-pgvector": toolsKnowledgePgvector,
