@@ -11,6 +11,7 @@ import {
   waitForExit,
 } from "./test-support/spawn-server.js";
 import { callTool as call, resultText as text } from "./test-support/tool-results.js";
+import { missingX11Prerequisite } from "./test-support/x11-prerequisites.js";
 
 // The gui family over stdio, through the real MCP SDK client and the bundled bin: the server
 // starts its own Xvfb (--gui-xvfb) with tools-gui's Tk test app in it (--gui-app), the model's
@@ -21,29 +22,7 @@ const TK_APP = fileURLToPath(
   new URL("../../../packages/tools-gui/src/test-support/tk-app.py", import.meta.url),
 );
 
-/** Why the X tests cannot run here (the programs the set-up step installs), or undefined. */
-function missingX11(): string | undefined {
-  for (const [program, args, name] of [
-    ["Xvfb", ["-help"], "xvfb"],
-    ["xdotool", ["version"], "xdotool"],
-    ["xwd", ["-help"], "x11-apps"],
-    ["/usr/bin/python3", ["-c", "import tkinter"], "python3-tk"],
-  ] as const) {
-    const probe = spawnSync(program, args, { stdio: "ignore", timeout: 10_000 });
-    if (probe.error !== undefined || (name === "python3-tk" && probe.status !== 0)) {
-      return `${name} is not installed: run \`node scripts/setup-system.mjs test\` (as root)`;
-    }
-  }
-  return undefined;
-}
-
-const X11_MISSING = missingX11();
-if (X11_MISSING !== undefined) {
-  if (process.env.AGENTOOL_REQUIRE_SYSTEM !== undefined) {
-    throw new Error(`mcp-server gui: AGENTOOL_REQUIRE_SYSTEM is set but ${X11_MISSING}`);
-  }
-  console.warn(`mcp-server gui tests skipped: ${X11_MISSING}`);
-}
+const X11_MISSING = missingX11Prerequisite("mcp-server gui tests");
 
 const ARGS = [
   "--families",

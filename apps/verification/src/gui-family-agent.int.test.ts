@@ -3,7 +3,6 @@
 // destructive) in a real `createAgent` driven by a scripted `fakeModel()`. The model takes a
 // screenshot, clicks the entry, types, presses Apply and sees the result; the screenshots reach
 // the model as image content parts of its tool messages.
-import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { toLangChainTools } from "@agentool/adapters/langchain";
 import { createComputerTool } from "@agentool/tools-gui";
@@ -13,34 +12,13 @@ import { fakeModel } from "@langchain/core/testing";
 import { createAgent } from "langchain";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { missingX11Prerequisite } from "./x11-prerequisites.js";
 
 const TK_APP = fileURLToPath(
   new URL("../../../packages/tools-gui/src/test-support/tk-app.py", import.meta.url),
 );
 
-/** Why the X tests cannot run here (the programs the set-up step installs), or undefined. */
-function missingX11(): string | undefined {
-  for (const [program, args, name] of [
-    ["Xvfb", ["-help"], "xvfb"],
-    ["xdotool", ["version"], "xdotool"],
-    ["xwd", ["-help"], "x11-apps"],
-    ["/usr/bin/python3", ["-c", "import tkinter"], "python3-tk"],
-  ] as const) {
-    const probe = spawnSync(program, args, { stdio: "ignore", timeout: 10_000 });
-    if (probe.error !== undefined || (name === "python3-tk" && probe.status !== 0)) {
-      return `${name} is not installed: run \`node scripts/setup-system.mjs test\` (as root)`;
-    }
-  }
-  return undefined;
-}
-
-const X11_MISSING = missingX11();
-if (X11_MISSING !== undefined) {
-  if (process.env.AGENTOOL_REQUIRE_SYSTEM !== undefined) {
-    throw new Error(`verification gui: AGENTOOL_REQUIRE_SYSTEM is set but ${X11_MISSING}`);
-  }
-  console.warn(`verification gui agent test skipped: ${X11_MISSING}`);
-}
+const X11_MISSING = missingX11Prerequisite("verification gui agent test");
 
 let display: XvfbDisplay | undefined;
 
