@@ -2,7 +2,9 @@
 // LangGraph ToolNode) and over MCP (the built `agentool-mcp` over stdio), every paged tool's marker
 // names the whole next call, once per page (the opt-in code family's ast_search and the office
 // family's read_document on a 150-row workbook too); followed
-// literally it keeps the total and returns every item once (point 3). Also: what `remember` saves, `memory_search` finds (point 1), and `tags` is
+// literally it keeps the total and returns every item once (point 3). The design family reads
+// tools-design's recorded Figma server (design_read pages a 34-layer frame) and the gui family
+// drives a 320×200 Xvfb (skipped, or with AGENTOOL_REQUIRE_SYSTEM failed, without X). Also: what `remember` saves, `memory_search` finds (point 1), and `tags` is
 // an array wherever a tool takes it (point 2).
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
@@ -13,8 +15,17 @@ import { toLangChainTools } from "@agentool/adapters/langchain";
 import { parseNextCall } from "@agentool/contract";
 import { createCodeTools } from "@agentool/tools-code";
 import { createCoreTools } from "@agentool/tools-core";
+import { createDesignTools } from "@agentool/tools-design";
+import {
+  RECORDED_FIGMA_FILES,
+  RECORDED_FIGMA_TOKEN,
+  type RecordedFigmaServer,
+  startRecordedFigmaServer,
+} from "@agentool/tools-design/testing";
 import { createNodeFsTools } from "@agentool/tools-fs/node";
 import { createGitTools } from "@agentool/tools-git";
+import { createComputerTool } from "@agentool/tools-gui";
+import { startXvfbDisplay, type XvfbDisplay } from "@agentool/tools-gui/node";
 import { createInteractTools } from "@agentool/tools-interact";
 import {
   createInMemoryMemoryBackend,
@@ -26,15 +37,21 @@ import { createCorpusSource, SkillRegistry } from "@agentool/tools-knowledge/nod
 import { createOfficeTools, createWriteDocumentTool } from "@agentool/tools-office";
 import { createPreviewTool } from "@agentool/tools-preview";
 import { createSearxngProvider, createWebTools } from "@agentool/tools-web";
+import { createGuardedTransport } from "@agentool/tools-web/node";
 import { AIMessage, type ToolMessage } from "@langchain/core/messages";
 import { ToolNode } from "@langchain/langgraph/prebuilt";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { missingX11Prerequisite } from "./x11-prerequisites.js";
 
 type Args = Record<string, unknown>;
 /** One way of calling a tool: the text the model reads back. */
 type Caller = (tool: string, args: Args) => Promise<string>;
+
+/** Why the gui family is left out here (no Tk app: an empty Xvfb), or undefined. */
+const X11_MISSING = missingX11Prerequisite("every-family gui checks", { tk: false });
+const DESIGN_SYSTEM = RECORDED_FIGMA_FILES.designSystem;
 
 const CLI_PATH = fileURLToPath(
   new URL("../../mcp-server/dist/bin/agentool-mcp.js", import.meta.url),
@@ -77,8 +94,15 @@ function createWorkspace(): string {
   return root;
 }
 
+/** What the design and gui families are given: the recorded Figma server, the Xvfb (when X is here). */
+interface Devices {
+  figma: RecordedFigmaServer;
+  transport: ReturnType<typeof createGuardedTransport>;
+  display: XvfbDisplay | undefined;
+}
+
 /** Every family's tools over `root`, read-write, with one memory (the memory family + remember). */
-function createEveryFamily(root: string, indexDirectory: string) {
+function createEveryFamily(root: string, indexDirectory: string, devices: Devices) {
   return [
     ...createCoreTools(),
     ...createNodeFsTools({ root, mode: "read-write" }),
@@ -99,6 +123,13 @@ function createEveryFamily(root: string, indexDirectory: string) {
     }),
     ...createSkillTools({ registry: new SkillRegistry(root) }),
     createPreviewTool({ read: () => "" }),
+    ...createDesignTools({
+      root,
+      figmaToken: RECORDED_FIGMA_TOKEN,
+      baseUrl: devices.figma.origin,
+      transport: devices.transport,
+    }),
+    ...(devices.display === undefined ? [] : [createComputerTool({ display: devices.display })]),
   ];
 }
 
@@ -218,6 +249,15 @@ const PAGED_CASES: PagedCase[] = [
     totalPattern: /, (\d[\d,]*) rows; rows \d/,
   },
   {
+    // A 34-layer screen of the recorded design system, ten layers a page; the header states the
+    // total as "34 layers".
+    tool: "design_read",
+    args: { file_key: DESIGN_SYSTEM.fileKey, node_id: DESIGN_SYSTEM.nodes.dashboard, limit: 10 },
+    total: 34,
+    items: (page) => matchAll(page, /^\s*[a-z_]+ ".*?" #(\S+) /gm),
+    totalPattern: /: (\d+) layers \(/,
+  },
+  {
     tool: "git_log",
     args: { limit: 10 },
     total: 40,
@@ -312,6 +352,17 @@ function definePathChecks(path: string, getCall: () => Caller, getTags: () => Ma
     });
   }
 
+  it.skipIf(X11_MISSING !== undefined)(
+    `${path}: computer sees the Xvfb mounted beside every other family`,
+    async () => {
+      // A screenshot of the empty 320×200 display, at its own size (an empty Xvfb does not move
+      // its pointer, so the screenshot is the check).
+      const shot = await getCall()("computer", { action: "screenshot" });
+      expect(shot).toContain("Screenshot taken.");
+      expect(shot).toContain("Screen 320×200 (scale 1)");
+    },
+  );
+
   it(`${path}: what remember saves, memory_search finds (point 1)`, async () => {
     const call = getCall();
     const saved = await call("remember", {
@@ -345,7 +396,17 @@ describe("every family mounted together: markers name the whole next call", {
     cleanup.push(path);
     return path;
   };
-  afterAll(() => {
+  const devices = {} as Devices;
+  beforeAll(async () => {
+    devices.figma = await startRecordedFigmaServer();
+    devices.transport = createGuardedTransport({ allowHosts: ["127.0.0.1"] });
+    devices.display =
+      X11_MISSING === undefined ? await startXvfbDisplay({ width: 320, height: 200 }) : undefined;
+  });
+  afterAll(async () => {
+    await devices.display?.close();
+    await devices.transport?.close();
+    await devices.figma?.close();
     for (const path of cleanup) rmSync(path, { recursive: true, force: true });
   });
 
@@ -356,7 +417,10 @@ describe("every family mounted together: markers name the whole next call", {
       const root = created(createWorkspace());
       await addWorkbook(root);
       const index = created(mkdtempSync(join(tmpdir(), "agentool-every-family-index-")));
-      const tools = toLangChainTools(createEveryFamily(root, index));
+      // computer is destructive: the host approves each call.
+      const tools = toLangChainTools(createEveryFamily(root, index, devices), {
+        approve: () => true,
+      });
       tags = tagTypes(tools);
       call = toolNodeCaller(new ToolNode(tools));
       await seedMemories(call);
@@ -368,7 +432,7 @@ describe("every family mounted together: markers name the whole next call", {
     );
   });
 
-  describe("over MCP (agentool-mcp, the default families, code and office, read-write)", () => {
+  describe("over MCP (agentool-mcp, the default families, code, office, design and gui, read-write)", () => {
     let client: Client;
     let call: Caller;
     let tags: Map<string, string>;
@@ -386,11 +450,18 @@ describe("every family mounted together: markers name the whole next call", {
           "read-write",
           "--memory-dir",
           memory,
-          // The defaults with --memory-dir, and the opt-in code and office families.
+          // The defaults with --memory-dir, and the opt-in code, office, design and gui families.
           "--families",
-          "core,fs,git,code,office,web,knowledge,memory,interact",
+          `core,fs,git,code,office,web,knowledge,memory,interact,design${X11_MISSING === undefined ? ",gui" : ""}`,
+          "--figma-api-url",
+          devices.figma.origin,
+          ...(X11_MISSING === undefined ? ["--gui-xvfb", "320x200"] : []),
         ],
-        env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: tmpdir() },
+        env: {
+          PATH: process.env.PATH ?? "/usr/bin:/bin",
+          HOME: tmpdir(),
+          FIGMA_API_KEY: RECORDED_FIGMA_TOKEN,
+        },
         stderr: "pipe",
       });
       client = new Client({ name: "every-family-markers", version: "1.0.0" });
