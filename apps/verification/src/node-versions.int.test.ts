@@ -3,7 +3,8 @@
 // like the Node running the suite — runs ./node-versions/runtime-check.mjs, which imports every
 // `exports` subpath of every published package from the built workspace, makes one real call per
 // family (read_file, git_status, find_symbol and ast_search, read_document on a PDF and a .docx
-// and read_image on an SVG, search_knowledge over
+// and read_image on an SVG, design_read and design_tokens against tools-design's recorded Figma
+// server and svg_read, computer's screenshot of an Xvfb when X is here, search_knowledge over
 // /usr/share/doc, web_fetch from 127.0.0.1, update_plan, ask_user, a contract tool, an adapter)
 // and drives the MCP server's CLI over stdio.
 // The test asserts the binary's version, every entry's exports, and each call's real output.
@@ -13,6 +14,7 @@ import { join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 import { type PublishedEntry, publishedEntries } from "./node-versions/published-entries.js";
+import { missingX11Prerequisite } from "./x11-prerequisites.js";
 
 const repository = resolve(import.meta.dirname, "../../..");
 const RUNTIMES_MODULE = join(repository, "scripts", "node-runtimes.mjs");
@@ -20,14 +22,18 @@ const CHECK_SCRIPT = fileURLToPath(new URL("./node-versions/runtime-check.mjs", 
 const CLI = join(repository, "apps", "mcp-server", "dist", "bin", "agentool-mcp.js");
 /** A first run downloads two Node binaries from npm (~60 MB each). */
 const INSTALL_TIMEOUT_MS = 15 * 60_000;
+/** Why the gui step is left out here (an empty Xvfb, no Tk app), or undefined. */
+const X11_MISSING = missingX11Prerequisite("node-versions gui step", { tk: false });
 /** The packages whose entries must be among those checked (a new package adds itself). */
 const PUBLISHED_PACKAGES = [
   "@agentool/adapters",
   "@agentool/contract",
   "@agentool/tools-code",
   "@agentool/tools-core",
+  "@agentool/tools-design",
   "@agentool/tools-fs",
   "@agentool/tools-git",
+  "@agentool/tools-gui",
   "@agentool/tools-interact",
   "@agentool/tools-knowledge",
   "@agentool/tools-office",
@@ -71,6 +77,15 @@ interface RuntimeReport {
   gitStatus: Step<ToolCall>;
   codeTools: Step<{ symbol: ToolCall; search: ToolCall }>;
   officeTools: Step<{ pdf: ToolCall; image: ToolCall; docx: ToolCall }>;
+  designTools: Step<{ frame: ToolCall; tokens: ToolCall; svg: ToolCall }>;
+  /** Absent when X is not here. */
+  guiTools?: Step<{
+    success: boolean;
+    data: Record<string, unknown>;
+    imageBytes: number;
+    text: string;
+    serverAlive: boolean;
+  }>;
   searchKnowledge: Step<{ git: ToolCall; mount: ToolCall }>;
   webFetch: Step<ToolCall & { port: number }>;
   basicCalls: Step<{
@@ -99,7 +114,7 @@ interface RuntimeReport {
  */
 function runCheck(node: string, entries: PublishedEntry[]): Promise<RuntimeReport> {
   return new Promise((resolvePromise, reject) => {
-    const input = JSON.stringify({ entries, cli: CLI });
+    const input = JSON.stringify({ entries, cli: CLI, x11: X11_MISSING === undefined });
     const child = spawn(node, [CHECK_SCRIPT, input], { stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
@@ -258,6 +273,31 @@ describe.each(["the suite's Node", "Node 22", "Node 24"])("%s", (label) => {
     expect(docx.text).toContain("# Notes");
     expect(docx.text).toContain("Tally listens on port 8080.");
   });
+
+  it("reads a recorded Figma frame and its tokens, and a local SVG, with tools-design (its ./testing server)", () => {
+    const { frame, tokens, svg } = stepValue(report().designTools, "tools-design");
+    expect(frame.result.success, frame.text).toBe(true);
+    expect(frame.text).toContain(
+      'frame "Summary card" #1:8 @0,0 448×320 size=fixed/hug column gap=16 pad=24,24,24,24',
+    );
+    expect(tokens.result.success, tokens.text).toBe(true);
+    expect(tokens.text).toContain("--color-brand-primary: #2563eb;");
+    expect(svg.result.success, svg.text).toBe(true);
+    expect(svg.text).toContain("text #2 @24,40");
+    expect(svg.text).toContain('"Order summary"');
+  });
+
+  it.skipIf(X11_MISSING !== undefined)(
+    "takes a screenshot of its own Xvfb with tools-gui, and leaves no Xvfb after close()",
+    () => {
+      const shot = stepValue(report().guiTools ?? { milliseconds: 0 }, "tools-gui");
+      expect(shot.success, shot.text).toBe(true);
+      expect(shot.data).toMatchObject({ action: "screenshot" });
+      expect(shot.text).toContain("Screen 320×200 (scale 1)");
+      expect(shot.imageBytes).toBeGreaterThan(100);
+      expect(shot.serverAlive).toBe(false);
+    },
+  );
 
   it("searches two documents from /usr/share/doc with tools-knowledge", () => {
     const { git, mount } = stepValue(report().searchKnowledge, "search_knowledge");

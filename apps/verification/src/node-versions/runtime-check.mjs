@@ -3,9 +3,10 @@
 // talks to the MCP server's CLI over stdio, and prints one JSON report on stdout. A step that
 // throws is reported with its stack (the test names it), never hidden.
 //
-//   <node> runtime-check.mjs '{"entries":[{"packageName":…,"subpath":…,"file":…}],"cli":…}'
+//   <node> runtime-check.mjs '{"entries":[{"packageName":…,"subpath":…,"file":…}],"cli":…,"x11":true}'
 //
-// `file` is an entry's `exports` target and `cli` the MCP server's bin (`dist/bin/agentool-mcp.js`), both absolute.
+// `file` is an entry's `exports` target and `cli` the MCP server's bin (`dist/bin/agentool-mcp.js`), both absolute;
+// `x11` says whether the X programs are here (the gui step is left out of the report when not).
 import { execFileSync, spawn } from "node:child_process";
 import { once } from "node:events";
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -14,6 +15,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { z } from "zod";
+import { designTools, guiTools } from "./design-gui-checks.mjs";
 
 /** Real files nobody here wrote, searched by tools-knowledge (git's README ships with git). */
 const DOCUMENTS = [
@@ -28,8 +30,8 @@ const PAGE =
   "in parallel.</p><p>It also fixes a crash on startup when the configuration file is empty.</p>" +
   "</article></body></html>";
 
-/** @type {{ entries: Array<{ packageName: string, subpath: string, file: string }>, cli: string }} */
-const { entries, cli } = JSON.parse(process.argv[2] ?? "{}");
+/** @type {{ entries: Array<{ packageName: string, subpath: string, file: string }>, cli: string, x11?: boolean }} */
+const { entries, cli, x11 } = JSON.parse(process.argv[2] ?? "{}");
 /** @type {Map<string, Record<string, unknown>>} each entry's module, by `<package><subpath>` */
 const modules = new Map();
 const workspace = mkdtempSync(join(tmpdir(), "agentool-node-versions-"));
@@ -356,6 +358,8 @@ try {
   report.gitStatus = await attempt(gitStatus);
   report.codeTools = await attempt(codeTools);
   report.officeTools = await attempt(officeTools);
+  report.designTools = await attempt(() => designTools(exported, call, workspace));
+  if (x11 === true) report.guiTools = await attempt(() => guiTools(exported, call));
   report.searchKnowledge = await attempt(searchKnowledge);
   report.webFetch = await attempt(webFetch);
   report.basicCalls = await attempt(basicCalls);
