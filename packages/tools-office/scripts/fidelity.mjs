@@ -16,7 +16,8 @@
 //   table cells P/R  each non-empty cell's text
 //   links P/R        each link target
 //   text F1          bag-of-words F1 of the whole text (lib/structure.mjs, tokenF1)
-//   ms/doc           median wall time per document (pandoc: a process per document, as a user runs it)
+//   ms/doc           median wall time per document (pandoc: a process per document, as a user runs it);
+//                    the readers take turns document by document, so a changing load weighs on all alike
 // P/R are micro-averaged over the format's documents (found and shared items summed); "–" where
 // the source has none of the kind. A reader that fails on a document scores it as empty.
 //
@@ -255,15 +256,16 @@ export async function measureFidelity(options = {}) {
     const documents = corpus.documents.filter((document) => document.files[format] !== undefined);
     if (documents.length === 0) continue;
     results[format] = {};
-    for (const reader of readers) {
-      if (!reader.handles(format)) {
-        results[format][reader.name] = { unsupported: `does not read .${format}` };
-        continue;
-      }
-      const total = emptyTotal();
-      for (const document of documents) {
-        const relative = document.files[format];
-        const file = join(corpus.directory, relative);
+    const reading = readers.filter((reader) => reader.handles(format));
+    const totals = new Map(reading.map((reader) => [reader, emptyTotal()]));
+    // Interleaved document by document (the readers' order alternating), so a machine's load
+    // changing over the run weighs on every reader alike.
+    for (const [index, document] of documents.entries()) {
+      const relative = document.files[format];
+      const file = join(corpus.directory, relative);
+      const order = index % 2 === 0 ? reading : [...reading].reverse();
+      for (const reader of order) {
+        const total = totals.get(reader);
         const started = performance.now();
         let markdown = "";
         try {
@@ -277,6 +279,13 @@ export async function measureFidelity(options = {}) {
         }
         const found = await structureOfMarkdown(markdown);
         addScores(total, scoreStructure(found, document.truth));
+      }
+    }
+    for (const reader of readers) {
+      const total = totals.get(reader);
+      if (total === undefined) {
+        results[format][reader.name] = { unsupported: `does not read .${format}` };
+        continue;
       }
       if (total.failed.length === documents.length) {
         results[format][reader.name] = { unsupported: `fails on every file: ${total.failed[0]}` };
