@@ -154,7 +154,7 @@ function runJob(
         outcome();
       } else {
         // Settled once the thread is gone: its memory is back before the next call.
-        void worker.terminate().finally(outcome);
+        void worker.terminate().then(outcome, outcome);
       }
     };
     const watch = setInterval(() => {
