@@ -32,8 +32,10 @@ import { toAnthropicTools } from "@agentool/adapters/anthropic";
 import { toOpenAiTools } from "@agentool/adapters/openai";
 import { createCodeTools } from "@agentool/tools-code";
 import { createCoreTools } from "@agentool/tools-core";
+import { createDesignTools } from "@agentool/tools-design";
 import { createNodeFsTools, createRunCommandTool } from "@agentool/tools-fs/node";
 import { createGitTools } from "@agentool/tools-git";
+import { createComputerTool } from "@agentool/tools-gui";
 import { createInteractTools } from "@agentool/tools-interact";
 import {
   createInMemoryMemoryBackend,
@@ -83,13 +85,14 @@ writeFileSync(
   "---\nname: write-notes\ndescription: Keep notes of the user's preferences\n---\n# Steps\n",
 );
 
-/** tools/list of one server started over stdio. */
-async function listTools(args) {
+/** tools/list of one server started over stdio (`environment` added to the SDK's default one). */
+async function listTools(args, environment) {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args,
     cwd: workspace,
     stderr: "pipe",
+    ...(environment === undefined ? {} : { env: environment }),
   });
   let stderr = "";
   transport.stderr?.on("data", (chunk) => {
@@ -216,6 +219,45 @@ rows.push({
   ...measureTools(createOfficeTools({ root, mode: "read-only" })),
 });
 rows.push({ label: "  every family + office", ...measureTools([...everyTool, ...officeTools]) });
+// The design family (@agentool/tools-design, issue 34): svg_read offline, and with the host's
+// Figma token design_read, design_tokens and design_export (nothing is fetched to list them) —
+// opt-in in agentool-mcp (--families design) as in a host. The gui family (@agentool/tools-gui,
+// issue 34): the computer tool, made here on a display that is only a size (1280×800, the
+// tool's default box: its definition states the screenshot size; nothing runs on it, no X
+// needed); a display that reads accessibility text (AT-SPI) adds read_window to it. Both are
+// counted beside the set (their own rows and the set with each), not in issue 28's "every
+// family" budget, like code and office: an agent given no design files or no desktop never
+// calls them.
+const FIGMA_TOKEN = "figd_bench-unused";
+const designTools = createDesignTools({ root, figmaToken: FIGMA_TOKEN });
+rows.push({ label: "  family design (opt-in, Figma token)", ...measureTools(designTools) });
+rows.push({
+  label: "  family design, no token (svg_read)",
+  ...measureTools(createDesignTools({ root })),
+});
+rows.push({ label: "  every family + design", ...measureTools([...everyTool, ...designTools]) });
+const notRun = () => Promise.reject(new Error("unused: only the definition is read"));
+const sizedDisplay = {
+  width: 1280,
+  height: 800,
+  capture: notRun,
+  movePointer: notRun,
+  click: notRun,
+  pressButton: notRun,
+  scroll: notRun,
+  keys: notRun,
+  type: notRun,
+  pointerPosition: notRun,
+};
+const guiTools = [createComputerTool({ display: sizedDisplay })];
+rows.push({ label: "  family gui (opt-in, computer)", ...measureTools(guiTools) });
+rows.push({
+  label: "  gui with read_window (AT-SPI display)",
+  ...measureTools([
+    createComputerTool({ display: { ...sizedDisplay, accessibility: { readWindow: notRun } } }),
+  ]),
+});
+rows.push({ label: "  every family + gui", ...measureTools([...everyTool, ...guiTools]) });
 const defaults = measureListed(await listTools([oursBin, "--root", root]));
 rows.push({ label: "agentool-mcp defaults, over MCP", ...defaults });
 const defaultsMemory = measureListed(
@@ -228,6 +270,18 @@ const officeOverMcp = measureListed(
   await listTools([oursBin, "--root", root, "--families", "office"]),
 );
 rows.push({ label: "  agentool-mcp --families office", ...officeOverMcp });
+// design over MCP without a token (svg_read) and with one in read-write mode (all four); gui
+// over MCP needs a display to start, so it is counted in process only (above).
+const designOverMcp = measureListed(
+  await listTools([oursBin, "--root", root, "--families", "design"]),
+);
+rows.push({ label: "  agentool-mcp --families design", ...designOverMcp });
+const designTokenOverMcp = measureListed(
+  await listTools([oursBin, "--root", root, "--families", "design", "--mode", "read-write"], {
+    FIGMA_API_KEY: FIGMA_TOKEN,
+  }),
+);
+rows.push({ label: "  … design, FIGMA_API_KEY, read-write", ...designTokenOverMcp });
 // The default families with office added (what serving it by default would cost every
 // conversation), read-only and read-write.
 const defaultFamilies = "core,fs,git,web,knowledge,interact";
