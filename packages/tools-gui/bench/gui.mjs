@@ -11,10 +11,10 @@
 //   type, both with `screenshotAfterAction: false` so the three calls do the baseline's work
 //   and no more. Baseline, a bare script: `xwd -root -silent`, its pixels (Xvfb's 32-bit BGRX)
 //   turned to RGB in a loop and encoded by sharp to PNG (the encode the tool must do; sharp's
-//   own channel swap, recomb, was slower here), base64; `xdotool mousemove X Y click --delay 80
-//   1` (xdotool sleeps --delay after a single click too: 100 ms by default, 80 ms as the tool
-//   passes it — the same sleep on both sides); `xdotool type hello` (its default 12 ms per key,
-//   as the tool's).
+//   own channel swap, recomb, was slower here), base64; `xdotool mousemove X Y click --delay 0
+//   1` (xdotool sleeps --delay after a single click too, 100 ms by default; the tool passes 0
+//   for one click, and so does the baseline: the fastest a bare script clicks); `xdotool type
+//   hello` (its default 12 ms per key, as the tool's).
 // - the same with the tool's defaults (a screenshot after each input action, 300 ms after it):
 //   what a model's three calls cost as shipped; the baseline takes no screenshots — no target.
 // - screenshot alone (target ≤ 1.3×), and scaled: a 1920×1080 display shown as 1280×720 (the
@@ -118,9 +118,9 @@ function bareScript(display) {
     screenshot: (width = display.width, height = display.height) => xwdPng(width, height),
     importScreenshot: importPng,
     // xdotool's click sleeps its --delay after the last click too (100 ms by default); the tool
-    // passes 80 ms, and so does the baseline, so both sides sleep the same.
+    // passes 0 for a single click, and so does the baseline.
     click: (x, y) =>
-      run("xdotool", ["mousemove", String(x), String(y), "click", "--delay", "80", "1"], {
+      run("xdotool", ["mousemove", String(x), String(y), "click", "--delay", "0", "1"], {
         env: environment,
       }),
     type: (text) => run("xdotool", ["type", text], { env: environment }),

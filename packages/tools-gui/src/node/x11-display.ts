@@ -148,7 +148,8 @@ export class X11Display implements ComputerDisplay {
 
   async click(button: MouseButton, count: number, signal: AbortSignal): Promise<void> {
     await this.#xdotool(
-      ["click", "--repeat", String(count), "--delay", "80", BUTTONS[button]],
+      // xdotool sleeps --delay after the last click too: a pause only between repeated clicks
+      ["click", "--repeat", String(count), "--delay", count > 1 ? "80" : "0", BUTTONS[button]],
       signal,
     );
   }
@@ -159,7 +160,7 @@ export class X11Display implements ComputerDisplay {
 
   async scroll(direction: ScrollDirection, amount: number, signal: AbortSignal): Promise<void> {
     await this.#xdotool(
-      ["click", "--repeat", String(amount), "--delay", "40", WHEEL[direction]],
+      ["click", "--repeat", String(amount), "--delay", amount > 1 ? "40" : "0", WHEEL[direction]],
       signal,
     );
   }
