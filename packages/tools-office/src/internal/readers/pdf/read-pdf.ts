@@ -73,6 +73,9 @@ function take(url: URL): Worker {
     running.delete(worker);
     dropIdle(worker);
   });
+  // An uncaught error of the idle thread (no call listening) must not reach the host as an
+  // unhandled 'error' event; the thread then exits and is dropped.
+  worker.on("error", () => {});
   return worker;
 }
 
