@@ -17,7 +17,7 @@ import {
  * paragraphs: see `pdf-layout.ts`).
  * Encrypted PDFs are refused with `UNSUPPORTED`; pages without text (scans) say so. pdf.js runs
  * with no code compiled from the file (`isEvalSupported: false`), no font faces, warnings off
- * (they would go to the host's stdout), and the document is destroyed after each call.
+ * (console.warn to the host's stderr), and the document is destroyed after each call.
  *
  * @internal
  */
