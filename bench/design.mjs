@@ -34,7 +34,7 @@ console.log(
 );
 
 const recorded = loadRecordedFiles();
-const server = await startRecordedFigmaServer(recorded);
+const server = await startRecordedFigmaServer();
 const ours = createOurReader(server.origin);
 const theirs = {
   tree: await startTheirReader(server.origin, "tree"),

@@ -25,7 +25,7 @@ let theirJson: Reader;
 let theirTree: Reader;
 
 beforeAll(async () => {
-  server = await startRecordedFigmaServer(recorded);
+  server = await startRecordedFigmaServer();
   ours = createOurReader(server.origin);
   theirJson = await startTheirReader(server.origin, "json");
   theirTree = await startTheirReader(server.origin, "tree");
