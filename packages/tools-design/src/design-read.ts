@@ -1,19 +1,17 @@
 import {
   defineTool,
   formatCount,
-  formatPageMarker,
-  givenCallArguments,
+  formatCountOf,
   isOffsetPastEnd,
   type NextCallValue,
   offsetPastEnd,
   ok,
-  pageItems,
   pagingInputShape,
   parseOptions,
   type Tool,
   ToolFailureError,
 } from "@agentool/contract";
-import type { GetFileNodesResponse, GetFileResponse } from "@figma/rest-api-spec";
+import type { GetFileNodesResponse, GetFileResponse, Node } from "@figma/rest-api-spec";
 import { z } from "zod";
 import {
   type FigmaToolOptions,
@@ -22,9 +20,9 @@ import {
   fileReferenceShape,
 } from "./internal/figma/figma-options.js";
 import { readFigmaReference } from "./internal/figma/figma-reference.js";
-import { type FigmaSpec, simplifyFigmaNode } from "./internal/figma/figma-spec.js";
+import { simplifyFigmaNode } from "./internal/figma/figma-spec.js";
+import { formatLayerPage, layerPage } from "./internal/layer-page.js";
 import type { DesignLayer, SpecTokens } from "./internal/layer-spec.js";
-import { formatLayer, formatTokens, tokensUsed } from "./internal/render-spec.js";
 
 /** The default name of the Figma reader. */
 export const DESIGN_READ_TOOL_NAME = "design_read";
@@ -63,6 +61,11 @@ export interface DesignReadToolData {
   /** Facts about the reading (hidden layers left out, layers below `depth`). */
   notes: string[];
 }
+
+/** A node as Figma answers it (the file's document, or one entry of /nodes), with the file's styles and components. */
+type FigmaNodeAnswer = Pick<GetFileResponse, "styles" | "components" | "componentSets"> & {
+  document: Node;
+};
 
 const designReadOptionsSchema = z.object(figmaOptionsShape).strict();
 
@@ -107,25 +110,13 @@ export type DesignReadTool = Tool<typeof designReadInputSchema, DesignReadToolDa
  */
 export function formatDesignRead(data: DesignReadToolData, tool = DESIGN_READ_TOOL_NAME): string {
   const what = data.node_id === undefined ? "pages and top-level frames" : `node ${data.node_id}`;
-  const lines = [
-    `Figma ${JSON.stringify(data.file_name)} (${data.file_key}, version ${data.version}) ${what}: ${formatCount(data.total)} ${data.total === 1 ? "layer" : "layers"} (x,y relative to the node read; sizes px)`,
-  ];
-  if (data.total === 0) lines.push("No visible layers: everything here is hidden.");
-  lines.push(...data.layers.map(formatLayer), ...formatTokens(data.tokens));
-  if (data.notes.length > 0) lines.push(`notes: ${data.notes.join("; ")}`);
-  if (data.next_offset !== undefined) {
-    const args: Record<string, NextCallValue> = data.call_arguments ?? { file_key: data.file_key };
-    lines.push(
-      formatPageMarker({
-        tool,
-        nextOffset: data.next_offset,
-        omitted: data.total - data.next_offset + 1,
-        unit: "layers",
-        args,
-      }),
-    );
-  }
-  return lines.join("\n");
+  return formatLayerPage(data, {
+    before: `Figma ${JSON.stringify(data.file_name)} (${data.file_key}, version ${data.version}) ${what}:`,
+    after: "(x,y relative to the node read; sizes px)",
+    empty: "No visible layers: everything here is hidden.",
+    tool,
+    args: { file_key: data.file_key },
+  });
 }
 
 function defaultDescription(): string {
@@ -165,8 +156,9 @@ export function createDesignReadTool(options: DesignReadToolOptions): DesignRead
     execute: async (request, context) => {
       const reference = readFigmaReference(request);
       const key = reference.file_key;
-      let spec: FigmaSpec;
       let file: { name: string; version: string };
+      let read: FigmaNodeAnswer;
+      let maxDepth = request.depth;
       const notes: string[] = [];
       if (reference.node_id !== undefined) {
         const id = reference.node_id;
@@ -185,36 +177,30 @@ export function createDesignReadTool(options: DesignReadToolOptions): DesignRead
           });
         }
         file = answer;
-        spec = simplifyFigmaNode({
-          root: entry.document,
-          styles: entry.styles,
-          components: entry.components,
-          componentSets: entry.componentSets,
-          ...(request.depth === undefined ? {} : { maxDepth: request.depth }),
-        });
+        read = entry;
       } else {
         const depth = request.depth ?? 1;
+        maxDepth = depth;
         const answer = await client.getJson<GetFileResponse>(
           `/v1/files/${key}?depth=${depth + 1}`,
           `file ${key}`,
           context.signal,
         );
         file = answer;
-        spec = simplifyFigmaNode({
-          root: answer.document,
-          styles: answer.styles,
-          components: answer.components,
-          componentSets: answer.componentSets,
-          maxDepth: depth,
-        });
+        read = answer;
         notes.push(
           `the file overview lists ${depth + 1} level${depth === 0 ? "" : "s"} (pages first); read a frame with node_id for all of it`,
         );
       }
+      const spec = simplifyFigmaNode({
+        root: read.document,
+        styles: read.styles,
+        components: read.components,
+        componentSets: read.componentSets,
+        ...(maxDepth === undefined ? {} : { maxDepth }),
+      });
       if (spec.hidden > 0)
-        notes.push(
-          `${formatCount(spec.hidden)} hidden ${spec.hidden === 1 ? "layer" : "layers"} left out with their contents`,
-        );
+        notes.push(`${formatCountOf(spec.hidden, "hidden layer")} left out with their contents`);
       if (spec.below_depth > 0)
         notes.push(
           `at least ${formatCount(spec.below_depth)} layers deeper than depth=${request.depth} left out`,
@@ -223,19 +209,12 @@ export function createDesignReadTool(options: DesignReadToolOptions): DesignRead
       if (isOffsetPastEnd(offset, spec.layers.length)) {
         return offsetPastEnd({ tool: name, offset, total: spec.layers.length, unit: "layers" });
       }
-      const { items, page } = pageItems(spec.layers, {
-        offset,
-        limit: request.limit ?? DEFAULT_DESIGN_LAYER_LIMIT,
-      });
       return ok({
         file_key: key,
         file_name: file.name,
         version: file.version,
         ...(reference.node_id === undefined ? {} : { node_id: reference.node_id }),
-        layers: items,
-        tokens: tokensUsed(items, spec.tokens),
-        ...page,
-        ...(page.next_offset === undefined ? {} : { call_arguments: givenCallArguments(request) }),
+        ...layerPage(spec, request, DEFAULT_DESIGN_LAYER_LIMIT),
         notes,
       });
     },

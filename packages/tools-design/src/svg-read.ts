@@ -1,13 +1,9 @@
 import {
   defineTool,
-  formatCount,
-  formatPageMarker,
-  givenCallArguments,
   isOffsetPastEnd,
   type NextCallValue,
   offsetPastEnd,
   ok,
-  pageItems,
   pagingInputShape,
   parseOptions,
   type Tool,
@@ -20,8 +16,8 @@ import {
   workspaceOptionsShape,
 } from "@agentool/tools-fs/node";
 import { z } from "zod";
+import { formatLayerPage, layerPage } from "./internal/layer-page.js";
 import type { DesignLayer, SpecTokens } from "./internal/layer-spec.js";
-import { formatLayer, formatTokens, tokensUsed } from "./internal/render-spec.js";
 import { readSvgSpec } from "./internal/svg/svg-spec.js";
 
 /** The default name of the SVG reader. */
@@ -115,25 +111,13 @@ export function formatSvgRead(data: SvgReadToolData, tool = SVG_READ_TOOL_NAME):
       ? `${data.width}×${data.height}`
       : "no size";
   const viewBox = data.view_box === undefined ? "" : `, viewBox ${data.view_box.join(" ")}`;
-  const lines = [
-    `${data.path}: ${size}${viewBox}, ${formatCount(data.total)} ${data.total === 1 ? "layer" : "layers"} (positions in viewBox units)`,
-  ];
-  if (data.total === 0)
-    lines.push("No drawable layers: the SVG holds only definitions, hidden or empty groups.");
-  lines.push(...data.layers.map(formatLayer), ...formatTokens(data.tokens));
-  if (data.notes.length > 0) lines.push(`notes: ${data.notes.join("; ")}`);
-  if (data.next_offset !== undefined) {
-    lines.push(
-      formatPageMarker({
-        tool,
-        nextOffset: data.next_offset,
-        omitted: data.total - data.next_offset + 1,
-        unit: "layers",
-        args: data.call_arguments ?? { path: data.path },
-      }),
-    );
-  }
-  return lines.join("\n");
+  return formatLayerPage(data, {
+    before: `${data.path}: ${size}${viewBox},`,
+    after: "(positions in viewBox units)",
+    empty: "No drawable layers: the SVG holds only definitions, hidden or empty groups.",
+    tool,
+    args: { path: data.path },
+  });
 }
 
 function defaultDescription(): string {
@@ -184,19 +168,12 @@ export function createSvgReadTool(options: SvgReadToolOptions): SvgReadTool {
       if (isOffsetPastEnd(offset, spec.layers.length)) {
         return offsetPastEnd({ tool: name, offset, total: spec.layers.length, unit: "layers" });
       }
-      const { items, page } = pageItems(spec.layers, {
-        offset,
-        limit: request.limit ?? DEFAULT_SVG_LAYER_LIMIT,
-      });
       return ok({
         path: file.resolved.display,
         ...(spec.width === undefined ? {} : { width: spec.width }),
         ...(spec.height === undefined ? {} : { height: spec.height }),
         ...(spec.view_box === undefined ? {} : { view_box: spec.view_box }),
-        layers: items,
-        tokens: tokensUsed(items, spec.tokens),
-        ...page,
-        ...(page.next_offset === undefined ? {} : { call_arguments: givenCallArguments(request) }),
+        ...layerPage(spec, request, DEFAULT_SVG_LAYER_LIMIT),
         notes: spec.notes,
       });
     },
