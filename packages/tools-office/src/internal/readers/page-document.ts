@@ -1,5 +1,5 @@
 import { singularUnit, ToolFailureError } from "@agentool/contract";
-import type { DocumentImage, ItemsDocument } from "./types.js";
+import type { DocumentImage, ItemsDocument, PagedDocument } from "./types.js";
 
 /**
  * Paging of documents: Markdown by lines, slides and notebook cells by item (converted whole, or
@@ -185,4 +185,30 @@ export function pageItemsOf(
     item: (index) => document.items[index],
   };
   return pageItems(source, span, offset, limit, maxChars);
+}
+
+/**
+ * A page of items as a reader's paged result (the page's images are not part of it).
+ *
+ * @param page - the page cut by {@link pageItems}
+ * @param unit - what the items are
+ * @param notes - the reader's notes
+ * @returns the paged result, `next_offset` only on a cut page
+ */
+export function pagedDocument(
+  page: DocumentPage,
+  unit: PagedDocument["unit"],
+  notes: string[],
+): PagedDocument {
+  const document: PagedDocument = {
+    kind: "paged",
+    unit,
+    markdown: page.markdown,
+    offset: page.offset,
+    total: page.total,
+    truncated: page.truncated,
+    notes,
+  };
+  if (page.next_offset !== undefined) document.next_offset = page.next_offset;
+  return document;
 }

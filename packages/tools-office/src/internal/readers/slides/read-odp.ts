@@ -12,7 +12,7 @@ import {
 import { openOdf } from "../odf/odf-package.js";
 import { type OdfStyles, odfStyles } from "../odf/odf-styles.js";
 import { OdfTextWriter } from "../odf/odf-text.js";
-import { type DocumentItem, pageItems, parseSpan } from "../page-document.js";
+import { type DocumentItem, pagedDocument, pageItems, parseSpan } from "../page-document.js";
 import type { PagedDocument, ReaderInput } from "../types.js";
 
 /**
@@ -162,15 +162,6 @@ export async function readOdp(input: ReaderInput): Promise<PagedDocument> {
     limit,
     input.maxPageChars,
   );
-  const document: PagedDocument = {
-    kind: "paged",
-    unit: "slides",
-    markdown: page.markdown,
-    offset: page.offset,
-    total: page.total,
-    truncated: page.truncated,
-    notes: odf.notes,
-  };
-  if (page.next_offset !== undefined) document.next_offset = page.next_offset;
+  const document = pagedDocument(page, "slides", odf.notes);
   return document;
 }

@@ -2,7 +2,7 @@ import { ToolFailureError } from "@agentool/contract";
 import { findElement, findElements, type XmlElement } from "../../container/xml.js";
 import type { Yielder } from "../../container/yielder.js";
 import { renderInline } from "../markdown.js";
-import { type DocumentItem, pageItems, parseSpan } from "../page-document.js";
+import { type DocumentItem, pagedDocument, pageItems, parseSpan } from "../page-document.js";
 import type { PagedDocument, ReaderInput } from "../types.js";
 import { PptxDeck } from "./pptx-deck.js";
 import { linkResolver, readParagraph } from "./slide-paragraph.js";
@@ -120,16 +120,7 @@ export async function readPptx(input: ReaderInput): Promise<PagedDocument> {
     request.limit ?? input.defaultLimit,
     input.maxPageChars,
   );
-  const document: PagedDocument = {
-    kind: "paged",
-    unit: "slides",
-    markdown: page.markdown,
-    offset: page.offset,
-    total: page.total,
-    truncated: page.truncated,
-    notes: deck.notes,
-  };
-  if (page.next_offset !== undefined) document.next_offset = page.next_offset;
+  const document = pagedDocument(page, "slides", deck.notes);
   const title = await deckTitle(deck, yielder);
   if (title !== undefined) document.title = title;
   return document;
