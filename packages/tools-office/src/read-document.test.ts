@@ -143,4 +143,32 @@ describe("read_document — conversion cache", () => {
     const again = await tool.run({ path: "cached.odt", limit: 4 });
     expect(again.success && again.data.markdown).toContain("second 0");
   });
+
+  it("reads the file's bytes once: a later page of a cached conversion reads none", async () => {
+    const { utimesSync } = await import("node:fs");
+    const { join } = await import("node:path");
+    const { createWorkspace } = await import("@agentool/tools-fs");
+    const { createNodeFileSystem } = await import("@agentool/tools-fs/node");
+    const old = new Date(Date.now() - 60_000);
+    utimesSync(join(folder.root, "report.docx"), old, old);
+    const fileSystem = createNodeFileSystem({ root: folder.root });
+    const reads: string[] = [];
+    const counting = new Proxy(fileSystem, {
+      get(target, key) {
+        const value = Reflect.get(target, key);
+        if (key === "readFile") {
+          return (path: string) => {
+            reads.push(path);
+            return target.readFile(path);
+          };
+        }
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+    const tool = createReadDocumentTool({ workspace: createWorkspace({ fileSystem: counting }) });
+    const first = await tool.run({ path: "report.docx", limit: 3 });
+    const second = await tool.run({ path: "report.docx", limit: 3, offset: 4 });
+    expect(first.success && second.success).toBe(true);
+    expect(reads).toHaveLength(1);
+  });
 });

@@ -17,12 +17,12 @@ import { z } from "zod";
 import { createYielder } from "./internal/container/yielder.js";
 import { prepareOfficeTool } from "./internal/office-tool.js";
 import {
+  checkDocumentFile,
   DEFAULT_MAX_PDF_MEMORY_BYTES,
   DEFAULT_MAX_READ_BYTES,
   extensionOf,
   type OfficeReadToolOptions,
   officeReadOptionsShape,
-  readDocumentFile,
 } from "./internal/read-support.js";
 import { ConversionCache } from "./internal/readers/conversion-cache.js";
 import { DOCUMENT_EXTENSIONS, DOCUMENT_FORMATS } from "./internal/readers/formats.js";
@@ -323,15 +323,16 @@ export function createReadDocumentTool(options: ReadDocumentToolOptions): ReadDo
         );
       if (request.pages !== undefined && format.unit !== "pages" && format.unit !== "slides")
         throw misplaced("pages", extension, "PDFs and presentations (.pdf .pptx .odp)");
-      const file = await readDocumentFile(workspace, request.path, { maxFileBytes, missingHint });
+      const file = await checkDocumentFile(workspace, request.path, { maxFileBytes, missingHint });
       const limit = request.limit ?? DEFAULT_DOCUMENT_LIMITS[format.unit];
       const cacheKey = ConversionCache.key(file.resolved.real, file.stat);
+      // A cached conversion of this file version needs no read of its bytes.
       const output =
         cache.get(cacheKey) ??
         (await (
           await format.load()
         )({
-          bytes: file.bytes,
+          bytes: await workspace.fileSystem.readFile(file.resolved.real),
           label: file.resolved.display,
           extension,
           yielder: createYielder(context.signal),

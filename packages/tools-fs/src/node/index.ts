@@ -1,6 +1,7 @@
 export { createNodeFsTools, type NodeFsToolsOptions } from "./create-node-fs-tools.js";
 export { createNodeFileSystem, type NodeFileSystemOptions } from "./node-file-system.js";
 export {
+  checkWorkspaceFile,
   type ReadWorkspaceFileOptions,
   readWorkspaceFile,
   type WorkspaceFile,

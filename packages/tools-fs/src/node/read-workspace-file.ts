@@ -55,6 +55,28 @@ export async function readWorkspaceFile(
   path: string,
   options: ReadWorkspaceFileOptions,
 ): Promise<WorkspaceFile> {
+  const { resolved, stat } = await checkWorkspaceFile(workspace, path, options);
+  return { resolved, bytes: await workspace.fileSystem.readFile(resolved.real), stat };
+}
+
+/**
+ * Everything {@link readWorkspaceFile} checks, without reading the bytes: for a caller that may
+ * not need them (a conversion cached under the file's stat).
+ *
+ * @param workspace - the workspace
+ * @param path - the model's path (the root itself is refused)
+ * @param options - the size cap and the refusals' wording
+ * @returns the file's resolved path and stat
+ * @throws ToolFailureError for each refusal of {@link readWorkspaceFile}
+ * @example
+ * const { resolved, stat } = await checkWorkspaceFile(workspace, "report.docx", { maxFileBytes: 1e8 });
+ * const bytes = cached ?? (await workspace.fileSystem.readFile(resolved.real));
+ */
+export async function checkWorkspaceFile(
+  workspace: Workspace,
+  path: string,
+  options: ReadWorkspaceFileOptions,
+): Promise<Omit<WorkspaceFile, "bytes">> {
   const resolved = await workspace.resolve(path, { allowRoot: false, argument: "path" });
   options.checkResolved?.(resolved);
   const stat = await workspace.fileSystem.stat(resolved.real);
@@ -80,5 +102,5 @@ export async function readWorkspaceFile(
       { hint: tooLarge.hint },
     );
   }
-  return { resolved, bytes: await workspace.fileSystem.readFile(resolved.real), stat };
+  return { resolved, stat };
 }

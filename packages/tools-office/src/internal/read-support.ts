@@ -1,5 +1,6 @@
 import type { Workspace } from "@agentool/tools-fs";
 import {
+  checkWorkspaceFile,
   readWorkspaceFile,
   type WorkspaceFile,
   type WorkspaceOptionsInput,
@@ -53,14 +54,34 @@ export function readDocumentFile(
   path: string,
   options: { maxFileBytes: number; missingHint: string },
 ): Promise<WorkspaceFile> {
-  return readWorkspaceFile(workspace, path, {
+  return readWorkspaceFile(workspace, path, documentFileRefusals(options));
+}
+
+/**
+ * {@link readDocumentFile}'s checks without reading the bytes (a cached conversion needs none).
+ *
+ * @param workspace - the workspace
+ * @param path - the model's path
+ * @param options - the size cap and the hints
+ * @returns the file's resolved path and stat
+ */
+export function checkDocumentFile(
+  workspace: Workspace,
+  path: string,
+  options: { maxFileBytes: number; missingHint: string },
+): Promise<Omit<WorkspaceFile, "bytes">> {
+  return checkWorkspaceFile(workspace, path, documentFileRefusals(options));
+}
+
+function documentFileRefusals(options: { maxFileBytes: number; missingHint: string }) {
+  return {
     ...options,
-    directory: { code: "INVALID_INPUT", hint: "Name one document file." },
+    directory: { code: "INVALID_INPUT" as const, hint: "Name one document file." },
     tooLarge: {
       reader: "this tool opens",
       hint: "Ask the user for a smaller file, or to split it.",
     },
-  });
+  };
 }
 
 /** The lower-case extension of a path, without the dot (`""` when none). */
