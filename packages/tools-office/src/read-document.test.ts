@@ -92,6 +92,19 @@ describe("read_document — sheets", () => {
     expect(missing.result.success || missing.result.error.hint).toContain('"Sales"');
   });
 
+  it("refuses an offset past the end with the contract's message and the last valid offset", async () => {
+    const rows = await read({ path: "table.csv", offset: 99 });
+    expect(rows.result.success ? undefined : rows.result.error).toEqual({
+      code: "INVALID_INPUT",
+      message: "offset=99 is past the end: there are 3 rows in all.",
+      hint: "Call read_document again with an offset between 1 and 3.",
+    });
+    const lines = await read({ path: "report.docx", offset: 10_000 });
+    expect(lines.result.success ? undefined : lines.result.error.hint).toMatch(
+      /^Call read_document again with an offset between 1 and \d+\.$/,
+    );
+  });
+
   it("reads CSV with quoting", async () => {
     const { result } = await read({ path: "table.csv" });
     if (!result.success) throw new Error(result.error.message);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { defineTool } from "../define-tool.js";
-import { ok } from "../result.js";
+import { fail, ok } from "../result.js";
 import { closestNames, editDistance } from "./closest-names.js";
 import { mountedTools } from "./mounted-tools.js";
 import { errorMessage, formatCount, formatCountOf, joinSentences, listWords } from "./text.js";
@@ -162,6 +162,18 @@ describe("timing helpers", () => {
 
 describe("ToolFailureError", () => {
   class SeamError extends ToolFailureError {}
+
+  it("fromFailure stands for a failure envelope, and toFailure gives it back", () => {
+    const failure = fail("INVALID_INPUT", "offset=9 is past the end.", {
+      hint: "Call again with an offset between 1 and 3.",
+    });
+    const error = ToolFailureError.fromFailure(failure);
+    expect(error).toBeInstanceOf(ToolFailureError);
+    expect(error.code).toBe("INVALID_INPUT");
+    expect(error.toFailure()).toEqual(failure);
+    const retryable = fail("TIMEOUT", "slow.", { retryable: true });
+    expect(ToolFailureError.fromFailure(retryable).toFailure()).toEqual(retryable);
+  });
 
   it("run maps it (a subclass, or as a cause) to the envelope with its code and hint", async () => {
     const tool = defineTool({

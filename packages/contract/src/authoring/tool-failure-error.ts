@@ -53,6 +53,25 @@ export class ToolFailureError extends Error {
   }
 
   /**
+   * The error that stands for a failure envelope (the inverse of {@link ToolFailureError.toFailure}):
+   * for code deep inside a tool that builds a shared failure (`offsetPastEnd(…)`) and must throw.
+   *
+   * @param failure - a failure envelope
+   * @returns the error carrying its code, message, hint and `retryable`
+   * @example
+   * if (isOffsetPastEnd(offset, total)) {
+   *   throw ToolFailureError.fromFailure(offsetPastEnd({ tool: "read_document", offset, total, unit: "rows" }));
+   * }
+   */
+  static fromFailure(failure: ToolFailure): ToolFailureError {
+    const { code, message, hint, retryable } = failure.error;
+    return new ToolFailureError(code, message, {
+      ...(hint === undefined ? {} : { hint }),
+      ...(retryable === undefined ? {} : { retryable }),
+    });
+  }
+
+  /**
    * Tells whether a value is a {@link ToolFailureError} (a subclass too), even from another copy
    * of the contract.
    *

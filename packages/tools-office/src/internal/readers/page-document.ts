@@ -1,4 +1,4 @@
-import { singularUnit, ToolFailureError } from "@agentool/contract";
+import { isOffsetPastEnd, offsetPastEnd, ToolFailureError } from "@agentool/contract";
 import type { DocumentImage, ItemsDocument, PagedDocument } from "./types.js";
 
 /**
@@ -44,17 +44,18 @@ export function parseSpan(
   return { first, last: Math.min(last, total) };
 }
 
-function offsetCheck(offset: number, total: number, unit: string): void {
-  if (offset > 1 && offset > total) {
-    throw new ToolFailureError(
-      "INVALID_INPUT",
-      `offset=${offset} is past the end: there ${total === 1 ? `is 1 ${singularUnit(unit)}` : `are ${total} ${unit}`} in all.`,
-      {
-        hint:
-          total === 0
-            ? "Call again without offset."
-            : `Call again with an offset between 1 and ${total}.`,
-      },
+/**
+ * Refuses an `offset` past the end with the contract's one failure for it.
+ *
+ * @param offset - the 1-based offset asked for
+ * @param total - how many items there are
+ * @param unit - the unit, plural (`"lines"`, `"rows"`, `"pages"`)
+ * @throws ToolFailureError `INVALID_INPUT` naming the last valid offset
+ */
+export function refuseOffsetPastEnd(offset: number, total: number, unit: string): void {
+  if (isOffsetPastEnd(offset, total)) {
+    throw ToolFailureError.fromFailure(
+      offsetPastEnd({ tool: "read_document", offset, total, unit }),
     );
   }
 }
@@ -75,7 +76,7 @@ export function pageLines(
   maxChars: number,
 ): DocumentPage {
   const lines = markdown === "" ? [] : markdown.split("\n");
-  offsetCheck(offset, lines.length, "lines");
+  refuseOffsetPastEnd(offset, lines.length, "lines");
   const out: string[] = [];
   let chars = 0;
   let index = offset - 1;
@@ -135,7 +136,7 @@ export async function pageItems(
   const first = span?.first ?? 1;
   const last = span?.last ?? source.count;
   const total = Math.max(0, last - first + 1);
-  offsetCheck(offset, total, source.unit);
+  refuseOffsetPastEnd(offset, total, source.unit);
   const parts: string[] = [];
   const images: DocumentImage[] = [];
   let chars = 0;

@@ -6,6 +6,7 @@ import {
   parseCellRange,
 } from "../../sheet/cell-reference.js";
 import { markdownTable, tableCell } from "../markdown.js";
+import { refuseOffsetPastEnd } from "../page-document.js";
 import type { PagedDocument, SheetInfo } from "../types.js";
 
 /**
@@ -89,18 +90,7 @@ export class SheetPage {
     const range = this.range;
     const lastRow = range === undefined ? this.lastRow : Math.min(range.lastRow, this.lastRow);
     const total = Math.max(0, lastRow - this.firstRow + 1);
-    if (this.#offset > 1 && this.#offset > total) {
-      throw new ToolFailureError(
-        "INVALID_INPUT",
-        `offset=${this.#offset} is past the end: there are ${total} rows in the selection.`,
-        {
-          hint:
-            total === 0
-              ? "Call again without offset."
-              : `Call again with an offset between 1 and ${total}.`,
-        },
-      );
-    }
+    refuseOffsetPastEnd(this.#offset, total, "rows");
     const firstColumn = range?.firstColumn ?? 1;
     const wantedLast = range?.lastColumn ?? this.lastColumn;
     const lastColumn = Math.min(wantedLast, firstColumn + MAX_SHEET_COLUMNS - 1);
