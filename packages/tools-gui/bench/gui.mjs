@@ -1,5 +1,5 @@
 // Benchmark (issue 34): the `computer` tool's latency beside a bare script of the same X work.
-// Under Xvfb with the package's Tk test app (src/test-support/tk-app.py) filling the display;
+// Under Xvfb with the package's Tk test app (test-apps/tk-app.py) filling the display;
 // the tool comes from dist/ (build first: pnpm --filter @agentool/tools-gui build, or
 // `pnpm bench gui`, which builds it). Needs Xvfb, xauth, xdotool, xwd and python3-tk
 // (`node scripts/setup-system.mjs test`).
@@ -26,19 +26,14 @@
 // the window title (the app's Apply button) and checked to hold exactly the letters typed.
 // Both displays (Xvfb and the app) are closed before the bench exits, also on SIGINT/SIGTERM.
 import { execFile, spawnSync } from "node:child_process";
-import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 import sharp from "sharp";
 import { benchHeader, formatRatio, measureRatio } from "../../../bench/lib/discipline.mjs";
 import { createComputerTool } from "../dist/index.js";
-import {
-  describeMissingX11Programs,
-  missingX11Programs,
-  startXvfbDisplay,
-} from "../dist/node/index.js";
+import { describeMissingX11Programs, startXvfbDisplay } from "../dist/node/index.js";
+import { missingX11TestPrerequisites, tkTestApp } from "../dist/testing/index.js";
 
 const run = promisify(execFile);
-const TK_APP = join(resolve(import.meta.dirname, ".."), "src", "test-support", "tk-app.py");
 const TARGET = 1.3;
 const WORD = "hello";
 const BUTTON = [217, 217, 217];
@@ -46,9 +41,7 @@ const WHITE = [255, 255, 255];
 
 /** Why the bench cannot run here, or undefined. */
 function missingPrerequisite() {
-  const missing = missingX11Programs();
-  const tk = spawnSync("/usr/bin/python3", ["-c", "import tkinter"], { stdio: "ignore" });
-  if (tk.status !== 0) missing.push({ program: "python3's tkinter", debianPackage: "python3-tk" });
+  const missing = missingX11TestPrerequisites();
   return missing.length === 0 ? undefined : describeMissingX11Programs(missing);
 }
 
@@ -63,7 +56,7 @@ async function openDisplay(width, height) {
   const display = await startXvfbDisplay({
     width,
     height,
-    app: { command: "/usr/bin/python3", args: [TK_APP, String(width), String(height)] },
+    app: tkTestApp(width, height),
   });
   opened.add(display);
   return display;

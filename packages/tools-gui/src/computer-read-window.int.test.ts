@@ -12,13 +12,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { type ComputerToolData, createComputerTool } from "./computer.js";
 import type { XvfbDisplay } from "./node/xvfb-display.js";
 import { startXvfbDisplay } from "./node/xvfb-display.js";
-import {
-  ATSPI_MISSING,
-  startGtkApp,
-  startTkAppWithAccessibility,
-  waitForTitle,
-  X11_MISSING,
-} from "./test-support/x11.js";
+import { ATSPI_MISSING, startGtkApp, waitForTitle, X11_MISSING } from "./test-support/x11.js";
+import { startTkTestApp } from "./testing/tk-test-app.js";
 
 let display: XvfbDisplay | undefined;
 afterEach(async () => {
@@ -134,7 +129,7 @@ describe.skipIf(ATSPI_MISSING !== undefined)(
   { timeout: 60_000 },
   () => {
     it("a Tk app exposes nothing: UNSUPPORTED, with a screenshot as the next step", async () => {
-      display = await startTkAppWithAccessibility(640, 400);
+      display = await startTkTestApp(640, 400, { accessibility: true });
       const result = await createComputerTool({ display }).run({ action: "read_window" });
       expect(result.success ? "" : result.error.code).toBe("UNSUPPORTED");
       expect(result.success ? "" : result.error.hint).toContain("Take a screenshot");

@@ -6,11 +6,12 @@ import { assertConformance } from "@agentool/contract/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createComputerTool } from "./computer.js";
 import type { XvfbDisplay } from "./node/xvfb-display.js";
-import { startTkApp, waitForTitle, X11_MISSING } from "./test-support/x11.js";
+import { waitForTitle, X11_MISSING } from "./test-support/x11.js";
+import { startTkTestApp } from "./testing/tk-test-app.js";
 
 let display: XvfbDisplay | undefined;
 beforeAll(async () => {
-  if (X11_MISSING === undefined) display = await startTkApp(800, 600);
+  if (X11_MISSING === undefined) display = await startTkTestApp(800, 600);
 });
 afterAll(async () => {
   await display?.close();

@@ -6,7 +6,8 @@ import { existsSync, rmSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import { type ComputerToolData, createComputerTool } from "./computer.js";
 import type { XvfbDisplay } from "./node/xvfb-display.js";
-import { pixelsOf, pointerOf, startTkApp, waitForTitle, X11_MISSING } from "./test-support/x11.js";
+import { pixelsOf, pointerOf, waitForTitle, X11_MISSING } from "./test-support/x11.js";
+import { startTkTestApp } from "./testing/tk-test-app.js";
 
 const GRAY = [192, 192, 192] as const;
 const WHITE = [255, 255, 255] as const;
@@ -39,7 +40,7 @@ describe.skipIf(X11_MISSING !== undefined)(
   { timeout: 60_000 },
   () => {
     it("types into the field, presses Apply, and the result shows in the title and the pixels", async () => {
-      display = await startTkApp(1280, 800);
+      display = await startTkTestApp(1280, 800);
       const computer = createComputerTool({ display, maxScreenshotWidth: 1024 });
       const shot = await succeed(computer, { action: "screenshot" });
       expect([shot.screenshot_width, shot.screenshot_height, shot.scale]).toEqual([1024, 640, 0.8]);
@@ -85,7 +86,7 @@ describe.skipIf(X11_MISSING !== undefined)(
     });
 
     it("drags the slider from its knob to the far end", async () => {
-      display = await startTkApp(1024, 768);
+      display = await startTkTestApp(1024, 768);
       const computer = createComputerTool({ display, settleMs: 100 });
       const shot = await succeed(computer, { action: "screenshot" });
       expect(shot.scale).toBe(1);
@@ -114,7 +115,7 @@ describe.skipIf(X11_MISSING !== undefined)(
       [1920, 1080],
     ] as const) {
       it(`scaled coordinates land on the right pixel at ${width}×${height} (screenshots 1024 wide at most)`, async () => {
-        display = await startTkApp(width, height);
+        display = await startTkTestApp(width, height);
         const computer = createComputerTool({ display, maxScreenshotWidth: 1024, settleMs: 50 });
         const shot = await succeed(computer, { action: "screenshot" });
         const modelWidth = shot.screenshot_width;

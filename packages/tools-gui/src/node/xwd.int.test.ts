@@ -3,13 +3,14 @@
 // colour masks) give the same pixels, and they are the app's colours.
 import { execFileSync } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { clientEnvironment, startTkApp, X11_MISSING } from "../test-support/x11.js";
+import { clientEnvironment, X11_MISSING } from "../test-support/x11.js";
+import { startTkTestApp } from "../testing/tk-test-app.js";
 import type { XvfbDisplay } from "./xvfb-display.js";
 import { decodeXwd } from "./xwd.js";
 
 let display: XvfbDisplay | undefined;
 beforeAll(async () => {
-  if (X11_MISSING === undefined) display = await startTkApp(320, 240);
+  if (X11_MISSING === undefined) display = await startTkTestApp(320, 240);
 });
 afterAll(async () => {
   await display?.close();

@@ -1,41 +1,20 @@
-// What the X11 tests share: whether the machine has X (and the stated reason when not), the Tk
-// app under Xvfb, the window title read with xprop, PNG pixels and process-group checks.
+// What the X11 tests share beside ../testing (the Tk app, the skip rule): the AT-SPI skip rule,
+// the GTK app under Xvfb, the window title read with xprop, PNG pixels and process-group checks.
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import sharp from "sharp";
 import { missingAccessibility } from "../node/atspi-reader.js";
-import { describeMissingX11Programs, missingX11Programs } from "../node/missing-x11-programs.js";
 import { startXvfbDisplay, type XvfbDisplay } from "../node/xvfb-display.js";
+import { x11TestSkipReason } from "../testing/x11-test-prerequisites.js";
 
-const TK_APP = fileURLToPath(new URL("./tk-app.py", import.meta.url));
 const GTK_APP = fileURLToPath(new URL("./gtk-app.py", import.meta.url));
 
-function missingPrerequisite(): string | undefined {
-  // What startXvfbDisplay needs, then what these tests add: xprop reads titles, Tk draws the app.
-  const missing = missingX11Programs();
-  if (spawnSync("xprop", ["-version"], { stdio: "ignore", timeout: 10_000 }).error !== undefined) {
-    missing.push({ program: "xprop", debianPackage: "x11-utils" });
-  }
-  const tk = spawnSync("/usr/bin/python3", ["-c", "import tkinter"], {
-    stdio: "ignore",
-    timeout: 10_000,
-  });
-  if (tk.status !== 0) missing.push({ program: "python3's tkinter", debianPackage: "python3-tk" });
-  if (missing.length === 0) return undefined;
-  return `${describeMissingX11Programs(missing)} Or run \`node scripts/setup-system.mjs test\` (as root).`;
-}
-
 /**
- * Why the X11 tests cannot run here, or undefined when they can. With AGENTOOL_REQUIRE_SYSTEM set
- * (CI, where the set-up step installs X) a missing prerequisite is an error, not a skip.
+ * Why the X11 tests cannot run here, or undefined when they can: what startXvfbDisplay needs,
+ * xprop (it reads titles) and Tk (it draws the test app). With AGENTOOL_REQUIRE_SYSTEM set (CI,
+ * where the set-up step installs X) a missing prerequisite is an error, not a skip.
  */
-export const X11_MISSING = missingPrerequisite();
-if (X11_MISSING !== undefined) {
-  if (process.env.AGENTOOL_REQUIRE_SYSTEM !== undefined) {
-    throw new Error(`tools-gui: AGENTOOL_REQUIRE_SYSTEM is set but ${X11_MISSING}`);
-  }
-  console.warn(`tools-gui X11 tests skipped: ${X11_MISSING}`);
-}
+export const X11_MISSING = x11TestSkipReason("tools-gui X11 tests", { xprop: true });
 
 function missingAccessibilityPrerequisite(): string | undefined {
   if (X11_MISSING !== undefined) return X11_MISSING;
@@ -70,25 +49,6 @@ export function startGtkApp(width: number, height: number): Promise<XvfbDisplay>
     height,
     accessibility: true,
     app: { command: "/usr/bin/python3", args: [GTK_APP, String(width), String(height)] },
-  });
-}
-
-/** Starts Xvfb with accessibility and the Tk test app (which speaks no AT-SPI). */
-export function startTkAppWithAccessibility(width: number, height: number): Promise<XvfbDisplay> {
-  return startXvfbDisplay({
-    width,
-    height,
-    accessibility: true,
-    app: { command: "/usr/bin/python3", args: [TK_APP, String(width), String(height)] },
-  });
-}
-
-/** Starts Xvfb at a size with the Tk test app filling it. */
-export function startTkApp(width: number, height: number): Promise<XvfbDisplay> {
-  return startXvfbDisplay({
-    width,
-    height,
-    app: { command: "/usr/bin/python3", args: [TK_APP, String(width), String(height)] },
   });
 }
 
