@@ -36,6 +36,7 @@ import { createDesignTools } from "@agentool/tools-design";
 import { createNodeFsTools, createRunCommandTool } from "@agentool/tools-fs/node";
 import { createGitTools } from "@agentool/tools-git";
 import { createComputerTool } from "@agentool/tools-gui";
+import { sizedTestDisplay } from "@agentool/tools-gui/testing";
 import { createInteractTools } from "@agentool/tools-interact";
 import {
   createInMemoryMemoryBackend,
@@ -236,19 +237,8 @@ rows.push({
   ...measureTools(createDesignTools({ root })),
 });
 rows.push({ label: "  every family + design", ...measureTools([...everyTool, ...designTools]) });
+const sizedDisplay = sizedTestDisplay({ width: 1280, height: 800 });
 const notRun = () => Promise.reject(new Error("unused: only the definition is read"));
-const sizedDisplay = {
-  width: 1280,
-  height: 800,
-  capture: notRun,
-  movePointer: notRun,
-  click: notRun,
-  pressButton: notRun,
-  scroll: notRun,
-  keys: notRun,
-  type: notRun,
-  pointerPosition: notRun,
-};
 const guiTools = [createComputerTool({ display: sizedDisplay })];
 rows.push({ label: "  family gui (opt-in, computer)", ...measureTools(guiTools) });
 rows.push({

@@ -3,7 +3,7 @@ import {
   checkConformance,
   findAbsentToolNames,
 } from "@agentool/contract/testing";
-import type { ComputerDisplay } from "@agentool/tools-gui";
+import { sizedTestDisplay } from "@agentool/tools-gui/testing";
 import type { InteractionHandler } from "@agentool/tools-interact";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAgentoolMcpServer } from "./create-agentool-mcp-server.js";
@@ -31,18 +31,7 @@ const base = (overrides: Partial<ToolSetConfiguration>): ToolSetConfiguration =>
  * A display of a size, for planning and building only: the X11 display itself is exercised on a
  * real Xvfb in gui.int.test.ts and in tools-gui; here nothing is run on it.
  */
-const plannedDisplay: ComputerDisplay = {
-  width: 1920,
-  height: 1080,
-  capture: () => Promise.reject(new Error("not run in this test")),
-  movePointer: () => Promise.reject(new Error("not run in this test")),
-  click: () => Promise.reject(new Error("not run in this test")),
-  pressButton: () => Promise.reject(new Error("not run in this test")),
-  scroll: () => Promise.reject(new Error("not run in this test")),
-  keys: () => Promise.reject(new Error("not run in this test")),
-  type: () => Promise.reject(new Error("not run in this test")),
-  pointerPosition: () => Promise.reject(new Error("not run in this test")),
-};
+const plannedDisplay = sizedTestDisplay({ width: 1920, height: 1080 });
 
 describe("buildToolSet: the design family", () => {
   const DESIGN_READ = ["svg_read", "design_read", "design_tokens"];

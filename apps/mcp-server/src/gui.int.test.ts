@@ -1,7 +1,6 @@
 import { spawnSync } from "node:child_process";
-import { fileURLToPath } from "node:url";
 import { startXvfbDisplay } from "@agentool/tools-gui/node";
-import sharp from "sharp";
+import { countColorPixels, tkTestApp, x11TestSkipReason } from "@agentool/tools-gui/testing";
 import { describe, expect, it } from "vitest";
 import {
   descendants,
@@ -11,18 +10,15 @@ import {
   waitForExit,
 } from "./test-support/spawn-server.js";
 import { callTool as call, resultText as text } from "./test-support/tool-results.js";
-import { missingX11Prerequisite } from "./test-support/x11-prerequisites.js";
 
 // The gui family over stdio, through the real MCP SDK client and the bundled bin: the server
 // starts its own Xvfb (--gui-xvfb) with tools-gui's Tk test app in it (--gui-app), the model's
 // side takes a screenshot, clicks the entry, types, presses Apply (Tab, space) and sees the label
 // turn green in the next screenshot. After stdin closes or SIGTERM, no Xvfb or app is left.
 
-const TK_APP = fileURLToPath(
-  new URL("../../../packages/tools-gui/src/test-support/tk-app.py", import.meta.url),
-);
+const X11_MISSING = x11TestSkipReason("mcp-server gui tests");
 
-const X11_MISSING = missingX11Prerequisite("mcp-server gui tests");
+const TK_APP = tkTestApp(800, 600);
 
 const ARGS = [
   "--families",
@@ -32,26 +28,16 @@ const ARGS = [
   "--gui-xvfb",
   "800x600",
   "--gui-app",
-  `/usr/bin/python3 ${TK_APP} 800 600`,
+  [TK_APP.command, ...(TK_APP.args ?? [])].join(" "),
 ];
 
-/** The PNG of a result's image block, as RGB pixels. */
+/** A result's PNG image block: its size and its count of pure green pixels. */
 async function screenshotOf(result: Awaited<ReturnType<typeof call>>) {
   const image = result.content.find((block) => block.type === "image");
   if (image?.type !== "image") throw new Error(`no image in ${text(result)}`);
   expect(image.mimeType).toBe("image/png");
-  const { data, info } = await sharp(Buffer.from(image.data, "base64"))
-    .removeAlpha()
-    .raw()
-    .toBuffer({ resolveWithObject: true });
-  const green = (): number => {
-    let count = 0;
-    for (let offset = 0; offset < data.length; offset += 3) {
-      if (data[offset] === 0 && data[offset + 1] === 255 && data[offset + 2] === 0) count += 1;
-    }
-    return count;
-  };
-  return { width: info.width, height: info.height, green };
+  const { width, height, count } = await countColorPixels(image.data, [0, 255, 0]);
+  return { width, height, green: count };
 }
 
 /** The server's Xvfb and app processes (children of the server, each in its own group). */
@@ -80,7 +66,7 @@ describe.skipIf(X11_MISSING !== undefined)("the gui family over stdio (--familie
       expect(text(first)).toContain("Screen 800×600 (scale 1).");
       const before = await screenshotOf(first);
       expect([before.width, before.height]).toEqual([800, 600]);
-      expect(before.green()).toBe(0);
+      expect(before.green).toBe(0);
 
       // The entry is the first widget, 10 px from the top-left corner.
       const clicked = await call(session, "computer", {
@@ -95,7 +81,7 @@ describe.skipIf(X11_MISSING !== undefined)("the gui family over stdio (--familie
       const pressed = await call(session, "computer", { action: "key", key: "space" });
       expect(pressed.isError ?? false).toBe(false);
       const after = await screenshotOf(pressed);
-      expect(after.green()).toBeGreaterThan(500);
+      expect(after.green).toBeGreaterThan(500);
     } finally {
       await session.close();
     }

@@ -26,6 +26,7 @@ import { createNodeFsTools } from "@agentool/tools-fs/node";
 import { createGitTools } from "@agentool/tools-git";
 import { createComputerTool } from "@agentool/tools-gui";
 import { startXvfbDisplay, type XvfbDisplay } from "@agentool/tools-gui/node";
+import { x11TestSkipReason } from "@agentool/tools-gui/testing";
 import { createInteractTools } from "@agentool/tools-interact";
 import {
   createInMemoryMemoryBackend,
@@ -43,14 +44,13 @@ import { ToolNode } from "@langchain/langgraph/prebuilt";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { missingX11Prerequisite } from "./x11-prerequisites.js";
 
 type Args = Record<string, unknown>;
 /** One way of calling a tool: the text the model reads back. */
 type Caller = (tool: string, args: Args) => Promise<string>;
 
 /** Why the gui family is left out here (no Tk app: an empty Xvfb), or undefined. */
-const X11_MISSING = missingX11Prerequisite("every-family gui checks", { tk: false });
+const X11_MISSING = x11TestSkipReason("every-family gui checks", { tk: false });
 const DESIGN_SYSTEM = RECORDED_FIGMA_FILES.designSystem;
 
 const CLI_PATH = fileURLToPath(

@@ -7,7 +7,8 @@ import { createCoreTools } from "@agentool/tools-core";
 import { createDesignTools } from "@agentool/tools-design";
 import { createNodeFsTools, createRunCommandTool } from "@agentool/tools-fs/node";
 import { createGitTools } from "@agentool/tools-git";
-import { type ComputerDisplay, createComputerTool } from "@agentool/tools-gui";
+import { createComputerTool } from "@agentool/tools-gui";
+import { sizedTestDisplay } from "@agentool/tools-gui/testing";
 import { createInteractTools } from "@agentool/tools-interact";
 import {
   createInMemoryMemoryBackend,
@@ -35,22 +36,6 @@ export interface FamilyTools {
 }
 
 const names = (tools: ReadonlyArray<{ name: string }>): string[] => tools.map((tool) => tool.name);
-
-const notRun = (): Promise<never> => Promise.reject(new Error("unused: only the name is read"));
-
-/** A display of a size for createComputerTool: only the tool's name is read, nothing runs on it. */
-const sizedDisplay: ComputerDisplay = {
-  width: 1280,
-  height: 800,
-  capture: notRun,
-  movePointer: notRun,
-  click: notRun,
-  pressButton: notRun,
-  scroll: notRun,
-  keys: notRun,
-  type: notRun,
-  pointerPosition: notRun,
-};
 
 /**
  * Creates every family's tools the way a host does — every factory, read-write, every optional
@@ -92,7 +77,9 @@ export function createFamilyTools(): FamilyTools[] {
     },
     {
       packageName: "@agentool/tools-gui",
-      groups: [[createComputerTool({ display: sizedDisplay }).name]],
+      groups: [
+        [createComputerTool({ display: sizedTestDisplay({ width: 1280, height: 800 }) }).name],
+      ],
     },
     {
       packageName: "@agentool/tools-web",

@@ -3,32 +3,22 @@
 // destructive) in a real `createAgent` driven by a scripted `fakeModel()`. The model takes a
 // screenshot, clicks the entry, types, presses Apply and sees the result; the screenshots reach
 // the model as image content parts of its tool messages.
-import { fileURLToPath } from "node:url";
 import { toLangChainTools } from "@agentool/adapters/langchain";
 import { createComputerTool } from "@agentool/tools-gui";
-import { startXvfbDisplay, type XvfbDisplay } from "@agentool/tools-gui/node";
+import type { XvfbDisplay } from "@agentool/tools-gui/node";
+import { countColorPixels, startTkTestApp, x11TestSkipReason } from "@agentool/tools-gui/testing";
 import { AIMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
 import { fakeModel } from "@langchain/core/testing";
 import { createAgent } from "langchain";
-import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { missingX11Prerequisite } from "./x11-prerequisites.js";
 
-const TK_APP = fileURLToPath(
-  new URL("../../../packages/tools-gui/src/test-support/tk-app.py", import.meta.url),
-);
-
-const X11_MISSING = missingX11Prerequisite("verification gui agent test");
+const X11_MISSING = x11TestSkipReason("verification gui agent test");
 
 let display: XvfbDisplay | undefined;
 
 beforeAll(async () => {
   if (X11_MISSING !== undefined) return;
-  display = await startXvfbDisplay({
-    width: 1024,
-    height: 768,
-    app: { command: "/usr/bin/python3", args: [TK_APP, "1024", "768"] },
-  });
+  display = await startTkTestApp(1024, 768);
 }, 30_000);
 
 afterAll(async () => {
@@ -47,15 +37,8 @@ async function imageOf(message: ToolMessage | undefined) {
     | undefined;
   if (image === undefined)
     throw new Error(`no image part in ${JSON.stringify(parts).slice(0, 200)}`);
-  const { data, info } = await sharp(Buffer.from(image.data, "base64"))
-    .removeAlpha()
-    .raw()
-    .toBuffer({ resolveWithObject: true });
-  let green = 0;
-  for (let offset = 0; offset < data.length; offset += 3) {
-    if (data[offset] === 0 && data[offset + 1] === 255 && data[offset + 2] === 0) green += 1;
-  }
-  return { mimeType: image.mimeType, width: info.width, height: info.height, green };
+  const { width, height, count } = await countColorPixels(image.data, [0, 255, 0]);
+  return { mimeType: image.mimeType, width, height, green: count };
 }
 
 describe.skipIf(X11_MISSING !== undefined)(

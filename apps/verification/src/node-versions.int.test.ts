@@ -12,9 +12,9 @@ import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { x11TestSkipReason } from "@agentool/tools-gui/testing";
 import { beforeAll, describe, expect, it } from "vitest";
 import { type PublishedEntry, publishedEntries } from "./node-versions/published-entries.js";
-import { missingX11Prerequisite } from "./x11-prerequisites.js";
 
 const repository = resolve(import.meta.dirname, "../../..");
 const RUNTIMES_MODULE = join(repository, "scripts", "node-runtimes.mjs");
@@ -23,7 +23,7 @@ const CLI = join(repository, "apps", "mcp-server", "dist", "bin", "agentool-mcp.
 /** A first run downloads two Node binaries from npm (~60 MB each). */
 const INSTALL_TIMEOUT_MS = 15 * 60_000;
 /** Why the gui step is left out here (an empty Xvfb, no Tk app), or undefined. */
-const X11_MISSING = missingX11Prerequisite("node-versions gui step", { tk: false });
+const X11_MISSING = x11TestSkipReason("node-versions gui step", { tk: false });
 /** The packages whose entries must be among those checked (a new package adds itself). */
 const PUBLISHED_PACKAGES = [
   "@agentool/adapters",

@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import sharp from "sharp";
+import { countColorPixels } from "@agentool/tools-gui/testing";
 import { describe, expect, it } from "vitest";
 import { runDemo } from "../run-demo.js";
 import { coreFamily } from "./core.js";
@@ -26,14 +26,7 @@ describe("gui family", () => {
       "Zoomed into [100, 160, 440, 220] (display pixels 100,160 340×60), shown at 1280×226; coordinates in this image are not screen coordinates. Screen 640×400 (scale 1).",
     ]);
     // The zoomed result: the label is pure green (#00ff00) once Share computed the share.
-    const { data, info } = await sharp(readFileSync(shot))
-      .removeAlpha()
-      .raw()
-      .toBuffer({ resolveWithObject: true });
-    let green = 0;
-    for (let offset = 0; offset < data.length; offset += 3) {
-      if (data[offset] === 0 && data[offset + 1] === 255 && data[offset + 2] === 0) green += 1;
-    }
-    expect(green / (info.width * info.height)).toBeGreaterThan(0.2);
+    const { width, height, count } = await countColorPixels(readFileSync(shot), [0, 255, 0]);
+    expect(count / (width * height)).toBeGreaterThan(0.2);
   }, 60_000);
 });
