@@ -3,17 +3,17 @@
 // reference filesystem server ~210. Bundled, the bin is a handful of files: the entry, one chunk
 // per lazily loaded family (each family still loads only when one of its tools is first called or
 // listed), and the three worker threads the families start by file (tools-web's converter,
-// tools-knowledge's index builder, tools-office's PDF reader, where pdf.js runs) written beside
+// tools-knowledge's index builder, tools-office's PDF reader, where PDFium runs) written beside
 // the chunks under the names the families look for. Left outside: Node's own modules, rg's
 // binary package (found on disk beside its module), playwright-core (an optional peer, checked at
 // run time) and the code family's engines:
 // @ast-grep/napi (a native .node binary, required at run time), web-tree-sitter (it loads its
 // own web-tree-sitter.wasm from beside its module) and @vscode/tree-sitter-wasm (the grammars,
 // .wasm files resolved by path at run time) — and the office family's sharp (a native binary
-// with its libvips, loaded at read_image's first image) — dependencies of this package, so they
-// resolve from dist/bin/ as rg does. The office family's pure-JavaScript libraries (unpdf's
-// pdf.js build, exceljs, docx, pptxgenjs, marked, fflate, saxes) are bundled into its chunk and
-// the PDF worker.
+// with its libvips, loaded at read_image's first image) and @embedpdf/pdfium (PDFium's
+// WebAssembly build: the PDF worker reads its pdfium.wasm by path) — dependencies of this
+// package, so they resolve from dist/bin/ as rg does. The office family's pure-JavaScript
+// libraries (exceljs, docx, pptxgenjs, marked, fflate, saxes) are bundled into its chunk.
 //
 // Run after `tsc` (the package's build script): node scripts/bundle-bin.mjs
 // Writes dist/bin/ (agentool-mcp.js, its chunks and workers) and dist/bin/THIRD-PARTY-NOTICES.md,
@@ -61,6 +61,7 @@ const OUTSIDE = [
   /^web-tree-sitter(\/|$)/,
   /^@vscode\/tree-sitter-wasm(\/|$)/,
   /^sharp(\/|$)/,
+  /^@embedpdf\/pdfium(\/|$)/,
 ];
 const isOutside = (id) => builtins.has(id) || OUTSIDE.some((pattern) => pattern.test(id));
 

@@ -33,8 +33,8 @@ const CODE_MODULE = "// ../../packages/tools-code/dist/create-code-tools.js";
 const CODE_OUTSIDE = /\/(web-tree-sitter|@vscode\/tree-sitter-wasm|@ast-grep\/napi[^/]*)\//;
 /** The same for the office family's code. */
 const OFFICE_MODULE = "// ../../packages/tools-office/dist/create-office-tools.js";
-/** What the office family loads from node_modules at run time: sharp and its platform binary. */
-const OFFICE_OUTSIDE = /\/(sharp|@img\/[^/]+)\//;
+/** What the office family loads from node_modules at run time: sharp, its platform binary, PDFium's wasm build. */
+const OFFICE_OUTSIDE = /\/(sharp|@img\/[^/]+|@embedpdf\/pdfium)\//;
 /** The same for the design family's code. */
 const DESIGN_MODULE = "// ../../packages/tools-design/dist/svg-read.js";
 /** The same for the gui family's tool, and for its X11 displays (loaded by the bin before serving). */
@@ -254,7 +254,7 @@ describe("the published bin is one bundle with a chunk per family", () => {
     }
   }, 60_000);
 
-  it("loads the office family's chunk at its first call; sharp stays outside, pdf.js runs in the PDF worker beside the chunks", async () => {
+  it("loads the office family's chunk at its first call; sharp and PDFium stay outside, PDFium runs in the PDF worker beside the chunks", async () => {
     writeFileSync(log, "");
     writeFileSync(join(folder.path, "notice.pdf"), onePagePdf("Office hours moved to Thursday."));
     writeFileSync(
@@ -294,7 +294,7 @@ describe("the published bin is one bundle with a chunk per family", () => {
       const thought = await client.callTool({ name: "think", arguments: { thought: "first" } });
       expect(thought.isError).not.toBe(true);
       expect(officeChunks()).toEqual([]);
-      // pdf.js (bundled from unpdf) runs in dist/bin/pdf-worker.js, started beside the chunk.
+      // PDFium runs in dist/bin/pdf-worker.js, started beside the chunk; its wasm from node_modules.
       expect(readdirSync(BIN_DIRECTORY)).toContain("pdf-worker.js");
       const pdf = await client.callTool({
         name: "read_document",
@@ -311,6 +311,7 @@ describe("the published bin is one bundle with a chunk per family", () => {
       );
       const outside = resolvedSoFar().filter((url) => !url.startsWith(binURL));
       expect(outside.some((url) => /\/sharp\//.test(url))).toBe(true);
+      expect(outside.some((url) => /\/@embedpdf\/pdfium\//.test(url))).toBe(true);
       for (const url of outside)
         expect(url).toMatch(new RegExp(`${OFFICE_OUTSIDE.source}|/@vscode/ripgrep/`));
     } finally {

@@ -257,7 +257,7 @@ describe.each(["the suite's Node", "Node 22", "Node 24"])("%s", (label) => {
     expect(search.text).toContain("$X = items");
   });
 
-  it("reads a PDF, an SVG and a .docx with tools-office (unpdf's pdf.js in its worker, sharp's native binary)", () => {
+  it("reads a PDF, an SVG and a .docx with tools-office (PDFium's wasm in its worker, sharp's native binary)", () => {
     const { pdf, image, docx } = stepValue(report().officeTools, "tools-office");
     expect(pdf.result.success, pdf.text).toBe(true);
     expect(pdf.text).toMatch(/^notice\.pdf — PDF document/);

@@ -14,7 +14,7 @@
 // call, as a user runs it; .docx only: pandoc 2.17 reads no .xlsx/.pptx/.pdf), markitdown-ts
 // 0.0.10 (.docx, .xlsx, .pdf) and the bare library call (mammoth's convertToHtml for .docx,
 // exceljs's streaming WorkbookReader for .xlsx, fflate + saxes over every slide for .pptx —
-// the libraries read_document builds on — and unpdf's extractText for .pdf).
+// the libraries read_document builds on — and PDFium's FPDFText_GetText over every page for .pdf).
 // Memory: each operation once more in a fresh process — peak RSS (the kernel's maxRSS) minus the
 // RSS before the call, modules already loaded; pandoc's peak RSS from /usr/bin/time.
 import { execFile, execFileSync, spawnSync } from "node:child_process";
@@ -174,7 +174,13 @@ async function operations() {
   const ExcelJS = requireHere("exceljs");
   const { unzipSync } = await import(pathToFileURL(requireHere.resolve("fflate")).href);
   const { SaxesParser } = await import(pathToFileURL(requireHere.resolve("saxes")).href);
-  const unpdf = await import(pathToFileURL(requireHere.resolve("unpdf")).href);
+  const { init: initPdfium } = await import(
+    pathToFileURL(requireHere.resolve("@embedpdf/pdfium")).href
+  );
+  const pdfium = await initPdfium({
+    wasmBinary: readFileSync(requireHere.resolve("@embedpdf/pdfium/pdfium.wasm")),
+  });
+  pdfium.PDFiumExt_Init();
   return {
     "ours: whole": (file) => whole(file.slice(cache.length + 1)),
     "ours: first page": (file) => page(file.slice(cache.length + 1)),
@@ -208,10 +214,28 @@ async function operations() {
       }
       return characters;
     },
-    "unpdf extractText": async (file) => {
-      const pdf = await unpdf.getDocumentProxy(new Uint8Array(readFileSync(file)));
-      const { text } = await unpdf.extractText(pdf, { mergePages: false });
-      return text.join("\n").length;
+    "PDFium GetText": async (file) => {
+      // Every page's plain text (FPDFText_GetText), no layout: the engine read_document runs.
+      const bytes = readFileSync(file);
+      const { malloc, free } = pdfium.pdfium.wasmExports;
+      const data = malloc(bytes.length);
+      pdfium.pdfium.HEAPU8.set(bytes, data);
+      const document = pdfium.FPDF_LoadMemDocument(data, bytes.length, "");
+      let characters = 0;
+      for (let index = 0; index < pdfium.FPDF_GetPageCount(document); index += 1) {
+        const page = pdfium.FPDF_LoadPage(document, index);
+        const text = pdfium.FPDFText_LoadPage(page);
+        const count = pdfium.FPDFText_CountChars(text);
+        const buffer = malloc((count + 1) * 2);
+        pdfium.FPDFText_GetText(text, 0, count, buffer);
+        characters += pdfium.pdfium.UTF16ToString(buffer).length;
+        free(buffer);
+        pdfium.FPDFText_ClosePage(text);
+        pdfium.FPDF_ClosePage(page);
+      }
+      pdfium.FPDF_CloseDocument(document);
+      free(data);
+      return characters;
     },
   };
 }
@@ -300,10 +324,9 @@ const rows = [
   ["xlsx", "ours: first page", "markitdown-ts"],
   ["pptx", "ours: whole", "fflate + saxes"],
   ["pptx", "ours: first page", "fflate + saxes"],
-  // markitdown-ts before unpdf: its pdf.js (pdf-parse's) fails in a process where unpdf's ran
   ["pdf", "ours: whole", "markitdown-ts"],
-  ["pdf", "ours: whole", "unpdf extractText"],
-  ["pdf", "ours: first page", "unpdf extractText"],
+  ["pdf", "ours: whole", "PDFium GetText"],
+  ["pdf", "ours: first page", "PDFium GetText"],
 ];
 const only = process.env.BENCH_DOCUMENTS_ONLY?.split(",");
 console.log(

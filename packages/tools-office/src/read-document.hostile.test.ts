@@ -163,7 +163,7 @@ async function measured(tool: ReturnType<typeof createReadDocumentTool>, path: s
 }
 
 describe("read_document — hostile PDF", () => {
-  it("a PDF bomb stream (1 GiB in one stream), even with a 60 s timeout: TOO_LARGE at once, the loop free, memory under the ceiling", async () => {
+  it("a PDF bomb stream (1 GiB in one stream), even with a 60 s timeout: TOO_LARGE within seconds, the loop free, memory under the ceiling", async () => {
     writeFileSync(`${folder.root}/bomb.pdf`, pdfBombStream(1_024));
     const tool = createReadDocumentTool({ root: folder.root, timeoutMs: 60_000 });
     let worst = 0;
@@ -178,10 +178,11 @@ describe("read_document — hostile PDF", () => {
     if (result.success) throw new Error("the bomb was read");
     expect(result.error.code).toBe("TOO_LARGE");
     expect(result.error.message).toMatch(
-      /inflates past 256 MB, half the PDF reader's memory ceiling of 512 MB/,
+      /grew memory past 512 MB, the PDF reader's memory ceiling/,
     );
     expect(result.error.hint).toMatch(/pages="1-5".*maxPdfMemoryBytes/);
-    // counted before inflating: measured ~0.3–0.6 s and +40 MB (before: 34 s and +2.2 GB)
+    // PDFium inflates into its WebAssembly memory until the watch ends the thread: measured
+    // ~1.6–1.8 s and +514 MB (pdf.js before the thread and the watch: 34 s and +2.2 GB)
     expect(milliseconds).toBeLessThan(5_000);
     expect(growth).toBeLessThan(DEFAULT_MAX_PDF_MEMORY_BYTES + 64_000_000);
     expect(worst).toBeLessThan(250);

@@ -64,9 +64,7 @@ export interface ReadDocumentToolOptions extends OfficeReadToolOptions {
   maxPageChars?: number;
   /**
    * Most bytes reading one PDF may grow the process's resident memory by (sampled every 10 ms
-   * while pdf.js works in its worker thread; a stream that would inflate past half of it is
-   * refused before it is, pdf.js holding a stream twice); past it the thread is ended and the
-   * call fails with `TOO_LARGE`. Concurrent PDF reads share it. Default
+   * while PDFium works in its worker thread); past it the thread is ended and the call fails with `TOO_LARGE`. Concurrent PDF reads share it. Default
    * {@link DEFAULT_MAX_PDF_MEMORY_BYTES} (512 MB).
    */
   maxPdfMemoryBytes?: number;

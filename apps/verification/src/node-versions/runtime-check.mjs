@@ -165,7 +165,7 @@ function onePagePdf(text) {
 }
 
 /**
- * tools-office: read_document on a PDF (unpdf's pdf.js, in the reader's worker thread),
+ * tools-office: read_document on a PDF (PDFium's wasm build, in the reader's worker thread),
  * read_image on an SVG (sharp's native binary rasterises it), and a .docx written by
  * write_document, edited by edit_document and read back.
  */

@@ -2,7 +2,7 @@ import type { DocumentReader } from "./types.js";
 
 /**
  * The formats `read_document` reads, by extension: their display name, the unit a page counts
- * and the reader (loaded on first use, so a host that never reads a PDF never loads pdf.js).
+ * and the reader (loaded on first use, so a host that never reads a PDF never loads PDFium).
  *
  * @internal
  */

@@ -2,22 +2,17 @@ import { ToolFailureError } from "@agentool/contract";
 import { createYielder } from "../../container/yielder.js";
 import { parseSpan } from "../page-document.js";
 import type { PagedDocument, ReaderInput } from "../types.js";
-import {
-  measureTypography,
-  type PdfLine,
-  type PdfTextItem,
-  pageLines,
-  pageMarkdown,
-} from "./pdf-layout.js";
+import { measureTypography, type PdfLine, pageLines, pageMarkdown } from "./pdf-layout.js";
+import { openPdfium, type PdfiumDocument } from "./pdf-pdfium.js";
 
 /**
- * Reads a PDF's text by page with unpdf (pdf.js): only the requested pages (and a few from the
- * start, to measure the body type) are extracted, with a yield between pages; each page comes as
- * `<!-- Page N -->` and Markdown rebuilt from its layout (headings by type size, lists, code,
- * paragraphs: see `pdf-layout.ts`).
- * Encrypted PDFs are refused with `UNSUPPORTED`; pages without text (scans) say so. pdf.js runs
- * with no code compiled from the file (`isEvalSupported: false`), no font faces, warnings off
- * (console.warn to the host's stderr), and the document is destroyed after each call.
+ * Reads a PDF's text by page with PDFium (`pdf-pdfium.ts`): only the requested pages (and a few
+ * from the start, to measure the body type) are extracted, with a yield between pages; each page
+ * comes as `<!-- Page N -->` and Markdown rebuilt from its layout (headings by type size, lists,
+ * code, paragraphs: see `pdf-layout.ts`).
+ * Encrypted PDFs are refused with `UNSUPPORTED`; pages without text (scans) say so. PDFium runs
+ * no JavaScript of the file (no form environment is made) and the document is closed after each
+ * call.
  *
  * @internal
  */
@@ -47,17 +42,9 @@ export type PdfJob = Pick<
   ReaderInput,
   "bytes" | "label" | "request" | "defaultLimit" | "maxPageChars"
 > & {
-  /** The most bytes one stream may inflate to (the worker's memory ceiling). */
+  /** The process's memory growth past which the worker is ended (watched by the main thread). */
   maxMemoryBytes: number;
 };
-
-/** pdf.js's options: nothing compiled from the file, no font faces, errors only. */
-const PDFJS_OPTIONS = {
-  stopAtErrors: false,
-  isEvalSupported: false,
-  disableFontFace: true,
-  verbosity: 0,
-} as const;
 
 /**
  * Extracts the requested pages of a PDF (in the PDF worker thread, or in-process as a fallback).
@@ -68,15 +55,14 @@ const PDFJS_OPTIONS = {
 export async function extractPdf(input: PdfJob): Promise<PagedDocument> {
   const { label, request } = input;
   const yielder = createYielder();
-  const { getDocumentProxy } = await import("unpdf");
-  let document: Awaited<ReturnType<typeof getDocumentProxy>>;
+  let document: PdfiumDocument;
   try {
-    document = await getDocumentProxy(input.bytes.slice(), PDFJS_OPTIONS);
+    document = await openPdfium(input.bytes);
   } catch (error) {
     throw failure(error, label);
   }
   try {
-    const pageCount = document.numPages;
+    const pageCount = document.pageCount;
     const span =
       request.pages === undefined
         ? { first: 1, last: pageCount }
@@ -97,14 +83,8 @@ export async function extractPdf(input: PdfJob): Promise<PagedDocument> {
     const linesOf = async (number: number): Promise<PdfLine[]> => {
       const known = lines.get(number);
       if (known !== undefined) return known;
-      const page = await document.getPage(number);
-      const content = await page.getTextContent();
-      const styles = (content.styles ?? {}) as Record<string, { fontFamily?: string }>;
-      const monospace = new Set(
-        Object.keys(styles).filter((font) => styles[font]?.fontFamily === "monospace"),
-      );
-      const found = pageLines(content.items as PdfTextItem[], monospace);
-      page.cleanup();
+      const page = document.page(number);
+      const found = pageLines(page.items, page.monospace);
       lines.set(number, found);
       await yielder.tick();
       return found;
@@ -136,13 +116,7 @@ export async function extractPdf(input: PdfJob): Promise<PagedDocument> {
       );
       chars += block.length;
     }
-    let title: string | undefined;
-    try {
-      const info = (await document.getMetadata()).info as Record<string, unknown>;
-      if (typeof info.Title === "string" && info.Title.trim() !== "") title = info.Title.trim();
-    } catch {
-      // metadata is optional
-    }
+    const title = document.title().trim() || undefined;
     const result: PagedDocument = {
       kind: "paged",
       unit: "pages",
@@ -164,7 +138,6 @@ export async function extractPdf(input: PdfJob): Promise<PagedDocument> {
     if (error instanceof ToolFailureError) throw error;
     throw failure(error, label);
   } finally {
-    // pdf.js 6's document proxy has no destroy(): its loading task frees the document.
-    document.loadingTask.destroy().catch(() => {});
+    document.close();
   }
 }

@@ -7,18 +7,15 @@ import type { PagedDocument, ReaderInput } from "../types.js";
 import { extractPdf, type PdfJob } from "./pdf-extract.js";
 
 /**
- * Reads the requested pages of a PDF in a worker thread, so pdf.js never blocks the event loop,
+ * Reads the requested pages of a PDF in a worker thread, so PDFium never blocks the event loop,
  * and ends the thread — a hostile PDF then stops burning CPU and memory — when:
  * - the call's timeout or abort fires;
  * - the process's resident memory, sampled every {@link MEMORY_SAMPLE_MS} ms while the thread
  *   works, has grown past the call's `maxMemoryBytes` (`TOO_LARGE`). It is the whole process's
- *   growth: pdf.js inflates into ArrayBuffers, which the thread's heap cap
- *   ({@link PDF_WORKER_MEMORY_MB} MB) does not cover, and concurrent reads share the budget;
- * - one stream would inflate past half that ceiling (pdf.js holds a stream twice while it reads
- *   it; the thread's own `DecompressionStream` counts it first: `pdf-inflate.ts`), answered
- *   `TOO_LARGE` before the bytes exist.
+ *   growth: PDFium inflates streams into its WebAssembly memory, which the thread's heap cap
+ *   ({@link PDF_WORKER_MEMORY_MB} MB) does not cover, and concurrent reads share the budget.
  * One thread that finished cleanly is kept (unref'ed, so it never keeps the process alive) for
- * the next call, with pdf.js loaded, and ended after {@link IDLE_WORKER_MS} ms unused. Where the
+ * the next call, with PDFium loaded, and ended after {@link IDLE_WORKER_MS} ms unused. Where the
  * compiled worker is not on disk (a bundle), the PDF is read in-process, without those bounds.
  *
  * @internal
@@ -140,7 +137,6 @@ function runJob(
   const id = nextId++;
   const ceiling = job.maxMemoryBytes;
   const grown = `reading it grew memory past ${megabytes(ceiling)}, the PDF reader's memory ceiling`;
-  const inflates = `one of its streams inflates past ${megabytes(ceiling / 2)}, half the PDF reader's memory ceiling of ${megabytes(ceiling)} (pdf.js holds a stream twice while it reads it)`;
   return new Promise<PagedDocument>((resolve, reject) => {
     let settled = false;
     const baseline = process.memoryUsage.rss();
@@ -176,10 +172,6 @@ function runJob(
         code: "INTERNAL" as ErrorCode,
         message: "the PDF worker gave no result",
       };
-      if (error.code === "TOO_LARGE") {
-        finish(() => reject(tooLarge(job.label, inflates)), false);
-        return;
-      }
       const hint = error.hint === undefined ? {} : { hint: error.hint };
       finish(() => reject(new ToolFailureError(error.code, error.message, hint)), true);
     };
