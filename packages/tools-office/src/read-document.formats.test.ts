@@ -162,6 +162,12 @@ describe("read_document — PDF", () => {
     expect(selected.data.markdown).not.toContain("<!-- Page 5 -->");
     const past = await tool().run({ path: "paper.pdf", pages: "9" });
     expect(!past.success && past.error.code).toBe("INVALID_INPUT");
+    const beyond = await tool().run({ path: "paper.pdf", pages: "3-4", offset: 3 });
+    expect(beyond.success ? undefined : beyond.error).toEqual({
+      code: "INVALID_INPUT",
+      message: "offset=3 is past the end: there are 2 pages in all.",
+      hint: "Call read_document again with an offset between 1 and 2.",
+    });
   });
 
   it("refuses a file that is not a PDF inside", async () => {

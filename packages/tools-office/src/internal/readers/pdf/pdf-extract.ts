@@ -1,6 +1,6 @@
 import { ToolFailureError } from "@agentool/contract";
 import { createYielder } from "../../container/yielder.js";
-import { parseSpan } from "../page-document.js";
+import { parseSpan, refuseOffsetPastEnd } from "../page-document.js";
 import type { PagedDocument, ReaderInput } from "../types.js";
 import { measureTypography, type PdfLine, pageLines, pageMarkdown } from "./pdf-layout.js";
 import { openPdfium, type PdfiumDocument } from "./pdf-pdfium.js";
@@ -69,15 +69,7 @@ export async function extractPdf(input: PdfJob): Promise<PagedDocument> {
         : parseSpan(request.pages, pageCount, "pages");
     const total = span.last - span.first + 1;
     const offset = request.offset ?? 1;
-    if (offset > 1 && offset > total) {
-      throw new ToolFailureError(
-        "INVALID_INPUT",
-        `offset=${offset} is past the end: there are ${total} pages${request.pages === undefined ? "" : " in the selection"}.`,
-        {
-          hint: `Call again with an offset between 1 and ${total}.`,
-        },
-      );
-    }
+    refuseOffsetPastEnd(offset, total, "pages");
     const limit = request.limit ?? input.defaultLimit;
     const lines = new Map<number, PdfLine[]>();
     const linesOf = async (number: number): Promise<PdfLine[]> => {
