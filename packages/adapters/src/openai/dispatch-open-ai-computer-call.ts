@@ -12,6 +12,12 @@ function imageOf(content: ToolContent): string | undefined {
 }
 
 /**
+ * Most tool calls one `computer_call` item turns into (its actions, a long drag's points): a
+ * model's batch is bounded like any other input.
+ */
+export const MAX_COMPUTER_STEPS_PER_CALL = 50;
+
+/**
  * Runs the actions of one `computer_call` item through the computer tool, in order, each as its
  * own call behind the dispatcher's approval gate; stops at the first failure (releasing a mouse
  * button a longer drag left down) and answers with the screenshot after the last action — or,
@@ -40,17 +46,27 @@ export async function dispatchOpenAiComputerCall(
       options,
     );
   const actions = call.actions ?? (call.action === undefined ? [] : [call.action]);
+  const mappedActions = actions.map((action) => fromOpenAiComputerAction(action));
+  const steps = mappedActions.reduce(
+    (sum, mapped) => sum + (mapped.success ? mapped.data.length : 0),
+    0,
+  );
   const results: ToolResult<unknown>[] = [];
   let failure: ToolResult<unknown> | undefined =
     actions.length === 0
       ? fail("INVALID_INPUT", "The computer call has no action.", {
           hint: "Send an action such as { type: 'screenshot' }.",
         })
-      : undefined;
+      : steps > MAX_COMPUTER_STEPS_PER_CALL
+        ? fail(
+            "INVALID_INPUT",
+            `The computer call asks for ${steps} steps (actions, and a drag's points); at most ${MAX_COMPUTER_STEPS_PER_CALL} run in one call. Nothing was done.`,
+            { hint: "Send fewer actions per call, or a drag with fewer points." },
+          )
+        : undefined;
   let image: string | undefined;
   let buttonDown = false;
-  for (const action of failure === undefined ? actions : []) {
-    const mapped = fromOpenAiComputerAction(action);
+  for (const mapped of failure === undefined ? mappedActions : []) {
     const inputs = mapped.success ? mapped.data : [];
     if (!mapped.success) {
       failure = mapped;

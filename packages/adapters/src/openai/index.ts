@@ -15,6 +15,7 @@ export {
   type OpenAiDispatcherOptions,
   type OpenAiToolDispatcher,
 } from "./create-open-ai-tool-dispatcher.js";
+export { MAX_COMPUTER_STEPS_PER_CALL } from "./dispatch-open-ai-computer-call.js";
 export {
   fromOpenAiComputerAction,
   OPENAI_SCROLL_PIXELS_PER_CLICK,

@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { recordingComputer } from "../computer-fixtures.js";
 import { echoTool, PIXEL_PNG } from "../test-fixtures.js";
 import { createOpenAiToolDispatcher } from "./create-open-ai-tool-dispatcher.js";
+import { MAX_COMPUTER_STEPS_PER_CALL } from "./dispatch-open-ai-computer-call.js";
 import { fromOpenAiComputerAction } from "./open-ai-computer-action.js";
 import type { OpenAiComputerAction, OpenAiComputerCall } from "./open-ai-types.js";
 import { toOpenAiComputerTool } from "./to-open-ai-computer-tool.js";
@@ -163,6 +164,23 @@ describe("OpenAI's computer-use actions", () => {
       arguments: '{"text":"hi"}',
     });
     expect(echoed.item.output).toBe("hi");
+  });
+
+  it("refuses a computer_call of more steps than one call runs, doing nothing", async () => {
+    const { display, computer } = recordingComputer();
+    const dispatcher = createOpenAiToolDispatcher([computer], {
+      approve: () => true,
+      nativeComputerTool: true,
+    });
+    const path = Array.from({ length: MAX_COMPUTER_STEPS_PER_CALL + 1 }, (_, index) => ({
+      x: index,
+      y: 0,
+    }));
+    const refused = await dispatcher.dispatch(call({ type: "drag", path }));
+    expect(refused.result).toMatchObject({ success: false, error: { code: "INVALID_INPUT" } });
+    expect(refused.results).toEqual([]);
+    expect(display.take()).toEqual([]);
+    expect(refused.item?.output.image_url).toBe(SCREENSHOT);
   });
 
   it("asks approve per action: a denied click clicks nothing and the answer shows the screen", async () => {
