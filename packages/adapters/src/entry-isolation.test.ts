@@ -53,8 +53,14 @@ describe("provider entries do not load LangChain", () => {
   });
 
   it.each([
-    ["openai", "createOpenAiToolDispatcher,defaultRequireApproval,toOpenAiTools"],
-    ["anthropic", "createAnthropicToolDispatcher,defaultRequireApproval,toAnthropicTools"],
+    [
+      "openai",
+      "MAX_COMPUTER_STEPS_PER_CALL,OPENAI_SCROLL_PIXELS_PER_CLICK,createOpenAiToolDispatcher,defaultRequireApproval,fromOpenAiComputerAction,toOpenAiComputerTool,toOpenAiTools",
+    ],
+    [
+      "anthropic",
+      "ANTHROPIC_COMPUTER_BETAS,createAnthropicToolDispatcher,defaultRequireApproval,fromAnthropicComputerInput,toAnthropicComputerInput,toAnthropicComputerTool,toAnthropicTools",
+    ],
     ["gemini", "createGeminiToolDispatcher,defaultRequireApproval,toGeminiTools"],
   ])("imports dist/%s without resolving any LangChain module", (entry, exports) => {
     const { status, output } = importInFreshNode(entry);
