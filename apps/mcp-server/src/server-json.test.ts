@@ -26,6 +26,7 @@ interface ServerJson {
     version: string;
     transport: { type: string };
     packageArguments?: { type: string; name?: string; choices?: string[] }[];
+    environmentVariables?: { name: string; isSecret?: boolean; isRequired?: boolean }[];
   }[];
 }
 
@@ -78,5 +79,14 @@ describe("server.json, the MCP Registry entry", () => {
     }
     const mode = server.packages[0]?.packageArguments?.find((entry) => entry.name === "--mode");
     expect(mode?.choices).toEqual(["read-only", "read-write"]);
+  });
+
+  it("declares the Figma token as an optional secret the bin reads from its environment", () => {
+    const variables = server.packages[0]?.environmentVariables ?? [];
+    expect(variables).toEqual([
+      expect.objectContaining({ name: "FIGMA_API_KEY", isSecret: true, isRequired: false }),
+    ]);
+    const help = readFileSync(new URL("./command-line.ts", import.meta.url), "utf8");
+    expect(help).toContain("FIGMA_API_KEY");
   });
 });
