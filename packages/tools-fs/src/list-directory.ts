@@ -10,12 +10,7 @@ import {
   type Tool,
 } from "@agentool/contract";
 import { z } from "zod";
-import {
-  type DirectoryEntry,
-  type EntryType,
-  type FileSystem,
-  FileSystemError,
-} from "./file-system.js";
+import type { EntryType } from "./file-system.js";
 import { createIgnoreMatcher, type IgnoreRule, matchIgnoreRules } from "./internal/gitignore.js";
 import {
   fileNotDirectory,
@@ -28,12 +23,18 @@ import {
   workspaceToolOptionsShape,
 } from "./internal/tool-support.js";
 import {
+  describeSymlink,
+  joinPath,
+  type ReadEntry,
+  sizeShownFiles,
+  VisibleEntriesMemo,
+} from "./list-directory-entries.js";
+import {
   DEFAULT_LIST_DEPTH,
   DEFAULT_LIST_SIZE_THRESHOLD_BYTES,
   formatDirectoryListing,
   LIST_DIRECTORY_TOOL_NAME,
 } from "./list-directory-format.js";
-import type { Workspace } from "./workspace.js";
 
 export {
   DEFAULT_LIST_DEPTH,
@@ -211,92 +212,6 @@ function description(
   );
 }
 
-/** How many shown files are stat'ed at once when the seam listed names only. */
-const STAT_BATCH = 64;
-
-/** An entry of a folder being listed, with its sort key (its name in lower case). */
-interface SortableEntry {
-  entry: Pick<DirectoryEntry, "name" | "type"> & { size?: number };
-  directory: boolean;
-  lower: string;
-}
-
-/** Directories first, then by name case-insensitively, then exactly (code-unit order). */
-function compareEntries(left: SortableEntry, right: SortableEntry): number {
-  if (left.directory !== right.directory) return left.directory ? -1 : 1;
-  if (left.lower !== right.lower) return left.lower < right.lower ? -1 : 1;
-  const leftName = left.entry.name;
-  const rightName = right.entry.name;
-  return leftName < rightName ? -1 : leftName > rightName ? 1 : 0;
-}
-
-function join(parent: string, name: string): string {
-  return parent.length === 0 ? name : `${parent}/${name}`;
-}
-
-/** Where a symlink on the page points (nothing for a secret target). */
-async function describeSymlink(
-  workspace: Workspace,
-  real: string,
-): Promise<Pick<ListedEntry, "target" | "target_type">> {
-  let target: string;
-  try {
-    target = await workspace.fileSystem.realPath(real);
-  } catch (error) {
-    if (FileSystemError.isInstance(error)) return { target_type: "outside" };
-    throw error;
-  }
-  if (workspace.isSecret(target)) return {};
-  const targetStat = await workspace.fileSystem.stat(target).catch(() => undefined);
-  return { target: workspace.display(target), target_type: targetStat?.type ?? "missing" };
-}
-
-/**
- * Sizes the shown files of a listing made from names only: one open of each folder when the seam
- * can (`readEntrySizes`), else a confined stat of each file, a batch at a time.
- */
-async function sizeShownFiles(
-  fileSystem: FileSystem,
-  unsized: Array<[ListedEntry, string]>,
-  signal: AbortSignal,
-): Promise<void> {
-  // Sizes of the shown files only, when the seam listed names without a stat of each:
-  // one open of each folder when the seam can, a confined stat of each file otherwise.
-  if (fileSystem.readEntrySizes !== undefined && unsized.length > 0) {
-    const byFolder = new Map<string, Array<[ListedEntry, string]>>();
-    for (const item of unsized) {
-      const real = item[1];
-      const folder = real.slice(0, Math.max(0, real.lastIndexOf("/")));
-      let list = byFolder.get(folder);
-      if (list === undefined) {
-        list = [];
-        byFolder.set(folder, list);
-      }
-      list.push(item);
-    }
-    for (const [folder, items] of byFolder) {
-      signal.throwIfAborted();
-      const sizes = await fileSystem.readEntrySizes(
-        folder,
-        items.map(([listed]) => listed.name),
-      );
-      items.forEach(([listed], index) => {
-        listed.size = sizes[index] ?? 0;
-      });
-    }
-    unsized.length = 0;
-  }
-  for (let index = 0; index < unsized.length; index += STAT_BATCH) {
-    signal.throwIfAborted();
-    await Promise.all(
-      unsized.slice(index, index + STAT_BATCH).map(async ([listed, real]) => {
-        const stat = await fileSystem.stat(real).catch(() => undefined);
-        listed.size = stat?.type === "file" ? stat.size : 0;
-      }),
-    );
-  }
-}
-
 /**
  * Creates the `list_directory` tool: a sorted, paged, optionally recursive listing confined to
  * the workspace. Secret paths are never shown (not even their names), hidden entries only on
@@ -326,6 +241,7 @@ export function createListDirectoryTool(options: ListDirectoryToolOptions): List
   const name = parsed.name ?? LIST_DIRECTORY_TOOL_NAME;
   const sizeThresholdBytes = parsed.sizeThresholdBytes ?? DEFAULT_LIST_SIZE_THRESHOLD_BYTES;
   const input = createInputSchema(maxDepth, defaultLimit, maxLimit);
+  const memo = new VisibleEntriesMemo(workspace);
 
   return defineTool({
     name,
@@ -365,35 +281,20 @@ export function createListDirectoryTool(options: ListDirectoryToolOptions): List
         context.signal.throwIfAborted();
         // Names first when the seam can (no stat per entry); a folder whose entries may all be
         // shown is read again with sizes (one stat each beats a confined stat per shown file).
-        let read: Array<Pick<DirectoryEntry, "name" | "type"> & { size?: number }> =
+        let read: ReadEntry[] =
           fileSystem.readDirectoryNames !== undefined
             ? await fileSystem.readDirectoryNames(real)
             : await fileSystem.readDirectory(real);
         if (read.length <= limit && fileSystem.readDirectoryNames !== undefined) {
           read = await fileSystem.readDirectory(real);
         }
-        // The folder and those above it are not secret (resolved, or a listed entry): each
-        // entry alone is checked.
-        const visible: SortableEntry[] = [];
-        for (const entry of read) {
-          if (workspace.isSecretEntry(join(path, entry.name))) continue;
-          if (real !== path && workspace.isSecretEntry(join(real, entry.name))) continue;
-          if (!includeHidden && entry.name.startsWith(".")) {
-            skippedHidden += 1;
-            continue;
-          }
-          visible.push({
-            entry,
-            directory: entry.type === "directory",
-            lower: entry.name.toLowerCase(),
-          });
-        }
-        visible.sort(compareEntries);
+        const visible = memo.visible(read, path, real, includeHidden);
+        skippedHidden += visible.skippedHidden;
         // The folder's ignore rules, and whether it is ignored itself, read once when an entry
         // needs them (as the matcher decides each entry: parent ignored, else its rules).
         let folderRules: readonly IgnoreRule[] | undefined;
         let folderIgnored = false;
-        for (const { entry, directory: isDirectory } of visible) {
+        for (const { entry, directory: isDirectory } of visible.entries) {
           if (seen >= wanted) {
             stopped = true;
             return;
@@ -403,8 +304,8 @@ export function createListDirectoryTool(options: ListDirectoryToolOptions): List
           const expandable = isDirectory && level < depth;
           // Past the page and not to be opened: only counted.
           if (!onPage && !expandable) continue;
-          const childPath = join(path, entry.name);
-          const childReal = join(real, entry.name);
+          const childPath = joinPath(path, entry.name);
+          const childReal = joinPath(real, entry.name);
           if (matcher !== undefined && folderRules === undefined) {
             folderIgnored = real.length > 0 && (await matcher.isIgnored(real, true));
             folderRules = await matcher.rulesFor(real);

@@ -113,6 +113,27 @@ describe("listing names and sizing entries (the synchronous quick path)", () => 
     }
   });
 
+  it("sizes a long list of names (most on the thread pool) exactly and in order, hostile names included", async () => {
+    const seam = createNodeFileSystem({ root });
+    await mkdir(join(root, "many/sub"), { recursive: true });
+    const names: string[] = [];
+    for (let index = 0; index < 120; index += 1) {
+      names.push(`file-${index}.txt`);
+      await writeFile(join(root, "many", `file-${index}.txt`), "x".repeat(index));
+    }
+    await symlink("file-5.txt", join(root, "many/link"));
+    await writeFile(join(root, "eight.txt"), "12345678");
+    const hostile = ["../eight.txt", "../../victim.txt", "..", ".", "", "link", "sub", "gone"];
+    // Hostile names both among the first three quarters (the pool's) and the last (this thread's).
+    const asked = [...hostile, ...names, ...hostile];
+    const sizes = await seam.readEntrySizes?.("many", asked);
+    expect(sizes).toEqual([
+      ...hostile.map(() => 0),
+      ...names.map((_, index) => index),
+      ...hostile.map(() => 0),
+    ]);
+  });
+
   it("follows a symlinked directory only while it stays inside the root", async () => {
     const seam = createNodeFileSystem({ root });
     await mkdir(join(root, "real"));
