@@ -308,7 +308,10 @@ export function createListDirectoryTool(options: ListDirectoryToolOptions): List
           const childReal = joinPath(real, entry.name);
           if (matcher !== undefined && folderRules === undefined) {
             folderIgnored = real.length > 0 && (await matcher.isIgnored(real, true));
-            folderRules = await matcher.rulesFor(real);
+            // The folder was just listed: an ignore file not in the listing is not looked for.
+            folderRules = await matcher.rulesFor(real, (name) =>
+              read.some((entry) => entry.name === name),
+            );
           }
           const ignored =
             folderRules !== undefined &&

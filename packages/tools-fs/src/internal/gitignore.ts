@@ -249,6 +249,8 @@ export function parseIgnoreFile(text: string, base: string): IgnoreRule[] {
  *
  * @param fileSystem - the seam
  * @param directory - a workspace path (`""` for the root)
+ * @param present - when the directory was just listed: whether a name is in it (an ignore file
+ *   not in the listing is not looked for)
  * @returns the directory's rules, in order
  * @example
  * const rules = await loadIgnoreRules(fileSystem, "src");
@@ -256,9 +258,11 @@ export function parseIgnoreFile(text: string, base: string): IgnoreRule[] {
 export async function loadIgnoreRules(
   fileSystem: FileSystem,
   directory: string,
+  present?: (name: string) => boolean,
 ): Promise<IgnoreRule[]> {
   const rules: IgnoreRule[] = [];
   for (const name of IGNORE_FILE_NAMES) {
+    if (present !== undefined && !present(name)) continue;
     const path = directory.length === 0 ? name : `${directory}/${name}`;
     try {
       const stat = await fileSystem.stat(path);
@@ -308,8 +312,12 @@ export interface IgnoreMatcher {
    * @param isDirectory - whether it is a directory (for rules ending in `/`)
    */
   isIgnored(path: string, isDirectory: boolean): Promise<boolean>;
-  /** The rules that apply to the entries of a directory (root's first, the directory's last). */
-  rulesFor(directory: string): Promise<readonly IgnoreRule[]>;
+  /**
+   * The rules that apply to the entries of a directory (root's first, the directory's last).
+   * `present`, when the directory was just listed, tells which names it holds: its own ignore
+   * files are then looked for only if listed (the first call for a directory decides).
+   */
+  rulesFor(directory: string, present?: (name: string) => boolean): Promise<readonly IgnoreRule[]>;
 }
 
 /**
@@ -325,7 +333,10 @@ export function createIgnoreMatcher(fileSystem: FileSystem): IgnoreMatcher {
   const chains = new Map<string, Promise<readonly IgnoreRule[]>>();
   const directoryDecisions = new Map<string, Promise<boolean>>();
 
-  function rulesFor(directory: string): Promise<readonly IgnoreRule[]> {
+  function rulesFor(
+    directory: string,
+    present?: (name: string) => boolean,
+  ): Promise<readonly IgnoreRule[]> {
     let chain = chains.get(directory);
     if (chain === undefined) {
       const slash = directory.lastIndexOf("/");
@@ -333,7 +344,7 @@ export function createIgnoreMatcher(fileSystem: FileSystem): IgnoreMatcher {
         directory.length === 0 ? undefined : slash === -1 ? "" : directory.slice(0, slash);
       chain = (async () => {
         const inherited = parent === undefined ? [] : await rulesFor(parent);
-        const own = await loadIgnoreRules(fileSystem, directory);
+        const own = await loadIgnoreRules(fileSystem, directory, present);
         return own.length === 0 ? inherited : [...inherited, ...own];
       })();
       chains.set(directory, chain);
