@@ -30,6 +30,7 @@ describe("list_directory on a folder whose names the Node seam remembers", () =>
     await writeFile(join(folder, ".hidden"), "h");
     await writeFile(join(folder, ".env"), "KEY=1");
     await writeFile(join(folder, "id_rsa"), "PRIVATE");
+    await writeFile(join(folder, ".gitignore"), "entry-599.txt\n");
     const tool = createListDirectoryTool({ workspace });
     const list = async (input: Record<string, unknown>) => {
       const result = await tool.run({ path: "wide", limit: 500, ...input });
@@ -45,7 +46,7 @@ describe("list_directory on a folder whose names the Node seam remembers", () =>
     const second = await list({});
     expect(second).toEqual(first);
     expect(first.total).toBe(601);
-    expect(first.skipped_hidden).toBe(1);
+    expect(first.skipped_hidden).toBe(2);
     expect(names(first).slice(0, 2)).toEqual(["sub", "entry-000.txt"]);
     expect(sizeOf(first, "entry-010.txt")).toBe(10);
 
@@ -56,12 +57,22 @@ describe("list_directory on a folder whose names the Node seam remembers", () =>
     // The hidden entry only when asked; the secrets never, whichever listing came first.
     const withHidden = await list({ include_hidden: true });
     expect(names(withHidden)).toContain(".hidden");
-    expect(withHidden.total).toBe(602);
+    expect(withHidden.total).toBe(603);
     expect(names(await list({}))).not.toContain(".hidden");
     for (const data of [first, withHidden]) {
       expect(names(data)).not.toContain(".env");
       expect(names(data)).not.toContain("id_rsa");
     }
+
+    // The folder's ignore file is read on every call: rewritten in place (the folder unchanged),
+    // its new rules apply at once.
+    const ignoredOf = async () =>
+      (await list({ limit: 5000 })).entries
+        .filter((entry) => entry.ignored)
+        .map((entry) => entry.name);
+    expect(await ignoredOf()).toEqual(["entry-599.txt"]);
+    await writeFile(join(folder, ".gitignore"), "entry-598.txt\n");
+    expect(await ignoredOf()).toEqual(["entry-598.txt"]);
 
     // Added, removed and renamed entries, on the very next call.
     await writeFile(join(folder, "aaa-new.txt"), "new");
