@@ -84,6 +84,8 @@ for (let folder = 0; folder < 30; folder += 1) {
 }
 const treeMarkdown = treeFiles.filter((file) => file.endsWith(".md")).sort();
 
+const fixturesMadeAt = Date.now();
+
 // ── the servers ──────────────────────────────────────────────────────────────────────────────
 async function connect(label, args) {
   const transport = new StdioClientTransport({
@@ -264,6 +266,10 @@ if (ours) {
 const referenceTools = (await reference.client.listTools()).tools.map((tool) => tool.name);
 
 const results = [];
+// A workspace as an agent finds it: nothing written in the last 2 s. The seams trust what they
+// remember of a file or folder (a page index, a folder's names) only once it has been unchanged
+// that long (git's racy rule); right after writing the fixtures every call would read again.
+await new Promise((resolve) => setTimeout(resolve, Math.max(0, fixturesMadeAt + 2_100 - Date.now())));
 for (const operation of operations) results.push({ operation, figures: await measure(operation) });
 
 const milliseconds = (value) => (value === undefined ? "—" : `${value.toFixed(2)} ms`);

@@ -105,6 +105,15 @@ export class NotDirectoryAt extends Error {
   }
 }
 
+/** Opens a directory without following a link at its last step; undefined when that fails. */
+function openAsItIs(absolute: string): number | undefined {
+  try {
+    return openSync(absolute, constants.O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
+  } catch {
+    return undefined;
+  }
+}
+
 /** A directory opened synchronously for quick metadata work (see {@link ConfinedRoot.openDirectoryQuick}). */
 export interface QuickDirectory {
   /** `/proc/self/fd/N` of the opened directory. */
@@ -163,18 +172,29 @@ export class ConfinedRoot {
     if (!hasProcFd || !isNormalised(path)) return undefined;
     let descriptor: number | undefined;
     try {
-      const target = realpathSync.native(this.absolute(path));
-      this.toWorkspacePath(target, path);
-      // Order matters: resolve and check the real path, open it without following a symlink,
-      // then check that the descriptor is that very path (a swap in between is caught here).
-      descriptor = openSync(target, constants.O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
-      const at = `${PROC_FD}/${descriptor}`;
-      if (readlinkSync(at) !== target) throw changedError(path);
+      const absolute = this.absolute(path);
+      // A path with no symlink in it is its own real path: opened as it is, the descriptor's
+      // link names it exactly (the root is real and the path normalised, so it is inside), and
+      // the realpath walk is saved. Anything else (a link on the way, a swap) takes the full way.
+      descriptor = openAsItIs(absolute);
+      let at = `${PROC_FD}/${descriptor}`;
+      if (descriptor === undefined || readlinkSync(at) !== absolute) {
+        if (descriptor !== undefined) closeSync(descriptor);
+        descriptor = undefined;
+        const target = realpathSync.native(absolute);
+        this.toWorkspacePath(target, path);
+        // Order matters: resolve and check the real path, open it without following a symlink,
+        // then check that the descriptor is that very path (a swap in between is caught here).
+        descriptor = openSync(target, constants.O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
+        at = `${PROC_FD}/${descriptor}`;
+        if (readlinkSync(at) !== target) throw changedError(path);
+      }
       const opened = descriptor;
+      const openedAt = at;
       let closed = false;
       return {
-        path: at,
-        child: (name) => `${at}/${name}`,
+        path: openedAt,
+        child: (name) => `${openedAt}/${name}`,
         close() {
           if (closed) return;
           closed = true;

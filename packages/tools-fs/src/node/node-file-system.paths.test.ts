@@ -153,6 +153,17 @@ describe("listing names and sizing entries (the synchronous quick path)", () => 
     expect(
       await errorOf(seam.readEntrySizes?.("outside-link", ["victim.txt"]) ?? Promise.resolve()),
     ).toMatchObject({ code: "INVALID_PATH" });
+    // A link part way along the path: followed inside the root, refused out of it.
+    await mkdir(join(root, "real/deeper"));
+    await writeFile(join(root, "real/deeper/b.txt"), "bbb");
+    await mkdir(join(outside, "deeper"));
+    expect(
+      (await seam.readDirectoryNames?.("inside-link/deeper"))?.map((entry) => entry.name),
+    ).toEqual(["b.txt"]);
+    expect(await seam.readEntrySizes?.("inside-link/deeper", ["b.txt"])).toEqual([3]);
+    expect(
+      await errorOf(seam.readDirectoryNames?.("outside-link/deeper") ?? Promise.resolve()),
+    ).toMatchObject({ code: "INVALID_PATH" });
   });
 
   it("lists a directory of thousands of entries whole, letting the event loop run between batches", async () => {
