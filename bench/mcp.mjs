@@ -269,7 +269,9 @@ const results = [];
 // A workspace as an agent finds it: nothing written in the last 2 s. The seams trust what they
 // remember of a file or folder (a page index, a folder's names) only once it has been unchanged
 // that long (git's racy rule); right after writing the fixtures every call would read again.
-await new Promise((resolve) => setTimeout(resolve, Math.max(0, fixturesMadeAt + 2_100 - Date.now())));
+await new Promise((resolve) =>
+  setTimeout(resolve, Math.max(0, fixturesMadeAt + 2_100 - Date.now())),
+);
 for (const operation of operations) results.push({ operation, figures: await measure(operation) });
 
 const milliseconds = (value) => (value === undefined ? "—" : `${value.toFixed(2)} ms`);
