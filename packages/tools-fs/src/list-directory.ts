@@ -279,13 +279,18 @@ export function createListDirectoryTool(options: ListDirectoryToolOptions): List
 
       const visit = async (path: string, real: string, level: number): Promise<void> => {
         context.signal.throwIfAborted();
-        // Names first when the seam can (no stat per entry); a folder whose entries may all be
-        // shown is read again with sizes (one stat each beats a confined stat per shown file).
+        // Names first when the seam can (no stat per entry): the shown files are sized after the
+        // walk. A seam that cannot size named entries in one open reads a folder whose entries
+        // may all be shown again with sizes (one stat each beats a confined stat per shown file).
         let read: ReadEntry[] =
           fileSystem.readDirectoryNames !== undefined
             ? await fileSystem.readDirectoryNames(real)
             : await fileSystem.readDirectory(real);
-        if (read.length <= limit && fileSystem.readDirectoryNames !== undefined) {
+        if (
+          read.length <= limit &&
+          fileSystem.readDirectoryNames !== undefined &&
+          fileSystem.readEntrySizes === undefined
+        ) {
           read = await fileSystem.readDirectory(real);
         }
         const visible = memo.visible(read, path, real, includeHidden);
