@@ -82,7 +82,12 @@ export class VisibleEntriesMemo {
   ): VisibleEntries {
     const key = `${includeHidden ? "+" : "-"}${path}\0${real}`;
     const kept = this.#kept.get(key);
-    if (kept !== undefined && sameEntries(kept.read, read)) return kept.visible;
+    if (kept !== undefined && sameEntries(kept.read, read)) {
+      // Most recently used last: the first key is the one to forget.
+      this.#kept.delete(key);
+      this.#kept.set(key, kept);
+      return kept.visible;
+    }
     const visible = this.#sort(read, path, real, includeHidden);
     this.#keep(key, read, visible);
     return visible;

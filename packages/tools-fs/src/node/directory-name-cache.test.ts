@@ -2,8 +2,9 @@ import { mkdir, mkdtemp, rename, rm, symlink, unlink, writeFile } from "node:fs/
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { DirectoryNameCache } from "./directory-name-cache.js";
+import { createNodeFileSystem } from "./node-file-system.js";
 
 let folder: string;
 
@@ -94,4 +95,52 @@ describe("DirectoryNameCache", () => {
     expect(cache.set("huge", "stamp", huge)).toBe(huge);
     expect(cache.get("huge", "stamp")).toBeUndefined();
   });
+
+  it("reads a listing again once it is a minute old, whatever its stamp", async () => {
+    const cache = new DirectoryNameCache(0);
+    cache.set("dir", "stamp", [{ name: "a.txt", type: "file" }]);
+    expect(cache.get("dir", "stamp")).toBeDefined();
+    vi.useFakeTimers({ toFake: ["Date"] });
+    try {
+      vi.setSystemTime(Date.now() + 61_000);
+      expect(cache.get("dir", "stamp")).toBeUndefined();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("does not keep listings past its budget of name characters", () => {
+    const cache = new DirectoryNameCache(0);
+    const long = (prefix: string) =>
+      Array.from({ length: 40_000 }, (_, index) => ({
+        name: `${prefix}-${String(index).padStart(6, "0")}-${"x".repeat(100)}`,
+        type: "file" as const,
+      }));
+    // 40,000 names of ~110 characters: 4.4 M each; two fit in the 8 M budget only one at a time.
+    cache.set("one", "stamp", long("one"));
+    cache.set("two", "stamp", long("two"));
+    expect(cache.get("one", "stamp")).toBeUndefined();
+    expect(cache.get("two", "stamp")).toBeDefined();
+  });
+
+  it("never trusts procfs, whose directories keep their times while their entries change", async () => {
+    const cache = new DirectoryNameCache(0);
+    expect(cache.stampOf("/proc/self/fd")).toBeUndefined();
+    // Through the seam: the process's open descriptors, listed, then listed again after opening
+    // more (the folder's times unchanged): the new ones are there.
+    const seam = createNodeFileSystem({ root: "/proc/self" });
+    await sleep(2_100);
+    const before = (await seam.readDirectoryNames?.("fd"))?.map((entry) => entry.name) ?? [];
+    const { open } = await import("node:fs/promises");
+    const handles = await Promise.all(
+      Array.from({ length: 3 }, () => open(join(folder, "a.txt"), "r")),
+    );
+    try {
+      const after = (await seam.readDirectoryNames?.("fd"))?.map((entry) => entry.name) ?? [];
+      for (const handle of handles) expect(after).toContain(String(handle.fd));
+      expect(after.length).toBeGreaterThanOrEqual(before.length + 3);
+    } finally {
+      await Promise.all(handles.map((handle) => handle.close()));
+    }
+  }, 10_000);
 });

@@ -1,4 +1,4 @@
-import { statSync } from "node:fs";
+import { statfsSync, statSync } from "node:fs";
 import type { DirectoryEntry } from "../file-system.js";
 
 /** One remembered entry: its name and type (shared between the listings handed out: never changed). */
@@ -9,6 +9,22 @@ const MAX_DIRECTORIES = 64;
 
 /** Entries remembered in all at most, over every directory. */
 const MAX_ENTRIES = 200_000;
+
+/** Characters of names remembered in all at most, over every directory. */
+const MAX_CHARACTERS = 8 * 1024 * 1024;
+
+/** A remembered listing is read again after this long (ms) whatever its stamp. */
+const MAX_AGE_MS = 60_000;
+
+/**
+ * The file systems whose directories change their modification time on every added, removed or
+ * renamed entry, stamped by this machine's clock (`statfs` magic numbers): ext2/3/4, XFS, Btrfs,
+ * tmpfs, F2FS, ZFS and overlayfs (containers). Elsewhere — procfs and sysfs (no timestamps kept),
+ * FUSE and network file systems (another clock, or none) — a directory is read every time.
+ */
+const TRUSTED_FILE_SYSTEMS: ReadonlySet<number> = new Set([
+  0xef53, 0x58465342, 0x9123683e, 0x01021994, 0xf2f52010, 0x2fc12fc1, 0x794c7630,
+]);
 
 /**
  * A directory changed this recently (ms) is never remembered: its timestamp has the kernel's
@@ -22,25 +38,32 @@ const SETTLE_MS = 2_000;
  * (device, inode, modification and change time in ns, read on the open descriptor). Adding,
  * removing or renaming an entry — a file replaced by a link included — changes the directory's
  * modification time, so an unchanged stamp means the same names and types; a directory changed
- * within {@link SETTLE_MS} is read again every time. Sizes are never remembered (a file grows
+ * within {@link SETTLE_MS}, one on a file system not in {@link TRUSTED_FILE_SYSTEMS}, and one
+ * remembered over {@link MAX_AGE_MS} ago are read again. Sizes are never remembered (a file grows
  * without its directory changing).
  *
  * @internal
  */
 export class DirectoryNameCache {
-  readonly #listings = new Map<string, { stamp: string; entries: readonly NamedEntry[] }>();
+  readonly #listings = new Map<
+    string,
+    { stamp: string; entries: readonly NamedEntry[]; characters: number; storedAt: number }
+  >();
   #entries = 0;
+  #characters = 0;
 
   /** @param settleMs - how long a directory must be unchanged to be remembered (tests shorten it) */
   constructor(private readonly settleMs = SETTLE_MS) {}
 
   /**
-   * The stamp of an opened directory, or `undefined` when it changed too recently to be trusted.
+   * The stamp of an opened directory, or `undefined` when it changed too recently to be trusted
+   * or lies on a file system whose directory times do not follow its entries.
    *
    * @param descriptorPath - `/proc/self/fd/N` of the opened directory
    * @returns the stamp, or undefined
    */
   stampOf(descriptorPath: string): string | undefined {
+    if (!TRUSTED_FILE_SYSTEMS.has(statfsSync(descriptorPath).type)) return undefined;
     const info = statSync(descriptorPath, { bigint: true });
     const changedMs = Math.max(
       Number(info.mtimeNs / 1_000_000n),
@@ -61,7 +84,7 @@ export class DirectoryNameCache {
   get(path: string, stamp: string): Array<Pick<DirectoryEntry, "name" | "type">> | undefined {
     const known = this.#listings.get(path);
     if (known === undefined) return undefined;
-    if (known.stamp !== stamp) {
+    if (known.stamp !== stamp || Date.now() - known.storedAt > MAX_AGE_MS) {
       this.#forget(path);
       return undefined;
     }
@@ -86,16 +109,21 @@ export class DirectoryNameCache {
     entries: Array<Pick<DirectoryEntry, "name" | "type">>,
   ): Array<Pick<DirectoryEntry, "name" | "type">> {
     this.#forget(path);
-    if (entries.length > MAX_ENTRIES) return entries;
+    let characters = 0;
+    for (const entry of entries) characters += entry.name.length;
+    if (entries.length > MAX_ENTRIES || characters > MAX_CHARACTERS) return entries;
     while (
-      this.#listings.size >= MAX_DIRECTORIES ||
-      (this.#entries + entries.length > MAX_ENTRIES && this.#listings.size > 0)
+      this.#listings.size > 0 &&
+      (this.#listings.size >= MAX_DIRECTORIES ||
+        this.#entries + entries.length > MAX_ENTRIES ||
+        this.#characters + characters > MAX_CHARACTERS)
     ) {
       const oldest = this.#listings.keys().next().value as string;
       this.#forget(oldest);
     }
-    this.#listings.set(path, { stamp, entries });
+    this.#listings.set(path, { stamp, entries, characters, storedAt: Date.now() });
     this.#entries += entries.length;
+    this.#characters += characters;
     return entries.slice();
   }
 
@@ -104,5 +132,6 @@ export class DirectoryNameCache {
     if (known === undefined) return;
     this.#listings.delete(path);
     this.#entries -= known.entries.length;
+    this.#characters -= known.characters;
   }
 }

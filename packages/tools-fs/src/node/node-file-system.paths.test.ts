@@ -124,7 +124,9 @@ describe("listing names and sizing entries (the synchronous quick path)", () => 
     await symlink("file-5.txt", join(root, "many/link"));
     await writeFile(join(root, "eight.txt"), "12345678");
     const hostile = ["../eight.txt", "../../victim.txt", "..", ".", "", "link", "sub", "gone"];
-    // Hostile names both among the first three quarters (the pool's) and the last (this thread's).
+    // Hostile names both among the first three quarters (the pool's) and the last (this thread's),
+    // a NUL byte among them (a raw lstat would throw on it).
+    hostile.push("bad\0name");
     const asked = [...hostile, ...names, ...hostile];
     const sizes = await seam.readEntrySizes?.("many", asked);
     expect(sizes).toEqual([

@@ -2,7 +2,6 @@ import { createHash } from "node:crypto";
 import {
   closeSync,
   constants,
-  lstat as lstatCallback,
   lstatSync,
   opendirSync,
   read as readCallback,
@@ -32,6 +31,7 @@ import {
   typeOf,
 } from "./confined-root.js";
 import { DirectoryNameCache } from "./directory-name-cache.js";
+import { isPlainName, sizeNamedEntries } from "./entry-sizes.js";
 import { errorCode, mapErrno } from "./errno-mapping.js";
 import type { DirectoryRef } from "./safe-open.js";
 import { O_NOFOLLOW } from "./safe-open.js";
@@ -41,16 +41,6 @@ export { climbsOut };
 
 /** Entries a quick directory pass handles between yields to the event loop (~1 ms warm). */
 const QUICK_BATCH = 256;
-
-/** Fewest names a size pass shares with the thread pool (below it, the hand-off costs more). */
-const POOL_MINIMUM = 32;
-
-/**
- * The share of a size pass's names stat'ed on the thread pool while the calling thread stats the
- * rest. On 2 cores, a listing of 400 shown files (`pnpm bench fs`) was fastest at 3/4 (1/2 and
- * 19/20 were 10–20% slower); every one on the calling thread, ~1 ms slower.
- */
-const POOLED_SHARE = 0.75;
 
 /** Lets the event loop run (a quick pass over a huge directory never holds it long). */
 function yieldToEventLoop(): Promise<void> {
@@ -301,25 +291,13 @@ class NodeFileSystem {
 
   async readEntrySizes(path: string, names: readonly string[]): Promise<number[]> {
     // One confined open of the directory; each name is lstat'ed through it (no realpath each).
-    // A name is one entry of the directory: never a path into or out of another one.
-    const plain = (name: string): boolean =>
-      name.length > 0 && name !== "." && name !== ".." && !name.includes("/");
-    const sizeOf = (child: (name: string) => string, name: string): number => {
-      if (!plain(name)) return 0;
-      try {
-        const info = lstatSync(child(name), { throwIfNoEntry: false });
-        return info?.isFile() ? info.size : 0;
-      } catch {
-        return 0;
-      }
-    };
     const quick = this.#root.openDirectoryQuick(path);
     if (quick === undefined) {
       // Off Linux (or when the quick way cannot open it): asynchronous, as before.
       return this.#root.withDirectory(path, (directory) =>
         Promise.all(
           names.map(async (name) => {
-            if (!plain(name)) return 0;
+            if (!isPlainName(name)) return 0;
             const info = await lstat(directory.child(name)).catch(() => undefined);
             return info?.isFile() ? info.size : 0;
           }),
@@ -327,35 +305,7 @@ class NodeFileSystem {
       );
     }
     try {
-      // Most names go to the thread pool (callbacks: no promise each) while this thread stats the
-      // rest: the lookups run on every core at once (400 names: ~2 ms instead of ~3 ms).
-      const sizes = new Array<number>(names.length).fill(0);
-      const pooled = names.length < POOL_MINIMUM ? 0 : Math.floor(names.length * POOLED_SHARE);
-      const pooledDone = new Promise<void>((resolvePooled) => {
-        let left = pooled;
-        const settle = () => {
-          left -= 1;
-          if (left === 0) resolvePooled();
-        };
-        if (left === 0) resolvePooled();
-        for (let index = 0; index < pooled; index += 1) {
-          const name = names[index] as string;
-          if (!plain(name)) {
-            settle();
-            continue;
-          }
-          lstatCallback(quick.child(name), (error, info) => {
-            if (error === null && info.isFile()) sizes[index] = info.size;
-            settle();
-          });
-        }
-      });
-      for (let index = pooled; index < names.length; index += 1) {
-        sizes[index] = sizeOf(quick.child, names[index] as string);
-        if ((index - pooled + 1) % QUICK_BATCH === 0) await yieldToEventLoop();
-      }
-      await pooledDone;
-      return sizes;
+      return await sizeNamedEntries(quick, names);
     } finally {
       quick.close();
     }
