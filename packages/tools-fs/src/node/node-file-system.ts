@@ -2,7 +2,6 @@ import { createHash } from "node:crypto";
 import {
   closeSync,
   constants,
-  lstatSync,
   opendirSync,
   read as readCallback,
   readSync,
