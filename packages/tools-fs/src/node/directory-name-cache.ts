@@ -1,5 +1,5 @@
-import { statfsSync, statSync } from "node:fs";
 import type { DirectoryEntry } from "../file-system.js";
+import { directoryStamp, SETTLE_MS } from "./directory-stamp.js";
 
 /** One remembered entry: its name and type (shared between the listings handed out: never changed). */
 export type NamedEntry = Readonly<Pick<DirectoryEntry, "name" | "type">>;
@@ -17,28 +17,11 @@ const MAX_CHARACTERS = 8 * 1024 * 1024;
 const MAX_AGE_MS = 60_000;
 
 /**
- * The file systems whose directories change their modification time on every added, removed or
- * renamed entry, stamped by this machine's clock (`statfs` magic numbers): ext2/3/4, XFS, Btrfs,
- * tmpfs, F2FS, ZFS and overlayfs (containers). Elsewhere — procfs and sysfs (no timestamps kept),
- * FUSE and network file systems (another clock, or none) — a directory is read every time.
- */
-const TRUSTED_FILE_SYSTEMS: ReadonlySet<number> = new Set([
-  0xef53, 0x58465342, 0x9123683e, 0x01021994, 0xf2f52010, 0x2fc12fc1, 0x794c7630,
-]);
-
-/**
- * A directory changed this recently (ms) is never remembered: its timestamp has the kernel's
- * coarse clock granularity, so a change made in the same tick as the read would leave the stamp
- * as it was (git's "racy" rule, as the ignore-file check's listings use it).
- */
-const SETTLE_MS = 2_000;
-
-/**
  * The names and types of directories read before, per seam, each kept with its directory's stamp
  * (device, inode, modification and change time in ns, read on the open descriptor). Adding,
  * removing or renaming an entry — a file replaced by a link included — changes the directory's
  * modification time, so an unchanged stamp means the same names and types; a directory changed
- * within {@link SETTLE_MS}, one on a file system not in {@link TRUSTED_FILE_SYSTEMS}, and one
+ * within {@link SETTLE_MS} or on an untrusted file system ({@link directoryStamp}), and one
  * remembered over {@link MAX_AGE_MS} ago are read again. Sizes are never remembered (a file grows
  * without its directory changing).
  *
@@ -56,21 +39,14 @@ export class DirectoryNameCache {
   constructor(private readonly settleMs = SETTLE_MS) {}
 
   /**
-   * The stamp of an opened directory, or `undefined` when it changed too recently to be trusted
-   * or lies on a file system whose directory times do not follow its entries.
+   * The stamp of an opened directory ({@link directoryStamp}), or `undefined` when it cannot be
+   * trusted.
    *
    * @param descriptorPath - `/proc/self/fd/N` of the opened directory
    * @returns the stamp, or undefined
    */
   stampOf(descriptorPath: string): string | undefined {
-    if (!TRUSTED_FILE_SYSTEMS.has(statfsSync(descriptorPath).type)) return undefined;
-    const info = statSync(descriptorPath, { bigint: true });
-    const changedMs = Math.max(
-      Number(info.mtimeNs / 1_000_000n),
-      Number(info.ctimeNs / 1_000_000n),
-    );
-    if (Date.now() - changedMs <= this.settleMs) return undefined;
-    return `${info.dev}:${info.ino}:${info.mtimeNs}:${info.ctimeNs}`;
+    return directoryStamp(descriptorPath, this.settleMs);
   }
 
   /**

@@ -1,4 +1,5 @@
-import { type Dirent, readdirSync, statSync } from "node:fs";
+import { type Dirent, readdirSync } from "node:fs";
+import { directoryStamp } from "../directory-stamp.js";
 
 /** What the ignore-file check needs of a directory: which ignore files sit in it, its subdirectories. */
 export interface DirectoryListing {
@@ -11,20 +12,13 @@ export interface DirectoryListing {
 /** Directories whose listing is remembered (the cache is emptied when it grows past this). */
 const MAX_REMEMBERED = 20_000;
 
-/**
- * A directory changed this recently (ms) is never remembered: its timestamp has the kernel's
- * coarse clock granularity, so a change made in the same tick as the read would leave the stamp
- * as it was (git's "racy" rule).
- */
-const SETTLE_MS = 2_000;
-
 const remembered = new Map<string, { stamp: string; listing: DirectoryListing }>();
 
 /**
  * The listing of a directory for the ignore-file check, read again only when the directory
  * changed: adding, removing or renaming an entry (a file turned into a link included) changes
- * its modification time, so an unchanged stamp (inode, mtime and ctime in ns) means the same
- * names. The ignore files themselves are still opened and checked on every search.
+ * its modification time, so an unchanged stamp ({@link directoryStamp}: settled, on a file system
+ * that keeps directory times) means the same names. The ignore files themselves are still opened and checked on every search.
  *
  * @param absolute - the directory on disk
  * @param wanted - the names to report as present
@@ -35,16 +29,14 @@ export function listDirectory(
   absolute: string,
   wanted: ReadonlySet<string>,
 ): DirectoryListing | undefined {
+  // A stamp only for a settled directory on a file system that keeps its times (directoryStamp).
   let stamp: string | undefined;
-  let settled = false;
   try {
-    const info = statSync(absolute, { bigint: true });
-    stamp = `${info.ino}:${info.mtimeNs}:${info.ctimeNs}`;
-    settled = Date.now() - Number(info.mtimeNs / 1_000_000n) > SETTLE_MS;
+    stamp = directoryStamp(absolute);
   } catch {
     return undefined;
   }
-  const known = remembered.get(absolute);
+  const known = stamp === undefined ? undefined : remembered.get(absolute);
   if (known !== undefined && known.stamp === stamp) return known.listing;
   let entries: Dirent[];
   try {
@@ -60,7 +52,7 @@ export function listDirectory(
     if (entry.isDirectory() && !entry.name.startsWith(".")) subdirectories.push(entry.name);
   }
   const listing: DirectoryListing = { present, subdirectories };
-  if (settled) {
+  if (stamp !== undefined) {
     if (remembered.size >= MAX_REMEMBERED) remembered.clear();
     remembered.set(absolute, { stamp, listing });
   } else remembered.delete(absolute);
